@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The os seam: every access pmumon makes to the machine goes through one
+ * table of operations owned by the context. The real implementation
+ * (pm_os_linux_new) talks to the kernel under a root directory; the
+ * simulator (sim/) implements the same table with a fake kernel, and tests
+ * may wrap either. No other code calls these syscalls directly.
+ *
+ * Conventions: every operation returns a count or 0 on success and -errno on
+ * failure. Paths are relative to the os root and never start with '/'.
+ */
+#ifndef PMUMON_OS_H
+#define PMUMON_OS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct perf_event_attr;
+struct pm_proc;
+
+/* Called once per directory entry; return non-zero to stop the listing. */
+typedef int (*pm_os_dir_fn)(const char *name, bool is_dir, void *userdata);
+
+/* What pm_os_ops.wait() came back for. */
+enum pm_os_wake {
+	PM_OS_WAKE_DEADLINE = 0,	/* the deadline passed */
+	PM_OS_WAKE_EXIT = 1,		/* the child process exited */
+	PM_OS_WAKE_SIGNAL = 2,		/* a signal (SIGINT, SIGTERM, ...) arrived */
+};
+
+struct pm_os_ops {
+	const char *name;	/* "linux", "sim", ... for messages */
+
+	/* Files, relative to the root. open() flags are O_RDONLY/O_WRONLY/O_RDWR. */
+	int (*open)(void *os, const char *path, int flags);
+	ssize_t (*read)(void *os, int fd, void *buf, size_t len);
+	ssize_t (*pread)(void *os, int fd, void *buf, size_t len, uint64_t off);
+	ssize_t (*write)(void *os, int fd, const void *buf, size_t len);
+	ssize_t (*pwrite)(void *os, int fd, const void *buf, size_t len, uint64_t off);
+	int (*close)(void *os, int fd);
+	/* Calls fn for each entry but "." and "..", in no particular order. */
+	int (*list_dir)(void *os, const char *path, pm_os_dir_fn fn, void *userdata);
+
+	/* perf_event_open(2); the result is an fd for read(), ioctl and close(). */
+	int (*perf_open)(void *os, struct perf_event_attr *attr, pid_t pid, int cpu,
+			 int group_fd, unsigned long flags);
+	int (*perf_ioctl)(void *os, int fd, unsigned long request, unsigned long arg);
+
+	/* Clocks, nanoseconds: monotonic (intervals) and wall (timestamps). */
+	uint64_t (*mono_ns)(void *os);
+	uint64_t (*wall_ns)(void *os);
+
+	/*
+	 * Sleep until the monotonic deadline (UINT64_MAX: no deadline), a child
+	 * started with proc_start() exits, or a signal the caller unblocked for
+	 * waiting (see cli/) arrives. *ret_status gets the wait status on
+	 * PM_OS_WAKE_EXIT. Returns a pm_os_wake value or -errno.
+	 */
+	int (*wait)(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *ret_status);
+
+	/*
+	 * Child processes: proc_prepare() forks a child that waits before its
+	 * exec so counters can be attached to its pid; proc_start() lets it run.
+	 * A child that cannot exec exits with status 127 (126: not executable)
+	 * and pm_proc_exec_errno() tells why.
+	 */
+	int (*proc_prepare)(void *os, char *const argv[], struct pm_proc **ret_proc);
+	pid_t (*proc_pid)(void *os, const struct pm_proc *proc);
+	int (*proc_start)(void *os, struct pm_proc *proc);
+	int (*proc_exec_errno)(void *os, const struct pm_proc *proc);
+	int (*proc_kill)(void *os, struct pm_proc *proc, int sig);
+	void (*proc_free)(void *os, struct pm_proc *proc);
+
+	/*
+	 * Advisory lock named by a path relative to the root (created if needed).
+	 * Returns a lock handle (>= 0) or -EBUSY with *ret_holder set to the pid
+	 * that holds it (0 if unknown).
+	 */
+	int (*lock)(void *os, const char *path, pid_t *ret_holder);
+	void (*unlock)(void *os, int handle);
+
+	void (*destroy)(void *os);
+};
+
+/* The real machine, with files under root ("/" or a fixture tree). */
+int pm_os_linux_new(const char *root, const struct pm_os_ops **ret_ops, void **ret_os);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

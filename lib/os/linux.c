@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The real machine behind the os seam. Files are opened relative to a root
+ * directory fd, so a fixture tree can stand in for /sys and /proc; perf,
+ * clock, wait, process and lock operations are the kernel's own.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmumon/os.h"
+
+struct os_linux {
+	int root_fd;
+};
+
+struct pm_proc {
+	pid_t pid;
+	int go_fd;	/* write end: the child execs when it reads EOF or a byte */
+	int err_fd;	/* read end: the child reports exec's errno here */
+	int pidfd;
+	int exec_errno;
+	bool reaped;
+};
+
+static int os_root(void *os)
+{
+	return ((struct os_linux *)os)->root_fd;
+}
+
+static int lx_open(void *os, const char *path, int flags)
+{
+	int fd;
+
+	if (!path || path[0] == '/')
+		return -EINVAL;
+	fd = openat(os_root(os), path, flags | O_CLOEXEC | O_NOCTTY);
+	return fd < 0 ? -errno : fd;
+}
+
+static ssize_t lx_read(void *os, int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+static ssize_t lx_pread(void *os, int fd, void *buf, size_t len, uint64_t off)
+{
+	ssize_t n = pread(fd, buf, len, (off_t)off);
+
+	return n < 0 ? -errno : n;
+}
+
+static ssize_t lx_write(void *os, int fd, const void *buf, size_t len)
+{
+	ssize_t n = write(fd, buf, len);
+
+	return n < 0 ? -errno : n;
+}
+
+static ssize_t lx_pwrite(void *os, int fd, const void *buf, size_t len, uint64_t off)
+{
+	ssize_t n = pwrite(fd, buf, len, (off_t)off);
+
+	return n < 0 ? -errno : n;
+}
+
+static int lx_close(void *os, int fd)
+{
+	return close(fd) < 0 ? -errno : 0;
+}
+
+static int lx_list_dir(void *os, const char *path, pm_os_dir_fn fn, void *userdata)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd, r = 0;
+
+	fd = lx_open(os, path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd;
+	d = fdopendir(fd);
+	if (!d) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	while ((de = readdir(d))) {
+		bool is_dir;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (de->d_type == DT_UNKNOWN || de->d_type == DT_LNK) {
+			struct stat st;
+
+			/* sysfs devices are symlinks to directories: follow them */
+			is_dir = fstatat(dirfd(d), de->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
+		} else {
+			is_dir = de->d_type == DT_DIR;
+		}
+		if (fn(de->d_name, is_dir, userdata))
+			break;
+	}
+	closedir(d);
+	return r;
+}
+
+static int lx_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			unsigned long flags)
+{
+	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
+			  flags | PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static int lx_perf_ioctl(void *os, int fd, unsigned long request, unsigned long arg)
+{
+	return ioctl(fd, request, arg) < 0 ? -errno : 0;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t lx_mono_ns(void *os)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+static uint64_t lx_wall_ns(void *os)
+{
+	return clock_ns(CLOCK_REALTIME);
+}
+
+static int proc_reap(struct pm_proc *p, int *ret_status)
+{
+	int status;
+	pid_t r;
+
+	if (p->reaped)
+		return 0;
+	r = waitpid(p->pid, &status, WNOHANG);
+	if (r < 0)
+		return -errno;
+	if (r == 0)
+		return 0;
+	p->reaped = true;
+	*ret_status = status;
+	return 1;
+}
+
+static int lx_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *ret_status)
+{
+	struct pollfd pfd = { .fd = -1, .events = POLLIN };
+	struct timespec ts, *tsp = NULL;
+	sigset_t none;
+	int r;
+
+	/* the child may have exited before we got here */
+	if (proc && !proc->reaped) {
+		r = proc_reap(proc, ret_status);
+		if (r != 0)
+			return r < 0 ? r : PM_OS_WAKE_EXIT;
+		pfd.fd = proc->pidfd;
+	}
+	if (deadline_ns != UINT64_MAX) {
+		uint64_t now = lx_mono_ns(os), left = deadline_ns > now ? deadline_ns - now : 0;
+
+		ts.tv_sec = (time_t)(left / 1000000000ull);
+		ts.tv_nsec = (long)(left % 1000000000ull);
+		tsp = &ts;
+	}
+	/* signals the caller blocks are deliverable only while we wait */
+	sigemptyset(&none);
+	r = ppoll(&pfd, pfd.fd >= 0 ? 1 : 0, tsp, &none);
+	if (r < 0)
+		return errno == EINTR ? PM_OS_WAKE_SIGNAL : -errno;
+	if (r > 0 && proc) {
+		r = proc_reap(proc, ret_status);
+		if (r != 0)
+			return r < 0 ? r : PM_OS_WAKE_EXIT;
+	}
+	return PM_OS_WAKE_DEADLINE;
+}
+
+static int lx_proc_prepare(void *os, char *const argv[], struct pm_proc **ret_proc)
+{
+	int go[2] = { -1, -1 }, err[2] = { -1, -1 };
+	struct pm_proc *p;
+	int r;
+
+	if (!argv || !argv[0])
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->pidfd = -1;
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	p->pid = fork();
+	if (p->pid < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (p->pid == 0) {
+		sigset_t none;
+		char c;
+		int e;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		close(go[1]);
+		close(err[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);	/* the parent gave up before starting us */
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(e == ENOENT ? 127 : 126);
+	}
+	close(go[0]);
+	close(err[1]);
+	p->go_fd = go[1];
+	p->err_fd = err[0];
+	p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
+	if (p->pidfd < 0) {
+		r = -errno;
+		kill(p->pid, SIGKILL);
+		waitpid(p->pid, NULL, 0);
+		close(p->go_fd);
+		close(p->err_fd);
+		free(p);
+		return r;
+	}
+	*ret_proc = p;
+	return 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (go[i] >= 0)
+			close(go[i]);
+		if (err[i] >= 0)
+			close(err[i]);
+	}
+	free(p);
+	return r;
+}
+
+static pid_t lx_proc_pid(void *os, const struct pm_proc *proc)
+{
+	return proc->pid;
+}
+
+static int lx_proc_start(void *os, struct pm_proc *proc)
+{
+	char c = 'x';
+	ssize_t n;
+	int e;
+
+	if (write(proc->go_fd, &c, 1) != 1)
+		return -errno;
+	close(proc->go_fd);
+	proc->go_fd = -1;
+	/* EOF when exec succeeded (the pipe is close-on-exec), else its errno */
+	n = read(proc->err_fd, &e, sizeof(e));
+	if (n == (ssize_t)sizeof(e))
+		proc->exec_errno = e;
+	close(proc->err_fd);
+	proc->err_fd = -1;
+	return 0;
+}
+
+static int lx_proc_exec_errno(void *os, const struct pm_proc *proc)
+{
+	return proc->exec_errno;
+}
+
+static int lx_proc_kill(void *os, struct pm_proc *proc, int sig)
+{
+	if (proc->reaped)
+		return 0;
+	return kill(proc->pid, sig) < 0 ? -errno : 0;
+}
+
+static void lx_proc_free(void *os, struct pm_proc *proc)
+{
+	if (!proc)
+		return;
+	if (!proc->reaped) {
+		/* never started or still running: do not leave a zombie behind */
+		if (proc->go_fd >= 0)
+			kill(proc->pid, SIGKILL);
+		waitpid(proc->pid, NULL, 0);
+	}
+	if (proc->go_fd >= 0)
+		close(proc->go_fd);
+	if (proc->err_fd >= 0)
+		close(proc->err_fd);
+	if (proc->pidfd >= 0)
+		close(proc->pidfd);
+	free(proc);
+}
+
+static int lx_lock(void *os, const char *path, pid_t *ret_holder)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char buf[32];
+	int fd, r, n;
+
+	fd = openat(os_root(os), path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (fcntl(fd, F_OFD_SETLK, &fl) < 0) {
+		r = -errno;
+		if (r == -EAGAIN || r == -EACCES) {
+			ssize_t got = pread(fd, buf, sizeof(buf) - 1, 0);
+
+			buf[got > 0 ? got : 0] = '\0';
+			*ret_holder = (pid_t)atoi(buf);
+			r = -EBUSY;
+		}
+		close(fd);
+		return r;
+	}
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)n, 0) != n) {
+		/* the lock holds even if the pid note cannot be written */
+	}
+	return fd;
+}
+
+static void lx_unlock(void *os, int handle)
+{
+	if (handle >= 0) {
+		if (ftruncate(handle, 0) < 0) {
+			/* a stale pid note is harmless: the lock dies with the fd */
+		}
+		close(handle);
+	}
+}
+
+static void lx_destroy(void *os)
+{
+	struct os_linux *l = os;
+
+	if (!l)
+		return;
+	if (l->root_fd >= 0)
+		close(l->root_fd);
+	free(l);
+}
+
+static const struct pm_os_ops linux_ops = {
+	.name = "linux",
+	.open = lx_open,
+	.read = lx_read,
+	.pread = lx_pread,
+	.write = lx_write,
+	.pwrite = lx_pwrite,
+	.close = lx_close,
+	.list_dir = lx_list_dir,
+	.perf_open = lx_perf_open,
+	.perf_ioctl = lx_perf_ioctl,
+	.mono_ns = lx_mono_ns,
+	.wall_ns = lx_wall_ns,
+	.wait = lx_wait,
+	.proc_prepare = lx_proc_prepare,
+	.proc_pid = lx_proc_pid,
+	.proc_start = lx_proc_start,
+	.proc_exec_errno = lx_proc_exec_errno,
+	.proc_kill = lx_proc_kill,
+	.proc_free = lx_proc_free,
+	.lock = lx_lock,
+	.unlock = lx_unlock,
+	.destroy = lx_destroy,
+};
+
+int pm_os_linux_new(const char *root, const struct pm_os_ops **ret_ops, void **ret_os)
+{
+	struct os_linux *l;
+
+	if (!ret_ops || !ret_os)
+		return -EINVAL;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->root_fd = open(root && *root ? root : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (l->root_fd < 0) {
+		int r = -errno;
+
+		free(l);
+		return r;
+	}
+	*ret_ops = &linux_ops;
+	*ret_os = l;
+	return 0;
+}

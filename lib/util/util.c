@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "util/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+int pm_parse_u64(const char *s, size_t len, int base, uint64_t *ret)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (!s || len == 0)
+		return -EINVAL;
+	if (base == 0) {
+		if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+			base = 16;
+			i = 2;
+		} else if (len > 1 && s[0] == '0') {
+			base = 8;
+			i = 1;
+		} else {
+			base = 10;
+		}
+	} else if (base == 16 && len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		i = 2;
+	}
+	if (base != 8 && base != 10 && base != 16)
+		return -EINVAL;
+	for (; i < len; i++) {
+		int d = digit_value(s[i]);
+
+		if (d >= base)
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return -ERANGE;
+		v = v * (uint64_t)base + (uint64_t)d;
+	}
+	*ret = v;
+	return 0;
+}
+
+int pm_parse_u64_str(const char *s, int base, uint64_t *ret)
+{
+	return pm_parse_u64(s, s ? strlen(s) : 0, base, ret);
+}
+
+int pm_parse_int_str(const char *s, int *ret)
+{
+	bool neg = s && s[0] == '-';
+	uint64_t v;
+	int r;
+
+	r = pm_parse_u64_str(neg ? s + 1 : s, 10, &v);
+	if (r < 0)
+		return r;
+	if (v > (uint64_t)INT32_MAX + (neg ? 1 : 0))
+		return -ERANGE;
+	*ret = neg ? (int)-(int64_t)v : (int)v;
+	return 0;
+}
+
+int pm_parse_double(const char *s, size_t len, double *ret)
+{
+	char buf[128], *end;
+	locale_t c, old;
+	double v;
+
+	if (!s || len == 0 || len >= sizeof(buf))
+		return -EINVAL;
+	/* strtod would also take hex floats, "inf", "nan" and spaces: we do not */
+	for (size_t i = 0; i < len; i++)
+		if (!isdigit((unsigned char)s[i]) && !strchr("+-.eE", s[i]))
+			return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (c == (locale_t)0)
+		return -ENOMEM;
+	old = uselocale(c);
+	errno = 0;
+	v = strtod(buf, &end);
+	uselocale(old);
+	freelocale(c);
+	if (end != buf + len)
+		return -EINVAL;
+	if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))
+		return -ERANGE;
+	if (!isfinite(v))
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+size_t pm_rtrim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return n;
+}
+
+int pm_grow(void **arr, size_t *cap, size_t need, size_t elsz)
+{
+	size_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / elsz)
+			return -ENOMEM;
+		ncap *= 2;
+	}
+	p = realloc(*arr, ncap * elsz);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + *cap * elsz, 0, (ncap - *cap) * elsz);
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+void pm_strbuf__append(struct pm_strbuf *b, const char *s, size_t len)
+{
+	if (b->oom)
+		return;
+	if (pm_grow((void **)&b->s, &b->cap, b->len + len + 1, 1) < 0) {
+		b->oom = true;
+		return;
+	}
+	memcpy(b->s + b->len, s, len);
+	b->len += len;
+	b->s[b->len] = '\0';
+}
+
+void pm_strbuf__puts(struct pm_strbuf *b, const char *s)
+{
+	pm_strbuf__append(b, s, strlen(s));
+}
+
+void pm_strbuf__vprintf(struct pm_strbuf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	if (b->oom)
+		return;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0 || pm_grow((void **)&b->s, &b->cap, b->len + (size_t)n + 1, 1) < 0) {
+		b->oom = true;
+		return;
+	}
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void pm_strbuf__printf(struct pm_strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pm_strbuf__vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *pm_strbuf__steal(struct pm_strbuf *b)
+{
+	char *s = b->oom ? NULL : b->s;
+
+	if (!s && !b->oom)
+		s = strdup("");
+	if (b->oom)
+		free(b->s);
+	*b = (struct pm_strbuf){ 0 };
+	return s;
+}
+
+void pm_strbuf__done(struct pm_strbuf *b)
+{
+	free(b->s);
+	*b = (struct pm_strbuf){ 0 };
+}
+
+char *pm_strdup0(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+bool pm_str_has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int pm_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	return (size_t)n >= size ? -ENAMETOOLONG : 0;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Small helpers shared by all of lib/: strict parsing, growable arrays, strings. */
+#ifndef PM_UTIL_H
+#define PM_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PM_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define PM_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/*
+ * Strict number parsing: the whole of [s, s+len) must be the number, with no
+ * sign, space or locale involved. Base 0 accepts 0x.. hex, 0.. octal and
+ * decimal, like the kernel's kstrtou64. *ret is untouched on failure.
+ * Return: 0, -EINVAL (not a number), -ERANGE (too big).
+ */
+int pm_parse_u64(const char *s, size_t len, int base, uint64_t *ret);
+/* As above for a NUL-terminated string. */
+int pm_parse_u64_str(const char *s, int base, uint64_t *ret);
+int pm_parse_int_str(const char *s, int *ret);
+/* A finite decimal or exponent float, C locale whatever the process locale. */
+int pm_parse_double(const char *s, size_t len, double *ret);
+
+/* Drop trailing whitespace (sysfs values end in "\n"); returns the new length. */
+size_t pm_rtrim(char *s);
+
+/*
+ * Make room for `need` elements in a heap array of `*cap` elements of size
+ * `elsz`, doubling. Return: 0 or -ENOMEM (the array is untouched then).
+ */
+int pm_grow(void **arr, size_t *cap, size_t need, size_t elsz);
+
+/* A growable NUL-terminated string. Zero-initialise before use. */
+struct pm_strbuf {
+	char *s;
+	size_t len, cap;
+	bool oom;	/* an append failed: the content is truncated */
+};
+
+void pm_strbuf__append(struct pm_strbuf *b, const char *s, size_t len);
+void pm_strbuf__puts(struct pm_strbuf *b, const char *s);
+void pm_strbuf__printf(struct pm_strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void pm_strbuf__vprintf(struct pm_strbuf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/* Hand the string over (caller frees) and reset b; NULL if out of memory. */
+char *pm_strbuf__steal(struct pm_strbuf *b);
+void pm_strbuf__done(struct pm_strbuf *b);
+
+/* strdup that tolerates NULL (returns NULL for NULL). */
+char *pm_strdup0(const char *s);
+bool pm_str_has_prefix(const char *s, const char *prefix);
+
+/* snprintf that reports truncation: 0 or -ENAMETOOLONG. */
+int pm_snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
