@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "ctx.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/pack.h"
+#include "pmu.h"
+#include "source/perf.h"
+#include "util/util.h"
+
+#define PM_FILE_MAX (64 * 1024)	/* bound on any sysfs/proc file we read whole */
+
+int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
+{
+	struct pm_ctx *ctx;
+	int r;
+
+	if (!opts || !ret_ctx)
+		return -EINVAL;
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return -ENOMEM;
+	ctx->log_fn = opts->log_fn;
+	ctx->log_userdata = opts->log_userdata;
+	ctx->log_level = opts->log_level;
+	ctx->simulated = opts->simulated;
+	if (opts->os_ops) {
+		ctx->ops = opts->os_ops;
+		ctx->os = opts->os;
+	} else {
+		r = pm_os_linux_new(opts->root, &ctx->ops, &ctx->os);
+		if (r < 0) {
+			free(ctx);
+			return r;
+		}
+	}
+	*ret_ctx = ctx;
+	return 0;
+}
+
+void pm_ctx__free(struct pm_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		pm_pmu__free(ctx->pmus[i]);
+	free(ctx->pmus);
+	pm_topo__done(&ctx->topo);
+	pm_db__free(ctx->db);
+	free(ctx->tracefs);
+	if (ctx->ops && ctx->ops->destroy)
+		ctx->ops->destroy(ctx->os);
+	free(ctx);
+}
+
+const struct pm_os_ops *pm_ctx__os_ops(const struct pm_ctx *ctx)
+{
+	return ctx->ops;
+}
+
+void *pm_ctx__os(const struct pm_ctx *ctx)
+{
+	return ctx->os;
+}
+
+bool pm_ctx__simulated(const struct pm_ctx *ctx)
+{
+	return ctx->simulated;
+}
+
+void pm_log(struct pm_ctx *ctx, enum pm_log_level level, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (!ctx->log_fn || level > ctx->log_level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ctx->log_fn(level, msg, ctx->log_userdata);
+}
+
+ssize_t pm_read_file(struct pm_ctx *ctx, const char *path, char *buf, size_t size)
+{
+	size_t off = 0;
+	ssize_t n;
+	int fd;
+
+	if (size == 0)
+		return -EINVAL;
+	fd = ctx->ops->open(ctx->os, path, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		n = ctx->ops->read(ctx->os, fd, buf + off, size - off);
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+		if (off == size) {
+			n = -EFBIG;
+			break;
+		}
+	}
+	ctx->ops->close(ctx->os, fd);
+	if (n < 0)
+		return n;
+	buf[off] = '\0';
+	if (strlen(buf) != off)
+		return -EINVAL;	/* a NUL inside a text file */
+	return (ssize_t)pm_rtrim(buf);
+}
+
+ssize_t pm_read_prefix(struct pm_ctx *ctx, const char *path, char *buf, size_t size)
+{
+	size_t off = 0;
+	ssize_t n = 0;
+	int fd;
+
+	if (size == 0)
+		return -EINVAL;
+	fd = ctx->ops->open(ctx->os, path, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	while (off < size - 1) {
+		n = ctx->ops->read(ctx->os, fd, buf + off, size - 1 - off);
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	ctx->ops->close(ctx->os, fd);
+	if (n < 0)
+		return n;
+	buf[off] = '\0';
+	return (ssize_t)off;
+}
+
+int pm_read_u64(struct pm_ctx *ctx, const char *path, uint64_t *ret)
+{
+	char buf[64];
+	ssize_t n = pm_read_file(ctx, path, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return pm_parse_u64(buf, (size_t)n, 0, ret);
+}
+
+bool pm_path_exists(struct pm_ctx *ctx, const char *path)
+{
+	int fd = ctx->ops->open(ctx->os, path, O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	ctx->ops->close(ctx->os, fd);
+	return true;
+}
+
+void pm_diag__init(struct pm_diag *d)
+{
+	if (!d)
+		return;
+	d->msg[0] = d->hint[0] = d->input[0] = '\0';
+	d->pos = d->len = -1;
+}
+
+void pm_diag_set(struct pm_diag *d, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	va_end(ap);
+	snprintf(d->hint, sizeof(d->hint), "%s", hint ? hint : "");
+}
+
+void pm_diag_point(struct pm_diag *d, const char *input, size_t pos, size_t len)
+{
+	if (!d)
+		return;
+	snprintf(d->input, sizeof(d->input), "%s", input);
+	if (pos >= sizeof(d->input) - 1) {
+		d->pos = d->len = -1;
+		return;
+	}
+	d->pos = (int)pos;
+	d->len = (int)(len ? len : 1);
+}
+
+static void find_tracefs(struct pm_ctx *ctx)
+{
+	static const char *const where[] = { "sys/kernel/tracing", "sys/kernel/debug/tracing" };
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(where); i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "%s/events", where[i]);
+		if (pm_path_exists(ctx, path)) {
+			ctx->tracefs = strdup(where[i]);
+			return;
+		}
+	}
+}
+
+int pm_ctx__discover(struct pm_ctx *ctx)
+{
+	int r;
+
+	if (ctx->discovered)
+		return 0;
+	r = pm_topo__read(ctx, &ctx->topo);
+	if (r < 0)
+		return r;
+	r = pm_perf__discover(ctx);
+	if (r < 0)
+		return r;
+	find_tracefs(ctx);
+	r = pm_db__load(ctx, &ctx->db);
+	if (r < 0)
+		return r;
+	ctx->discovered = true;
+	return 0;
+}
+
+int pm_ctx__add_pmu(struct pm_ctx *ctx, struct pm_pmu *p)
+{
+	int r = pm_grow((void **)&ctx->pmus, &ctx->cap_pmus, ctx->n_pmus + 1, sizeof(*ctx->pmus));
+
+	if (r < 0)
+		return r;
+	ctx->pmus[ctx->n_pmus++] = p;
+	return 0;
+}
+
+size_t pm_ctx__pmu_count(struct pm_ctx *ctx)
+{
+	return pm_ctx__discover(ctx) < 0 ? 0 : ctx->n_pmus;
+}
+
+const struct pm_pmu *pm_ctx__pmu(struct pm_ctx *ctx, size_t i)
+{
+	return i < pm_ctx__pmu_count(ctx) ? ctx->pmus[i] : NULL;
+}
+
+int pm_ctx__cpu_count(struct pm_ctx *ctx)
+{
+	return pm_ctx__discover(ctx) < 0 ? 0 : (int)ctx->topo.online.n;
+}
+
+int pm_ctx__package_count(struct pm_ctx *ctx)
+{
+	return pm_ctx__discover(ctx) < 0 ? 0 : ctx->topo.n_packages;
+}
+
+int pm_ctx__die_count(struct pm_ctx *ctx)
+{
+	return pm_ctx__discover(ctx) < 0 ? 0 : ctx->topo.n_dies;
+}
+
+const char *pm_ctx__packs(struct pm_ctx *ctx)
+{
+	return pm_ctx__discover(ctx) < 0 ? "" : pm_db__matched_names(ctx->db);
+}

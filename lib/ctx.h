@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The library context: the os seam, logging, and what discovery found. */
+#ifndef PM_CTX_H
+#define PM_CTX_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmumon/pmumon.h"
+#include "topo.h"
+
+struct pm_pmu;
+struct pm_db;
+
+struct pm_ctx {
+	const struct pm_os_ops *ops;
+	void *os;
+
+	pm_log_fn log_fn;
+	void *log_userdata;
+	enum pm_log_level log_level;
+
+	bool discovered;
+	struct pm_pmu **pmus;	/* sorted by name; owned */
+	size_t n_pmus, cap_pmus;
+	struct pm_topo topo;
+	struct pm_db *db;	/* platform packs; owned */
+	char *tracefs;		/* "sys/kernel/tracing" or NULL when not mounted */
+	bool simulated;
+};
+
+/* Take ownership of a discovered PMU. */
+int pm_ctx__add_pmu(struct pm_ctx *ctx, struct pm_pmu *p);
+
+void pm_log(struct pm_ctx *ctx, enum pm_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Read a whole small file into buf (NUL-terminated, trailing whitespace
+ * dropped). Return: its length, -EFBIG when it does not fit, or -errno. */
+ssize_t pm_read_file(struct pm_ctx *ctx, const char *path, char *buf, size_t size);
+/* Read at most size-1 bytes of a file (NUL-terminated), however long it is. */
+ssize_t pm_read_prefix(struct pm_ctx *ctx, const char *path, char *buf, size_t size);
+/* Read a file holding one unsigned number (base 0). */
+int pm_read_u64(struct pm_ctx *ctx, const char *path, uint64_t *ret);
+/* Does path exist (can it be opened for reading)? */
+bool pm_path_exists(struct pm_ctx *ctx, const char *path);
+
+/* Fill a pm_diag; the printf-style text goes to msg, hint may be NULL. */
+void pm_diag_set(struct pm_diag *d, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Record the input text a diag position refers to. */
+void pm_diag_point(struct pm_diag *d, const char *input, size_t pos, size_t len);
+
+#endif

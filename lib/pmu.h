@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A PMU as pmumon sees it, whichever source feeds it: a name, a family, the
+ * CPUs its events open on, the terms it understands (format), the events it
+ * names (aliases, from sysfs or from a platform pack), and what packs know of
+ * its hardware (traits: counters, width, group rules).
+ */
+#ifndef PM_PMU_H
+#define PM_PMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "source/format.h"
+#include "util/cpus.h"
+
+struct pm_ctx;
+
+/* What a pack knows about a PMU family that sysfs does not say. */
+struct pm_pmu_traits {
+	char *unit;		/* PMU family it applies to ("ali_drw", "amd_df") */
+	char *compat;		/* identifier it must have, NULL = any */
+	int counters;		/* general-purpose counters per instance, -1 unknown */
+	int fixed_counters;	/* dedicated counters (e.g. ali_drw's cycle counter) */
+	int width;		/* counter width in bits, 0 unknown */
+	int group_max;		/* events of this PMU one group may hold, 0 = no known limit */
+	bool no_exclude;	/* rejects exclude_user/kernel/hv (PERF_PMU_CAP_NO_EXCLUDE) */
+	bool cpu_wide_only;	/* rejects per-task events */
+	char *note;
+	const char *pack;	/* the pack that said so (borrowed) */
+};
+
+struct pm_format_entry {
+	char *name;
+	char *text;		/* as sysfs wrote it, for `list` */
+	struct pm_format f;
+};
+
+struct pm_alias {
+	char *name;
+	char *terms;		/* perf terms: "config=0x2", "event=0x07,umask=0x38" */
+	char *desc;
+	char *unit;		/* NULL: a plain count */
+	double scale;		/* 1.0 unless .scale / ScaleUnit says otherwise */
+	bool per_pkg;
+	bool snapshot;
+	const char *origin;	/* "sysfs" or the pack's name (borrowed) */
+};
+
+enum pm_pmu_source {
+	PM_SOURCE_PERF,
+};
+
+struct pm_pmu {
+	char *name;
+	char *family;
+	enum pm_pmu_source source;
+	uint32_t type;
+	bool uncore;		/* has a cpumask: its events open only on those CPUs */
+	struct pm_cpus cpus;	/* cpumask (uncore) or cpus (a hybrid core PMU); empty = all */
+	struct pm_format_entry *formats;
+	size_t n_formats, cap_formats;
+	struct pm_alias *aliases;
+	size_t n_aliases, cap_aliases;
+	char *identifier;
+	int mux_interval_ms;	/* -1 when the file is absent */
+	const struct pm_pmu_traits *traits;	/* NULL when no pack knows it */
+};
+
+/* Length of name without its instance suffix, perf's rule
+ * (tools/perf/util/pmus.c pmu_name_len_no_suffix): a '_' followed by decimal
+ * digits, or by more than 2 hex digits (so "amd_df" stays whole). */
+size_t pm_pmu_family_len(const char *name);
+
+int pm_pmu__new(const char *name, struct pm_pmu **ret);
+void pm_pmu__free(struct pm_pmu *p);
+const struct pm_format_entry *pm_pmu__find_format(const struct pm_pmu *p, const char *name);
+const struct pm_alias *pm_pmu__find_alias(const struct pm_pmu *p, const char *name);
+/* Add a format or alias; the PMU copies the strings. */
+int pm_pmu__add_format(struct pm_pmu *p, const char *name, const char *text,
+		       const struct pm_format *f);
+int pm_pmu__add_alias(struct pm_pmu *p, const struct pm_alias *a);
+/* Is this a per-CPU (core-like) PMU rather than an uncore one? */
+bool pm_pmu__is_core(const struct pm_pmu *p);
+/* Does the PMU match a name, a family or a glob over names? */
+bool pm_pmu__matches(const struct pm_pmu *p, const char *pattern);
+
+#endif

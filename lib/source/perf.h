@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The perf source: discovery of perf PMUs (counting is pm_source_perf, session.h). */
+#ifndef PM_SOURCE_PERF_H
+#define PM_SOURCE_PERF_H
+
+struct pm_ctx;
+
+/* Add every PMU under sys/bus/event_source/devices to the context. */
+int pm_perf__discover(struct pm_ctx *ctx);
+
+#endif

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "spec.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+struct parser {
+	const char *s;
+	size_t len, pos;
+	struct pm_spec out;
+	size_t cap;
+	struct pm_spec_err err;
+};
+
+static int fail(struct parser *p, size_t pos, size_t len, const char *msg, int r)
+{
+	p->err.pos = pos;
+	p->err.len = len ? len : 1;
+	p->err.msg = msg;
+	return r;
+}
+
+static bool is_name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+/* PMU names may be globs over a family: ali_drw_*, uncore_imc_? */
+static bool is_pmu_char(char c)
+{
+	return is_name_char(c) || c == '*' || c == '?';
+}
+
+static char *dup_span(const char *s, size_t len)
+{
+	char *d = malloc(len + 1);
+
+	if (d) {
+		memcpy(d, s, len);
+		d[len] = '\0';
+	}
+	return d;
+}
+
+static bool at(struct parser *p, char c)
+{
+	return p->pos < p->len && p->s[p->pos] == c;
+}
+
+static size_t span(struct parser *p, bool (*ok)(char))
+{
+	size_t start = p->pos;
+
+	while (p->pos < p->len && ok(p->s[p->pos]))
+		p->pos++;
+	return p->pos - start;
+}
+
+static int parse_mods(struct parser *p, struct pm_spec_event *ev)
+{
+	size_t start = p->pos;
+
+	while (p->pos < p->len && p->s[p->pos] != ',' && p->s[p->pos] != '}') {
+		switch (p->s[p->pos]) {
+		case 'u':
+			ev->mods |= PM_MOD_U;
+			break;
+		case 'k':
+			ev->mods |= PM_MOD_K;
+			break;
+		case 'h':
+			ev->mods |= PM_MOD_H;
+			break;
+		default:
+			return fail(p, p->pos, 1, "unsupported modifier (pmumon knows u, k and h)",
+				    -EINVAL);
+		}
+		p->pos++;
+	}
+	if (p->pos == start)
+		return fail(p, start, 1, "expected a modifier (u, k or h)", -EINVAL);
+	ev->mods_pos = start;
+	return 0;
+}
+
+static bool is_value_char(char c)
+{
+	return is_name_char(c) || c == ':';
+}
+
+static int parse_term(struct parser *p, struct pm_spec_term *t)
+{
+	size_t start = p->pos, n;
+
+	n = span(p, is_name_char);
+	if (n == 0)
+		return fail(p, p->pos, 1, "expected a term such as event=0x1 or an event name",
+			    -EINVAL);
+	t->name = dup_span(p->s + start, n);
+	if (!t->name)
+		return -ENOMEM;
+	t->pos = start;
+	if (at(p, '=')) {
+		size_t vstart;
+
+		p->pos++;
+		vstart = p->pos;
+		t->value_pos = vstart;
+		if (at(p, '\'') || at(p, '"')) {
+			char q = p->s[p->pos++];
+			const char *end = memchr(p->s + p->pos, q, p->len - p->pos);
+
+			if (!end)
+				return fail(p, vstart, p->len - vstart, "unterminated string",
+					    -EINVAL);
+			t->value = dup_span(p->s + p->pos, (size_t)(end - (p->s + p->pos)));
+			t->value_pos = p->pos;
+			p->pos = (size_t)(end - p->s) + 1;
+		} else {
+			n = span(p, is_value_char);
+			if (n == 0)
+				return fail(p, vstart, 1, "expected a value after '='", -EINVAL);
+			t->value = dup_span(p->s + vstart, n);
+		}
+		if (!t->value)
+			return -ENOMEM;
+	}
+	t->len = p->pos - start;
+	return 0;
+}
+
+/* Terms up to a closing '/', or (closing == false) up to the end of input. */
+static int parse_terms(struct parser *p, struct pm_spec_event *ev, bool closing)
+{
+	size_t cap = 0;
+	int r;
+
+	while (closing ? !at(p, '/') : p->pos < p->len) {
+		if (p->pos >= p->len)
+			return fail(p, ev->pos, p->pos - ev->pos, "missing closing '/'", -EINVAL);
+		if (ev->n_terms == PM_SPEC_MAX_TERMS)
+			return fail(p, p->pos, 1, "too many terms", -E2BIG);
+		r = pm_grow((void **)&ev->terms, &cap, ev->n_terms + 1, sizeof(*ev->terms));
+		if (r < 0)
+			return r;
+		r = parse_term(p, &ev->terms[ev->n_terms++]);
+		if (r < 0)
+			return r;
+		if (at(p, ',') && (closing || p->pos + 1 < p->len))
+			p->pos++;
+		else if (closing ? !at(p, '/') : p->pos < p->len)
+			return fail(p, p->pos, 1,
+				    closing ? "expected ',' or '/' after a term" : "expected ',' after a term",
+				    -EINVAL);
+	}
+	if (closing)
+		p->pos++;	/* closing '/' */
+	return 0;
+}
+
+/* Does s[0..n) consist only of modifier letters? Then "x:s" is x with modifiers. */
+static bool all_mods(const char *s, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("ukh", s[i]))
+			return false;
+	return true;
+}
+
+static bool is_raw(const char *s, size_t n, uint64_t *ret)
+{
+	return n >= 2 && s[0] == 'r' && pm_parse_u64(s + 1, n - 1, 16, ret) == 0;
+}
+
+static bool is_tp_char(char c)
+{
+	return is_name_char(c) || c == '*' || c == '?';
+}
+
+static int parse_event(struct parser *p, struct pm_spec_event *ev, int group)
+{
+	size_t start = p->pos, n;
+	int r;
+
+	ev->pos = start;
+	ev->group = group;
+	n = span(p, is_pmu_char);
+	if (n == 0)
+		return fail(p, start, 1, "expected an event", -EINVAL);
+	if (at(p, '/')) {
+		ev->kind = PM_SPEC_PMU;
+		ev->pmu = dup_span(p->s + start, n);
+		if (!ev->pmu)
+			return -ENOMEM;
+		p->pos++;
+		r = parse_terms(p, ev, true);
+		if (r < 0)
+			return r;
+		if (at(p, ':'))
+			p->pos++;
+		if (p->pos < p->len && p->s[p->pos] != ',' && p->s[p->pos] != '}') {
+			r = parse_mods(p, ev);
+			if (r < 0)
+				return r;
+		}
+		ev->len = p->pos - start;
+		return 0;
+	}
+	if (memchr(p->s + start, '*', n) || memchr(p->s + start, '?', n)) {
+		/* a glob is only allowed as a PMU name or a tracepoint name */
+		if (!at(p, ':'))
+			return fail(p, start, n, "a glob must name PMUs (pmu*/event/) or tracepoints",
+				    -EINVAL);
+	}
+	if (at(p, ':')) {
+		size_t colon = p->pos, m;
+
+		p->pos++;
+		m = span(p, is_tp_char);
+		if (!all_mods(p->s + colon + 1, m)) {
+			if (m == 0)
+				return fail(p, colon, 1, "expected a tracepoint name after ':'",
+					    -EINVAL);
+			ev->kind = PM_SPEC_TRACEPOINT;
+			ev->name = dup_span(p->s + start, p->pos - start);
+			if (!ev->name)
+				return -ENOMEM;
+			if (at(p, ':')) {
+				p->pos++;
+				r = parse_mods(p, ev);
+				if (r < 0)
+					return r;
+			}
+			ev->len = p->pos - start;
+			return 0;
+		}
+		p->pos = colon + 1;
+		r = parse_mods(p, ev);
+		if (r < 0)
+			return r;
+	}
+	if (is_raw(p->s + start, n, &ev->raw)) {
+		ev->kind = PM_SPEC_RAW;
+	} else {
+		ev->kind = PM_SPEC_SYMBOL;
+		ev->name = dup_span(p->s + start, n);
+		if (!ev->name)
+			return -ENOMEM;
+	}
+	ev->len = p->pos - start;
+	return 0;
+}
+
+static int add_event(struct parser *p, int group)
+{
+	int r;
+
+	if (p->out.n == PM_SPEC_MAX_EVENTS)
+		return fail(p, p->pos, 1, "too many events", -E2BIG);
+	r = pm_grow((void **)&p->out.ev, &p->cap, p->out.n + 1, sizeof(*p->out.ev));
+	if (r < 0)
+		return r;
+	p->out.n++;
+	return parse_event(p, &p->out.ev[p->out.n - 1], group);
+}
+
+static int parse_group(struct parser *p)
+{
+	size_t open = p->pos, first = p->out.n;
+	int group = (int)p->out.n_groups++;
+	struct pm_spec_event mods = { 0 };
+	int r;
+
+	p->pos++;	/* '{' */
+	for (;;) {
+		r = add_event(p, group);
+		if (r < 0)
+			return r;
+		if (at(p, '}'))
+			break;
+		if (!at(p, ','))
+			return fail(p, open, p->pos - open, "missing closing '}'", -EINVAL);
+		p->pos++;
+	}
+	p->pos++;	/* '}' */
+	if (at(p, ':')) {
+		p->pos++;
+		r = parse_mods(p, &mods);
+		if (r < 0)
+			return r;
+		for (size_t i = first; i < p->out.n; i++) {
+			if (!p->out.ev[i].mods)
+				p->out.ev[i].mods_pos = mods.mods_pos;
+			p->out.ev[i].mods |= mods.mods;
+		}
+	}
+	return 0;
+}
+
+int pm_spec__parse(const char *s, size_t len, struct pm_spec *ret, struct pm_spec_err *reterr)
+{
+	struct parser p = { .s = s, .len = len };
+	int r;
+
+	if (!s || len == 0) {
+		r = fail(&p, 0, 0, "empty event list", -EINVAL);
+		goto out;
+	}
+	if (len > PM_SPEC_MAX_LEN) {
+		r = fail(&p, PM_SPEC_MAX_LEN, 0, "event list too long", -E2BIG);
+		goto out;
+	}
+	if (memchr(s, '\0', len)) {
+		r = fail(&p, (size_t)((const char *)memchr(s, '\0', len) - s), 1,
+			 "NUL byte in event list", -EINVAL);
+		goto out;
+	}
+	for (;;) {
+		r = at(&p, '{') ? parse_group(&p) : add_event(&p, -1);
+		if (r < 0)
+			goto out;
+		if (p.pos == len)
+			break;
+		if (!at(&p, ',')) {
+			r = fail(&p, p.pos, 1, "unexpected character", -EINVAL);
+			goto out;
+		}
+		p.pos++;
+		if (p.pos == len) {
+			r = fail(&p, p.pos - 1, 1, "trailing ','", -EINVAL);
+			goto out;
+		}
+	}
+	*ret = p.out;
+	p.out = (struct pm_spec){ 0 };
+	r = 0;
+out:
+	if (r < 0 && reterr)
+		*reterr = p.err;
+	pm_spec__done(&p.out);
+	return r;
+}
+
+void pm_spec__done_event(struct pm_spec_event *ev)
+{
+	for (size_t t = 0; t < ev->n_terms; t++) {
+		free(ev->terms[t].name);
+		free(ev->terms[t].value);
+	}
+	free(ev->terms);
+	free(ev->pmu);
+	free(ev->name);
+	*ev = (struct pm_spec_event){ .group = -1 };
+}
+
+void pm_spec__done(struct pm_spec *spec)
+{
+	if (!spec)
+		return;
+	for (size_t i = 0; i < spec->n; i++)
+		pm_spec__done_event(&spec->ev[i]);
+	free(spec->ev);
+	*spec = (struct pm_spec){ 0 };
+}
+
+int pm_spec__parse_terms(const char *s, size_t len, struct pm_spec_event *ret,
+			 struct pm_spec_err *reterr)
+{
+	struct parser p = { .s = s, .len = len };
+	struct pm_spec_event ev = { .kind = PM_SPEC_PMU, .group = -1 };
+	int r;
+
+	if (len > PM_SPEC_MAX_LEN)
+		r = fail(&p, 0, 0, "terms too long", -E2BIG);
+	else if (memchr(s, '\0', len))
+		r = fail(&p, 0, 0, "NUL byte in terms", -EINVAL);
+	else
+		r = parse_terms(&p, &ev, false);
+	if (r < 0) {
+		if (reterr)
+			*reterr = p.err;
+		pm_spec__done_event(&ev);
+		return r;
+	}
+	ev.len = len;
+	*ret = ev;
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Event specs in perf's syntax, parsed without looking at the machine:
+ *
+ *   list      := item (',' item)*
+ *   item      := '{' event (',' event)* '}' [':' mods] | event
+ *   event     := pmu '/' [term (',' term)*] '/' [[':'] mods]   PMU event, pmu may be a glob
+ *              | 'r' hex [':' mods]                             raw core event
+ *              | subsys ':' name                                tracepoint (name may be a glob)
+ *              | name [':' mods]                                generic event or alias
+ *   term      := name ['=' value]      value: number, word, or a '...' / "..." string
+ *   mods      := one or more of u k h
+ *
+ * Every node remembers where it came from in the input so that messages can
+ * point at it. Resolution against PMUs happens in resolve.c.
+ */
+#ifndef PM_SPEC_H
+#define PM_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PM_SPEC_MAX_LEN 8192	/* longest spec we parse */
+#define PM_SPEC_MAX_EVENTS 1024
+#define PM_SPEC_MAX_TERMS 32
+
+enum pm_spec_kind {
+	PM_SPEC_PMU,		/* pmu/terms/ */
+	PM_SPEC_SYMBOL,		/* cycles, page-faults, hif_rd */
+	PM_SPEC_RAW,		/* r1a8 */
+	PM_SPEC_TRACEPOINT,	/* sched:sched_switch */
+};
+
+enum {
+	PM_MOD_U = 1 << 0,	/* count user space */
+	PM_MOD_K = 1 << 1,	/* count the kernel */
+	PM_MOD_H = 1 << 2,	/* count the hypervisor */
+};
+
+struct pm_spec_term {
+	char *name;
+	char *value;		/* NULL when the term has no '=' */
+	size_t pos, len;	/* the whole term in the input */
+	size_t value_pos;
+};
+
+struct pm_spec_event {
+	enum pm_spec_kind kind;
+	char *pmu;		/* PM_SPEC_PMU */
+	char *name;		/* SYMBOL: name; TRACEPOINT: "subsys:name" */
+	uint64_t raw;		/* RAW */
+	struct pm_spec_term *terms;
+	size_t n_terms;
+	unsigned mods;		/* PM_MOD_*; 0 = none given */
+	size_t pos, len;	/* the event in the input, without group braces */
+	size_t mods_pos;	/* where its modifiers start, when mods != 0 */
+	int group;		/* index of its {group}, -1 if none */
+};
+
+struct pm_spec {
+	struct pm_spec_event *ev;
+	size_t n;
+	size_t n_groups;
+};
+
+/* Where and why a spec failed to parse. */
+struct pm_spec_err {
+	size_t pos, len;
+	const char *msg;	/* static text */
+};
+
+/*
+ * Parse s[0..len). *ret is untouched on failure; *reterr (if not NULL) says
+ * where. Return: 0, -EINVAL (syntax), -E2BIG (limits above), -ENOMEM.
+ */
+int pm_spec__parse(const char *s, size_t len, struct pm_spec *ret, struct pm_spec_err *reterr);
+void pm_spec__done(struct pm_spec *spec);
+
+/*
+ * Parse a bare term list, as sysfs event files and packs write them
+ * ("event=0x07,umask=0x38"), into ret->terms. Same rules as above.
+ */
+int pm_spec__parse_terms(const char *s, size_t len, struct pm_spec_event *ret,
+			 struct pm_spec_err *reterr);
+void pm_spec__done_event(struct pm_spec_event *ev);
+
+#endif
