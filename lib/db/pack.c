@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "db/pack.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "db/embedded.h"
+#include "pmu.h"
+#include "util/util.h"
+
+struct pm_pack {
+	char *name;
+	char **defaults;
+	size_t n_defaults, cap_defaults;
+	char *defaults_note;
+};
+
+struct pm_db {
+	struct pm_pmu_traits *traits;
+	size_t n_traits, cap_traits;
+	struct pm_pack *packs;	/* the ones that matched */
+	size_t n_packs, cap_packs;
+	char **defaults;	/* borrowed from packs, in order */
+	size_t n_defaults, cap_defaults;
+	struct pm_strbuf names;
+	struct pm_strbuf notes;
+	char cpuid[128];
+};
+
+/* ---- pure helpers ------------------------------------------------------- */
+
+int pm_db_unit_to_family(const char *unit, char *buf, size_t size)
+{
+	/* tools/perf/pmu-events/jevents.py unit_to_pmu() (docs/facts-perf-tools.md §1) */
+	static const char *const map[][2] = {
+		{ "DFPMC", "amd_df" },
+		{ "L3PMC", "amd_l3" },
+		{ "UMCPMC", "amd_umc" },
+		{ "ali_drw", "ali_drw" },
+	};
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(map); i++)
+		if (!strcmp(unit, map[i][0]))
+			return pm_snprintf(buf, size, "%s", map[i][1]);
+	/* our own packs name the PMU family directly when it is already lowercase */
+	for (i = 0; unit[i]; i++)
+		if (isupper((unsigned char)unit[i]))
+			break;
+	if (!unit[i])
+		return pm_snprintf(buf, size, "%s", unit);
+	if (pm_snprintf(buf, size, "uncore_%s", unit) < 0)
+		return -ENAMETOOLONG;
+	for (i = 7; buf[i]; i++)
+		buf[i] = (char)tolower((unsigned char)buf[i]);
+	return 0;
+}
+
+int pm_db_parse_scale_unit(const char *s, double *ret_scale, char *unit, size_t unit_size)
+{
+	size_t n = 0;
+	double v;
+
+	while (s[n] && (isdigit((unsigned char)s[n]) || strchr(".eE+-", s[n])))
+		n++;
+	/* "1MB/s": the number ends where the unit begins, an 'e' may start "events" */
+	while (n > 0 && strchr("eE+-", s[n - 1]))
+		n--;
+	if (n == 0 || pm_parse_double(s, n, &v) < 0)
+		return -EINVAL;
+	if (pm_snprintf(unit, unit_size, "%s", s + n) < 0)
+		return -ENAMETOOLONG;
+	*ret_scale = v;
+	return 0;
+}
+
+int pm_db_cpuid_match(const char *pattern, const char *cpuid)
+{
+	char id[128], anchored[300];
+	regmatch_t m;
+	regex_t re;
+	int dashes = 0, r;
+
+	for (const char *p = pattern; *p; p++)
+		dashes += *p == '-';
+	if (pm_snprintf(id, sizeof(id), "%s", cpuid) < 0)
+		return -EINVAL;
+	/* a pattern without the stepping field ignores the stepping */
+	if (dashes < 3 && strrchr(id, '-'))
+		*strrchr(id, '-') = '\0';
+	if (pm_snprintf(anchored, sizeof(anchored), "%s", pattern) < 0)
+		return -EINVAL;
+	if (regcomp(&re, anchored, REG_EXTENDED) != 0)
+		return -EINVAL;
+	r = regexec(&re, id, 1, &m, 0) == 0 && m.rm_so == 0 && (size_t)m.rm_eo == strlen(id);
+	regfree(&re);
+	return r;
+}
+
+/* ---- reading the machine's CPUID string --------------------------------- */
+
+static const char *cpuinfo_field(const char *text, const char *key, char *buf, size_t size)
+{
+	size_t klen = strlen(key);
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		const char *colon;
+		size_t n;
+
+		if (strncmp(line, key, klen) != 0 || (line[klen] != '\t' && line[klen] != ' ' &&
+						      line[klen] != ':'))
+			continue;
+		colon = strchr(line, ':');
+		if (!colon)
+			return NULL;
+		colon++;
+		while (*colon == ' ')
+			colon++;
+		n = strcspn(colon, "\n");
+		if (n >= size)
+			return NULL;
+		memcpy(buf, colon, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+/* perf's get_cpuid_str(): "%s-%u-%X-%X" of vendor, family, model, stepping. */
+static void read_cpuid(struct pm_ctx *ctx, char *buf, size_t size)
+{
+	char text[8192], vendor[64], fam[16], model[16], step[16];
+	uint64_t f, m, s;
+
+	buf[0] = '\0';
+	/* the first CPU's block is enough; the file may be far longer */
+	if (pm_read_prefix(ctx, "proc/cpuinfo", text, sizeof(text)) < 0)
+		return;
+	if (!cpuinfo_field(text, "vendor_id", vendor, sizeof(vendor)) ||
+	    !cpuinfo_field(text, "cpu family", fam, sizeof(fam)) ||
+	    !cpuinfo_field(text, "model", model, sizeof(model)) ||
+	    !cpuinfo_field(text, "stepping", step, sizeof(step)) ||
+	    pm_parse_u64_str(fam, 10, &f) < 0 || pm_parse_u64_str(model, 10, &m) < 0 ||
+	    pm_parse_u64_str(step, 10, &s) < 0)
+		return;
+	snprintf(buf, size, "%s-%u-%X-%X", vendor, (unsigned)f, (unsigned)m, (unsigned)s);
+}
+
+/* ---- packs -------------------------------------------------------------- */
+
+static const struct pm_embedded *find_file(const char *pack, const char *file)
+{
+	char path[256];
+
+	if (pm_snprintf(path, sizeof(path), "%s/%s", pack, file) < 0)
+		return NULL;
+	for (size_t i = 0; i < pm_embedded_count; i++)
+		if (!strcmp(pm_embedded_files[i].path, path))
+			return &pm_embedded_files[i];
+	return NULL;
+}
+
+static json_t *parse_json(struct pm_ctx *ctx, const struct pm_embedded *f)
+{
+	json_error_t err;
+	json_t *j = json_loadb(f->data, f->len, JSON_REJECT_DUPLICATES, &err);
+
+	if (!j)
+		pm_log(ctx, PM_LOG_WARN, "malformed pack file '%s': line %d, column %d: %s, ignoring",
+		       f->path, err.line, err.column, err.text);
+	return j;
+}
+
+static const char *jstr(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static bool pack_matches(struct pm_ctx *ctx, struct pm_db *db, json_t *match)
+{
+	const char *pmu, *compat, *cpuid;
+	bool found = false;
+
+	if (!match)
+		return true;
+	pmu = jstr(match, "Pmu");
+	compat = jstr(match, "Compat");
+	cpuid = jstr(match, "Cpuid");
+	if (pmu) {
+		for (size_t i = 0; i < ctx->n_pmus && !found; i++) {
+			const struct pm_pmu *p = ctx->pmus[i];
+
+			found = !strcmp(p->family, pmu) &&
+				(!compat || (p->identifier && !strcmp(p->identifier, compat)));
+		}
+		if (!found)
+			return false;
+	}
+	if (cpuid && pm_db_cpuid_match(cpuid, db->cpuid) != 1)
+		return false;
+	return true;
+}
+
+static int add_traits(struct pm_ctx *ctx, struct pm_db *db, const char *pack, json_t *pmus)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(pmus, i, o) {
+		struct pm_pmu_traits *t;
+		int r;
+
+		if (!jstr(o, "Unit")) {
+			pm_log(ctx, PM_LOG_WARN, "pack '%s': Pmus[%zu] has no Unit, ignoring", pack, i);
+			continue;
+		}
+		r = pm_grow((void **)&db->traits, &db->cap_traits, db->n_traits + 1, sizeof(*t));
+		if (r < 0)
+			return r;
+		t = &db->traits[db->n_traits];
+		t->unit = strdup(jstr(o, "Unit"));
+		t->compat = pm_strdup0(jstr(o, "Compat"));
+		t->note = pm_strdup0(jstr(o, "Note"));
+		t->counters = json_is_integer(json_object_get(o, "Counters")) ?
+				      (int)json_integer_value(json_object_get(o, "Counters")) : -1;
+		if (json_is_true(json_object_get(o, "FreeRunning")))
+			t->counters = 0;
+		t->fixed_counters = (int)json_integer_value(json_object_get(o, "FixedCounters"));
+		t->width = (int)json_integer_value(json_object_get(o, "CounterWidth"));
+		t->group_max = (int)json_integer_value(json_object_get(o, "GroupMax"));
+		t->no_exclude = json_is_true(json_object_get(o, "NoExclude"));
+		t->cpu_wide_only = json_is_true(json_object_get(o, "CpuWideOnly"));
+		t->pack = pack;
+		if (!t->unit)
+			return -ENOMEM;
+		db->n_traits++;
+	}
+	return 0;
+}
+
+/* Build the perf term string of one pmu-events entry, as jevents.py does. */
+static int event_terms(json_t *ev, struct pm_strbuf *b)
+{
+	/* pmu-events key -> perf term (docs: kernel-facts §5) */
+	static const char *const keys[][2] = {
+		{ "UMask", "umask" },	      { "CounterMask", "cmask" },
+		{ "EdgeDetect", "edge" },     { "Invert", "inv" },
+		{ "AnyThread", "any" },	      { "PortMask", "ch_mask" },
+		{ "FCMask", "fc_mask" },      { "NodeType", "type" },
+		{ "RdWrMask", "rdwrmask" },   { "EnAllCores", "enallcores" },
+		{ "EnAllSlices", "enallslices" }, { "SliceId", "sliceid" },
+		{ "ThreadMask", "threadmask" },
+	};
+	const char *config = jstr(ev, "ConfigCode"), *code = jstr(ev, "EventCode");
+	uint64_t v;
+
+	if (config) {
+		if (pm_parse_u64_str(config, 0, &v) < 0)
+			return -EINVAL;
+		pm_strbuf__printf(b, "config=0x%" PRIx64, v);
+	} else if (code) {
+		/* only the part before the first comma counts */
+		if (pm_parse_u64(code, strcspn(code, ","), 0, &v) < 0)
+			return -EINVAL;
+		if (jstr(ev, "ExtSel")) {
+			uint64_t ext;
+
+			if (pm_parse_u64_str(jstr(ev, "ExtSel"), 0, &ext) < 0)
+				return -EINVAL;
+			v |= ext << 8;
+		}
+		pm_strbuf__printf(b, "event=0x%" PRIx64, v);
+	} else {
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < PM_ARRAY_SIZE(keys); i++) {
+		const char *s = jstr(ev, keys[i][0]);
+
+		if (!s)
+			continue;
+		if (pm_parse_u64_str(s, 0, &v) < 0)
+			return -EINVAL;
+		if (v)	/* jevents drops zero-valued terms */
+			pm_strbuf__printf(b, ",%s=0x%" PRIx64, keys[i][1], v);
+	}
+	return b->oom ? -ENOMEM : 0;
+}
+
+static int add_event(struct pm_ctx *ctx, const char *pack, const char *file, size_t idx, json_t *ev)
+{
+	const char *name = jstr(ev, "EventName"), *unit = jstr(ev, "Unit");
+	const char *compat = jstr(ev, "Compat"), *scale_unit = jstr(ev, "ScaleUnit");
+	struct pm_alias a = { .scale = 1.0, .origin = pack };
+	struct pm_strbuf terms = { 0 };
+	char family[64], unit_str[64];
+	int r = 0;
+
+	if (!name || event_terms(ev, &terms) < 0) {
+		pm_log(ctx, PM_LOG_WARN,
+		       "pack '%s': %s entry %zu: no EventName or a bad EventCode/ConfigCode/UMask, "
+		       "ignoring", pack, file, idx);
+		goto out;
+	}
+	if (!unit) {
+		/* core events: the CPU PMU */
+		snprintf(family, sizeof(family), "cpu");
+	} else if (pm_db_unit_to_family(unit, family, sizeof(family)) < 0) {
+		goto out;
+	}
+	if (scale_unit && pm_db_parse_scale_unit(scale_unit, &a.scale, unit_str,
+						 sizeof(unit_str)) == 0 && unit_str[0])
+		a.unit = unit_str;
+	a.name = (char *)name;
+	a.terms = terms.s;
+	a.desc = (char *)(jstr(ev, "BriefDescription") ? jstr(ev, "BriefDescription") :
+							  jstr(ev, "PublicDescription"));
+	a.per_pkg = jstr(ev, "PerPkg") && !strcmp(jstr(ev, "PerPkg"), "1");
+	for (size_t i = 0; i < ctx->n_pmus && r == 0; i++) {
+		struct pm_pmu *p = ctx->pmus[i];
+		struct pm_alias *have;
+
+		if (strcmp(p->family, family) != 0)
+			continue;
+		if (compat && (!p->identifier || strcmp(p->identifier, compat) != 0))
+			continue;
+		have = (struct pm_alias *)pm_pmu__find_alias(p, name);
+		if (have) {
+			/* sysfs wins; the pack may still describe it */
+			if (!have->desc && a.desc)
+				have->desc = strdup(a.desc);
+			continue;
+		}
+		r = pm_pmu__add_alias(p, &a);
+	}
+out:
+	pm_strbuf__done(&terms);
+	return r;
+}
+
+static int add_events(struct pm_ctx *ctx, const char *pack, json_t *files)
+{
+	size_t i, j;
+	json_t *f, *ev;
+	int r;
+
+	json_array_foreach(files, i, f) {
+		const struct pm_embedded *e;
+		json_t *arr;
+
+		if (!json_is_string(f))
+			continue;
+		e = find_file(pack, json_string_value(f));
+		if (!e) {
+			pm_log(ctx, PM_LOG_WARN, "pack '%s': events file '%s' is missing, ignoring",
+			       pack, json_string_value(f));
+			continue;
+		}
+		arr = parse_json(ctx, e);
+		if (!arr)
+			continue;
+		json_array_foreach(arr, j, ev) {
+			r = add_event(ctx, pack, e->path, j, ev);
+			if (r < 0) {
+				json_decref(arr);
+				return r;
+			}
+		}
+		json_decref(arr);
+	}
+	return 0;
+}
+
+static int add_pack(struct pm_db *db, const char *name, json_t *root)
+{
+	struct pm_pack *pk;
+	json_t *d;
+	size_t i;
+	int r;
+
+	r = pm_grow((void **)&db->packs, &db->cap_packs, db->n_packs + 1, sizeof(*pk));
+	if (r < 0)
+		return r;
+	pk = &db->packs[db->n_packs];
+	pk->name = strdup(name);
+	if (!pk->name)
+		return -ENOMEM;
+	db->n_packs++;
+	pk->defaults_note = pm_strdup0(jstr(root, "DefaultsNote"));
+	json_array_foreach(json_object_get(root, "Defaults"), i, d) {
+		if (!json_is_string(d))
+			continue;
+		r = pm_grow((void **)&pk->defaults, &pk->cap_defaults, pk->n_defaults + 1,
+			    sizeof(char *));
+		if (r < 0)
+			return r;
+		pk->defaults[pk->n_defaults] = strdup(json_string_value(d));
+		if (!pk->defaults[pk->n_defaults])
+			return -ENOMEM;
+		pk->n_defaults++;
+	}
+	return 0;
+}
+
+static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embedded *f)
+{
+	char pack[64];
+	const char *slash = strchr(f->path, '/');
+	json_t *root;
+	int r = 0;
+
+	if (!slash || (size_t)(slash - f->path) >= sizeof(pack))
+		return 0;
+	memcpy(pack, f->path, (size_t)(slash - f->path));
+	pack[slash - f->path] = '\0';
+	root = parse_json(ctx, f);
+	if (!root)
+		return 0;
+	if (!pack_matches(ctx, db, json_object_get(root, "Match")))
+		goto out;
+	r = add_pack(db, pack, root);
+	if (r < 0)
+		goto out;
+	/* names borrowed by traits and aliases live as long as the db */
+	r = add_traits(ctx, db, db->packs[db->n_packs - 1].name, json_object_get(root, "Pmus"));
+	if (r == 0)
+		r = add_events(ctx, db->packs[db->n_packs - 1].name, json_object_get(root, "Events"));
+out:
+	json_decref(root);
+	return r;
+}
+
+static bool is_pack_root(const char *path)
+{
+	const char *slash = strchr(path, '/');
+
+	return slash && !strchr(slash + 1, '/') &&
+	       (!strcmp(slash + 1, "pack.json") || !strcmp(slash + 1, "pmus.json"));
+}
+
+static void attach_traits(struct pm_ctx *ctx, struct pm_db *db)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		struct pm_pmu *p = ctx->pmus[i];
+
+		/* a later pack (a platform) overrides an earlier one (the kernel) */
+		for (size_t t = 0; t < db->n_traits; t++) {
+			const struct pm_pmu_traits *tr = &db->traits[t];
+
+			if (!strcmp(tr->unit, p->family) &&
+			    (!tr->compat || (p->identifier && !strcmp(tr->compat, p->identifier))))
+				p->traits = tr;
+		}
+	}
+}
+
+int pm_db__load(struct pm_ctx *ctx, struct pm_db **ret_db)
+{
+	struct pm_db *db;
+	int r = 0;
+
+	db = calloc(1, sizeof(*db));
+	if (!db)
+		return -ENOMEM;
+	read_cpuid(ctx, db->cpuid, sizeof(db->cpuid));
+	/* the kernel's driver traits first, then the platforms in name order */
+	for (int pass = 0; pass < 2 && r == 0; pass++) {
+		for (size_t i = 0; i < pm_embedded_count && r == 0; i++) {
+			const struct pm_embedded *f = &pm_embedded_files[i];
+			bool kernel = pm_str_has_prefix(f->path, "kernel/");
+
+			if (is_pack_root(f->path) && kernel == (pass == 0))
+				r = load_pack(ctx, db, f);
+		}
+	}
+	if (r < 0) {
+		pm_db__free(db);
+		return r;
+	}
+	attach_traits(ctx, db);
+	for (size_t i = 0; i < db->n_packs; i++) {
+		struct pm_pack *pk = &db->packs[i];
+
+		if (strcmp(pk->name, "kernel") != 0)
+			pm_strbuf__printf(&db->names, "%s%s", db->names.len ? "," : "", pk->name);
+		if (pk->defaults_note)
+			pm_strbuf__printf(&db->notes, "%s%s", db->notes.len ? "; " : "",
+					  pk->defaults_note);
+		for (size_t d = 0; d < pk->n_defaults; d++) {
+			if (pm_grow((void **)&db->defaults, &db->cap_defaults, db->n_defaults + 1,
+				    sizeof(char *)) < 0) {
+				pm_db__free(db);
+				return -ENOMEM;
+			}
+			db->defaults[db->n_defaults++] = pk->defaults[d];
+		}
+	}
+	if (db->names.oom || db->notes.oom) {
+		pm_db__free(db);
+		return -ENOMEM;
+	}
+	*ret_db = db;
+	return 0;
+}
+
+void pm_db__free(struct pm_db *db)
+{
+	if (!db)
+		return;
+	for (size_t i = 0; i < db->n_traits; i++) {
+		free(db->traits[i].unit);
+		free(db->traits[i].compat);
+		free(db->traits[i].note);
+	}
+	for (size_t i = 0; i < db->n_packs; i++) {
+		for (size_t d = 0; d < db->packs[i].n_defaults; d++)
+			free(db->packs[i].defaults[d]);
+		free(db->packs[i].defaults);
+		free(db->packs[i].defaults_note);
+		free(db->packs[i].name);
+	}
+	free(db->traits);
+	free(db->packs);
+	free(db->defaults);
+	pm_strbuf__done(&db->names);
+	pm_strbuf__done(&db->notes);
+	free(db);
+}
+
+const char *pm_db__matched_names(const struct pm_db *db)
+{
+	return db && db->names.s ? db->names.s : "";
+}
+
+const char *pm_db__cpuid(const struct pm_db *db)
+{
+	return db ? db->cpuid : "";
+}
+
+size_t pm_db__default_count(const struct pm_db *db)
+{
+	return db ? db->n_defaults : 0;
+}
+
+const char *pm_db__default(const struct pm_db *db, size_t i)
+{
+	return db && i < db->n_defaults ? db->defaults[i] : NULL;
+}
+
+const char *pm_db__defaults_note(const struct pm_db *db)
+{
+	return db && db->notes.s ? db->notes.s : "";
+}
