@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Aggregation: which row each counter adds to, and the rows' values.
+ * Each counter is scaled for multiplexing on its own (count * enabled /
+ * running, facts §0.3) before it is summed, so a row is right even when its
+ * CPUs ran for different shares of the time. A row whose inputs include one
+ * that was enabled but never ran has no honest value: it is NaN, "not
+ * counted", never 0. Uncore and per-package events were placed on one CPU per
+ * domain (sched.c), so sums never count a domain twice.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "session.h"
+#include "util/util.h"
+
+struct slot {
+	size_t event;
+	long key;
+	size_t counter;
+};
+
+static long row_key(const struct pm_session *s, const struct pm_counter *c)
+{
+	const struct pm_topo *t = &s->ctx->topo;
+
+	switch (s->opts.aggr) {
+	case PM_AGGR_DEVICE:
+		return (long)(c->inst - s->l->ev[c->event].first_inst);
+	case PM_AGGR_CPU:
+		return c->cpu;
+	case PM_AGGR_DIE:
+		return c->cpu < 0 ? -1 : pm_topo__die_key(t, c->cpu);
+	case PM_AGGR_SOCKET:
+		return c->cpu < 0 ? -1 : t->cpu[c->cpu].package;
+	case PM_AGGR_FAMILY:
+	default:
+		return 0;
+	}
+}
+
+static int cmp_slot(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->counter < y->counter ? -1 : x->counter > y->counter;
+}
+
+static void fill_row(const struct pm_session *s, const struct pm_counter *c, struct pm_row *row)
+{
+	const struct pm_event *ev = &s->l->ev[c->event];
+	const struct pm_topo *t = &s->ctx->topo;
+	int cpu = c->cpu;
+
+	*row = (struct pm_row){ .event = ev->label, .unit = ev->unit ? ev->unit : "",
+				.cpu = -1, .die = -1, .socket = -1 };
+	switch (s->opts.aggr) {
+	case PM_AGGR_DEVICE:
+		row->device = s->l->inst[c->inst].device;
+		break;
+	case PM_AGGR_CPU:
+		row->cpu = cpu;
+		if (cpu >= 0) {
+			row->die = t->cpu[cpu].die;
+			row->socket = t->cpu[cpu].package;
+		}
+		break;
+	case PM_AGGR_DIE:
+		if (cpu >= 0) {
+			row->die = t->cpu[cpu].die;
+			row->socket = t->cpu[cpu].package;
+		}
+		break;
+	case PM_AGGR_SOCKET:
+		if (cpu >= 0)
+			row->socket = t->cpu[cpu].package;
+		break;
+	default:
+		break;
+	}
+}
+
+int pm_aggr__build(struct pm_session *s)
+{
+	struct slot *slot;
+	size_t n = 0, rows = 0;
+
+	slot = calloc(s->n_c ? s->n_c : 1, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].fd >= 0)
+			slot[n++] = (struct slot){ s->c[k].event, row_key(s, &s->c[k]), k };
+	qsort(slot, n, sizeof(*slot), cmp_slot);
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || slot[i].event != slot[i - 1].event || slot[i].key != slot[i - 1].key)
+			rows++;
+		s->c[slot[i].counter].row = rows - 1;
+	}
+	free(s->rows_iv);
+	free(s->rows_tot);
+	free(s->acc);
+	s->rows_iv = calloc(rows ? rows : 1, sizeof(*s->rows_iv));
+	s->rows_tot = calloc(rows ? rows : 1, sizeof(*s->rows_tot));
+	s->acc = calloc(rows ? rows : 1, sizeof(*s->acc));
+	if (!s->rows_iv || !s->rows_tot || !s->acc) {
+		free(slot);
+		return -ENOMEM;
+	}
+	s->n_rows = rows;
+	for (size_t i = 0; i < n; i++) {
+		const struct pm_counter *c = &s->c[slot[i].counter];
+
+		fill_row(s, c, &s->rows_iv[c->row]);
+		fill_row(s, c, &s->rows_tot[c->row]);
+		s->acc[c->row].event = c->event;
+	}
+	free(slot);
+	return 0;
+}
+
+void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
+{
+	for (size_t r = 0; r < s->n_rows; r++) {
+		rows[r].value = 0;
+		rows[r].raw = 0;
+		rows[r].enabled_ns = rows[r].running_ns = 0;
+		rows[r].running = NAN;
+		rows[r].flags = 0;
+		s->acc[r] = (struct pm_row_acc){ .event = s->acc[r].event };
+	}
+	for (size_t k = 0; k < s->n_c; k++) {
+		const struct pm_counter *c = &s->c[k];
+		const struct pm_event *ev = &s->l->ev[c->event];
+		struct pm_row_acc *a = &s->acc[c->row];
+		struct pm_row *row = &rows[c->row];
+		uint64_t val, ena, run;
+		double ratio;
+
+		if (c->fd < 0)
+			continue;
+		ena = c->cur.ena - (interval ? c->prev.ena : 0);
+		run = c->cur.run - (interval ? c->prev.run : 0);
+		/* a snapshot event's count is its current value (facts §4: SET, not added) */
+		val = ev->snapshot ? c->cur.val : c->cur.val - (interval ? c->prev.val : 0);
+		if (ena == 0)
+			continue;	/* not enabled in this window (a task not started yet) */
+		a->n_in++;
+		ratio = (double)run / (double)ena;
+		if (isnan(row->running) || ratio < row->running) {
+			row->running = ratio;
+			row->enabled_ns = ena;
+			row->running_ns = run;
+		}
+		if (run == 0) {
+			a->n_uncounted++;
+			continue;
+		}
+		row->raw += val;
+		if (ev->snapshot)
+			a->sum += (double)(int64_t)val;
+		else
+			a->sum += run < ena ? (double)val * ((double)ena / (double)run) : (double)val;
+		if (run < ena)
+			row->flags |= PM_ROW_MULTIPLEXED;
+	}
+	for (size_t r = 0; r < s->n_rows; r++) {
+		const struct pm_row_acc *a = &s->acc[r];
+		const struct pm_event *ev = &s->l->ev[a->event];
+		struct pm_row *row = &rows[r];
+
+		if (a->n_in == 0 || a->n_uncounted) {
+			row->value = NAN;
+			row->flags |= PM_ROW_NOT_COUNTED;
+			continue;
+		}
+		/* gauges average over their inputs; counts add up */
+		row->value = (ev->snapshot ? a->sum / a->n_in : a->sum) * ev->scale;
+		if (ev->snapshot)
+			row->flags |= PM_ROW_SNAPSHOT;
+	}
+}

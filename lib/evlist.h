@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Resolved events. An event is what the user asked for and what a row of
+ * output is named after ("ali_drw/hif_rd/"); it has one instance per PMU it
+ * counts on (16 when the spec names the ali_drw family), each with the exact perf_event_attr
+ * the kernel gets. The session turns instances into counters, one per CPU.
+ */
+#ifndef PM_EVLIST_H
+#define PM_EVLIST_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pmumon/pmumon.h"
+
+struct pm_pmu;
+
+struct pm_event {
+	char *label;		/* row name: "ali_drw/hif_rd/", "cycles:u", or name= */
+	char *unit;		/* NULL: a plain count */
+	double scale;		/* applied to the count (.scale, ScaleUnit) */
+	bool per_pkg;		/* count once per package/die, not per CPU */
+	bool snapshot;		/* a current value, not an accumulating count */
+	bool optional;		/* a default: dropped quietly when unsupported */
+	int group;		/* {group} index within the evlist, -1 none */
+	size_t first_inst, n_inst;
+	char *spec;		/* the spec text, for messages */
+	size_t spec_pos, spec_len;
+};
+
+struct pm_evinst {
+	size_t event;			/* index into pm_evlist.ev */
+	const struct pm_pmu *pmu;	/* NULL for generic hardware events */
+	const char *device;		/* PMU instance name for rows ("cpu" for generic) */
+	struct perf_event_attr attr;
+};
+
+struct pm_evlist {
+	struct pm_ctx *ctx;
+	struct pm_event *ev;
+	size_t n_ev, cap_ev;
+	struct pm_evinst *inst;
+	size_t n_inst, cap_inst;
+	int n_groups;
+	bool system_wide_defaults;	/* defaults were chosen for -a/-C (cpu-clock) */
+};
+
+#endif

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * CSV: a header row, then fixed columns whatever the aggregation, fields
+ * quoted as RFC 4180 says when they hold the separator, a quote or a newline.
+ * Numbers are C-locale; a value that was not counted is an empty field with
+ * the not_counted flag, never 0.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "out/out.h"
+
+static const char *const columns[] = {
+	"type", "time_s", "timestamp", "event", "device", "socket", "die", "cpu",
+	"value", "unit", "raw", "enabled_ns", "running_ns", "running_pct", "flags", "simulated",
+};
+
+static void field(struct pm_out *o, const char *s, bool last)
+{
+	if (strchr(s, o->opts.sep) || strpbrk(s, "\"\n\r")) {
+		fputc('"', o->f);
+		for (const char *p = s; *p; p++) {
+			if (*p == '"')
+				fputc('"', o->f);
+			fputc(*p, o->f);
+		}
+		fputc('"', o->f);
+	} else {
+		fputs(s, o->f);
+	}
+	fputc(last ? '\n' : o->opts.sep, o->f);
+}
+
+static void int_field(struct pm_out *o, int v)
+{
+	char buf[16] = "";
+
+	if (v >= 0)
+		snprintf(buf, sizeof(buf), "%d", v);
+	field(o, buf, false);
+}
+
+static void flags_text(const struct pm_row *row, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (row->flags & PM_ROW_MULTIPLEXED)
+		strncat(buf, "multiplexed", size - strlen(buf) - 1);
+	if (row->flags & PM_ROW_NOT_COUNTED)
+		strncat(buf, buf[0] ? "|not_counted" : "not_counted", size - strlen(buf) - 1);
+	if (row->flags & PM_ROW_SNAPSHOT)
+		strncat(buf, buf[0] ? "|snapshot" : "snapshot", size - strlen(buf) - 1);
+}
+
+static int csv_report(struct pm_out *o, const struct pm_report *r)
+{
+	char buf[128], ts[40], t[40];
+
+	if (!o->header_done) {
+		if (o->opts.simulated)
+			fprintf(o->f, "# SIMULATED%s%s: numbers come from pmumon's simulator, not "
+				      "hardware\n",
+				o->opts.sim_platform ? ": " : "",
+				o->opts.sim_platform ? o->opts.sim_platform : "");
+		for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
+			field(o, columns[i], i + 1 == sizeof(columns) / sizeof(columns[0]));
+		o->header_done = true;
+	}
+	pm_fmt_timestamp(ts, sizeof(ts), r->wall_ns);
+	snprintf(t, sizeof(t), "%.9f", (double)r->t_ns / 1e9);
+	for (size_t i = 0; i < r->n_rows; i++) {
+		const struct pm_row *row = &r->rows[i];
+
+		field(o, r->interval ? "interval" : "total", false);
+		field(o, t, false);
+		field(o, ts, false);
+		field(o, row->event, false);
+		field(o, row->device ? row->device : "", false);
+		int_field(o, row->socket);
+		int_field(o, row->die);
+		int_field(o, row->cpu);
+		if (isfinite(row->value) && !(row->flags & PM_ROW_NOT_COUNTED))
+			pm_fmt_double(buf, sizeof(buf), row->value);
+		else
+			buf[0] = '\0';
+		field(o, buf, false);
+		field(o, row->unit, false);
+		snprintf(buf, sizeof(buf), "%" PRIu64, row->raw);
+		field(o, buf, false);
+		snprintf(buf, sizeof(buf), "%" PRIu64, row->enabled_ns);
+		field(o, buf, false);
+		snprintf(buf, sizeof(buf), "%" PRIu64, row->running_ns);
+		field(o, buf, false);
+		if (isfinite(row->running))
+			snprintf(buf, sizeof(buf), "%.2f", 100.0 * row->running);
+		else
+			buf[0] = '\0';
+		field(o, buf, false);
+		flags_text(row, buf, sizeof(buf));
+		field(o, buf, false);
+		field(o, o->opts.simulated ? "1" : "0", true);
+	}
+	return 0;
+}
+
+const struct pm_out_ops pm_out_csv = { .report = csv_report };

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * JSON Lines: one object per value per report, every one self-contained and
+ * carrying the schema version. A value not counted is null, never 0.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "out/jsonw.h"
+#include "out/out.h"
+
+static void opt_int(struct pm_jw *w, const char *key, int v)
+{
+	pm_jw__key(w, key);
+	if (v >= 0)
+		pm_jw__int(w, v);
+	else
+		pm_jw__null(w);
+}
+
+static int json_report(struct pm_out *o, const struct pm_report *r)
+{
+	char ts[40];
+	struct pm_jw w;
+
+	pm_fmt_timestamp(ts, sizeof(ts), r->wall_ns);
+	for (size_t i = 0; i < r->n_rows; i++) {
+		const struct pm_row *row = &r->rows[i];
+		bool counted = !(row->flags & PM_ROW_NOT_COUNTED) && isfinite(row->value);
+
+		pm_jw__init(&w, o->f);
+		pm_jw__object_begin(&w);
+		pm_jw__key(&w, "schema");
+		pm_jw__int(&w, PM_JSON_SCHEMA);
+		pm_jw__key(&w, "type");
+		pm_jw__string(&w, r->interval ? "interval" : "total");
+		pm_jw__key(&w, "time_s");
+		pm_jw__double(&w, (double)r->t_ns / 1e9);
+		pm_jw__key(&w, "duration_s");
+		pm_jw__double(&w, (double)r->duration_ns / 1e9);
+		pm_jw__key(&w, "timestamp");
+		pm_jw__string(&w, ts);
+		pm_jw__key(&w, "target");
+		pm_jw__string(&w, o->opts.target);
+		pm_jw__key(&w, "event");
+		pm_jw__string(&w, row->event);
+		pm_jw__key(&w, "device");
+		pm_jw__string(&w, row->device);
+		opt_int(&w, "socket", row->socket);
+		opt_int(&w, "die", row->die);
+		opt_int(&w, "cpu", row->cpu);
+		pm_jw__key(&w, "value");
+		pm_jw__double(&w, counted ? row->value : NAN);
+		pm_jw__key(&w, "unit");
+		pm_jw__string(&w, row->unit);
+		pm_jw__key(&w, "raw");
+		pm_jw__u64(&w, row->raw);
+		pm_jw__key(&w, "enabled_ns");
+		pm_jw__u64(&w, row->enabled_ns);
+		pm_jw__key(&w, "running_ns");
+		pm_jw__u64(&w, row->running_ns);
+		pm_jw__key(&w, "running_pct");
+		pm_jw__double(&w, 100.0 * row->running);
+		pm_jw__key(&w, "multiplexed");
+		pm_jw__bool(&w, row->flags & PM_ROW_MULTIPLEXED);
+		pm_jw__key(&w, "counted");
+		pm_jw__bool(&w, counted);
+		pm_jw__key(&w, "snapshot");
+		pm_jw__bool(&w, row->flags & PM_ROW_SNAPSHOT);
+		pm_jw__key(&w, "simulated");
+		pm_jw__bool(&w, o->opts.simulated);
+		if (o->opts.simulated) {
+			pm_jw__key(&w, "sim_platform");
+			pm_jw__string(&w, o->opts.sim_platform);
+		}
+		pm_jw__object_end(&w);
+		fputc('\n', o->f);
+	}
+	return 0;
+}
+
+const struct pm_out_ops pm_out_json = { .report = json_report };

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "out/out.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/util.h"
+
+int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out)
+{
+	struct pm_out *o;
+
+	if (!f || !opts || !ret_out)
+		return -EINVAL;
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	o->f = f;
+	o->opts = *opts;
+	if (!o->opts.sep)
+		o->opts.sep = ',';
+	o->target = strdup(opts->target ? opts->target : "system wide");
+	o->sim_platform = pm_strdup0(opts->sim_platform);
+	o->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	switch (opts->format) {
+	case PM_OUT_TABLE:
+		o->ops = &pm_out_table;
+		break;
+	case PM_OUT_CSV:
+		o->ops = &pm_out_csv;
+		break;
+	case PM_OUT_JSON:
+		o->ops = &pm_out_json;
+		break;
+	}
+	if (!o->target || !o->ops || o->c_locale == (locale_t)0 ||
+	    (opts->sim_platform && !o->sim_platform)) {
+		pm_out__free(o);
+		return -ENOMEM;
+	}
+	o->opts.target = o->target;
+	o->opts.sim_platform = o->sim_platform;
+	*ret_out = o;
+	return 0;
+}
+
+int pm_out__report(struct pm_out *o, const struct pm_report *r)
+{
+	locale_t old;
+	int ret;
+
+	if (!o || !r)
+		return -EINVAL;
+	/* whatever the program's locale, our numbers use '.' and no grouping */
+	old = uselocale(o->c_locale);
+	ret = o->ops->report(o, r);
+	uselocale(old);
+	o->n_reports++;
+	if (ret == 0 && fflush(o->f) != 0)
+		ret = errno ? -errno : -EIO;
+	else if (ret == 0 && ferror(o->f))
+		ret = -EIO;
+	return ret;
+}
+
+void pm_out__free(struct pm_out *o)
+{
+	if (!o)
+		return;
+	if (o->c_locale != (locale_t)0)
+		freelocale(o->c_locale);
+	free(o->target);
+	free(o->sim_platform);
+	free(o);
+}
+
+void pm_fmt_double(char *buf, size_t size, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, size, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, size, "%.0f", v);
+		return;
+	}
+	snprintf(buf, size, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, size, "%.17g", v);
+}
+
+void pm_fmt_grouped(char *buf, size_t size, double v, int decimals)
+{
+	char digits[64], *dot;
+	size_t n, out = 0, first;
+	bool neg = v < 0;
+
+	snprintf(digits, sizeof(digits), "%.*f", decimals, fabs(v));
+	dot = strchr(digits, '.');
+	n = dot ? (size_t)(dot - digits) : strlen(digits);
+	if (size == 0)
+		return;
+	if (neg && out + 1 < size)
+		buf[out++] = '-';
+	first = n % 3 ? n % 3 : 3;
+	for (size_t i = 0; i < n && out + 1 < size; i++) {
+		if (i && (i - first) % 3 == 0 && i >= first && out + 1 < size)
+			buf[out++] = ',';
+		if (out + 1 < size)
+			buf[out++] = digits[i];
+	}
+	for (const char *p = dot; p && *p && out + 1 < size; p++)
+		buf[out++] = *p;
+	buf[out] = '\0';
+}
+
+void pm_fmt_timestamp(char *buf, size_t size, uint64_t wall_ns)
+{
+	time_t sec = (time_t)(wall_ns / 1000000000ull);
+	struct tm tm;
+
+	gmtime_r(&sec, &tm);
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (unsigned)(wall_ns / 1000000ull % 1000));
+}
+
+void pm_fmt_time_of_day(char *buf, size_t size, uint64_t wall_ns)
+{
+	time_t sec = (time_t)(wall_ns / 1000000000ull);
+	struct tm tm;
+
+	localtime_r(&sec, &tm);
+	snprintf(buf, size, "%02d:%02d:%02d.%03u", tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (unsigned)(wall_ns / 1000000ull % 1000));
+}

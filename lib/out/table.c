@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The table people read: perf stat's layout, units scaled for people,
+ * thousands grouped, the running share in parentheses when a value was
+ * extrapolated from multiplexed counting, and <not counted> rather than 0.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "out/out.h"
+
+static void aggr_label(const struct pm_report *r, const struct pm_row *row, char *buf,
+		       size_t size)
+{
+	switch (r->aggr) {
+	case PM_AGGR_DEVICE:
+		snprintf(buf, size, "%s", row->device ? row->device : "-");
+		break;
+	case PM_AGGR_CPU:
+		if (row->cpu < 0)
+			snprintf(buf, size, "task");
+		else
+			snprintf(buf, size, "CPU%d", row->cpu);
+		break;
+	case PM_AGGR_DIE:
+		snprintf(buf, size, "S%d-D%d", row->socket, row->die);
+		break;
+	case PM_AGGR_SOCKET:
+		snprintf(buf, size, "S%d", row->socket);
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+static void value_text(const struct pm_row *row, char *buf, size_t size)
+{
+	if (row->flags & PM_ROW_NOT_COUNTED || !isfinite(row->value))
+		snprintf(buf, size, "<not counted>");
+	else if (!row->unit[0] && !(row->flags & PM_ROW_SNAPSHOT))
+		pm_fmt_grouped(buf, size, round(row->value), 0);
+	else
+		pm_fmt_grouped(buf, size, row->value, 2);
+}
+
+static int aggr_width(const struct pm_report *r)
+{
+	int w = 0;
+
+	if (r->aggr == PM_AGGR_FAMILY)
+		return 0;
+	for (size_t i = 0; i < r->n_rows; i++) {
+		char buf[128];
+
+		aggr_label(r, &r->rows[i], buf, sizeof(buf));
+		if ((int)strlen(buf) > w)
+			w = (int)strlen(buf);
+	}
+	return w;
+}
+
+static void print_row(struct pm_out *o, const struct pm_report *r, const struct pm_row *row,
+		      int aw)
+{
+	char agg[128], val[64];
+
+	aggr_label(r, row, agg, sizeof(agg));
+	value_text(row, val, sizeof(val));
+	if (aw)
+		fprintf(o->f, "%-*s ", aw, agg);
+	if (row->flags & PM_ROW_MULTIPLEXED && !(row->flags & PM_ROW_NOT_COUNTED))
+		fprintf(o->f, "%18s %-6s %-40s (%.2f%%)\n", val, row->unit, row->event,
+			100.0 * row->running);
+	else
+		fprintf(o->f, "%18s %-6s %s\n", val, row->unit, row->event);
+}
+
+static void sim_note(struct pm_out *o, char *buf, size_t size)
+{
+	if (o->opts.simulated)
+		snprintf(buf, size, " [SIMULATED%s%s]", o->opts.sim_platform ? ": " : "",
+			 o->opts.sim_platform ? o->opts.sim_platform : "");
+	else
+		buf[0] = '\0';
+}
+
+static int table_report(struct pm_out *o, const struct pm_report *r)
+{
+	int aw = aggr_width(r);
+	char sim[128];
+
+	sim_note(o, sim, sizeof(sim));
+	if (r->interval) {
+		char tod[32];
+
+		if (!o->header_done) {
+			if (sim[0])
+				fprintf(o->f, "#%s numbers come from pmumon's simulator, not hardware\n",
+					sim);
+			fprintf(o->f, "# %14s %-12s %*s%s%18s %-6s %s\n", "time", "wall-clock", aw,
+				aw ? "aggr" : "", aw ? " " : "", "counts", "unit", "events");
+			o->header_done = true;
+		}
+		pm_fmt_time_of_day(tod, sizeof(tod), r->wall_ns);
+		for (size_t i = 0; i < r->n_rows; i++) {
+			fprintf(o->f, "%16.9f %-12s ", (double)r->t_ns / 1e9, tod);
+			print_row(o, r, &r->rows[i], aw);
+		}
+		return 0;
+	}
+	fprintf(o->f, "\n Performance counter stats for %s%s:\n\n", o->opts.target, sim);
+	for (size_t i = 0; i < r->n_rows; i++)
+		print_row(o, r, &r->rows[i], aw);
+	fprintf(o->f, "\n %17.9f seconds time elapsed\n\n", (double)r->t_ns / 1e9);
+	return 0;
+}
+
+const struct pm_out_ops pm_out_table = { .report = table_report };

@@ -1,0 +1,930 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * From event specs to concrete events: find the PMUs a spec names, expand
+ * aliases, and encode every term through the PMU's format bitfields into
+ * config/config1/config2 exactly as the kernel expects. Errors name the bad
+ * part of the spec and say how to fix it.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "db/pack.h"
+#include "evlist.h"
+#include "pmu.h"
+#include "spec.h"
+#include "util/util.h"
+
+#define ALIAS_DEPTH_MAX 4	/* an alias naming an alias naming ... */
+
+/* Generic events (tools/perf/util/parse-events.c event_symbols_hw/sw;
+ * docs/facts-perf-tools.md §4). */
+static const struct generic_event {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} generic_events[] = {
+	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "idle-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "idle-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
+	{ "cgroup-switches", PERF_TYPE_SOFTWARE, 11 /* PERF_COUNT_SW_CGROUP_SWITCHES */ },
+};
+
+size_t pm_generic_event_count(void)
+{
+	return PM_ARRAY_SIZE(generic_events);
+}
+
+const char *pm_generic_event(size_t i, const char **ret_kind)
+{
+	if (i >= PM_ARRAY_SIZE(generic_events))
+		return NULL;
+	if (ret_kind)
+		*ret_kind = generic_events[i].type == PERF_TYPE_HARDWARE ? "hardware" : "software";
+	return generic_events[i].name;
+}
+
+/* Terms perf accepts that only make sense when sampling. */
+static const char *const sampling_terms[] = {
+	"period", "freq", "call-graph", "stack-size", "inherit", "no-inherit",
+	"overwrite", "no-overwrite", "max-stack", "aux-output", "aux-sample-size",
+};
+
+/* Everything one spec event resolves to, before it joins the evlist. */
+struct resolved {
+	struct pm_event ev;
+	struct pm_evinst *inst;
+	size_t n_inst, cap_inst;
+};
+
+/* What applying terms learned besides the config words. */
+struct term_result {
+	const char *label;		/* name= (borrowed from the spec) */
+	const struct pm_alias *alias;	/* the first alias used */
+};
+
+struct resolver {
+	struct pm_evlist *l;
+	const char *text;	/* the user's spec */
+	struct pm_diag *diag;
+};
+
+int pm_evlist__new(struct pm_ctx *ctx, struct pm_evlist **ret_list)
+{
+	struct pm_evlist *l;
+	int r;
+
+	if (!ctx || !ret_list)
+		return -EINVAL;
+	r = pm_ctx__discover(ctx);
+	if (r < 0)
+		return r;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->ctx = ctx;
+	*ret_list = l;
+	return 0;
+}
+
+static void event_done(struct pm_event *ev)
+{
+	free(ev->label);
+	free(ev->unit);
+	free(ev->spec);
+}
+
+void pm_evlist__free(struct pm_evlist *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n_ev; i++)
+		event_done(&l->ev[i]);
+	free(l->ev);
+	free(l->inst);
+	free(l);
+}
+
+size_t pm_evlist__count(const struct pm_evlist *l)
+{
+	return l->n_ev;
+}
+
+const char *pm_evlist__name(const struct pm_evlist *l, size_t i)
+{
+	return i < l->n_ev ? l->ev[i].label : NULL;
+}
+
+/* ---- diagnostics -------------------------------------------------------- */
+
+static int spec_error(struct resolver *rs, size_t pos, size_t len, int err, const char *hint,
+		      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static int spec_error(struct resolver *rs, size_t pos, size_t len, int err, const char *hint,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rs->diag) {
+		va_start(ap, fmt);
+		vsnprintf(rs->diag->msg, sizeof(rs->diag->msg), fmt, ap);
+		va_end(ap);
+		snprintf(rs->diag->hint, sizeof(rs->diag->hint), "%s", hint ? hint : "");
+		pm_diag_point(rs->diag, rs->text, pos, len);
+	}
+	return err;
+}
+
+/* "event, umask, config, config1, config2, name" for hints. */
+static void list_terms(const struct pm_pmu *p, char *buf, size_t size)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->n_formats && off < size; i++)
+		off += (size_t)snprintf(buf + off, size - off, "%s, ", p->formats[i].name);
+	if (off < size)
+		snprintf(buf + off, size - off, "config, config1, config2, name");
+}
+
+/* ---- term encoding ------------------------------------------------------ */
+
+static int parse_num_value(struct resolver *rs, const struct pm_spec_term *t, size_t pos,
+			   size_t len, uint64_t *ret)
+{
+	int r = pm_parse_u64_str(t->value, 0, ret);
+
+	if (r == -ERANGE)
+		return spec_error(rs, pos, len, -ERANGE, NULL,
+				  "value of term '%s' does not fit in 64 bits", t->name);
+	if (r < 0)
+		return spec_error(rs, pos, len, -EINVAL,
+				  "write numbers as decimal (10) or hexadecimal (0xa)",
+				  "value of term '%s' is not a number: '%s'", t->name, t->value);
+	return 0;
+}
+
+/*
+ * Apply terms to config words. Positions in messages point at (pos, len) of
+ * the user's spec: the term itself, or the alias that brought it in.
+ */
+static int apply_terms(struct resolver *rs, const struct pm_pmu *p, const struct pm_spec_term *terms,
+		       size_t n, bool from_user, size_t alias_pos, size_t alias_len, int depth,
+		       uint64_t config[PM_CONFIG_WORDS], struct term_result *res)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct pm_spec_term *t = &terms[i];
+		size_t pos = from_user ? t->pos : alias_pos, len = from_user ? t->len : alias_len;
+		size_t vpos = from_user && t->value ? t->value_pos : pos;
+		size_t vlen = from_user && t->value ? strlen(t->value) : len;
+		const struct pm_format_entry *fe;
+		const struct pm_alias *a;
+		uint64_t v = 1;
+		int r;
+
+		if (!strcmp(t->name, "name")) {
+			if (!t->value || !t->value[0])
+				return spec_error(rs, pos, len, -EINVAL, "write name=LABEL",
+						  "term 'name' needs a value");
+			if (from_user)
+				res->label = t->value;
+			continue;
+		}
+		for (size_t s = 0; s < PM_ARRAY_SIZE(sampling_terms); s++)
+			if (!strcmp(t->name, sampling_terms[s]))
+				return spec_error(rs, pos, len, -EOPNOTSUPP, "drop the term",
+						  "term '%s' is for sampling; pmumon counts",
+						  t->name);
+		if (!strncmp(t->name, "config", 6) &&
+		    (!t->name[6] || ((t->name[6] == '1' || t->name[6] == '2') && !t->name[7]))) {
+			int w = t->name[6] ? t->name[6] - '0' : 0;
+
+			if (!t->value)
+				return spec_error(rs, pos, len, -EINVAL, "write e.g. config=0x1a",
+						  "term '%s' needs a value", t->name);
+			r = parse_num_value(rs, t, vpos, vlen, &v);
+			if (r < 0)
+				return r;
+			config[w] = v;
+			continue;
+		}
+		fe = pm_pmu__find_format(p, t->name);
+		if (fe) {
+			if (t->value) {
+				r = parse_num_value(rs, t, vpos, vlen, &v);
+				if (r < 0)
+					return r;
+			}
+			if (pm_format__encode(&fe->f, v, config) < 0)
+				return spec_error(rs, vpos, vlen, -ERANGE, NULL,
+						  "value 0x%" PRIx64 " is too big for term '%s' of PMU "
+						  "'%s' (%s: %u bits, at most 0x%" PRIx64 ")",
+						  v, t->name, p->name, fe->text, fe->f.nbits,
+						  pm_format__max(&fe->f));
+			continue;
+		}
+		a = t->value ? NULL : pm_pmu__find_alias(p, t->name);
+		if (a) {
+			struct pm_spec_event aev;
+			struct pm_spec_err err = { 0 };
+
+			if (depth >= ALIAS_DEPTH_MAX)
+				return spec_error(rs, pos, len, -ELOOP, NULL,
+						  "event '%s' of PMU '%s' refers to itself", t->name,
+						  p->name);
+			r = pm_spec__parse_terms(a->terms, strlen(a->terms), &aev, &err);
+			if (r < 0)
+				return spec_error(rs, pos, len, r, NULL,
+						  "event '%s' of PMU '%s' (from %s) has malformed terms "
+						  "'%s': %s",
+						  a->name, p->name, a->origin, a->terms,
+						  err.msg ? err.msg : strerror(-r));
+			r = apply_terms(rs, p, aev.terms, aev.n_terms, false, pos, len, depth + 1,
+					config, res);
+			pm_spec__done_event(&aev);
+			if (r < 0)
+				return r;
+			if (!res->alias)
+				res->alias = a;
+			continue;
+		}
+		{
+			char hint[512], terms_buf[256];
+
+			list_terms(p, terms_buf, sizeof(terms_buf));
+			snprintf(hint, sizeof(hint),
+				 "terms of '%s': %s; its events: pmumon list events %s", p->name,
+				 terms_buf, p->family);
+			if (t->value)
+				return spec_error(rs, pos, len, -ENOENT, hint,
+						  "unknown term '%s' for PMU '%s'", t->name, p->name);
+			return spec_error(rs, pos, len, -ENOENT, hint,
+					  "unknown term or event '%s' for PMU '%s'", t->name, p->name);
+		}
+	}
+	return 0;
+}
+
+/* ---- building resolved events ------------------------------------------- */
+
+static int add_inst(struct resolved *res, const struct pm_pmu *p, const char *device,
+		    const struct perf_event_attr *attr)
+{
+	struct pm_evinst *in;
+	int r;
+
+	r = pm_grow((void **)&res->inst, &res->cap_inst, res->n_inst + 1, sizeof(*in));
+	if (r < 0)
+		return r;
+	in = &res->inst[res->n_inst++];
+	in->pmu = p;
+	in->device = device;
+	in->attr = *attr;
+	return 0;
+}
+
+static void init_attr(struct perf_event_attr *attr, uint32_t type, const uint64_t config[3])
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config[0];
+	attr->config1 = config[1];
+	attr->config2 = config[2];
+}
+
+static void take_alias(struct resolved *res, const struct pm_alias *a)
+{
+	if (!a)
+		return;
+	res->ev.scale = a->scale;
+	res->ev.per_pkg = a->per_pkg;
+	res->ev.snapshot = a->snapshot;
+	if (a->unit && !res->ev.unit)
+		res->ev.unit = strdup(a->unit);
+}
+
+/* The text between the two slashes, without a name= term. */
+static void user_terms_text(const struct resolver *rs, const struct pm_spec_event *se,
+			    struct pm_strbuf *b)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < se->n_terms; i++) {
+		const struct pm_spec_term *t = &se->terms[i];
+
+		if (!strcmp(t->name, "name"))
+			continue;
+		if (!first)
+			pm_strbuf__puts(b, ",");
+		pm_strbuf__append(b, rs->text + t->pos, t->len);
+		first = false;
+	}
+}
+
+static void mods_text(unsigned mods, struct pm_strbuf *b)
+{
+	if (mods & PM_MOD_U)
+		pm_strbuf__puts(b, "u");
+	if (mods & PM_MOD_K)
+		pm_strbuf__puts(b, "k");
+	if (mods & PM_MOD_H)
+		pm_strbuf__puts(b, "h");
+}
+
+static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se,
+			     struct resolved *res)
+{
+	struct pm_ctx *ctx = rs->l->ctx;
+	bool glob = strpbrk(se->pmu, "*?") != NULL;
+	const struct pm_pmu *first = NULL;
+	struct term_result tr = { 0 };
+	struct pm_strbuf label = { 0 };
+	bool one_family = true;
+	int r = 0, last_err = 0;
+
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		const struct pm_pmu *p = ctx->pmus[i];
+		uint64_t config[PM_CONFIG_WORDS] = { 0 };
+		struct perf_event_attr attr;
+		struct term_result one = { 0 };
+
+		if (!pm_pmu__matches(p, se->pmu))
+			continue;
+		r = apply_terms(rs, p, se->terms, se->n_terms, true, 0, 0, 0, config, &one);
+		if (r < 0) {
+			/* a glob takes the PMUs that understand the terms */
+			if (glob && (r == -ENOENT || r == -ERANGE)) {
+				last_err = r;
+				r = 0;
+				continue;
+			}
+			goto out;
+		}
+		if (!first) {
+			first = p;
+			tr = one;
+		}
+		one_family &= !strcmp(p->family, first->family);
+		init_attr(&attr, p->type, config);
+		r = add_inst(res, p, p->name, &attr);
+		if (r < 0)
+			goto out;
+	}
+	if (!first) {
+		if (last_err) {
+			/* run once more on the first match to get its message */
+			for (size_t i = 0; i < ctx->n_pmus; i++) {
+				uint64_t config[PM_CONFIG_WORDS] = { 0 };
+				struct term_result one = { 0 };
+
+				if (pm_pmu__matches(ctx->pmus[i], se->pmu)) {
+					r = apply_terms(rs, ctx->pmus[i], se->terms, se->n_terms,
+							true, 0, 0, 0, config, &one);
+					goto out;
+				}
+			}
+		}
+		r = spec_error(rs, se->pos, strlen(se->pmu), -ENOENT,
+			       "run 'pmumon list pmus' to see the PMUs of this machine",
+			       "unknown PMU '%s'", se->pmu);
+		goto out;
+	}
+	take_alias(res, tr.alias);
+	if (tr.label) {
+		pm_strbuf__puts(&label, tr.label);
+	} else {
+		/* the instance when there is one, else the family */
+		pm_strbuf__puts(&label, res->n_inst == 1 ? first->name :
+					one_family ? first->family : se->pmu);
+		pm_strbuf__puts(&label, "/");
+		user_terms_text(rs, se, &label);
+		pm_strbuf__puts(&label, "/");
+		mods_text(se->mods, &label);
+	}
+	res->ev.label = pm_strbuf__steal(&label);
+	if (!res->ev.label)
+		r = -ENOMEM;
+out:
+	pm_strbuf__done(&label);
+	return r;
+}
+
+static const struct pm_pmu *pmu_by_name(struct pm_ctx *ctx, const char *name)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!strcmp(ctx->pmus[i]->name, name))
+			return ctx->pmus[i];
+	return NULL;
+}
+
+static const struct pm_pmu *pmu_by_type(struct pm_ctx *ctx, uint32_t type)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (ctx->pmus[i]->type == type)
+			return ctx->pmus[i];
+	return NULL;
+}
+
+static int symbol_label(const struct pm_spec_event *se, const char *name, struct resolved *res)
+{
+	struct pm_strbuf label = { 0 };
+
+	pm_strbuf__puts(&label, name);
+	if (se->mods) {
+		pm_strbuf__puts(&label, ":");
+		mods_text(se->mods, &label);
+	}
+	res->ev.label = pm_strbuf__steal(&label);
+	return res->ev.label ? 0 : -ENOMEM;
+}
+
+static int resolve_symbol(struct resolver *rs, const struct pm_spec_event *se,
+			  struct resolved *res)
+{
+	struct pm_ctx *ctx = rs->l->ctx;
+	uint64_t config[PM_CONFIG_WORDS] = { 0 };
+	struct perf_event_attr attr;
+	int r;
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(generic_events); i++) {
+		const struct generic_event *g = &generic_events[i];
+		const struct pm_pmu *p;
+
+		if (strcmp(g->name, se->name) != 0)
+			continue;
+		config[0] = g->config;
+		init_attr(&attr, g->type, config);
+		if (g->type == PERF_TYPE_SOFTWARE && (g->config == PERF_COUNT_SW_CPU_CLOCK ||
+						      g->config == PERF_COUNT_SW_TASK_CLOCK)) {
+			/* clocks count ns; perf shows msec (tools/perf/util/evsel.c) */
+			res->ev.unit = strdup("msec");
+			res->ev.scale = 1e-6;
+			if (!res->ev.unit)
+				return -ENOMEM;
+		}
+		p = g->type == PERF_TYPE_SOFTWARE ? pmu_by_name(ctx, "software") : NULL;
+		r = add_inst(res, p, p ? p->name : "cpu", &attr);
+		if (r < 0)
+			return r;
+		return symbol_label(se, se->name, res);
+	}
+	/* an event name that some PMUs know, e.g. hif_rd on every ali_drw PMU */
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		const struct pm_pmu *p = ctx->pmus[i];
+		struct pm_spec_term t = { .name = se->name, .pos = se->pos, .len = strlen(se->name) };
+		struct term_result tr = { 0 };
+
+		if (!pm_pmu__find_alias(p, se->name))
+			continue;
+		memset(config, 0, sizeof(config));
+		r = apply_terms(rs, p, &t, 1, true, 0, 0, 0, config, &tr);
+		if (r < 0)
+			return r;
+		if (res->n_inst == 0)
+			take_alias(res, tr.alias);
+		init_attr(&attr, p->type, config);
+		r = add_inst(res, p, p->name, &attr);
+		if (r < 0)
+			return r;
+	}
+	if (res->n_inst)
+		return symbol_label(se, se->name, res);
+	return spec_error(rs, se->pos, strlen(se->name), -ENOENT,
+			  "run 'pmumon list events' for the events of this machine, or write "
+			  "PMU/event/ (e.g. msr/tsc/)",
+			  "unknown event '%s'", se->name);
+}
+
+static int resolve_raw(struct resolver *rs, const struct pm_spec_event *se, struct resolved *res)
+{
+	uint64_t config[PM_CONFIG_WORDS] = { se->raw, 0, 0 };
+	struct perf_event_attr attr;
+	char name[32];
+	int r;
+
+	init_attr(&attr, PERF_TYPE_RAW, config);
+	r = add_inst(res, pmu_by_type(rs->l->ctx, PERF_TYPE_RAW), "cpu", &attr);
+	if (r < 0)
+		return r;
+	snprintf(name, sizeof(name), "r%" PRIx64, se->raw);
+	return symbol_label(se, name, res);
+}
+
+struct tp_match {
+	const char *pattern;
+	char **names;
+	size_t n, cap;
+	int err;
+};
+
+static int collect_tp(const char *name, bool is_dir, void *userdata)
+{
+	struct tp_match *m = userdata;
+
+	if (!is_dir || fnmatch(m->pattern, name, 0) != 0)
+		return 0;
+	if (pm_grow((void **)&m->names, &m->cap, m->n + 1, sizeof(char *)) < 0 ||
+	    !(m->names[m->n] = strdup(name))) {
+		m->err = -ENOMEM;
+		return 1;
+	}
+	m->n++;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void tp_match_done(struct tp_match *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->names[i]);
+	free(m->names);
+}
+
+static int resolve_tracepoint(struct resolver *rs, const struct pm_spec_event *se,
+			      struct resolved *res)
+{
+	struct pm_ctx *ctx = rs->l->ctx;
+	const char *colon = strchr(se->name, ':');
+	struct tp_match subsys = { 0 };
+	char sys_pat[128], path[512];
+	int r = 0;
+
+	if (!ctx->tracefs)
+		return spec_error(rs, se->pos, strlen(se->name), -ENOENT,
+				  "mount it: mount -t tracefs nodev /sys/kernel/tracing",
+				  "tracepoint '%s' needs tracefs, which is not mounted", se->name);
+	snprintf(sys_pat, sizeof(sys_pat), "%.*s", (int)(colon - se->name), se->name);
+	subsys.pattern = sys_pat;
+	snprintf(path, sizeof(path), "%s/events", ctx->tracefs);
+	r = ctx->ops->list_dir(ctx->os, path, collect_tp, &subsys);
+	if (r == 0)
+		r = subsys.err;
+	if (r < 0) {
+		r = spec_error(rs, se->pos, strlen(se->name), r,
+			       r == -EACCES ? "run as root, or remount: mount -o remount,mode=755 "
+					      "/sys/kernel/tracing" : NULL,
+			       "cannot list tracepoints in %s: %s", path, strerror(-r));
+		goto out;
+	}
+	qsort(subsys.names, subsys.n, sizeof(char *), cmp_str);
+	for (size_t s = 0; s < subsys.n && r == 0; s++) {
+		struct tp_match ev = { .pattern = colon + 1 };
+
+		snprintf(path, sizeof(path), "%s/events/%s", ctx->tracefs, subsys.names[s]);
+		r = ctx->ops->list_dir(ctx->os, path, collect_tp, &ev);
+		if (r == 0)
+			r = ev.err;
+		qsort(ev.names, ev.n, sizeof(char *), cmp_str);
+		for (size_t e = 0; e < ev.n && r == 0; e++) {
+			uint64_t config[PM_CONFIG_WORDS] = { 0 };
+			struct perf_event_attr attr;
+
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", ctx->tracefs,
+				 subsys.names[s], ev.names[e]);
+			if (pm_read_u64(ctx, path, &config[0]) < 0)
+				continue;	/* a directory without an id is not an event */
+			init_attr(&attr, PERF_TYPE_TRACEPOINT, config);
+			r = add_inst(res, pmu_by_name(ctx, "tracepoint"), "tracepoint", &attr);
+		}
+		tp_match_done(&ev);
+	}
+	if (r == 0 && res->n_inst == 0)
+		r = spec_error(rs, se->pos, strlen(se->name), -ENOENT,
+			       "tracepoints are listed under /sys/kernel/tracing/events",
+			       "no tracepoint matches '%s'", se->name);
+	if (r == 0)
+		r = symbol_label(se, se->name, res);
+out:
+	tp_match_done(&subsys);
+	return r;
+}
+
+/* Modifiers become exclude bits (perf: u = user only, k = kernel only, ...). */
+static int apply_mods(struct resolver *rs, const struct pm_spec_event *se, struct resolved *res)
+{
+	if (!se->mods)
+		return 0;
+	for (size_t i = 0; i < res->n_inst; i++) {
+		struct pm_evinst *in = &res->inst[i];
+		const struct pm_pmu *p = in->pmu;
+
+		if (p && p->traits && p->traits->no_exclude)
+			return spec_error(rs, se->mods_pos, 1, -EINVAL,
+					  "drop the modifier: this PMU always counts every "
+					  "privilege level",
+					  "PMU '%s' rejects the :u/:k/:h modifiers (its driver has "
+					  "no exclude support)", p->name);
+		in->attr.exclude_user = !(se->mods & PM_MOD_U);
+		in->attr.exclude_kernel = !(se->mods & PM_MOD_K);
+		in->attr.exclude_hv = !(se->mods & PM_MOD_H);
+	}
+	return 0;
+}
+
+static int resolve_one(struct resolver *rs, const struct pm_spec_event *se, struct resolved *res)
+{
+	int r;
+
+	res->ev.scale = 1.0;
+	switch (se->kind) {
+	case PM_SPEC_PMU:
+		r = resolve_pmu_event(rs, se, res);
+		break;
+	case PM_SPEC_SYMBOL:
+		r = resolve_symbol(rs, se, res);
+		break;
+	case PM_SPEC_RAW:
+		r = resolve_raw(rs, se, res);
+		break;
+	case PM_SPEC_TRACEPOINT:
+		r = resolve_tracepoint(rs, se, res);
+		break;
+	default:
+		r = -EINVAL;
+	}
+	if (r == 0)
+		r = apply_mods(rs, se, res);
+	return r;
+}
+
+/* ---- groups --------------------------------------------------------------- */
+
+static bool is_software(const struct pm_evinst *in)
+{
+	return in->attr.type == PERF_TYPE_SOFTWARE;
+}
+
+/*
+ * A kernel group lives on one PMU instance (software events may join any).
+ * Check that the hardware members of a group cover the same PMU instances,
+ * and that no PMU gets more members than its driver allows (ali_drw: one).
+ */
+static int check_group(struct resolver *rs, const struct pm_spec *spec, int group,
+		       struct resolved *res, size_t n)
+{
+	const struct resolved *lead = NULL;
+	size_t lead_i = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct resolved *m = &res[i];
+		bool sw = m->n_inst && is_software(&m->inst[0]);
+
+		if (spec->ev[i].group != group || sw)
+			continue;
+		if (!lead) {
+			lead = m;
+			lead_i = i;
+			continue;
+		}
+		if (m->n_inst != lead->n_inst)
+			goto mismatch;
+		for (size_t k = 0; k < m->n_inst; k++)
+			if (strcmp(m->inst[k].device, lead->inst[k].device) != 0)
+				goto mismatch;
+		continue;
+mismatch:
+		return spec_error(rs, spec->ev[i].pos, spec->ev[i].len, -EINVAL,
+				  "a group counts on one PMU; split it into separate -e options",
+				  "event '%s' is not on the same PMU as '%s', the first of its group",
+				  m->ev.label, lead->ev.label);
+	}
+	if (!lead || !lead->n_inst || !lead->inst[0].pmu || !lead->inst[0].pmu->traits)
+		return 0;
+	{
+		const struct pm_pmu_traits *t = lead->inst[0].pmu->traits;
+		size_t members = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (spec->ev[i].group == group && res[i].n_inst && !is_software(&res[i].inst[0]))
+				members++;
+		if (t->group_max && members > (size_t)t->group_max) {
+			char hint[256];
+
+			snprintf(hint, sizeof(hint),
+				 "drop the braces: give each %s event on its own (%s)", t->unit,
+				 t->note ? "the driver's rule" : "driver rule");
+			return spec_error(rs, spec->ev[lead_i].pos, 1, -EINVAL, hint,
+					  "PMU '%s' allows %d event%s per group, this group has %zu",
+					  lead->inst[0].pmu->name, t->group_max,
+					  t->group_max == 1 ? "" : "s", members);
+		}
+	}
+	return 0;
+}
+
+/* ---- adding to the evlist ------------------------------------------------ */
+
+static int commit(struct pm_evlist *l, struct resolved *res, size_t n, const char *text,
+		  const struct pm_spec *spec, bool optional)
+{
+	size_t ev0 = l->n_ev, in0 = l->n_inst, need_inst = l->n_inst;
+	int r;
+
+	for (size_t i = 0; i < n; i++)
+		need_inst += res[i].n_inst;
+	r = pm_grow((void **)&l->ev, &l->cap_ev, l->n_ev + n, sizeof(*l->ev));
+	if (r == 0)
+		r = pm_grow((void **)&l->inst, &l->cap_inst, need_inst, sizeof(*l->inst));
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		struct pm_event *ev = &l->ev[ev0 + i];
+
+		ev->spec = strdup(text);
+		if (!ev->spec) {
+			for (size_t k = 0; k < i; k++)
+				free(l->ev[ev0 + k].spec);
+			return -ENOMEM;
+		}
+	}
+	/* nothing can fail from here on: hand everything over */
+	for (size_t i = 0; i < n; i++) {
+		struct pm_event *ev = &l->ev[ev0 + i];
+		char *spec_text = ev->spec;
+
+		*ev = res[i].ev;
+		ev->spec = spec_text;
+		ev->spec_pos = spec->ev[i].pos;
+		ev->spec_len = spec->ev[i].len;
+		ev->optional = optional;
+		ev->group = spec->ev[i].group < 0 ? -1 : l->n_groups + spec->ev[i].group;
+		ev->first_inst = in0;
+		ev->n_inst = res[i].n_inst;
+		for (size_t k = 0; k < res[i].n_inst; k++) {
+			l->inst[in0] = res[i].inst[k];
+			l->inst[in0].event = ev0 + i;
+			in0++;
+		}
+		res[i].ev = (struct pm_event){ 0 };
+	}
+	l->n_ev += n;
+	l->n_inst = in0;
+	l->n_groups += (int)spec->n_groups;
+	return 0;
+}
+
+static int add_spec(struct pm_evlist *l, const char *text, bool optional, struct pm_diag *reterr)
+{
+	struct resolver rs = { .l = l, .text = text, .diag = reterr };
+	struct pm_spec spec = { 0 };
+	struct pm_spec_err perr = { 0 };
+	struct resolved *res = NULL;
+	int r;
+
+	if (!text)
+		return -EINVAL;
+	pm_diag__init(reterr);
+	r = pm_spec__parse(text, strlen(text), &spec, &perr);
+	if (r < 0)
+		return spec_error(&rs, perr.pos, perr.len, r,
+				  "event syntax: PMU/term=value,.../ (e.g. amd_df/event=0x7,umask=0x38/),"
+				  " a name (cycles), rNNN, subsys:tracepoint, {a,b} for a group",
+				  "cannot parse event '%s': %s", text,
+				  perr.msg ? perr.msg : strerror(-r));
+	res = calloc(spec.n, sizeof(*res));
+	if (!res) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < spec.n; i++) {
+		r = resolve_one(&rs, &spec.ev[i], &res[i]);
+		if (r < 0)
+			goto out;
+	}
+	for (size_t g = 0; g < spec.n_groups; g++) {
+		r = check_group(&rs, &spec, (int)g, res, spec.n);
+		if (r < 0)
+			goto out;
+	}
+	r = commit(l, res, spec.n, text, &spec, optional);
+out:
+	for (size_t i = 0; res && i < spec.n; i++) {
+		event_done(&res[i].ev);
+		free(res[i].inst);
+	}
+	free(res);
+	pm_spec__done(&spec);
+	return r;
+}
+
+int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag *reterr)
+{
+	if (!l || !spec)
+		return -EINVAL;
+	return add_spec(l, spec, false, reterr);
+}
+
+static bool pmu_has_alias(struct pm_ctx *ctx, const char *pmu, const char *alias)
+{
+	const struct pm_pmu *p = pmu_by_name(ctx, pmu);
+
+	return p && pm_pmu__find_alias(p, alias);
+}
+
+int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
+			    size_t desc_size, struct pm_diag *reterr)
+{
+	/* perf stat's defaults (docs/facts-perf-tools.md §7), then the x86 clocks */
+	static const char *const generic[] = {
+		"context-switches", "cpu-migrations", "page-faults", "cycles",
+		"instructions", "branches", "branch-misses",
+	};
+	static const char *const msr_events[] = { "tsc", "aperf", "mperf" };
+	struct pm_ctx *ctx = l->ctx;
+	struct pm_db *db = ctx->db;
+	struct pm_strbuf desc = { 0 };
+	int r = 0;
+
+	if (pm_db__default_count(db)) {
+		pm_strbuf__printf(&desc, "the %s pack's defaults (%s):", pm_db__matched_names(db),
+				  pm_db__defaults_note(db));
+		for (size_t i = 0; i < pm_db__default_count(db) && r == 0; i++) {
+			r = add_spec(l, pm_db__default(db, i), true, reterr);
+			pm_strbuf__printf(&desc, " %s", pm_db__default(db, i));
+		}
+	} else {
+		const char *clock = system_wide ? "cpu-clock" : "task-clock";
+
+		pm_strbuf__printf(&desc, "generic events (no platform pack matches this machine): %s",
+				  clock);
+		r = add_spec(l, clock, true, reterr);
+		for (size_t i = 0; i < PM_ARRAY_SIZE(generic) && r == 0; i++) {
+			r = add_spec(l, generic[i], true, reterr);
+			pm_strbuf__printf(&desc, ", %s", generic[i]);
+		}
+		for (size_t i = 0; i < PM_ARRAY_SIZE(msr_events) && r == 0; i++) {
+			char spec[32];
+
+			if (!pmu_has_alias(ctx, "msr", msr_events[i]))
+				continue;
+			snprintf(spec, sizeof(spec), "msr/%s/", msr_events[i]);
+			r = add_spec(l, spec, true, reterr);
+			pm_strbuf__printf(&desc, ", %s", spec);
+		}
+	}
+	l->system_wide_defaults = system_wide;
+	if (r == 0 && ret_desc)
+		snprintf(ret_desc, desc_size, "%s", desc.s ? desc.s : "");
+	pm_strbuf__done(&desc);
+	return r;
+}
+
+/* ---- encoding for `list` -------------------------------------------------- */
+
+int pm_alias__encoding(const struct pm_alias *a, const struct pm_pmu *p, char *buf, size_t size)
+{
+	struct resolver rs = { 0 };
+	struct pm_spec_event aev;
+	struct term_result tr = { 0 };
+	uint64_t config[PM_CONFIG_WORDS] = { 0 };
+	int r;
+
+	r = pm_spec__parse_terms(a->terms, strlen(a->terms), &aev, NULL);
+	if (r < 0)
+		return r;
+	rs.text = a->terms;
+	r = apply_terms(&rs, p, aev.terms, aev.n_terms, true, 0, 0, 0, config, &tr);
+	pm_spec__done_event(&aev);
+	if (r < 0)
+		return r;
+	r = pm_snprintf(buf, size, "config=0x%" PRIx64, config[0]);
+	for (int w = 1; w < PM_CONFIG_WORDS && r == 0; w++)
+		if (config[w])
+			r = pm_snprintf(buf + strlen(buf), size - strlen(buf), ",config%d=0x%" PRIx64,
+					w, config[w]);
+	return r;
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Placement: which CPUs each event instance opens on, and which counters
+ * share a kernel group. Core events count on every CPU asked for; uncore
+ * events only on their PMU's cpumask CPUs (facts §0.1); per-package events
+ * on one CPU per die (perf's check_per_pkg, facts §0.3) so that nothing is
+ * counted twice. For perf PMUs the kernel multiplexes counters itself, so
+ * placement is all the scheduling they need.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "pmu.h"
+#include "session.h"
+#include "util/util.h"
+
+static int add_counter(struct pm_session *s, size_t inst, size_t event, int cpu)
+{
+	struct pm_counter *c;
+	int r = pm_grow((void **)&s->c, &s->cap_c, s->n_c + 1, sizeof(*c));
+
+	if (r < 0)
+		return r;
+	c = &s->c[s->n_c];
+	*c = (struct pm_counter){ .inst = inst, .event = event, .cpu = cpu, .fd = -1 };
+	c->leader = s->n_c;
+	s->n_c++;
+	return 0;
+}
+
+static void point_at_event(struct pm_diag *d, const struct pm_event *ev)
+{
+	pm_diag_point(d, ev->spec, ev->spec_pos, ev->spec_len);
+}
+
+/* The CPUs one instance counts on, into ret (owned by the caller). */
+static int instance_cpus(struct pm_session *s, const struct pm_evinst *in,
+			 const struct pm_event *ev, struct pm_cpus *ret, struct pm_diag *d)
+{
+	const struct pm_pmu *p = in->pmu;
+	const struct pm_topo *topo = &s->ctx->topo;
+	char have[256], want[256];
+	int r;
+
+	if (p && p->uncore) {
+		if (s->opts.target == PM_TARGET_SYSTEM)
+			return pm_cpus__copy(&p->cpus, ret);
+		r = pm_cpus__intersect(&p->cpus, &s->cpus, ret);
+		if (r == 0 && ret->n == 0) {
+			pm_cpus__format(&p->cpus, have, sizeof(have));
+			pm_cpus__format(&s->cpus, want, sizeof(want));
+			pm_diag_set(d, "use -a, or add those CPUs to -C",
+				    "event '%s' counts only on CPU(s) %s (the cpumask of PMU '%s'), "
+				    "and -C %s leaves them out",
+				    ev->label, have, p->name, want);
+			point_at_event(d, ev);
+			pm_cpus__done(ret);
+			return -EINVAL;
+		}
+		return r;
+	}
+	if (p && p->cpus.n)	/* a hybrid core PMU covers only its own CPUs */
+		r = pm_cpus__intersect(&p->cpus, &s->cpus, ret);
+	else
+		r = pm_cpus__copy(&s->cpus, ret);
+	if (r < 0 || !ev->per_pkg)
+		return r;
+	/* one CPU per (package, die), the first one asked for */
+	{
+		size_t n = 0;
+
+		for (size_t i = 0; i < ret->n; i++) {
+			int key = pm_topo__die_key(topo, ret->cpu[i]);
+			bool seen = false;
+
+			for (size_t j = 0; j < n && !seen; j++)
+				seen = pm_topo__die_key(topo, ret->cpu[j]) == key;
+			if (!seen)
+				ret->cpu[n++] = ret->cpu[i];
+		}
+		ret->n = n;
+	}
+	return 0;
+}
+
+/*
+ * The kernel group a counter joins: the first earlier counter of the same
+ * {group} on the same PMU instance and CPU. Software members follow the
+ * group's hardware instance (facts: software events may join any group).
+ */
+static size_t find_leader(struct pm_session *s, size_t self, size_t group_first)
+{
+	const struct pm_evlist *l = s->l;
+	const struct pm_counter *c = &s->c[self];
+	const struct pm_evinst *in = &l->inst[c->inst];
+	bool sw = in->attr.type == PERF_TYPE_SOFTWARE;
+
+	for (size_t k = group_first; k < self; k++) {
+		const struct pm_counter *o = &s->c[k];
+		const struct pm_evinst *oin = &l->inst[o->inst];
+
+		if (o->leader != k || o->cpu != c->cpu)
+			continue;
+		if (sw || oin->attr.type == PERF_TYPE_SOFTWARE || !strcmp(oin->device, in->device))
+			return k;
+	}
+	return self;
+}
+
+static int parse_cpu_list(struct pm_session *s, struct pm_diag *d)
+{
+	const struct pm_cpus *online = &s->ctx->topo.online;
+	char buf[256];
+	int r;
+
+	if (s->opts.target != PM_TARGET_CPUS)
+		return pm_cpus__copy(online, &s->cpus);
+	r = pm_cpus__parse(s->opts.cpus ? s->opts.cpus : "",
+			   s->opts.cpus ? strlen(s->opts.cpus) : 0, &s->cpus);
+	if (r < 0 || s->cpus.n == 0) {
+		pm_diag_set(d, "write CPUs as a list such as 0-3,8",
+			    "bad CPU list '%s'", s->opts.cpus ? s->opts.cpus : "");
+		return r < 0 ? r : -EINVAL;
+	}
+	for (size_t i = 0; i < s->cpus.n; i++) {
+		if (!pm_cpus__has(online, s->cpus.cpu[i])) {
+			pm_cpus__format(online, buf, sizeof(buf));
+			pm_diag_set(d, NULL, "CPU %d is not online; online CPUs are %s",
+				    s->cpus.cpu[i], buf);
+			return -ENODEV;
+		}
+	}
+	return 0;
+}
+
+int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
+{
+	const struct pm_evlist *l = s->l;
+	int r;
+
+	r = parse_cpu_list(s, reterr);
+	if (r < 0)
+		return r;
+	for (size_t e = 0; e < l->n_ev; e++) {
+		const struct pm_event *ev = &l->ev[e];
+		size_t group_first = s->n_c;
+
+		/* counters of a {group} are contiguous: start where its first event began */
+		if (ev->group >= 0)
+			for (size_t k = 0; k < s->n_c; k++)
+				if (l->ev[s->c[k].event].group == ev->group) {
+					group_first = k;
+					break;
+				}
+		for (size_t i = ev->first_inst; i < ev->first_inst + ev->n_inst; i++) {
+			const struct pm_evinst *in = &l->inst[i];
+			struct pm_cpus cpus = { 0 };
+
+			if (s->opts.target == PM_TARGET_TASK) {
+				if (in->pmu && (in->pmu->uncore || (in->pmu->traits &&
+								    in->pmu->traits->cpu_wide_only))) {
+					pm_diag_set(reterr,
+						    "count system-wide with -a (or on CPUs with -C)",
+						    "event '%s' counts the whole %s, not one task",
+						    ev->label, in->pmu->uncore ? "uncore PMU" : "CPU");
+					point_at_event(reterr, ev);
+					return -EINVAL;
+				}
+				r = add_counter(s, i, e, -1);
+				if (r < 0)
+					return r;
+				if (ev->group >= 0)
+					s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1, group_first);
+				continue;
+			}
+			r = instance_cpus(s, in, ev, &cpus, reterr);
+			if (r < 0)
+				return r;
+			for (size_t k = 0; k < cpus.n && r == 0; k++) {
+				r = add_counter(s, i, e, cpus.cpu[k]);
+				if (r == 0 && ev->group >= 0)
+					s->c[s->n_c - 1].leader =
+						find_leader(s, s->n_c - 1, group_first);
+			}
+			pm_cpus__done(&cpus);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "session.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "util/util.h"
+
+/* Every source a session may use; counters name theirs by index. */
+static const struct pm_source_ops *const sources[] = { &pm_source_perf };
+
+int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
+		    struct pm_session **ret_session, struct pm_diag *reterr)
+{
+	struct pm_session *s;
+	int r;
+
+	if (!l || !opts || !ret_session)
+		return -EINVAL;
+	pm_diag__init(reterr);
+	if (l->n_ev == 0) {
+		pm_diag_set(reterr, "give events with -e, or none for the defaults",
+			    "no events to count");
+		return -EINVAL;
+	}
+	if (opts->target == PM_TARGET_TASK && opts->pid <= 0)
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->ctx = l->ctx;
+	s->l = l;
+	s->opts = *opts;
+	r = pm_sched__plan(s, reterr);
+	s->opts.cpus = NULL;	/* parsed into s->cpus; the caller's string may go away */
+	if (r < 0) {
+		pm_session__free(s);
+		return r;
+	}
+	*ret_session = s;
+	return 0;
+}
+
+void pm_session__free(struct pm_session *s)
+{
+	if (!s)
+		return;
+	if (s->opened)
+		for (size_t i = 0; i < PM_ARRAY_SIZE(sources); i++)
+			sources[i]->close(s);
+	free(s->c);
+	free(s->ru);
+	free(s->ru_idx);
+	free(s->readbuf);
+	free(s->rows_iv);
+	free(s->rows_tot);
+	free(s->acc);
+	pm_cpus__done(&s->cpus);
+	free(s);
+}
+
+int pm_session__open(struct pm_session *s, struct pm_diag *reterr)
+{
+	int r;
+
+	pm_diag__init(reterr);
+	if (s->opened)
+		return -EALREADY;
+	s->opened = true;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(sources); i++) {
+		r = sources[i]->open(s, reterr);
+		if (r < 0)
+			return r;
+	}
+	if (pm_session__counter_count(s) == 0) {
+		pm_diag_set(reterr, "run 'pmumon list' for what this machine counts",
+			    "none of the events is supported here");
+		return -ENOENT;
+	}
+	return pm_aggr__build(s);
+}
+
+int pm_session__enable(struct pm_session *s)
+{
+	int r = 0;
+
+	if (!s->opened || s->enabled)
+		return -EINVAL;
+	/* the start of every interval: just before the counters start */
+	s->t_enable_ns = s->ctx->ops->mono_ns(s->ctx->os);
+	for (size_t i = 0; i < PM_ARRAY_SIZE(sources) && r == 0; i++)
+		r = sources[i]->enable(s);
+	s->t_prev_ns = s->t_now_ns = s->t_enable_ns;
+	s->enabled = r == 0;
+	return r;
+}
+
+int pm_session__disable(struct pm_session *s)
+{
+	int r = 0;
+
+	if (!s->enabled)
+		return 0;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(sources); i++) {
+		int e = sources[i]->disable(s);
+
+		if (e < 0 && r == 0)
+			r = e;
+	}
+	s->enabled = false;
+	return r;
+}
+
+int pm_session__read(struct pm_session *s)
+{
+	int r;
+
+	if (!s->opened)
+		return -EINVAL;
+	for (size_t k = 0; k < s->n_c; k++)
+		s->c[k].prev = s->c[k].cur;
+	s->t_prev_ns = s->t_now_ns;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(sources); i++) {
+		r = sources[i]->read(s);
+		if (r < 0)
+			return r;
+	}
+	s->t_now_ns = s->ctx->ops->mono_ns(s->ctx->os);
+	s->wall_now_ns = s->ctx->ops->wall_ns(s->ctx->os);
+	return 0;
+}
+
+size_t pm_session__counter_count(const struct pm_session *s)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < s->n_c; k++)
+		n += s->c[k].fd >= 0;
+	return n;
+}
+
+const struct pm_report *pm_session__report(struct pm_session *s, bool interval)
+{
+	struct pm_report *rep = interval ? &s->rep_iv : &s->rep_tot;
+	struct pm_row *rows = interval ? s->rows_iv : s->rows_tot;
+
+	pm_aggr__compute(s, interval, rows);
+	rep->interval = interval;
+	rep->t_ns = s->t_now_ns - s->t_enable_ns;
+	rep->duration_ns = interval ? s->t_now_ns - s->t_prev_ns : rep->t_ns;
+	rep->wall_ns = s->wall_now_ns;
+	rep->aggr = s->opts.aggr;
+	rep->n_rows = s->n_rows;
+	rep->rows = rows;
+	return rep;
+}

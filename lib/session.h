@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A counting session: the evlist placed on CPUs as counters (sched.c), opened
+ * and read by their sources (source/), sampled into readings (session.c) and
+ * aggregated into rows (aggr.c).
+ */
+#ifndef PM_SESSION_H
+#define PM_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "evlist.h"
+#include "pmumon/pmumon.h"
+#include "util/cpus.h"
+
+/* One read of a counter: the count and the kernel's enabled/running times. */
+struct pm_reading {
+	uint64_t val, ena, run;
+};
+
+struct pm_counter {
+	size_t inst;		/* index into evlist->inst */
+	size_t event;		/* index into evlist->ev */
+	int cpu;		/* -1: follows the task */
+	int fd;			/* -1 when not open */
+	size_t leader;		/* counter index of its group leader (itself if none) */
+	bool dropped;		/* an unsupported default, left out */
+	struct pm_reading cur, prev;
+	size_t row;		/* row of the current aggregation */
+};
+
+/* One read(2): a group leader with its members, or a lone counter. */
+struct pm_read_unit {
+	int fd;
+	bool group;		/* PERF_FORMAT_GROUP: members follow the leader's times */
+	size_t first, n;	/* counter indices at session->ru_idx[first .. first+n) */
+};
+
+/* Sums that become one row's value. */
+struct pm_row_acc {
+	size_t event;		/* the row's event (set when rows are built) */
+	unsigned n_in;		/* inputs enabled during the report */
+	unsigned n_uncounted;	/* of those, inputs that never ran */
+	double sum;
+};
+
+struct pm_session;
+
+/* What every counter source implements (perf now; hwmon, msr, sideband later). */
+struct pm_source_ops {
+	const char *name;
+	/* Open the session's counters of this source, all disabled. */
+	int (*open)(struct pm_session *s, struct pm_diag *reterr);
+	/* Start / stop every counter together. */
+	int (*enable)(struct pm_session *s);
+	int (*disable)(struct pm_session *s);
+	/* Read every counter into counter->cur. */
+	int (*read)(struct pm_session *s);
+	void (*close)(struct pm_session *s);
+};
+
+extern const struct pm_source_ops pm_source_perf;
+
+struct pm_session {
+	struct pm_ctx *ctx;
+	struct pm_evlist *l;
+	struct pm_session_opts opts;
+	struct pm_cpus cpus;	/* the CPUs asked for: online, or -C */
+
+	struct pm_counter *c;
+	size_t n_c, cap_c;
+	struct pm_read_unit *ru;
+	size_t n_ru, cap_ru;
+	size_t *ru_idx;		/* counter indices in read order */
+	uint64_t *readbuf;	/* room for the largest group read */
+	size_t readbuf_words;
+
+	bool opened, enabled;
+	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
+
+	struct pm_row *rows_iv, *rows_tot;
+	struct pm_row_acc *acc;	/* per-row scratch for pm_aggr__compute */
+	size_t n_rows;
+	struct pm_report rep_iv, rep_tot;
+};
+
+/* sched.c: place every event instance on CPUs as counters, with groups. */
+int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr);
+
+/* aggr.c: rows for the session's aggregation mode, and their values. */
+int pm_aggr__build(struct pm_session *s);
+void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows);
+
+/* Explain a perf_event_open failure for the user (source/perf.c). */
+void pm_perf_open_error(struct pm_session *s, const struct pm_counter *c, int err,
+			struct pm_diag *d);
+
+#endif

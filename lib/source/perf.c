@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The perf source: counters are perf_event fds. Everything opens disabled
+ * and is enabled together afterwards, because ali_drw resets all counters of
+ * a PMU whenever an event is opened on it (facts §1.8). Reads ask for
+ * TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING (and GROUP for kernel groups) so
+ * multiplexed counts can be scaled (facts §0.2, §0.3).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "ctx.h"
+#include "pmu.h"
+#include "session.h"
+#include "util/util.h"
+
+#define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+static const char *pmu_name_of(const struct pm_evinst *in)
+{
+	return in->pmu ? in->pmu->name : in->device;
+}
+
+static int read_paranoid(struct pm_ctx *ctx, int *ret)
+{
+	char buf[32];
+
+	if (pm_read_file(ctx, "proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) < 0)
+		return -ENOENT;
+	return pm_parse_int_str(buf, ret);
+}
+
+void pm_perf_open_error(struct pm_session *s, const struct pm_counter *c, int err,
+			struct pm_diag *d)
+{
+	const struct pm_evinst *in = &s->l->inst[c->inst];
+	const struct pm_event *ev = &s->l->ev[c->event];
+	const char *pmu = pmu_name_of(in);
+	char where[64], hint[512];
+	bool excl = in->attr.exclude_user || in->attr.exclude_kernel || in->attr.exclude_hv;
+	int paranoid = 0;
+
+	if (c->cpu >= 0)
+		snprintf(where, sizeof(where), "on CPU %d", c->cpu);
+	else
+		snprintf(where, sizeof(where), "for the command");
+	hint[0] = '\0';
+	switch (err) {
+	case -EACCES:
+	case -EPERM:
+		if (read_paranoid(s->ctx, &paranoid) == 0)
+			snprintf(hint, sizeof(hint),
+				 "perf_event_paranoid is %d; %s needs CAP_PERFMON (or root): run as "
+				 "root, or 'setcap cap_perfmon+ep pmumon', or allow all users with "
+				 "'sysctl -w kernel.perf_event_paranoid=%d'",
+				 paranoid, c->cpu >= 0 ? "system-wide counting" : "this event",
+				 c->cpu >= 0 ? 0 : 1);
+		else
+			snprintf(hint, sizeof(hint), "run as root or grant CAP_PERFMON");
+		pm_diag_set(d, hint, "no permission to count '%s' %s: %s", ev->label, where,
+			    strerror(-err));
+		break;
+	case -ENOENT:
+		pm_diag_set(d, "run 'pmumon list' for what this machine counts",
+			    "'%s' is not supported by this kernel or CPU (PMU '%s', config 0x%" PRIx64
+			    ")", ev->label, pmu, (uint64_t)in->attr.config);
+		break;
+	case -EOPNOTSUPP:
+		pm_diag_set(d,
+			    c->cpu < 0 ? "count it system-wide with -a" : "count it without modifiers",
+			    "PMU '%s' does not support '%s' this way (%s)", pmu, ev->label,
+			    c->cpu < 0 ? "it cannot follow one task" : "the kernel said EOPNOTSUPP");
+		break;
+	case -EBUSY:
+		pm_diag_set(d,
+			    "stop the other user (another perf or pmumon, or the NMI watchdog: "
+			    "sysctl -w kernel.nmi_watchdog=0) and try again",
+			    "the counters of PMU '%s' are in use by someone else (opening '%s' %s: %s)",
+			    pmu, ev->label, where, strerror(-err));
+		break;
+	case -EMFILE:
+	case -ENFILE:
+		pm_diag_set(d, "raise the limit (ulimit -n 65536) or count fewer events/CPUs",
+			    "too many open files while opening '%s' %s", ev->label, where);
+		break;
+	case -ENODEV:
+		pm_diag_set(d, "count on CPUs that are online (see -C)",
+			    "PMU '%s' cannot count '%s' %s: %s", pmu, ev->label, where,
+			    strerror(-err));
+		break;
+	case -EINVAL:
+		if (excl)
+			snprintf(hint, sizeof(hint),
+				 "uncore PMUs reject :u/:k/:h; drop the modifier");
+		else if (c->cpu < 0)
+			snprintf(hint, sizeof(hint), "count it system-wide with -a");
+		else
+			snprintf(hint, sizeof(hint),
+				 "check the event's terms against 'pmumon list events %s'",
+				 in->pmu ? in->pmu->family : pmu);
+		pm_diag_set(d, hint,
+			    "PMU '%s' rejected '%s' %s (config 0x%" PRIx64 ", config1 0x%" PRIx64
+			    "): %s",
+			    pmu, ev->label, where, (uint64_t)in->attr.config,
+			    (uint64_t)in->attr.config1, strerror(-err));
+		break;
+	default:
+		pm_diag_set(d, NULL, "cannot open '%s' %s on PMU '%s': %s", ev->label, where, pmu,
+			    strerror(-err));
+	}
+	pm_diag_point(d, ev->spec, ev->spec_pos, ev->spec_len);
+}
+
+static bool droppable(int err)
+{
+	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -EINVAL;
+}
+
+static void close_counter(struct pm_session *s, struct pm_counter *c)
+{
+	if (c->fd >= 0)
+		s->ctx->ops->close(s->ctx->os, c->fd);
+	c->fd = -1;
+}
+
+static void drop_event(struct pm_session *s, size_t event)
+{
+	for (size_t k = 0; k < s->n_c; k++) {
+		if (s->c[k].event != event)
+			continue;
+		close_counter(s, &s->c[k]);
+		s->c[k].dropped = true;
+	}
+}
+
+static bool task_mode(const struct pm_session *s)
+{
+	return s->opts.target == PM_TARGET_TASK;
+}
+
+static size_t group_size(const struct pm_session *s, size_t leader)
+{
+	size_t n = 0;
+
+	for (size_t k = leader; k < s->n_c; k++)
+		n += s->c[k].leader == leader && !s->c[k].dropped;
+	return n;
+}
+
+static int open_one(struct pm_session *s, size_t k)
+{
+	struct pm_counter *c = &s->c[k];
+	const struct pm_evinst *in = &s->l->inst[c->inst];
+	struct perf_event_attr attr = in->attr;
+	bool leader = c->leader == k;
+	bool group = !task_mode(s) && group_size(s, c->leader) > 1;
+	int fd;
+
+	attr.read_format = READ_FORMAT | (group ? PERF_FORMAT_GROUP : 0);
+	attr.disabled = leader;
+	if (task_mode(s)) {
+		attr.inherit = 1;
+		attr.enable_on_exec = leader;
+	}
+	fd = s->ctx->ops->perf_open(s->ctx->os, &attr, task_mode(s) ? s->opts.pid : -1, c->cpu,
+				    leader ? -1 : s->c[c->leader].fd, 0);
+	if (fd < 0)
+		return fd;
+	c->fd = fd;
+	return 0;
+}
+
+static int build_read_units(struct pm_session *s)
+{
+	size_t pos = 0, words = 3;
+	int r;
+
+	free(s->ru_idx);
+	s->ru_idx = calloc(s->n_c ? s->n_c : 1, sizeof(*s->ru_idx));
+	if (!s->ru_idx)
+		return -ENOMEM;
+	s->n_ru = 0;
+	for (size_t k = 0; k < s->n_c; k++) {
+		struct pm_read_unit *u;
+		size_t n;
+
+		if (s->c[k].leader != k || s->c[k].fd < 0)
+			continue;
+		n = group_size(s, k);
+		r = pm_grow((void **)&s->ru, &s->cap_ru, s->n_ru + 1, sizeof(*u));
+		if (r < 0)
+			return r;
+		if (task_mode(s) || n == 1) {
+			/* each counter is read on its own */
+			for (size_t m = k; m < s->n_c; m++) {
+				if (s->c[m].leader != k || s->c[m].fd < 0)
+					continue;
+				r = pm_grow((void **)&s->ru, &s->cap_ru, s->n_ru + 1, sizeof(*u));
+				if (r < 0)
+					return r;
+				u = &s->ru[s->n_ru++];
+				*u = (struct pm_read_unit){ .fd = s->c[m].fd, .first = pos, .n = 1 };
+				s->ru_idx[pos++] = m;
+			}
+			continue;
+		}
+		u = &s->ru[s->n_ru++];
+		*u = (struct pm_read_unit){ .fd = s->c[k].fd, .group = true, .first = pos, .n = n };
+		for (size_t m = k; m < s->n_c; m++)
+			if (s->c[m].leader == k && s->c[m].fd >= 0)
+				s->ru_idx[pos++] = m;
+		words = PM_MAX(words, 3 + n);
+	}
+	free(s->readbuf);
+	s->readbuf = calloc(words, sizeof(uint64_t));
+	s->readbuf_words = words;
+	return s->readbuf ? 0 : -ENOMEM;
+}
+
+static int perf_open(struct pm_session *s, struct pm_diag *reterr)
+{
+	int r;
+
+	for (size_t k = 0; k < s->n_c; k++) {
+		struct pm_counter *c = &s->c[k];
+		const struct pm_event *ev = &s->l->ev[c->event];
+
+		if (c->dropped)
+			continue;
+		r = open_one(s, k);
+		if (r == 0)
+			continue;
+		if (ev->optional && droppable(r)) {
+			pm_log(s->ctx, PM_LOG_INFO, "'%s' is not supported here (%s), leaving it out",
+			       ev->label, strerror(-r));
+			drop_event(s, c->event);
+			continue;
+		}
+		pm_perf_open_error(s, c, r, reterr);
+		return r;
+	}
+	return build_read_units(s);
+}
+
+static int ioctl_leaders(struct pm_session *s, unsigned long req)
+{
+	int r = 0;
+
+	for (size_t k = 0; k < s->n_c; k++) {
+		const struct pm_counter *c = &s->c[k];
+		int e;
+
+		if (c->fd < 0 || c->leader != k)
+			continue;
+		e = s->ctx->ops->perf_ioctl(s->ctx->os, c->fd, req, 0);
+		if (e < 0 && r == 0)
+			r = e;
+	}
+	return r;
+}
+
+static int perf_enable(struct pm_session *s)
+{
+	/* a task's counters start at its exec (enable_on_exec) */
+	return task_mode(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_ENABLE);
+}
+
+static int perf_disable(struct pm_session *s)
+{
+	return task_mode(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_DISABLE);
+}
+
+static int perf_read(struct pm_session *s)
+{
+	const struct pm_os_ops *ops = s->ctx->ops;
+	uint64_t *buf = s->readbuf;
+
+	for (size_t u = 0; u < s->n_ru; u++) {
+		const struct pm_read_unit *ru = &s->ru[u];
+		size_t want = ru->group ? 3 + ru->n : 3;
+		ssize_t n = ops->read(s->ctx->os, ru->fd, buf, want * sizeof(uint64_t));
+
+		if (n < 0)
+			return (int)n;
+		if ((size_t)n != want * sizeof(uint64_t) || (ru->group && buf[0] != ru->n))
+			return -EIO;
+		for (size_t m = 0; m < ru->n; m++) {
+			struct pm_counter *c = &s->c[s->ru_idx[ru->first + m]];
+
+			if (ru->group)
+				c->cur = (struct pm_reading){ buf[3 + m], buf[1], buf[2] };
+			else
+				c->cur = (struct pm_reading){ buf[0], buf[1], buf[2] };
+		}
+	}
+	return 0;
+}
+
+static void perf_close(struct pm_session *s)
+{
+	/* members before leaders, as perf does */
+	for (size_t k = s->n_c; k-- > 0;)
+		close_counter(s, &s->c[k]);
+}
+
+const struct pm_source_ops pm_source_perf = {
+	.name = "perf",
+	.open = perf_open,
+	.enable = perf_enable,
+	.disable = perf_disable,
+	.read = perf_read,
+	.close = perf_close,
+};
