@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The pmumon command line: the only code that parses argv, prints messages or exits. */
+#ifndef PMUMON_CLI_H
+#define PMUMON_CLI_H
+
+#include <stdbool.h>
+
+#include "pmumon/pmumon.h"
+
+/* Options every command takes (parsed before the command name, or after it). */
+struct cli_global {
+	const char *root;	/* --root or PMUMON_ROOT */
+	int verbose;		/* -v, repeatable */
+};
+
+extern struct cli_global arg_global;
+
+/* Exit codes. */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* counting or the machine failed */
+	EXIT_USAGE = 2,		/* the command line is wrong */
+};
+
+/* Print "pmumon: <msg>" (and the spec with a caret, and the hint) once. */
+void cli_report(const char *what, int err, const struct pm_diag *d);
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A context for the machine the global options name; reports its own errors. */
+int cli_ctx_new(struct pm_ctx **ret_ctx);
+
+/* Strict option values: print the error naming the option and return -EINVAL. */
+int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret);
+
+int cmd_list(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+
+#endif

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* pmumon list [pmus|events] [GLOB]: what this machine can count. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmumon list [pmus|events] [GLOB]\n"
+		"\n"
+		"  pmus    every PMU: perf type, the CPUs its events open on, its counters\n"
+		"          (from a platform pack; 'unknown' when none describes it), counter\n"
+		"          width, multiplexing interval and identifier\n"
+		"  events  the events of each PMU family with their perf terms, the exact\n"
+		"          encoding the kernel gets, and a description; then perf's generic names\n"
+		"  GLOB    only PMUs whose name or family matches (ali_drw*, amd_df, msr), or\n"
+		"          events whose name matches (hif_*)\n"
+		"\n"
+		"Use an event as PMU/EVENT/ (msr/tsc/), PMU/TERM=VALUE,.../\n"
+		"(amd_df/event=0x7,umask=0x38/), or FAMILY/EVENT/ for every instance of a\n"
+		"family (ali_drw/hif_rd/).\n");
+}
+
+static bool pmu_matches(const struct pm_pmu *p, const char *glob)
+{
+	return !glob || fnmatch(glob, pm_pmu__name(p), 0) == 0 ||
+	       fnmatch(glob, pm_pmu__family(p), 0) == 0;
+}
+
+static void counters_text(const struct pm_pmu *p, char *buf, size_t size)
+{
+	int n = pm_pmu__counters(p), fixed = pm_pmu__fixed_counters(p);
+
+	if (n < 0)
+		snprintf(buf, size, "unknown");
+	else if (n == 0)
+		snprintf(buf, size, "free-running");
+	else if (fixed)
+		snprintf(buf, size, "%d+%d fixed", n, fixed);
+	else
+		snprintf(buf, size, "%d", n);
+}
+
+static void list_pmus(struct pm_ctx *ctx, const char *glob)
+{
+	size_t n = pm_ctx__pmu_count(ctx), shown = 0;
+	const char *packs = pm_ctx__packs(ctx);
+
+	printf("%-20s %5s %-12s %-14s %5s %6s %s\n", "PMU", "TYPE", "CPUS", "COUNTERS", "WIDTH",
+	       "MUX_MS", "IDENTIFIER");
+	for (size_t i = 0; i < n; i++) {
+		const struct pm_pmu *p = pm_ctx__pmu(ctx, i);
+		char cpus[64], counters[32], width[16], mux[16];
+
+		if (!pmu_matches(p, glob))
+			continue;
+		if (pm_pmu__cpus(p, cpus, sizeof(cpus)) < 0)
+			snprintf(cpus, sizeof(cpus), "(many)");
+		if (!cpus[0])
+			snprintf(cpus, sizeof(cpus), "each");
+		counters_text(p, counters, sizeof(counters));
+		if (pm_pmu__counter_width(p))
+			snprintf(width, sizeof(width), "%d", pm_pmu__counter_width(p));
+		else
+			snprintf(width, sizeof(width), "-");
+		if (pm_pmu__mux_interval_ms(p) >= 0)
+			snprintf(mux, sizeof(mux), "%d", pm_pmu__mux_interval_ms(p));
+		else
+			snprintf(mux, sizeof(mux), "-");
+		printf("%-20s %5u %-12s %-14s %5s %6s %s\n", pm_pmu__name(p), pm_pmu__type(p), cpus,
+		       counters, width, mux, pm_pmu__identifier(p) ? pm_pmu__identifier(p) : "-");
+		shown++;
+	}
+	printf("\n%zu PMU%s; %d CPUs, %d package%s, %d die%s; platform packs: %s\n", shown,
+	       shown == 1 ? "" : "s", pm_ctx__cpu_count(ctx), pm_ctx__package_count(ctx),
+	       pm_ctx__package_count(ctx) == 1 ? "" : "s", pm_ctx__die_count(ctx),
+	       pm_ctx__die_count(ctx) == 1 ? "" : "s", packs[0] ? packs : "none");
+	printf("CPUS 'each': events open on every CPU (core PMU); otherwise only on the CPUs\n"
+	       "listed (the PMU's cpumask). COUNTERS come from platform packs.\n");
+}
+
+/* Does the family starting at index i have an event matching glob? */
+static bool family_has_event(const struct pm_pmu *p, const char *glob)
+{
+	for (size_t a = 0; a < pm_pmu__alias_count(p); a++)
+		if (fnmatch(glob, pm_alias__name(pm_pmu__alias(p, a)), 0) == 0)
+			return true;
+	return false;
+}
+
+static void list_family(const struct pm_pmu *p, size_t n_inst, const char *last,
+			const char *event_glob)
+{
+	char cpus[64];
+
+	if (pm_pmu__cpus(p, cpus, sizeof(cpus)) < 0)
+		snprintf(cpus, sizeof(cpus), "(many)");
+	if (n_inst > 1)
+		printf("%s (%zu PMUs: %s .. %s)\n", pm_pmu__family(p), n_inst, pm_pmu__name(p), last);
+	else
+		printf("%s\n", pm_pmu__name(p));
+	printf("  counts %s\n", cpus[0] ? "on the CPUs of its cpumask (uncore)" : "on every CPU");
+	if (pm_pmu__format_count(p)) {
+		printf("  terms:");
+		for (size_t f = 0; f < pm_pmu__format_count(p); f++) {
+			const char *name, *spec;
+
+			pm_pmu__format(p, f, &name, &spec);
+			printf(" %s=%s", name, spec);
+		}
+		printf("\n");
+	}
+	for (size_t a = 0; a < pm_pmu__alias_count(p); a++) {
+		const struct pm_alias *al = pm_pmu__alias(p, a);
+		char enc[128];
+		const char *desc = pm_alias__desc(al);
+
+		if (event_glob && fnmatch(event_glob, pm_alias__name(al), 0) != 0)
+			continue;
+		if (pm_alias__encoding(al, p, enc, sizeof(enc)) < 0)
+			snprintf(enc, sizeof(enc), "(cannot encode on this PMU)");
+		printf("  %-34s %-28s %s", pm_alias__name(al), pm_alias__terms(al), enc);
+		if (pm_alias__unit(al))
+			printf("  [%g %s]", pm_alias__scale(al), pm_alias__unit(al));
+		if (pm_alias__per_pkg(al))
+			printf("  [per package]");
+		if (pm_alias__snapshot(al))
+			printf("  [current value]");
+		if (strcmp(pm_alias__origin(al), "sysfs") != 0)
+			printf("  (%s)", pm_alias__origin(al));
+		printf("\n");
+		if (desc)
+			printf("      %s\n", desc);
+	}
+	printf("\n");
+}
+
+static void list_events(struct pm_ctx *ctx, const char *glob)
+{
+	size_t n = pm_ctx__pmu_count(ctx), shown = 0;
+	const char *kind;
+
+	for (size_t i = 0; i < n;) {
+		const struct pm_pmu *p = pm_ctx__pmu(ctx, i);
+		size_t j = i + 1;
+		bool by_pmu, by_event;
+
+		/* instances of a family are adjacent and name the same events */
+		while (j < n && !strcmp(pm_pmu__family(pm_ctx__pmu(ctx, j)), pm_pmu__family(p)))
+			j++;
+		by_pmu = pmu_matches(p, glob);
+		by_event = glob && !by_pmu && family_has_event(p, glob);
+		if (by_pmu || by_event)
+			list_family(p, j - i, pm_pmu__name(pm_ctx__pmu(ctx, j - 1)),
+				    by_event ? glob : NULL);
+		i = j;
+	}
+	for (size_t i = 0; i < pm_generic_event_count(); i++) {
+		const char *name = pm_generic_event(i, &kind);
+
+		if (glob && fnmatch(glob, name, 0) != 0)
+			continue;
+		if (!shown++)
+			printf("generic events (perf's names):\n ");
+		printf(" %s", name);
+	}
+	if (!shown)
+		return;
+	printf("\n  hardware ones need a core PMU with counters; 'cpu-clock' and 'task-clock'\n"
+	       "  show msec. Tracepoints: SUBSYS:NAME (globs allowed), listed under\n"
+	       "  /sys/kernel/tracing/events.\n");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "root", required_argument, NULL, 'R' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 },
+	};
+	const char *what = NULL, *glob = NULL;
+	struct pm_ctx *ctx = NULL;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case 'R':
+			arg_global.root = optarg;
+			break;
+		case 'v':
+			arg_global.verbose++;
+			break;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc && (!strcmp(argv[optind], "pmus") || !strcmp(argv[optind], "events")))
+		what = argv[optind++];
+	if (optind < argc)
+		glob = argv[optind++];
+	if (optind < argc) {
+		cli_error("unexpected argument '%s' (pmumon list [pmus|events] [GLOB])", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (cli_ctx_new(&ctx) < 0)
+		return EXIT_FAIL;
+	r = pm_ctx__discover(ctx);
+	if (r < 0) {
+		cli_error("cannot discover the PMUs of this machine: %s", strerror(-r));
+		pm_ctx__free(ctx);
+		return EXIT_FAIL;
+	}
+	if (!what || !strcmp(what, "pmus"))
+		list_pmus(ctx, glob);
+	if (!what)
+		printf("\n");
+	if (!what || !strcmp(what, "events"))
+		list_events(ctx, glob);
+	pm_ctx__free(ctx);
+	return EXIT_OK;
+}

@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmumon stat: count events system-wide, on CPUs, or for a command; once or
+ * every interval; as a table, CSV or JSON Lines. Ctrl-C ends counting and
+ * prints what was counted so far.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli.h"
+#include "util/util.h"
+
+#define MAX_EVENT_ARGS 256
+#define NS_PER_MS 1000000ull
+
+struct stat_args {
+	const char *events[MAX_EVENT_ARGS];
+	size_t n_events;
+	bool all_cpus;
+	const char *cpus;
+	unsigned long interval_ms;
+	unsigned long interval_count;
+	unsigned long timeout_ms;
+	enum pm_out_format format;
+	char sep;
+	const char *output;
+	enum pm_aggr aggr;
+	int n_aggr;
+	char **cmd;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmumon stat [OPTIONS] [-- COMMAND [ARGS]]\n"
+		"\n"
+		"Counts events and prints their values with how long each was counted.\n"
+		"With a COMMAND (and no -a/-C) it counts that command and its children and\n"
+		"exits with its exit status; otherwise it counts the whole machine until the\n"
+		"COMMAND ends, --timeout passes, or Ctrl-C (which prints the totals so far).\n"
+		"\n"
+		"What to count:\n"
+		"  -e, --event SPEC      an event in perf's syntax, repeatable:\n"
+		"                          msr/tsc/            an event a PMU names\n"
+		"                          ali_drw/hif_rd/     every instance of a family\n"
+		"                          ali_drw_2*/hif_rd/  a glob over PMU names\n"
+		"                          amd_df/event=0x7,umask=0x38,name=ch0/\n"
+		"                                              terms, encoded through sysfs format\n"
+		"                          cycles:u, page-faults, r1a8, sched:sched_switch\n"
+		"                          {a,b}               a group, scheduled together\n"
+		"                        without -e: the platform pack's defaults (memory\n"
+		"                        bandwidth first) or perf's generic events\n"
+		"Where:\n"
+		"  -a, --all-cpus        every CPU (the default without a COMMAND)\n"
+		"  -C, --cpu LIST        these CPUs (0-3,8); uncore events use the CPUs of\n"
+		"                        their PMU's cpumask that are in LIST\n"
+		"When:\n"
+		"  -I, --interval-print MS    print every MS milliseconds\n"
+		"      --interval-count N     stop after N intervals\n"
+		"      --timeout MS           stop after MS milliseconds\n"
+		"How to show it:\n"
+		"      --per-device      one row per PMU instance (ali_drw_21000, ...)\n"
+		"  -A, --per-cpu         one row per CPU (also --no-aggr)\n"
+		"      --per-die         one row per die\n"
+		"      --per-socket      one row per socket\n"
+		"                        (default: instances of a family merged, one row per event)\n"
+		"  -x, --field-separator SEP  CSV with a header row and fixed columns\n"
+		"  -j, --json            JSON Lines, one object per value (schema %d)\n"
+		"  -o, --output FILE     write there instead of standard output\n"
+		"  -v, --verbose         say which events were left out and why\n"
+		"\n"
+		"Values are scaled for multiplexing like perf: count x enabled / running; the\n"
+		"running share shows in parentheses, and a value never counted shows as\n"
+		"<not counted> (empty in CSV, null in JSON), never as 0.\n"
+		"\n"
+		"Examples:\n"
+		"  pmumon stat -a -- sleep 5\n"
+		"  pmumon stat -a -e msr/tsc/ -e page-faults -I 1000 --interval-count 10\n"
+		"  pmumon stat -e page-faults -- make -j2\n"
+		"  pmumon stat -a --per-device -e 'ali_drw/hif_rd/' -x, -o bw.csv -I 1000\n",
+		PM_JSON_SCHEMA);
+}
+
+enum {
+	OPT_INTERVAL_COUNT = 1000,
+	OPT_TIMEOUT,
+	OPT_PER_DEVICE,
+	OPT_PER_DIE,
+	OPT_PER_SOCKET,
+	OPT_ROOT,
+};
+
+static int set_aggr(struct stat_args *a, enum pm_aggr aggr)
+{
+	a->aggr = aggr;
+	a->n_aggr++;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct stat_args *a)
+{
+	static const struct option opts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "per-device", no_argument, NULL, OPT_PER_DEVICE },
+		{ "per-cpu", no_argument, NULL, 'A' },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "per-die", no_argument, NULL, OPT_PER_DIE },
+		{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	/* '+': options stop at the command, whose own options are its business */
+	while ((c = getopt_long(argc, argv, "+e:aC:I:Ax:jo:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (a->n_events == MAX_EVENT_ARGS) {
+				cli_error("too many -e options (at most %d; a spec may list several "
+					  "events separated by commas)", MAX_EVENT_ARGS);
+				return -EINVAL;
+			}
+			a->events[a->n_events++] = optarg;
+			break;
+		case 'a':
+			a->all_cpus = true;
+			break;
+		case 'C':
+			a->cpus = optarg;
+			break;
+		case 'I':
+			if (cli_parse_uint("-I", optarg, 3600000, &a->interval_ms) < 0)
+				return -EINVAL;
+			if (a->interval_ms < 1) {
+				cli_error("option -I wants at least 1 ms");
+				return -EINVAL;
+			}
+			break;
+		case OPT_INTERVAL_COUNT:
+			if (cli_parse_uint("--interval-count", optarg, UINT32_MAX,
+					   &a->interval_count) < 0)
+				return -EINVAL;
+			break;
+		case OPT_TIMEOUT:
+			if (cli_parse_uint("--timeout", optarg, UINT32_MAX, &a->timeout_ms) < 0)
+				return -EINVAL;
+			break;
+		case OPT_PER_DEVICE:
+			set_aggr(a, PM_AGGR_DEVICE);
+			break;
+		case 'A':
+			set_aggr(a, PM_AGGR_CPU);
+			break;
+		case OPT_PER_DIE:
+			set_aggr(a, PM_AGGR_DIE);
+			break;
+		case OPT_PER_SOCKET:
+			set_aggr(a, PM_AGGR_SOCKET);
+			break;
+		case 'x':
+			if (!strcmp(optarg, "\\t")) {
+				a->sep = '\t';
+			} else if (strlen(optarg) != 1 || optarg[0] == '"' || optarg[0] == '\n') {
+				cli_error("option -x wants one separator character such as , or ';' "
+					  "(or \\t), not '%s'", optarg);
+				return -EINVAL;
+			} else {
+				a->sep = optarg[0];
+			}
+			a->format = PM_OUT_CSV;
+			break;
+		case 'j':
+			a->format = PM_OUT_JSON;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'v':
+			arg_global.verbose++;
+			break;
+		case OPT_ROOT:
+			arg_global.root = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			fprintf(stderr, "(pmumon stat --help lists the options)\n");
+			return -EINVAL;
+		}
+	}
+	if (a->n_aggr > 1) {
+		cli_error("give one of --per-device, --per-cpu, --per-die, --per-socket");
+		return -EINVAL;
+	}
+	if (a->interval_count && !a->interval_ms) {
+		cli_error("--interval-count needs -I");
+		return -EINVAL;
+	}
+	if (a->all_cpus && a->cpus) {
+		cli_error("give either -a or -C, not both");
+		return -EINVAL;
+	}
+	if (optind < argc)
+		a->cmd = argv + optind;
+	return 0;
+}
+
+static void describe_target(const struct stat_args *a, char *buf, size_t size)
+{
+	if (a->cpus) {
+		snprintf(buf, size, "CPU(s) %s", a->cpus);
+	} else if (a->cmd && !a->all_cpus) {
+		size_t off = (size_t)snprintf(buf, size, "'");
+
+		for (char **p = a->cmd; *p && off < size; p++)
+			off += (size_t)snprintf(buf + off, size - off, "%s%s", p == a->cmd ? "" : " ",
+						*p);
+		if (off < size)
+			snprintf(buf + off, size - off, "'");
+	} else {
+		snprintf(buf, size, "'system wide'");
+	}
+}
+
+static int exit_status_of(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_FAIL;
+}
+
+struct run {
+	struct pm_ctx *ctx;
+	const struct pm_os_ops *ops;
+	void *os;
+	struct pm_session *s;
+	struct pm_out *out;
+	struct pm_proc *proc;
+	bool proc_done;
+	int proc_status;
+	bool out_failed;
+	int out_errno;
+};
+
+static int report(struct run *run, bool interval)
+{
+	int r = pm_out__report(run->out, pm_session__report(run->s, interval));
+
+	if (r < 0 && !run->out_failed) {
+		run->out_failed = true;
+		run->out_errno = -r;
+		/* a reader that went away (| head) is not an error worth a message */
+		if (r != -EPIPE)
+			cli_error("cannot write the output: %s", strerror(-r));
+	}
+	return r;
+}
+
+/* Stop the child if counting ends first, and collect its status. */
+static void finish_child(struct run *run)
+{
+	uint64_t until;
+
+	if (!run->proc || run->proc_done)
+		return;
+	run->ops->proc_kill(run->os, run->proc, stop_signal ? stop_signal : SIGTERM);
+	until = run->ops->mono_ns(run->os) + 2000 * NS_PER_MS;
+	while (!run->proc_done) {
+		int w = run->ops->wait(run->os, until, run->proc, &run->proc_status);
+
+		if (w == PM_OS_WAKE_EXIT) {
+			run->proc_done = true;
+		} else if (w == PM_OS_WAKE_DEADLINE || w < 0) {
+			run->ops->proc_kill(run->os, run->proc, SIGKILL);
+			until = UINT64_MAX;
+		}
+	}
+}
+
+/* Count until the command ends, the timeout passes, enough intervals, or a signal. */
+static int count_loop(struct run *run, const struct stat_args *a)
+{
+	uint64_t t0 = run->ops->mono_ns(run->os);
+	uint64_t step = a->interval_ms * NS_PER_MS, next = step ? t0 + step : UINT64_MAX;
+	uint64_t end = a->timeout_ms ? t0 + a->timeout_ms * NS_PER_MS : UINT64_MAX;
+	unsigned long intervals = 0;
+	bool by_count = false;
+	int r;
+
+	for (;;) {
+		uint64_t now, deadline = PM_MIN(next, end);
+		int w;
+
+		w = run->ops->wait(run->os, deadline, run->proc_done ? NULL : run->proc,
+				   &run->proc_status);
+		if (w < 0) {
+			cli_error("waiting failed: %s", strerror(-w));
+			return w;
+		}
+		if (w == PM_OS_WAKE_EXIT) {
+			run->proc_done = true;
+			break;
+		}
+		if (w == PM_OS_WAKE_SIGNAL) {
+			if (stop_signal)
+				break;
+			continue;
+		}
+		now = run->ops->mono_ns(run->os);
+		if (now >= next) {
+			r = pm_session__read(run->s);
+			if (r < 0) {
+				cli_error("reading the counters failed: %s", strerror(-r));
+				return r;
+			}
+			if (report(run, true) < 0)
+				break;
+			while (next <= now)
+				next += step;
+			if (a->interval_count && ++intervals >= a->interval_count) {
+				by_count = true;
+				break;
+			}
+		}
+		if (now >= end)
+			break;
+	}
+	pm_session__disable(run->s);
+	r = pm_session__read(run->s);
+	if (r < 0) {
+		cli_error("reading the counters failed: %s", strerror(-r));
+		return r;
+	}
+	/* the last, shorter interval: the time since the last tick is not lost */
+	if (step && !by_count && !run->out_failed &&
+	    pm_session__report(run->s, true)->duration_ns > 0)
+		report(run, true);
+	if (!run->out_failed)
+		report(run, false);
+	return 0;
+}
+
+static void setup_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	/* delivered only while we wait (pm_os_ops.wait), never mid-read */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, NULL);
+}
+
+static int add_events(struct pm_evlist *l, const struct stat_args *a, bool system_wide)
+{
+	struct pm_diag d;
+	char desc[1024];
+	int r;
+
+	for (size_t i = 0; i < a->n_events; i++) {
+		r = pm_evlist__add(l, a->events[i], &d);
+		if (r < 0) {
+			cli_report(a->events[i], r, &d);
+			return r;
+		}
+	}
+	if (a->n_events)
+		return 0;
+	r = pm_evlist__add_defaults(l, system_wide, desc, sizeof(desc), &d);
+	if (r < 0) {
+		cli_report("the default events", r, &d);
+		return r;
+	}
+	cli_info("counting %s", desc);
+	return 0;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_args a = { .format = PM_OUT_TABLE, .sep = ',', .aggr = PM_AGGR_FAMILY };
+	struct run run = { 0 };
+	struct pm_evlist *l = NULL;
+	struct pm_session_opts so = { 0 };
+	struct pm_out_opts oo = { 0 };
+	struct pm_diag d;
+	FILE *f = stdout;
+	char target[512];
+	int r, ret = EXIT_FAIL;
+
+	r = parse_args(argc, argv, &a);
+	if (r)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (cli_ctx_new(&run.ctx) < 0)
+		return EXIT_FAIL;
+	run.ops = pm_ctx__os_ops(run.ctx);
+	run.os = pm_ctx__os(run.ctx);
+	r = pm_ctx__discover(run.ctx);
+	if (r < 0) {
+		cli_error("cannot discover the PMUs of this machine: %s", strerror(-r));
+		goto out;
+	}
+	so.aggr = a.aggr;
+	if (a.cpus) {
+		so.target = PM_TARGET_CPUS;
+		so.cpus = a.cpus;
+	} else if (a.all_cpus || !a.cmd) {
+		so.target = PM_TARGET_SYSTEM;
+	} else {
+		so.target = PM_TARGET_TASK;
+	}
+	r = pm_evlist__new(run.ctx, &l);
+	if (r < 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	if (add_events(l, &a, so.target != PM_TARGET_TASK) < 0) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (a.cmd) {
+		r = run.ops->proc_prepare(run.os, a.cmd, &run.proc);
+		if (r < 0) {
+			cli_error("cannot start '%s': %s", a.cmd[0], strerror(-r));
+			goto out;
+		}
+		so.pid = run.ops->proc_pid(run.os, run.proc);
+	}
+	r = pm_session__new(l, &so, &run.s, &d);
+	if (r == 0)
+		r = pm_session__open(run.s, &d);
+	if (r < 0) {
+		cli_report("counting", r, &d);
+		ret = r == -EINVAL && d.pos >= 0 ? EXIT_USAGE : EXIT_FAIL;
+		goto out;
+	}
+	if (a.output) {
+		f = fopen(a.output, "w");
+		if (!f) {
+			cli_error("cannot write '%s': %s", a.output, strerror(errno));
+			f = stdout;
+			goto out;
+		}
+	}
+	describe_target(&a, target, sizeof(target));
+	oo.format = a.format;
+	oo.sep = a.sep;
+	oo.target = target;
+	oo.simulated = pm_ctx__simulated(run.ctx);
+	r = pm_out__new(f, &oo, &run.out);
+	if (r < 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	if (so.target == PM_TARGET_SYSTEM && !a.cmd && !a.timeout_ms && !a.interval_count)
+		cli_info("counting system-wide until Ctrl-C");
+	setup_signals();
+	r = pm_session__enable(run.s);
+	if (r < 0) {
+		cli_error("cannot start the counters: %s", strerror(-r));
+		goto out;
+	}
+	if (run.proc) {
+		r = run.ops->proc_start(run.os, run.proc);
+		if (r == 0 && run.ops->proc_exec_errno(run.os, run.proc)) {
+			int e = run.ops->proc_exec_errno(run.os, run.proc);
+
+			cli_error("cannot run '%s': %s", a.cmd[0], strerror(e));
+			ret = e == ENOENT ? 127 : 126;
+			goto out;
+		}
+		if (r < 0) {
+			cli_error("cannot start '%s': %s", a.cmd[0], strerror(-r));
+			goto out;
+		}
+	}
+	r = count_loop(&run, &a);
+	finish_child(&run);
+	if (r < 0)
+		goto out;
+	if (run.proc)
+		ret = exit_status_of(run.proc_status);
+	else
+		ret = run.out_failed && run.out_errno != EPIPE ? EXIT_FAIL : EXIT_OK;
+out:
+	if (run.proc)
+		run.ops->proc_free(run.os, run.proc);
+	pm_out__free(run.out);
+	pm_session__free(run.s);
+	pm_evlist__free(l);
+	pm_ctx__free(run.ctx);
+	if (f != stdout && fclose(f) != 0 && ret == EXIT_OK) {
+		cli_error("cannot write '%s': %s", a.output, strerror(errno));
+		ret = EXIT_FAIL;
+	}
+	return ret;
+}

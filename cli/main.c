@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmumon: read the hardware performance counters of servers, DPUs and SoCs.
+ * This file holds the command table and the options every command shares.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+#include "util/util.h"
+
+struct cli_global arg_global;
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "list", cmd_list, "show the PMUs of this machine and the events they count" },
+	{ "stat", cmd_stat, "count events, once or every interval, like perf stat" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmumon [--root DIR] [-v] COMMAND [ARGS]\n"
+		"\n"
+		"Reads the hardware performance counters of this machine (perf PMUs) and\n"
+		"reports them with their quality: how long each counted, what was scaled.\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f,
+		"\n"
+		"Options:\n"
+		"  --root DIR     read sysfs and procfs under DIR instead of / (a fixture tree);\n"
+		"                 also PMUMON_ROOT\n"
+		"  -v, --verbose  say more (repeat for debug detail)\n"
+		"  -h, --help     this help; 'pmumon COMMAND --help' for a command\n"
+		"  --version      print the version\n"
+		"\n"
+		"Examples:\n"
+		"  pmumon list pmus                      the PMUs, their CPUs and counters\n"
+		"  pmumon stat -a -- sleep 5             the default events, system-wide, 5 s\n"
+		"  pmumon stat -a -e msr/tsc/ -I 1000    TSC ticks every second until Ctrl-C\n");
+}
+
+static void log_to_stderr(enum pm_log_level level, const char *msg, void *userdata)
+{
+	if (level == PM_LOG_WARN)
+		fprintf(stderr, "pmumon: warning: %s\n", msg);
+	else
+		fprintf(stderr, "pmumon: %s\n", msg);
+}
+
+int cli_ctx_new(struct pm_ctx **ret_ctx)
+{
+	struct pm_ctx_opts o = {
+		.root = arg_global.root,
+		.log_fn = log_to_stderr,
+		.log_level = arg_global.verbose >= 2 ? PM_LOG_DEBUG :
+			     arg_global.verbose ? PM_LOG_INFO : PM_LOG_WARN,
+	};
+	int r = pm_ctx__new(&o, ret_ctx);
+
+	if (r < 0)
+		cli_error("cannot use '%s' as the root of the machine's files: %s",
+			  o.root ? o.root : "/", strerror(-r));
+	return r;
+}
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "pmumon: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void cli_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void cli_report(const char *what, int err, const struct pm_diag *d)
+{
+	if (!d || !d->msg[0]) {
+		cli_error("%s: %s", what, strerror(err < 0 ? -err : err));
+		return;
+	}
+	cli_error("%s", d->msg);
+	if (d->input[0]) {
+		fprintf(stderr, "    %s\n", d->input);
+		if (d->pos >= 0) {
+			fprintf(stderr, "    %*s^", d->pos, "");
+			for (int i = 1; i < d->len; i++)
+				fputc('~', stderr);
+			fputc('\n', stderr);
+		}
+	}
+	if (d->hint[0])
+		fprintf(stderr, "  hint: %s\n", d->hint);
+}
+
+int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret)
+{
+	uint64_t v;
+
+	if (pm_parse_u64_str(s, 10, &v) < 0 || v > max) {
+		cli_error("option %s wants a whole number up to %lu, not '%s'", opt, max, s);
+		return -EINVAL;
+	}
+	*ret = (unsigned long)v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "root", required_argument, NULL, 'R' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 },
+	};
+	const char *env = getenv("PMUMON_ROOT");
+	int c;
+
+	if (env && *env)
+		arg_global.root = env;
+	/* '+': stop at the command name; its own options follow it */
+	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'R':
+			arg_global.root = optarg;
+			break;
+		case 'v':
+			arg_global.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("pmumon %s\n", PMUMON_VERSION);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++) {
+		if (strcmp(argv[optind], commands[i].name) != 0)
+			continue;
+		argv += optind;
+		argc -= optind;
+		optind = 0;	/* restart getopt for the command */
+		return commands[i].fn(argc, argv);
+	}
+	cli_error("unknown command '%s'; the commands are list and stat (pmumon --help)",
+		  argv[optind]);
+	return EXIT_USAGE;
+}
