@@ -42,25 +42,13 @@ static int instance_cpus(struct pm_session *s, const struct pm_evinst *in,
 {
 	const struct pm_pmu *p = in->pmu;
 	const struct pm_topo *topo = &s->ctx->topo;
-	char have[256], want[256];
 	int r;
 
 	if (p && p->uncore) {
 		if (s->opts.target == PM_TARGET_SYSTEM)
 			return pm_cpus__copy(&p->cpus, ret);
-		r = pm_cpus__intersect(&p->cpus, &s->cpus, ret);
-		if (r == 0 && ret->n == 0) {
-			pm_cpus__format(&p->cpus, have, sizeof(have));
-			pm_cpus__format(&s->cpus, want, sizeof(want));
-			pm_diag_set(d, "use -a, or add those CPUs to -C",
-				    "event '%s' counts only on CPU(s) %s (the cpumask of PMU '%s'), "
-				    "and -C %s leaves them out",
-				    ev->label, have, p->name, want);
-			point_at_event(d, ev);
-			pm_cpus__done(ret);
-			return -EINVAL;
-		}
-		return r;
+		/* -C: the cpumask CPUs asked for; none means this instance sits out */
+		return pm_cpus__intersect(&p->cpus, &s->cpus, ret);
 	}
 	if (p && p->cpus.n)	/* a hybrid core PMU covers only its own CPUs */
 		r = pm_cpus__intersect(&p->cpus, &s->cpus, ret);
@@ -84,6 +72,34 @@ static int instance_cpus(struct pm_session *s, const struct pm_evinst *in,
 		ret->n = n;
 	}
 	return 0;
+}
+
+/* -C left every instance of an uncore event without a CPU to count on. */
+static int no_cpu_error(struct pm_session *s, const struct pm_event *ev, struct pm_diag *d)
+{
+	const struct pm_pmu *p = s->l->inst[ev->first_inst].pmu;
+	struct pm_cpus all = { 0 };
+	char have[256] = "?", want[256];
+
+	for (size_t i = ev->first_inst; i < ev->first_inst + ev->n_inst; i++) {
+		const struct pm_pmu *ip = s->l->inst[i].pmu;
+		struct pm_cpus u;
+
+		if (!ip || pm_cpus__union(&all, &ip->cpus, &u) < 0)
+			continue;
+		pm_cpus__done(&all);
+		all = u;
+	}
+	pm_cpus__format(&all, have, sizeof(have));
+	pm_cpus__done(&all);
+	pm_cpus__format(&s->cpus, want, sizeof(want));
+	pm_diag_set(d, "use -a, or add those CPUs to -C",
+		    "event '%s' counts only on CPU(s) %s (the cpumask of PMU '%s'%s), and -C %s "
+		    "leaves them out",
+		    ev->label, have, p ? p->name : "?", ev->n_inst > 1 ? " and its family" : "",
+		    want);
+	point_at_event(d, ev);
+	return -EINVAL;
 }
 
 /*
@@ -146,7 +162,7 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 		return r;
 	for (size_t e = 0; e < l->n_ev; e++) {
 		const struct pm_event *ev = &l->ev[e];
-		size_t group_first = s->n_c;
+		size_t group_first = s->n_c, placed = 0;
 
 		/* counters of a {group} are contiguous: start where its first event began */
 		if (ev->group >= 0)
@@ -179,6 +195,7 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 			r = instance_cpus(s, in, ev, &cpus, reterr);
 			if (r < 0)
 				return r;
+			placed += cpus.n;
 			for (size_t k = 0; k < cpus.n && r == 0; k++) {
 				r = add_counter(s, i, e, cpus.cpu[k]);
 				if (r == 0 && ev->group >= 0)
@@ -189,6 +206,8 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 			if (r < 0)
 				return r;
 		}
+		if (s->opts.target == PM_TARGET_CPUS && placed == 0)
+			return no_cpu_error(s, ev, reterr);
 	}
 	return 0;
 }

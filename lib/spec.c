@@ -150,8 +150,13 @@ static int parse_terms(struct parser *p, struct pm_spec_event *ev, bool closing)
 		r = parse_term(p, &ev->terms[ev->n_terms++]);
 		if (r < 0)
 			return r;
-		if (at(p, ',') && (closing || p->pos + 1 < p->len))
+		if (closing && p->pos >= p->len)
+			return fail(p, ev->pos, p->pos - ev->pos, "missing closing '/'", -EINVAL);
+		if (at(p, ',') && (closing || p->pos + 1 < p->len)) {
 			p->pos++;
+			if (closing && at(p, '/'))
+				return fail(p, p->pos, 1, "expected a term after ','", -EINVAL);
+		}
 		else if (closing ? !at(p, '/') : p->pos < p->len)
 			return fail(p, p->pos, 1,
 				    closing ? "expected ',' or '/' after a term" : "expected ',' after a term",

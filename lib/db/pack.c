@@ -81,27 +81,35 @@ int pm_db_parse_scale_unit(const char *s, double *ret_scale, char *unit, size_t 
 	return 0;
 }
 
+/* A full x86 CPUID string is vendor-family-model-stepping: exactly 3 dashes. */
+static bool is_full_cpuid(const char *id)
+{
+	int dashes = 0;
+
+	for (const char *p = id; *p; p++)
+		dashes += *p == '-';
+	return dashes == 3;
+}
+
 int pm_db_cpuid_match(const char *pattern, const char *cpuid)
 {
-	char id[128], anchored[300];
+	bool full_pattern = is_full_cpuid(pattern), full_id = is_full_cpuid(cpuid);
+	size_t want;
 	regmatch_t m;
 	regex_t re;
-	int dashes = 0, r;
+	int r;
 
-	for (const char *p = pattern; *p; p++)
-		dashes += *p == '-';
-	if (pm_snprintf(id, sizeof(id), "%s", cpuid) < 0)
+	if (full_pattern && !full_id)
+		return 0;
+	if (regcomp(&re, pattern, REG_EXTENDED) != 0)
 		return -EINVAL;
-	/* a pattern without the stepping field ignores the stepping */
-	if (dashes < 3 && strrchr(id, '-'))
-		*strrchr(id, '-') = '\0';
-	if (pm_snprintf(anchored, sizeof(anchored), "%s", pattern) < 0)
-		return -EINVAL;
-	if (regcomp(&re, anchored, REG_EXTENDED) != 0)
-		return -EINVAL;
-	r = regexec(&re, id, 1, &m, 0) == 0 && m.rm_so == 0 && (size_t)m.rm_eo == strlen(id);
+	r = regexec(&re, cpuid, 1, &m, 0) == 0;
 	regfree(&re);
-	return r;
+	if (!r)
+		return 0;
+	/* a pattern without the stepping must cover everything up to it */
+	want = !full_pattern && full_id ? (size_t)(strrchr(cpuid, '-') - cpuid) : strlen(cpuid);
+	return m.rm_so == 0 && (size_t)(m.rm_eo - m.rm_so) == want;
 }
 
 /* ---- reading the machine's CPUID string --------------------------------- */

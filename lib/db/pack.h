@@ -39,7 +39,11 @@ const char *pm_db__defaults_note(const struct pm_db *db);
 int pm_db_unit_to_family(const char *unit, char *buf, size_t size);
 /* Exposed for testing: ScaleUnit "6.1e-5MiB" -> 6.1e-5 and "MiB". */
 int pm_db_parse_scale_unit(const char *s, double *ret_scale, char *unit, size_t unit_size);
-/* Exposed for testing: perf's cpuid match (tools/perf/util/pmu.c strcmp_cpuid_str). */
+/*
+ * Exposed for testing: does a mapfile CPUID pattern match this machine's
+ * string, as perf's x86 strcmp_cpuid_str (tools/perf/arch/x86/util/header.c)
+ * decides? Return: 1, 0, or -EINVAL for a bad regular expression.
+ */
 int pm_db_cpuid_match(const char *pattern, const char *cpuid);
 
 #endif

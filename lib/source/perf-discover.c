@@ -254,8 +254,10 @@ static int read_pmu(struct pm_ctx *ctx, const char *name, struct pm_pmu **ret)
 	snprintf(dir, sizeof(dir), "%s/%s", PERF_DEVICES, name);
 	snprintf(path, sizeof(path), "%s/type", dir);
 	r = pm_read_u64(ctx, path, &v);
-	if (r < 0 || v > UINT32_MAX) {
-		if (r == -EINVAL || v > UINT32_MAX)
+	if (r == 0 && v > UINT32_MAX)
+		r = -ERANGE;
+	if (r < 0) {
+		if (r == -EINVAL || r == -ERANGE)
 			pm_log(ctx, PM_LOG_WARN,
 			       "malformed sysfs file '%s' (expected a perf type number), ignoring "
 			       "PMU '%s'", path, name);

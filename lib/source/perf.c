@@ -164,8 +164,10 @@ static int open_one(struct pm_session *s, size_t k)
 	attr.read_format = READ_FORMAT | (group ? PERF_FORMAT_GROUP : 0);
 	attr.disabled = leader;
 	if (task_mode(s)) {
+		/* every counter starts at the exec, so members are not enabled earlier */
 		attr.inherit = 1;
-		attr.enable_on_exec = leader;
+		attr.disabled = 1;
+		attr.enable_on_exec = 1;
 	}
 	fd = s->ctx->ops->perf_open(s->ctx->os, &attr, task_mode(s) ? s->opts.pid : -1, c->cpu,
 				    leader ? -1 : s->c[c->leader].fd, 0);

@@ -139,6 +139,31 @@ int pm_cpus__intersect(const struct pm_cpus *a, const struct pm_cpus *b, struct 
 	return 0;
 }
 
+int pm_cpus__union(const struct pm_cpus *a, const struct pm_cpus *b, struct pm_cpus *ret)
+{
+	size_t i = 0, j = 0, n = 0;
+	int *cpu = NULL;
+
+	if (a->n + b->n) {
+		cpu = malloc((a->n + b->n) * sizeof(*cpu));
+		if (!cpu)
+			return -ENOMEM;
+	}
+	/* both are sorted: merge, dropping duplicates */
+	while (i < a->n || j < b->n) {
+		int next = j >= b->n || (i < a->n && a->cpu[i] <= b->cpu[j]) ? a->cpu[i] : b->cpu[j];
+
+		if (i < a->n && a->cpu[i] == next)
+			i++;
+		if (j < b->n && b->cpu[j] == next)
+			j++;
+		cpu[n++] = next;
+	}
+	ret->n = n;
+	ret->cpu = cpu;
+	return 0;
+}
+
 int pm_cpus__copy(const struct pm_cpus *src, struct pm_cpus *ret)
 {
 	int *cpu = NULL;

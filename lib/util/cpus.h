@@ -25,6 +25,8 @@ int pm_cpus__format(const struct pm_cpus *c, char *buf, size_t size);
 bool pm_cpus__has(const struct pm_cpus *c, int cpu);
 /* Set c to a ∩ b. */
 int pm_cpus__intersect(const struct pm_cpus *a, const struct pm_cpus *b, struct pm_cpus *ret);
+/* Set ret to a ∪ b. */
+int pm_cpus__union(const struct pm_cpus *a, const struct pm_cpus *b, struct pm_cpus *ret);
 int pm_cpus__copy(const struct pm_cpus *src, struct pm_cpus *ret);
 void pm_cpus__done(struct pm_cpus *c);
 

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The simulated kernel behind the os seam: file descriptors over the vfs,
+ * perf_event_open/read/ioctl/close over the perf core (sim/perf.c), the
+ * clock, waiting, virtual processes and advisory locks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim-internal.h"
+#include "util/util.h"
+
+#define FD_BASE 1000	/* sim fds never look like real ones */
+#define SIM_BOOT_NS 1000000000ull	/* the virtual clock starts 1 s after "boot" */
+#define SIM_WALL_EPOCH_S 1767225600ull	/* 2026-01-01T00:00:00Z: fixed, so output is repeatable */
+
+struct pm_proc {
+	pid_t pid;
+	double seconds;
+	uint64_t start_ns, exit_ns;
+	bool started, exited;
+};
+
+static struct sim_fd *fd_get(struct pm_sim *sim, int fd)
+{
+	if (fd < FD_BASE || (size_t)(fd - FD_BASE) >= sim->n_fds || !sim->fds[fd - FD_BASE].used)
+		return NULL;
+	return &sim->fds[fd - FD_BASE];
+}
+
+int sim_fd_alloc(struct pm_sim *sim, struct sim_fd **ret)
+{
+	size_t i;
+
+	for (i = 0; i < sim->n_fds; i++)
+		if (!sim->fds[i].used)
+			break;
+	if (i == sim->n_fds) {
+		if (sim->n_fds == SIM_MAX_FDS)
+			return -EMFILE;
+		if (pm_grow((void **)&sim->fds, &sim->cap_fds, sim->n_fds + 1, sizeof(*sim->fds)) < 0)
+			return -ENOMEM;
+		sim->n_fds++;
+	}
+	sim->fds[i] = (struct sim_fd){ .used = true };
+	*ret = &sim->fds[i];
+	return FD_BASE + (int)i;
+}
+
+int pm_sim__new(struct pm_sim **ret)
+{
+	struct pm_sim *sim = calloc(1, sizeof(*sim));
+	int r;
+
+	if (!sim)
+		return -ENOMEM;
+	r = sim_vfs__new(&sim->vfs);
+	if (r < 0) {
+		free(sim);
+		return r;
+	}
+	sim->now_ns = SIM_BOOT_NS;
+	sim->next_pid = 10000;
+	*ret = sim;
+	return 0;
+}
+
+void pm_sim__free(struct pm_sim *sim)
+{
+	if (!sim)
+		return;
+	sim_perf_done(sim);
+	free(sim->fds);
+	for (size_t i = 0; i < sim->n_locks; i++)
+		free(sim->locks[i].path);
+	free(sim->locks);
+	sim_vfs__free(sim->vfs);
+	free(sim);
+}
+
+int pm_sim__write_file(struct pm_sim *sim, const char *path, const char *text)
+{
+	return sim_vfs__write_text(sim->vfs, path, text);
+}
+
+int pm_sim__load_tree(struct pm_sim *sim, const char *host_dir, const char *path)
+{
+	return sim_vfs__load_tree(sim->vfs, host_dir, path);
+}
+
+int pm_sim__remove(struct pm_sim *sim, const char *path)
+{
+	return sim_vfs__remove(sim->vfs, path);
+}
+
+struct sim_vfs *pm_sim__vfs(struct pm_sim *sim)
+{
+	return sim->vfs;
+}
+
+/* ---- time ------------------------------------------------------------------ */
+
+static uint64_t real_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void pm_sim__use_real_clock(struct pm_sim *sim, bool real)
+{
+	sim->real_clock = real;
+	sim->real_base = real_mono() - sim->now_ns;
+}
+
+uint64_t pm_sim__now(const struct pm_sim *sim)
+{
+	return sim->real_clock ? real_mono() - sim->real_base : sim->now_ns;
+}
+
+void pm_sim__advance(struct pm_sim *sim, uint64_t ns)
+{
+	if (!sim->real_clock)
+		sim->now_ns += ns;
+}
+
+static void set_now(struct pm_sim *sim, uint64_t t)
+{
+	if (!sim->real_clock && t > sim->now_ns)
+		sim->now_ns = t;
+}
+
+static uint64_t s_mono_ns(void *os)
+{
+	return pm_sim__now(os);
+}
+
+static uint64_t s_wall_ns(void *os)
+{
+	return SIM_WALL_EPOCH_S * 1000000000ull + pm_sim__now(os);
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+static int s_open(void *os, const char *path, int flags)
+{
+	struct pm_sim *sim = os;
+	struct sim_node *n = sim_vfs__lookup(sim->vfs, path);
+	struct sim_fd *f;
+	int fd;
+
+	if (!n)
+		return -ENOENT;
+	if ((flags & O_DIRECTORY) && !sim_node__is_dir(n))
+		return -ENOTDIR;
+	fd = sim_fd_alloc(sim, &f);
+	if (fd < 0)
+		return fd;
+	f->kind = SIM_FD_FILE;
+	f->node = n;
+	return fd;
+}
+
+static ssize_t s_pread(void *os, int fd, void *buf, size_t len, uint64_t off)
+{
+	struct sim_fd *f = fd_get(os, fd);
+
+	if (!f)
+		return -EBADF;
+	if (f->kind == SIM_FD_PERF)
+		return -ESPIPE;
+	return sim_node__read(f->node, buf, len, off);
+}
+
+static ssize_t s_read(void *os, int fd, void *buf, size_t len)
+{
+	struct sim_fd *f = fd_get(os, fd);
+	ssize_t n;
+
+	if (!f)
+		return -EBADF;
+	if (f->kind == SIM_FD_PERF)
+		return sim_perf_read(os, f->ev, buf, len);
+	n = sim_node__read(f->node, buf, len, f->off);
+	if (n > 0)
+		f->off += (uint64_t)n;
+	return n;
+}
+
+static ssize_t s_pwrite(void *os, int fd, const void *buf, size_t len, uint64_t off)
+{
+	struct sim_fd *f = fd_get(os, fd);
+
+	if (!f)
+		return -EBADF;
+	if (f->kind == SIM_FD_PERF)
+		return -EINVAL;
+	return sim_node__write(f->node, buf, len, off);
+}
+
+static ssize_t s_write(void *os, int fd, const void *buf, size_t len)
+{
+	struct sim_fd *f = fd_get(os, fd);
+	ssize_t n;
+
+	if (!f)
+		return -EBADF;
+	if (f->kind == SIM_FD_PERF)
+		return -EINVAL;
+	n = sim_node__write(f->node, buf, len, f->off);
+	if (n > 0)
+		f->off += (uint64_t)n;
+	return n;
+}
+
+static int s_close(void *os, int fd)
+{
+	struct sim_fd *f = fd_get(os, fd);
+
+	if (!f)
+		return -EBADF;
+	if (f->kind == SIM_FD_PERF)
+		sim_perf_close(os, f->ev);
+	*f = (struct sim_fd){ 0 };
+	return 0;
+}
+
+static int s_list_dir(void *os, const char *path, pm_os_dir_fn fn, void *userdata)
+{
+	struct pm_sim *sim = os;
+	struct sim_node *n = sim_vfs__lookup(sim->vfs, path);
+
+	if (!n)
+		return -ENOENT;
+	return sim_node__list(n, fn, userdata);
+}
+
+/* ---- perf -------------------------------------------------------------------- */
+
+static int s_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		       unsigned long flags)
+{
+	struct pm_sim *sim = os;
+	struct sim_event *leader = NULL;
+	struct sim_fd *f;
+	int fd, r;
+
+	if (group_fd >= 0) {
+		struct sim_fd *g = fd_get(sim, group_fd);
+
+		if (!g || g->kind != SIM_FD_PERF)
+			return -EBADF;
+		leader = g->ev;
+	}
+	fd = sim_fd_alloc(sim, &f);
+	if (fd < 0)
+		return fd;
+	r = sim_perf_open(sim, attr, pid, cpu, leader, &f->ev);
+	if (r < 0) {
+		*f = (struct sim_fd){ 0 };
+		return r;
+	}
+	f->kind = SIM_FD_PERF;
+	return fd;
+}
+
+static int s_perf_ioctl(void *os, int fd, unsigned long request, unsigned long arg)
+{
+	struct sim_fd *f = fd_get(os, fd);
+
+	if (!f || f->kind != SIM_FD_PERF)
+		return -EBADF;
+	return sim_perf_ioctl(os, f->ev, request, arg);
+}
+
+/* ---- waiting and processes ---------------------------------------------------- */
+
+/* Let a pending SIGINT/SIGTERM run its handler; true if one did. */
+static bool deliver_pending_signals(void)
+{
+	struct timespec zero = { 0 };
+	sigset_t none, pending;
+
+	sigpending(&pending);
+	if (!sigismember(&pending, SIGINT) && !sigismember(&pending, SIGTERM))
+		return false;
+	sigemptyset(&none);
+	return ppoll(NULL, 0, &zero, &none) < 0 && errno == EINTR;
+}
+
+static int real_sleep_until(struct pm_sim *sim, uint64_t deadline)
+{
+	struct timespec ts, *tsp = NULL;
+	sigset_t none;
+
+	if (deadline != UINT64_MAX) {
+		uint64_t now = pm_sim__now(sim), left = deadline > now ? deadline - now : 0;
+
+		ts.tv_sec = (time_t)(left / 1000000000ull);
+		ts.tv_nsec = (long)(left % 1000000000ull);
+		tsp = &ts;
+	}
+	sigemptyset(&none);
+	if (ppoll(NULL, 0, tsp, &none) < 0 && errno == EINTR)
+		return PM_OS_WAKE_SIGNAL;
+	return PM_OS_WAKE_DEADLINE;
+}
+
+static int s_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *ret_status)
+{
+	struct pm_sim *sim = os;
+	bool child = proc && proc->started && !proc->exited;
+
+	if (deliver_pending_signals())
+		return PM_OS_WAKE_SIGNAL;
+	if (child && proc->exit_ns <= deadline_ns) {
+		if (sim->real_clock && real_sleep_until(sim, proc->exit_ns) == PM_OS_WAKE_SIGNAL)
+			return PM_OS_WAKE_SIGNAL;
+		set_now(sim, proc->exit_ns);
+		proc->exited = true;
+		sim_perf_task_exit(sim, proc->pid);
+		*ret_status = 0;	/* sleep exits 0 */
+		return PM_OS_WAKE_EXIT;
+	}
+	if (sim->real_clock || deadline_ns == UINT64_MAX)
+		return real_sleep_until(sim, deadline_ns);	/* only a signal ends "forever" */
+	set_now(sim, deadline_ns);
+	return PM_OS_WAKE_DEADLINE;
+}
+
+/* "sleep N" with N in seconds (fractions allowed), as coreutils takes it. */
+static int parse_sleep(char *const argv[], double *ret)
+{
+	const char *base;
+	double v;
+
+	if (!argv[0] || !argv[1] || argv[2])
+		return -EINVAL;
+	base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	if (strcmp(base, "sleep") != 0)
+		return -EINVAL;
+	if (pm_parse_double(argv[1], strlen(argv[1]), &v) < 0 || v < 0 || v > 1e7)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+static int s_proc_prepare(void *os, char *const argv[], struct pm_proc **ret_proc)
+{
+	struct pm_sim *sim = os;
+	struct pm_proc *p;
+	double secs;
+
+	/* under the simulator only `sleep N` runs: it sets the run's duration */
+	if (parse_sleep(argv, &secs) < 0)
+		return -EOPNOTSUPP;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->pid = sim->next_pid++;
+	p->seconds = secs;
+	*ret_proc = p;
+	return 0;
+}
+
+static pid_t s_proc_pid(void *os, const struct pm_proc *proc)
+{
+	return proc->pid;
+}
+
+static int s_proc_start(void *os, struct pm_proc *proc)
+{
+	struct pm_sim *sim = os;
+
+	proc->started = true;
+	proc->start_ns = pm_sim__now(sim);
+	proc->exit_ns = proc->start_ns + (uint64_t)(proc->seconds * 1e9 + 0.5);
+	sim_perf_exec(sim, proc->pid);
+	return 0;
+}
+
+static int s_proc_exec_errno(void *os, const struct pm_proc *proc)
+{
+	return 0;
+}
+
+static int s_proc_kill(void *os, struct pm_proc *proc, int sig)
+{
+	if (proc->started && !proc->exited)
+		proc->exit_ns = pm_sim__now(os);	/* dies now; wait() reaps it */
+	return 0;
+}
+
+static void s_proc_free(void *os, struct pm_proc *proc)
+{
+	free(proc);
+}
+
+/* ---- locks -------------------------------------------------------------------- */
+
+static int s_lock(void *os, const char *path, pid_t *ret_holder)
+{
+	struct pm_sim *sim = os;
+	struct sim_lock *l;
+
+	for (size_t i = 0; i < sim->n_locks; i++) {
+		if (sim->locks[i].path && !strcmp(sim->locks[i].path, path)) {
+			*ret_holder = sim->locks[i].holder;
+			return -EBUSY;
+		}
+	}
+	if (pm_grow((void **)&sim->locks, &sim->cap_locks, sim->n_locks + 1, sizeof(*l)) < 0)
+		return -ENOMEM;
+	l = &sim->locks[sim->n_locks];
+	l->path = strdup(path);
+	if (!l->path)
+		return -ENOMEM;
+	l->holder = getpid();
+	return (int)sim->n_locks++;
+}
+
+static void s_unlock(void *os, int handle)
+{
+	struct pm_sim *sim = os;
+
+	if (handle < 0 || (size_t)handle >= sim->n_locks)
+		return;
+	free(sim->locks[handle].path);
+	sim->locks[handle].path = NULL;
+}
+
+static void s_destroy(void *os)
+{
+	pm_sim__free(os);
+}
+
+static const struct pm_os_ops sim_ops = {
+	.name = "sim",
+	.open = s_open,
+	.read = s_read,
+	.pread = s_pread,
+	.write = s_write,
+	.pwrite = s_pwrite,
+	.close = s_close,
+	.list_dir = s_list_dir,
+	.perf_open = s_perf_open,
+	.perf_ioctl = s_perf_ioctl,
+	.mono_ns = s_mono_ns,
+	.wall_ns = s_wall_ns,
+	.wait = s_wait,
+	.proc_prepare = s_proc_prepare,
+	.proc_pid = s_proc_pid,
+	.proc_start = s_proc_start,
+	.proc_exec_errno = s_proc_exec_errno,
+	.proc_kill = s_proc_kill,
+	.proc_free = s_proc_free,
+	.lock = s_lock,
+	.unlock = s_unlock,
+	.destroy = s_destroy,
+};
+
+const struct pm_os_ops *pm_sim__ops(void)
+{
+	return &sim_ops;
+}

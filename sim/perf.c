@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The simulator's perf core. Events live in per-(PMU, CPU) contexts as the
+ * kernel's flexible groups: whenever something changes they are scheduled
+ * in list order until the first hardware group that does not fit, and
+ * while some enabled group is left out the list rotates by one group every
+ * mux interval (kernel/events/core.c rotate_ctx). time_enabled runs while an
+ * event is enabled, time_running while its group is on the hardware, and
+ * the count grows by the model's truth over exactly the running time.
+ * Accounting is lazy: each context catches up to "now" when it is touched.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "sim-internal.h"
+#include "util/cpus.h"
+#include "util/util.h"
+
+#define DEFAULT_MUX_NS 4000000ull	/* PERF_CPU_HRTIMER at HZ=250 (peers.md §4) */
+
+struct member_list {
+	struct sim_event **m;
+	size_t n;
+};
+
+int pm_sim__add_pmu(struct pm_sim *sim, const char *name, const struct pm_sim_pmu_model *m)
+{
+	struct sim_pmu *p;
+	int r;
+
+	if (!m->count)
+		return -EINVAL;
+	r = pm_grow((void **)&sim->pmus, &sim->cap_pmus, sim->n_pmus + 1, sizeof(*sim->pmus));
+	if (r < 0)
+		return r;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->name = strdup(name);
+	if (!p->name) {
+		free(p);
+		return -ENOMEM;
+	}
+	p->m = *m;
+	if (!p->m.mux_ns)
+		p->m.mux_ns = DEFAULT_MUX_NS;
+	if (!p->m.task_err)
+		p->m.task_err = -EINVAL;
+	sim->pmus[sim->n_pmus++] = p;
+	return 0;
+}
+
+static struct sim_pmu *pmu_by_name(struct pm_sim *sim, const char *name)
+{
+	for (size_t i = 0; i < sim->n_pmus; i++)
+		if (!strcmp(sim->pmus[i]->name, name))
+			return sim->pmus[i];
+	return NULL;
+}
+
+void pm_sim__fail_next_open(struct pm_sim *sim, const char *name, int err)
+{
+	struct sim_pmu *p = pmu_by_name(sim, name);
+
+	if (p)
+		p->fail_next = err;
+}
+
+void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n)
+{
+	struct sim_pmu *p = pmu_by_name(sim, name);
+
+	if (p && cpu >= 0 && cpu < (int)PM_ARRAY_SIZE(p->stolen))
+		p->stolen[cpu] = n;
+}
+
+unsigned pm_sim__opens(const struct pm_sim *sim)
+{
+	return sim->opens;
+}
+
+bool pm_sim__enabled_before_open(const struct pm_sim *sim)
+{
+	return sim->enabled_before_open;
+}
+
+/* ---- the model's truth ------------------------------------------------------ */
+
+static uint64_t truth(const struct sim_event *ev, uint64_t t)
+{
+	uint64_t v = 0;
+
+	if (ev->pmu->m.count(ev->pmu->m.data, &ev->attr, ev->cpu, t, &v) < 0)
+		return 0;
+	return v;
+}
+
+static bool is_software(const struct sim_event *ev)
+{
+	return ev->pmu->m.counters == 0 && !ev->pmu->m.has_fixed;
+}
+
+static bool is_snapshot(const struct sim_event *ev)
+{
+	return ev->pmu->m.has_snapshot && ev->attr.config == ev->pmu->m.snapshot_config;
+}
+
+static bool uses_fixed(const struct sim_event *ev)
+{
+	return ev->pmu->m.has_fixed && ev->attr.config == ev->pmu->m.fixed_config;
+}
+
+/* ---- contexts ----------------------------------------------------------------- */
+
+static struct member_list members_of(struct pm_sim *sim, struct sim_event *leader,
+				     struct sim_event **buf, size_t cap)
+{
+	struct member_list l = { .m = buf };
+
+	for (size_t i = 0; i < sim->n_ev && l.n < cap; i++)
+		if (sim->ev[i]->leader == leader)
+			buf[l.n++] = sim->ev[i];
+	return l;
+}
+
+static void account(struct pm_sim *sim, struct sim_ctx *c, uint64_t a, uint64_t b)
+{
+	uint64_t dt = b - a;
+
+	for (size_t g = 0; g < c->n_groups; g++) {
+		struct sim_event *lead = c->groups[g];
+		struct sim_event *buf[64];
+		struct member_list ml = members_of(sim, lead, buf, PM_ARRAY_SIZE(buf));
+
+		for (size_t i = 0; i < ml.n; i++) {
+			struct sim_event *ev = ml.m[i];
+
+			if (!ev->enabled)
+				continue;
+			ev->ena += dt;
+			if (lead->scheduled && lead->enabled) {
+				ev->run += dt;
+				if (is_snapshot(ev))
+					ev->count = truth(ev, b);
+				else
+					ev->count += truth(ev, b) - truth(ev, a);
+			}
+		}
+	}
+}
+
+static void schedule(struct pm_sim *sim, struct sim_ctx *c)
+{
+	int limit = c->pmu->m.counters, used = 0;
+	bool fixed_used = false, can_add = true;
+
+	if (c->cpu >= 0 && c->cpu < (int)PM_ARRAY_SIZE(c->pmu->stolen))
+		used = c->pmu->stolen[c->cpu];
+	for (size_t g = 0; g < c->n_groups; g++) {
+		struct sim_event *lead = c->groups[g];
+		struct sim_event *buf[64];
+		struct member_list ml = members_of(sim, lead, buf, PM_ARRAY_SIZE(buf));
+		int need = 0, need_fixed = 0;
+		bool hw = false;
+
+		lead->scheduled = false;
+		if (!lead->enabled)
+			continue;
+		for (size_t i = 0; i < ml.n; i++) {
+			if (!ml.m[i]->enabled || is_software(ml.m[i]))
+				continue;
+			hw = true;
+			if (uses_fixed(ml.m[i]))
+				need_fixed++;
+			else
+				need++;
+		}
+		if (!hw) {
+			lead->scheduled = true;	/* software groups always go on */
+			continue;
+		}
+		if (!can_add)
+			continue;
+		if ((limit == 0 || used + need <= limit) &&
+		    (need_fixed == 0 || (need_fixed == 1 && !fixed_used))) {
+			lead->scheduled = true;
+			used += need;
+			fixed_used |= need_fixed > 0;
+		} else {
+			can_add = false;	/* in-order: later groups wait their turn */
+		}
+	}
+}
+
+static bool needs_rotation(const struct sim_ctx *c)
+{
+	for (size_t g = 0; g < c->n_groups; g++)
+		if (c->groups[g]->enabled && !c->groups[g]->scheduled)
+			return true;
+	return false;
+}
+
+static void rotate(struct sim_ctx *c)
+{
+	struct sim_event *first;
+
+	if (c->n_groups < 2)
+		return;
+	first = c->groups[0];
+	memmove(&c->groups[0], &c->groups[1], (c->n_groups - 1) * sizeof(*c->groups));
+	c->groups[c->n_groups - 1] = first;
+}
+
+/* Catch a context up to time t, rotating at every mux tick on the way. */
+static void ctx_advance(struct pm_sim *sim, struct sim_ctx *c, uint64_t t)
+{
+	uint64_t mux = c->pmu->m.mux_ns;
+
+	while (c->t_acct < t) {
+		uint64_t b = t, tick = (c->t_acct / mux + 1) * mux;
+		bool rot = needs_rotation(c) && tick <= t;
+
+		if (rot)
+			b = tick;
+		account(sim, c, c->t_acct, b);
+		c->t_acct = b;
+		if (rot) {
+			rotate(c);
+			schedule(sim, c);
+		}
+	}
+}
+
+static void sync_all(struct pm_sim *sim)
+{
+	uint64_t now = pm_sim__now(sim);
+
+	for (size_t i = 0; i < sim->n_ctx; i++)
+		ctx_advance(sim, sim->ctx[i], now);
+}
+
+static struct sim_ctx *ctx_of(struct pm_sim *sim, struct sim_pmu *p, int cpu)
+{
+	struct sim_ctx *c;
+
+	for (size_t i = 0; i < sim->n_ctx; i++)
+		if (sim->ctx[i]->pmu == p && sim->ctx[i]->cpu == cpu)
+			return sim->ctx[i];
+	if (pm_grow((void **)&sim->ctx, &sim->cap_ctx, sim->n_ctx + 1, sizeof(*sim->ctx)) < 0)
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->pmu = p;
+	c->cpu = cpu;
+	c->t_acct = pm_sim__now(sim);
+	sim->ctx[sim->n_ctx++] = c;
+	return c;
+}
+
+static struct sim_ctx *ctx_of_event(struct pm_sim *sim, struct sim_event *ev)
+{
+	return ctx_of(sim, ev->leader->pmu, ev->cpu);
+}
+
+static void resched_all(struct pm_sim *sim)
+{
+	for (size_t i = 0; i < sim->n_ctx; i++)
+		schedule(sim, sim->ctx[i]);
+}
+
+/* ---- open ---------------------------------------------------------------------- */
+
+static bool cpu_online(struct pm_sim *sim, int cpu)
+{
+	struct sim_node *n = sim_vfs__lookup(sim->vfs, "sys/devices/system/cpu/online");
+	const char *text = n ? sim_node__text(n) : NULL;
+	struct pm_cpus cpus;
+	bool on;
+
+	if (!text || pm_cpus__parse(text, strlen(text), &cpus) < 0)
+		return cpu >= 0;
+	on = pm_cpus__has(&cpus, cpu);
+	pm_cpus__done(&cpus);
+	return on;
+}
+
+static struct sim_pmu *pmu_by_type(struct pm_sim *sim, uint32_t type)
+{
+	for (size_t i = 0; i < sim->n_pmus; i++)
+		if (sim->pmus[i]->m.type == type)
+			return sim->pmus[i];
+	return NULL;
+}
+
+static int check_group(struct pm_sim *sim, struct sim_pmu *p, struct sim_event *ev,
+		       struct sim_event *leader)
+{
+	struct sim_event *buf[64];
+	struct member_list ml;
+	int hw = 0;
+	bool soft = p->m.counters == 0 && !p->m.has_fixed;
+
+	if (leader->leader != leader || leader->cpu != ev->cpu || leader->pid != ev->pid)
+		return -EINVAL;
+	ml = members_of(sim, leader, buf, PM_ARRAY_SIZE(buf));
+	if (ml.n >= PM_ARRAY_SIZE(buf))
+		return -ENOSPC;
+	for (size_t i = 0; i < ml.n; i++) {
+		if (is_software(ml.m[i]))
+			continue;
+		hw++;
+		/* ali_drw: the leader and siblings must be software or itself */
+		if (p->m.flags & PM_SIM_ONE_PER_GROUP && !soft)
+			return -EINVAL;
+		if (ml.m[i]->pmu->m.flags & PM_SIM_ONE_PER_GROUP && !soft)
+			return -EINVAL;
+		/* one hardware PMU per group */
+		if (!soft && ml.m[i]->pmu != p)
+			return -EINVAL;
+	}
+	/* a group that can never fit is refused up front */
+	if (!soft && p->m.counters && hw + 1 > p->m.counters + (p->m.has_fixed ? 1 : 0))
+		return -EINVAL;
+	return 0;
+}
+
+/* ali_drw (kernel-facts §1.8): each open resets every counter of the PMU, and
+ * the driver's next masked delta turns that into a huge bogus increment. */
+static void reset_artefacts(struct pm_sim *sim, struct sim_pmu *p)
+{
+	uint64_t mask = p->m.width >= 64 ? UINT64_MAX : (1ull << p->m.width) - 1;
+
+	for (size_t i = 0; i < sim->n_ev; i++) {
+		struct sim_event *ev = sim->ev[i];
+
+		if (ev->pmu == p && ev->enabled && ev->leader->scheduled)
+			ev->count += (0 - ev->count) & mask;
+	}
+}
+
+int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr, pid_t pid, int cpu,
+		  struct sim_event *leader, struct sim_event **ret)
+{
+	struct sim_event *ev;
+	struct sim_pmu *p;
+	struct sim_ctx *c;
+	uint64_t probe;
+	int r;
+
+	if (!attr || attr->size < PERF_ATTR_SIZE_VER0)
+		return -EINVAL;
+	p = pmu_by_type(sim, attr->type);
+	if (!p)
+		return -ENOENT;
+	if (p->fail_next) {
+		r = p->fail_next;
+		p->fail_next = 0;
+		return r;
+	}
+	if (pid == -1 && cpu < 0)
+		return -EINVAL;
+	if (cpu >= 0 && !cpu_online(sim, cpu))
+		return -ENODEV;
+	if (pid != -1 && p->m.flags & PM_SIM_CPU_WIDE_ONLY)
+		return p->m.task_err;
+	if ((attr->sample_period || attr->freq) && p->m.flags & PM_SIM_NO_SAMPLING)
+		return -EOPNOTSUPP;
+	if ((attr->exclude_user || attr->exclude_kernel || attr->exclude_hv) &&
+	    p->m.flags & PM_SIM_NO_EXCLUDE)
+		return -EINVAL;
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	ev->attr = *attr;
+	ev->pmu = p;
+	ev->cpu = cpu;
+	ev->pid = pid;
+	if (p->m.config_mask && !(p->m.has_fixed && attr->config == p->m.fixed_config))
+		ev->attr.config &= p->m.config_mask;
+	if (p->m.count(p->m.data, &ev->attr, cpu, pm_sim__now(sim), &probe) < 0) {
+		free(ev);
+		return -ENOENT;
+	}
+	if (leader) {
+		r = check_group(sim, p, ev, leader);
+		if (r < 0) {
+			free(ev);
+			return r;
+		}
+	}
+	ev->leader = leader ? leader : ev;
+	r = pm_grow((void **)&sim->ev, &sim->cap_ev, sim->n_ev + 1, sizeof(*sim->ev));
+	if (r < 0) {
+		free(ev);
+		return r;
+	}
+	sync_all(sim);
+	if (p->m.flags & PM_SIM_RESET_ON_OPEN)
+		reset_artefacts(sim, p);
+	c = ctx_of_event(sim, ev);
+	if (!c) {
+		free(ev);
+		return -ENOMEM;
+	}
+	if (!leader) {
+		r = pm_grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1, sizeof(*c->groups));
+		if (r < 0) {
+			free(ev);
+			return r;
+		}
+		c->groups[c->n_groups++] = ev;
+	}
+	sim->ev[sim->n_ev++] = ev;
+	ev->enabled = !attr->disabled;
+	ev->exec_pending = attr->enable_on_exec && attr->disabled && pid != -1;
+	ev->t_acct = pm_sim__now(sim);
+	sim->opens++;
+	if (sim->any_enabled)
+		sim->enabled_before_open = true;
+	schedule(sim, c);
+	*ret = ev;
+	return 0;
+}
+
+/* ---- read, ioctl, close ---------------------------------------------------------- */
+
+ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_t len)
+{
+	uint64_t fmt = ev->attr.read_format, out[3 + 64 * 3];
+	struct sim_event *lead = ev->leader;
+	size_t n = 0;
+
+	if (fmt & ~(uint64_t)(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+			      PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST))
+		return -EINVAL;
+	sync_all(sim);
+	if (fmt & PERF_FORMAT_GROUP) {
+		struct sim_event *mbuf[64];
+		struct member_list ml = members_of(sim, lead, mbuf, PM_ARRAY_SIZE(mbuf));
+
+		out[n++] = ml.n;
+		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			out[n++] = lead->ena;
+		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			out[n++] = lead->run;
+		for (size_t i = 0; i < ml.n; i++) {
+			out[n++] = ml.m[i]->count;
+			if (fmt & PERF_FORMAT_ID)
+				out[n++] = (uint64_t)(uintptr_t)ml.m[i];
+			if (fmt & PERF_FORMAT_LOST)
+				out[n++] = 0;
+		}
+	} else {
+		out[n++] = ev->count;
+		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			out[n++] = ev->ena;
+		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			out[n++] = ev->run;
+		if (fmt & PERF_FORMAT_ID)
+			out[n++] = (uint64_t)(uintptr_t)ev;
+		if (fmt & PERF_FORMAT_LOST)
+			out[n++] = 0;
+	}
+	if (len < n * sizeof(uint64_t))
+		return -ENOSPC;
+	memcpy(buf, out, n * sizeof(uint64_t));
+	return (ssize_t)(n * sizeof(uint64_t));
+}
+
+static void set_enabled(struct pm_sim *sim, struct sim_event *ev, bool on, bool group)
+{
+	for (size_t i = 0; i < sim->n_ev; i++) {
+		struct sim_event *e = sim->ev[i];
+
+		if (e == ev || (group && e->leader == ev->leader)) {
+			e->enabled = on;
+			e->exec_pending = false;
+		}
+	}
+}
+
+int sim_perf_ioctl(struct pm_sim *sim, struct sim_event *ev, unsigned long req, unsigned long arg)
+{
+	bool group = arg & PERF_IOC_FLAG_GROUP;
+
+	sync_all(sim);
+	switch (req) {
+	case PERF_EVENT_IOC_ENABLE:
+		set_enabled(sim, ev, true, group);
+		sim->any_enabled = true;
+		break;
+	case PERF_EVENT_IOC_DISABLE:
+		set_enabled(sim, ev, false, group);
+		break;
+	case PERF_EVENT_IOC_RESET:
+		for (size_t i = 0; i < sim->n_ev; i++)
+			if (sim->ev[i] == ev || (group && sim->ev[i]->leader == ev->leader))
+				sim->ev[i]->count = 0;
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+	resched_all(sim);
+	return 0;
+}
+
+void sim_perf_exec(struct pm_sim *sim, pid_t pid)
+{
+	sync_all(sim);
+	for (size_t i = 0; i < sim->n_ev; i++) {
+		struct sim_event *e = sim->ev[i];
+
+		if (e->pid == pid && e->exec_pending) {
+			e->enabled = true;
+			e->exec_pending = false;
+		}
+	}
+	resched_all(sim);
+}
+
+void sim_perf_task_exit(struct pm_sim *sim, pid_t pid)
+{
+	/* a task's events stop with it: no more counts, no more enabled time */
+	sync_all(sim);
+	for (size_t i = 0; i < sim->n_ev; i++)
+		if (sim->ev[i]->pid == pid)
+			sim->ev[i]->enabled = false;
+	resched_all(sim);
+}
+
+void sim_perf_close(struct pm_sim *sim, struct sim_event *ev)
+{
+	struct sim_ctx *c;
+
+	sync_all(sim);
+	c = ctx_of_event(sim, ev);
+	/* siblings of a closed leader become groups of their own, as in the kernel */
+	for (size_t i = 0; i < sim->n_ev; i++) {
+		struct sim_event *e = sim->ev[i];
+
+		if (e != ev && e->leader == ev) {
+			e->leader = e;
+			if (c && pm_grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1,
+					 sizeof(*c->groups)) == 0)
+				c->groups[c->n_groups++] = e;
+		}
+	}
+	for (size_t g = 0; c && g < c->n_groups; g++) {
+		if (c->groups[g] != ev)
+			continue;
+		memmove(&c->groups[g], &c->groups[g + 1], (c->n_groups - g - 1) * sizeof(*c->groups));
+		c->n_groups--;
+		break;
+	}
+	for (size_t i = 0; i < sim->n_ev; i++) {
+		if (sim->ev[i] != ev)
+			continue;
+		memmove(&sim->ev[i], &sim->ev[i + 1], (sim->n_ev - i - 1) * sizeof(*sim->ev));
+		sim->n_ev--;
+		break;
+	}
+	free(ev);
+	if (c)
+		schedule(sim, c);
+}
+
+void sim_perf_done(struct pm_sim *sim)
+{
+	for (size_t i = 0; i < sim->n_ev; i++)
+		free(sim->ev[i]);
+	for (size_t i = 0; i < sim->n_ctx; i++) {
+		free(sim->ctx[i]->groups);
+		free(sim->ctx[i]);
+	}
+	for (size_t i = 0; i < sim->n_pmus; i++) {
+		free(sim->pmus[i]->name);
+		free(sim->pmus[i]);
+	}
+	free(sim->ev);
+	free(sim->ctx);
+	free(sim->pmus);
+}

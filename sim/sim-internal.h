@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Shared between the simulator's kernel (kernel.c) and its perf core (perf.c). */
+#ifndef PM_SIM_INTERNAL_H
+#define PM_SIM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "sim.h"
+#include "vfs.h"
+
+#define SIM_MAX_FDS 65536
+
+struct sim_pmu {
+	char *name;
+	struct pm_sim_pmu_model m;
+	int fail_next;		/* fault injection: errno for the next open */
+	int stolen[64];		/* counters taken by someone else, per CPU (first 64) */
+};
+
+struct sim_event {
+	struct perf_event_attr attr;
+	struct sim_pmu *pmu;
+	int cpu;		/* -1: follows a task */
+	pid_t pid;		/* -1: CPU-wide */
+	struct sim_event *leader;	/* itself for a leader */
+	bool enabled;
+	bool scheduled;		/* on the hardware now (meaningful on leaders) */
+	uint64_t count, ena, run;
+	uint64_t t_acct;	/* accounted up to here */
+	bool exec_pending;	/* enable_on_exec, waiting for its task's exec */
+};
+
+/* One PMU's events on one CPU: the kernel's flexible groups, rotated. */
+struct sim_ctx {
+	struct sim_pmu *pmu;
+	int cpu;
+	struct sim_event **groups;	/* leaders, in rotation order */
+	size_t n_groups, cap_groups;
+	uint64_t t_acct;
+};
+
+enum { SIM_FD_FILE = 1, SIM_FD_PERF };
+
+struct sim_fd {
+	bool used;
+	int kind;
+	struct sim_node *node;
+	uint64_t off;
+	struct sim_event *ev;
+};
+
+struct sim_lock {
+	char *path;
+	pid_t holder;
+};
+
+struct pm_sim {
+	struct sim_vfs *vfs;
+	struct sim_fd *fds;
+	size_t n_fds, cap_fds;
+
+	struct sim_pmu **pmus;
+	size_t n_pmus, cap_pmus;
+	struct sim_event **ev;
+	size_t n_ev, cap_ev;
+	struct sim_ctx **ctx;
+	size_t n_ctx, cap_ctx;
+	unsigned opens;
+	bool enabled_before_open;
+	bool any_enabled;
+
+	bool real_clock;
+	uint64_t now_ns, real_base;
+	pid_t next_pid;
+
+	struct sim_lock *locks;
+	size_t n_locks, cap_locks;
+};
+
+int sim_fd_alloc(struct pm_sim *sim, struct sim_fd **ret);
+
+int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr, pid_t pid, int cpu,
+		  struct sim_event *leader, struct sim_event **ret);
+ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_t len);
+int sim_perf_ioctl(struct pm_sim *sim, struct sim_event *ev, unsigned long req, unsigned long arg);
+void sim_perf_close(struct pm_sim *sim, struct sim_event *ev);
+/* A task execs: its enable_on_exec events start. */
+void sim_perf_exec(struct pm_sim *sim, pid_t pid);
+/* A task exits (at the current virtual time): its events stop. */
+void sim_perf_task_exit(struct pm_sim *sim, pid_t pid);
+void sim_perf_done(struct pm_sim *sim);
+
+#endif

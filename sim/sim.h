@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pmumon's simulated kernel and hardware. It implements the os seam
+ * (pmumon/os.h), so discovery, encoding, sources and sampling run against it
+ * line for line as against a real kernel:
+ *
+ *  - files: a virtual tree (sim/vfs.h) with sysfs text and driver-backed files;
+ *  - perf: events on PMU models with hardware counter limits, the kernel's
+ *    multiplex rotation every mux interval, time_enabled/time_running, group
+ *    reads, ioctls, and the drivers' rules (config masks, group limits,
+ *    no exclude bits, CPU-wide only, ali_drw's reset on open);
+ *  - time: a virtual clock (a 60 s run takes milliseconds and is the same on
+ *    every run) or the real one;
+ *  - processes: `sleep N` as a virtual process.
+ *
+ * Every count comes from a model's cumulative count function, so a test
+ * knows the true answer.
+ */
+#ifndef PM_SIM_H
+#define PM_SIM_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pmumon/os.h"
+
+struct pm_sim;
+
+/* Driver rules a PMU model can have (kernel-facts §0.4, §1.5, §3.4). */
+enum {
+	PM_SIM_NO_EXCLUDE = 1 << 0,	/* exclude_user/kernel/hv -> EINVAL */
+	PM_SIM_NO_SAMPLING = 1 << 1,	/* a sample period -> EOPNOTSUPP */
+	PM_SIM_ONE_PER_GROUP = 1 << 2,	/* no other hardware event in its group -> EINVAL */
+	PM_SIM_RESET_ON_OPEN = 1 << 3,	/* every open resets the PMU's counters */
+	PM_SIM_CPU_WIDE_ONLY = 1 << 4,	/* pid != -1 -> task_err */
+};
+
+struct pm_sim_pmu_model {
+	uint32_t type;			/* perf type the PMU answers to */
+	int counters;			/* general counters per CPU context; 0: no limit */
+	bool has_fixed;			/* one dedicated counter for fixed_config */
+	uint64_t fixed_config;
+	uint64_t config_mask;		/* the driver keeps these bits of config (0: all) */
+	bool has_snapshot;		/* snapshot_config's count is SET to the model's value */
+	uint64_t snapshot_config;	/* (msr cpu_thermal_margin, kernel-facts §4) */
+	unsigned width;			/* hardware counter width, for reset artefacts */
+	unsigned flags;			/* PM_SIM_* */
+	int task_err;			/* errno for per-task opens under CPU_WIDE_ONLY */
+	uint64_t mux_ns;		/* rotation period (0: 4 ms, HZ=250) */
+	/*
+	 * The cumulative count of an event at virtual time t_ns (monotonic,
+	 * never decreasing): the model's truth. cpu is -1 for a task's event.
+	 * Return 0, or -ENOENT for a config the hardware does not have.
+	 */
+	int (*count)(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
+		     uint64_t *ret);
+	void *data;
+};
+
+int pm_sim__new(struct pm_sim **ret);
+/* The ops to hand to pm_ctx_opts with the sim as os; destroy frees the sim. */
+const struct pm_os_ops *pm_sim__ops(void);
+void pm_sim__free(struct pm_sim *sim);
+
+/* Files. */
+int pm_sim__write_file(struct pm_sim *sim, const char *path, const char *text);
+int pm_sim__load_tree(struct pm_sim *sim, const char *host_dir, const char *path);
+int pm_sim__remove(struct pm_sim *sim, const char *path);
+struct sim_vfs *pm_sim__vfs(struct pm_sim *sim);
+
+/* perf: a PMU whose sysfs entry is at sys/bus/event_source/devices/<name>. */
+int pm_sim__add_pmu(struct pm_sim *sim, const char *name, const struct pm_sim_pmu_model *m);
+/* Make the next perf_event_open on PMU `name` fail with err (fault injection). */
+void pm_sim__fail_next_open(struct pm_sim *sim, const char *name, int err);
+/* Counters of `name` on cpu taken by someone else: fewer left for us. */
+void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n);
+/* Opens and enables seen so far (tests check ordering). */
+unsigned pm_sim__opens(const struct pm_sim *sim);
+/* Did any ENABLE ioctl come before the last open? (ali_drw's reset would bite.) */
+bool pm_sim__enabled_before_open(const struct pm_sim *sim);
+
+/* Time. */
+void pm_sim__use_real_clock(struct pm_sim *sim, bool real);
+uint64_t pm_sim__now(const struct pm_sim *sim);	/* ns since the simulated boot */
+void pm_sim__advance(struct pm_sim *sim, uint64_t ns);
+
+#endif

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "vfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+struct sim_node {
+	char *name;
+	bool dir;
+	struct sim_node **child;
+	size_t n_child, cap_child;
+	char *text;	/* plain file content */
+	size_t len;
+	const struct sim_file_ops *ops;
+	void *data;
+};
+
+struct sim_vfs {
+	struct sim_node *root;
+};
+
+static void node_free(struct sim_node *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->n_child; i++)
+		node_free(n->child[i]);
+	free(n->child);
+	free(n->text);
+	free(n->name);
+	free(n);
+}
+
+static struct sim_node *node_new(const char *name, size_t len, bool dir)
+{
+	struct sim_node *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->name = strndup(name, len);
+	n->dir = dir;
+	if (!n->name) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+int sim_vfs__new(struct sim_vfs **ret)
+{
+	struct sim_vfs *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	v->root = node_new("", 0, true);
+	if (!v->root) {
+		free(v);
+		return -ENOMEM;
+	}
+	*ret = v;
+	return 0;
+}
+
+void sim_vfs__free(struct sim_vfs *v)
+{
+	if (!v)
+		return;
+	node_free(v->root);
+	free(v);
+}
+
+static struct sim_node *child_of(struct sim_node *dir, const char *name, size_t len)
+{
+	for (size_t i = 0; i < dir->n_child; i++)
+		if (strlen(dir->child[i]->name) == len && !memcmp(dir->child[i]->name, name, len))
+			return dir->child[i];
+	return NULL;
+}
+
+/*
+ * Walk to path. With create, make missing directories and a final node of
+ * the given kind. *ret_parent gets the parent of the last component.
+ */
+static int walk(struct sim_vfs *v, const char *path, bool create, bool final_dir,
+		struct sim_node **ret, struct sim_node **ret_parent)
+{
+	struct sim_node *cur = v->root, *parent = NULL;
+	const char *p = path;
+
+	if (!path || path[0] == '/')
+		return -EINVAL;
+	while (*p) {
+		size_t len = strcspn(p, "/");
+		bool last = p[len] == '\0' || (p[len] == '/' && p[len + 1] == '\0');
+		struct sim_node *next;
+
+		if (len == 0 || (len == 1 && p[0] == '.')) {
+			p += len + (p[len] == '/');
+			continue;
+		}
+		if (len == 2 && p[0] == '.' && p[1] == '.')
+			return -EINVAL;
+		if (!cur->dir)
+			return -ENOTDIR;
+		next = child_of(cur, p, len);
+		if (!next) {
+			if (!create)
+				return -ENOENT;
+			next = node_new(p, len, last ? final_dir : true);
+			if (!next || pm_grow((void **)&cur->child, &cur->cap_child, cur->n_child + 1,
+					     sizeof(*cur->child)) < 0) {
+				node_free(next);
+				return -ENOMEM;
+			}
+			cur->child[cur->n_child++] = next;
+		}
+		parent = cur;
+		cur = next;
+		p += len + (p[len] == '/');
+	}
+	*ret = cur;
+	if (ret_parent)
+		*ret_parent = parent;
+	return 0;
+}
+
+int sim_vfs__write_text(struct sim_vfs *v, const char *path, const char *text)
+{
+	struct sim_node *n;
+	char *copy;
+	int r = walk(v, path, true, false, &n, NULL);
+
+	if (r < 0)
+		return r;
+	if (n->dir)
+		return -EISDIR;
+	copy = strdup(text);
+	if (!copy)
+		return -ENOMEM;
+	free(n->text);
+	n->text = copy;
+	n->len = strlen(copy);
+	n->ops = NULL;
+	return 0;
+}
+
+int sim_vfs__add_dynamic(struct sim_vfs *v, const char *path, const struct sim_file_ops *ops,
+			 void *data)
+{
+	struct sim_node *n;
+	int r = walk(v, path, true, false, &n, NULL);
+
+	if (r < 0)
+		return r;
+	if (n->dir)
+		return -EISDIR;
+	free(n->text);
+	n->text = NULL;
+	n->ops = ops;
+	n->data = data;
+	return 0;
+}
+
+int sim_vfs__mkdir(struct sim_vfs *v, const char *path)
+{
+	struct sim_node *n;
+	int r = walk(v, path, true, true, &n, NULL);
+
+	if (r < 0)
+		return r;
+	return n->dir ? 0 : -ENOTDIR;
+}
+
+int sim_vfs__remove(struct sim_vfs *v, const char *path)
+{
+	struct sim_node *n, *parent;
+	int r = walk(v, path, false, false, &n, &parent);
+
+	if (r < 0)
+		return r;
+	if (!parent)
+		return -EBUSY;	/* the root stays */
+	for (size_t i = 0; i < parent->n_child; i++) {
+		if (parent->child[i] != n)
+			continue;
+		memmove(&parent->child[i], &parent->child[i + 1],
+			(parent->n_child - i - 1) * sizeof(*parent->child));
+		parent->n_child--;
+		node_free(n);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int read_host_file(const char *path, char **ret)
+{
+	struct pm_strbuf b = { 0 };
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		pm_strbuf__append(&b, buf, (size_t)n);
+	close(fd);
+	if (n < 0) {
+		pm_strbuf__done(&b);
+		return -EIO;
+	}
+	*ret = pm_strbuf__steal(&b);
+	return *ret ? 0 : -ENOMEM;
+}
+
+int sim_vfs__load_tree(struct sim_vfs *v, const char *host_dir, const char *path)
+{
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	d = opendir(host_dir);
+	if (!d)
+		return -errno;
+	r = sim_vfs__mkdir(v, path);
+	while (r == 0 && (de = readdir(d))) {
+		char host[4096], inner[1024];
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (pm_snprintf(host, sizeof(host), "%s/%s", host_dir, de->d_name) < 0 ||
+		    pm_snprintf(inner, sizeof(inner), "%s%s%s", path, path[0] ? "/" : "",
+				de->d_name) < 0) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		if (stat(host, &st) < 0) {
+			r = -errno;
+			break;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			r = sim_vfs__load_tree(v, host, inner);
+		} else {
+			char *text = NULL;
+
+			r = read_host_file(host, &text);
+			if (r == 0)
+				r = sim_vfs__write_text(v, inner, text);
+			free(text);
+		}
+	}
+	closedir(d);
+	return r;
+}
+
+struct sim_node *sim_vfs__lookup(struct sim_vfs *v, const char *path)
+{
+	struct sim_node *n;
+
+	return walk(v, path, false, false, &n, NULL) == 0 ? n : NULL;
+}
+
+bool sim_node__is_dir(const struct sim_node *n)
+{
+	return n->dir;
+}
+
+const char *sim_node__text(const struct sim_node *n)
+{
+	return n->dir || n->ops ? NULL : n->text;
+}
+
+ssize_t sim_node__read(struct sim_node *n, void *buf, size_t len, uint64_t off)
+{
+	if (n->dir)
+		return -EISDIR;
+	if (n->ops)
+		return n->ops->read ? n->ops->read(n->data, buf, len, off) : -EACCES;
+	if (off >= n->len)
+		return 0;
+	if (len > n->len - off)
+		len = n->len - (size_t)off;
+	memcpy(buf, n->text + off, len);
+	return (ssize_t)len;
+}
+
+ssize_t sim_node__write(struct sim_node *n, const void *buf, size_t len, uint64_t off)
+{
+	if (n->dir)
+		return -EISDIR;
+	if (n->ops)
+		return n->ops->write ? n->ops->write(n->data, buf, len, off) : -EACCES;
+	return -EACCES;	/* plain sysfs attributes are read-only here */
+}
+
+int sim_node__list(struct sim_node *n, int (*fn)(const char *name, bool is_dir, void *ud),
+		   void *ud)
+{
+	if (!n->dir)
+		return -ENOTDIR;
+	for (size_t i = 0; i < n->n_child; i++)
+		if (fn(n->child[i]->name, n->child[i]->dir, ud))
+			break;
+	return 0;
+}
