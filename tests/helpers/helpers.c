@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "helpers.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char th_log[16384];
+
+static void capture(enum pm_log_level level, const char *msg, void *userdata)
+{
+	size_t n = strlen(th_log);
+
+	snprintf(th_log + n, sizeof(th_log) - n, "%s\n", msg);
+}
+
+const char *th_fixtures(void)
+{
+	const char *d = getenv("PMUMON_TEST_SYSFS");
+
+	if (!d) {
+		fprintf(stderr, "PMUMON_TEST_SYSFS is not set (run the tests with meson test)\n");
+		exit(1);
+	}
+	return d;
+}
+
+struct pm_ctx *th_ctx_fixture(const char *machine)
+{
+	struct pm_ctx_opts o = { .log_fn = capture, .log_level = PM_LOG_DEBUG };
+	struct pm_ctx *ctx = NULL;
+	char root[4096];
+
+	snprintf(root, sizeof(root), "%s/%s", th_fixtures(), machine);
+	o.root = root;
+	assert_int_equal(pm_ctx__new(&o, &ctx), 0);
+	return ctx;
+}
+
+struct pm_sim *th_sim_fixture(const char *machine)
+{
+	struct pm_sim *sim = NULL;
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s/%s", th_fixtures(), machine);
+	assert_int_equal(pm_sim__new(&sim), 0);
+	assert_int_equal(pm_sim__load_tree(sim, dir, ""), 0);
+	return sim;
+}
+
+struct pm_ctx *th_ctx_sim(struct pm_sim *sim)
+{
+	struct pm_ctx_opts o = { .os_ops = pm_sim__ops(), .os = sim, .simulated = true,
+				 .log_fn = capture, .log_level = PM_LOG_DEBUG };
+	struct pm_ctx *ctx = NULL;
+
+	assert_int_equal(pm_ctx__new(&o, &ctx), 0);
+	return ctx;
+}
+
+int th_logged(const char *s)
+{
+	return strstr(th_log, s) != NULL;
+}
+
+void th_log_clear(void)
+{
+	th_log[0] = '\0';
+}
+
+int th_rate_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
+		  uint64_t *ret)
+{
+	const struct th_rate_model *m = data;
+	double rate = m->rate(attr, cpu);
+
+	if (rate < 0)
+		return -ENOENT;
+	if (t_ns <= m->start_ns) {
+		*ret = 0;
+		return 0;
+	}
+	*ret = (uint64_t)floor(rate * (double)(t_ns - m->start_ns) / 1e9);
+	return 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Test helpers: contexts over fixture trees or the simulator, and captured logs. */
+#ifndef PM_TEST_HELPERS_H
+#define PM_TEST_HELPERS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "pmumon/pmumon.h"
+#include "sim.h"
+
+/* Everything the library logged, one message per line. */
+extern char th_log[16384];
+
+/* The directory of the generated fixture trees (PMUMON_TEST_SYSFS). */
+const char *th_fixtures(void);
+/* A context over a fixture tree read through the real os (root = the tree). */
+struct pm_ctx *th_ctx_fixture(const char *machine);
+/* A simulator loaded with a fixture tree; the caller adds PMU models. */
+struct pm_sim *th_sim_fixture(const char *machine);
+/* A context on a simulator (the context owns it). */
+struct pm_ctx *th_ctx_sim(struct pm_sim *sim);
+/* The log so far contains s? */
+int th_logged(const char *s);
+void th_log_clear(void);
+
+/* A PMU model with a constant rate per (config, cpu), for known truth:
+ * count(t) = floor(rate * (t - start) / 1e9). */
+struct th_rate_model {
+	uint64_t start_ns;
+	double (*rate)(const struct perf_event_attr *attr, int cpu);	/* events/s; <0: no such event */
+};
+int th_rate_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
+		  uint64_t *ret);
+
+#endif

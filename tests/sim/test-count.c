@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Counting through the perf source against the simulated kernel, where every
+ * count is known: exact values where nothing is multiplexed, scaled values
+ * within 1% where the kernel rotates 8 DF events over 4 counters, group
+ * reads, per-package placement, snapshots, aggregation, task mode, -C, and
+ * the open errors a user meets.
+ */
+#include "helpers.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "ctx.h"
+#include "evlist.h"
+#include "session.h"
+#include "util/util.h"
+
+#define SEC 1000000000ull
+
+/* ---- models --------------------------------------------------------------------- */
+
+/* ali_drw: hif_rd 1 MB-ish per PMU index, other events by code, cycles at 1.6 GHz. */
+static double drw_rate(const struct perf_event_attr *attr, int cpu)
+{
+	double idx = (double)(attr->type - 11);	/* the fixture types are 11..26 */
+
+	if (attr->config == 0x80)
+		return 1.6e9;
+	if (attr->config == 0x2)
+		return (idx + 1) * 1e6;
+	return (double)(attr->config + 1) * 1000.0;
+}
+
+/* amd_df: channel c moves (c + 1) * 1e8 requests/s; amd_l3 by umask; msr tsc 2.25 GHz. */
+static double epyc_rate(const struct perf_event_attr *attr, int cpu)
+{
+	switch (attr->type) {
+	case 12: {	/* amd_df: event bits 7:0 and 35:32 give the channel (facts §3.5) */
+		uint64_t ev = (attr->config & 0xff) | ((attr->config >> 24) & 0xf00);
+
+		return (double)(((ev >> 6) & 0xff) + 1) * 1e8;
+	}
+	case 13:
+		return ((attr->config >> 8) & 0xff) == 0xff ? 5e8 : 1e8;
+	case 10:
+		return attr->config == 0 ? 2.25e9 : 1e9;
+	default:
+		return -1;
+	}
+}
+
+static double sw_rate(const struct perf_event_attr *attr, int cpu)
+{
+	switch (attr->config) {
+	case PERF_COUNT_SW_CPU_CLOCK:
+	case PERF_COUNT_SW_TASK_CLOCK:
+		return cpu < 0 ? 1e8 : 1e9;	/* ns per s; a sleeping task runs 10% */
+	case PERF_COUNT_SW_PAGE_FAULTS:
+		return cpu < 0 ? 1500 : 100;
+	case PERF_COUNT_SW_CONTEXT_SWITCHES:
+	case PERF_COUNT_SW_CPU_MIGRATIONS:
+		return 10;
+	default:
+		return -1;
+	}
+}
+
+static struct th_rate_model drw_model = { .rate = drw_rate };
+static struct th_rate_model epyc_model = { .rate = epyc_rate };
+static struct th_rate_model sw_model = { .rate = sw_rate };
+
+static void add_sw(struct pm_sim *sim)
+{
+	struct pm_sim_pmu_model m = { .type = PERF_TYPE_SOFTWARE, .count = th_rate_count,
+				      .data = &sw_model };
+
+	assert_int_equal(pm_sim__add_pmu(sim, "software", &m), 0);
+}
+
+static struct pm_sim *yitian_sim(void)
+{
+	struct pm_sim *sim = th_sim_fixture("yitian710-2die");
+	static const char *const names[] = {
+		"21000", "21080", "23000", "23080", "25000", "25080", "27000", "27080",
+		"40021000", "40021080", "40023000", "40023080", "40025000", "40025080",
+		"40027000", "40027080",
+	};
+
+	/* the driver's rules: kernel-facts §1.2, §1.5, §1.8 */
+	for (size_t i = 0; i < PM_ARRAY_SIZE(names); i++) {
+		struct pm_sim_pmu_model m = {
+			.type = 11 + (uint32_t)i, .counters = 16, .has_fixed = true,
+			.fixed_config = 0x80, .config_mask = 0x3f, .width = 32,
+			.flags = PM_SIM_NO_EXCLUDE | PM_SIM_NO_SAMPLING | PM_SIM_ONE_PER_GROUP |
+				 PM_SIM_RESET_ON_OPEN | PM_SIM_CPU_WIDE_ONLY,
+			.task_err = -EOPNOTSUPP, .count = th_rate_count, .data = &drw_model,
+		};
+		char name[32];
+
+		snprintf(name, sizeof(name), "ali_drw_%s", names[i]);
+		assert_int_equal(pm_sim__add_pmu(sim, name, &m), 0);
+	}
+	add_sw(sim);
+	return sim;
+}
+
+static struct pm_sim *epyc_sim(void)
+{
+	struct pm_sim *sim = th_sim_fixture("epyc7742-1s");
+	struct pm_sim_pmu_model df = { .type = 12, .counters = 4, .width = 48,
+				       .flags = PM_SIM_NO_EXCLUDE | PM_SIM_NO_SAMPLING |
+						PM_SIM_CPU_WIDE_ONLY,
+				       .count = th_rate_count, .data = &epyc_model };
+	struct pm_sim_pmu_model l3 = df, msr = { .type = 10, .flags = PM_SIM_NO_EXCLUDE,
+						 .count = th_rate_count, .data = &epyc_model };
+
+	l3.type = 13;
+	l3.counters = 6;
+	assert_int_equal(pm_sim__add_pmu(sim, "amd_df", &df), 0);
+	assert_int_equal(pm_sim__add_pmu(sim, "amd_l3", &l3), 0);
+	assert_int_equal(pm_sim__add_pmu(sim, "msr", &msr), 0);
+	add_sw(sim);
+	return sim;
+}
+
+/* ---- a session in a few lines ------------------------------------------------------ */
+
+struct run {
+	struct pm_sim *sim;
+	struct pm_ctx *ctx;
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+};
+
+static int start(struct run *r, struct pm_sim *sim, const char *const *specs,
+		 const struct pm_session_opts *o)
+{
+	int e;
+
+	memset(r, 0, sizeof(*r));
+	r->sim = sim;
+	r->ctx = th_ctx_sim(sim);
+	/* counting starts a little after boot, as in life */
+	pm_sim__advance(sim, 3 * SEC);
+	drw_model.start_ns = epyc_model.start_ns = sw_model.start_ns = 0;
+	assert_int_equal(pm_evlist__new(r->ctx, &r->l), 0);
+	for (size_t i = 0; specs[i]; i++) {
+		e = pm_evlist__add(r->l, specs[i], &r->d);
+		if (e < 0)
+			fail_msg("'%s': %s", specs[i], r->d.msg);
+	}
+	e = pm_session__new(r->l, o, &r->s, &r->d);
+	if (e == 0)
+		e = pm_session__open(r->s, &r->d);
+	if (e == 0)
+		e = pm_session__enable(r->s);
+	return e;
+}
+
+static void stop(struct run *r)
+{
+	pm_session__free(r->s);
+	pm_evlist__free(r->l);
+	pm_ctx__free(r->ctx);	/* frees the sim */
+}
+
+static const struct pm_row *row(const struct pm_report *rep, const char *event, const char *device,
+				int cpu, int die)
+{
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		const struct pm_row *w = &rep->rows[i];
+
+		if (strcmp(w->event, event) != 0)
+			continue;
+		if (device && (!w->device || strcmp(w->device, device) != 0))
+			continue;
+		if (cpu != -2 && w->cpu != cpu)
+			continue;
+		if (die != -2 && w->die != die)
+			continue;
+		return w;
+	}
+	fail_msg("no row %s %s cpu %d die %d", event, device ? device : "-", cpu, die);
+	return NULL;
+}
+
+static const struct pm_session_opts system_wide = { .target = PM_TARGET_SYSTEM };
+
+/* ---- tests ------------------------------------------------------------------------- */
+
+static void test_uncore_exact(void **state)
+{
+	static const char *const specs[] = { "ali_drw/hif_rd/", "ali_drw/hif_wr/", "ali_drw/cycle/",
+					     NULL };
+	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = PM_AGGR_DEVICE };
+	const struct pm_report *rep;
+	struct run r;
+
+	assert_int_equal(start(&r, yitian_sim(), specs, &o), 0);
+	/* every counter opened before any was enabled: the reset on open bit nothing */
+	assert_false(pm_sim__enabled_before_open(r.sim));
+	assert_int_equal(pm_session__counter_count(r.s), 48);	/* 16 PMUs x 3, one CPU each */
+	pm_sim__advance(r.sim, 5 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->n_rows, 48);
+	assert_int_equal(rep->t_ns, 5 * SEC);
+	for (int i = 0; i < 16; i++) {
+		const struct pm_row *w = &rep->rows[i];	/* hif_rd rows come first, in PMU order */
+
+		assert_string_equal(w->event, "ali_drw/hif_rd/");
+		assert_true(w->value == (i + 1) * 1e6 * 5);	/* exactly the truth */
+		assert_int_equal(w->raw, (uint64_t)((i + 1) * 5000000));
+		assert_true(w->running == 1.0);
+		assert_int_equal(w->flags, 0);
+	}
+	assert_true(row(rep, "ali_drw/cycle/", "ali_drw_40027080", -2, -2)->value == 8e9);
+	assert_true(row(rep, "ali_drw/hif_wr/", "ali_drw_21000", -2, -2)->value == 2000.0 * 5);
+	stop(&r);
+}
+
+/* The simulator would catch an enable-then-open order: opening resets the PMU. */
+static void test_reset_on_open_model(void **state)
+{
+	struct pm_sim *sim = yitian_sim();
+	const struct pm_os_ops *ops = pm_sim__ops();
+	struct perf_event_attr a = { .size = sizeof(a), .type = 11, .config = 0x2, .disabled = 1,
+				     .read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+						    PERF_FORMAT_TOTAL_TIME_RUNNING };
+	uint64_t v[3];
+	int fa, fb;
+
+	fa = ops->perf_open(sim, &a, -1, 0, -1, 0);
+	assert_true(fa >= 0);
+	assert_int_equal(ops->perf_ioctl(sim, fa, PERF_EVENT_IOC_ENABLE, 0), 0);
+	pm_sim__advance(sim, SEC);
+	a.config = 0x1;
+	fb = ops->perf_open(sim, &a, -1, 0, -1, 0);	/* resets every counter of ali_drw_21000 */
+	assert_true(fb >= 0);
+	assert_true(pm_sim__enabled_before_open(sim));
+	assert_int_equal(ops->read(sim, fa, v, sizeof(v)), sizeof(v));
+	assert_true(v[0] != 1000000);	/* the wrong order is visible */
+	assert_int_equal(v[0], 1ull << 32);	/* 1e6 plus the driver's masked delta */
+	/* and the driver's other rules */
+	a.config = 0x41;	/* only 6 bits reach the hardware: counts event 0x01 */
+	assert_true(ops->perf_open(sim, &a, -1, 0, -1, 0) >= 0);
+	a.exclude_kernel = 1;
+	assert_int_equal(ops->perf_open(sim, &a, -1, 0, -1, 0), -EINVAL);
+	a.exclude_kernel = 0;
+	assert_int_equal(ops->perf_open(sim, &a, 1234, -1, -1, 0), -EOPNOTSUPP);
+	a.sample_period = 1000;
+	assert_int_equal(ops->perf_open(sim, &a, -1, 0, -1, 0), -EOPNOTSUPP);
+	a.sample_period = 0;
+	assert_int_equal(ops->perf_open(sim, &a, -1, 0, fa, 0), -EINVAL);	/* one per group */
+	pm_sim__free(sim);
+}
+
+static void test_multiplexed_df(void **state)
+{
+	static const char *const specs[] = {
+		"amd_df/dram_channel_data_controller_0/", "amd_df/dram_channel_data_controller_1/",
+		"amd_df/dram_channel_data_controller_2/", "amd_df/dram_channel_data_controller_3/",
+		"amd_df/dram_channel_data_controller_4/", "amd_df/dram_channel_data_controller_5/",
+		"amd_df/dram_channel_data_controller_6/", "amd_df/dram_channel_data_controller_7/",
+		NULL,
+	};
+	const struct pm_report *rep;
+	struct run r;
+
+	assert_int_equal(start(&r, epyc_sim(), specs, &system_wide), 0);
+	for (int iv = 0; iv < 5; iv++) {
+		pm_sim__advance(r.sim, SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, true);
+		assert_int_equal(rep->n_rows, 8);
+		assert_int_equal(rep->duration_ns, SEC);
+		for (int ch = 0; ch < 8; ch++) {
+			const struct pm_row *w = &rep->rows[ch];
+			double truth = (ch + 1) * 1e8;
+
+			/* 8 events on 4 counters: each runs half the time, scaled within 1% */
+			assert_true(w->flags & PM_ROW_MULTIPLEXED);
+			assert_true(fabs(w->running - 0.5) < 0.01);
+			if (fabs(w->value - truth) / truth > 0.01)
+				fail_msg("interval %d channel %d: %.0f vs truth %.0f", iv, ch, w->value,
+					 truth);
+		}
+	}
+	rep = pm_session__report(r.s, false);
+	assert_true(fabs(rep->rows[7].value - 8e8 * 5) / (8e8 * 5) < 0.01);
+	stop(&r);
+}
+
+static void test_group_read(void **state)
+{
+	static const char *const specs[] = { "{amd_l3/l3_accesses/,amd_l3/l3_misses/}", NULL };
+	const struct pm_report *rep;
+	struct run r;
+
+	assert_int_equal(start(&r, epyc_sim(), specs, &system_wide), 0);
+	/* 16 L3s (one per CCX) x one group each, read in one syscall per group */
+	assert_int_equal(r.s->n_ru, 16);
+	assert_true(r.s->ru[0].group);
+	assert_int_equal(r.s->ru[0].n, 2);
+	pm_sim__advance(r.sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_true(row(rep, "amd_l3/l3_accesses/", NULL, -2, -2)->value == 16 * 5e8 * 2);
+	assert_true(row(rep, "amd_l3/l3_misses/", NULL, -2, -2)->value == 16 * 1e8 * 2);
+	stop(&r);
+}
+
+static void test_not_counted(void **state)
+{
+	static const char *const specs[] = { "amd_l3/l3_accesses/", NULL };
+	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = PM_AGGR_CPU };
+	struct pm_sim *sim = epyc_sim();
+	const struct pm_report *rep;
+	struct run r;
+
+	pm_sim__steal_counters(sim, "amd_l3", 4, 6);	/* someone holds all of CCX 1's counters */
+	assert_int_equal(start(&r, sim, specs, &o), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	assert_true(isnan(row(rep, "amd_l3/l3_accesses/", NULL, 4, -2)->value));
+	assert_true(row(rep, "amd_l3/l3_accesses/", NULL, 4, -2)->flags & PM_ROW_NOT_COUNTED);
+	assert_true(row(rep, "amd_l3/l3_accesses/", NULL, 4, -2)->running == 0.0);
+	assert_true(row(rep, "amd_l3/l3_accesses/", NULL, 8, -2)->value == 5e8);
+	stop(&r);
+	/* merged, the row has no honest value: NaN, not the sum of the others */
+	sim = epyc_sim();
+	pm_sim__steal_counters(sim, "amd_l3", 4, 6);
+	assert_int_equal(start(&r, sim, specs, &system_wide), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_true(isnan(rep->rows[0].value));
+	assert_true(rep->rows[0].flags & PM_ROW_NOT_COUNTED);
+	stop(&r);
+}
+
+static void test_aggregation(void **state)
+{
+	static const char *const specs[] = { "ali_drw/hif_rd/", NULL };
+	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM };
+	const struct pm_report *rep;
+	struct run r;
+
+	o.aggr = PM_AGGR_DIE;
+	assert_int_equal(start(&r, yitian_sim(), specs, &o), 0);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->n_rows, 2);
+	/* die 0: PMU indexes 0..7 -> (1+..+8) MB; die 1: (9+..+16) */
+	assert_true(row(rep, "ali_drw/hif_rd/", NULL, -2, 0)->value == 36e6);
+	assert_true(row(rep, "ali_drw/hif_rd/", NULL, -2, 1)->value == 100e6);
+	stop(&r);
+
+	o.aggr = PM_AGGR_SOCKET;
+	assert_int_equal(start(&r, yitian_sim(), specs, &o), 0);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->n_rows, 1);
+	assert_int_equal(rep->rows[0].socket, 0);
+	assert_true(rep->rows[0].value == 136e6);
+	stop(&r);
+
+	o.aggr = PM_AGGR_CPU;
+	assert_int_equal(start(&r, yitian_sim(), specs, &o), 0);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->n_rows, 2);	/* the two cpumask CPUs, nothing twice */
+	assert_true(row(rep, "ali_drw/hif_rd/", NULL, 64, -2)->value == 100e6);
+	stop(&r);
+
+	o.aggr = PM_AGGR_FAMILY;
+	assert_int_equal(start(&r, yitian_sim(), specs, &o), 0);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->n_rows, 1);
+	assert_null(rep->rows[0].device);
+	assert_true(rep->rows[0].value == 136e6);
+	stop(&r);
+}
+
+static void test_intervals_add_up(void **state)
+{
+	static const char *const specs[] = { "msr/tsc/", "cpu-clock", NULL };
+	const struct pm_report *rep;
+	double sum = 0;
+	struct run r;
+
+	assert_int_equal(start(&r, epyc_sim(), specs, &system_wide), 0);
+	assert_int_equal(pm_session__counter_count(r.s), 256);	/* 128 CPUs x 2 */
+	for (int iv = 0; iv < 3; iv++) {
+		pm_sim__advance(r.sim, SEC / 2);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, true);
+		assert_true(rep->rows[0].value == 128 * 2.25e9 / 2);
+		/* cpu-clock counts ns and shows msec: 128 CPUs x 500 ms */
+		assert_true(fabs(rep->rows[1].value - 128 * 500.0) < 1e-6);
+		assert_string_equal(rep->rows[1].unit, "msec");
+		sum += rep->rows[0].value;
+	}
+	rep = pm_session__report(r.s, false);
+	assert_true(rep->rows[0].value == sum);
+	assert_int_equal(rep->t_ns, 3 * SEC / 2);
+	stop(&r);
+}
+
+static uint64_t margin_now;
+
+static int margin_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t,
+			uint64_t *ret)
+{
+	/* msr cpu_thermal_margin is SET to the current margin, not added (facts §4) */
+	*ret = attr->config == 7 ? margin_now + (uint64_t)cpu : 0;
+	return 0;
+}
+
+static void test_snapshot_and_per_pkg(void **state)
+{
+	static const char *const specs[] = { "msr/cpu_thermal_margin/", "power/energy-pkg/", NULL };
+	struct pm_sim *sim = th_sim_fixture("yitian710-2die");
+	struct pm_sim_pmu_model msr = { .type = 10, .count = margin_count, .has_snapshot = true,
+					.snapshot_config = 7 };
+	struct pm_sim_pmu_model pwr = { .type = 9, .count = th_rate_count, .data = &sw_model };
+	const struct pm_report *rep;
+	struct run r;
+
+	pm_sim__write_file(sim, "sys/bus/event_source/devices/msr/type", "10\n");
+	pm_sim__write_file(sim, "sys/bus/event_source/devices/msr/format/event", "config:0-63\n");
+	pm_sim__write_file(sim, "sys/bus/event_source/devices/msr/events/cpu_thermal_margin",
+			   "event=0x07\n");
+	pm_sim__write_file(sim, "sys/bus/event_source/devices/msr/events/cpu_thermal_margin.snapshot",
+			   "1\n");
+	pm_sim__write_file(sim, "sys/bus/event_source/devices/msr/events/cpu_thermal_margin.unit",
+			   "C\n");
+	/* a per-package event on a PMU without a cpumask (page-faults' rate stands in) */
+	pm_sim__write_file(sim, "sys/bus/event_source/devices/power/type", "9\n");
+	pm_sim__write_file(sim, "sys/bus/event_source/devices/power/format/event", "config:0-7\n");
+	pm_sim__write_file(sim, "sys/bus/event_source/devices/power/events/energy-pkg",
+			   "event=0x02\n");
+	pm_sim__write_file(sim, "sys/bus/event_source/devices/power/events/energy-pkg.per-pkg",
+			   "1\n");
+	assert_int_equal(pm_sim__add_pmu(sim, "msr", &msr), 0);
+	assert_int_equal(pm_sim__add_pmu(sim, "power", &pwr), 0);
+	add_sw(sim);
+	margin_now = 40;
+	assert_int_equal(start(&r, sim, specs, &system_wide), 0);
+	/* per-pkg: one CPU per die, not 128 */
+	{
+		size_t n = 0;
+
+		for (size_t k = 0; k < r.s->n_c; k++)
+			n += r.s->c[k].event == 1;
+		assert_int_equal(n, 2);
+	}
+	pm_sim__advance(sim, SEC);
+	margin_now = 30;
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	/* the current value averaged over CPUs (30 + 0..127), not a delta */
+	assert_true(rep->rows[0].value == 30 + 63.5);
+	assert_true(rep->rows[0].flags & PM_ROW_SNAPSHOT);
+	assert_string_equal(rep->rows[0].unit, "C");
+	assert_true(rep->rows[1].value == 2 * 100);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	assert_true(rep->rows[0].value == 30 + 63.5);	/* unchanged, not 0 */
+	stop(&r);
+}
+
+static void test_task_mode(void **state)
+{
+	static const char *const specs[] = { "page-faults", "task-clock", NULL };
+	struct pm_sim *sim = epyc_sim();
+	const struct pm_os_ops *ops = pm_sim__ops();
+	char *argv[] = { "sleep", "2", NULL };
+	struct pm_session_opts o = { .target = PM_TARGET_TASK };
+	struct pm_proc *proc;
+	const struct pm_report *rep;
+	struct run r;
+	int status = -1;
+
+	assert_int_equal(ops->proc_prepare(sim, argv, &proc), 0);
+	o.pid = ops->proc_pid(sim, proc);
+	assert_int_equal(start(&r, sim, specs, &o), 0);
+	pm_sim__advance(sim, SEC);	/* before the exec nothing counts */
+	assert_int_equal(ops->proc_start(sim, proc), 0);
+	assert_int_equal(ops->wait(sim, UINT64_MAX - 1, proc, &status), PM_OS_WAKE_EXIT);
+	assert_int_equal(status, 0);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_true(rep->rows[0].value == 3000);	/* 1500/s for the 2 s it ran */
+	assert_true(fabs(rep->rows[1].value - 200.0) < 1e-9);	/* 10% of 2 s, in msec */
+	assert_true(rep->rows[0].running == 1.0);
+	ops->proc_free(sim, proc);
+	stop(&r);
+}
+
+static void test_target_errors(void **state)
+{
+	static const char *const uncore[] = { "ali_drw/hif_rd/", NULL };
+	struct pm_session_opts task = { .target = PM_TARGET_TASK, .pid = 4242 };
+	struct pm_session_opts cpus = { .target = PM_TARGET_CPUS, .cpus = "1-3" };
+	struct run r;
+
+	assert_int_equal(start(&r, yitian_sim(), uncore, &task), -EINVAL);
+	assert_non_null(strstr(r.d.msg, "event 'ali_drw/hif_rd/' counts the whole uncore PMU"));
+	assert_non_null(strstr(r.d.hint, "-a"));
+	stop(&r);
+
+	assert_int_equal(start(&r, yitian_sim(), uncore, &cpus), -EINVAL);
+	assert_non_null(strstr(r.d.msg, "counts only on CPU(s) 0,64 (the cpumask of PMU 'ali_drw_21000' and its family)"));
+	assert_non_null(strstr(r.d.msg, "-C 1-3 leaves them out"));
+	stop(&r);
+
+	/* -C 0-3: the die-0 instances count, die 1's sit out */
+	cpus.cpus = "0-3";
+	assert_int_equal(start(&r, yitian_sim(), uncore, &cpus), 0);
+	assert_int_equal(pm_session__counter_count(r.s), 8);
+	stop(&r);
+
+	cpus.cpus = "200";
+	assert_int_equal(start(&r, yitian_sim(), uncore, &cpus), -ENODEV);
+	assert_string_equal(r.d.msg, "CPU 200 is not online; online CPUs are 0-127");
+	stop(&r);
+
+	cpus.cpus = "1-";
+	assert_int_equal(start(&r, yitian_sim(), uncore, &cpus), -EINVAL);
+	assert_string_equal(r.d.msg, "bad CPU list '1-'");
+	stop(&r);
+}
+
+static void test_open_errors(void **state)
+{
+	static const char *const tsc[] = { "msr/tsc/", NULL };
+	static const struct {
+		int err;
+		const char *msg, *hint;
+	} t[] = {
+		{ -EACCES, "no permission to count 'msr/tsc/' on CPU 0: Permission denied",
+		  "perf_event_paranoid is 2; system-wide counting needs CAP_PERFMON (or root)" },
+		{ -EBUSY, "the counters of PMU 'msr' are in use by someone else",
+		  "NMI watchdog" },
+		{ -EOPNOTSUPP, "PMU 'msr' does not support 'msr/tsc/' this way", NULL },
+		{ -EMFILE, "too many open files", "ulimit -n" },
+		{ -ENOENT, "'msr/tsc/' is not supported by this kernel or CPU", NULL },
+		{ -EINVAL, "PMU 'msr' rejected 'msr/tsc/' on CPU 0 (config 0x0, config1 0x0)",
+		  "pmumon list events msr" },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		struct pm_sim *sim = epyc_sim();
+		struct run r;
+
+		pm_sim__fail_next_open(sim, "msr", t[i].err);
+		assert_int_equal(start(&r, sim, tsc, &system_wide), t[i].err);
+		if (!strstr(r.d.msg, t[i].msg) || (t[i].hint && !strstr(r.d.hint, t[i].hint)))
+			fail_msg("%d: '%s' / '%s'", t[i].err, r.d.msg, r.d.hint);
+		assert_string_equal(r.d.input, "msr/tsc/");
+		stop(&r);
+	}
+	{
+		struct pm_sim *sim = epyc_sim();
+		struct run r;
+
+		/* the hint names the exact sysctl that would allow it */
+		pm_sim__fail_next_open(sim, "msr", -EACCES);
+		assert_int_equal(start(&r, sim, tsc, &system_wide), -EACCES);
+		assert_non_null(strstr(r.d.hint, "sysctl -w kernel.perf_event_paranoid=0"));
+		stop(&r);
+	}
+}
+
+static void test_defaults_drop_unsupported(void **state)
+{
+	struct pm_sim *sim = epyc_sim();
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+	char desc[512];
+
+	th_log_clear();
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	/* the amdzen2 pack matches: DF channels, then L3 */
+	assert_int_equal(pm_evlist__add_defaults(l, true, desc, sizeof(desc), &d), 0);
+	assert_int_equal(pm_evlist__count(l), 10);
+	assert_int_equal(pm_evlist__add(l, "cycles", &d), 0);	/* no hardware model here */
+	l->ev[10].optional = true;
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	assert_true(th_logged("'cycles' is not supported here (No such file or directory), leaving it out"));
+	assert_int_equal(pm_session__counter_count(s), 8 + 2 * 16);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_uncore_exact),
+		cmocka_unit_test(test_reset_on_open_model),
+		cmocka_unit_test(test_multiplexed_df),
+		cmocka_unit_test(test_group_read),
+		cmocka_unit_test(test_not_counted),
+		cmocka_unit_test(test_aggregation),
+		cmocka_unit_test(test_intervals_add_up),
+		cmocka_unit_test(test_snapshot_and_per_pkg),
+		cmocka_unit_test(test_task_mode),
+		cmocka_unit_test(test_target_errors),
+		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_defaults_drop_unsupported),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * From specs to perf_event_attr on fixture machines: exact encodings
+ * (kernel-facts §3.5, seed 004), family and glob expansion, labels, and
+ * every user error pointing at the bad part with a hint.
+ */
+#include "helpers.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "evlist.h"
+#include "pmu.h"
+#include "util/util.h"
+
+struct fx {
+	struct pm_ctx *ctx;
+	struct pm_evlist *l;
+};
+
+static struct fx open_fx(const char *machine)
+{
+	struct fx f = { .ctx = th_ctx_fixture(machine) };
+
+	assert_int_equal(pm_evlist__new(f.ctx, &f.l), 0);
+	return f;
+}
+
+static void close_fx(struct fx *f)
+{
+	pm_evlist__free(f->l);
+	pm_ctx__free(f->ctx);
+}
+
+static const struct pm_event *add_ok(struct fx *f, const char *spec)
+{
+	struct pm_diag d;
+	size_t before = f->l->n_ev;
+	int r = pm_evlist__add(f->l, spec, &d);
+
+	if (r != 0)
+		fail_msg("'%s': %d: %s (hint: %s)", spec, r, d.msg, d.hint);
+	assert_true(f->l->n_ev > before);
+	return &f->l->ev[before];
+}
+
+static const struct pm_evinst *inst(struct fx *f, const struct pm_event *ev, size_t i)
+{
+	assert_true(i < ev->n_inst);
+	return &f->l->inst[ev->first_inst + i];
+}
+
+static void test_amd_encodings(void **state)
+{
+	struct fx f = open_fx("epyc7742-1s");
+	const struct pm_event *ev;
+
+	/* kernel-facts §3.5: channel 4 on the F17h format */
+	ev = add_ok(&f, "amd_df/event=0x107,umask=0x38/");
+	assert_int_equal(ev->n_inst, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.type, 12);
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0x100003807ull);
+	assert_string_equal(ev->label, "amd_df/event=0x107,umask=0x38/");
+	/* the same through the pack's event name */
+	ev = add_ok(&f, "amd_df/dram_channel_data_controller_4/");
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0x100003807ull);
+	assert_true(ev->per_pkg);
+	/* a bare name any PMU knows */
+	ev = add_ok(&f, "dram_channel_data_controller_7");
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0x1000038c7ull);
+	/* remote link 0: seed 004's DfEvent[0x00000007004002C7] minus the enable bit */
+	ev = add_ok(&f, "amd_df/remote_outbound_data_controller_0/");
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0x7000002c7ull);
+	/* L3 on the F17h format (the seed's raw values use F19h positions, facts §3.6) */
+	ev = add_ok(&f, "amd_l3/event=0x4,umask=0xff,slicemask=0xf,threadmask=0xff/");
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0xff0f00000000ff04ull);
+	/* config terms and name= */
+	ev = add_ok(&f, "cpu/config=0x1a,name=raw_thing/");
+	assert_int_equal(inst(&f, ev, 0)->attr.type, 4);
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0x1a);
+	assert_string_equal(ev->label, "raw_thing");
+	/* a format term without a value is 1, as in perf */
+	ev = add_ok(&f, "cpu/event=0xc0,edge/");
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0xc0 | (1 << 18));
+	close_fx(&f);
+}
+
+static void test_generic_and_raw(void **state)
+{
+	struct fx f = open_fx("epyc7742-1s");
+	const struct pm_event *ev;
+
+	ev = add_ok(&f, "cycles");
+	assert_int_equal(inst(&f, ev, 0)->attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(inst(&f, ev, 0)->attr.config, PERF_COUNT_HW_CPU_CYCLES);
+	ev = add_ok(&f, "page-faults");
+	assert_int_equal(inst(&f, ev, 0)->attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(inst(&f, ev, 0)->attr.config, PERF_COUNT_SW_PAGE_FAULTS);
+	assert_string_equal(inst(&f, ev, 0)->device, "software");
+	ev = add_ok(&f, "cpu-clock");
+	assert_string_equal(ev->unit, "msec");
+	assert_true(ev->scale == 1e-6);
+	ev = add_ok(&f, "cs");
+	assert_int_equal(inst(&f, ev, 0)->attr.config, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	ev = add_ok(&f, "r1a8");
+	assert_int_equal(inst(&f, ev, 0)->attr.type, PERF_TYPE_RAW);
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0x1a8);
+	ev = add_ok(&f, "instructions:u");
+	assert_string_equal(ev->label, "instructions:u");
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_kernel, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_hv, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_user, 0);
+	ev = add_ok(&f, "msr/tsc/");
+	assert_int_equal(inst(&f, ev, 0)->attr.type, 10);
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0);
+	ev = add_ok(&f, "msr/aperf/");
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 1);
+	close_fx(&f);
+}
+
+static void test_yitian_families(void **state)
+{
+	struct fx f = open_fx("yitian710-2die");
+	const struct pm_event *ev;
+
+	/* the family name: every instance, one row */
+	ev = add_ok(&f, "ali_drw/hif_rd/");
+	assert_int_equal(ev->n_inst, 16);
+	assert_string_equal(ev->label, "ali_drw/hif_rd/");
+	for (size_t i = 0; i < 16; i++)
+		assert_int_equal(inst(&f, ev, i)->attr.config, 0x2);
+	assert_string_equal(inst(&f, ev, 8)->device, "ali_drw_40021000");
+	/* a glob over names: die 0 only */
+	ev = add_ok(&f, "ali_drw_2*/hif_wr/");
+	assert_int_equal(ev->n_inst, 8);
+	assert_string_equal(ev->label, "ali_drw/hif_wr/");
+	/* one instance keeps its name */
+	ev = add_ok(&f, "ali_drw_25080/cycle/");
+	assert_int_equal(ev->n_inst, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0x80);
+	assert_string_equal(ev->label, "ali_drw_25080/cycle/");
+	/* the JSON name of the cycle event */
+	ev = add_ok(&f, "ali_drw/ddr_cycles/");
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0x80);
+	/* bare alias across the family */
+	ev = add_ok(&f, "hif_rmw");
+	assert_int_equal(ev->n_inst, 16);
+	/* a comma list in one spec */
+	assert_int_equal(pm_evlist__add(f.l, "ali_drw/hif_rd/,ali_drw/hif_wr/", NULL), 0);
+	close_fx(&f);
+}
+
+struct bad {
+	const char *machine, *spec;
+	int err;
+	int pos, len;
+	const char *msg;	/* substring of the message */
+	const char *hint;	/* substring of the hint, or NULL */
+};
+
+static void test_errors(void **state)
+{
+	static const struct bad t[] = {
+		{ "epyc7742-1s", "amd_dx/event=0x7/", -ENOENT, 0, 6, "unknown PMU 'amd_dx'",
+		  "pmumon list pmus" },
+		{ "epyc7742-1s", "amd_df/evnt=0x7/", -ENOENT, 7, 8, "unknown term 'evnt' for PMU 'amd_df'",
+		  "event, umask, config" },
+		{ "epyc7742-1s", "amd_df/dram_channel_data_controller_9/", -ENOENT, 7, 30,
+		  "unknown term or event 'dram_channel_data_controller_9'", "pmumon list events amd_df" },
+		{ "epyc7742-1s", "amd_df/event=0x7,umask=0x100/", -ERANGE, 23, 5,
+		  "value 0x100 is too big for term 'umask' of PMU 'amd_df' (config:8-15: 8 bits, at most 0xff)",
+		  NULL },
+		{ "epyc7742-1s", "amd_df/event=0x4000/", -ERANGE, 13, 6, "too big for term 'event'", NULL },
+		{ "epyc7742-1s", "amd_df/event=seven/", -EINVAL, 13, 5, "not a number: 'seven'", "0xa" },
+		{ "epyc7742-1s", "amd_df/event=0x7,umask=0x38/u", -EINVAL, 28, 1,
+		  "PMU 'amd_df' rejects the :u/:k/:h modifiers", "drop the modifier" },
+		{ "epyc7742-1s", "{amd_df/event=0x7/,amd_l3/event=0x4/}", -EINVAL, 19, 17,
+		  "is not on the same PMU as", "split it" },
+		{ "epyc7742-1s", "cyclez", -ENOENT, 0, 6, "unknown event 'cyclez'", "pmumon list events" },
+		{ "epyc7742-1s", "cpu/period=1000/", -EOPNOTSUPP, 4, 11, "term 'period' is for sampling",
+		  NULL },
+		{ "epyc7742-1s", "sched:sched_switch", -ENOENT, 0, 18, "needs tracefs, which is not mounted",
+		  "mount -t tracefs" },
+		{ "epyc7742-1s", "amd_df/event=0x7", -EINVAL, 0, 16, "missing closing '/'", "event syntax" },
+		{ "yitian710-2die", "{ali_drw_21000/hif_rd/,ali_drw_21000/hif_wr/}", -EINVAL, 1, 1,
+		  "PMU 'ali_drw_21000' allows 1 event per group, this group has 2", "drop the braces" },
+		{ "yitian710-2die", "ali_drw/hif_rd/k", -EINVAL, 15, 1, "rejects the :u/:k/:h modifiers",
+		  NULL },
+		{ "yitian710-2die", "ali_drw_9*/hif_rd/", -ENOENT, 0, 10, "unknown PMU 'ali_drw_9*'", NULL },
+		{ "yitian710-2die", "ali_drw/hif_rdd/", -ENOENT, 8, 7, "unknown term or event 'hif_rdd'",
+		  NULL },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		struct fx f = open_fx(t[i].machine);
+		struct pm_diag d;
+		int r = pm_evlist__add(f.l, t[i].spec, &d);
+
+		if (r != t[i].err || d.pos != t[i].pos || d.len != t[i].len || !strstr(d.msg, t[i].msg) ||
+		    (t[i].hint && !strstr(d.hint, t[i].hint)))
+			fail_msg("'%s': got %d at %d+%d '%s' (hint '%s'); want %d at %d+%d '%s'",
+				 t[i].spec, r, d.pos, d.len, d.msg, d.hint, t[i].err, t[i].pos,
+				 t[i].len, t[i].msg);
+		assert_string_equal(d.input, t[i].spec);
+		/* nothing half-added */
+		assert_int_equal(f.l->n_ev, 0);
+		assert_int_equal(f.l->n_inst, 0);
+		close_fx(&f);
+	}
+}
+
+static void test_groups(void **state)
+{
+	struct fx f = open_fx("epyc7742-1s");
+	const struct pm_event *ev;
+
+	assert_int_equal(pm_evlist__add(f.l, "{amd_l3/l3_accesses/,amd_l3/l3_misses/},msr/tsc/", NULL),
+			 0);
+	assert_int_equal(f.l->n_ev, 3);
+	assert_int_equal(f.l->ev[0].group, 0);
+	assert_int_equal(f.l->ev[1].group, 0);
+	assert_int_equal(f.l->ev[2].group, -1);
+	/* a software event may join a hardware group */
+	ev = add_ok(&f, "{cycles,page-faults}:u");
+	assert_int_equal(ev->group, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_kernel, 1);
+	close_fx(&f);
+}
+
+static void test_tracepoints(void **state)
+{
+	struct pm_sim *sim = th_sim_fixture("malformed");
+	struct pm_ctx *ctx;
+	struct pm_evlist *l;
+	struct pm_diag d;
+
+	assert_int_equal(pm_sim__write_file(sim, "sys/kernel/tracing/events/sched/sched_switch/id",
+					    "316\n"), 0);
+	assert_int_equal(pm_sim__write_file(sim, "sys/kernel/tracing/events/sched/sched_wakeup/id",
+					    "318\n"), 0);
+	assert_int_equal(pm_sim__write_file(sim, "sys/kernel/tracing/events/sched/enable", "0\n"), 0);
+	ctx = th_ctx_sim(sim);
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "sched:sched_switch", &d), 0);
+	assert_int_equal(l->inst[0].attr.type, PERF_TYPE_TRACEPOINT);
+	assert_int_equal(l->inst[0].attr.config, 316);
+	assert_int_equal(pm_evlist__add(l, "sched:*", &d), 0);
+	assert_int_equal(l->ev[1].n_inst, 2);
+	assert_int_equal(pm_evlist__add(l, "sched:nope", &d), -ENOENT);
+	assert_non_null(strstr(d.msg, "no tracepoint matches 'sched:nope'"));
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+}
+
+static void test_defaults(void **state)
+{
+	struct fx f = open_fx("yitian710-2die");
+	char desc[512];
+
+	assert_int_equal(pm_evlist__add_defaults(f.l, true, desc, sizeof(desc), NULL), 0);
+	assert_non_null(strstr(desc, "the yitian710 pack's defaults"));
+	assert_string_equal(f.l->ev[0].label, "ali_drw/hif_rd/");	/* memory bandwidth first */
+	assert_int_equal(f.l->ev[0].n_inst, 16);
+	assert_true(f.l->ev[0].optional);
+	close_fx(&f);
+
+	f = open_fx("malformed");
+	assert_int_equal(pm_evlist__add_defaults(f.l, true, desc, sizeof(desc), NULL), 0);
+	assert_non_null(strstr(desc, "generic events (no platform pack matches this machine)"));
+	assert_string_equal(f.l->ev[0].label, "cpu-clock");
+	close_fx(&f);
+
+	f = open_fx("malformed");
+	assert_int_equal(pm_evlist__add_defaults(f.l, false, desc, sizeof(desc), NULL), 0);
+	assert_string_equal(f.l->ev[0].label, "task-clock");
+	close_fx(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_amd_encodings), cmocka_unit_test(test_generic_and_raw),
+		cmocka_unit_test(test_yitian_families), cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_groups),	       cmocka_unit_test(test_tracepoints),
+		cmocka_unit_test(test_defaults),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Output writers: JSON escaping and non-finite numbers, CSV quoting and
+ * fixed columns, and that a value never counted never prints as 0.
+ */
+#include "helpers.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/jsonw.h"
+#include "out/out.h"
+
+static char *capture_json(void (*fn)(struct pm_jw *w))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct pm_jw w;
+
+	pm_jw__init(&w, f);
+	fn(&w);
+	fclose(f);
+	return buf;
+}
+
+static void write_sample(struct pm_jw *w)
+{
+	pm_jw__object_begin(w);
+	pm_jw__key(w, "s");
+	pm_jw__string(w, "a\"b\\c\nd\x01");
+	pm_jw__key(w, "nan");
+	pm_jw__double(w, NAN);
+	pm_jw__key(w, "inf");
+	pm_jw__double(w, INFINITY);
+	pm_jw__key(w, "x");
+	pm_jw__double(w, 0.1);
+	pm_jw__key(w, "n");
+	pm_jw__u64(w, UINT64_MAX);
+	pm_jw__key(w, "arr");
+	pm_jw__array_begin(w);
+	pm_jw__int(w, -1);
+	pm_jw__null(w);
+	pm_jw__bool(w, true);
+	pm_jw__array_end(w);
+	pm_jw__key(w, "null");
+	pm_jw__string(w, NULL);
+	pm_jw__object_end(w);
+}
+
+static void test_jsonw(void **state)
+{
+	char *s = capture_json(write_sample);
+
+	assert_string_equal(s, "{\"s\":\"a\\\"b\\\\c\\nd\\u0001\",\"nan\":null,\"inf\":null,"
+			       "\"x\":0.1,\"n\":18446744073709551615,\"arr\":[-1,null,true],"
+			       "\"null\":null}");
+	free(s);
+}
+
+static void test_numbers(void **state)
+{
+	static const struct {
+		double v;
+		int decimals;
+		const char *grouped;
+	} g[] = {
+		{ 0, 0, "0" },
+		{ 999, 0, "999" },
+		{ 1000, 0, "1,000" },
+		{ 4009862308.0, 0, "4,009,862,308" },
+		{ 1200.904, 2, "1,200.90" },
+		{ 0.5, 2, "0.50" },
+		{ -1234567, 0, "-1,234,567" },
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		pm_fmt_grouped(buf, sizeof(buf), g[i].v, g[i].decimals);
+		assert_string_equal(buf, g[i].grouped);
+	}
+	pm_fmt_double(buf, sizeof(buf), 4009862308.0);
+	assert_string_equal(buf, "4009862308");
+	pm_fmt_double(buf, sizeof(buf), 0.1);
+	assert_string_equal(buf, "0.1");
+	pm_fmt_double(buf, sizeof(buf), 1.0 / 3.0);
+	assert_true(strtod(buf, NULL) == 1.0 / 3.0);
+	pm_fmt_timestamp(buf, sizeof(buf), 1767225600ull * 1000000000ull + 3000000ull);
+	assert_string_equal(buf, "2026-01-01T00:00:00.003Z");
+}
+
+/* A report as the session would produce it: one counted row, one not counted. */
+static const struct pm_row rows[] = {
+	{ .event = "msr/tsc/", .unit = "", .cpu = -1, .die = -1, .socket = -1,
+	  .value = 4009862308.0, .raw = 4009862308ull, .enabled_ns = 1000, .running_ns = 1000,
+	  .running = 1.0 },
+	{ .event = "amd_df/dram,x/", .unit = "", .cpu = -1, .die = -1, .socket = -1,
+	  .value = NAN, .raw = 0, .enabled_ns = 1000, .running_ns = 0, .running = 0.0,
+	  .flags = PM_ROW_NOT_COUNTED },
+	{ .event = "ch0", .unit = "MiB", .device = "amd_df", .cpu = 3, .die = 0, .socket = 1,
+	  .value = 1234.5, .raw = 20, .enabled_ns = 1000, .running_ns = 500, .running = 0.5,
+	  .flags = PM_ROW_MULTIPLEXED },
+};
+
+static const struct pm_report rep = {
+	.interval = false, .t_ns = 1002358130, .duration_ns = 1002358130,
+	.wall_ns = 1767225600ull * 1000000000ull, .aggr = PM_AGGR_FAMILY,
+	.n_rows = 3, .rows = rows,
+};
+
+static char *render(enum pm_out_format fmt, char sep, bool sim)
+{
+	struct pm_out_opts o = { .format = fmt, .sep = sep, .target = "'system wide'",
+				 .simulated = sim, .sim_platform = sim ? "yitian710" : NULL };
+	struct pm_out *out = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(pm_out__new(f, &o, &out), 0);
+	assert_int_equal(pm_out__report(out, &rep), 0);
+	pm_out__free(out);
+	fclose(f);
+	return buf;
+}
+
+static void test_csv(void **state)
+{
+	char *s = render(PM_OUT_CSV, ',', false);
+
+	assert_string_equal(s,
+		"type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,enabled_ns,"
+		"running_ns,running_pct,flags,simulated\n"
+		"total,1.002358130,2026-01-01T00:00:00.000Z,msr/tsc/,,,,,4009862308,,4009862308,"
+		"1000,1000,100.00,,0\n"
+		"total,1.002358130,2026-01-01T00:00:00.000Z,\"amd_df/dram,x/\",,,,,,,0,1000,0,0.00,"
+		"not_counted,0\n"
+		"total,1.002358130,2026-01-01T00:00:00.000Z,ch0,amd_df,1,0,3,1234.5,MiB,20,1000,500,"
+		"50.00,multiplexed,0\n");
+	free(s);
+	s = render(PM_OUT_CSV, ';', true);
+	assert_true(!strncmp(s, "# SIMULATED: yitian710", 22));
+	assert_non_null(strstr(s, "amd_df/dram,x/;"));	/* no quotes needed with ';' */
+	assert_non_null(strstr(s, ";1\n"));
+	free(s);
+}
+
+static void test_json(void **state)
+{
+	char *s = render(PM_OUT_JSON, 0, false), *line2;
+
+	assert_true(!strncmp(s, "{\"schema\":1,\"type\":\"total\"", 26));
+	line2 = strchr(s, '\n') + 1;
+	assert_non_null(strstr(line2, "\"value\":null"));
+	assert_non_null(strstr(line2, "\"counted\":false"));
+	assert_null(strstr(s, "\"value\":0,"));
+	assert_non_null(strstr(s, "\"value\":4009862308"));
+	assert_non_null(strstr(s, "\"device\":\"amd_df\",\"socket\":1,\"die\":0,\"cpu\":3"));
+	free(s);
+}
+
+static void test_table(void **state)
+{
+	char *s = render(PM_OUT_TABLE, 0, true);
+
+	assert_non_null(strstr(s, "Performance counter stats for 'system wide' [SIMULATED: yitian710]"));
+	assert_non_null(strstr(s, "     4,009,862,308        msr/tsc/\n"));
+	assert_non_null(strstr(s, "     <not counted>        amd_df/dram,x/\n"));
+	assert_non_null(strstr(s, "(50.00%)"));
+	assert_non_null(strstr(s, "1.002358130 seconds time elapsed"));
+	free(s);
+}
+
+static void test_locale(void **state)
+{
+	char *s;
+
+	/* the program's locale must not turn 1234.5 into 1234,5 */
+	if (!setlocale(LC_ALL, "de_DE.UTF-8") && !setlocale(LC_ALL, "fr_FR.UTF-8"))
+		skip();
+	s = render(PM_OUT_CSV, ';', false);
+	assert_non_null(strstr(s, ";1234.5;"));
+	free(s);
+	setlocale(LC_ALL, "C");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jsonw), cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_csv),   cmocka_unit_test(test_json),
+		cmocka_unit_test(test_table), cmocka_unit_test(test_locale),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Event specs in perf's syntax: what each form parses to, and where errors point. */
+#include "helpers.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "spec.h"
+#include "util/util.h"
+
+/* A compact rendering of a parsed spec, to compare against a table. */
+static void render(const struct pm_spec *s, char *buf, size_t size)
+{
+	static const char *const kind[] = { "pmu", "sym", "raw", "tp" };
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < s->n; i++) {
+		const struct pm_spec_event *e = &s->ev[i];
+
+		off += (size_t)snprintf(buf + off, size - off, "%s%s:", i ? " " : "", kind[e->kind]);
+		if (e->kind == PM_SPEC_PMU)
+			off += (size_t)snprintf(buf + off, size - off, "%s[", e->pmu);
+		else if (e->kind == PM_SPEC_RAW)
+			off += (size_t)snprintf(buf + off, size - off, "0x%llx",
+						(unsigned long long)e->raw);
+		else
+			off += (size_t)snprintf(buf + off, size - off, "%s", e->name);
+		for (size_t t = 0; t < e->n_terms; t++)
+			off += (size_t)snprintf(buf + off, size - off, "%s%s%s%s", t ? "," : "",
+						e->terms[t].name, e->terms[t].value ? "=" : "",
+						e->terms[t].value ? e->terms[t].value : "");
+		if (e->kind == PM_SPEC_PMU)
+			off += (size_t)snprintf(buf + off, size - off, "]");
+		if (e->mods)
+			off += (size_t)snprintf(buf + off, size - off, ":%s%s%s",
+						e->mods & PM_MOD_U ? "u" : "", e->mods & PM_MOD_K ? "k" : "",
+						e->mods & PM_MOD_H ? "h" : "");
+		if (e->group >= 0)
+			off += (size_t)snprintf(buf + off, size - off, "@g%d", e->group);
+	}
+}
+
+static void test_parse_ok(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} t[] = {
+		{ "cycles", "sym:cycles" },
+		{ "cycles:u", "sym:cycles:u" },
+		{ "instructions:uk", "sym:instructions:uk" },
+		{ "page-faults,task-clock", "sym:page-faults sym:task-clock" },
+		{ "msr/tsc/", "pmu:msr[tsc]" },
+		{ "msr/tsc/u", "pmu:msr[tsc]:u" },
+		{ "msr/tsc/:k", "pmu:msr[tsc]:k" },
+		{ "ali_drw_*/hif_rd/", "pmu:ali_drw_*[hif_rd]" },
+		{ "ali_drw/hif_rd/", "pmu:ali_drw[hif_rd]" },
+		{ "amd_df/event=0x107,umask=0x38/", "pmu:amd_df[event=0x107,umask=0x38]" },
+		{ "amd_df/event=0x7,umask=0x38,name=ch0/", "pmu:amd_df[event=0x7,umask=0x38,name=ch0]" },
+		{ "cpu/event=0x3c,edge/", "pmu:cpu[event=0x3c,edge]" },
+		{ "cpu/name='my event'/", "pmu:cpu[name=my event]" },
+		{ "cpu/config=0x1a,config1=5/", "pmu:cpu[config=0x1a,config1=5]" },
+		{ "power/energy-pkg/", "pmu:power[energy-pkg]" },
+		{ "r1a8", "raw:0x1a8" },
+		{ "r1a8:u", "raw:0x1a8:u" },
+		{ "rapl", "sym:rapl" },
+		{ "sched:sched_switch", "tp:sched:sched_switch" },
+		{ "sched:*", "tp:sched:*" },
+		{ "irq:irq_handler_*", "tp:irq:irq_handler_*" },
+		{ "{cycles,instructions}", "sym:cycles@g0 sym:instructions@g0" },
+		{ "{cycles,instructions}:u", "sym:cycles:u@g0 sym:instructions:u@g0" },
+		{ "{a,b},c,{d}", "sym:a@g0 sym:b@g0 sym:c sym:d@g1" },
+		{ "hif_rd", "sym:hif_rd" },
+		{ "cycles:x", "tp:cycles:x" },	/* like perf: not modifiers, so a tracepoint */
+		{ "msr//", "pmu:msr[]" },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		struct pm_spec s = { 0 };
+		struct pm_spec_err err = { 0 };
+		char buf[512];
+		int r = pm_spec__parse(t[i].in, strlen(t[i].in), &s, &err);
+
+		if (r != 0)
+			fail_msg("'%s': %d (%s at %zu)", t[i].in, r, err.msg, err.pos);
+		render(&s, buf, sizeof(buf));
+		if (strcmp(buf, t[i].want) != 0)
+			fail_msg("'%s': got '%s', want '%s'", t[i].in, buf, t[i].want);
+		pm_spec__done(&s);
+	}
+}
+
+static void test_positions(void **state)
+{
+	struct pm_spec s = { 0 };
+	const char *in = "cycles,amd_df/event=0x7,umask=0x38/u";
+
+	assert_int_equal(pm_spec__parse(in, strlen(in), &s, NULL), 0);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.ev[1].pos, 7);
+	assert_int_equal(s.ev[1].len, strlen(in) - 7);
+	assert_int_equal(s.ev[1].terms[1].pos, 24);	/* umask=0x38 */
+	assert_int_equal(s.ev[1].terms[1].len, 10);
+	assert_int_equal(s.ev[1].terms[1].value_pos, 30);
+	assert_int_equal(s.ev[1].mods_pos, strlen(in) - 1);
+	pm_spec__done(&s);
+}
+
+static void test_parse_errors(void **state)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		size_t pos;
+	} t[] = {
+		{ "", -EINVAL, 0 },
+		{ ",", -EINVAL, 0 },
+		{ "cycles,", -EINVAL, 6 },
+		{ "cycles,,x", -EINVAL, 7 },
+		{ "msr/tsc", -EINVAL, 0 },
+		{ "msr/tsc,/", -EINVAL, 8 },
+		{ "msr/=3/", -EINVAL, 4 },
+		{ "msr/event=/", -EINVAL, 10 },
+		{ "cpu/name='x/", -EINVAL, 9 },
+		{ "cycles:", -EINVAL, 6 },
+		{ "msr/tsc/q", -EINVAL, 8 },
+		{ "{cycles,instructions", -EINVAL, 0 },
+		{ "hif_*", -EINVAL, 0 },
+		{ "cycles instructions", -EINVAL, 6 },
+		{ "a;b", -EINVAL, 1 },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		struct pm_spec s = { .n = 99 };
+		struct pm_spec_err err = { 0 };
+		int r = pm_spec__parse(t[i].in, strlen(t[i].in), &s, &err);
+
+		if (r != t[i].ret || err.pos != t[i].pos)
+			fail_msg("'%s': got %d at %zu (%s), want %d at %zu", t[i].in, r, err.pos,
+				 err.msg ? err.msg : "", t[i].ret, t[i].pos);
+		assert_non_null(err.msg);
+		assert_int_equal(s.n, 99);	/* untouched */
+	}
+}
+
+static void test_limits(void **state)
+{
+	char big[PM_SPEC_MAX_LEN + 2];
+	struct pm_spec s;
+	struct pm_spec_err err;
+
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(pm_spec__parse(big, strlen(big), &s, &err), -E2BIG);
+	assert_int_equal(pm_spec__parse("a\0b", 3, &s, &err), -EINVAL);
+}
+
+static void test_terms_only(void **state)
+{
+	struct pm_spec_event ev;
+	struct pm_spec_err err;
+
+	assert_int_equal(pm_spec__parse_terms("event=0x07,umask=0x38", 21, &ev, &err), 0);
+	assert_int_equal(ev.n_terms, 2);
+	assert_string_equal(ev.terms[0].name, "event");
+	assert_string_equal(ev.terms[1].value, "0x38");
+	pm_spec__done_event(&ev);
+	assert_int_equal(pm_spec__parse_terms("config=0x2", 10, &ev, &err), 0);
+	assert_string_equal(ev.terms[0].name, "config");
+	pm_spec__done_event(&ev);
+	assert_int_equal(pm_spec__parse_terms("event=0x1,", 10, &ev, &err), -EINVAL);
+	assert_int_equal(pm_spec__parse_terms("event=0x1/x", 11, &ev, &err), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_ok),     cmocka_unit_test(test_positions),
+		cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_terms_only),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Strict number parsing and CPU lists: table-driven, out-parameters untouched on failure. */
+#include "helpers.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/cpus.h"
+#include "util/util.h"
+
+static void test_parse_u64(void **state)
+{
+	static const struct {
+		const char *in;
+		int base;
+		int ret;
+		uint64_t want;
+	} t[] = {
+		{ "0", 0, 0, 0 },
+		{ "42", 0, 0, 42 },
+		{ "0x45", 0, 0, 0x45 },
+		{ "0X1c7", 0, 0, 0x1c7 },
+		{ "017", 0, 0, 017 },
+		{ "ff", 16, 0, 0xff },
+		{ "0xff", 16, 0, 0xff },
+		{ "18446744073709551615", 10, 0, UINT64_MAX },
+		{ "18446744073709551616", 10, -ERANGE, 0 },
+		{ "0x10000000000000000", 0, -ERANGE, 0 },
+		{ "", 0, -EINVAL, 0 },
+		{ "-1", 0, -EINVAL, 0 },
+		{ "+1", 0, -EINVAL, 0 },
+		{ " 1", 0, -EINVAL, 0 },
+		{ "1 ", 0, -EINVAL, 0 },
+		{ "0x", 0, -EINVAL, 0 },
+		{ "12a", 10, -EINVAL, 0 },
+		{ "08", 0, -EINVAL, 0 },
+		{ "1", 7, -EINVAL, 0 },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		uint64_t v = 0xdeadbeef;
+		int r = pm_parse_u64(t[i].in, strlen(t[i].in), t[i].base, &v);
+
+		if (r != t[i].ret)
+			fail_msg("'%s': got %d, want %d", t[i].in, r, t[i].ret);
+		assert_int_equal(v, r == 0 ? t[i].want : 0xdeadbeef);
+	}
+}
+
+static void test_parse_int(void **state)
+{
+	int v = 7;
+
+	assert_int_equal(pm_parse_int_str("-1", &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(pm_parse_int_str("2147483647", &v), 0);
+	assert_int_equal(v, 2147483647);
+	v = 7;
+	assert_int_equal(pm_parse_int_str("2147483648", &v), -ERANGE);
+	assert_int_equal(pm_parse_int_str("--1", &v), -EINVAL);
+	assert_int_equal(v, 7);
+}
+
+static void test_parse_double(void **state)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		double want;
+	} t[] = {
+		{ "1", 0, 1.0 },
+		{ "2.3283064365386962890625e-10", 0, 2.3283064365386962890625e-10 },
+		{ "6.1e-5", 0, 6.1e-5 },
+		{ "1e3", 0, 1000.0 },
+		{ "1,5", -EINVAL, 0 },
+		{ "inf", -EINVAL, 0 },
+		{ "nan", -EINVAL, 0 },
+		{ "0x1p3", -EINVAL, 0 },
+		{ "1e999", -ERANGE, 0 },
+		{ "", -EINVAL, 0 },
+		{ "1.5x", -EINVAL, 0 },
+	};
+
+	/* a comma locale must not change anything (if the machine has one) */
+	setlocale(LC_NUMERIC, "de_DE.UTF-8");
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		double v = -7;
+		int r = pm_parse_double(t[i].in, strlen(t[i].in), &v);
+
+		if (r != t[i].ret)
+			fail_msg("'%s': got %d, want %d", t[i].in, r, t[i].ret);
+		if (r == 0)
+			assert_true(v == t[i].want);
+		else
+			assert_true(v == -7);
+	}
+	setlocale(LC_NUMERIC, "C");
+}
+
+static void test_cpus(void **state)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		const char *out;
+		size_t n;
+	} t[] = {
+		{ "0", 0, "0", 1 },
+		{ "0-3\n", 0, "0-3", 4 },
+		{ "0-3,8,10-11", 0, "0-3,8,10-11", 7 },
+		{ "3,1,2", 0, "1-3", 3 },
+		{ "1,1", 0, "1", 1 },
+		{ "", 0, "", 0 },
+		{ "\n", 0, "", 0 },
+		{ "0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60", 0,
+		  "0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60", 16 },
+		{ "0-", -EINVAL, NULL, 0 },
+		{ "3-1", -EINVAL, NULL, 0 },
+		{ "1,", -EINVAL, NULL, 0 },
+		{ ",1", -EINVAL, NULL, 0 },
+		{ "a", -EINVAL, NULL, 0 },
+		{ "1-2-3", -EINVAL, NULL, 0 },
+		{ "99999", -ERANGE, NULL, 0 },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		struct pm_cpus c = { .n = 77 };
+		char buf[256];
+		int r = pm_cpus__parse(t[i].in, strlen(t[i].in), &c);
+
+		if (r != t[i].ret)
+			fail_msg("'%s': got %d, want %d", t[i].in, r, t[i].ret);
+		if (r < 0) {
+			assert_int_equal(c.n, 77);
+			continue;
+		}
+		assert_int_equal(c.n, t[i].n);
+		assert_int_equal(pm_cpus__format(&c, buf, sizeof(buf)), 0);
+		assert_string_equal(buf, t[i].out);
+		pm_cpus__done(&c);
+	}
+}
+
+static void test_cpus_ops(void **state)
+{
+	struct pm_cpus a, b, c;
+	char buf[8];
+
+	assert_int_equal(pm_cpus__parse("0-7", 3, &a), 0);
+	assert_int_equal(pm_cpus__parse("4-11", 4, &b), 0);
+	assert_int_equal(pm_cpus__intersect(&a, &b, &c), 0);
+	assert_int_equal(c.n, 4);
+	assert_true(pm_cpus__has(&c, 4) && pm_cpus__has(&c, 7) && !pm_cpus__has(&c, 8));
+	assert_int_equal(pm_cpus__format(&a, buf, 3), -ENAMETOOLONG);
+	pm_cpus__done(&a);
+	pm_cpus__done(&b);
+	pm_cpus__done(&c);
+}
+
+static void test_strbuf(void **state)
+{
+	struct pm_strbuf b = { 0 };
+	char *s;
+
+	pm_strbuf__puts(&b, "ali_drw");
+	pm_strbuf__printf(&b, "/%s/%d", "hif_rd", 2);
+	s = pm_strbuf__steal(&b);
+	assert_string_equal(s, "ali_drw/hif_rd/2");
+	assert_null(b.s);
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_u64),   cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_cpus_ops),    cmocka_unit_test(test_strbuf),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
