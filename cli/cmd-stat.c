@@ -352,15 +352,20 @@ static int count_loop(struct run *run, const struct stat_args *a)
 			break;
 	}
 	pm_session__disable(run->s);
-	r = pm_session__read(run->s);
-	if (r < 0) {
-		cli_error("reading the counters failed: %s", strerror(-r));
-		return r;
+	/*
+	 * Stopped by --interval-count right after a read: the totals are that
+	 * read, so the intervals add up to them. Otherwise read once more and
+	 * print the last, shorter interval: the time since the last tick is not lost.
+	 */
+	if (!by_count) {
+		r = pm_session__read(run->s);
+		if (r < 0) {
+			cli_error("reading the counters failed: %s", strerror(-r));
+			return r;
+		}
+		if (step && !run->out_failed && pm_session__report(run->s, true)->duration_ns > 0)
+			report(run, true);
 	}
-	/* the last, shorter interval: the time since the last tick is not lost */
-	if (step && !by_count && !run->out_failed &&
-	    pm_session__report(run->s, true)->duration_ns > 0)
-		report(run, true);
 	if (!run->out_failed)
 		report(run, false);
 	return 0;

@@ -1,2 +1,267 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The pmumon binary end to end: list on fixture trees, the error messages a
+user meets (with their exit codes), and stat on this machine's software and
+msr PMUs in every output format. Tests that need perf events permitted on
+this machine are skipped (and say so) where they are not."""
+import csv
+import io
+import json
+import os
+import re
+import signal
+import subprocess
 import sys
-sys.exit(77)
+import time
+import unittest
+
+PMUMON = os.environ['PMUMON']
+FIXTURES = os.environ['PMUMON_TEST_SYSFS']
+
+CSV_HEADER = ('type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,'
+              'enabled_ns,running_ns,running_pct,flags,simulated')
+
+
+def run(*args, root=None, timeout=60, **kw):
+    cmd = [PMUMON]
+    if root:
+        cmd += ['--root', os.path.join(FIXTURES, root)]
+    return subprocess.run(cmd + list(args), capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def perf_permitted():
+    r = run('stat', '-a', '-e', 'cpu-clock', '--timeout', '10', '-x,')
+    return r.returncode == 0
+
+
+PERF_OK = perf_permitted()
+need_perf = unittest.skipUnless(PERF_OK, 'perf events are not permitted on this machine')
+
+
+class ListOnFixtures(unittest.TestCase):
+    def test_list_pmus_yitian(self):
+        r = run('list', 'pmus', root='yitian710-2die')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [l for l in r.stdout.splitlines() if l.startswith('ali_drw_')]
+        self.assertEqual(len(rows), 16)
+        self.assertIn('16+1 fixed', rows[0])
+        self.assertIn('ali_drw_pmu', rows[0])
+        self.assertTrue(rows[8].startswith('ali_drw_40021000'))
+        self.assertIn('platform packs: yitian710', r.stdout)
+        self.assertIn('128 CPUs, 1 package, 2 dies', r.stdout)
+
+    def test_list_events_family(self):
+        r = run('list', 'events', 'ali_drw', root='yitian710-2die')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('ali_drw (16 PMUs: ali_drw_21000 .. ali_drw_40027080)', r.stdout)
+        self.assertRegex(r.stdout, r'hif_rd +config=0x2 +config=0x2\n +A Read Op at HIF')
+        self.assertIn('ddr_cycles', r.stdout)
+        self.assertIn('(yitian710)', r.stdout)
+
+    def test_list_events_encoding(self):
+        r = run('list', 'events', 'dram_channel_*', root='epyc7742-1s')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r'dram_channel_data_controller_4 +event=0x107,umask=0x38 +'
+                                   r'config=0x100003807')
+        self.assertNotIn('l3_accesses', r.stdout)
+        self.assertIn('[per package]', r.stdout)
+
+    def test_list_glob_nothing(self):
+        r = run('list', 'pmus', 'nope*', root='epyc7742-1s')
+        self.assertEqual(r.returncode, 0)
+        self.assertIn('0 PMUs', r.stdout)
+
+    def test_malformed_warns_once(self):
+        r = run('list', 'pmus', root='malformed')
+        self.assertEqual(r.returncode, 0)
+        self.assertEqual(r.stderr.count("badformat/format/event"), 1)
+        self.assertIn("pmumon: warning: malformed sysfs file", r.stderr)
+
+
+class UserErrors(unittest.TestCase):
+    def check(self, args, code, *texts, root='epyc7742-1s'):
+        r = run(*args, root=root)
+        self.assertEqual(r.returncode, code, r.stderr)
+        for t in texts:
+            self.assertIn(t, r.stderr)
+        return r
+
+    def test_unknown_pmu_caret(self):
+        r = self.check(['stat', '-a', '-e', 'amd_dx/event=0x7/'], 2, "pmumon: unknown PMU 'amd_dx'",
+                       "hint: run 'pmumon list pmus'")
+        self.assertIn('    amd_dx/event=0x7/\n    ^~~~~~\n', r.stderr)
+
+    def test_unknown_term_caret(self):
+        r = self.check(['stat', '-a', '-e', 'amd_df/event=0x7,umsk=1/'], 2,
+                       "unknown term 'umsk' for PMU 'amd_df'")
+        self.assertIn('    amd_df/event=0x7,umsk=1/\n                     ^~~~~~\n', r.stderr)
+
+    def test_value_too_big(self):
+        self.check(['stat', '-a', '-e', 'amd_df/umask=0x100/'], 2,
+                   "value 0x100 is too big for term 'umask' of PMU 'amd_df' (config:8-15: 8 bits, "
+                   "at most 0xff)")
+
+    def test_modifier_on_uncore(self):
+        self.check(['stat', '-a', '-e', 'amd_l3/l3_accesses/k'], 2,
+                   "PMU 'amd_l3' rejects the :u/:k/:h modifiers", 'drop the modifier')
+
+    def test_group_limit(self):
+        self.check(['stat', '-a', '-e', '{ali_drw_21000/hif_rd/,ali_drw_21000/hif_wr/}'], 2,
+                   "allows 1 event per group", root='yitian710-2die')
+
+    def test_syntax(self):
+        self.check(['stat', '-a', '-e', 'msr/tsc'], 2, "missing closing '/'", 'event syntax')
+
+    def test_uncore_needs_a(self):
+        self.check(['stat', '-e', 'amd_df/event=0x7/', '--', 'true'], 2,
+                   "counts the whole uncore PMU, not one task", '-a')
+
+    def test_bad_options(self):
+        self.check(['stat', '-x', 'ab'], 2, 'option -x wants one separator character')
+        self.check(['stat', '--interval-count', '3'], 2, '--interval-count needs -I')
+        self.check(['stat', '-I', 'fast'], 2, "option -I wants a whole number")
+        self.check(['stat', '-a', '-C', '0'], 2, 'either -a or -C')
+        self.check(['stat', '--per-cpu', '--per-die'], 2, 'give one of --per-device')
+        self.check(['frobnicate'], 2, "unknown command 'frobnicate'")
+        self.check(['list', 'pmus', 'a', 'b'], 2, "unexpected argument 'b'")
+
+    def test_bad_cpu_list(self):
+        self.check(['stat', '-C', '0-', '-e', 'msr/tsc/'], 1, "bad CPU list '0-'")
+        self.check(['stat', '-C', '999', '-e', 'msr/tsc/'], 1, 'CPU 999 is not online')
+
+    def test_bad_root(self):
+        r = run('--root', '/nonexistent/dir', 'list')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot use '/nonexistent/dir' as the root", r.stderr)
+
+    def test_help_teaches(self):
+        r = run('stat', '--help')
+        self.assertEqual(r.returncode, 0)
+        for t in ('-e, --event SPEC', 'ali_drw/hif_rd/', '<not counted>', 'Examples:',
+                  '--per-device'):
+            self.assertIn(t, r.stdout)
+        r = run('--help')
+        self.assertEqual(r.returncode, 0)
+        self.assertIn('list', r.stdout)
+
+
+class StatOnThisMachine(unittest.TestCase):
+    @need_perf
+    def test_csv(self):
+        r = run('stat', '-a', '-e', 'msr/tsc/', '-e', 'page-faults', '-x,', '--', 'sleep', '0.2')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], CSV_HEADER)
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        self.assertEqual([row['event'] for row in rows], ['msr/tsc/', 'page-faults'])
+        for row in rows:
+            self.assertEqual(row['type'], 'total')
+            self.assertEqual(row['simulated'], '0')
+            self.assertGreater(float(row['value']), 0)
+            self.assertEqual(row['running_pct'], '100.00')
+        tsc = rows[0]
+        rate = float(tsc['value']) / float(tsc['enabled_ns'])
+        self.assertGreater(rate, 0.1)   # GHz: a TSC ticks at least 100 MHz
+
+    @need_perf
+    def test_json_lines(self):
+        r = run('stat', '-a', '-e', 'msr/tsc/', '-j', '-I', '100', '--interval-count', '3')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        objs = [json.loads(l) for l in r.stdout.splitlines()]
+        self.assertEqual([o['type'] for o in objs], ['interval'] * 3 + ['total'])
+        for o in objs:
+            self.assertEqual(o['schema'], 1)
+            self.assertEqual(o['event'], 'msr/tsc/')
+            self.assertTrue(o['counted'])
+            self.assertRegex(o['timestamp'], r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$')
+        self.assertAlmostEqual(objs[1]['time_s'] - objs[0]['time_s'], 0.1, delta=0.05)
+        # stopped by --interval-count: the intervals add up to the totals exactly
+        self.assertEqual(sum(o['value'] for o in objs[:3]), objs[3]['value'])
+        self.assertAlmostEqual(objs[3]['time_s'], objs[2]['time_s'], delta=1e-9)
+
+    @need_perf
+    def test_interval_table_and_last_partial_interval(self):
+        r = run('stat', '-a', '-e', 'msr/tsc/', '-I', '200', '--', 'sleep', '0.5')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [l for l in r.stdout.splitlines() if re.match(r' +\d+\.\d{9} \d\d:', l)]
+        # 0.2, 0.4 and the last 0.1 s: no counts are lost when the command ends
+        self.assertEqual(len(rows), 3, r.stdout)
+        self.assertIn('Performance counter stats for', r.stdout)
+        self.assertRegex(rows[0], r'^ +0\.2\d+ \d\d:\d\d:\d\d\.\d{3} +[\d,]+ +msr/tsc/$')
+
+    @need_perf
+    def test_per_cpu(self):
+        r = run('stat', '-a', '-A', '-e', 'msr/tsc/', '-x,', '--timeout', '100')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        self.assertEqual(len(rows), os.cpu_count())
+        self.assertEqual(sorted(int(x['cpu']) for x in rows), list(range(os.cpu_count())))
+        self.assertTrue(all(x['socket'] == '0' for x in rows))
+
+    @need_perf
+    def test_exit_status_passes_through(self):
+        r = run('stat', '-e', 'page-faults', '-x,', '--', 'sh', '-c', 'exit 3')
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn('page-faults', r.stdout)
+        r = run('stat', '-e', 'page-faults', '--', 'sh', '-c', 'kill -TERM $$')
+        self.assertEqual(r.returncode, 128 + signal.SIGTERM)
+
+    @need_perf
+    def test_command_not_found(self):
+        r = run('stat', '-e', 'page-faults', '--', '/nonexistent/cmd')
+        self.assertEqual(r.returncode, 127)
+        self.assertIn("cannot run '/nonexistent/cmd': No such file or directory", r.stderr)
+
+    @need_perf
+    def test_output_file(self):
+        path = os.path.join(os.environ.get('TMPDIR', '/tmp'), 'pmumon-test-%d.csv' % os.getpid())
+        try:
+            r = run('stat', '-a', '-e', 'msr/tsc/', '-x;', '-o', path, '--timeout', '50')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout, '')
+            with open(path) as f:
+                self.assertEqual(f.readline().strip(), CSV_HEADER.replace(',', ';'))
+        finally:
+            if os.path.exists(path):
+                os.remove(path)
+        r = run('stat', '-a', '-e', 'msr/tsc/', '-o', '/nonexistent/dir/x.csv', '--timeout', '10')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot write '/nonexistent/dir/x.csv'", r.stderr)
+
+    @need_perf
+    def test_ctrl_c_prints_totals(self):
+        p = subprocess.Popen([PMUMON, 'stat', '-a', '-e', 'msr/tsc/', '-x,'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=10)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn('counting system-wide until Ctrl-C', err)
+        rows = list(csv.DictReader(io.StringIO(out)))
+        self.assertEqual(len(rows), 1)
+        self.assertGreater(float(rows[0]['time_s']), 0.3)
+        self.assertGreater(float(rows[0]['value']), 0)
+
+    @need_perf
+    def test_reader_goes_away(self):
+        # pmumon | head -1: pmumon must stop, not loop writing into a closed pipe
+        p = subprocess.Popen([PMUMON, 'stat', '-a', '-e', 'msr/tsc/', '-I', '10'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdout.readline()
+        p.stdout.close()
+        self.assertEqual(p.wait(timeout=10), 0)
+        self.assertNotIn(b'cannot write', p.stderr.read())
+
+    @need_perf
+    def test_defaults_say_what_they_count(self):
+        r = run('stat', '-a', '--', 'sleep', '0.1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('pmumon: counting ', r.stderr)
+        self.assertIn('context-switches', r.stdout)
+
+
+if __name__ == '__main__':
+    if not PERF_OK:
+        print('note: perf events are not permitted here; the stat tests are skipped',
+              file=sys.stderr)
+    unittest.main(verbosity=2)
