@@ -9,8 +9,8 @@
 
 /* Options every command takes (parsed before the command name, or after it). */
 struct cli_global {
-	const char *root;	/* --root or PMUMON_ROOT */
-	int verbose;		/* -v, repeatable */
+	const char *root; /* --root or PMUMON_ROOT */
+	int verbose;	  /* -v, repeatable */
 };
 
 extern struct cli_global arg_global;
@@ -18,8 +18,8 @@ extern struct cli_global arg_global;
 /* Exit codes. */
 enum {
 	EXIT_OK = 0,
-	EXIT_FAIL = 1,		/* counting or the machine failed */
-	EXIT_USAGE = 2,		/* the command line is wrong */
+	EXIT_FAIL = 1,	/* counting or the machine failed */
+	EXIT_USAGE = 2, /* the command line is wrong */
 };
 
 /* Print "pmumon: <msg>" (and the spec with a caret, and the hint) once. */

@@ -101,7 +101,8 @@ static void list_family(const struct pm_pmu *p, size_t n_inst, const char *last,
 	if (pm_pmu__cpus(p, cpus, sizeof(cpus)) < 0)
 		snprintf(cpus, sizeof(cpus), "(many)");
 	if (n_inst > 1)
-		printf("%s (%zu PMUs: %s .. %s)\n", pm_pmu__family(p), n_inst, pm_pmu__name(p), last);
+		printf("%s (%zu PMUs: %s .. %s)\n", pm_pmu__family(p), n_inst, pm_pmu__name(p),
+		       last);
 	else
 		printf("%s\n", pm_pmu__name(p));
 	printf("  counts %s\n", cpus[0] ? "on the CPUs of its cpumask (uncore)" : "on every CPU");
@@ -209,7 +210,8 @@ int cmd_list(int argc, char **argv)
 	if (optind < argc)
 		glob = argv[optind++];
 	if (optind < argc) {
-		cli_error("unexpected argument '%s' (pmumon list [pmus|events] [GLOB])", argv[optind]);
+		cli_error("unexpected argument '%s' (pmumon list [pmus|events] [GLOB])",
+			  argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (cli_ctx_new(&ctx) < 0)

@@ -140,7 +140,8 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		case 'e':
 			if (a->n_events == MAX_EVENT_ARGS) {
 				cli_error("too many -e options (at most %d; a spec may list several "
-					  "events separated by commas)", MAX_EVENT_ARGS);
+					  "events separated by commas)",
+					  MAX_EVENT_ARGS);
 				return -EINVAL;
 			}
 			a->events[a->n_events++] = optarg;
@@ -185,7 +186,8 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 				a->sep = '\t';
 			} else if (strlen(optarg) != 1 || optarg[0] == '"' || optarg[0] == '\n') {
 				cli_error("option -x wants one separator character such as , or ';' "
-					  "(or \\t), not '%s'", optarg);
+					  "(or \\t), not '%s'",
+					  optarg);
 				return -EINVAL;
 			} else {
 				a->sep = optarg[0];
@@ -237,8 +239,8 @@ static void describe_target(const struct stat_args *a, char *buf, size_t size)
 		size_t off = (size_t)snprintf(buf, size, "'");
 
 		for (char **p = a->cmd; *p && off < size; p++)
-			off += (size_t)snprintf(buf + off, size - off, "%s%s", p == a->cmd ? "" : " ",
-						*p);
+			off += (size_t)snprintf(buf + off, size - off, "%s%s",
+						p == a->cmd ? "" : " ", *p);
 		if (off < size)
 			snprintf(buf + off, size - off, "'");
 	} else {

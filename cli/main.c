@@ -27,13 +27,12 @@ static const struct cmd {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: pmumon [--root DIR] [-v] COMMAND [ARGS]\n"
-		"\n"
-		"Reads the hardware performance counters of this machine (perf PMUs) and\n"
-		"reports them with their quality: how long each counted, what was scaled.\n"
-		"\n"
-		"Commands:\n");
+	fprintf(f, "usage: pmumon [--root DIR] [-v] COMMAND [ARGS]\n"
+		   "\n"
+		   "Reads the hardware performance counters of this machine (perf PMUs) and\n"
+		   "reports them with their quality: how long each counted, what was scaled.\n"
+		   "\n"
+		   "Commands:\n");
 	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f,
@@ -65,7 +64,8 @@ int cli_ctx_new(struct pm_ctx **ret_ctx)
 		.root = arg_global.root,
 		.log_fn = log_to_stderr,
 		.log_level = arg_global.verbose >= 2 ? PM_LOG_DEBUG :
-			     arg_global.verbose ? PM_LOG_INFO : PM_LOG_WARN,
+			     arg_global.verbose	     ? PM_LOG_INFO :
+						       PM_LOG_WARN,
 	};
 	int r = pm_ctx__new(&o, ret_ctx);
 
@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 			continue;
 		argv += optind;
 		argc -= optind;
-		optind = 0;	/* restart getopt for the command */
+		optind = 0; /* restart getopt for the command */
 		return commands[i].fn(argc, argv);
 	}
 	cli_error("unknown command '%s'; the commands are list and stat (pmumon --help)",

@@ -59,8 +59,11 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 	const struct pm_topo *t = &s->ctx->topo;
 	int cpu = c->cpu;
 
-	*row = (struct pm_row){ .event = ev->label, .unit = ev->unit ? ev->unit : "",
-				.cpu = -1, .die = -1, .socket = -1 };
+	*row = (struct pm_row){ .event = ev->label,
+				.unit = ev->unit ? ev->unit : "",
+				.cpu = -1,
+				.die = -1,
+				.socket = -1 };
 	switch (s->opts.aggr) {
 	case PM_AGGR_DEVICE:
 		row->device = s->l->inst[c->inst].device;
@@ -151,7 +154,7 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		/* a snapshot event's count is its current value (facts §4: SET, not added) */
 		val = ev->snapshot ? c->cur.val : c->cur.val - (interval ? c->prev.val : 0);
 		if (ena == 0)
-			continue;	/* not enabled in this window (a task not started yet) */
+			continue; /* not enabled in this window (a task not started yet) */
 		a->n_in++;
 		ratio = (double)run / (double)ena;
 		if (isnan(row->running) || ratio < row->running) {
@@ -167,7 +170,8 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		if (ev->snapshot)
 			a->sum += (double)(int64_t)val;
 		else
-			a->sum += run < ena ? (double)val * ((double)ena / (double)run) : (double)val;
+			a->sum += run < ena ? (double)val * ((double)ena / (double)run) :
+					      (double)val;
 		if (run < ena)
 			row->flags |= PM_ROW_MULTIPLEXED;
 	}

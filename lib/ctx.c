@@ -12,7 +12,7 @@
 #include "source/perf.h"
 #include "util/util.h"
 
-#define PM_FILE_MAX (64 * 1024)	/* bound on any sysfs/proc file we read whole */
+#define PM_FILE_MAX (64 * 1024) /* bound on any sysfs/proc file we read whole */
 
 int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 {
@@ -111,7 +111,7 @@ ssize_t pm_read_file(struct pm_ctx *ctx, const char *path, char *buf, size_t siz
 		return n;
 	buf[off] = '\0';
 	if (strlen(buf) != off)
-		return -EINVAL;	/* a NUL inside a text file */
+		return -EINVAL; /* a NUL inside a text file */
 	return (ssize_t)pm_rtrim(buf);
 }
 

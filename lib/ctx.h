@@ -23,11 +23,11 @@ struct pm_ctx {
 	enum pm_log_level log_level;
 
 	bool discovered;
-	struct pm_pmu **pmus;	/* sorted by name; owned */
+	struct pm_pmu **pmus; /* sorted by name; owned */
 	size_t n_pmus, cap_pmus;
 	struct pm_topo topo;
-	struct pm_db *db;	/* platform packs; owned */
-	char *tracefs;		/* "sys/kernel/tracing" or NULL when not mounted */
+	struct pm_db *db; /* platform packs; owned */
+	char *tracefs;	  /* "sys/kernel/tracing" or NULL when not mounted */
 	bool simulated;
 };
 

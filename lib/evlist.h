@@ -17,22 +17,22 @@
 struct pm_pmu;
 
 struct pm_event {
-	char *label;		/* row name: "ali_drw/hif_rd/", "cycles:u", or name= */
-	char *unit;		/* NULL: a plain count */
-	double scale;		/* applied to the count (.scale, ScaleUnit) */
-	bool per_pkg;		/* count once per package/die, not per CPU */
-	bool snapshot;		/* a current value, not an accumulating count */
-	bool optional;		/* a default: dropped quietly when unsupported */
-	int group;		/* {group} index within the evlist, -1 none */
+	char *label;   /* row name: "ali_drw/hif_rd/", "cycles:u", or name= */
+	char *unit;    /* NULL: a plain count */
+	double scale;  /* applied to the count (.scale, ScaleUnit) */
+	bool per_pkg;  /* count once per package/die, not per CPU */
+	bool snapshot; /* a current value, not an accumulating count */
+	bool optional; /* a default: dropped quietly when unsupported */
+	int group;     /* {group} index within the evlist, -1 none */
 	size_t first_inst, n_inst;
-	char *spec;		/* the spec text, for messages */
+	char *spec; /* the spec text, for messages */
 	size_t spec_pos, spec_len;
 };
 
 struct pm_evinst {
-	size_t event;			/* index into pm_evlist.ev */
-	const struct pm_pmu *pmu;	/* NULL for generic hardware events */
-	const char *device;		/* PMU instance name for rows ("cpu" for generic) */
+	size_t event;		  /* index into pm_evlist.ev */
+	const struct pm_pmu *pmu; /* NULL for generic hardware events */
+	const char *device;	  /* PMU instance name for rows ("cpu" for generic) */
 	struct perf_event_attr attr;
 };
 
@@ -43,7 +43,7 @@ struct pm_evlist {
 	struct pm_evinst *inst;
 	size_t n_inst, cap_inst;
 	int n_groups;
-	bool system_wide_defaults;	/* defaults were chosen for -a/-C (cpu-clock) */
+	bool system_wide_defaults; /* defaults were chosen for -a/-C (cpu-clock) */
 };
 
 #endif

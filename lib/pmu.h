@@ -18,33 +18,33 @@ struct pm_ctx;
 
 /* What a pack knows about a PMU family that sysfs does not say. */
 struct pm_pmu_traits {
-	char *unit;		/* PMU family it applies to ("ali_drw", "amd_df") */
-	char *compat;		/* identifier it must have, NULL = any */
-	int counters;		/* general-purpose counters per instance, -1 unknown */
-	int fixed_counters;	/* dedicated counters (e.g. ali_drw's cycle counter) */
-	int width;		/* counter width in bits, 0 unknown */
-	int group_max;		/* events of this PMU one group may hold, 0 = no known limit */
-	bool no_exclude;	/* rejects exclude_user/kernel/hv (PERF_PMU_CAP_NO_EXCLUDE) */
-	bool cpu_wide_only;	/* rejects per-task events */
+	char *unit;	    /* PMU family it applies to ("ali_drw", "amd_df") */
+	char *compat;	    /* identifier it must have, NULL = any */
+	int counters;	    /* general-purpose counters per instance, -1 unknown */
+	int fixed_counters; /* dedicated counters (e.g. ali_drw's cycle counter) */
+	int width;	    /* counter width in bits, 0 unknown */
+	int group_max;	    /* events of this PMU one group may hold, 0 = no known limit */
+	bool no_exclude;    /* rejects exclude_user/kernel/hv (PERF_PMU_CAP_NO_EXCLUDE) */
+	bool cpu_wide_only; /* rejects per-task events */
 	char *note;
-	const char *pack;	/* the pack that said so (borrowed) */
+	const char *pack; /* the pack that said so (borrowed) */
 };
 
 struct pm_format_entry {
 	char *name;
-	char *text;		/* as sysfs wrote it, for `list` */
+	char *text; /* as sysfs wrote it, for `list` */
 	struct pm_format f;
 };
 
 struct pm_alias {
 	char *name;
-	char *terms;		/* perf terms: "config=0x2", "event=0x07,umask=0x38" */
+	char *terms; /* perf terms: "config=0x2", "event=0x07,umask=0x38" */
 	char *desc;
-	char *unit;		/* NULL: a plain count */
-	double scale;		/* 1.0 unless .scale / ScaleUnit says otherwise */
+	char *unit;   /* NULL: a plain count */
+	double scale; /* 1.0 unless .scale / ScaleUnit says otherwise */
 	bool per_pkg;
 	bool snapshot;
-	const char *origin;	/* "sysfs" or the pack's name (borrowed) */
+	const char *origin; /* "sysfs" or the pack's name (borrowed) */
 };
 
 enum pm_pmu_source {
@@ -56,15 +56,15 @@ struct pm_pmu {
 	char *family;
 	enum pm_pmu_source source;
 	uint32_t type;
-	bool uncore;		/* has a cpumask: its events open only on those CPUs */
-	struct pm_cpus cpus;	/* cpumask (uncore) or cpus (a hybrid core PMU); empty = all */
+	bool uncore;	     /* has a cpumask: its events open only on those CPUs */
+	struct pm_cpus cpus; /* cpumask (uncore) or cpus (a hybrid core PMU); empty = all */
 	struct pm_format_entry *formats;
 	size_t n_formats, cap_formats;
 	struct pm_alias *aliases;
 	size_t n_aliases, cap_aliases;
 	char *identifier;
-	int mux_interval_ms;	/* -1 when the file is absent */
-	const struct pm_pmu_traits *traits;	/* NULL when no pack knows it */
+	int mux_interval_ms;		    /* -1 when the file is absent */
+	const struct pm_pmu_traits *traits; /* NULL when no pack knows it */
 };
 
 /* Length of name without its instance suffix, perf's rule

@@ -20,7 +20,7 @@
 #include "spec.h"
 #include "util/util.h"
 
-#define ALIAS_DEPTH_MAX 4	/* an alias naming an alias naming ... */
+#define ALIAS_DEPTH_MAX 4 /* an alias naming an alias naming ... */
 
 /* Generic events (tools/perf/util/parse-events.c event_symbols_hw/sw;
  * docs/facts-perf-tools.md §4). */
@@ -75,8 +75,8 @@ const char *pm_generic_event(size_t i, const char **ret_kind)
 
 /* Terms perf accepts that only make sense when sampling. */
 static const char *const sampling_terms[] = {
-	"period", "freq", "call-graph", "stack-size", "inherit", "no-inherit",
-	"overwrite", "no-overwrite", "max-stack", "aux-output", "aux-sample-size",
+	"period",    "freq",	     "call-graph", "stack-size", "inherit",	    "no-inherit",
+	"overwrite", "no-overwrite", "max-stack",  "aux-output", "aux-sample-size",
 };
 
 /* Everything one spec event resolves to, before it joins the evlist. */
@@ -88,13 +88,13 @@ struct resolved {
 
 /* What applying terms learned besides the config words. */
 struct term_result {
-	const char *label;		/* name= (borrowed from the spec) */
-	const struct pm_alias *alias;	/* the first alias used */
+	const char *label;	      /* name= (borrowed from the spec) */
+	const struct pm_alias *alias; /* the first alias used */
 };
 
 struct resolver {
 	struct pm_evlist *l;
-	const char *text;	/* the user's spec */
+	const char *text; /* the user's spec */
 	struct pm_diag *diag;
 };
 
@@ -197,9 +197,10 @@ static int parse_num_value(struct resolver *rs, const struct pm_spec_term *t, si
  * Apply terms to config words. Positions in messages point at (pos, len) of
  * the user's spec: the term itself, or the alias that brought it in.
  */
-static int apply_terms(struct resolver *rs, const struct pm_pmu *p, const struct pm_spec_term *terms,
-		       size_t n, bool from_user, size_t alias_pos, size_t alias_len, int depth,
-		       uint64_t config[PM_CONFIG_WORDS], struct term_result *res)
+static int apply_terms(struct resolver *rs, const struct pm_pmu *p,
+		       const struct pm_spec_term *terms, size_t n, bool from_user, size_t alias_pos,
+		       size_t alias_len, int depth, uint64_t config[PM_CONFIG_WORDS],
+		       struct term_result *res)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct pm_spec_term *t = &terms[i];
@@ -246,7 +247,8 @@ static int apply_terms(struct resolver *rs, const struct pm_pmu *p, const struct
 			}
 			if (pm_format__encode(&fe->f, v, config) < 0)
 				return spec_error(rs, vpos, vlen, -ERANGE, NULL,
-						  "value 0x%" PRIx64 " is too big for term '%s' of PMU "
+						  "value 0x%" PRIx64
+						  " is too big for term '%s' of PMU "
 						  "'%s' (%s: %u bits, at most 0x%" PRIx64 ")",
 						  v, t->name, p->name, fe->text, fe->f.nbits,
 						  pm_format__max(&fe->f));
@@ -259,8 +261,8 @@ static int apply_terms(struct resolver *rs, const struct pm_pmu *p, const struct
 
 			if (depth >= ALIAS_DEPTH_MAX)
 				return spec_error(rs, pos, len, -ELOOP, NULL,
-						  "event '%s' of PMU '%s' refers to itself", t->name,
-						  p->name);
+						  "event '%s' of PMU '%s' refers to itself",
+						  t->name, p->name);
 			r = pm_spec__parse_terms(a->terms, strlen(a->terms), &aev, &err);
 			if (r < 0)
 				return spec_error(rs, pos, len, r, NULL,
@@ -286,9 +288,11 @@ static int apply_terms(struct resolver *rs, const struct pm_pmu *p, const struct
 				 terms_buf, p->family);
 			if (t->value)
 				return spec_error(rs, pos, len, -ENOENT, hint,
-						  "unknown term '%s' for PMU '%s'", t->name, p->name);
+						  "unknown term '%s' for PMU '%s'", t->name,
+						  p->name);
 			return spec_error(rs, pos, len, -ENOENT, hint,
-					  "unknown term or event '%s' for PMU '%s'", t->name, p->name);
+					  "unknown term or event '%s' for PMU '%s'", t->name,
+					  p->name);
 		}
 	}
 	return 0;
@@ -425,7 +429,8 @@ static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se
 	} else {
 		/* the instance when there is one, else the family */
 		pm_strbuf__puts(&label, res->n_inst == 1 ? first->name :
-					one_family ? first->family : se->pmu);
+					one_family	 ? first->family :
+							   se->pmu);
 		pm_strbuf__puts(&label, "/");
 		user_terms_text(rs, se, &label);
 		pm_strbuf__puts(&label, "/");
@@ -468,8 +473,7 @@ static int symbol_label(const struct pm_spec_event *se, const char *name, struct
 	return res->ev.label ? 0 : -ENOMEM;
 }
 
-static int resolve_symbol(struct resolver *rs, const struct pm_spec_event *se,
-			  struct resolved *res)
+static int resolve_symbol(struct resolver *rs, const struct pm_spec_event *se, struct resolved *res)
 {
 	struct pm_ctx *ctx = rs->l->ctx;
 	uint64_t config[PM_CONFIG_WORDS] = { 0 };
@@ -501,7 +505,9 @@ static int resolve_symbol(struct resolver *rs, const struct pm_spec_event *se,
 	/* an event name that some PMUs know, e.g. hif_rd on every ali_drw PMU */
 	for (size_t i = 0; i < ctx->n_pmus; i++) {
 		const struct pm_pmu *p = ctx->pmus[i];
-		struct pm_spec_term t = { .name = se->name, .pos = se->pos, .len = strlen(se->name) };
+		struct pm_spec_term t = { .name = se->name,
+					  .pos = se->pos,
+					  .len = strlen(se->name) };
 		struct term_result tr = { 0 };
 
 		if (!pm_pmu__find_alias(p, se->name))
@@ -596,7 +602,8 @@ static int resolve_tracepoint(struct resolver *rs, const struct pm_spec_event *s
 	if (r < 0) {
 		r = spec_error(rs, se->pos, strlen(se->name), r,
 			       r == -EACCES ? "run as root, or remount: mount -o remount,mode=755 "
-					      "/sys/kernel/tracing" : NULL,
+					      "/sys/kernel/tracing" :
+					      NULL,
 			       "cannot list tracepoints in %s: %s", path, strerror(-r));
 		goto out;
 	}
@@ -616,7 +623,7 @@ static int resolve_tracepoint(struct resolver *rs, const struct pm_spec_event *s
 			snprintf(path, sizeof(path), "%s/events/%s/%s/id", ctx->tracefs,
 				 subsys.names[s], ev.names[e]);
 			if (pm_read_u64(ctx, path, &config[0]) < 0)
-				continue;	/* a directory without an id is not an event */
+				continue; /* a directory without an id is not an event */
 			init_attr(&attr, PERF_TYPE_TRACEPOINT, config);
 			r = add_inst(res, pmu_by_name(ctx, "tracepoint"), "tracepoint", &attr);
 		}
@@ -647,7 +654,8 @@ static int apply_mods(struct resolver *rs, const struct pm_spec_event *se, struc
 					  "drop the modifier: this PMU always counts every "
 					  "privilege level",
 					  "PMU '%s' rejects the :u/:k/:h modifiers (its driver has "
-					  "no exclude support)", p->name);
+					  "no exclude support)",
+					  p->name);
 		in->attr.exclude_user = !(se->mods & PM_MOD_U);
 		in->attr.exclude_kernel = !(se->mods & PM_MOD_K);
 		in->attr.exclude_hv = !(se->mods & PM_MOD_H);
@@ -729,7 +737,8 @@ mismatch:
 		size_t members = 0;
 
 		for (size_t i = 0; i < n; i++)
-			if (spec->ev[i].group == group && res[i].n_inst && !is_software(&res[i].inst[0]))
+			if (spec->ev[i].group == group && res[i].n_inst &&
+			    !is_software(&res[i].inst[0]))
 				members++;
 		if (t->group_max && members > (size_t)t->group_max) {
 			char hint[256];
@@ -855,13 +864,13 @@ static bool pmu_has_alias(struct pm_ctx *ctx, const char *pmu, const char *alias
 	return p && pm_pmu__find_alias(p, alias);
 }
 
-int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
-			    size_t desc_size, struct pm_diag *reterr)
+int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc, size_t desc_size,
+			    struct pm_diag *reterr)
 {
 	/* perf stat's defaults (docs/facts-perf-tools.md §7), then the x86 clocks */
 	static const char *const generic[] = {
-		"context-switches", "cpu-migrations", "page-faults", "cycles",
-		"instructions", "branches", "branch-misses",
+		"context-switches", "cpu-migrations", "page-faults",   "cycles",
+		"instructions",	    "branches",	      "branch-misses",
 	};
 	static const char *const msr_events[] = { "tsc", "aperf", "mperf" };
 	struct pm_ctx *ctx = l->ctx;
@@ -879,7 +888,8 @@ int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_des
 	} else {
 		const char *clock = system_wide ? "cpu-clock" : "task-clock";
 
-		pm_strbuf__printf(&desc, "generic events (no platform pack matches this machine): %s",
+		pm_strbuf__printf(&desc,
+				  "generic events (no platform pack matches this machine): %s",
 				  clock);
 		r = add_spec(l, clock, true, reterr);
 		for (size_t i = 0; i < PM_ARRAY_SIZE(generic) && r == 0; i++) {
@@ -924,7 +934,7 @@ int pm_alias__encoding(const struct pm_alias *a, const struct pm_pmu *p, char *b
 	r = pm_snprintf(buf, size, "config=0x%" PRIx64, config[0]);
 	for (int w = 1; w < PM_CONFIG_WORDS && r == 0; w++)
 		if (config[w])
-			r = pm_snprintf(buf + strlen(buf), size - strlen(buf), ",config%d=0x%" PRIx64,
-					w, config[w]);
+			r = pm_snprintf(buf + strlen(buf), size - strlen(buf),
+					",config%d=0x%" PRIx64, w, config[w]);
 	return r;
 }

@@ -50,7 +50,7 @@ static int instance_cpus(struct pm_session *s, const struct pm_evinst *in,
 		/* -C: the cpumask CPUs asked for; none means this instance sits out */
 		return pm_cpus__intersect(&p->cpus, &s->cpus, ret);
 	}
-	if (p && p->cpus.n)	/* a hybrid core PMU covers only its own CPUs */
+	if (p && p->cpus.n) /* a hybrid core PMU covers only its own CPUs */
 		r = pm_cpus__intersect(&p->cpus, &s->cpus, ret);
 	else
 		r = pm_cpus__copy(&s->cpus, ret);
@@ -137,8 +137,8 @@ static int parse_cpu_list(struct pm_session *s, struct pm_diag *d)
 	r = pm_cpus__parse(s->opts.cpus ? s->opts.cpus : "",
 			   s->opts.cpus ? strlen(s->opts.cpus) : 0, &s->cpus);
 	if (r < 0 || s->cpus.n == 0) {
-		pm_diag_set(d, "write CPUs as a list such as 0-3,8",
-			    "bad CPU list '%s'", s->opts.cpus ? s->opts.cpus : "");
+		pm_diag_set(d, "write CPUs as a list such as 0-3,8", "bad CPU list '%s'",
+			    s->opts.cpus ? s->opts.cpus : "");
 		return r < 0 ? r : -EINVAL;
 	}
 	for (size_t i = 0; i < s->cpus.n; i++) {
@@ -176,12 +176,14 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 			struct pm_cpus cpus = { 0 };
 
 			if (s->opts.target == PM_TARGET_TASK) {
-				if (in->pmu && (in->pmu->uncore || (in->pmu->traits &&
-								    in->pmu->traits->cpu_wide_only))) {
+				if (in->pmu &&
+				    (in->pmu->uncore ||
+				     (in->pmu->traits && in->pmu->traits->cpu_wide_only))) {
 					pm_diag_set(reterr,
 						    "count system-wide with -a (or on CPUs with -C)",
 						    "event '%s' counts the whole %s, not one task",
-						    ev->label, in->pmu->uncore ? "uncore PMU" : "CPU");
+						    ev->label,
+						    in->pmu->uncore ? "uncore PMU" : "CPU");
 					point_at_event(reterr, ev);
 					return -EINVAL;
 				}
@@ -189,7 +191,8 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 				if (r < 0)
 					return r;
 				if (ev->group >= 0)
-					s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1, group_first);
+					s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1,
+									      group_first);
 				continue;
 			}
 			r = instance_cpus(s, in, ev, &cpus, reterr);
@@ -199,8 +202,8 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 			for (size_t k = 0; k < cpus.n && r == 0; k++) {
 				r = add_counter(s, i, e, cpus.cpu[k]);
 				if (r == 0 && ev->group >= 0)
-					s->c[s->n_c - 1].leader =
-						find_leader(s, s->n_c - 1, group_first);
+					s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1,
+									      group_first);
 			}
 			pm_cpus__done(&cpus);
 			if (r < 0)

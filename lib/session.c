@@ -34,7 +34,7 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	s->l = l;
 	s->opts = *opts;
 	r = pm_sched__plan(s, reterr);
-	s->opts.cpus = NULL;	/* parsed into s->cpus; the caller's string may go away */
+	s->opts.cpus = NULL; /* parsed into s->cpus; the caller's string may go away */
 	if (r < 0) {
 		pm_session__free(s);
 		return r;

@@ -20,28 +20,28 @@ struct pm_reading {
 };
 
 struct pm_counter {
-	size_t inst;		/* index into evlist->inst */
-	size_t event;		/* index into evlist->ev */
-	int cpu;		/* -1: follows the task */
-	int fd;			/* -1 when not open */
-	size_t leader;		/* counter index of its group leader (itself if none) */
-	bool dropped;		/* an unsupported default, left out */
+	size_t inst;   /* index into evlist->inst */
+	size_t event;  /* index into evlist->ev */
+	int cpu;       /* -1: follows the task */
+	int fd;	       /* -1 when not open */
+	size_t leader; /* counter index of its group leader (itself if none) */
+	bool dropped;  /* an unsupported default, left out */
 	struct pm_reading cur, prev;
-	size_t row;		/* row of the current aggregation */
+	size_t row; /* row of the current aggregation */
 };
 
 /* One read(2): a group leader with its members, or a lone counter. */
 struct pm_read_unit {
 	int fd;
-	bool group;		/* PERF_FORMAT_GROUP: members follow the leader's times */
-	size_t first, n;	/* counter indices at session->ru_idx[first .. first+n) */
+	bool group;	 /* PERF_FORMAT_GROUP: members follow the leader's times */
+	size_t first, n; /* counter indices at session->ru_idx[first .. first+n) */
 };
 
 /* Sums that become one row's value. */
 struct pm_row_acc {
-	size_t event;		/* the row's event (set when rows are built) */
-	unsigned n_in;		/* inputs enabled during the report */
-	unsigned n_uncounted;	/* of those, inputs that never ran */
+	size_t event;	      /* the row's event (set when rows are built) */
+	unsigned n_in;	      /* inputs enabled during the report */
+	unsigned n_uncounted; /* of those, inputs that never ran */
 	double sum;
 };
 
@@ -66,21 +66,21 @@ struct pm_session {
 	struct pm_ctx *ctx;
 	struct pm_evlist *l;
 	struct pm_session_opts opts;
-	struct pm_cpus cpus;	/* the CPUs asked for: online, or -C */
+	struct pm_cpus cpus; /* the CPUs asked for: online, or -C */
 
 	struct pm_counter *c;
 	size_t n_c, cap_c;
 	struct pm_read_unit *ru;
 	size_t n_ru, cap_ru;
-	size_t *ru_idx;		/* counter indices in read order */
-	uint64_t *readbuf;	/* room for the largest group read */
+	size_t *ru_idx;	   /* counter indices in read order */
+	uint64_t *readbuf; /* room for the largest group read */
 	size_t readbuf_words;
 
 	bool opened, enabled;
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 
 	struct pm_row *rows_iv, *rows_tot;
-	struct pm_row_acc *acc;	/* per-row scratch for pm_aggr__compute */
+	struct pm_row_acc *acc; /* per-row scratch for pm_aggr__compute */
 	size_t n_rows;
 	struct pm_report rep_iv, rep_tot;
 };

@@ -156,14 +156,14 @@ static int parse_terms(struct parser *p, struct pm_spec_event *ev, bool closing)
 			p->pos++;
 			if (closing && at(p, '/'))
 				return fail(p, p->pos, 1, "expected a term after ','", -EINVAL);
-		}
-		else if (closing ? !at(p, '/') : p->pos < p->len)
+		} else if (closing ? !at(p, '/') : p->pos < p->len)
 			return fail(p, p->pos, 1,
-				    closing ? "expected ',' or '/' after a term" : "expected ',' after a term",
+				    closing ? "expected ',' or '/' after a term" :
+					      "expected ',' after a term",
 				    -EINVAL);
 	}
 	if (closing)
-		p->pos++;	/* closing '/' */
+		p->pos++; /* closing '/' */
 	return 0;
 }
 
@@ -220,8 +220,8 @@ static int parse_event(struct parser *p, struct pm_spec_event *ev, int group)
 	if (memchr(p->s + start, '*', n) || memchr(p->s + start, '?', n)) {
 		/* a glob is only allowed as a PMU name or a tracepoint name */
 		if (!at(p, ':'))
-			return fail(p, start, n, "a glob must name PMUs (pmu*/event/) or tracepoints",
-				    -EINVAL);
+			return fail(p, start, n,
+				    "a glob must name PMUs (pmu*/event/) or tracepoints", -EINVAL);
 	}
 	if (at(p, ':')) {
 		size_t colon = p->pos, m;
@@ -282,7 +282,7 @@ static int parse_group(struct parser *p)
 	struct pm_spec_event mods = { 0 };
 	int r;
 
-	p->pos++;	/* '{' */
+	p->pos++; /* '{' */
 	for (;;) {
 		r = add_event(p, group);
 		if (r < 0)
@@ -293,7 +293,7 @@ static int parse_group(struct parser *p)
 			return fail(p, open, p->pos - open, "missing closing '}'", -EINVAL);
 		p->pos++;
 	}
-	p->pos++;	/* '}' */
+	p->pos++; /* '}' */
 	if (at(p, ':')) {
 		p->pos++;
 		r = parse_mods(p, &mods);

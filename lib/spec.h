@@ -21,41 +21,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PM_SPEC_MAX_LEN 8192	/* longest spec we parse */
+#define PM_SPEC_MAX_LEN 8192 /* longest spec we parse */
 #define PM_SPEC_MAX_EVENTS 1024
 #define PM_SPEC_MAX_TERMS 32
 
 enum pm_spec_kind {
-	PM_SPEC_PMU,		/* pmu/terms/ */
-	PM_SPEC_SYMBOL,		/* cycles, page-faults, hif_rd */
-	PM_SPEC_RAW,		/* r1a8 */
-	PM_SPEC_TRACEPOINT,	/* sched:sched_switch */
+	PM_SPEC_PMU,	    /* pmu/terms/ */
+	PM_SPEC_SYMBOL,	    /* cycles, page-faults, hif_rd */
+	PM_SPEC_RAW,	    /* r1a8 */
+	PM_SPEC_TRACEPOINT, /* sched:sched_switch */
 };
 
 enum {
-	PM_MOD_U = 1 << 0,	/* count user space */
-	PM_MOD_K = 1 << 1,	/* count the kernel */
-	PM_MOD_H = 1 << 2,	/* count the hypervisor */
+	PM_MOD_U = 1 << 0, /* count user space */
+	PM_MOD_K = 1 << 1, /* count the kernel */
+	PM_MOD_H = 1 << 2, /* count the hypervisor */
 };
 
 struct pm_spec_term {
 	char *name;
-	char *value;		/* NULL when the term has no '=' */
-	size_t pos, len;	/* the whole term in the input */
+	char *value;	 /* NULL when the term has no '=' */
+	size_t pos, len; /* the whole term in the input */
 	size_t value_pos;
 };
 
 struct pm_spec_event {
 	enum pm_spec_kind kind;
-	char *pmu;		/* PM_SPEC_PMU */
-	char *name;		/* SYMBOL: name; TRACEPOINT: "subsys:name" */
-	uint64_t raw;		/* RAW */
+	char *pmu;    /* PM_SPEC_PMU */
+	char *name;   /* SYMBOL: name; TRACEPOINT: "subsys:name" */
+	uint64_t raw; /* RAW */
 	struct pm_spec_term *terms;
 	size_t n_terms;
-	unsigned mods;		/* PM_MOD_*; 0 = none given */
-	size_t pos, len;	/* the event in the input, without group braces */
-	size_t mods_pos;	/* where its modifiers start, when mods != 0 */
-	int group;		/* index of its {group}, -1 if none */
+	unsigned mods;	 /* PM_MOD_*; 0 = none given */
+	size_t pos, len; /* the event in the input, without group braces */
+	size_t mods_pos; /* where its modifiers start, when mods != 0 */
+	int group;	 /* index of its {group}, -1 if none */
 };
 
 struct pm_spec {
@@ -67,7 +67,7 @@ struct pm_spec {
 /* Where and why a spec failed to parse. */
 struct pm_spec_err {
 	size_t pos, len;
-	const char *msg;	/* static text */
+	const char *msg; /* static text */
 };
 
 /*

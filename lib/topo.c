@@ -61,8 +61,8 @@ int pm_topo__read(struct pm_ctx *ctx, struct pm_topo *ret)
 	}
 	r = pm_cpus__parse(buf, (size_t)n, &t.online);
 	if (r < 0) {
-		pm_log(ctx, PM_LOG_WARN, "malformed sysfs file 'sys/devices/system/cpu/online': '%s'",
-		       buf);
+		pm_log(ctx, PM_LOG_WARN,
+		       "malformed sysfs file 'sys/devices/system/cpu/online': '%s'", buf);
 		return r;
 	}
 	if (t.online.n == 0) {

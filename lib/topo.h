@@ -8,17 +8,17 @@
 struct pm_ctx;
 
 struct pm_cpu_topo {
-	int package;	/* physical_package_id */
-	int die;	/* die_id within the package (0 where the kernel has no die_id) */
-	int core;	/* core_id */
+	int package; /* physical_package_id */
+	int die;     /* die_id within the package (0 where the kernel has no die_id) */
+	int core;    /* core_id */
 };
 
 struct pm_topo {
-	struct pm_cpus online;		/* the CPUs we count on */
-	int nr_cpu_ids;			/* highest online CPU + 1 */
-	struct pm_cpu_topo *cpu;	/* indexed by CPU number, nr_cpu_ids entries */
+	struct pm_cpus online;	 /* the CPUs we count on */
+	int nr_cpu_ids;		 /* highest online CPU + 1 */
+	struct pm_cpu_topo *cpu; /* indexed by CPU number, nr_cpu_ids entries */
 	int n_packages;
-	int n_dies;			/* distinct (package, die) pairs */
+	int n_dies; /* distinct (package, die) pairs */
 };
 
 /* Read the topology of every online CPU. Return: 0 or -errno. */

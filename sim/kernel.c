@@ -17,9 +17,9 @@
 #include "sim-internal.h"
 #include "util/util.h"
 
-#define FD_BASE 1000	/* sim fds never look like real ones */
-#define SIM_BOOT_NS 1000000000ull	/* the virtual clock starts 1 s after "boot" */
-#define SIM_WALL_EPOCH_S 1767225600ull	/* 2026-01-01T00:00:00Z: fixed, so output is repeatable */
+#define FD_BASE 1000		       /* sim fds never look like real ones */
+#define SIM_BOOT_NS 1000000000ull      /* the virtual clock starts 1 s after "boot" */
+#define SIM_WALL_EPOCH_S 1767225600ull /* 2026-01-01T00:00:00Z: fixed, so output is repeatable */
 
 struct pm_proc {
 	pid_t pid;
@@ -45,7 +45,8 @@ int sim_fd_alloc(struct pm_sim *sim, struct sim_fd **ret)
 	if (i == sim->n_fds) {
 		if (sim->n_fds == SIM_MAX_FDS)
 			return -EMFILE;
-		if (pm_grow((void **)&sim->fds, &sim->cap_fds, sim->n_fds + 1, sizeof(*sim->fds)) < 0)
+		if (pm_grow((void **)&sim->fds, &sim->cap_fds, sim->n_fds + 1, sizeof(*sim->fds)) <
+		    0)
 			return -ENOMEM;
 		sim->n_fds++;
 	}
@@ -327,11 +328,11 @@ static int s_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *ret
 		set_now(sim, proc->exit_ns);
 		proc->exited = true;
 		sim_perf_task_exit(sim, proc->pid);
-		*ret_status = 0;	/* sleep exits 0 */
+		*ret_status = 0; /* sleep exits 0 */
 		return PM_OS_WAKE_EXIT;
 	}
 	if (sim->real_clock || deadline_ns == UINT64_MAX)
-		return real_sleep_until(sim, deadline_ns);	/* only a signal ends "forever" */
+		return real_sleep_until(sim, deadline_ns); /* only a signal ends "forever" */
 	set_now(sim, deadline_ns);
 	return PM_OS_WAKE_DEADLINE;
 }
@@ -395,7 +396,7 @@ static int s_proc_exec_errno(void *os, const struct pm_proc *proc)
 static int s_proc_kill(void *os, struct pm_proc *proc, int sig)
 {
 	if (proc->started && !proc->exited)
-		proc->exit_ns = pm_sim__now(os);	/* dies now; wait() reaps it */
+		proc->exit_ns = pm_sim__now(os); /* dies now; wait() reaps it */
 	return 0;
 }
 

@@ -19,7 +19,7 @@
 #include "util/cpus.h"
 #include "util/util.h"
 
-#define DEFAULT_MUX_NS 4000000ull	/* PERF_CPU_HRTIMER at HZ=250 (peers.md §4) */
+#define DEFAULT_MUX_NS 4000000ull /* PERF_CPU_HRTIMER at HZ=250 (peers.md §4) */
 
 struct member_list {
 	struct sim_event **m;
@@ -179,7 +179,7 @@ static void schedule(struct pm_sim *sim, struct sim_ctx *c)
 				need++;
 		}
 		if (!hw) {
-			lead->scheduled = true;	/* software groups always go on */
+			lead->scheduled = true; /* software groups always go on */
 			continue;
 		}
 		if (!can_add)
@@ -190,7 +190,7 @@ static void schedule(struct pm_sim *sim, struct sim_ctx *c)
 			used += need;
 			fixed_used |= need_fixed > 0;
 		} else {
-			can_add = false;	/* in-order: later groups wait their turn */
+			can_add = false; /* in-order: later groups wait their turn */
 		}
 	}
 }
@@ -407,7 +407,8 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr, pid_t 
 		return -ENOMEM;
 	}
 	if (!leader) {
-		r = pm_grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1, sizeof(*c->groups));
+		r = pm_grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1,
+			    sizeof(*c->groups));
 		if (r < 0) {
 			free(ev);
 			return r;
@@ -552,7 +553,8 @@ void sim_perf_close(struct pm_sim *sim, struct sim_event *ev)
 	for (size_t g = 0; c && g < c->n_groups; g++) {
 		if (c->groups[g] != ev)
 			continue;
-		memmove(&c->groups[g], &c->groups[g + 1], (c->n_groups - g - 1) * sizeof(*c->groups));
+		memmove(&c->groups[g], &c->groups[g + 1],
+			(c->n_groups - g - 1) * sizeof(*c->groups));
 		c->n_groups--;
 		break;
 	}

@@ -16,28 +16,28 @@
 struct sim_pmu {
 	char *name;
 	struct pm_sim_pmu_model m;
-	int fail_next;		/* fault injection: errno for the next open */
-	int stolen[64];		/* counters taken by someone else, per CPU (first 64) */
+	int fail_next;	/* fault injection: errno for the next open */
+	int stolen[64]; /* counters taken by someone else, per CPU (first 64) */
 };
 
 struct sim_event {
 	struct perf_event_attr attr;
 	struct sim_pmu *pmu;
-	int cpu;		/* -1: follows a task */
-	pid_t pid;		/* -1: CPU-wide */
-	struct sim_event *leader;	/* itself for a leader */
+	int cpu;		  /* -1: follows a task */
+	pid_t pid;		  /* -1: CPU-wide */
+	struct sim_event *leader; /* itself for a leader */
 	bool enabled;
-	bool scheduled;		/* on the hardware now (meaningful on leaders) */
+	bool scheduled; /* on the hardware now (meaningful on leaders) */
 	uint64_t count, ena, run;
-	uint64_t t_acct;	/* accounted up to here */
-	bool exec_pending;	/* enable_on_exec, waiting for its task's exec */
+	uint64_t t_acct;   /* accounted up to here */
+	bool exec_pending; /* enable_on_exec, waiting for its task's exec */
 };
 
 /* One PMU's events on one CPU: the kernel's flexible groups, rotated. */
 struct sim_ctx {
 	struct sim_pmu *pmu;
 	int cpu;
-	struct sim_event **groups;	/* leaders, in rotation order */
+	struct sim_event **groups; /* leaders, in rotation order */
 	size_t n_groups, cap_groups;
 	uint64_t t_acct;
 };

@@ -30,25 +30,25 @@ struct pm_sim;
 
 /* Driver rules a PMU model can have (kernel-facts §0.4, §1.5, §3.4). */
 enum {
-	PM_SIM_NO_EXCLUDE = 1 << 0,	/* exclude_user/kernel/hv -> EINVAL */
-	PM_SIM_NO_SAMPLING = 1 << 1,	/* a sample period -> EOPNOTSUPP */
-	PM_SIM_ONE_PER_GROUP = 1 << 2,	/* no other hardware event in its group -> EINVAL */
-	PM_SIM_RESET_ON_OPEN = 1 << 3,	/* every open resets the PMU's counters */
-	PM_SIM_CPU_WIDE_ONLY = 1 << 4,	/* pid != -1 -> task_err */
+	PM_SIM_NO_EXCLUDE = 1 << 0,    /* exclude_user/kernel/hv -> EINVAL */
+	PM_SIM_NO_SAMPLING = 1 << 1,   /* a sample period -> EOPNOTSUPP */
+	PM_SIM_ONE_PER_GROUP = 1 << 2, /* no other hardware event in its group -> EINVAL */
+	PM_SIM_RESET_ON_OPEN = 1 << 3, /* every open resets the PMU's counters */
+	PM_SIM_CPU_WIDE_ONLY = 1 << 4, /* pid != -1 -> task_err */
 };
 
 struct pm_sim_pmu_model {
-	uint32_t type;			/* perf type the PMU answers to */
-	int counters;			/* general counters per CPU context; 0: no limit */
-	bool has_fixed;			/* one dedicated counter for fixed_config */
+	uint32_t type;	/* perf type the PMU answers to */
+	int counters;	/* general counters per CPU context; 0: no limit */
+	bool has_fixed; /* one dedicated counter for fixed_config */
 	uint64_t fixed_config;
-	uint64_t config_mask;		/* the driver keeps these bits of config (0: all) */
-	bool has_snapshot;		/* snapshot_config's count is SET to the model's value */
-	uint64_t snapshot_config;	/* (msr cpu_thermal_margin, kernel-facts §4) */
-	unsigned width;			/* hardware counter width, for reset artefacts */
-	unsigned flags;			/* PM_SIM_* */
-	int task_err;			/* errno for per-task opens under CPU_WIDE_ONLY */
-	uint64_t mux_ns;		/* rotation period (0: 4 ms, HZ=250) */
+	uint64_t config_mask;	  /* the driver keeps these bits of config (0: all) */
+	bool has_snapshot;	  /* snapshot_config's count is SET to the model's value */
+	uint64_t snapshot_config; /* (msr cpu_thermal_margin, kernel-facts §4) */
+	unsigned width;		  /* hardware counter width, for reset artefacts */
+	unsigned flags;		  /* PM_SIM_* */
+	int task_err;		  /* errno for per-task opens under CPU_WIDE_ONLY */
+	uint64_t mux_ns;	  /* rotation period (0: 4 ms, HZ=250) */
 	/*
 	 * The cumulative count of an event at virtual time t_ns (monotonic,
 	 * never decreasing): the model's truth. cpu is -1 for a task's event.
@@ -83,7 +83,7 @@ bool pm_sim__enabled_before_open(const struct pm_sim *sim);
 
 /* Time. */
 void pm_sim__use_real_clock(struct pm_sim *sim, bool real);
-uint64_t pm_sim__now(const struct pm_sim *sim);	/* ns since the simulated boot */
+uint64_t pm_sim__now(const struct pm_sim *sim); /* ns since the simulated boot */
 void pm_sim__advance(struct pm_sim *sim, uint64_t ns);
 
 #endif

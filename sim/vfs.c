@@ -17,7 +17,7 @@ struct sim_node {
 	bool dir;
 	struct sim_node **child;
 	size_t n_child, cap_child;
-	char *text;	/* plain file content */
+	char *text; /* plain file content */
 	size_t len;
 	const struct sim_file_ops *ops;
 	void *data;
@@ -115,8 +115,8 @@ static int walk(struct sim_vfs *v, const char *path, bool create, bool final_dir
 			if (!create)
 				return -ENOENT;
 			next = node_new(p, len, last ? final_dir : true);
-			if (!next || pm_grow((void **)&cur->child, &cur->cap_child, cur->n_child + 1,
-					     sizeof(*cur->child)) < 0) {
+			if (!next || pm_grow((void **)&cur->child, &cur->cap_child,
+					     cur->n_child + 1, sizeof(*cur->child)) < 0) {
 				node_free(next);
 				return -ENOMEM;
 			}
@@ -187,7 +187,7 @@ int sim_vfs__remove(struct sim_vfs *v, const char *path)
 	if (r < 0)
 		return r;
 	if (!parent)
-		return -EBUSY;	/* the root stays */
+		return -EBUSY; /* the root stays */
 	for (size_t i = 0; i < parent->n_child; i++) {
 		if (parent->child[i] != n)
 			continue;
@@ -298,11 +298,10 @@ ssize_t sim_node__write(struct sim_node *n, const void *buf, size_t len, uint64_
 		return -EISDIR;
 	if (n->ops)
 		return n->ops->write ? n->ops->write(n->data, buf, len, off) : -EACCES;
-	return -EACCES;	/* plain sysfs attributes are read-only here */
+	return -EACCES; /* plain sysfs attributes are read-only here */
 }
 
-int sim_node__list(struct sim_node *n, int (*fn)(const char *name, bool is_dir, void *ud),
-		   void *ud)
+int sim_node__list(struct sim_node *n, int (*fn)(const char *name, bool is_dir, void *ud), void *ud)
 {
 	if (!n->dir)
 		return -ENOTDIR;

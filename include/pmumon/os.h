@@ -29,13 +29,13 @@ typedef int (*pm_os_dir_fn)(const char *name, bool is_dir, void *userdata);
 
 /* What pm_os_ops.wait() came back for. */
 enum pm_os_wake {
-	PM_OS_WAKE_DEADLINE = 0,	/* the deadline passed */
-	PM_OS_WAKE_EXIT = 1,		/* the child process exited */
-	PM_OS_WAKE_SIGNAL = 2,		/* a signal (SIGINT, SIGTERM, ...) arrived */
+	PM_OS_WAKE_DEADLINE = 0, /* the deadline passed */
+	PM_OS_WAKE_EXIT = 1,	 /* the child process exited */
+	PM_OS_WAKE_SIGNAL = 2,	 /* a signal (SIGINT, SIGTERM, ...) arrived */
 };
 
 struct pm_os_ops {
-	const char *name;	/* "linux", "sim", ... for messages */
+	const char *name; /* "linux", "sim", ... for messages */
 
 	/* Files, relative to the root. open() flags are O_RDONLY/O_WRONLY/O_RDWR. */
 	int (*open)(void *os, const char *path, int flags);
@@ -48,8 +48,8 @@ struct pm_os_ops {
 	int (*list_dir)(void *os, const char *path, pm_os_dir_fn fn, void *userdata);
 
 	/* perf_event_open(2); the result is an fd for read(), ioctl and close(). */
-	int (*perf_open)(void *os, struct perf_event_attr *attr, pid_t pid, int cpu,
-			 int group_fd, unsigned long flags);
+	int (*perf_open)(void *os, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			 unsigned long flags);
 	int (*perf_ioctl)(void *os, int fd, unsigned long request, unsigned long arg);
 
 	/* Clocks, nanoseconds: monotonic (intervals) and wall (timestamps). */

@@ -47,8 +47,8 @@ struct pm_ctx_opts {
 	/* Another os behind the seam (the simulator); the context owns it. */
 	const struct pm_os_ops *os_ops;
 	void *os;
-	bool simulated;		/* numbers come from a simulation: say so everywhere */
-	pm_log_fn log_fn;	/* NULL: silent */
+	bool simulated;	  /* numbers come from a simulation: say so everywhere */
+	pm_log_fn log_fn; /* NULL: silent */
 	void *log_userdata;
 	enum pm_log_level log_level;
 };
@@ -68,7 +68,7 @@ struct pm_diag {
 	char msg[512];
 	char hint[512];
 	char input[1024];
-	int pos, len;	/* -1 when there is no position */
+	int pos, len; /* -1 when there is no position */
 };
 
 void pm_diag__init(struct pm_diag *d);
@@ -88,17 +88,17 @@ const char *pm_ctx__packs(struct pm_ctx *ctx);
 const char *pm_pmu__name(const struct pm_pmu *p);
 /* The family: the name without an instance suffix (ali_drw_21000 -> ali_drw). */
 const char *pm_pmu__family(const struct pm_pmu *p);
-const char *pm_pmu__source(const struct pm_pmu *p);	/* "perf" */
+const char *pm_pmu__source(const struct pm_pmu *p); /* "perf" */
 uint32_t pm_pmu__type(const struct pm_pmu *p);
 /* The CPUs its events open on, as a list; "" for per-CPU (core) PMUs. */
 int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size);
 /* General-purpose counters per instance, -1 when no pack knows. */
 int pm_pmu__counters(const struct pm_pmu *p);
 int pm_pmu__fixed_counters(const struct pm_pmu *p);
-int pm_pmu__counter_width(const struct pm_pmu *p);	/* bits, 0 unknown */
-const char *pm_pmu__identifier(const struct pm_pmu *p);	/* NULL when absent */
-int pm_pmu__mux_interval_ms(const struct pm_pmu *p);	/* -1 when absent */
-const char *pm_pmu__traits_source(const struct pm_pmu *p);	/* which pack, or NULL */
+int pm_pmu__counter_width(const struct pm_pmu *p);	   /* bits, 0 unknown */
+const char *pm_pmu__identifier(const struct pm_pmu *p);	   /* NULL when absent */
+int pm_pmu__mux_interval_ms(const struct pm_pmu *p);	   /* -1 when absent */
+const char *pm_pmu__traits_source(const struct pm_pmu *p); /* which pack, or NULL */
 size_t pm_pmu__format_count(const struct pm_pmu *p);
 /* Term name and its sysfs text ("config:0-7"). */
 int pm_pmu__format(const struct pm_pmu *p, size_t i, const char **ret_name, const char **ret_spec);
@@ -106,13 +106,13 @@ size_t pm_pmu__alias_count(const struct pm_pmu *p);
 const struct pm_alias *pm_pmu__alias(const struct pm_pmu *p, size_t i);
 
 const char *pm_alias__name(const struct pm_alias *a);
-const char *pm_alias__terms(const struct pm_alias *a);	/* "event=0x7,umask=0x38" */
-const char *pm_alias__desc(const struct pm_alias *a);	/* NULL when none */
-const char *pm_alias__unit(const struct pm_alias *a);	/* NULL when a plain count */
+const char *pm_alias__terms(const struct pm_alias *a); /* "event=0x7,umask=0x38" */
+const char *pm_alias__desc(const struct pm_alias *a);  /* NULL when none */
+const char *pm_alias__unit(const struct pm_alias *a);  /* NULL when a plain count */
 double pm_alias__scale(const struct pm_alias *a);
 bool pm_alias__per_pkg(const struct pm_alias *a);
 bool pm_alias__snapshot(const struct pm_alias *a);
-const char *pm_alias__origin(const struct pm_alias *a);	/* "sysfs" or a pack name */
+const char *pm_alias__origin(const struct pm_alias *a); /* "sysfs" or a pack name */
 /* The encoding on its PMU, "config=0x100003807[,config1=..]". */
 int pm_alias__encoding(const struct pm_alias *a, const struct pm_pmu *p, char *buf, size_t size);
 
@@ -133,22 +133,22 @@ int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag *reterr
  * task-clock, as perf). ret_desc gets what was chosen, for the user. Events
  * that turn out unsupported are dropped when opened.
  */
-int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
-			    size_t desc_size, struct pm_diag *reterr);
+int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc, size_t desc_size,
+			    struct pm_diag *reterr);
 size_t pm_evlist__count(const struct pm_evlist *l);
 const char *pm_evlist__name(const struct pm_evlist *l, size_t i);
 
 /* ---- counting ----------------------------------------------------------- */
 
 enum pm_target_kind {
-	PM_TARGET_SYSTEM,	/* every online CPU (-a) */
-	PM_TARGET_CPUS,		/* a CPU list (-C) */
-	PM_TARGET_TASK,		/* one process and its children (-- command) */
+	PM_TARGET_SYSTEM, /* every online CPU (-a) */
+	PM_TARGET_CPUS,	  /* a CPU list (-C) */
+	PM_TARGET_TASK,	  /* one process and its children (-- command) */
 };
 
 enum pm_aggr {
-	PM_AGGR_FAMILY,		/* one row per event, PMU instances merged (default) */
-	PM_AGGR_DEVICE,		/* one row per PMU instance */
+	PM_AGGR_FAMILY, /* one row per event, PMU instances merged (default) */
+	PM_AGGR_DEVICE, /* one row per PMU instance */
 	PM_AGGR_CPU,
 	PM_AGGR_DIE,
 	PM_AGGR_SOCKET,
@@ -156,8 +156,8 @@ enum pm_aggr {
 
 struct pm_session_opts {
 	enum pm_target_kind target;
-	const char *cpus;	/* PM_TARGET_CPUS */
-	pid_t pid;		/* PM_TARGET_TASK: counting starts at its exec */
+	const char *cpus; /* PM_TARGET_CPUS */
+	pid_t pid;	  /* PM_TARGET_TASK: counting starts at its exec */
 	enum pm_aggr aggr;
 };
 
@@ -176,28 +176,28 @@ size_t pm_session__counter_count(const struct pm_session *s);
 
 /* One value of one event in one aggregation bucket. */
 struct pm_row {
-	const char *event;	/* label as the user sees it */
-	const char *unit;	/* "" for a plain count */
-	const char *device;	/* PMU instance under PM_AGGR_DEVICE, else NULL */
-	int cpu, die, socket;	/* -1 when not part of the aggregation */
-	double value;		/* multiplex-scaled and unit-scaled; NaN when not counted */
-	uint64_t raw;		/* sum of the raw counts */
-	uint64_t enabled_ns, running_ns;	/* of the input with the least running share */
-	double running;		/* smallest running/enabled of the inputs, 0..1 (NaN: never enabled) */
-	unsigned flags;		/* PM_ROW_* */
+	const char *event;    /* label as the user sees it */
+	const char *unit;     /* "" for a plain count */
+	const char *device;   /* PMU instance under PM_AGGR_DEVICE, else NULL */
+	int cpu, die, socket; /* -1 when not part of the aggregation */
+	double value;	      /* multiplex-scaled and unit-scaled; NaN when not counted */
+	uint64_t raw;	      /* sum of the raw counts */
+	uint64_t enabled_ns, running_ns; /* of the input with the least running share */
+	double running; /* smallest running/enabled of the inputs, 0..1 (NaN: never enabled) */
+	unsigned flags; /* PM_ROW_* */
 };
 
 enum {
-	PM_ROW_MULTIPLEXED = 1 << 0,	/* an input ran part of the time: value is extrapolated */
-	PM_ROW_NOT_COUNTED = 1 << 1,	/* no input ran at all */
-	PM_ROW_SNAPSHOT = 1 << 2,	/* a current value (.snapshot), not a count */
+	PM_ROW_MULTIPLEXED = 1 << 0, /* an input ran part of the time: value is extrapolated */
+	PM_ROW_NOT_COUNTED = 1 << 1, /* no input ran at all */
+	PM_ROW_SNAPSHOT = 1 << 2,    /* a current value (.snapshot), not a count */
 };
 
 struct pm_report {
-	bool interval;		/* one interval, or the totals since enable */
-	uint64_t t_ns;		/* end of the report, nanoseconds since enable */
-	uint64_t duration_ns;	/* what the report covers */
-	uint64_t wall_ns;	/* wall clock at the read, ns since the epoch */
+	bool interval;	      /* one interval, or the totals since enable */
+	uint64_t t_ns;	      /* end of the report, nanoseconds since enable */
+	uint64_t duration_ns; /* what the report covers */
+	uint64_t wall_ns;     /* wall clock at the read, ns since the epoch */
 	enum pm_aggr aggr;
 	size_t n_rows;
 	const struct pm_row *rows;
@@ -211,17 +211,17 @@ const struct pm_report *pm_session__report(struct pm_session *s, bool interval);
 enum pm_out_format {
 	PM_OUT_TABLE,
 	PM_OUT_CSV,
-	PM_OUT_JSON,	/* JSON Lines */
+	PM_OUT_JSON, /* JSON Lines */
 };
 
-#define PM_JSON_SCHEMA 1	/* "schema" field of every JSON line */
+#define PM_JSON_SCHEMA 1 /* "schema" field of every JSON line */
 
 struct pm_out_opts {
 	enum pm_out_format format;
-	char sep;		/* CSV separator, ',' by default */
-	const char *target;	/* "system wide", "CPU(s) 0-3", "'sleep 1'" */
-	bool simulated;		/* mark every record SIMULATED */
-	const char *sim_platform;	/* platform name when simulated */
+	char sep;		  /* CSV separator, ',' by default */
+	const char *target;	  /* "system wide", "CPU(s) 0-3", "'sleep 1'" */
+	bool simulated;		  /* mark every record SIMULATED */
+	const char *sim_platform; /* platform name when simulated */
 };
 
 int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out);

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 struct pm_embedded {
-	const char *path;	/* relative to data/, e.g. "yitian710/pack.json" */
+	const char *path; /* relative to data/, e.g. "yitian710/pack.json" */
 	size_t len;
 	const char *data;
 };

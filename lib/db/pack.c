@@ -25,9 +25,9 @@ struct pm_pack {
 struct pm_db {
 	struct pm_pmu_traits *traits;
 	size_t n_traits, cap_traits;
-	struct pm_pack *packs;	/* the ones that matched */
+	struct pm_pack *packs; /* the ones that matched */
 	size_t n_packs, cap_packs;
-	char **defaults;	/* borrowed from packs, in order */
+	char **defaults; /* borrowed from packs, in order */
 	size_t n_defaults, cap_defaults;
 	struct pm_strbuf names;
 	struct pm_strbuf notes;
@@ -118,12 +118,13 @@ static const char *cpuinfo_field(const char *text, const char *key, char *buf, s
 {
 	size_t klen = strlen(key);
 
-	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (const char *line = text; line && *line;
+	     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		const char *colon;
 		size_t n;
 
-		if (strncmp(line, key, klen) != 0 || (line[klen] != '\t' && line[klen] != ' ' &&
-						      line[klen] != ':'))
+		if (strncmp(line, key, klen) != 0 ||
+		    (line[klen] != '\t' && line[klen] != ' ' && line[klen] != ':'))
 			continue;
 		colon = strchr(line, ':');
 		if (!colon)
@@ -181,8 +182,9 @@ static json_t *parse_json(struct pm_ctx *ctx, const struct pm_embedded *f)
 	json_t *j = json_loadb(f->data, f->len, JSON_REJECT_DUPLICATES, &err);
 
 	if (!j)
-		pm_log(ctx, PM_LOG_WARN, "malformed pack file '%s': line %d, column %d: %s, ignoring",
-		       f->path, err.line, err.column, err.text);
+		pm_log(ctx, PM_LOG_WARN,
+		       "malformed pack file '%s': line %d, column %d: %s, ignoring", f->path,
+		       err.line, err.column, err.text);
 	return j;
 }
 
@@ -226,7 +228,8 @@ static int add_traits(struct pm_ctx *ctx, struct pm_db *db, const char *pack, js
 		int r;
 
 		if (!jstr(o, "Unit")) {
-			pm_log(ctx, PM_LOG_WARN, "pack '%s': Pmus[%zu] has no Unit, ignoring", pack, i);
+			pm_log(ctx, PM_LOG_WARN, "pack '%s': Pmus[%zu] has no Unit, ignoring", pack,
+			       i);
 			continue;
 		}
 		r = pm_grow((void **)&db->traits, &db->cap_traits, db->n_traits + 1, sizeof(*t));
@@ -237,7 +240,8 @@ static int add_traits(struct pm_ctx *ctx, struct pm_db *db, const char *pack, js
 		t->compat = pm_strdup0(jstr(o, "Compat"));
 		t->note = pm_strdup0(jstr(o, "Note"));
 		t->counters = json_is_integer(json_object_get(o, "Counters")) ?
-				      (int)json_integer_value(json_object_get(o, "Counters")) : -1;
+				      (int)json_integer_value(json_object_get(o, "Counters")) :
+				      -1;
 		if (json_is_true(json_object_get(o, "FreeRunning")))
 			t->counters = 0;
 		t->fixed_counters = (int)json_integer_value(json_object_get(o, "FixedCounters"));
@@ -258,12 +262,18 @@ static int event_terms(json_t *ev, struct pm_strbuf *b)
 {
 	/* pmu-events key -> perf term (docs: kernel-facts §5) */
 	static const char *const keys[][2] = {
-		{ "UMask", "umask" },	      { "CounterMask", "cmask" },
-		{ "EdgeDetect", "edge" },     { "Invert", "inv" },
-		{ "AnyThread", "any" },	      { "PortMask", "ch_mask" },
-		{ "FCMask", "fc_mask" },      { "NodeType", "type" },
-		{ "RdWrMask", "rdwrmask" },   { "EnAllCores", "enallcores" },
-		{ "EnAllSlices", "enallslices" }, { "SliceId", "sliceid" },
+		{ "UMask", "umask" },
+		{ "CounterMask", "cmask" },
+		{ "EdgeDetect", "edge" },
+		{ "Invert", "inv" },
+		{ "AnyThread", "any" },
+		{ "PortMask", "ch_mask" },
+		{ "FCMask", "fc_mask" },
+		{ "NodeType", "type" },
+		{ "RdWrMask", "rdwrmask" },
+		{ "EnAllCores", "enallcores" },
+		{ "EnAllSlices", "enallslices" },
+		{ "SliceId", "sliceid" },
 		{ "ThreadMask", "threadmask" },
 	};
 	const char *config = jstr(ev, "ConfigCode"), *code = jstr(ev, "EventCode");
@@ -295,7 +305,7 @@ static int event_terms(json_t *ev, struct pm_strbuf *b)
 			continue;
 		if (pm_parse_u64_str(s, 0, &v) < 0)
 			return -EINVAL;
-		if (v)	/* jevents drops zero-valued terms */
+		if (v) /* jevents drops zero-valued terms */
 			pm_strbuf__printf(b, ",%s=0x%" PRIx64, keys[i][1], v);
 	}
 	return b->oom ? -ENOMEM : 0;
@@ -313,7 +323,8 @@ static int add_event(struct pm_ctx *ctx, const char *pack, const char *file, siz
 	if (!name || event_terms(ev, &terms) < 0) {
 		pm_log(ctx, PM_LOG_WARN,
 		       "pack '%s': %s entry %zu: no EventName or a bad EventCode/ConfigCode/UMask, "
-		       "ignoring", pack, file, idx);
+		       "ignoring",
+		       pack, file, idx);
 		goto out;
 	}
 	if (!unit) {
@@ -322,13 +333,14 @@ static int add_event(struct pm_ctx *ctx, const char *pack, const char *file, siz
 	} else if (pm_db_unit_to_family(unit, family, sizeof(family)) < 0) {
 		goto out;
 	}
-	if (scale_unit && pm_db_parse_scale_unit(scale_unit, &a.scale, unit_str,
-						 sizeof(unit_str)) == 0 && unit_str[0])
+	if (scale_unit &&
+	    pm_db_parse_scale_unit(scale_unit, &a.scale, unit_str, sizeof(unit_str)) == 0 &&
+	    unit_str[0])
 		a.unit = unit_str;
 	a.name = (char *)name;
 	a.terms = terms.s;
 	a.desc = (char *)(jstr(ev, "BriefDescription") ? jstr(ev, "BriefDescription") :
-							  jstr(ev, "PublicDescription"));
+							 jstr(ev, "PublicDescription"));
 	a.per_pkg = jstr(ev, "PerPkg") && !strcmp(jstr(ev, "PerPkg"), "1");
 	for (size_t i = 0; i < ctx->n_pmus && r == 0; i++) {
 		struct pm_pmu *p = ctx->pmus[i];
@@ -438,7 +450,8 @@ static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embed
 	/* names borrowed by traits and aliases live as long as the db */
 	r = add_traits(ctx, db, db->packs[db->n_packs - 1].name, json_object_get(root, "Pmus"));
 	if (r == 0)
-		r = add_events(ctx, db->packs[db->n_packs - 1].name, json_object_get(root, "Events"));
+		r = add_events(ctx, db->packs[db->n_packs - 1].name,
+			       json_object_get(root, "Events"));
 out:
 	json_decref(root);
 	return r;

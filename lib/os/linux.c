@@ -29,8 +29,8 @@ struct os_linux {
 
 struct pm_proc {
 	pid_t pid;
-	int go_fd;	/* write end: the child execs when it reads EOF or a byte */
-	int err_fd;	/* read end: the child reports exec's errno here */
+	int go_fd;  /* write end: the child execs when it reads EOF or a byte */
+	int err_fd; /* read end: the child reports exec's errno here */
 	int pidfd;
 	int exec_errno;
 	bool reaped;
@@ -238,7 +238,7 @@ static int lx_proc_prepare(void *os, char *const argv[], struct pm_proc **ret_pr
 		close(go[1]);
 		close(err[0]);
 		if (read(go[0], &c, 1) != 1)
-			_exit(127);	/* the parent gave up before starting us */
+			_exit(127); /* the parent gave up before starting us */
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)

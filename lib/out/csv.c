@@ -13,8 +13,9 @@
 #include "out/out.h"
 
 static const char *const columns[] = {
-	"type", "time_s", "timestamp", "event", "device", "socket", "die", "cpu",
-	"value", "unit", "raw", "enabled_ns", "running_ns", "running_pct", "flags", "simulated",
+	"type",	      "time_s",	     "timestamp", "event",     "device", "socket",
+	"die",	      "cpu",	     "value",	  "unit",      "raw",	 "enabled_ns",
+	"running_ns", "running_pct", "flags",	  "simulated",
 };
 
 static void field(struct pm_out *o, const char *s, bool last)
@@ -59,8 +60,9 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 
 	if (!o->header_done) {
 		if (o->opts.simulated)
-			fprintf(o->f, "# SIMULATED%s%s: numbers come from pmumon's simulator, not "
-				      "hardware\n",
+			fprintf(o->f,
+				"# SIMULATED%s%s: numbers come from pmumon's simulator, not "
+				"hardware\n",
 				o->opts.sim_platform ? ": " : "",
 				o->opts.sim_platform ? o->opts.sim_platform : "");
 		for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)

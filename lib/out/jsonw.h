@@ -25,10 +25,10 @@ void pm_jw__array_begin(struct pm_jw *w);
 void pm_jw__array_end(struct pm_jw *w);
 /* A key inside an object; the value call follows. */
 void pm_jw__key(struct pm_jw *w, const char *key);
-void pm_jw__string(struct pm_jw *w, const char *s);	/* NULL -> null */
+void pm_jw__string(struct pm_jw *w, const char *s); /* NULL -> null */
 void pm_jw__u64(struct pm_jw *w, uint64_t v);
 void pm_jw__int(struct pm_jw *w, int64_t v);
-void pm_jw__double(struct pm_jw *w, double v);	/* non-finite -> null */
+void pm_jw__double(struct pm_jw *w, double v); /* non-finite -> null */
 void pm_jw__bool(struct pm_jw *w, bool v);
 void pm_jw__null(struct pm_jw *w);
 

@@ -123,8 +123,8 @@ void pm_fmt_timestamp(char *buf, size_t size, uint64_t wall_ns)
 	struct tm tm;
 
 	gmtime_r(&sec, &tm);
-	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
 		 (unsigned)(wall_ns / 1000000ull % 1000));
 }
 

@@ -20,9 +20,9 @@ struct pm_out_ops {
 struct pm_out {
 	FILE *f;
 	struct pm_out_opts opts;
-	char *target;		/* owned copy of opts.target */
-	char *sim_platform;	/* owned copy */
-	locale_t c_locale;	/* numbers are printed in the C locale, always */
+	char *target;	    /* owned copy of opts.target */
+	char *sim_platform; /* owned copy */
+	locale_t c_locale;  /* numbers are printed in the C locale, always */
 	const struct pm_out_ops *ops;
 	unsigned n_reports;
 	bool header_done;

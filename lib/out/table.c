@@ -10,8 +10,7 @@
 
 #include "out/out.h"
 
-static void aggr_label(const struct pm_report *r, const struct pm_row *row, char *buf,
-		       size_t size)
+static void aggr_label(const struct pm_report *r, const struct pm_row *row, char *buf, size_t size)
 {
 	switch (r->aggr) {
 	case PM_AGGR_DEVICE:
@@ -60,8 +59,7 @@ static int aggr_width(const struct pm_report *r)
 	return w;
 }
 
-static void print_row(struct pm_out *o, const struct pm_report *r, const struct pm_row *row,
-		      int aw)
+static void print_row(struct pm_out *o, const struct pm_report *r, const struct pm_row *row, int aw)
 {
 	char agg[128], val[64];
 
@@ -96,7 +94,8 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 
 		if (!o->header_done) {
 			if (sim[0])
-				fprintf(o->f, "#%s numbers come from pmumon's simulator, not hardware\n",
+				fprintf(o->f,
+					"#%s numbers come from pmumon's simulator, not hardware\n",
 					sim);
 			fprintf(o->f, "# %14s %-12s %*s%s%18s %-6s %s\n", "time", "wall-clock", aw,
 				aw ? "aggr" : "", aw ? " " : "", "counts", "unit", "events");

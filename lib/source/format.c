@@ -16,7 +16,7 @@ static int parse_bit(const char *s, size_t len, size_t *pos, unsigned *ret)
 	while (*pos < len && isdigit((unsigned char)s[*pos]))
 		(*pos)++;
 	if (*pos == start || pm_parse_u64(s + start, *pos - start, 10, &v) < 0 || v > 63) {
-		*pos = start;	/* point at the bad bit number */
+		*pos = start; /* point at the bad bit number */
 		return -EINVAL;
 	}
 	*ret = (unsigned)v;
@@ -26,7 +26,7 @@ static int parse_bit(const char *s, size_t len, size_t *pos, unsigned *ret)
 int pm_format__parse(const char *s, size_t len, struct pm_format *ret, size_t *reterr_col)
 {
 	struct pm_format f = { 0 };
-	size_t pos = 6;	/* after "config" */
+	size_t pos = 6; /* after "config" */
 	int r = -EINVAL;
 
 	while (len > 0 && isspace((unsigned char)s[len - 1]))
@@ -40,7 +40,7 @@ int pm_format__parse(const char *s, size_t len, struct pm_format *ret, size_t *r
 
 		pos++;
 		if (w == 0 || (pos < len && isdigit((unsigned char)s[pos])))
-			goto fail;	/* "config0", "config12" are not kernel words */
+			goto fail; /* "config0", "config12" are not kernel words */
 		if (w >= PM_CONFIG_WORDS) {
 			r = -EOPNOTSUPP;
 			pos = 6;
@@ -70,7 +70,7 @@ int pm_format__parse(const char *s, size_t len, struct pm_format *ret, size_t *r
 			uint64_t bit = 1ull << b;
 
 			if (f.mask & bit)
-				goto fail;	/* overlapping ranges */
+				goto fail; /* overlapping ranges */
 			f.mask |= bit;
 			f.nbits++;
 		}

@@ -11,12 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PM_CONFIG_WORDS 3	/* config, config1, config2 */
+#define PM_CONFIG_WORDS 3 /* config, config1, config2 */
 
 struct pm_format {
-	uint8_t word;		/* 0: config, 1: config1, 2: config2 */
-	uint8_t nbits;		/* number of bits in mask */
-	uint64_t mask;		/* the bits of that word the term occupies */
+	uint8_t word;  /* 0: config, 1: config1, 2: config2 */
+	uint8_t nbits; /* number of bits in mask */
+	uint64_t mask; /* the bits of that word the term occupies */
 };
 
 /*

@@ -18,7 +18,7 @@
 #include "util/util.h"
 
 #define PERF_DEVICES "sys/bus/event_source/devices"
-#define DIR_MAX_ENTRIES 8192	/* bound on entries read from one directory */
+#define DIR_MAX_ENTRIES 8192 /* bound on entries read from one directory */
 
 struct name_list {
 	char **name;
@@ -260,7 +260,8 @@ static int read_pmu(struct pm_ctx *ctx, const char *name, struct pm_pmu **ret)
 		if (r == -EINVAL || r == -ERANGE)
 			pm_log(ctx, PM_LOG_WARN,
 			       "malformed sysfs file '%s' (expected a perf type number), ignoring "
-			       "PMU '%s'", path, name);
+			       "PMU '%s'",
+			       path, name);
 		else
 			pm_log(ctx, PM_LOG_WARN, "cannot read '%s': %s, ignoring PMU '%s'", path,
 			       strerror(-r), name);

@@ -68,13 +68,16 @@ void pm_perf_open_error(struct pm_session *s, const struct pm_counter *c, int er
 	case -ENOENT:
 		pm_diag_set(d, "run 'pmumon list' for what this machine counts",
 			    "'%s' is not supported by this kernel or CPU (PMU '%s', config 0x%" PRIx64
-			    ")", ev->label, pmu, (uint64_t)in->attr.config);
+			    ")",
+			    ev->label, pmu, (uint64_t)in->attr.config);
 		break;
 	case -EOPNOTSUPP:
 		pm_diag_set(d,
-			    c->cpu < 0 ? "count it system-wide with -a" : "count it without modifiers",
+			    c->cpu < 0 ? "count it system-wide with -a" :
+					 "count it without modifiers",
 			    "PMU '%s' does not support '%s' this way (%s)", pmu, ev->label,
-			    c->cpu < 0 ? "it cannot follow one task" : "the kernel said EOPNOTSUPP");
+			    c->cpu < 0 ? "it cannot follow one task" :
+					 "the kernel said EOPNOTSUPP");
 		break;
 	case -EBUSY:
 		pm_diag_set(d,
@@ -206,7 +209,9 @@ static int build_read_units(struct pm_session *s)
 				if (r < 0)
 					return r;
 				u = &s->ru[s->n_ru++];
-				*u = (struct pm_read_unit){ .fd = s->c[m].fd, .first = pos, .n = 1 };
+				*u = (struct pm_read_unit){ .fd = s->c[m].fd,
+							    .first = pos,
+							    .n = 1 };
 				s->ru_idx[pos++] = m;
 			}
 			continue;
@@ -238,8 +243,9 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 		if (r == 0)
 			continue;
 		if (ev->optional && droppable(r)) {
-			pm_log(s->ctx, PM_LOG_INFO, "'%s' is not supported here (%s), leaving it out",
-			       ev->label, strerror(-r));
+			pm_log(s->ctx, PM_LOG_INFO,
+			       "'%s' is not supported here (%s), leaving it out", ev->label,
+			       strerror(-r));
 			drop_event(s, c->event);
 			continue;
 		}

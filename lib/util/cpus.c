@@ -68,7 +68,7 @@ int pm_cpus__parse(const char *s, size_t len, struct pm_cpus *ret)
 		for (int c = lo; c <= hi; c++)
 			cpu[n++] = c;
 		if (end < len && end + 1 == len)
-			goto einval;	/* trailing comma */
+			goto einval; /* trailing comma */
 		i = end + 1;
 	}
 	if (n) {
@@ -151,7 +151,8 @@ int pm_cpus__union(const struct pm_cpus *a, const struct pm_cpus *b, struct pm_c
 	}
 	/* both are sorted: merge, dropping duplicates */
 	while (i < a->n || j < b->n) {
-		int next = j >= b->n || (i < a->n && a->cpu[i] <= b->cpu[j]) ? a->cpu[i] : b->cpu[j];
+		int next = j >= b->n || (i < a->n && a->cpu[i] <= b->cpu[j]) ? a->cpu[i] :
+									       b->cpu[j];
 
 		if (i < a->n && a->cpu[i] == next)
 			i++;

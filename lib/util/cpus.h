@@ -6,11 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define PM_CPU_MAX 8192	/* bound on any CPU number we accept */
+#define PM_CPU_MAX 8192 /* bound on any CPU number we accept */
 
 struct pm_cpus {
 	size_t n;
-	int *cpu;	/* sorted, no duplicates */
+	int *cpu; /* sorted, no duplicates */
 };
 
 /*

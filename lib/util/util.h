@@ -38,7 +38,7 @@ int pm_grow(void **arr, size_t *cap, size_t need, size_t elsz);
 struct pm_strbuf {
 	char *s;
 	size_t len, cap;
-	bool oom;	/* an append failed: the content is truncated */
+	bool oom; /* an append failed: the content is truncated */
 };
 
 void pm_strbuf__append(struct pm_strbuf *b, const char *s, size_t len);

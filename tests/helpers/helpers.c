@@ -52,8 +52,11 @@ struct pm_sim *th_sim_fixture(const char *machine)
 
 struct pm_ctx *th_ctx_sim(struct pm_sim *sim)
 {
-	struct pm_ctx_opts o = { .os_ops = pm_sim__ops(), .os = sim, .simulated = true,
-				 .log_fn = capture, .log_level = PM_LOG_DEBUG };
+	struct pm_ctx_opts o = { .os_ops = pm_sim__ops(),
+				 .os = sim,
+				 .simulated = true,
+				 .log_fn = capture,
+				 .log_level = PM_LOG_DEBUG };
 	struct pm_ctx *ctx = NULL;
 
 	assert_int_equal(pm_ctx__new(&o, &ctx), 0);

@@ -31,7 +31,8 @@ void th_log_clear(void);
  * count(t) = floor(rate * (t - start) / 1e9). */
 struct th_rate_model {
 	uint64_t start_ns;
-	double (*rate)(const struct perf_event_attr *attr, int cpu);	/* events/s; <0: no such event */
+	double (*rate)(const struct perf_event_attr *attr,
+		       int cpu); /* events/s; <0: no such event */
 };
 int th_rate_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
 		  uint64_t *ret);

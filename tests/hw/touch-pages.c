@@ -17,8 +17,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: touch-pages N\n");
 		return 2;
 	}
-	p = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
+	p = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		 0);
 	if (p == MAP_FAILED) {
 		perror("mmap");
 		return 1;

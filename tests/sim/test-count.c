@@ -25,7 +25,7 @@
 /* ali_drw: hif_rd 1 MB-ish per PMU index, other events by code, cycles at 1.6 GHz. */
 static double drw_rate(const struct perf_event_attr *attr, int cpu)
 {
-	double idx = (double)(attr->type - 11);	/* the fixture types are 11..26 */
+	double idx = (double)(attr->type - 11); /* the fixture types are 11..26 */
 
 	if (attr->config == 0x80)
 		return 1.6e9;
@@ -38,7 +38,7 @@ static double drw_rate(const struct perf_event_attr *attr, int cpu)
 static double epyc_rate(const struct perf_event_attr *attr, int cpu)
 {
 	switch (attr->type) {
-	case 12: {	/* amd_df: event bits 7:0 and 35:32 give the channel (facts §3.5) */
+	case 12: { /* amd_df: event bits 7:0 and 35:32 give the channel (facts §3.5) */
 		uint64_t ev = (attr->config & 0xff) | ((attr->config >> 24) & 0xf00);
 
 		return (double)(((ev >> 6) & 0xff) + 1) * 1e8;
@@ -57,7 +57,7 @@ static double sw_rate(const struct perf_event_attr *attr, int cpu)
 	switch (attr->config) {
 	case PERF_COUNT_SW_CPU_CLOCK:
 	case PERF_COUNT_SW_TASK_CLOCK:
-		return cpu < 0 ? 1e8 : 1e9;	/* ns per s; a sleeping task runs 10% */
+		return cpu < 0 ? 1e8 : 1e9; /* ns per s; a sleeping task runs 10% */
 	case PERF_COUNT_SW_PAGE_FAULTS:
 		return cpu < 0 ? 1500 : 100;
 	case PERF_COUNT_SW_CONTEXT_SWITCHES:
@@ -74,7 +74,8 @@ static struct th_rate_model sw_model = { .rate = sw_rate };
 
 static void add_sw(struct pm_sim *sim)
 {
-	struct pm_sim_pmu_model m = { .type = PERF_TYPE_SOFTWARE, .count = th_rate_count,
+	struct pm_sim_pmu_model m = { .type = PERF_TYPE_SOFTWARE,
+				      .count = th_rate_count,
 				      .data = &sw_model };
 
 	assert_int_equal(pm_sim__add_pmu(sim, "software", &m), 0);
@@ -84,19 +85,25 @@ static struct pm_sim *yitian_sim(void)
 {
 	struct pm_sim *sim = th_sim_fixture("yitian710-2die");
 	static const char *const names[] = {
-		"21000", "21080", "23000", "23080", "25000", "25080", "27000", "27080",
-		"40021000", "40021080", "40023000", "40023080", "40025000", "40025080",
-		"40027000", "40027080",
+		"21000",    "21080",	"23000",    "23080",	"25000",    "25080",
+		"27000",    "27080",	"40021000", "40021080", "40023000", "40023080",
+		"40025000", "40025080", "40027000", "40027080",
 	};
 
 	/* the driver's rules: kernel-facts §1.2, §1.5, §1.8 */
 	for (size_t i = 0; i < PM_ARRAY_SIZE(names); i++) {
 		struct pm_sim_pmu_model m = {
-			.type = 11 + (uint32_t)i, .counters = 16, .has_fixed = true,
-			.fixed_config = 0x80, .config_mask = 0x3f, .width = 32,
+			.type = 11 + (uint32_t)i,
+			.counters = 16,
+			.has_fixed = true,
+			.fixed_config = 0x80,
+			.config_mask = 0x3f,
+			.width = 32,
 			.flags = PM_SIM_NO_EXCLUDE | PM_SIM_NO_SAMPLING | PM_SIM_ONE_PER_GROUP |
 				 PM_SIM_RESET_ON_OPEN | PM_SIM_CPU_WIDE_ONLY,
-			.task_err = -EOPNOTSUPP, .count = th_rate_count, .data = &drw_model,
+			.task_err = -EOPNOTSUPP,
+			.count = th_rate_count,
+			.data = &drw_model,
 		};
 		char name[32];
 
@@ -110,12 +117,17 @@ static struct pm_sim *yitian_sim(void)
 static struct pm_sim *epyc_sim(void)
 {
 	struct pm_sim *sim = th_sim_fixture("epyc7742-1s");
-	struct pm_sim_pmu_model df = { .type = 12, .counters = 4, .width = 48,
+	struct pm_sim_pmu_model df = { .type = 12,
+				       .counters = 4,
+				       .width = 48,
 				       .flags = PM_SIM_NO_EXCLUDE | PM_SIM_NO_SAMPLING |
 						PM_SIM_CPU_WIDE_ONLY,
-				       .count = th_rate_count, .data = &epyc_model };
-	struct pm_sim_pmu_model l3 = df, msr = { .type = 10, .flags = PM_SIM_NO_EXCLUDE,
-						 .count = th_rate_count, .data = &epyc_model };
+				       .count = th_rate_count,
+				       .data = &epyc_model };
+	struct pm_sim_pmu_model l3 = df, msr = { .type = 10,
+						 .flags = PM_SIM_NO_EXCLUDE,
+						 .count = th_rate_count,
+						 .data = &epyc_model };
 
 	l3.type = 13;
 	l3.counters = 6;
@@ -165,7 +177,7 @@ static void stop(struct run *r)
 {
 	pm_session__free(r->s);
 	pm_evlist__free(r->l);
-	pm_ctx__free(r->ctx);	/* frees the sim */
+	pm_ctx__free(r->ctx); /* frees the sim */
 }
 
 static const struct pm_row *row(const struct pm_report *rep, const char *event, const char *device,
@@ -203,17 +215,17 @@ static void test_uncore_exact(void **state)
 	assert_int_equal(start(&r, yitian_sim(), specs, &o), 0);
 	/* every counter opened before any was enabled: the reset on open bit nothing */
 	assert_false(pm_sim__enabled_before_open(r.sim));
-	assert_int_equal(pm_session__counter_count(r.s), 48);	/* 16 PMUs x 3, one CPU each */
+	assert_int_equal(pm_session__counter_count(r.s), 48); /* 16 PMUs x 3, one CPU each */
 	pm_sim__advance(r.sim, 5 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
 	assert_int_equal(rep->n_rows, 48);
 	assert_int_equal(rep->t_ns, 5 * SEC);
 	for (int i = 0; i < 16; i++) {
-		const struct pm_row *w = &rep->rows[i];	/* hif_rd rows come first, in PMU order */
+		const struct pm_row *w = &rep->rows[i]; /* hif_rd rows come first, in PMU order */
 
 		assert_string_equal(w->event, "ali_drw/hif_rd/");
-		assert_true(w->value == (i + 1) * 1e6 * 5);	/* exactly the truth */
+		assert_true(w->value == (i + 1) * 1e6 * 5); /* exactly the truth */
 		assert_int_equal(w->raw, (uint64_t)((i + 1) * 5000000));
 		assert_true(w->running == 1.0);
 		assert_int_equal(w->flags, 0);
@@ -228,7 +240,10 @@ static void test_reset_on_open_model(void **state)
 {
 	struct pm_sim *sim = yitian_sim();
 	const struct pm_os_ops *ops = pm_sim__ops();
-	struct perf_event_attr a = { .size = sizeof(a), .type = 11, .config = 0x2, .disabled = 1,
+	struct perf_event_attr a = { .size = sizeof(a),
+				     .type = 11,
+				     .config = 0x2,
+				     .disabled = 1,
 				     .read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 						    PERF_FORMAT_TOTAL_TIME_RUNNING };
 	uint64_t v[3];
@@ -239,14 +254,14 @@ static void test_reset_on_open_model(void **state)
 	assert_int_equal(ops->perf_ioctl(sim, fa, PERF_EVENT_IOC_ENABLE, 0), 0);
 	pm_sim__advance(sim, SEC);
 	a.config = 0x1;
-	fb = ops->perf_open(sim, &a, -1, 0, -1, 0);	/* resets every counter of ali_drw_21000 */
+	fb = ops->perf_open(sim, &a, -1, 0, -1, 0); /* resets every counter of ali_drw_21000 */
 	assert_true(fb >= 0);
 	assert_true(pm_sim__enabled_before_open(sim));
 	assert_int_equal(ops->read(sim, fa, v, sizeof(v)), sizeof(v));
-	assert_true(v[0] != 1000000);	/* the wrong order is visible */
-	assert_int_equal(v[0], 1ull << 32);	/* 1e6 plus the driver's masked delta */
+	assert_true(v[0] != 1000000);	    /* the wrong order is visible */
+	assert_int_equal(v[0], 1ull << 32); /* 1e6 plus the driver's masked delta */
 	/* and the driver's other rules */
-	a.config = 0x41;	/* only 6 bits reach the hardware: counts event 0x01 */
+	a.config = 0x41; /* only 6 bits reach the hardware: counts event 0x01 */
 	assert_true(ops->perf_open(sim, &a, -1, 0, -1, 0) >= 0);
 	a.exclude_kernel = 1;
 	assert_int_equal(ops->perf_open(sim, &a, -1, 0, -1, 0), -EINVAL);
@@ -255,17 +270,21 @@ static void test_reset_on_open_model(void **state)
 	a.sample_period = 1000;
 	assert_int_equal(ops->perf_open(sim, &a, -1, 0, -1, 0), -EOPNOTSUPP);
 	a.sample_period = 0;
-	assert_int_equal(ops->perf_open(sim, &a, -1, 0, fa, 0), -EINVAL);	/* one per group */
+	assert_int_equal(ops->perf_open(sim, &a, -1, 0, fa, 0), -EINVAL); /* one per group */
 	pm_sim__free(sim);
 }
 
 static void test_multiplexed_df(void **state)
 {
 	static const char *const specs[] = {
-		"amd_df/dram_channel_data_controller_0/", "amd_df/dram_channel_data_controller_1/",
-		"amd_df/dram_channel_data_controller_2/", "amd_df/dram_channel_data_controller_3/",
-		"amd_df/dram_channel_data_controller_4/", "amd_df/dram_channel_data_controller_5/",
-		"amd_df/dram_channel_data_controller_6/", "amd_df/dram_channel_data_controller_7/",
+		"amd_df/dram_channel_data_controller_0/",
+		"amd_df/dram_channel_data_controller_1/",
+		"amd_df/dram_channel_data_controller_2/",
+		"amd_df/dram_channel_data_controller_3/",
+		"amd_df/dram_channel_data_controller_4/",
+		"amd_df/dram_channel_data_controller_5/",
+		"amd_df/dram_channel_data_controller_6/",
+		"amd_df/dram_channel_data_controller_7/",
 		NULL,
 	};
 	const struct pm_report *rep;
@@ -286,8 +305,8 @@ static void test_multiplexed_df(void **state)
 			assert_true(w->flags & PM_ROW_MULTIPLEXED);
 			assert_true(fabs(w->running - 0.5) < 0.01);
 			if (fabs(w->value - truth) / truth > 0.01)
-				fail_msg("interval %d channel %d: %.0f vs truth %.0f", iv, ch, w->value,
-					 truth);
+				fail_msg("interval %d channel %d: %.0f vs truth %.0f", iv, ch,
+					 w->value, truth);
 		}
 	}
 	rep = pm_session__report(r.s, false);
@@ -322,7 +341,7 @@ static void test_not_counted(void **state)
 	const struct pm_report *rep;
 	struct run r;
 
-	pm_sim__steal_counters(sim, "amd_l3", 4, 6);	/* someone holds all of CCX 1's counters */
+	pm_sim__steal_counters(sim, "amd_l3", 4, 6); /* someone holds all of CCX 1's counters */
 	assert_int_equal(start(&r, sim, specs, &o), 0);
 	pm_sim__advance(sim, SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
@@ -377,7 +396,7 @@ static void test_aggregation(void **state)
 	pm_sim__advance(r.sim, SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
-	assert_int_equal(rep->n_rows, 2);	/* the two cpumask CPUs, nothing twice */
+	assert_int_equal(rep->n_rows, 2); /* the two cpumask CPUs, nothing twice */
 	assert_true(row(rep, "ali_drw/hif_rd/", NULL, 64, -2)->value == 100e6);
 	stop(&r);
 
@@ -400,7 +419,7 @@ static void test_intervals_add_up(void **state)
 	struct run r;
 
 	assert_int_equal(start(&r, epyc_sim(), specs, &system_wide), 0);
-	assert_int_equal(pm_session__counter_count(r.s), 256);	/* 128 CPUs x 2 */
+	assert_int_equal(pm_session__counter_count(r.s), 256); /* 128 CPUs x 2 */
 	for (int iv = 0; iv < 3; iv++) {
 		pm_sim__advance(r.sim, SEC / 2);
 		assert_int_equal(pm_session__read(r.s), 0);
@@ -431,7 +450,9 @@ static void test_snapshot_and_per_pkg(void **state)
 {
 	static const char *const specs[] = { "msr/cpu_thermal_margin/", "power/energy-pkg/", NULL };
 	struct pm_sim *sim = th_sim_fixture("yitian710-2die");
-	struct pm_sim_pmu_model msr = { .type = 10, .count = margin_count, .has_snapshot = true,
+	struct pm_sim_pmu_model msr = { .type = 10,
+					.count = margin_count,
+					.has_snapshot = true,
 					.snapshot_config = 7 };
 	struct pm_sim_pmu_model pwr = { .type = 9, .count = th_rate_count, .data = &sw_model };
 	const struct pm_report *rep;
@@ -441,7 +462,8 @@ static void test_snapshot_and_per_pkg(void **state)
 	pm_sim__write_file(sim, "sys/bus/event_source/devices/msr/format/event", "config:0-63\n");
 	pm_sim__write_file(sim, "sys/bus/event_source/devices/msr/events/cpu_thermal_margin",
 			   "event=0x07\n");
-	pm_sim__write_file(sim, "sys/bus/event_source/devices/msr/events/cpu_thermal_margin.snapshot",
+	pm_sim__write_file(sim,
+			   "sys/bus/event_source/devices/msr/events/cpu_thermal_margin.snapshot",
 			   "1\n");
 	pm_sim__write_file(sim, "sys/bus/event_source/devices/msr/events/cpu_thermal_margin.unit",
 			   "C\n");
@@ -477,7 +499,7 @@ static void test_snapshot_and_per_pkg(void **state)
 	pm_sim__advance(sim, SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, true);
-	assert_true(rep->rows[0].value == 30 + 63.5);	/* unchanged, not 0 */
+	assert_true(rep->rows[0].value == 30 + 63.5); /* unchanged, not 0 */
 	stop(&r);
 }
 
@@ -496,14 +518,14 @@ static void test_task_mode(void **state)
 	assert_int_equal(ops->proc_prepare(sim, argv, &proc), 0);
 	o.pid = ops->proc_pid(sim, proc);
 	assert_int_equal(start(&r, sim, specs, &o), 0);
-	pm_sim__advance(sim, SEC);	/* before the exec nothing counts */
+	pm_sim__advance(sim, SEC); /* before the exec nothing counts */
 	assert_int_equal(ops->proc_start(sim, proc), 0);
 	assert_int_equal(ops->wait(sim, UINT64_MAX - 1, proc, &status), PM_OS_WAKE_EXIT);
 	assert_int_equal(status, 0);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
-	assert_true(rep->rows[0].value == 3000);	/* 1500/s for the 2 s it ran */
-	assert_true(fabs(rep->rows[1].value - 200.0) < 1e-9);	/* 10% of 2 s, in msec */
+	assert_true(rep->rows[0].value == 3000);	      /* 1500/s for the 2 s it ran */
+	assert_true(fabs(rep->rows[1].value - 200.0) < 1e-9); /* 10% of 2 s, in msec */
 	assert_true(rep->rows[0].running == 1.0);
 	ops->proc_free(sim, proc);
 	stop(&r);
@@ -522,7 +544,9 @@ static void test_target_errors(void **state)
 	stop(&r);
 
 	assert_int_equal(start(&r, yitian_sim(), uncore, &cpus), -EINVAL);
-	assert_non_null(strstr(r.d.msg, "counts only on CPU(s) 0,64 (the cpumask of PMU 'ali_drw_21000' and its family)"));
+	assert_non_null(strstr(
+		r.d.msg,
+		"counts only on CPU(s) 0,64 (the cpumask of PMU 'ali_drw_21000' and its family)"));
 	assert_non_null(strstr(r.d.msg, "-C 1-3 leaves them out"));
 	stop(&r);
 
@@ -552,8 +576,7 @@ static void test_open_errors(void **state)
 	} t[] = {
 		{ -EACCES, "no permission to count 'msr/tsc/' on CPU 0: Permission denied",
 		  "perf_event_paranoid is 2; system-wide counting needs CAP_PERFMON (or root)" },
-		{ -EBUSY, "the counters of PMU 'msr' are in use by someone else",
-		  "NMI watchdog" },
+		{ -EBUSY, "the counters of PMU 'msr' are in use by someone else", "NMI watchdog" },
 		{ -EOPNOTSUPP, "PMU 'msr' does not support 'msr/tsc/' this way", NULL },
 		{ -EMFILE, "too many open files", "ulimit -n" },
 		{ -ENOENT, "'msr/tsc/' is not supported by this kernel or CPU", NULL },
@@ -598,11 +621,12 @@ static void test_defaults_drop_unsupported(void **state)
 	/* the amdzen2 pack matches: DF channels, then L3 */
 	assert_int_equal(pm_evlist__add_defaults(l, true, desc, sizeof(desc), &d), 0);
 	assert_int_equal(pm_evlist__count(l), 10);
-	assert_int_equal(pm_evlist__add(l, "cycles", &d), 0);	/* no hardware model here */
+	assert_int_equal(pm_evlist__add(l, "cycles", &d), 0); /* no hardware model here */
 	l->ev[10].optional = true;
 	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
 	assert_int_equal(pm_session__open(s, &d), 0);
-	assert_true(th_logged("'cycles' is not supported here (No such file or directory), leaving it out"));
+	assert_true(th_logged(
+		"'cycles' is not supported here (No such file or directory), leaving it out"));
 	assert_int_equal(pm_session__counter_count(s), 8 + 2 * 16);
 	pm_session__free(s);
 	pm_evlist__free(l);

@@ -24,8 +24,8 @@ static const struct pm_pmu *find(struct pm_ctx *ctx, const char *name)
 static void test_yitian(void **state)
 {
 	static const char *const order[] = {
-		"ali_drw_21000", "ali_drw_21080", "ali_drw_23000", "ali_drw_23080",
-		"ali_drw_25000", "ali_drw_25080", "ali_drw_27000", "ali_drw_27080",
+		"ali_drw_21000",    "ali_drw_21080",	"ali_drw_23000",    "ali_drw_23080",
+		"ali_drw_25000",    "ali_drw_25080",	"ali_drw_27000",    "ali_drw_27080",
 		"ali_drw_40021000", "ali_drw_40021080", "ali_drw_40023000", "ali_drw_40023080",
 		"ali_drw_40025000", "ali_drw_40025080", "ali_drw_40027000", "ali_drw_40027080",
 	};
@@ -63,7 +63,8 @@ static void test_yitian(void **state)
 		assert_string_equal(pm_alias__terms(a), "config=0x2");
 		assert_string_equal(pm_alias__origin(a), "sysfs");
 		/* the pack describes the sysfs event */
-		assert_string_equal(pm_alias__desc(a), "A Read Op at HIF interface. The unit is 64B.");
+		assert_string_equal(pm_alias__desc(a),
+				    "A Read Op at HIF interface. The unit is 64B.");
 		assert_int_equal(pm_alias__encoding(a, p, buf, sizeof(buf)), 0);
 		assert_string_equal(buf, "config=0x2");
 		a = pm_pmu__find_alias(p, "ddr_cycles");
@@ -103,8 +104,8 @@ static void test_epyc(void **state)
 	assert_int_equal(pm_pmu__counters(df), 4);
 	assert_int_equal(pm_pmu__counters(l3), 6);
 	assert_int_equal(pm_pmu__counter_width(l3), 48);
-	assert_int_equal(pm_pmu__counters(msr), 0);	/* free-running */
-	assert_int_equal(pm_pmu__counters(cpu), -1);	/* no pack knows: unknown */
+	assert_int_equal(pm_pmu__counters(msr), 0);  /* free-running */
+	assert_int_equal(pm_pmu__counters(cpu), -1); /* no pack knows: unknown */
 	assert_int_equal(pm_pmu__cpus(l3, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60");
 	assert_int_equal(pm_pmu__cpus(msr, buf, sizeof(buf)), 0);
@@ -112,11 +113,14 @@ static void test_epyc(void **state)
 	assert_null(pm_pmu__identifier(df));
 	/* AMD uncore has no events/ directory: the pack names its events (facts §3.2) */
 	assert_int_equal(pm_pmu__alias_count(df), 12);
-	assert_int_equal(pm_alias__encoding(pm_pmu__find_alias(df, "dram_channel_data_controller_4"),
-					    df, buf, sizeof(buf)), 0);
+	assert_int_equal(pm_alias__encoding(pm_pmu__find_alias(df,
+							       "dram_channel_data_controller_4"),
+					    df, buf, sizeof(buf)),
+			 0);
 	assert_string_equal(buf, "config=0x100003807");
 	assert_int_equal(pm_alias__encoding(pm_pmu__find_alias(l3, "l3_accesses"), l3, buf,
-					    sizeof(buf)), 0);
+					    sizeof(buf)),
+			 0);
 	assert_string_equal(buf, "config=0xff04");
 	pm_ctx__free(ctx);
 }
@@ -141,7 +145,7 @@ static void test_malformed(void **state)
 	assert_non_null(find(ctx, "good"));
 	p = find(ctx, "badformat");
 	assert_non_null(p);
-	assert_int_equal(pm_pmu__format_count(p), 1);	/* umask survived */
+	assert_int_equal(pm_pmu__format_count(p), 1); /* umask survived */
 	assert_null(find(ctx, "badtype"));
 	assert_null(find(ctx, "badmask"));
 	assert_null(find(ctx, "notype"));
@@ -161,36 +165,53 @@ static void test_identifier_names_and_sides(void **state)
 	const struct pm_alias *a;
 
 	assert_int_equal(pm_sim__write_file(sim, "sys/bus/event_source/devices/ali_drw_21000/type",
-					    "30\n"), 0);
-	assert_int_equal(pm_sim__write_file(sim, "sys/bus/event_source/devices/ali_drw_21000/identifier",
-					    "ali_drw_pmu\n"), 0);
-	assert_int_equal(pm_sim__write_file(sim, "sys/bus/event_source/devices/ali_drw_21080/type",
-					    "31\n"), 0);
+					    "30\n"),
+			 0);
 	assert_int_equal(pm_sim__write_file(sim,
-					    "sys/bus/event_source/devices/ali_drw_21080/ali_drw_pmu_identifier",
-					    "ali_drw_pmu\n"), 0);
-	assert_int_equal(pm_sim__write_file(sim, "sys/bus/event_source/devices/power/type", "9\n"), 0);
-	assert_int_equal(pm_sim__write_file(sim, "sys/bus/event_source/devices/power/cpumask", "0\n"),
+					    "sys/bus/event_source/devices/ali_drw_21000/identifier",
+					    "ali_drw_pmu\n"),
+			 0);
+	assert_int_equal(pm_sim__write_file(sim, "sys/bus/event_source/devices/ali_drw_21080/type",
+					    "31\n"),
+			 0);
+	assert_int_equal(pm_sim__write_file(
+				 sim,
+				 "sys/bus/event_source/devices/ali_drw_21080/ali_drw_pmu_identifier",
+				 "ali_drw_pmu\n"),
+			 0);
+	assert_int_equal(pm_sim__write_file(sim, "sys/bus/event_source/devices/power/type", "9\n"),
+			 0);
+	assert_int_equal(pm_sim__write_file(sim, "sys/bus/event_source/devices/power/cpumask",
+					    "0\n"),
 			 0);
 	assert_int_equal(pm_sim__write_file(sim,
 					    "sys/bus/event_source/devices/power/events/energy-pkg",
-					    "event=0x02\n"), 0);
+					    "event=0x02\n"),
+			 0);
 	assert_int_equal(pm_sim__write_file(sim,
 					    "sys/bus/event_source/devices/power/events/energy-pkg.scale",
-					    "2.3283064365386962890625e-10\n"), 0);
+					    "2.3283064365386962890625e-10\n"),
+			 0);
 	assert_int_equal(pm_sim__write_file(sim,
 					    "sys/bus/event_source/devices/power/events/energy-pkg.unit",
-					    "Joules\n"), 0);
-	assert_int_equal(pm_sim__write_file(sim,
-					    "sys/bus/event_source/devices/power/events/energy-pkg.per-pkg",
-					    "1\n"), 0);
-	assert_int_equal(pm_sim__write_file(sim, "sys/bus/event_source/devices/msr/type", "10\n"), 0);
+					    "Joules\n"),
+			 0);
+	assert_int_equal(
+		pm_sim__write_file(sim,
+				   "sys/bus/event_source/devices/power/events/energy-pkg.per-pkg",
+				   "1\n"),
+		0);
+	assert_int_equal(pm_sim__write_file(sim, "sys/bus/event_source/devices/msr/type", "10\n"),
+			 0);
 	assert_int_equal(pm_sim__write_file(sim,
 					    "sys/bus/event_source/devices/msr/events/cpu_thermal_margin",
-					    "event=0x07\n"), 0);
-	assert_int_equal(pm_sim__write_file(sim,
-					    "sys/bus/event_source/devices/msr/events/cpu_thermal_margin.snapshot",
-					    "1\n"), 0);
+					    "event=0x07\n"),
+			 0);
+	assert_int_equal(pm_sim__write_file(
+				 sim,
+				 "sys/bus/event_source/devices/msr/events/cpu_thermal_margin.snapshot",
+				 "1\n"),
+			 0);
 	ctx = th_ctx_sim(sim);
 	assert_int_equal(pm_ctx__discover(ctx), 0);
 	assert_string_equal(pm_pmu__identifier(find(ctx, "ali_drw_21000")), "ali_drw_pmu");
@@ -213,11 +234,18 @@ static void test_family_rule(void **state)
 	static const struct {
 		const char *name, *family;
 	} t[] = {
-		{ "ali_drw_21000", "ali_drw" }, { "ali_drw_40021080", "ali_drw" },
-		{ "uncore_imc_0", "uncore_imc" }, { "uncore_imc_free_running_1", "uncore_imc_free_running" },
-		{ "amd_df", "amd_df" },	{ "amd_l3", "amd_l3" },   { "amd_umc_3", "amd_umc" },
-		{ "cpum_cf", "cpum_cf" }, { "armv8_pmuv3_0", "armv8_pmuv3" }, { "msr", "msr" },
-		{ "i915", "i915" },	{ "hisi_sccl1_ddrc0", "hisi_sccl1_ddrc0" },
+		{ "ali_drw_21000", "ali_drw" },
+		{ "ali_drw_40021080", "ali_drw" },
+		{ "uncore_imc_0", "uncore_imc" },
+		{ "uncore_imc_free_running_1", "uncore_imc_free_running" },
+		{ "amd_df", "amd_df" },
+		{ "amd_l3", "amd_l3" },
+		{ "amd_umc_3", "amd_umc" },
+		{ "cpum_cf", "cpum_cf" },
+		{ "armv8_pmuv3_0", "armv8_pmuv3" },
+		{ "msr", "msr" },
+		{ "i915", "i915" },
+		{ "hisi_sccl1_ddrc0", "hisi_sccl1_ddrc0" },
 		{ "arm_cmn_abc", "arm_cmn" },
 	};
 

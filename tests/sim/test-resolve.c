@@ -155,8 +155,8 @@ struct bad {
 	const char *machine, *spec;
 	int err;
 	int pos, len;
-	const char *msg;	/* substring of the message */
-	const char *hint;	/* substring of the hint, or NULL */
+	const char *msg;  /* substring of the message */
+	const char *hint; /* substring of the hint, or NULL */
 };
 
 static void test_errors(void **state)
@@ -164,32 +164,39 @@ static void test_errors(void **state)
 	static const struct bad t[] = {
 		{ "epyc7742-1s", "amd_dx/event=0x7/", -ENOENT, 0, 6, "unknown PMU 'amd_dx'",
 		  "pmumon list pmus" },
-		{ "epyc7742-1s", "amd_df/evnt=0x7/", -ENOENT, 7, 8, "unknown term 'evnt' for PMU 'amd_df'",
-		  "event, umask, config" },
+		{ "epyc7742-1s", "amd_df/evnt=0x7/", -ENOENT, 7, 8,
+		  "unknown term 'evnt' for PMU 'amd_df'", "event, umask, config" },
 		{ "epyc7742-1s", "amd_df/dram_channel_data_controller_9/", -ENOENT, 7, 30,
-		  "unknown term or event 'dram_channel_data_controller_9'", "pmumon list events amd_df" },
+		  "unknown term or event 'dram_channel_data_controller_9'",
+		  "pmumon list events amd_df" },
 		{ "epyc7742-1s", "amd_df/event=0x7,umask=0x100/", -ERANGE, 23, 5,
 		  "value 0x100 is too big for term 'umask' of PMU 'amd_df' (config:8-15: 8 bits, at most 0xff)",
 		  NULL },
-		{ "epyc7742-1s", "amd_df/event=0x4000/", -ERANGE, 13, 6, "too big for term 'event'", NULL },
-		{ "epyc7742-1s", "amd_df/event=seven/", -EINVAL, 13, 5, "not a number: 'seven'", "0xa" },
+		{ "epyc7742-1s", "amd_df/event=0x4000/", -ERANGE, 13, 6, "too big for term 'event'",
+		  NULL },
+		{ "epyc7742-1s", "amd_df/event=seven/", -EINVAL, 13, 5, "not a number: 'seven'",
+		  "0xa" },
 		{ "epyc7742-1s", "amd_df/event=0x7,umask=0x38/u", -EINVAL, 28, 1,
 		  "PMU 'amd_df' rejects the :u/:k/:h modifiers", "drop the modifier" },
 		{ "epyc7742-1s", "{amd_df/event=0x7/,amd_l3/event=0x4/}", -EINVAL, 19, 17,
 		  "is not on the same PMU as", "split it" },
-		{ "epyc7742-1s", "cyclez", -ENOENT, 0, 6, "unknown event 'cyclez'", "pmumon list events" },
-		{ "epyc7742-1s", "cpu/period=1000/", -EOPNOTSUPP, 4, 11, "term 'period' is for sampling",
-		  NULL },
-		{ "epyc7742-1s", "sched:sched_switch", -ENOENT, 0, 18, "needs tracefs, which is not mounted",
-		  "mount -t tracefs" },
-		{ "epyc7742-1s", "amd_df/event=0x7", -EINVAL, 0, 16, "missing closing '/'", "event syntax" },
+		{ "epyc7742-1s", "cyclez", -ENOENT, 0, 6, "unknown event 'cyclez'",
+		  "pmumon list events" },
+		{ "epyc7742-1s", "cpu/period=1000/", -EOPNOTSUPP, 4, 11,
+		  "term 'period' is for sampling", NULL },
+		{ "epyc7742-1s", "sched:sched_switch", -ENOENT, 0, 18,
+		  "needs tracefs, which is not mounted", "mount -t tracefs" },
+		{ "epyc7742-1s", "amd_df/event=0x7", -EINVAL, 0, 16, "missing closing '/'",
+		  "event syntax" },
 		{ "yitian710-2die", "{ali_drw_21000/hif_rd/,ali_drw_21000/hif_wr/}", -EINVAL, 1, 1,
-		  "PMU 'ali_drw_21000' allows 1 event per group, this group has 2", "drop the braces" },
-		{ "yitian710-2die", "ali_drw/hif_rd/k", -EINVAL, 15, 1, "rejects the :u/:k/:h modifiers",
-		  NULL },
-		{ "yitian710-2die", "ali_drw_9*/hif_rd/", -ENOENT, 0, 10, "unknown PMU 'ali_drw_9*'", NULL },
-		{ "yitian710-2die", "ali_drw/hif_rdd/", -ENOENT, 8, 7, "unknown term or event 'hif_rdd'",
-		  NULL },
+		  "PMU 'ali_drw_21000' allows 1 event per group, this group has 2",
+		  "drop the braces" },
+		{ "yitian710-2die", "ali_drw/hif_rd/k", -EINVAL, 15, 1,
+		  "rejects the :u/:k/:h modifiers", NULL },
+		{ "yitian710-2die", "ali_drw_9*/hif_rd/", -ENOENT, 0, 10,
+		  "unknown PMU 'ali_drw_9*'", NULL },
+		{ "yitian710-2die", "ali_drw/hif_rdd/", -ENOENT, 8, 7,
+		  "unknown term or event 'hif_rdd'", NULL },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
@@ -197,8 +204,8 @@ static void test_errors(void **state)
 		struct pm_diag d;
 		int r = pm_evlist__add(f.l, t[i].spec, &d);
 
-		if (r != t[i].err || d.pos != t[i].pos || d.len != t[i].len || !strstr(d.msg, t[i].msg) ||
-		    (t[i].hint && !strstr(d.hint, t[i].hint)))
+		if (r != t[i].err || d.pos != t[i].pos || d.len != t[i].len ||
+		    !strstr(d.msg, t[i].msg) || (t[i].hint && !strstr(d.hint, t[i].hint)))
 			fail_msg("'%s': got %d at %d+%d '%s' (hint '%s'); want %d at %d+%d '%s'",
 				 t[i].spec, r, d.pos, d.len, d.msg, d.hint, t[i].err, t[i].pos,
 				 t[i].len, t[i].msg);
@@ -215,7 +222,8 @@ static void test_groups(void **state)
 	struct fx f = open_fx("epyc7742-1s");
 	const struct pm_event *ev;
 
-	assert_int_equal(pm_evlist__add(f.l, "{amd_l3/l3_accesses/,amd_l3/l3_misses/},msr/tsc/", NULL),
+	assert_int_equal(pm_evlist__add(f.l, "{amd_l3/l3_accesses/,amd_l3/l3_misses/},msr/tsc/",
+					NULL),
 			 0);
 	assert_int_equal(f.l->n_ev, 3);
 	assert_int_equal(f.l->ev[0].group, 0);
@@ -236,10 +244,13 @@ static void test_tracepoints(void **state)
 	struct pm_diag d;
 
 	assert_int_equal(pm_sim__write_file(sim, "sys/kernel/tracing/events/sched/sched_switch/id",
-					    "316\n"), 0);
+					    "316\n"),
+			 0);
 	assert_int_equal(pm_sim__write_file(sim, "sys/kernel/tracing/events/sched/sched_wakeup/id",
-					    "318\n"), 0);
-	assert_int_equal(pm_sim__write_file(sim, "sys/kernel/tracing/events/sched/enable", "0\n"), 0);
+					    "318\n"),
+			 0);
+	assert_int_equal(pm_sim__write_file(sim, "sys/kernel/tracing/events/sched/enable", "0\n"),
+			 0);
 	ctx = th_ctx_sim(sim);
 	assert_int_equal(pm_evlist__new(ctx, &l), 0);
 	assert_int_equal(pm_evlist__add(l, "sched:sched_switch", &d), 0);
@@ -260,7 +271,7 @@ static void test_defaults(void **state)
 
 	assert_int_equal(pm_evlist__add_defaults(f.l, true, desc, sizeof(desc), NULL), 0);
 	assert_non_null(strstr(desc, "the yitian710 pack's defaults"));
-	assert_string_equal(f.l->ev[0].label, "ali_drw/hif_rd/");	/* memory bandwidth first */
+	assert_string_equal(f.l->ev[0].label, "ali_drw/hif_rd/"); /* memory bandwidth first */
 	assert_int_equal(f.l->ev[0].n_inst, 16);
 	assert_true(f.l->ev[0].optional);
 	close_fx(&f);
@@ -280,9 +291,9 @@ static void test_defaults(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_amd_encodings), cmocka_unit_test(test_generic_and_raw),
+		cmocka_unit_test(test_amd_encodings),	cmocka_unit_test(test_generic_and_raw),
 		cmocka_unit_test(test_yitian_families), cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_groups),	       cmocka_unit_test(test_tracepoints),
+		cmocka_unit_test(test_groups),		cmocka_unit_test(test_tracepoints),
 		cmocka_unit_test(test_defaults),
 	};
 

@@ -20,7 +20,7 @@ static void test_parse(void **state)
 		int ret;
 		uint8_t word;
 		uint64_t mask;
-		size_t col;	/* error column */
+		size_t col; /* error column */
 	} t[] = {
 		{ "config:0-7", 0, 0, 0xff, 0 },
 		{ "config:0-7\n", 0, 0, 0xff, 0 },
@@ -58,7 +58,7 @@ static void test_parse(void **state)
 			assert_int_equal(f.mask, t[i].mask);
 			assert_int_equal(f.nbits, __builtin_popcountll(t[i].mask));
 		} else {
-			assert_int_equal(f.word, 9);	/* untouched */
+			assert_int_equal(f.word, 9); /* untouched */
 			assert_int_equal(f.mask, 7);
 			if (col != t[i].col)
 				fail_msg("'%s': error at %zu, want %zu", t[i].in, col, t[i].col);
@@ -81,7 +81,7 @@ static void test_amd_df_channel4(void **state)
 
 	assert_int_equal(pm_format__encode(&ev, 0x107, config), 0);
 	assert_int_equal(pm_format__encode(&um, 0x38, config), 0);
-	assert_int_equal(config[0], 0x100003807ull);	/* kernel-facts §3.5 */
+	assert_int_equal(config[0], 0x100003807ull); /* kernel-facts §3.5 */
 	assert_int_equal(pm_format__decode(&ev, config), 0x107);
 	assert_int_equal(pm_format__decode(&um, config), 0x38);
 }
@@ -92,16 +92,22 @@ static void test_seed004_df_table(void **state)
 	static const struct {
 		uint64_t event, umask, ctl;
 	} rows[] = {
-		{ 0x007, 0x38, 0x000403807ull }, { 0x047, 0x38, 0x000403847ull },
-		{ 0x087, 0x38, 0x000403887ull }, { 0x0c7, 0x38, 0x0004038c7ull },
-		{ 0x107, 0x38, 0x100403807ull }, { 0x147, 0x38, 0x100403847ull },
-		{ 0x187, 0x38, 0x100403887ull }, { 0x1c7, 0x38, 0x1004038c7ull },
+		{ 0x007, 0x38, 0x000403807ull },
+		{ 0x047, 0x38, 0x000403847ull },
+		{ 0x087, 0x38, 0x000403887ull },
+		{ 0x0c7, 0x38, 0x0004038c7ull },
+		{ 0x107, 0x38, 0x100403807ull },
+		{ 0x147, 0x38, 0x100403847ull },
+		{ 0x187, 0x38, 0x100403887ull },
+		{ 0x1c7, 0x38, 0x1004038c7ull },
 		/* Remote links: DfEvent[0x00000007004002C7] and 0x800400207..287 */
-		{ 0x7c7, 0x02, 0x00000007004002c7ull }, { 0x807, 0x02, 0x0000000800400207ull },
-		{ 0x847, 0x02, 0x0000000800400247ull }, { 0x887, 0x02, 0x0000000800400287ull },
+		{ 0x7c7, 0x02, 0x00000007004002c7ull },
+		{ 0x807, 0x02, 0x0000000800400207ull },
+		{ 0x847, 0x02, 0x0000000800400247ull },
+		{ 0x887, 0x02, 0x0000000800400287ull },
 	};
 	struct pm_format ev = fmt("config:0-7,32-35,59-60"), um = fmt("config:8-15");
-	const uint64_t enable = 1ull << 22;	/* DF_PERF_CTL[22] */
+	const uint64_t enable = 1ull << 22; /* DF_PERF_CTL[22] */
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(rows); i++) {
 		uint64_t config[PM_CONFIG_WORDS] = { 0 }, back[PM_CONFIG_WORDS] = { 0 };

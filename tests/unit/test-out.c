@@ -94,27 +94,58 @@ static void test_numbers(void **state)
 
 /* A report as the session would produce it: one counted row, one not counted. */
 static const struct pm_row rows[] = {
-	{ .event = "msr/tsc/", .unit = "", .cpu = -1, .die = -1, .socket = -1,
-	  .value = 4009862308.0, .raw = 4009862308ull, .enabled_ns = 1000, .running_ns = 1000,
+	{ .event = "msr/tsc/",
+	  .unit = "",
+	  .cpu = -1,
+	  .die = -1,
+	  .socket = -1,
+	  .value = 4009862308.0,
+	  .raw = 4009862308ull,
+	  .enabled_ns = 1000,
+	  .running_ns = 1000,
 	  .running = 1.0 },
-	{ .event = "amd_df/dram,x/", .unit = "", .cpu = -1, .die = -1, .socket = -1,
-	  .value = NAN, .raw = 0, .enabled_ns = 1000, .running_ns = 0, .running = 0.0,
+	{ .event = "amd_df/dram,x/",
+	  .unit = "",
+	  .cpu = -1,
+	  .die = -1,
+	  .socket = -1,
+	  .value = NAN,
+	  .raw = 0,
+	  .enabled_ns = 1000,
+	  .running_ns = 0,
+	  .running = 0.0,
 	  .flags = PM_ROW_NOT_COUNTED },
-	{ .event = "ch0", .unit = "MiB", .device = "amd_df", .cpu = 3, .die = 0, .socket = 1,
-	  .value = 1234.5, .raw = 20, .enabled_ns = 1000, .running_ns = 500, .running = 0.5,
+	{ .event = "ch0",
+	  .unit = "MiB",
+	  .device = "amd_df",
+	  .cpu = 3,
+	  .die = 0,
+	  .socket = 1,
+	  .value = 1234.5,
+	  .raw = 20,
+	  .enabled_ns = 1000,
+	  .running_ns = 500,
+	  .running = 0.5,
 	  .flags = PM_ROW_MULTIPLEXED },
 };
 
 static const struct pm_report rep = {
-	.interval = false, .t_ns = 1002358130, .duration_ns = 1002358130,
-	.wall_ns = 1767225600ull * 1000000000ull, .aggr = PM_AGGR_FAMILY,
-	.n_rows = 3, .rows = rows,
+	.interval = false,
+	.t_ns = 1002358130,
+	.duration_ns = 1002358130,
+	.wall_ns = 1767225600ull * 1000000000ull,
+	.aggr = PM_AGGR_FAMILY,
+	.n_rows = 3,
+	.rows = rows,
 };
 
 static char *render(enum pm_out_format fmt, char sep, bool sim)
 {
-	struct pm_out_opts o = { .format = fmt, .sep = sep, .target = "'system wide'",
-				 .simulated = sim, .sim_platform = sim ? "yitian710" : NULL };
+	struct pm_out_opts o = { .format = fmt,
+				 .sep = sep,
+				 .target = "'system wide'",
+				 .simulated = sim,
+				 .sim_platform = sim ? "yitian710" : NULL };
 	struct pm_out *out = NULL;
 	char *buf = NULL;
 	size_t len = 0;
@@ -131,7 +162,8 @@ static void test_csv(void **state)
 {
 	char *s = render(PM_OUT_CSV, ',', false);
 
-	assert_string_equal(s,
+	assert_string_equal(
+		s,
 		"type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,enabled_ns,"
 		"running_ns,running_pct,flags,simulated\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,msr/tsc/,,,,,4009862308,,4009862308,"
@@ -143,7 +175,7 @@ static void test_csv(void **state)
 	free(s);
 	s = render(PM_OUT_CSV, ';', true);
 	assert_true(!strncmp(s, "# SIMULATED: yitian710", 22));
-	assert_non_null(strstr(s, "amd_df/dram,x/;"));	/* no quotes needed with ';' */
+	assert_non_null(strstr(s, "amd_df/dram,x/;")); /* no quotes needed with ';' */
 	assert_non_null(strstr(s, ";1\n"));
 	free(s);
 }
@@ -166,7 +198,8 @@ static void test_table(void **state)
 {
 	char *s = render(PM_OUT_TABLE, 0, true);
 
-	assert_non_null(strstr(s, "Performance counter stats for 'system wide' [SIMULATED: yitian710]"));
+	assert_non_null(
+		strstr(s, "Performance counter stats for 'system wide' [SIMULATED: yitian710]"));
 	assert_non_null(strstr(s, "     4,009,862,308        msr/tsc/\n"));
 	assert_non_null(strstr(s, "     <not counted>        amd_df/dram,x/\n"));
 	assert_non_null(strstr(s, "(50.00%)"));

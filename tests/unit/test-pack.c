@@ -14,7 +14,7 @@
 static void test_unit_to_family(void **state)
 {
 	static const char *const t[][2] = {
-		{ "DFPMC", "amd_df" }, { "L3PMC", "amd_l3" }, { "UMCPMC", "amd_umc" },
+		{ "DFPMC", "amd_df" },	  { "L3PMC", "amd_l3" },   { "UMCPMC", "amd_umc" },
 		{ "ali_drw", "ali_drw" }, { "IMC", "uncore_imc" }, { "CHA", "uncore_cha" },
 	};
 	char buf[64];
@@ -58,16 +58,17 @@ static void test_cpuid_match(void **state)
 	const char *zen1 = "AuthenticAMD-23-([12][0-9A-F]|[0-9A-F])";
 	const char *zen2 = "AuthenticAMD-23-([3-9A-F][[:xdigit:]])";
 
-	assert_int_equal(pm_db_cpuid_match(zen2, "AuthenticAMD-23-31-0"), 1);	/* Rome */
-	assert_int_equal(pm_db_cpuid_match(zen2, "AuthenticAMD-23-71-0"), 1);	/* Matisse */
+	assert_int_equal(pm_db_cpuid_match(zen2, "AuthenticAMD-23-31-0"), 1); /* Rome */
+	assert_int_equal(pm_db_cpuid_match(zen2, "AuthenticAMD-23-71-0"), 1); /* Matisse */
 	assert_int_equal(pm_db_cpuid_match(zen2, "AuthenticAMD-23-1-2"), 0);
-	assert_int_equal(pm_db_cpuid_match(zen1, "AuthenticAMD-23-1-2"), 1);	/* Naples */
+	assert_int_equal(pm_db_cpuid_match(zen1, "AuthenticAMD-23-1-2"), 1); /* Naples */
 	assert_int_equal(pm_db_cpuid_match(zen1, "AuthenticAMD-23-31-0"), 0);
 	assert_int_equal(pm_db_cpuid_match(zen2, "AuthenticAMD-25-1-1"), 0);
 	assert_int_equal(pm_db_cpuid_match(zen2, "GenuineIntel-6-55-4"), 0);
 	assert_int_equal(pm_db_cpuid_match(zen2, ""), 0);
 	/* perf's own rows, with their dashes inside brackets */
-	assert_int_equal(pm_db_cpuid_match("AuthenticAMD-23-[[:xdigit:]]+", "AuthenticAMD-23-31-0"), 1);
+	assert_int_equal(pm_db_cpuid_match("AuthenticAMD-23-[[:xdigit:]]+", "AuthenticAMD-23-31-0"),
+			 1);
 	assert_int_equal(pm_db_cpuid_match("GenuineIntel-6-55-[01234]", "GenuineIntel-6-55-4"), 1);
 	assert_int_equal(pm_db_cpuid_match("GenuineIntel-6-55-[01234]", "GenuineIntel-6-55-7"), 0);
 	/* a full pattern (with stepping) compares the stepping too */
@@ -145,9 +146,9 @@ static void test_df_descriptions(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_unit_to_family),	 cmocka_unit_test(test_scale_unit),
-		cmocka_unit_test(test_cpuid_match),	 cmocka_unit_test(test_packs_load_clean),
-		cmocka_unit_test(test_matching),	 cmocka_unit_test(test_df_descriptions),
+		cmocka_unit_test(test_unit_to_family), cmocka_unit_test(test_scale_unit),
+		cmocka_unit_test(test_cpuid_match),    cmocka_unit_test(test_packs_load_clean),
+		cmocka_unit_test(test_matching),       cmocka_unit_test(test_df_descriptions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

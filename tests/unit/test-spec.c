@@ -18,7 +18,8 @@ static void render(const struct pm_spec *s, char *buf, size_t size)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct pm_spec_event *e = &s->ev[i];
 
-		off += (size_t)snprintf(buf + off, size - off, "%s%s:", i ? " " : "", kind[e->kind]);
+		off += (size_t)snprintf(buf + off, size - off, "%s%s:", i ? " " : "",
+					kind[e->kind]);
 		if (e->kind == PM_SPEC_PMU)
 			off += (size_t)snprintf(buf + off, size - off, "%s[", e->pmu);
 		else if (e->kind == PM_SPEC_RAW)
@@ -34,7 +35,8 @@ static void render(const struct pm_spec *s, char *buf, size_t size)
 			off += (size_t)snprintf(buf + off, size - off, "]");
 		if (e->mods)
 			off += (size_t)snprintf(buf + off, size - off, ":%s%s%s",
-						e->mods & PM_MOD_U ? "u" : "", e->mods & PM_MOD_K ? "k" : "",
+						e->mods & PM_MOD_U ? "u" : "",
+						e->mods & PM_MOD_K ? "k" : "",
 						e->mods & PM_MOD_H ? "h" : "");
 		if (e->group >= 0)
 			off += (size_t)snprintf(buf + off, size - off, "@g%d", e->group);
@@ -56,7 +58,8 @@ static void test_parse_ok(void **state)
 		{ "ali_drw_*/hif_rd/", "pmu:ali_drw_*[hif_rd]" },
 		{ "ali_drw/hif_rd/", "pmu:ali_drw[hif_rd]" },
 		{ "amd_df/event=0x107,umask=0x38/", "pmu:amd_df[event=0x107,umask=0x38]" },
-		{ "amd_df/event=0x7,umask=0x38,name=ch0/", "pmu:amd_df[event=0x7,umask=0x38,name=ch0]" },
+		{ "amd_df/event=0x7,umask=0x38,name=ch0/",
+		  "pmu:amd_df[event=0x7,umask=0x38,name=ch0]" },
 		{ "cpu/event=0x3c,edge/", "pmu:cpu[event=0x3c,edge]" },
 		{ "cpu/name='my event'/", "pmu:cpu[name=my event]" },
 		{ "cpu/config=0x1a,config1=5/", "pmu:cpu[config=0x1a,config1=5]" },
@@ -71,7 +74,7 @@ static void test_parse_ok(void **state)
 		{ "{cycles,instructions}:u", "sym:cycles:u@g0 sym:instructions:u@g0" },
 		{ "{a,b},c,{d}", "sym:a@g0 sym:b@g0 sym:c sym:d@g1" },
 		{ "hif_rd", "sym:hif_rd" },
-		{ "cycles:x", "tp:cycles:x" },	/* like perf: not modifiers, so a tracepoint */
+		{ "cycles:x", "tp:cycles:x" }, /* like perf: not modifiers, so a tracepoint */
 		{ "msr//", "pmu:msr[]" },
 	};
 
@@ -99,7 +102,7 @@ static void test_positions(void **state)
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.ev[1].pos, 7);
 	assert_int_equal(s.ev[1].len, strlen(in) - 7);
-	assert_int_equal(s.ev[1].terms[1].pos, 24);	/* umask=0x38 */
+	assert_int_equal(s.ev[1].terms[1].pos, 24); /* umask=0x38 */
 	assert_int_equal(s.ev[1].terms[1].len, 10);
 	assert_int_equal(s.ev[1].terms[1].value_pos, 30);
 	assert_int_equal(s.ev[1].mods_pos, strlen(in) - 1);
@@ -139,7 +142,7 @@ static void test_parse_errors(void **state)
 			fail_msg("'%s': got %d at %zu (%s), want %d at %zu", t[i].in, r, err.pos,
 				 err.msg ? err.msg : "", t[i].ret, t[i].pos);
 		assert_non_null(err.msg);
-		assert_int_equal(s.n, 99);	/* untouched */
+		assert_int_equal(s.n, 99); /* untouched */
 	}
 }
 

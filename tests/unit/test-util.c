@@ -175,9 +175,9 @@ static void test_strbuf(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_u64),   cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_parse_u64),    cmocka_unit_test(test_parse_int),
 		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_cpus),
-		cmocka_unit_test(test_cpus_ops),    cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_cpus_ops),     cmocka_unit_test(test_strbuf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
