@@ -26,6 +26,8 @@ struct pm_pmu_traits {
 	int group_max;	    /* events of this PMU one group may hold, 0 = no known limit */
 	bool no_exclude;    /* rejects exclude_user/kernel/hv (PERF_PMU_CAP_NO_EXCLUDE) */
 	bool cpu_wide_only; /* rejects per-task events */
+	bool sw_context;    /* in the kernel's software context: never competes for
+			     * counters, may share a group with any such PMU */
 	char *note;
 	const char *pack; /* the pack that said so (borrowed) */
 };

@@ -152,6 +152,41 @@ static int parse_cpu_list(struct pm_session *s, struct pm_diag *d)
 	return 0;
 }
 
+static bool in_sw_context(const struct pm_evinst *in)
+{
+	return in->pmu && in->pmu->traits && in->pmu->traits->sw_context;
+}
+
+/*
+ * Read batching: counters of software-context PMUs (software, msr,
+ * tracepoint) never compete for hardware counters, so the ones the user did
+ * not group share one group per CPU and are read with one read(2) instead of
+ * one each. Not for a task's counters (inherited counters are read one by one).
+ */
+static void batch_reads(struct pm_session *s)
+{
+	const struct pm_evlist *l = s->l;
+
+	if (s->opts.target == PM_TARGET_TASK)
+		return;
+	for (size_t k = 0; k < s->n_c; k++) {
+		struct pm_counter *c = &s->c[k];
+
+		if (l->ev[c->event].group >= 0 || !in_sw_context(&l->inst[c->inst]))
+			continue;
+		for (size_t j = 0; j < k; j++) {
+			const struct pm_counter *o = &s->c[j];
+
+			if (o->cpu == c->cpu && o->leader == j && l->ev[o->event].group < 0 &&
+			    in_sw_context(&l->inst[o->inst])) {
+				c->leader = j;
+				c->implicit = true;
+				break;
+			}
+		}
+	}
+}
+
 int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 {
 	const struct pm_evlist *l = s->l;
@@ -212,5 +247,6 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 		if (s->opts.target == PM_TARGET_CPUS && placed == 0)
 			return no_cpu_error(s, ev, reterr);
 	}
+	batch_reads(s);
 	return 0;
 }

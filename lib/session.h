@@ -20,12 +20,14 @@ struct pm_reading {
 };
 
 struct pm_counter {
-	size_t inst;   /* index into evlist->inst */
-	size_t event;  /* index into evlist->ev */
-	int cpu;       /* -1: follows the task */
-	int fd;	       /* -1 when not open */
-	size_t leader; /* counter index of its group leader (itself if none) */
-	bool dropped;  /* an unsupported default, left out */
+	size_t inst;	   /* index into evlist->inst */
+	size_t event;	   /* index into evlist->ev */
+	int cpu;	   /* -1: follows the task */
+	int fd;		   /* -1 when not open */
+	size_t leader;	   /* counter index of its group leader (itself if none) */
+	bool implicit;	   /* in a read group pmumon made, not one the user asked for */
+	bool group_format; /* opened with PERF_FORMAT_GROUP (leaders) */
+	bool dropped;	   /* an unsupported default, left out */
 	struct pm_reading cur, prev;
 	size_t row; /* row of the current aggregation */
 };

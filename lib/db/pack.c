@@ -249,6 +249,7 @@ static int add_traits(struct pm_ctx *ctx, struct pm_db *db, const char *pack, js
 		t->group_max = (int)json_integer_value(json_object_get(o, "GroupMax"));
 		t->no_exclude = json_is_true(json_object_get(o, "NoExclude"));
 		t->cpu_wide_only = json_is_true(json_object_get(o, "CpuWideOnly"));
+		t->sw_context = json_is_true(json_object_get(o, "SwContext"));
 		t->pack = pack;
 		if (!t->unit)
 			return -ENOMEM;

@@ -160,9 +160,14 @@ static int open_one(struct pm_session *s, size_t k)
 	struct pm_counter *c = &s->c[k];
 	const struct pm_evinst *in = &s->l->inst[c->inst];
 	struct perf_event_attr attr = in->attr;
-	bool leader = c->leader == k;
-	bool group = !task_mode(s) && group_size(s, c->leader) > 1;
+	bool leader, group;
 	int fd;
+
+	/* a leader that was left out (an unsupported default) leads nobody */
+	if (c->leader != k && s->c[c->leader].fd < 0)
+		c->leader = k;
+	leader = c->leader == k;
+	group = !task_mode(s) && group_size(s, c->leader) > 1;
 
 	attr.read_format = READ_FORMAT | (group ? PERF_FORMAT_GROUP : 0);
 	attr.disabled = leader;
@@ -174,9 +179,16 @@ static int open_one(struct pm_session *s, size_t k)
 	}
 	fd = s->ctx->ops->perf_open(s->ctx->os, &attr, task_mode(s) ? s->opts.pid : -1, c->cpu,
 				    leader ? -1 : s->c[c->leader].fd, 0);
+	if (fd == -EINVAL && c->implicit && !leader) {
+		/* a kernel that will not group these: read it on its own */
+		c->leader = k;
+		c->implicit = false;
+		return open_one(s, k);
+	}
 	if (fd < 0)
 		return fd;
 	c->fd = fd;
+	c->group_format = leader && group;
 	return 0;
 }
 
@@ -200,7 +212,7 @@ static int build_read_units(struct pm_session *s)
 		r = pm_grow((void **)&s->ru, &s->cap_ru, s->n_ru + 1, sizeof(*u));
 		if (r < 0)
 			return r;
-		if (task_mode(s) || n == 1) {
+		if (!s->c[k].group_format) {
 			/* each counter is read on its own */
 			for (size_t m = k; m < s->n_c; m++) {
 				if (s->c[m].leader != k || s->c[m].fd < 0)
