@@ -471,6 +471,13 @@ int cmd_stat(int argc, char **argv)
 		ret = r == -EINVAL && d.pos >= 0 ? EXIT_USAGE : EXIT_FAIL;
 		goto out;
 	}
+	{
+		char dropped[1024];
+
+		pm_session__dropped(run.s, dropped, sizeof(dropped));
+		if (dropped[0])
+			cli_info("left out, not supported here: %s", dropped);
+	}
 	if (a.output) {
 		f = fopen(a.output, "w");
 		if (!f) {

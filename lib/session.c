@@ -141,6 +141,28 @@ size_t pm_session__counter_count(const struct pm_session *s)
 	return n;
 }
 
+int pm_session__dropped(const struct pm_session *s, char *buf, size_t size)
+{
+	size_t off = 0;
+	int r = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t e = 0; e < s->l->n_ev; e++) {
+		bool dropped = false;
+
+		for (size_t k = 0; k < s->n_c && !dropped; k++)
+			dropped = s->c[k].event == e && s->c[k].dropped;
+		if (!dropped)
+			continue;
+		r = pm_snprintf(buf + off, size - off, "%s%s", off ? ", " : "", s->l->ev[e].label);
+		if (r < 0)
+			return r;
+		off += strlen(buf + off);
+	}
+	return 0;
+}
+
 const struct pm_report *pm_session__report(struct pm_session *s, bool interval)
 {
 	struct pm_report *rep = interval ? &s->rep_iv : &s->rep_tot;

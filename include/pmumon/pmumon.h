@@ -173,6 +173,9 @@ int pm_session__disable(struct pm_session *s);
 int pm_session__read(struct pm_session *s);
 /* Counters actually opened (unsupported defaults are dropped). */
 size_t pm_session__counter_count(const struct pm_session *s);
+/* Names of the events left out because this machine does not support them,
+ * comma separated ("" if none). Return: 0 or -ENAMETOOLONG (truncated). */
+int pm_session__dropped(const struct pm_session *s, char *buf, size_t size);
 
 /* One value of one event in one aggregation bucket. */
 struct pm_row {

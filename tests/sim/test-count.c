@@ -628,6 +628,8 @@ static void test_defaults_drop_unsupported(void **state)
 	assert_true(th_logged(
 		"'cycles' is not supported here (No such file or directory), leaving it out"));
 	assert_int_equal(pm_session__counter_count(s), 8 + 2 * 16);
+	assert_int_equal(pm_session__dropped(s, desc, sizeof(desc)), 0);
+	assert_string_equal(desc, "cycles");
 	pm_session__free(s);
 	pm_evlist__free(l);
 	pm_ctx__free(ctx);
