@@ -70,7 +70,7 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 		o->header_done = true;
 	}
 	pm_fmt_timestamp(ts, sizeof(ts), r->wall_ns);
-	snprintf(t, sizeof(t), "%.9f", (double)r->t_ns / 1e9);
+	pm_fmt_seconds(t, sizeof(t), r->t_ns);
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct pm_row *row = &r->rows[i];
 

@@ -2,6 +2,7 @@
 #include "out/out.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,13 +93,33 @@ void pm_fmt_double(char *buf, size_t size, double v)
 		snprintf(buf, size, "%.17g", v);
 }
 
+/* Decimal digits of v into buf (NUL-terminated), without printf. */
+static size_t u64_digits(uint64_t v, char *buf)
+{
+	char tmp[24];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
 void pm_fmt_grouped(char *buf, size_t size, double v, int decimals)
 {
 	char digits[64], *dot;
 	size_t n, out = 0, first;
 	bool neg = v < 0;
 
-	snprintf(digits, sizeof(digits), "%.*f", decimals, fabs(v));
+	/* counts are whole numbers: skip printf's floating point, most of our time per interval */
+	if (decimals == 0 && fabs(v) < 1e18)
+		u64_digits((uint64_t)llround(fabs(v)), digits);
+	else
+		snprintf(digits, sizeof(digits), "%.*f", decimals, fabs(v));
 	dot = strchr(digits, '.');
 	n = dot ? (size_t)(dot - digits) : strlen(digits);
 	if (size == 0)
@@ -136,4 +157,10 @@ void pm_fmt_time_of_day(char *buf, size_t size, uint64_t wall_ns)
 	localtime_r(&sec, &tm);
 	snprintf(buf, size, "%02d:%02d:%02d.%03u", tm.tm_hour, tm.tm_min, tm.tm_sec,
 		 (unsigned)(wall_ns / 1000000ull % 1000));
+}
+
+void pm_fmt_seconds(char *buf, size_t size, uint64_t ns)
+{
+	snprintf(buf, size, "%" PRIu64 ".%09" PRIu64, ns / UINT64_C(1000000000),
+		 ns % UINT64_C(1000000000));
 }

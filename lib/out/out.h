@@ -36,6 +36,8 @@ extern const struct pm_out_ops pm_out_json;
 void pm_fmt_double(char *buf, size_t size, double v);
 /* 4009862308 -> "4,009,862,308"; with decimals > 0, a fixed-point value. */
 void pm_fmt_grouped(char *buf, size_t size, double v, int decimals);
+/* Nanoseconds as seconds with 9 decimals ("1.002358130"), exactly, without floating point. */
+void pm_fmt_seconds(char *buf, size_t size, uint64_t ns);
 /* RFC 3339 UTC with milliseconds: "2026-11-22T10:00:01.003Z". */
 void pm_fmt_timestamp(char *buf, size_t size, uint64_t wall_ns);
 /* Local time of day with milliseconds: "10:00:01.003". */

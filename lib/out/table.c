@@ -86,7 +86,7 @@ static void sim_note(struct pm_out *o, char *buf, size_t size)
 static int table_report(struct pm_out *o, const struct pm_report *r)
 {
 	int aw = aggr_width(r);
-	char sim[128];
+	char sim[128], t[32];
 
 	sim_note(o, sim, sizeof(sim));
 	if (r->interval) {
@@ -102,8 +102,9 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 			o->header_done = true;
 		}
 		pm_fmt_time_of_day(tod, sizeof(tod), r->wall_ns);
+		pm_fmt_seconds(t, sizeof(t), r->t_ns);
 		for (size_t i = 0; i < r->n_rows; i++) {
-			fprintf(o->f, "%16.9f %-12s ", (double)r->t_ns / 1e9, tod);
+			fprintf(o->f, "%16s %-12s ", t, tod);
 			print_row(o, r, &r->rows[i], aw);
 		}
 		return 0;
@@ -111,7 +112,8 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 	fprintf(o->f, "\n Performance counter stats for %s%s:\n\n", o->opts.target, sim);
 	for (size_t i = 0; i < r->n_rows; i++)
 		print_row(o, r, &r->rows[i], aw);
-	fprintf(o->f, "\n %17.9f seconds time elapsed\n\n", (double)r->t_ns / 1e9);
+	pm_fmt_seconds(t, sizeof(t), r->t_ns);
+	fprintf(o->f, "\n %17s seconds time elapsed\n\n", t);
 	return 0;
 }
 
