@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Build pmumon and run every test suite (unit, sim, cli, hw, fuzz), then the
+# unit/sim/fuzz suites again under ASan+UBSan and under valgrind, and check the
+# formatting. Ends with the line "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")"
+scripts/install-deps || exit 1
+
+setup() {	# DIR [meson options...]
+	local dir=$1; shift
+	[ -d "$dir" ] || meson setup "$dir" --buildtype=debugoptimized -Dtests=enabled "$@" >/dev/null ||
+		return 1
+	ninja -C "$dir" >/dev/null
+}
+
+fail=0
+setup build || fail=1
+setup build-asan -Db_sanitize=address,undefined -Db_lundef=false || fail=1
+if [ $fail -ne 0 ]; then
+	echo "the build failed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# house style: .clang-format over every C file, and no whitespace errors
+format_failed=0
+unformatted=$(git ls-files '*.c' '*.h' 2>/dev/null | while read -r f; do
+	clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || echo "$f"
+done)
+if [ -n "$unformatted" ]; then
+	echo "not formatted (clang-format -i FILE):" $unformatted
+	format_failed=1
+fi
+empty_tree=$(git hash-object -t tree /dev/null 2>/dev/null)
+if [ -n "$empty_tree" ] && ! git diff --check "$empty_tree" HEAD -- . ':!fuzz/corpus' >/dev/null; then
+	git diff --check "$empty_tree" HEAD -- . ':!fuzz/corpus' | head
+	format_failed=1
+fi
+
+meson test -C build --print-errorlogs
+meson test -C build-asan --suite unit --suite sim --suite fuzz --print-errorlogs
+meson test -C build --suite unit --suite sim --print-errorlogs --setup valgrind --logbase valgrind
+
+FORMAT_FAILED=$format_failed python3 - <<'PY'
+import json, os, sys
+passed = failed = skipped = 0
+if os.environ['FORMAT_FAILED'] == '1':
+    failed += 1
+else:
+    passed += 1
+for log in ('build/meson-logs/testlog.json', 'build-asan/meson-logs/testlog.json',
+            'build/meson-logs/valgrind-valgrind.json'):
+    for line in open(log):
+        r = json.loads(line)['result']
+        if r in ('OK', 'EXPECTEDFAIL'):
+            passed += 1
+        elif r == 'SKIP':
+            skipped += 1
+        else:
+            failed += 1
+if skipped:
+    print('%d skipped (their suites print why)' % skipped)
+print('%d passed, %d failed' % (passed, failed))
+sys.exit(1 if failed else 0)
+PY
