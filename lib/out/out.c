@@ -115,11 +115,26 @@ void pm_fmt_grouped(char *buf, size_t size, double v, int decimals)
 	size_t n, out = 0, first;
 	bool neg = v < 0;
 
-	/* counts are whole numbers: skip printf's floating point, most of our time per interval */
-	if (decimals == 0 && fabs(v) < 1e18)
-		u64_digits((uint64_t)llround(fabs(v)), digits);
-	else
+	/*
+	 * printf's floating point was most of our time per interval: fixed point
+	 * with up to 2 decimals in integers (rounding as printf does for these).
+	 */
+	if (decimals >= 0 && decimals <= 2 && fabs(v) < 1e15) {
+		uint64_t scale = decimals == 2 ? 100 : decimals == 1 ? 10 : 1;
+		uint64_t x = (uint64_t)llround(fabs(v) * (double)scale);
+		size_t k = u64_digits(x / scale, digits);
+
+		if (decimals) {
+			digits[k++] = '.';
+			for (int d = decimals - 1; d >= 0; d--) {
+				digits[k + (size_t)d] = (char)('0' + x % 10);
+				x /= 10;
+			}
+			digits[k + (size_t)decimals] = '\0';
+		}
+	} else {
 		snprintf(digits, sizeof(digits), "%.*f", decimals, fabs(v));
+	}
 	dot = strchr(digits, '.');
 	n = dot ? (size_t)(dot - digits) : strlen(digits);
 	if (size == 0)
@@ -149,18 +164,59 @@ void pm_fmt_timestamp(char *buf, size_t size, uint64_t wall_ns)
 		 (unsigned)(wall_ns / 1000000ull % 1000));
 }
 
-void pm_fmt_time_of_day(char *buf, size_t size, uint64_t wall_ns)
+void pm_out__time_of_day(struct pm_out *o, uint64_t wall_ns, char *buf, size_t size)
 {
 	time_t sec = (time_t)(wall_ns / 1000000000ull);
+	unsigned ms = (unsigned)(wall_ns / 1000000ull % 1000);
+	char msbuf[5] = { '.', (char)('0' + ms / 100), (char)('0' + ms / 10 % 10),
+			  (char)('0' + ms % 10), '\0' };
 	struct tm tm;
 
-	localtime_r(&sec, &tm);
-	snprintf(buf, size, "%02d:%02d:%02d.%03u", tm.tm_hour, tm.tm_min, tm.tm_sec,
-		 (unsigned)(wall_ns / 1000000ull % 1000));
+	if (o->tod_sec != (int64_t)sec || !o->tod_hms[0]) {
+		localtime_r(&sec, &tm);
+		snprintf(o->tod_hms, sizeof(o->tod_hms), "%02d:%02d:%02d", tm.tm_hour, tm.tm_min,
+			 tm.tm_sec);
+		o->tod_sec = (int64_t)sec;
+	}
+	if (size)
+		snprintf(buf, size, "%s%s", o->tod_hms, msbuf);
 }
 
 void pm_fmt_seconds(char *buf, size_t size, uint64_t ns)
 {
-	snprintf(buf, size, "%" PRIu64 ".%09" PRIu64, ns / UINT64_C(1000000000),
-		 ns % UINT64_C(1000000000));
+	char sec[24];
+	uint64_t frac = ns % UINT64_C(1000000000);
+	size_t n = u64_digits(ns / UINT64_C(1000000000), sec);
+
+	if (size < n + 11) {
+		if (size)
+			buf[0] = '\0';
+		return;
+	}
+	memcpy(buf, sec, n);
+	buf[n] = '.';
+	for (int i = 9; i >= 1; i--) {
+		buf[n + (size_t)i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	buf[n + 10] = '\0';
+}
+
+void pm_line__put(struct pm_line *l, const char *s, int width, bool right)
+{
+	size_t len = strlen(s), pad = width > 0 && (size_t)width > len ? (size_t)width - len : 0;
+
+	if (l->n + len + pad >= sizeof(l->buf))
+		return; /* a line this long is a bug upstream; drop the field, not the line */
+	if (right) {
+		memset(l->buf + l->n, ' ', pad);
+		l->n += pad;
+	}
+	memcpy(l->buf + l->n, s, len);
+	l->n += len;
+	if (!right) {
+		memset(l->buf + l->n, ' ', pad);
+		l->n += pad;
+	}
+	l->buf[l->n] = '\0';
 }

@@ -26,7 +26,18 @@ struct pm_out {
 	const struct pm_out_ops *ops;
 	unsigned n_reports;
 	bool header_done;
+	int64_t tod_sec;  /* the second tod_hms was made for */
+	char tod_hms[16]; /* "10:00:01" */
 };
+
+/* A line built without printf: the table's hot path. */
+struct pm_line {
+	char buf[1024];
+	size_t n;
+};
+
+/* Append s padded with spaces to width (right-aligned when right). */
+void pm_line__put(struct pm_line *l, const char *s, int width, bool right);
 
 extern const struct pm_out_ops pm_out_table;
 extern const struct pm_out_ops pm_out_csv;
@@ -40,7 +51,7 @@ void pm_fmt_grouped(char *buf, size_t size, double v, int decimals);
 void pm_fmt_seconds(char *buf, size_t size, uint64_t ns);
 /* RFC 3339 UTC with milliseconds: "2026-11-22T10:00:01.003Z". */
 void pm_fmt_timestamp(char *buf, size_t size, uint64_t wall_ns);
-/* Local time of day with milliseconds: "10:00:01.003". */
-void pm_fmt_time_of_day(char *buf, size_t size, uint64_t wall_ns);
+/* Local time of day with milliseconds, "10:00:01.003"; localtime once per second. */
+void pm_out__time_of_day(struct pm_out *o, uint64_t wall_ns, char *buf, size_t size);
 
 #endif

@@ -59,19 +59,36 @@ static int aggr_width(const struct pm_report *r)
 	return w;
 }
 
-static void print_row(struct pm_out *o, const struct pm_report *r, const struct pm_row *row, int aw)
+/* One row: [prefix] [aggregation] value unit event [(running%)]. */
+static void print_row(struct pm_out *o, const struct pm_report *r, const struct pm_row *row, int aw,
+		      const char *prefix)
 {
+	struct pm_line l;
 	char agg[128], val[64];
+	bool mux = row->flags & PM_ROW_MULTIPLEXED && !(row->flags & PM_ROW_NOT_COUNTED);
 
-	aggr_label(r, row, agg, sizeof(agg));
+	l.n = 0;
 	value_text(row, val, sizeof(val));
-	if (aw)
-		fprintf(o->f, "%-*s ", aw, agg);
-	if (row->flags & PM_ROW_MULTIPLEXED && !(row->flags & PM_ROW_NOT_COUNTED))
-		fprintf(o->f, "%18s %-6s %-40s (%.2f%%)\n", val, row->unit, row->event,
-			100.0 * row->running);
-	else
-		fprintf(o->f, "%18s %-6s %s\n", val, row->unit, row->event);
+	if (prefix)
+		pm_line__put(&l, prefix, 0, false);
+	if (aw) {
+		aggr_label(r, row, agg, sizeof(agg));
+		pm_line__put(&l, agg, aw, false);
+		pm_line__put(&l, " ", 0, false);
+	}
+	pm_line__put(&l, val, 18, true);
+	pm_line__put(&l, " ", 0, false);
+	pm_line__put(&l, row->unit, 6, false);
+	pm_line__put(&l, " ", 0, false);
+	pm_line__put(&l, row->event, mux ? 40 : 0, false);
+	if (mux) {
+		char pct[32];
+
+		snprintf(pct, sizeof(pct), " (%.2f%%)", 100.0 * row->running);
+		pm_line__put(&l, pct, 0, false);
+	}
+	pm_line__put(&l, "\n", 0, false);
+	fputs(l.buf, o->f);
 }
 
 static void sim_note(struct pm_out *o, char *buf, size_t size)
@@ -101,17 +118,22 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 				aw ? "aggr" : "", aw ? " " : "", "counts", "unit", "events");
 			o->header_done = true;
 		}
-		pm_fmt_time_of_day(tod, sizeof(tod), r->wall_ns);
+		struct pm_line prefix;
+
+		prefix.n = 0;
+		pm_out__time_of_day(o, r->wall_ns, tod, sizeof(tod));
 		pm_fmt_seconds(t, sizeof(t), r->t_ns);
-		for (size_t i = 0; i < r->n_rows; i++) {
-			fprintf(o->f, "%16s %-12s ", t, tod);
-			print_row(o, r, &r->rows[i], aw);
-		}
+		pm_line__put(&prefix, t, 16, true);
+		pm_line__put(&prefix, " ", 0, false);
+		pm_line__put(&prefix, tod, 12, false);
+		pm_line__put(&prefix, " ", 0, false);
+		for (size_t i = 0; i < r->n_rows; i++)
+			print_row(o, r, &r->rows[i], aw, prefix.buf);
 		return 0;
 	}
 	fprintf(o->f, "\n Performance counter stats for %s%s:\n\n", o->opts.target, sim);
 	for (size_t i = 0; i < r->n_rows; i++)
-		print_row(o, r, &r->rows[i], aw);
+		print_row(o, r, &r->rows[i], aw, NULL);
 	pm_fmt_seconds(t, sizeof(t), r->t_ns);
 	fprintf(o->f, "\n %17s seconds time elapsed\n\n", t);
 	return 0;
