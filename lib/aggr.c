@@ -25,7 +25,7 @@ struct slot {
 
 static long row_key(const struct pm_session *s, const struct pm_counter *c)
 {
-	const struct pm_topo *t = &s->ctx->topo;
+	const struct pm_cpu_topo *t = pm_topo__cpu(&s->ctx->topo, c->cpu);
 
 	switch (s->opts.aggr) {
 	case PM_AGGR_DEVICE:
@@ -33,9 +33,9 @@ static long row_key(const struct pm_session *s, const struct pm_counter *c)
 	case PM_AGGR_CPU:
 		return c->cpu;
 	case PM_AGGR_DIE:
-		return c->cpu < 0 ? -1 : pm_topo__die_key(t, c->cpu);
+		return pm_topo__die_key(&s->ctx->topo, c->cpu);
 	case PM_AGGR_SOCKET:
-		return c->cpu < 0 ? -1 : t->cpu[c->cpu].package;
+		return t ? t->package : -1;
 	case PM_AGGR_FAMILY:
 	default:
 		return 0;
@@ -56,8 +56,7 @@ static int cmp_slot(const void *a, const void *b)
 static void fill_row(const struct pm_session *s, const struct pm_counter *c, struct pm_row *row)
 {
 	const struct pm_event *ev = &s->l->ev[c->event];
-	const struct pm_topo *t = &s->ctx->topo;
-	int cpu = c->cpu;
+	const struct pm_cpu_topo *t = pm_topo__cpu(&s->ctx->topo, c->cpu);
 
 	*row = (struct pm_row){ .event = ev->label,
 				.unit = ev->unit ? ev->unit : "",
@@ -69,21 +68,16 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 		row->device = s->l->inst[c->inst].device;
 		break;
 	case PM_AGGR_CPU:
-		row->cpu = cpu;
-		if (cpu >= 0) {
-			row->die = t->cpu[cpu].die;
-			row->socket = t->cpu[cpu].package;
-		}
-		break;
+		/* a CPU's row also says which die and socket it is on */
+		row->cpu = c->cpu;
+		/* fall through */
 	case PM_AGGR_DIE:
-		if (cpu >= 0) {
-			row->die = t->cpu[cpu].die;
-			row->socket = t->cpu[cpu].package;
-		}
-		break;
+		if (t)
+			row->die = t->die;
+		/* fall through */
 	case PM_AGGR_SOCKET:
-		if (cpu >= 0)
-			row->socket = t->cpu[cpu].package;
+		if (t)
+			row->socket = t->package;
 		break;
 	default:
 		break;

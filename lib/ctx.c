@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,18 @@
 #include "source/perf.h"
 #include "util/util.h"
 
-#define PM_FILE_MAX (64 * 1024) /* bound on any sysfs/proc file we read whole */
+/* Forget a discovery that failed half way. */
+static void discovery_done(struct pm_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		pm_pmu__free(ctx->pmus[i]);
+	ctx->n_pmus = 0;
+	pm_topo__done(&ctx->topo);
+	pm_db__free(ctx->db);
+	ctx->db = NULL;
+	free(ctx->tracefs);
+	ctx->tracefs = NULL;
+}
 
 int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 {
@@ -46,12 +58,8 @@ void pm_ctx__free(struct pm_ctx *ctx)
 {
 	if (!ctx)
 		return;
-	for (size_t i = 0; i < ctx->n_pmus; i++)
-		pm_pmu__free(ctx->pmus[i]);
+	discovery_done(ctx);
 	free(ctx->pmus);
-	pm_topo__done(&ctx->topo);
-	pm_db__free(ctx->db);
-	free(ctx->tracefs);
 	if (ctx->ops && ctx->ops->destroy)
 		ctx->ops->destroy(ctx->os);
 	free(ctx);
@@ -159,6 +167,66 @@ bool pm_path_exists(struct pm_ctx *ctx, const char *path)
 	return true;
 }
 
+struct names_walk {
+	struct pm_names l;
+	bool dirs_only;
+	const char *glob;
+	int err;
+};
+
+static int collect_name(const char *name, bool is_dir, void *userdata)
+{
+	struct names_walk *w = userdata;
+
+	if ((w->dirs_only && !is_dir) || (w->glob && fnmatch(w->glob, name, 0) != 0))
+		return 0;
+	if (w->l.n == PM_DIR_MAX) {
+		w->err = -E2BIG;
+		return 1;
+	}
+	if (pm_grow((void **)&w->l.name, &w->l.cap, w->l.n + 1, sizeof(char *)) < 0 ||
+	    !(w->l.name[w->l.n] = strdup(name))) {
+		w->err = -ENOMEM;
+		return 1;
+	}
+	w->l.n++;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int pm_list_names(struct pm_ctx *ctx, const char *path, bool dirs_only, const char *glob,
+		  struct pm_names *ret)
+{
+	struct names_walk w = { .dirs_only = dirs_only, .glob = glob };
+	int r;
+
+	r = ctx->ops->list_dir(ctx->os, path, collect_name, &w);
+	if (r == 0)
+		r = w.err;
+	if (r == -ENOENT || r == -ENOTDIR)
+		r = 0;
+	if (r < 0) {
+		pm_names__done(&w.l);
+		return r;
+	}
+	if (w.l.n)
+		qsort(w.l.name, w.l.n, sizeof(char *), cmp_str);
+	*ret = w.l;
+	return 0;
+}
+
+void pm_names__done(struct pm_names *n)
+{
+	for (size_t i = 0; i < n->n; i++)
+		free(n->name[i]);
+	free(n->name);
+	*n = (struct pm_names){ 0 };
+}
+
 void pm_diag__init(struct pm_diag *d)
 {
 	if (!d)
@@ -213,16 +281,20 @@ int pm_ctx__discover(struct pm_ctx *ctx)
 
 	if (ctx->discovered)
 		return 0;
+	if (ctx->discover_err)
+		return ctx->discover_err; /* it failed once: the machine has not changed */
 	r = pm_topo__read(ctx, &ctx->topo);
-	if (r < 0)
+	if (r == 0)
+		r = pm_perf__discover(ctx);
+	if (r == 0) {
+		find_tracefs(ctx);
+		r = pm_db__load(ctx, &ctx->db);
+	}
+	if (r < 0) {
+		discovery_done(ctx);
+		ctx->discover_err = r;
 		return r;
-	r = pm_perf__discover(ctx);
-	if (r < 0)
-		return r;
-	find_tracefs(ctx);
-	r = pm_db__load(ctx, &ctx->db);
-	if (r < 0)
-		return r;
+	}
 	ctx->discovered = true;
 	return 0;
 }

@@ -23,6 +23,7 @@ struct pm_ctx {
 	enum pm_log_level log_level;
 
 	bool discovered;
+	int discover_err;     /* why discovery failed, if it did */
 	struct pm_pmu **pmus; /* sorted by name; owned */
 	size_t n_pmus, cap_pmus;
 	struct pm_topo topo;
@@ -46,6 +47,23 @@ ssize_t pm_read_prefix(struct pm_ctx *ctx, const char *path, char *buf, size_t s
 int pm_read_u64(struct pm_ctx *ctx, const char *path, uint64_t *ret);
 /* Does path exist (can it be opened for reading)? */
 bool pm_path_exists(struct pm_ctx *ctx, const char *path);
+
+/* The entries of a directory, from pm_list_names(). */
+struct pm_names {
+	char **name;
+	size_t n, cap;
+};
+
+#define PM_DIR_MAX 8192 /* bound on the entries read from one directory */
+
+/*
+ * List the entries of a directory under the root, sorted: only directories
+ * when dirs_only, only names matching glob unless it is NULL. A missing
+ * directory is an empty list. Return: 0, -E2BIG (over PM_DIR_MAX) or -errno.
+ */
+int pm_list_names(struct pm_ctx *ctx, const char *path, bool dirs_only, const char *glob,
+		  struct pm_names *ret);
+void pm_names__done(struct pm_names *n);
 
 /* Fill a pm_diag; the printf-style text goes to msg, hint may be NULL. */
 void pm_diag_set(struct pm_diag *d, const char *hint, const char *fmt, ...)

@@ -130,11 +130,6 @@ int pm_pmu__add_alias(struct pm_pmu *p, const struct pm_alias *a)
 	return 0;
 }
 
-bool pm_pmu__is_core(const struct pm_pmu *p)
-{
-	return !p->uncore;
-}
-
 bool pm_pmu__matches(const struct pm_pmu *p, const char *pattern)
 {
 	if (!strcmp(p->name, pattern) || !strcmp(p->family, pattern))
@@ -152,11 +147,6 @@ const char *pm_pmu__name(const struct pm_pmu *p)
 const char *pm_pmu__family(const struct pm_pmu *p)
 {
 	return p->family;
-}
-
-const char *pm_pmu__source(const struct pm_pmu *p)
-{
-	return "perf";
 }
 
 uint32_t pm_pmu__type(const struct pm_pmu *p)

@@ -82,8 +82,6 @@ const struct pm_alias *pm_pmu__find_alias(const struct pm_pmu *p, const char *na
 int pm_pmu__add_format(struct pm_pmu *p, const char *name, const char *text,
 		       const struct pm_format *f);
 int pm_pmu__add_alias(struct pm_pmu *p, const struct pm_alias *a);
-/* Is this a per-CPU (core-like) PMU rather than an uncore one? */
-bool pm_pmu__is_core(const struct pm_pmu *p);
 /* Does the PMU match a name, a family or a glob over names? */
 bool pm_pmu__matches(const struct pm_pmu *p, const char *pattern);
 

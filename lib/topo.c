@@ -113,9 +113,16 @@ void pm_topo__done(struct pm_topo *t)
 	*t = (struct pm_topo){ 0 };
 }
 
+const struct pm_cpu_topo *pm_topo__cpu(const struct pm_topo *t, int cpu)
+{
+	if (cpu < 0 || cpu >= t->nr_cpu_ids || !pm_cpus__has(&t->online, cpu))
+		return NULL;
+	return &t->cpu[cpu];
+}
+
 int pm_topo__die_key(const struct pm_topo *t, int cpu)
 {
-	if (cpu < 0 || cpu >= t->nr_cpu_ids)
-		return -1;
-	return t->cpu[cpu].package * 256 + t->cpu[cpu].die;
+	const struct pm_cpu_topo *c = pm_topo__cpu(t, cpu);
+
+	return c ? c->package * 256 + c->die : -1;
 }

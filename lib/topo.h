@@ -24,6 +24,8 @@ struct pm_topo {
 /* Read the topology of every online CPU. Return: 0 or -errno. */
 int pm_topo__read(struct pm_ctx *ctx, struct pm_topo *ret);
 void pm_topo__done(struct pm_topo *t);
+/* The topology of an online CPU; NULL for any other number. */
+const struct pm_cpu_topo *pm_topo__cpu(const struct pm_topo *t, int cpu);
 /* A number for (package, die) that is unique on the machine: package * 256 + die. */
 int pm_topo__die_key(const struct pm_topo *t, int cpu);
 

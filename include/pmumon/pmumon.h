@@ -88,7 +88,6 @@ const char *pm_ctx__packs(struct pm_ctx *ctx);
 const char *pm_pmu__name(const struct pm_pmu *p);
 /* The family: the name without an instance suffix (ali_drw_21000 -> ali_drw). */
 const char *pm_pmu__family(const struct pm_pmu *p);
-const char *pm_pmu__source(const struct pm_pmu *p); /* "perf" */
 uint32_t pm_pmu__type(const struct pm_pmu *p);
 /* The CPUs its events open on, as a list; "" for per-CPU (core) PMUs. */
 int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size);
@@ -192,7 +191,7 @@ struct pm_row {
 
 enum {
 	PM_ROW_MULTIPLEXED = 1 << 0, /* an input ran part of the time: value is extrapolated */
-	PM_ROW_NOT_COUNTED = 1 << 1, /* no input ran at all */
+	PM_ROW_NOT_COUNTED = 1 << 1, /* an enabled input never ran: no honest value */
 	PM_ROW_SNAPSHOT = 1 << 2,    /* a current value (.snapshot), not a count */
 };
 

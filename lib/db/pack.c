@@ -251,9 +251,10 @@ static int add_traits(struct pm_ctx *ctx, struct pm_db *db, const char *pack, js
 		t->cpu_wide_only = json_is_true(json_object_get(o, "CpuWideOnly"));
 		t->sw_context = json_is_true(json_object_get(o, "SwContext"));
 		t->pack = pack;
-		if (!t->unit)
-			return -ENOMEM;
+		/* counted even when a string is missing, so pm_db__free frees the rest */
 		db->n_traits++;
+		if (!t->unit || (jstr(o, "Compat") && !t->compat) || (jstr(o, "Note") && !t->note))
+			return -ENOMEM;
 	}
 	return 0;
 }

@@ -18,65 +18,6 @@
 #include "util/util.h"
 
 #define PERF_DEVICES "sys/bus/event_source/devices"
-#define DIR_MAX_ENTRIES 8192 /* bound on entries read from one directory */
-
-struct name_list {
-	char **name;
-	size_t n, cap;
-	bool dirs_only;
-	int err;
-};
-
-static int collect_name(const char *name, bool is_dir, void *userdata)
-{
-	struct name_list *l = userdata;
-
-	if (l->dirs_only && !is_dir)
-		return 0;
-	if (l->n == DIR_MAX_ENTRIES) {
-		l->err = -E2BIG;
-		return 1;
-	}
-	if (pm_grow((void **)&l->name, &l->cap, l->n + 1, sizeof(char *)) < 0 ||
-	    !(l->name[l->n] = strdup(name))) {
-		l->err = -ENOMEM;
-		return 1;
-	}
-	l->n++;
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void name_list_done(struct name_list *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->name[i]);
-	free(l->name);
-}
-
-/* List a directory's entries, sorted. A missing directory is an empty list. */
-static int list_names(struct pm_ctx *ctx, const char *path, bool dirs_only, struct name_list *ret)
-{
-	struct name_list l = { .dirs_only = dirs_only };
-	int r;
-
-	r = ctx->ops->list_dir(ctx->os, path, collect_name, &l);
-	if (r == 0)
-		r = l.err;
-	if (r == -ENOENT || r == -ENOTDIR)
-		r = 0;
-	if (r < 0) {
-		name_list_done(&l);
-		return r;
-	}
-	qsort(l.name, l.n, sizeof(char *), cmp_str);
-	*ret = l;
-	return 0;
-}
 
 static bool has_suffix(const char *s, const char *suffix)
 {
@@ -87,12 +28,12 @@ static bool has_suffix(const char *s, const char *suffix)
 
 static int read_formats(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 {
-	struct name_list l;
+	struct pm_names l;
 	char path[512], buf[256];
 	int r;
 
 	snprintf(path, sizeof(path), "%s/format", dir);
-	r = list_names(ctx, path, false, &l);
+	r = pm_list_names(ctx, path, false, NULL, &l);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < l.n && r == 0; i++) {
@@ -116,7 +57,7 @@ static int read_formats(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 		}
 		r = pm_pmu__add_format(p, l.name[i], buf, &f);
 	}
-	name_list_done(&l);
+	pm_names__done(&l);
 	return r;
 }
 
@@ -133,12 +74,12 @@ static bool read_side(struct pm_ctx *ctx, const char *dir, const char *ev, const
 static int read_events(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 {
 	static const char *const sides[] = { ".scale", ".unit", ".per-pkg", ".snapshot" };
-	struct name_list l;
-	char path[512], terms[1024], side[128];
+	struct pm_names l;
+	char path[512], terms[1024], side[128], unit[128];
 	int r;
 
 	snprintf(path, sizeof(path), "%s/events", dir);
-	r = list_names(ctx, path, false, &l);
+	r = pm_list_names(ctx, path, false, NULL, &l);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < l.n && r == 0; i++) {
@@ -165,31 +106,21 @@ static int read_events(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 			       path, side, l.name[i]);
 			a.scale = 1.0;
 		}
-		if (read_side(ctx, dir, l.name[i], "unit", side, sizeof(side)) && side[0])
-			a.unit = side;
+		if (read_side(ctx, dir, l.name[i], "unit", unit, sizeof(unit)) && unit[0])
+			a.unit = unit;
 		if (read_side(ctx, dir, l.name[i], "per-pkg", side, sizeof(side)))
 			a.per_pkg = !strcmp(side, "1");
 		if (read_side(ctx, dir, l.name[i], "snapshot", side, sizeof(side)))
 			a.snapshot = !strcmp(side, "1");
-		/* the unit string is read last into side: keep it apart */
-		if (a.unit) {
-			char unit[128];
-
-			snprintf(unit, sizeof(unit), "%s", a.unit);
-			read_side(ctx, dir, l.name[i], "unit", unit, sizeof(unit));
-			a.unit = unit;
-			r = pm_pmu__add_alias(p, &a);
-		} else {
-			r = pm_pmu__add_alias(p, &a);
-		}
+		r = pm_pmu__add_alias(p, &a);
 	}
-	name_list_done(&l);
+	pm_names__done(&l);
 	return r;
 }
 
 static void read_identifier(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 {
-	struct name_list l;
+	struct pm_names l;
 	char path[512], buf[256];
 
 	snprintf(path, sizeof(path), "%s/identifier", dir);
@@ -198,7 +129,7 @@ static void read_identifier(struct pm_ctx *ctx, struct pm_pmu *p, const char *di
 		return;
 	}
 	/* facts §1.6: ali_drw names it ali_drw_pmu_identifier since a 2024 cleanup */
-	if (list_names(ctx, dir, false, &l) < 0)
+	if (pm_list_names(ctx, dir, false, NULL, &l) < 0)
 		return;
 	for (size_t i = 0; i < l.n; i++) {
 		if (!has_suffix(l.name[i], "_identifier"))
@@ -209,7 +140,7 @@ static void read_identifier(struct pm_ctx *ctx, struct pm_pmu *p, const char *di
 			break;
 		}
 	}
-	name_list_done(&l);
+	pm_names__done(&l);
 }
 
 static int read_cpus(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
@@ -306,10 +237,10 @@ static int cmp_pmu(const void *a, const void *b)
 
 int pm_perf__discover(struct pm_ctx *ctx)
 {
-	struct name_list l;
+	struct pm_names l;
 	int r;
 
-	r = list_names(ctx, PERF_DEVICES, true, &l);
+	r = pm_list_names(ctx, PERF_DEVICES, true, NULL, &l);
 	if (r < 0) {
 		pm_log(ctx, PM_LOG_WARN, "cannot list %s: %s", PERF_DEVICES, strerror(-r));
 		return r;
@@ -329,7 +260,7 @@ int pm_perf__discover(struct pm_ctx *ctx)
 			}
 		}
 	}
-	name_list_done(&l);
+	pm_names__done(&l);
 	if (r == 0 && ctx->n_pmus)
 		qsort(ctx->pmus, ctx->n_pmus, sizeof(*ctx->pmus), cmp_pmu);
 	return r;
