@@ -43,7 +43,6 @@ struct pm_evlist {
 	struct pm_evinst *inst;
 	size_t n_inst, cap_inst;
 	int n_groups;
-	bool system_wide_defaults; /* defaults were chosen for -a/-C (cpu-clock) */
 };
 
 #endif

@@ -6,7 +6,6 @@
  * part of the spec and say how to fix it.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -546,46 +545,12 @@ static int resolve_raw(struct resolver *rs, const struct pm_spec_event *se, stru
 	return symbol_label(se, name, res);
 }
 
-struct tp_match {
-	const char *pattern;
-	char **names;
-	size_t n, cap;
-	int err;
-};
-
-static int collect_tp(const char *name, bool is_dir, void *userdata)
-{
-	struct tp_match *m = userdata;
-
-	if (!is_dir || fnmatch(m->pattern, name, 0) != 0)
-		return 0;
-	if (pm_grow((void **)&m->names, &m->cap, m->n + 1, sizeof(char *)) < 0 ||
-	    !(m->names[m->n] = strdup(name))) {
-		m->err = -ENOMEM;
-		return 1;
-	}
-	m->n++;
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void tp_match_done(struct tp_match *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		free(m->names[i]);
-	free(m->names);
-}
-
 static int resolve_tracepoint(struct resolver *rs, const struct pm_spec_event *se,
 			      struct resolved *res)
 {
 	struct pm_ctx *ctx = rs->l->ctx;
 	const char *colon = strchr(se->name, ':');
-	struct tp_match subsys = { 0 };
+	struct pm_names subsys = { 0 };
 	char sys_pat[128], path[512];
 	int r = 0;
 
@@ -594,49 +559,40 @@ static int resolve_tracepoint(struct resolver *rs, const struct pm_spec_event *s
 				  "mount it: mount -t tracefs nodev /sys/kernel/tracing",
 				  "tracepoint '%s' needs tracefs, which is not mounted", se->name);
 	snprintf(sys_pat, sizeof(sys_pat), "%.*s", (int)(colon - se->name), se->name);
-	subsys.pattern = sys_pat;
 	snprintf(path, sizeof(path), "%s/events", ctx->tracefs);
-	r = ctx->ops->list_dir(ctx->os, path, collect_tp, &subsys);
-	if (r == 0)
-		r = subsys.err;
-	if (r < 0) {
-		r = spec_error(rs, se->pos, strlen(se->name), r,
-			       r == -EACCES ? "run as root, or remount: mount -o remount,mode=755 "
-					      "/sys/kernel/tracing" :
-					      NULL,
-			       "cannot list tracepoints in %s: %s", path, strerror(-r));
-		goto out;
-	}
-	qsort(subsys.names, subsys.n, sizeof(char *), cmp_str);
+	r = pm_list_names(ctx, path, true, sys_pat, &subsys);
+	if (r < 0)
+		return spec_error(rs, se->pos, strlen(se->name), r,
+				  r == -EACCES ?
+					  "run as root, or remount: mount -o remount,mode=755 "
+					  "/sys/kernel/tracing" :
+					  NULL,
+				  "cannot list tracepoints in %s: %s", path, strerror(-r));
 	for (size_t s = 0; s < subsys.n && r == 0; s++) {
-		struct tp_match ev = { .pattern = colon + 1 };
+		struct pm_names ev = { 0 };
 
-		snprintf(path, sizeof(path), "%s/events/%s", ctx->tracefs, subsys.names[s]);
-		r = ctx->ops->list_dir(ctx->os, path, collect_tp, &ev);
-		if (r == 0)
-			r = ev.err;
-		qsort(ev.names, ev.n, sizeof(char *), cmp_str);
+		snprintf(path, sizeof(path), "%s/events/%s", ctx->tracefs, subsys.name[s]);
+		r = pm_list_names(ctx, path, true, colon + 1, &ev);
 		for (size_t e = 0; e < ev.n && r == 0; e++) {
 			uint64_t config[PM_CONFIG_WORDS] = { 0 };
 			struct perf_event_attr attr;
 
 			snprintf(path, sizeof(path), "%s/events/%s/%s/id", ctx->tracefs,
-				 subsys.names[s], ev.names[e]);
+				 subsys.name[s], ev.name[e]);
 			if (pm_read_u64(ctx, path, &config[0]) < 0)
 				continue; /* a directory without an id is not an event */
 			init_attr(&attr, PERF_TYPE_TRACEPOINT, config);
 			r = add_inst(res, pmu_by_name(ctx, "tracepoint"), "tracepoint", &attr);
 		}
-		tp_match_done(&ev);
+		pm_names__done(&ev);
 	}
+	pm_names__done(&subsys);
 	if (r == 0 && res->n_inst == 0)
 		r = spec_error(rs, se->pos, strlen(se->name), -ENOENT,
 			       "tracepoints are listed under /sys/kernel/tracing/events",
 			       "no tracepoint matches '%s'", se->name);
 	if (r == 0)
 		r = symbol_label(se, se->name, res);
-out:
-	tp_match_done(&subsys);
 	return r;
 }
 
@@ -878,7 +834,8 @@ int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_des
 	struct pm_strbuf desc = { 0 };
 	int r = 0;
 
-	if (pm_db__default_count(db)) {
+	/* a pack's defaults count the machine's uncore: they cannot follow one command */
+	if (pm_db__default_count(db) && system_wide) {
 		pm_strbuf__printf(&desc, "the %s pack's defaults (%s):", pm_db__matched_names(db),
 				  pm_db__defaults_note(db));
 		for (size_t i = 0; i < pm_db__default_count(db) && r == 0; i++) {
@@ -888,8 +845,11 @@ int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_des
 	} else {
 		const char *clock = system_wide ? "cpu-clock" : "task-clock";
 
-		pm_strbuf__printf(&desc,
-				  "generic events (no platform pack matches this machine): %s",
+		pm_strbuf__printf(&desc, "generic events (%s): %s",
+				  pm_db__default_count(db) ?
+					  "the platform pack's defaults count the whole machine: "
+					  "add -a for them" :
+					  "no platform pack matches this machine",
 				  clock);
 		r = add_spec(l, clock, true, reterr);
 		for (size_t i = 0; i < PM_ARRAY_SIZE(generic) && r == 0; i++) {
@@ -906,7 +866,6 @@ int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_des
 			pm_strbuf__printf(&desc, ", %s", spec);
 		}
 	}
-	l->system_wide_defaults = system_wide;
 	if (r == 0 && ret_desc)
 		snprintf(ret_desc, desc_size, "%s", desc.s ? desc.s : "");
 	pm_strbuf__done(&desc);

@@ -79,6 +79,7 @@ struct pm_session {
 	size_t readbuf_words;
 
 	bool opened, enabled;
+	bool warned_user_only; /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 
 	struct pm_row *rows_iv, *rows_tot;
@@ -93,9 +94,5 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr);
 /* aggr.c: rows for the session's aggregation mode, and their values. */
 int pm_aggr__build(struct pm_session *s);
 void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows);
-
-/* Explain a perf_event_open failure for the user (source/perf.c). */
-void pm_perf_open_error(struct pm_session *s, const struct pm_counter *c, int err,
-			struct pm_diag *d);
 
 #endif

@@ -35,8 +35,8 @@ static int read_paranoid(struct pm_ctx *ctx, int *ret)
 	return pm_parse_int_str(buf, ret);
 }
 
-void pm_perf_open_error(struct pm_session *s, const struct pm_counter *c, int err,
-			struct pm_diag *d)
+static void perf_open_error(struct pm_session *s, const struct pm_counter *c, int err,
+			    struct pm_diag *d)
 {
 	const struct pm_evinst *in = &s->l->inst[c->inst];
 	const struct pm_event *ev = &s->l->ev[c->event];
@@ -53,7 +53,13 @@ void pm_perf_open_error(struct pm_session *s, const struct pm_counter *c, int er
 	switch (err) {
 	case -EACCES:
 	case -EPERM:
-		if (read_paranoid(s->ctx, &paranoid) == 0)
+		if (read_paranoid(s->ctx, &paranoid) == 0 && paranoid <= 0)
+			snprintf(hint, sizeof(hint),
+				 "perf_event_paranoid is %d, so something else refused it: a "
+				 "seccomp profile (containers: allow perf_event_open), SELinux, "
+				 "or kernel lockdown",
+				 paranoid);
+		else if (paranoid > 0)
 			snprintf(hint, sizeof(hint),
 				 "perf_event_paranoid is %d; %s needs CAP_PERFMON (or root): run as "
 				 "root, or 'setcap cap_perfmon+ep pmumon', or allow all users with "
@@ -92,9 +98,18 @@ void pm_perf_open_error(struct pm_session *s, const struct pm_counter *c, int er
 			    "too many open files while opening '%s' %s", ev->label, where);
 		break;
 	case -ENODEV:
-		pm_diag_set(d, "count on CPUs that are online (see -C)",
-			    "PMU '%s' cannot count '%s' %s: %s", pmu, ev->label, where,
-			    strerror(-err));
+		if (in->pmu && in->pmu->uncore)
+			/* kernel-facts §1.8: a driver may keep a cpumask CPU that went offline */
+			pm_diag_set(d,
+				    "bring that CPU back online (echo 1 > "
+				    "/sys/devices/system/cpu/cpuN/online) or reload the PMU's driver",
+				    "PMU '%s' cannot count '%s' %s, the CPU its cpumask names: that CPU "
+				    "is offline, or the cpumask went stale after CPU hotplug",
+				    pmu, ev->label, where);
+		else
+			pm_diag_set(d, "count on online CPUs (see -C)",
+				    "PMU '%s' cannot count '%s' %s: %s", pmu, ev->label, where,
+				    strerror(-err));
 		break;
 	case -EINVAL:
 		if (excl)
@@ -119,9 +134,53 @@ void pm_perf_open_error(struct pm_session *s, const struct pm_counter *c, int er
 	pm_diag_point(d, ev->spec, ev->spec_pos, ev->spec_len);
 }
 
-static bool droppable(int err)
+/*
+ * perf's fallback (tools/perf/util/evsel.c, evsel__fallback): with
+ * kernel.perf_event_paranoid above 1, an unprivileged user may still count
+ * user space. Exclude the kernel and the hypervisor, mark the event :u as
+ * perf does, say so once, and let the caller retry.
+ */
+static bool user_only_fallback(struct pm_session *s, struct pm_counter *c, int err)
 {
-	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -EINVAL;
+	struct pm_evinst *in = &s->l->inst[c->inst];
+	struct pm_event *ev = &s->l->ev[c->event];
+	const struct pm_pmu *p = in->pmu;
+	int paranoid = 0;
+	char *label;
+
+	if (err != -EACCES || in->attr.exclude_kernel ||
+	    (p && p->traits && p->traits->no_exclude) || read_paranoid(s->ctx, &paranoid) < 0 ||
+	    paranoid <= 1)
+		return false;
+	for (size_t i = ev->first_inst; i < ev->first_inst + ev->n_inst; i++) {
+		s->l->inst[i].attr.exclude_kernel = 1;
+		s->l->inst[i].attr.exclude_hv = 1;
+	}
+	if (asprintf(&label, "%s%su", ev->label,
+		     strchr(ev->label, '/') || strchr(ev->label, ':') ? "" : ":") < 0)
+		return false;
+	free(ev->label);
+	ev->label = label;
+	if (!s->warned_user_only)
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "kernel.perf_event_paranoid is %d: counting user space only (events marked "
+		       "u); counting the kernel too needs CAP_PERFMON or root",
+		       paranoid);
+	s->warned_user_only = true;
+	return true;
+}
+
+/*
+ * Defaults this machine cannot count are left out. An uncore PMU that exists
+ * but cannot be reached on its cpumask CPU (ENODEV) is a problem to report.
+ */
+static bool droppable(const struct pm_session *s, const struct pm_counter *c, int err)
+{
+	const struct pm_pmu *p = s->l->inst[c->inst].pmu;
+
+	if (err == -ENODEV)
+		return !(p && p->uncore);
+	return err == -ENOENT || err == -EOPNOTSUPP || err == -EINVAL;
 }
 
 static void close_counter(struct pm_session *s, struct pm_counter *c)
@@ -252,16 +311,18 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 		if (c->dropped)
 			continue;
 		r = open_one(s, k);
+		if (r < 0 && user_only_fallback(s, c, r))
+			r = open_one(s, k);
 		if (r == 0)
 			continue;
-		if (ev->optional && droppable(r)) {
+		if (ev->optional && droppable(s, c, r)) {
 			pm_log(s->ctx, PM_LOG_INFO,
 			       "'%s' is not supported here (%s), leaving it out", ev->label,
 			       strerror(-r));
 			drop_event(s, c->event);
 			continue;
 		}
-		pm_perf_open_error(s, c, r, reterr);
+		perf_open_error(s, c, r, reterr);
 		return r;
 	}
 	return build_read_units(s);

@@ -605,6 +605,63 @@ static void test_open_errors(void **state)
 		assert_non_null(strstr(r.d.hint, "sysctl -w kernel.perf_event_paranoid=0"));
 		stop(&r);
 	}
+	{
+		/* refused although paranoid allows it: a container's seccomp, SELinux, lockdown */
+		struct pm_sim *sim = epyc_sim();
+		struct run r;
+
+		pm_sim__write_file(sim, "proc/sys/kernel/perf_event_paranoid", "-1\n");
+		pm_sim__fail_next_open(sim, "msr", -EPERM);
+		assert_int_equal(start(&r, sim, tsc, &system_wide), -EPERM);
+		assert_non_null(strstr(r.d.hint, "perf_event_paranoid is -1, so something else"));
+		assert_non_null(strstr(r.d.hint, "seccomp"));
+		stop(&r);
+	}
+	{
+		/* an uncore cpumask naming an offline CPU (kernel-facts §1.8) */
+		static const char *const df[] = { "amd_df/event=0x7,umask=0x38/", NULL };
+		struct pm_sim *sim = epyc_sim();
+		struct run r;
+
+		pm_sim__fail_next_open(sim, "amd_df", -ENODEV);
+		assert_int_equal(start(&r, sim, df, &system_wide), -ENODEV);
+		assert_non_null(strstr(r.d.msg, "on CPU 0, the CPU its cpumask names: that CPU is "
+						"offline, or the cpumask went stale"));
+		assert_non_null(strstr(r.d.hint, "/sys/devices/system/cpu/cpuN/online"));
+		stop(&r);
+	}
+}
+
+/* perf's fallback at perf_event_paranoid 2: count user space, mark it :u, say so */
+static void test_paranoid_user_only_fallback(void **state)
+{
+	static const char *const specs[] = { "page-faults", NULL };
+	struct pm_session_opts o = { .target = PM_TARGET_TASK, .pid = 4242 };
+	struct pm_sim *sim = epyc_sim();
+	const struct pm_report *rep;
+	struct run r;
+
+	th_log_clear();
+	pm_sim__fail_next_open(sim, "software", -EACCES);
+	assert_int_equal(start(&r, sim, specs, &o), 0);
+	assert_true(th_logged("kernel.perf_event_paranoid is 2: counting user space only"));
+	assert_int_equal(r.l->inst[0].attr.exclude_kernel, 1);
+	assert_int_equal(r.l->inst[0].attr.exclude_hv, 1);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_string_equal(rep->rows[0].event, "page-faults:u");
+	stop(&r);
+
+	/* a PMU that rejects exclude bits gets the permission error itself */
+	sim = epyc_sim();
+	pm_sim__fail_next_open(sim, "msr", -EACCES);
+	{
+		static const char *const tsc[] = { "msr/tsc/", NULL };
+
+		assert_int_equal(start(&r, sim, tsc, &system_wide), -EACCES);
+		assert_non_null(strstr(r.d.msg, "no permission to count 'msr/tsc/'"));
+	}
+	stop(&r);
 }
 
 static void test_defaults_drop_unsupported(void **state)
@@ -649,6 +706,7 @@ int main(void)
 		cmocka_unit_test(test_task_mode),
 		cmocka_unit_test(test_target_errors),
 		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_paranoid_user_only_fallback),
 		cmocka_unit_test(test_defaults_drop_unsupported),
 	};
 

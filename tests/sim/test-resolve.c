@@ -276,6 +276,16 @@ static void test_defaults(void **state)
 	assert_true(f.l->ev[0].optional);
 	close_fx(&f);
 
+	/* for one command the pack's uncore defaults cannot count: generic ones, and why */
+	f = open_fx("yitian710-2die");
+	assert_int_equal(pm_evlist__add_defaults(f.l, false, desc, sizeof(desc), NULL), 0);
+	assert_non_null(
+		strstr(desc, "the platform pack's defaults count the whole machine: add -a"));
+	assert_string_equal(f.l->ev[0].label, "task-clock");
+	for (size_t i = 0; i < f.l->n_inst; i++)
+		assert_true(!f.l->inst[i].pmu || !f.l->inst[i].pmu->uncore);
+	close_fx(&f);
+
 	f = open_fx("malformed");
 	assert_int_equal(pm_evlist__add_defaults(f.l, true, desc, sizeof(desc), NULL), 0);
 	assert_non_null(strstr(desc, "generic events (no platform pack matches this machine)"));
