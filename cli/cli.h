@@ -25,10 +25,9 @@ enum {
 /* Print "pmumon: <msg>" (and the spec with a caret, and the hint) once. */
 void cli_report(const char *what, int err, const struct pm_diag *d);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* A context for the machine the global options name; reports its own errors. */
+/* A context for the machine the global options name, discovered; reports its own errors. */
 int cli_ctx_new(struct pm_ctx **ret_ctx);
 
 /* Strict option values: print the error naming the option and return -EINVAL. */

@@ -187,7 +187,7 @@ int cmd_list(int argc, char **argv)
 	};
 	const char *what = NULL, *glob = NULL;
 	struct pm_ctx *ctx = NULL;
-	int c, r;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
 		switch (c) {
@@ -216,12 +216,6 @@ int cmd_list(int argc, char **argv)
 	}
 	if (cli_ctx_new(&ctx) < 0)
 		return EXIT_FAIL;
-	r = pm_ctx__discover(ctx);
-	if (r < 0) {
-		cli_error("cannot discover the PMUs of this machine: %s", strerror(-r));
-		pm_ctx__free(ctx);
-		return EXIT_FAIL;
-	}
 	if (!what || !strcmp(what, "pmus"))
 		list_pmus(ctx, glob);
 	if (!what)

@@ -268,41 +268,74 @@ struct run {
 	int proc_status;
 	bool out_failed;
 	int out_errno;
+	const char *output; /* -o FILE, for messages */
 };
 
-static int report(struct run *run, bool interval)
+static int report(struct run *run, const struct pm_report *rep)
 {
-	int r = pm_out__report(run->out, pm_session__report(run->s, interval));
+	int r = pm_out__report(run->out, rep);
 
 	if (r < 0 && !run->out_failed) {
 		run->out_failed = true;
 		run->out_errno = -r;
 		/* a reader that went away (| head) is not an error worth a message */
 		if (r != -EPIPE)
-			cli_error("cannot write the output: %s", strerror(-r));
+			cli_error("cannot write the output%s%s: %s", run->output ? " to " : "",
+				  run->output ? run->output : "", strerror(-r));
 	}
 	return r;
 }
 
-/* Stop the child if counting ends first, and collect its status. */
-static void finish_child(struct run *run)
+static int read_counters(struct run *run)
 {
-	uint64_t until;
+	int r = pm_session__read(run->s);
 
-	if (!run->proc || run->proc_done)
-		return;
-	run->ops->proc_kill(run->os, run->proc, stop_signal ? stop_signal : SIGTERM);
-	until = run->ops->mono_ns(run->os) + 2000 * NS_PER_MS;
+	if (r < 0)
+		cli_error("reading the counters failed: %s%s", strerror(-r),
+			  r == -EIO ? " (the kernel returned a short or inconsistent read; "
+				      "a PMU may have gone away: check dmesg)" :
+				      "");
+	return r;
+}
+
+/* Wait for the command to exit until `until`; true when it did. */
+static bool wait_child(struct run *run, uint64_t until)
+{
 	while (!run->proc_done) {
 		int w = run->ops->wait(run->os, until, run->proc, &run->proc_status);
 
-		if (w == PM_OS_WAKE_EXIT) {
+		if (w == PM_OS_WAKE_EXIT || w < 0) {
+			/* w < 0: it cannot be waited for any more; take it as gone */
 			run->proc_done = true;
-		} else if (w == PM_OS_WAKE_DEADLINE || w < 0) {
-			run->ops->proc_kill(run->os, run->proc, SIGKILL);
-			until = UINT64_MAX;
+			if (w < 0)
+				run->proc_status = EXIT_FAIL << 8;
+		} else if (w == PM_OS_WAKE_DEADLINE) {
+			return false;
 		}
 	}
+	return true;
+}
+
+/*
+ * Counting ended before the command. Ctrl-C from the terminal reached the
+ * command too: give it time to finish on its own. Anything else (SIGTERM to
+ * pmumon alone, --timeout, --interval-count) is passed on. What does not
+ * exit in 2 s more is killed.
+ */
+static void finish_child(struct run *run)
+{
+	uint64_t now;
+
+	if (!run->proc || run->proc_done)
+		return;
+	now = run->ops->mono_ns(run->os);
+	if (stop_signal == SIGINT && wait_child(run, now + 2000 * NS_PER_MS))
+		return;
+	run->ops->proc_kill(run->os, run->proc, stop_signal ? stop_signal : SIGTERM);
+	if (wait_child(run, run->ops->mono_ns(run->os) + 2000 * NS_PER_MS))
+		return;
+	run->ops->proc_kill(run->os, run->proc, SIGKILL);
+	wait_child(run, UINT64_MAX);
 }
 
 /* Count until the command ends, the timeout passes, enough intervals, or a signal. */
@@ -312,18 +345,20 @@ static int count_loop(struct run *run, const struct stat_args *a)
 	uint64_t step = a->interval_ms * NS_PER_MS, next = step ? t0 + step : UINT64_MAX;
 	uint64_t end = a->timeout_ms ? t0 + a->timeout_ms * NS_PER_MS : UINT64_MAX;
 	unsigned long intervals = 0;
-	bool by_count = false;
+	bool fresh = false; /* the last thing done was a read: nothing to add */
+	const struct pm_report *rep;
 	int r;
 
 	for (;;) {
 		uint64_t now, deadline = PM_MIN(next, end);
 		int w;
 
+		fresh = false;
 		w = run->ops->wait(run->os, deadline, run->proc_done ? NULL : run->proc,
 				   &run->proc_status);
 		if (w < 0) {
-			cli_error("waiting failed: %s", strerror(-w));
-			return w;
+			cli_error("waiting for the next interval failed: %s", strerror(-w));
+			break;
 		}
 		if (w == PM_OS_WAKE_EXIT) {
 			run->proc_done = true;
@@ -336,40 +371,39 @@ static int count_loop(struct run *run, const struct stat_args *a)
 		}
 		now = run->ops->mono_ns(run->os);
 		if (now >= next) {
-			r = pm_session__read(run->s);
-			if (r < 0) {
-				cli_error("reading the counters failed: %s", strerror(-r));
+			r = read_counters(run);
+			if (r < 0)
 				return r;
-			}
-			if (report(run, true) < 0)
+			fresh = true;
+			if (report(run, pm_session__report(run->s, true)) < 0)
 				break;
 			while (next <= now)
 				next += step;
-			if (a->interval_count && ++intervals >= a->interval_count) {
-				by_count = true;
+			if (a->interval_count && ++intervals >= a->interval_count)
 				break;
-			}
 		}
 		if (now >= end)
 			break;
 	}
+	/* the command's last moments count too */
+	finish_child(run);
 	pm_session__disable(run->s);
 	/*
-	 * Stopped by --interval-count right after a read: the totals are that
-	 * read, so the intervals add up to them. Otherwise read once more and
-	 * print the last, shorter interval: the time since the last tick is not lost.
+	 * Stopped right after an interval's read (--interval-count, or a
+	 * --timeout on a tick): the totals are that read, so the intervals add
+	 * up to them. Otherwise read once more and print the last, shorter
+	 * interval: the time since the last tick is not lost.
 	 */
-	if (!by_count) {
-		r = pm_session__read(run->s);
-		if (r < 0) {
-			cli_error("reading the counters failed: %s", strerror(-r));
+	if (!fresh) {
+		r = read_counters(run);
+		if (r < 0)
 			return r;
-		}
-		if (step && !run->out_failed && pm_session__report(run->s, true)->duration_ns > 0)
-			report(run, true);
+		rep = pm_session__report(run->s, true);
+		if (step && !run->out_failed && rep->duration_ns > 0)
+			report(run, rep);
 	}
 	if (!run->out_failed)
-		report(run, false);
+		report(run, pm_session__report(run->s, false));
 	return 0;
 }
 
@@ -428,15 +462,13 @@ int cmd_stat(int argc, char **argv)
 	r = parse_args(argc, argv, &a);
 	if (r)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	/* an inherited "ignore SIGCHLD" would let the kernel reap our command */
+	signal(SIGCHLD, SIG_DFL);
+	run.output = a.output;
 	if (cli_ctx_new(&run.ctx) < 0)
 		return EXIT_FAIL;
 	run.ops = pm_ctx__os_ops(run.ctx);
 	run.os = pm_ctx__os(run.ctx);
-	r = pm_ctx__discover(run.ctx);
-	if (r < 0) {
-		cli_error("cannot discover the PMUs of this machine: %s", strerror(-r));
-		goto out;
-	}
 	so.aggr = a.aggr;
 	if (a.cpus) {
 		so.target = PM_TARGET_CPUS;
@@ -501,7 +533,9 @@ int cmd_stat(int argc, char **argv)
 	setup_signals();
 	r = pm_session__enable(run.s);
 	if (r < 0) {
-		cli_error("cannot start the counters: %s", strerror(-r));
+		cli_error("cannot start the counters: %s (the kernel refused "
+			  "PERF_EVENT_IOC_ENABLE; see dmesg)",
+			  strerror(-r));
 		goto out;
 	}
 	if (run.proc) {
@@ -519,7 +553,7 @@ int cmd_stat(int argc, char **argv)
 		}
 	}
 	r = count_loop(&run, &a);
-	finish_child(&run);
+	finish_child(&run); /* when counting failed before the command ended */
 	if (r < 0)
 		goto out;
 	if (run.proc)

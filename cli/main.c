@@ -67,12 +67,24 @@ int cli_ctx_new(struct pm_ctx **ret_ctx)
 			     arg_global.verbose	     ? PM_LOG_INFO :
 						       PM_LOG_WARN,
 	};
-	int r = pm_ctx__new(&o, ret_ctx);
+	struct pm_ctx *ctx = NULL;
+	int r = pm_ctx__new(&o, &ctx);
 
-	if (r < 0)
+	if (r < 0) {
 		cli_error("cannot use '%s' as the root of the machine's files: %s",
 			  o.root ? o.root : "/", strerror(-r));
-	return r;
+		return r;
+	}
+	r = pm_ctx__discover(ctx);
+	if (r < 0) {
+		cli_error("cannot discover the PMUs of this machine: %s (is sysfs mounted at "
+			  "%s/sys? --root names another tree)",
+			  strerror(-r), o.root ? o.root : "");
+		pm_ctx__free(ctx);
+		return r;
+	}
+	*ret_ctx = ctx;
+	return 0;
 }
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
@@ -88,15 +100,6 @@ void cli_error(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);
-	va_end(ap);
-}
-
-void cli_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg("warning: ", fmt, ap);
 	va_end(ap);
 }
 

@@ -407,14 +407,14 @@ static void s_proc_free(void *os, struct pm_proc *proc)
 
 /* ---- locks -------------------------------------------------------------------- */
 
-static int s_lock(void *os, const char *path, pid_t *ret_holder)
+static int s_lock(void *os, const char *path, pid_t *reterr_holder)
 {
 	struct pm_sim *sim = os;
 	struct sim_lock *l;
 
 	for (size_t i = 0; i < sim->n_locks; i++) {
 		if (sim->locks[i].path && !strcmp(sim->locks[i].path, path)) {
-			*ret_holder = sim->locks[i].holder;
+			*reterr_holder = sim->locks[i].holder;
 			return -EBUSY;
 		}
 	}

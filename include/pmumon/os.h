@@ -58,9 +58,12 @@ struct pm_os_ops {
 
 	/*
 	 * Sleep until the monotonic deadline (UINT64_MAX: no deadline), a child
-	 * started with proc_start() exits, or a signal the caller unblocked for
-	 * waiting (see cli/) arrives. *ret_status gets the wait status on
-	 * PM_OS_WAKE_EXIT. Returns a pm_os_wake value or -errno.
+	 * started with proc_start() exits, or SIGINT or SIGTERM arrives: those
+	 * two are deliverable while waiting even when the caller blocks them
+	 * (so it can block them everywhere else); other signals keep the
+	 * caller's mask. *ret_status gets the wait status on PM_OS_WAKE_EXIT
+	 * (0 if the child was reaped elsewhere). Returns a pm_os_wake value or
+	 * -errno.
 	 */
 	int (*wait)(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *ret_status);
 
@@ -79,10 +82,10 @@ struct pm_os_ops {
 
 	/*
 	 * Advisory lock named by a path relative to the root (created if needed).
-	 * Returns a lock handle (>= 0) or -EBUSY with *ret_holder set to the pid
-	 * that holds it (0 if unknown).
+	 * Returns a lock handle (>= 0), or -EBUSY with *reterr_holder set to the
+	 * pid that holds it (0 if unknown), or another -errno.
 	 */
-	int (*lock)(void *os, const char *path, pid_t *ret_holder);
+	int (*lock)(void *os, const char *path, pid_t *reterr_holder);
 	void (*unlock)(void *os, int handle);
 
 	void (*destroy)(void *os);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "pmumon/os.h"
+#include "util/util.h"
 
 struct os_linux {
 	int root_fd;
@@ -154,6 +155,8 @@ static uint64_t lx_wall_ns(void *os)
 	return clock_ns(CLOCK_REALTIME);
 }
 
+#define POLL_CHILD_NS 10000000ull /* without a pidfd, look for the child's exit this often */
+
 static int proc_reap(struct pm_proc *p, int *ret_status)
 {
 	int status;
@@ -162,6 +165,12 @@ static int proc_reap(struct pm_proc *p, int *ret_status)
 	if (p->reaped)
 		return 0;
 	r = waitpid(p->pid, &status, WNOHANG);
+	if (r < 0 && errno == ECHILD) {
+		/* reaped behind our back (SIGCHLD ignored): gone, its status unknown */
+		p->reaped = true;
+		*ret_status = 0;
+		return 1;
+	}
 	if (r < 0)
 		return -errno;
 	if (r == 0)
@@ -175,7 +184,8 @@ static int lx_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *re
 {
 	struct pollfd pfd = { .fd = -1, .events = POLLIN };
 	struct timespec ts, *tsp = NULL;
-	sigset_t none;
+	uint64_t wake = deadline_ns;
+	sigset_t mask;
 	int r;
 
 	/* the child may have exited before we got here */
@@ -184,25 +194,42 @@ static int lx_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *re
 		if (r != 0)
 			return r < 0 ? r : PM_OS_WAKE_EXIT;
 		pfd.fd = proc->pidfd;
+		if (pfd.fd < 0) {
+			uint64_t poll_at = lx_mono_ns(os) + POLL_CHILD_NS;
+
+			wake = PM_MIN(wake, poll_at);
+		}
 	}
-	if (deadline_ns != UINT64_MAX) {
-		uint64_t now = lx_mono_ns(os), left = deadline_ns > now ? deadline_ns - now : 0;
+	if (wake != UINT64_MAX) {
+		uint64_t now = lx_mono_ns(os), left = wake > now ? wake - now : 0;
 
 		ts.tv_sec = (time_t)(left / 1000000000ull);
 		ts.tv_nsec = (long)(left % 1000000000ull);
 		tsp = &ts;
 	}
-	/* signals the caller blocks are deliverable only while we wait */
-	sigemptyset(&none);
-	r = ppoll(&pfd, pfd.fd >= 0 ? 1 : 0, tsp, &none);
+	/* SIGINT and SIGTERM are deliverable only while we wait; the rest keeps its mask */
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	sigdelset(&mask, SIGINT);
+	sigdelset(&mask, SIGTERM);
+	r = ppoll(&pfd, pfd.fd >= 0 ? 1 : 0, tsp, &mask);
 	if (r < 0)
 		return errno == EINTR ? PM_OS_WAKE_SIGNAL : -errno;
-	if (r > 0 && proc) {
+	if (proc && !proc->reaped) {
 		r = proc_reap(proc, ret_status);
 		if (r != 0)
 			return r < 0 ? r : PM_OS_WAKE_EXIT;
 	}
 	return PM_OS_WAKE_DEADLINE;
+}
+
+static void close_pipes(int go[2], int err[2])
+{
+	for (int i = 0; i < 2; i++) {
+		if (go[i] >= 0)
+			close(go[i]);
+		if (err[i] >= 0)
+			close(err[i]);
+	}
 }
 
 static int lx_proc_prepare(void *os, char *const argv[], struct pm_proc **ret_proc)
@@ -219,22 +246,28 @@ static int lx_proc_prepare(void *os, char *const argv[], struct pm_proc **ret_pr
 	p->pidfd = -1;
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
 		r = -errno;
-		goto fail;
+		close_pipes(go, err);
+		free(p);
+		return r;
 	}
 	p->pid = fork();
 	if (p->pid < 0) {
 		r = -errno;
-		goto fail;
+		close_pipes(go, err);
+		free(p);
+		return r;
 	}
 	if (p->pid == 0) {
+		static const int reset[] = { SIGINT, SIGTERM, SIGPIPE, SIGCHLD };
 		sigset_t none;
 		char c;
 		int e;
 
+		/* the command gets the signal state it would have had without us */
+		for (size_t i = 0; i < PM_ARRAY_SIZE(reset); i++)
+			signal(reset[i], SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
 		close(go[1]);
 		close(err[0]);
 		if (read(go[0], &c, 1) != 1)
@@ -249,27 +282,10 @@ static int lx_proc_prepare(void *os, char *const argv[], struct pm_proc **ret_pr
 	close(err[1]);
 	p->go_fd = go[1];
 	p->err_fd = err[0];
+	/* Linux 5.3+; without it (older kernels, seccomp) wait() polls for the exit */
 	p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
-	if (p->pidfd < 0) {
-		r = -errno;
-		kill(p->pid, SIGKILL);
-		waitpid(p->pid, NULL, 0);
-		close(p->go_fd);
-		close(p->err_fd);
-		free(p);
-		return r;
-	}
 	*ret_proc = p;
 	return 0;
-fail:
-	for (int i = 0; i < 2; i++) {
-		if (go[i] >= 0)
-			close(go[i]);
-		if (err[i] >= 0)
-			close(err[i]);
-	}
-	free(p);
-	return r;
 }
 
 static pid_t lx_proc_pid(void *os, const struct pm_proc *proc)
@@ -305,6 +321,9 @@ static int lx_proc_kill(void *os, struct pm_proc *proc, int sig)
 {
 	if (proc->reaped)
 		return 0;
+	/* through the pidfd a recycled pid can never be hit */
+	if (proc->pidfd >= 0 && syscall(SYS_pidfd_send_signal, proc->pidfd, sig, NULL, 0) == 0)
+		return 0;
 	return kill(proc->pid, sig) < 0 ? -errno : 0;
 }
 
@@ -313,9 +332,8 @@ static void lx_proc_free(void *os, struct pm_proc *proc)
 	if (!proc)
 		return;
 	if (!proc->reaped) {
-		/* never started or still running: do not leave a zombie behind */
-		if (proc->go_fd >= 0)
-			kill(proc->pid, SIGKILL);
+		/* never started or still running: stop it, and leave no zombie behind */
+		lx_proc_kill(os, proc, SIGKILL);
 		waitpid(proc->pid, NULL, 0);
 	}
 	if (proc->go_fd >= 0)
@@ -327,12 +345,14 @@ static void lx_proc_free(void *os, struct pm_proc *proc)
 	free(proc);
 }
 
-static int lx_lock(void *os, const char *path, pid_t *ret_holder)
+static int lx_lock(void *os, const char *path, pid_t *reterr_holder)
 {
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	char buf[32];
 	int fd, r, n;
 
+	if (!path || path[0] == '/')
+		return -EINVAL; /* relative to the root, like every other path */
 	fd = openat(os_root(os), path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
@@ -340,9 +360,13 @@ static int lx_lock(void *os, const char *path, pid_t *ret_holder)
 		r = -errno;
 		if (r == -EAGAIN || r == -EACCES) {
 			ssize_t got = pread(fd, buf, sizeof(buf) - 1, 0);
+			int holder = 0;
 
 			buf[got > 0 ? got : 0] = '\0';
-			*ret_holder = (pid_t)atoi(buf);
+			pm_rtrim(buf);
+			if (pm_parse_int_str(buf, &holder) < 0)
+				holder = 0; /* unknown */
+			*reterr_holder = (pid_t)holder;
 			r = -EBUSY;
 		}
 		close(fd);

@@ -66,6 +66,15 @@ class ListOnFixtures(unittest.TestCase):
         self.assertNotIn('l3_accesses', r.stdout)
         self.assertIn('[per package]', r.stdout)
 
+    def test_command_on_a_pack_machine(self):
+        # the Yitian pack's defaults count the uncore: for one command, generic events
+        if not PERF_OK:
+            self.skipTest('perf events are not permitted on this machine')
+        r = run('stat', '-x,', '--', 'true', root='yitian710-2die')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("the platform pack's defaults count the whole machine: add -a", r.stderr)
+        self.assertIn('task-clock', r.stdout)
+
     def test_list_glob_nothing(self):
         r = run('list', 'pmus', 'nope*', root='epyc7742-1s')
         self.assertEqual(r.returncode, 0)
@@ -241,6 +250,60 @@ class StatOnThisMachine(unittest.TestCase):
         self.assertEqual(len(rows), 1)
         self.assertGreater(float(rows[0]['time_s']), 0.3)
         self.assertGreater(float(rows[0]['value']), 0)
+
+    @need_perf
+    def test_ctrl_c_from_terminal_lets_the_command_finish(self):
+        # the terminal sends SIGINT to the whole process group: the command traps
+        # it and exits 5 on its own; pmumon waits for that, then prints the totals
+        p = subprocess.Popen([PMUMON, 'stat', '-e', 'task-clock', '-x,', '--', 'sh', '-c',
+                              'trap "exit 5" INT; sleep 5 & wait'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        time.sleep(0.5)
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=10)
+        self.assertEqual(p.returncode, 5, err)
+        self.assertIn('task-clock', out)
+
+    @need_perf
+    def test_sigterm_is_passed_on(self):
+        p = subprocess.Popen([PMUMON, 'stat', '-e', 'task-clock', '-x,', '--', 'sleep', '5'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=10)
+        self.assertEqual(p.returncode, 128 + signal.SIGTERM, err)
+        self.assertLess(time.monotonic() - t0, 1.5)
+        self.assertIn('task-clock', out)
+
+    @need_perf
+    def test_inherited_sigchld_ignore(self):
+        # a parent that ignores SIGCHLD must not cost the command's exit status
+        r = subprocess.run([PMUMON, 'stat', '-e', 'page-faults', '--', 'sh', '-c', 'exit 4'],
+                           capture_output=True, text=True, timeout=30,
+                           preexec_fn=lambda: signal.signal(signal.SIGCHLD, signal.SIG_IGN))
+        self.assertEqual(r.returncode, 4, r.stderr)
+
+    @need_perf
+    def test_without_pidfd_open(self):
+        # Linux < 5.3 or a seccomp profile: the exit is still seen, promptly
+        t0 = time.monotonic()
+        r = subprocess.run([os.environ['NO_PIDFD'], PMUMON, 'stat', '-e', 'page-faults', '-x,',
+                            '--', 'sh', '-c', 'sleep 0.3; exit 6'],
+                           capture_output=True, text=True, timeout=30)
+        if r.returncode == 77:
+            self.skipTest('seccomp is not available: ' + r.stderr.strip())
+        self.assertEqual(r.returncode, 6, r.stderr)
+        self.assertLess(time.monotonic() - t0, 2)
+        self.assertIn('page-faults', r.stdout)
+
+    @need_perf
+    def test_timeout_on_a_tick_adds_no_sliver(self):
+        r = run('stat', '-a', '-e', 'msr/tsc/', '-I', '100', '--timeout', '300', '-j')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        kinds = [json.loads(l)['type'] for l in r.stdout.splitlines()]
+        self.assertEqual(kinds, ['interval'] * 3 + ['total'])
 
     @need_perf
     def test_reader_goes_away(self):
