@@ -5,6 +5,7 @@
     pmumon stat -a -I 10 --interval-count N -e E...
     perf stat   -a -I 10 --interval-count N -e E...
     bench/floor (opens the same counters and only reads them, same loop)
+    bench/floor -g (the same, each CPU's events read as one group)
 
 on the same events (msr/tsc/ and software events, every CPU), output to
 /dev/null, the median of RUNS runs of each, measured in this one run.
@@ -60,6 +61,8 @@ def main():
         'pmumon': [pmumon, 'stat'] + iv + evargs,
         'perf': [perf, 'stat'] + iv + evargs,
         'floor': [floor, str(a.interval), str(ms), '%d:0' % sysfs_type('msr')] + FLOOR_EVENTS,
+        'floor-g': [floor, '-g', str(a.interval), str(ms), '%d:0' % sysfs_type('msr')] +
+        FLOOR_EVENTS,
     }
     results = {k: [] for k in cmds}
     for _ in range(a.runs):
@@ -71,8 +74,9 @@ def main():
     print('%d CPUs, events %s, -I %d ms for %.1f s (%d intervals), median of %d runs\n' %
           (os.cpu_count(), ' '.join(EVENTS), a.interval, a.seconds, intervals, a.runs))
     print('%-8s %14s %14s' % ('tool', 'CPU us/interval', 'peak RSS KiB'))
-    for k in ('pmumon', 'perf', 'floor'):
+    for k in ('pmumon', 'perf', 'floor', 'floor-g'):
         print('%-8s %14.1f %14d' % (k, per[k], med[k][1]))
+    print('(floor-g: the floor with each CPU\'s events read as one group, as pmumon does)')
     print('\npmumon / perf CPU per interval: %.2fx (target <= 0.5x)' % (per['pmumon'] / per['perf']))
     print('pmumon / floor CPU per interval: %.2fx (target <= 3x)' % (per['pmumon'] / per['floor']))
     print('pmumon / perf peak RSS:          %.2fx (target <= 0.33x)' % (med['pmumon'][1] / med['perf'][1]))

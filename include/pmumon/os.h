@@ -60,8 +60,8 @@ struct pm_os_ops {
 	 * Sleep until the monotonic deadline (UINT64_MAX: no deadline), a child
 	 * started with proc_start() exits, or SIGINT or SIGTERM arrives: those
 	 * two are deliverable while waiting even when the caller blocks them
-	 * (so it can block them everywhere else); other signals keep the
-	 * caller's mask. *ret_status gets the wait status on PM_OS_WAKE_EXIT
+	 * (so it can block them everywhere else); other signals keep the mask
+	 * the caller had at its first wait. *ret_status gets the wait status on PM_OS_WAKE_EXIT
 	 * (0 if the child was reaped elsewhere). Returns a pm_os_wake value or
 	 * -errno.
 	 */

@@ -26,6 +26,8 @@
 
 struct os_linux {
 	int root_fd;
+	bool have_wait_mask;
+	sigset_t wait_mask; /* the caller's mask at its first wait, minus SIGINT/SIGTERM */
 };
 
 struct pm_proc {
@@ -182,10 +184,10 @@ static int proc_reap(struct pm_proc *p, int *ret_status)
 
 static int lx_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *ret_status)
 {
+	struct os_linux *l = os;
 	struct pollfd pfd = { .fd = -1, .events = POLLIN };
 	struct timespec ts, *tsp = NULL;
 	uint64_t wake = deadline_ns;
-	sigset_t mask;
 	int r;
 
 	/* the child may have exited before we got here */
@@ -207,11 +209,17 @@ static int lx_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *re
 		ts.tv_nsec = (long)(left % 1000000000ull);
 		tsp = &ts;
 	}
-	/* SIGINT and SIGTERM are deliverable only while we wait; the rest keeps its mask */
-	sigprocmask(SIG_SETMASK, NULL, &mask);
-	sigdelset(&mask, SIGINT);
-	sigdelset(&mask, SIGTERM);
-	r = ppoll(&pfd, pfd.fd >= 0 ? 1 : 0, tsp, &mask);
+	/*
+	 * SIGINT and SIGTERM are deliverable only while we wait; the rest keeps
+	 * the caller's mask, taken once (a syscall per interval otherwise).
+	 */
+	if (!l->have_wait_mask) {
+		sigprocmask(SIG_SETMASK, NULL, &l->wait_mask);
+		sigdelset(&l->wait_mask, SIGINT);
+		sigdelset(&l->wait_mask, SIGTERM);
+		l->have_wait_mask = true;
+	}
+	r = ppoll(&pfd, pfd.fd >= 0 ? 1 : 0, tsp, &l->wait_mask);
 	if (r < 0)
 		return errno == EINTR ? PM_OS_WAKE_SIGNAL : -errno;
 	if (proc && !proc->reaped) {
