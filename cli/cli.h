@@ -15,6 +15,17 @@ struct cli_global {
 
 extern struct cli_global arg_global;
 
+/* getopt codes of the options every command takes, for their option tables */
+#define CLI_OPT_ROOT 0x1000
+/* clang-format off */
+#define CLI_GLOBAL_OPTIONS \
+	{ "root", required_argument, NULL, CLI_OPT_ROOT }, \
+	{ "verbose", no_argument, NULL, 'v' }
+/* clang-format on */
+
+/* Take a global option (--root, -v) seen by a command's getopt; false if c is not one. */
+bool cli_global_option(int c, const char *arg);
+
 /* Exit codes. */
 enum {
 	EXIT_OK = 0,

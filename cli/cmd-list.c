@@ -59,8 +59,9 @@ static void list_pmus(struct pm_ctx *ctx, const char *glob)
 
 		if (!pmu_matches(p, glob))
 			continue;
-		if (pm_pmu__cpus(p, cpus, sizeof(cpus)) < 0)
-			snprintf(cpus, sizeof(cpus), "(many)");
+		/* a long cpumask shows as a count here; `list events` has it whole */
+		if (pm_pmu__cpus(p, cpus, sizeof(cpus)) < 0 || strlen(cpus) > 12)
+			snprintf(cpus, sizeof(cpus), "%d CPUs", pm_pmu__cpu_count(p));
 		if (!cpus[0])
 			snprintf(cpus, sizeof(cpus), "each");
 		counters_text(p, counters, sizeof(counters));
@@ -96,16 +97,20 @@ static bool family_has_event(const struct pm_pmu *p, const char *glob)
 static void list_family(const struct pm_pmu *p, size_t n_inst, const char *last,
 			const char *event_glob)
 {
-	char cpus[64];
+	char cpus[1024];
 
 	if (pm_pmu__cpus(p, cpus, sizeof(cpus)) < 0)
-		snprintf(cpus, sizeof(cpus), "(many)");
+		snprintf(cpus, sizeof(cpus), "(too many to list)");
 	if (n_inst > 1)
 		printf("%s (%zu PMUs: %s .. %s)\n", pm_pmu__family(p), n_inst, pm_pmu__name(p),
 		       last);
 	else
 		printf("%s\n", pm_pmu__name(p));
-	printf("  counts %s\n", cpus[0] ? "on the CPUs of its cpumask (uncore)" : "on every CPU");
+	if (cpus[0])
+		printf("  counts on CPU%s %s (its cpumask: an uncore PMU)\n",
+		       strchr(cpus, ',') || strchr(cpus, '-') ? "s" : "", cpus);
+	else
+		printf("  counts on every CPU\n");
 	if (pm_pmu__format_count(p)) {
 		printf("  terms:");
 		for (size_t f = 0; f < pm_pmu__format_count(p); f++) {
@@ -181,8 +186,7 @@ int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
-		{ "root", required_argument, NULL, 'R' },
-		{ "verbose", no_argument, NULL, 'v' },
+		CLI_GLOBAL_OPTIONS,
 		{ 0 },
 	};
 	const char *what = NULL, *glob = NULL;
@@ -190,16 +194,12 @@ int cmd_list(int argc, char **argv)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
+		if (cli_global_option(c, optarg))
+			continue;
 		switch (c) {
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
-		case 'R':
-			arg_global.root = optarg;
-			break;
-		case 'v':
-			arg_global.verbose++;
-			break;
 		default:
 			usage(stderr);
 			return EXIT_USAGE;

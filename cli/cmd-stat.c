@@ -100,7 +100,6 @@ enum {
 	OPT_PER_DEVICE,
 	OPT_PER_DIE,
 	OPT_PER_SOCKET,
-	OPT_ROOT,
 };
 
 static int set_aggr(struct stat_args *a, enum pm_aggr aggr)
@@ -127,8 +126,7 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "root", required_argument, NULL, OPT_ROOT },
+		CLI_GLOBAL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -136,6 +134,8 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 
 	/* '+': options stop at the command, whose own options are its business */
 	while ((c = getopt_long(argc, argv, "+e:aC:I:Ax:jo:vh", opts, NULL)) != -1) {
+		if (cli_global_option(c, optarg))
+			continue;
 		switch (c) {
 		case 'e':
 			if (a->n_events == MAX_EVENT_ARGS) {
@@ -199,12 +199,6 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 			break;
 		case 'o':
 			a->output = optarg;
-			break;
-		case 'v':
-			arg_global.verbose++;
-			break;
-		case OPT_ROOT:
-			arg_global.root = optarg;
 			break;
 		case 'h':
 			usage(stdout);

@@ -58,6 +58,20 @@ static void log_to_stderr(enum pm_log_level level, const char *msg, void *userda
 		fprintf(stderr, "pmumon: %s\n", msg);
 }
 
+bool cli_global_option(int c, const char *arg)
+{
+	switch (c) {
+	case CLI_OPT_ROOT:
+		arg_global.root = arg;
+		return true;
+	case 'v':
+		arg_global.verbose++;
+		return true;
+	default:
+		return false;
+	}
+}
+
 int cli_ctx_new(struct pm_ctx **ret_ctx)
 {
 	struct pm_ctx_opts o = {
@@ -147,8 +161,7 @@ int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned l
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "root", required_argument, NULL, 'R' },
-		{ "verbose", no_argument, NULL, 'v' },
+		CLI_GLOBAL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -160,13 +173,9 @@ int main(int argc, char **argv)
 		arg_global.root = env;
 	/* '+': stop at the command name; its own options follow it */
 	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
+		if (cli_global_option(c, optarg))
+			continue;
 		switch (c) {
-		case 'R':
-			arg_global.root = optarg;
-			break;
-		case 'v':
-			arg_global.verbose++;
-			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;

@@ -93,37 +93,11 @@ void pm_log(struct pm_ctx *ctx, enum pm_log_level level, const char *fmt, ...)
 	ctx->log_fn(level, msg, ctx->log_userdata);
 }
 
-ssize_t pm_read_file(struct pm_ctx *ctx, const char *path, char *buf, size_t size)
-{
-	size_t off = 0;
-	ssize_t n;
-	int fd;
-
-	if (size == 0)
-		return -EINVAL;
-	fd = ctx->ops->open(ctx->os, path, O_RDONLY);
-	if (fd < 0)
-		return fd;
-	for (;;) {
-		n = ctx->ops->read(ctx->os, fd, buf + off, size - off);
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-		if (off == size) {
-			n = -EFBIG;
-			break;
-		}
-	}
-	ctx->ops->close(ctx->os, fd);
-	if (n < 0)
-		return n;
-	buf[off] = '\0';
-	if (strlen(buf) != off)
-		return -EINVAL; /* a NUL inside a text file */
-	return (ssize_t)pm_rtrim(buf);
-}
-
-ssize_t pm_read_prefix(struct pm_ctx *ctx, const char *path, char *buf, size_t size)
+/*
+ * Read a file into buf, NUL-terminated: all of it (-EFBIG when it does not
+ * fit) or, with prefix, as much as fits. Return: the length read or -errno.
+ */
+static ssize_t read_upto(struct pm_ctx *ctx, const char *path, char *buf, size_t size, bool prefix)
 {
 	size_t off = 0;
 	ssize_t n = 0;
@@ -134,17 +108,42 @@ ssize_t pm_read_prefix(struct pm_ctx *ctx, const char *path, char *buf, size_t s
 	fd = ctx->ops->open(ctx->os, path, O_RDONLY);
 	if (fd < 0)
 		return fd;
-	while (off < size - 1) {
+	for (;;) {
 		n = ctx->ops->read(ctx->os, fd, buf + off, size - 1 - off);
 		if (n <= 0)
 			break;
 		off += (size_t)n;
+		if (off == size - 1) {
+			char more;
+
+			/* full: is there more? */
+			n = prefix ? 0 : ctx->ops->read(ctx->os, fd, &more, 1);
+			if (n > 0)
+				n = -EFBIG;
+			break;
+		}
 	}
 	ctx->ops->close(ctx->os, fd);
 	if (n < 0)
 		return n;
 	buf[off] = '\0';
 	return (ssize_t)off;
+}
+
+ssize_t pm_read_file(struct pm_ctx *ctx, const char *path, char *buf, size_t size)
+{
+	ssize_t n = read_upto(ctx, path, buf, size, false);
+
+	if (n < 0)
+		return n;
+	if (strlen(buf) != (size_t)n)
+		return -EINVAL; /* a NUL inside a text file */
+	return (ssize_t)pm_rtrim(buf);
+}
+
+ssize_t pm_read_prefix(struct pm_ctx *ctx, const char *path, char *buf, size_t size)
+{
+	return read_upto(ctx, path, buf, size, true);
 }
 
 int pm_read_u64(struct pm_ctx *ctx, const char *path, uint64_t *ret)

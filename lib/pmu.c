@@ -159,6 +159,11 @@ int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size)
 	return pm_cpus__format(&p->cpus, buf, size);
 }
 
+int pm_pmu__cpu_count(const struct pm_pmu *p)
+{
+	return (int)p->cpus.n;
+}
+
 int pm_pmu__counters(const struct pm_pmu *p)
 {
 	return p->traits ? p->traits->counters : -1;

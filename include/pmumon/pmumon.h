@@ -91,6 +91,7 @@ const char *pm_pmu__family(const struct pm_pmu *p);
 uint32_t pm_pmu__type(const struct pm_pmu *p);
 /* The CPUs its events open on, as a list; "" for per-CPU (core) PMUs. */
 int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size);
+int pm_pmu__cpu_count(const struct pm_pmu *p); /* 0 for per-CPU (core) PMUs */
 /* General-purpose counters per instance, -1 when no pack knows. */
 int pm_pmu__counters(const struct pm_pmu *p);
 int pm_pmu__fixed_counters(const struct pm_pmu *p);
