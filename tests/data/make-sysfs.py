@@ -4,7 +4,7 @@
 
 usage: make-sysfs.py OUTDIR
 
-Every value below comes from ../shared/facts/kernel-facts.md (section given)
+Every value below comes from docs/kernel-facts.md (section given)
 or docs/facts-perf-tools.md; where a fixture needs a value the facts do not
 fix (perf type numbers, which CPU a cpumask names, die ids on arm64), the
 comment says it is illustrative. Text formats are the drivers' own
