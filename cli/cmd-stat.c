@@ -284,10 +284,15 @@ static int read_counters(struct run *run)
 {
 	int r = pm_session__read(run->s);
 
-	if (r < 0)
-		cli_error("reading the counters failed: %s%s", strerror(-r),
-			  r == -EIO ? " (the kernel returned a short or inconsistent read; "
-				      "a PMU may have gone away: check dmesg)" :
+	if (r == -ENODEV)
+		cli_error("a PMU went away while counting (device removed or driver unloaded); "
+			  "stopping, with the totals up to the last good read");
+	else if (r < 0)
+		cli_error("reading the counters failed: %s%s; stopping, with the totals up to the "
+			  "last good read",
+			  strerror(-r),
+			  r == -EIO ? " (the kernel returned a short or inconsistent read: check "
+				      "dmesg)" :
 				      "");
 	return r;
 }
@@ -340,6 +345,7 @@ static int count_loop(struct run *run, const struct stat_args *a)
 	uint64_t end = a->timeout_ms ? t0 + a->timeout_ms * NS_PER_MS : UINT64_MAX;
 	unsigned long intervals = 0;
 	bool fresh = false; /* the last thing done was a read: nothing to add */
+	int read_failed = 0;
 	const struct pm_report *rep;
 	int r;
 
@@ -366,8 +372,10 @@ static int count_loop(struct run *run, const struct stat_args *a)
 		now = run->ops->mono_ns(run->os);
 		if (now >= next) {
 			r = read_counters(run);
-			if (r < 0)
-				return r;
+			if (r < 0) {
+				read_failed = r;
+				break;
+			}
 			fresh = true;
 			if (report(run, pm_session__report(run->s, true)) < 0)
 				break;
@@ -388,17 +396,19 @@ static int count_loop(struct run *run, const struct stat_args *a)
 	 * up to them. Otherwise read once more and print the last, shorter
 	 * interval: the time since the last tick is not lost.
 	 */
-	if (!fresh) {
+	if (!fresh && !read_failed) {
 		r = read_counters(run);
 		if (r < 0)
-			return r;
+			read_failed = r;
+	}
+	if (!fresh && !read_failed) {
 		rep = pm_session__report(run->s, true);
 		if (step && !run->out_failed && rep->duration_ns > 0)
 			report(run, rep);
 	}
 	if (!run->out_failed)
 		report(run, pm_session__report(run->s, false));
-	return 0;
+	return read_failed;
 }
 
 static void setup_signals(void)

@@ -124,8 +124,12 @@ int pm_session__read(struct pm_session *s)
 	s->t_prev_ns = s->t_now_ns;
 	for (size_t i = 0; i < PM_ARRAY_SIZE(sources); i++) {
 		r = sources[i]->read(s);
-		if (r < 0)
+		if (r < 0) {
+			/* all or nothing: the last good read stays, so totals stay true */
+			for (size_t k = 0; k < s->n_c; k++)
+				s->c[k].cur = s->c[k].prev;
 			return r;
+		}
 	}
 	s->t_now_ns = s->ctx->ops->mono_ns(s->ctx->os);
 	s->wall_now_ns = s->ctx->ops->wall_ns(s->ctx->os);

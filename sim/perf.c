@@ -69,6 +69,14 @@ void pm_sim__fail_next_open(struct pm_sim *sim, const char *name, int err)
 		p->fail_next = err;
 }
 
+void pm_sim__fail_reads(struct pm_sim *sim, const char *name, int err)
+{
+	struct sim_pmu *p = pmu_by_name(sim, name);
+
+	if (p)
+		p->fail_reads = err;
+}
+
 void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n)
 {
 	struct sim_pmu *p = pmu_by_name(sim, name);
@@ -435,6 +443,8 @@ ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_
 	struct sim_event *lead = ev->leader;
 	size_t n = 0;
 
+	if (ev->pmu->fail_reads)
+		return ev->pmu->fail_reads;
 	if (fmt & ~(uint64_t)(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 			      PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST))
 		return -EINVAL;

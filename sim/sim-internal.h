@@ -17,6 +17,7 @@ struct sim_pmu {
 	char *name;
 	struct pm_sim_pmu_model m;
 	int fail_next;	/* fault injection: errno for the next open */
+	int fail_reads; /* fault injection: errno for every read */
 	int stolen[64]; /* counters taken by someone else, per CPU (first 64) */
 };
 

@@ -169,7 +169,8 @@ int pm_session__open(struct pm_session *s, struct pm_diag *reterr);
 /* Start every counter together (ali_drw resets its counters on each open). */
 int pm_session__enable(struct pm_session *s);
 int pm_session__disable(struct pm_session *s);
-/* Read every counter now; the interval runs from the previous read. */
+/* Read every counter now; the interval runs from the previous read. On
+ * failure nothing changes: reports still show the last good read. */
 int pm_session__read(struct pm_session *s);
 /* Counters actually opened (unsupported defaults are dropped). */
 size_t pm_session__counter_count(const struct pm_session *s);

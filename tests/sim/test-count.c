@@ -664,6 +664,27 @@ static void test_paranoid_user_only_fallback(void **state)
 	stop(&r);
 }
 
+/* A PMU that goes away mid-run: the read fails whole, the last good totals stay. */
+static void test_device_gone(void **state)
+{
+	static const char *const specs[] = { "msr/tsc/", "amd_l3/l3_accesses/", NULL };
+	const struct pm_report *rep;
+	struct run r;
+
+	assert_int_equal(start(&r, epyc_sim(), specs, &system_wide), 0);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	pm_sim__fail_reads(r.sim, "amd_l3", -ENODEV);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), -ENODEV);
+	rep = pm_session__report(r.s, false);
+	/* msr/tsc/ was read before amd_l3 failed; it too stays at the last good read */
+	assert_true(rep->rows[0].value == 128 * 2.25e9);
+	assert_true(rep->rows[1].value == 16 * 5e8);
+	assert_int_equal(rep->t_ns, SEC);
+	stop(&r);
+}
+
 static void test_defaults_drop_unsupported(void **state)
 {
 	struct pm_sim *sim = epyc_sim();
@@ -707,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_target_errors),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_paranoid_user_only_fallback),
+		cmocka_unit_test(test_device_gone),
 		cmocka_unit_test(test_defaults_drop_unsupported),
 	};
 
