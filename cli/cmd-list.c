@@ -216,6 +216,9 @@ int cmd_list(int argc, char **argv)
 	}
 	if (cli_ctx_new(&ctx) < 0)
 		return EXIT_FAIL;
+	if (pm_ctx__simulated(ctx))
+		printf("[SIMULATED: %s] a simulated machine (--sim), not this one\n\n",
+		       arg_global.sim_platform ? arg_global.sim_platform : "sim");
 	if (!what || !strcmp(what, "pmus"))
 		list_pmus(ctx, glob);
 	if (!what)

@@ -493,6 +493,14 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (a.cmd) {
 		r = run.ops->proc_prepare(run.os, a.cmd, &run.proc);
+		if (r == -EOPNOTSUPP && pm_ctx__simulated(run.ctx)) {
+			cli_error("cannot run '%s' on the simulated machine's virtual clock: there "
+				  "only 'sleep N' runs, and sets how long the run lasts; add "
+				  "clock=real to --sim to run '%s' for real",
+				  a.cmd[0], a.cmd[0]);
+			ret = EXIT_USAGE;
+			goto out;
+		}
 		if (r < 0) {
 			cli_error("cannot start '%s': %s", a.cmd[0], strerror(-r));
 			goto out;
@@ -527,6 +535,7 @@ int cmd_stat(int argc, char **argv)
 	oo.sep = a.sep;
 	oo.target = target;
 	oo.simulated = pm_ctx__simulated(run.ctx);
+	oo.sim_platform = arg_global.sim_platform;
 	r = pm_out__new(f, &oo, &run.out);
 	if (r < 0) {
 		cli_error("out of memory");

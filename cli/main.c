@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "sim.h"
 #include "util/util.h"
 
 struct cli_global arg_global;
@@ -27,7 +28,9 @@ static const struct cmd {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmumon [--root DIR] [-v] COMMAND [ARGS]\n"
+	const char *name, *summary;
+
+	fprintf(f, "usage: pmumon [--root DIR | --sim PLATFORM[:OPTIONS]] [-v] COMMAND [ARGS]\n"
 		   "\n"
 		   "Reads the hardware performance counters of this machine (perf PMUs) and\n"
 		   "reports them with their quality: how long each counted, what was scaled.\n"
@@ -40,6 +43,13 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  --root DIR     read sysfs and procfs under DIR instead of / (a fixture tree);\n"
 		"                 also PMUMON_ROOT\n"
+		"  --sim PLATFORM[:KEY=VALUE,...]\n"
+		"                 run on a simulated machine whose every count is known (also\n"
+		"                 PMUMON_SIM); all output says SIMULATED. Keys: clock=real (follow\n"
+		"                 wall time; needed to run commands other than 'sleep N'),\n"
+		"                 scenario=FILE (the workload, docs/simulator.md), seed=N, and\n"
+		"                 per platform sockets=1|2, channels=1|2, msr=rw|none|noperm|locked,\n"
+		"                 user=root|nobody\n"
 		"  -v, --verbose  say more (repeat for debug detail)\n"
 		"  -h, --help     this help; 'pmumon COMMAND --help' for a command\n"
 		"  --version      print the version\n"
@@ -47,7 +57,13 @@ static void usage(FILE *f)
 		"Examples:\n"
 		"  pmumon list pmus                      the PMUs, their CPUs and counters\n"
 		"  pmumon stat -a -- sleep 5             the default events, system-wide, 5 s\n"
-		"  pmumon stat -a -e msr/tsc/ -I 1000    TSC ticks every second until Ctrl-C\n");
+		"  pmumon stat -a -e msr/tsc/ -I 1000    TSC ticks every second until Ctrl-C\n"
+		"  pmumon --sim yitian710 stat -a --per-device -e 'ali_drw_*/hif_rd/' -I 1000 -- "
+		"sleep 5\n"
+		"\n"
+		"Simulated platforms:\n");
+	for (size_t i = 0; (name = pm_sim__platform_info(i, &summary)); i++)
+		fprintf(f, "  %-11s %s\n", name, summary);
 }
 
 static void log_to_stderr(enum pm_log_level level, const char *msg, void *userdata)
@@ -64,12 +80,38 @@ bool cli_global_option(int c, const char *arg)
 	case CLI_OPT_ROOT:
 		arg_global.root = arg;
 		return true;
+	case CLI_OPT_SIM:
+		arg_global.sim = arg;
+		return true;
 	case 'v':
 		arg_global.verbose++;
 		return true;
 	default:
 		return false;
 	}
+}
+
+/* The simulated machine --sim names, as the context's os. */
+static int use_sim(struct pm_ctx_opts *o)
+{
+	struct pm_sim *sim = NULL;
+	char err[512];
+	int r;
+
+	if (o->root) {
+		cli_error("--sim and --root both name the machine; give one of them");
+		return -EINVAL;
+	}
+	r = pm_sim__new_platform(arg_global.sim, &sim, err, sizeof(err));
+	if (r < 0) {
+		cli_error("--sim %s: %s", arg_global.sim, err[0] ? err : strerror(-r));
+		return r;
+	}
+	o->os_ops = pm_sim__ops();
+	o->os = sim;
+	o->simulated = true;
+	arg_global.sim_platform = pm_sim__platform_name(sim);
+	return 0;
 }
 
 int cli_ctx_new(struct pm_ctx **ret_ctx)
@@ -82,8 +124,14 @@ int cli_ctx_new(struct pm_ctx **ret_ctx)
 						       PM_LOG_WARN,
 	};
 	struct pm_ctx *ctx = NULL;
-	int r = pm_ctx__new(&o, &ctx);
+	int r;
 
+	if (arg_global.sim) {
+		r = use_sim(&o);
+		if (r < 0)
+			return r;
+	}
+	r = pm_ctx__new(&o, &ctx);
 	if (r < 0) {
 		cli_error("cannot use '%s' as the root of the machine's files: %s",
 			  o.root ? o.root : "/", strerror(-r));
@@ -171,6 +219,9 @@ int main(int argc, char **argv)
 
 	if (env && *env)
 		arg_global.root = env;
+	env = getenv("PMUMON_SIM");
+	if (env && *env)
+		arg_global.sim = env;
 	/* '+': stop at the command name; its own options follow it */
 	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
 		if (cli_global_option(c, optarg))

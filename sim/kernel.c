@@ -26,7 +26,15 @@ struct pm_proc {
 	double seconds;
 	uint64_t start_ns, exit_ns;
 	bool started, exited;
+	struct pm_proc *real; /* a real command under the real clock */
 };
+
+/* Scheduled faults fire as time passes (only a platform's scenario has them). */
+static void tick(struct pm_sim *sim)
+{
+	if (sim->scn)
+		sim_run_faults(sim);
+}
 
 static struct sim_fd *fd_get(struct pm_sim *sim, int fd)
 {
@@ -78,6 +86,11 @@ void pm_sim__free(struct pm_sim *sim)
 	if (!sim)
 		return;
 	sim_perf_done(sim);
+	if (sim->plat_free)
+		sim->plat_free(sim->plat_data);
+	sim_scenario__free(sim->scn);
+	if (sim->real_ops)
+		sim->real_ops->destroy(sim->real_os);
 	free(sim->fds);
 	for (size_t i = 0; i < sim->n_locks; i++)
 		free(sim->locks[i].path);
@@ -99,6 +112,11 @@ int pm_sim__load_tree(struct pm_sim *sim, const char *host_dir, const char *path
 int pm_sim__remove(struct pm_sim *sim, const char *path)
 {
 	return sim_vfs__remove(sim->vfs, path);
+}
+
+int pm_sim__file_error(struct pm_sim *sim, const char *path, int err)
+{
+	return sim_vfs__set_error(sim->vfs, path, err);
 }
 
 struct sim_vfs *pm_sim__vfs(struct pm_sim *sim)
@@ -131,12 +149,14 @@ void pm_sim__advance(struct pm_sim *sim, uint64_t ns)
 {
 	if (!sim->real_clock)
 		sim->now_ns += ns;
+	tick(sim);
 }
 
 static void set_now(struct pm_sim *sim, uint64_t t)
 {
 	if (!sim->real_clock && t > sim->now_ns)
 		sim->now_ns = t;
+	tick(sim);
 }
 
 static uint64_t s_mono_ns(void *os)
@@ -154,10 +174,12 @@ static uint64_t s_wall_ns(void *os)
 static int s_open(void *os, const char *path, int flags)
 {
 	struct pm_sim *sim = os;
-	struct sim_node *n = sim_vfs__lookup(sim->vfs, path);
+	struct sim_node *n;
 	struct sim_fd *f;
 	int fd;
 
+	tick(sim);
+	n = sim_vfs__lookup(sim->vfs, path);
 	if (!n)
 		return -ENOENT;
 	if ((flags & O_DIRECTORY) && !sim_node__is_dir(n))
@@ -174,6 +196,7 @@ static ssize_t s_pread(void *os, int fd, void *buf, size_t len, uint64_t off)
 {
 	struct sim_fd *f = fd_get(os, fd);
 
+	tick(os);
 	if (!f)
 		return -EBADF;
 	if (f->kind == SIM_FD_PERF)
@@ -186,6 +209,7 @@ static ssize_t s_read(void *os, int fd, void *buf, size_t len)
 	struct sim_fd *f = fd_get(os, fd);
 	ssize_t n;
 
+	tick(os);
 	if (!f)
 		return -EBADF;
 	if (f->kind == SIM_FD_PERF)
@@ -200,6 +224,7 @@ static ssize_t s_pwrite(void *os, int fd, const void *buf, size_t len, uint64_t 
 {
 	struct sim_fd *f = fd_get(os, fd);
 
+	tick(os);
 	if (!f)
 		return -EBADF;
 	if (f->kind == SIM_FD_PERF)
@@ -212,6 +237,7 @@ static ssize_t s_write(void *os, int fd, const void *buf, size_t len)
 	struct sim_fd *f = fd_get(os, fd);
 	ssize_t n;
 
+	tick(os);
 	if (!f)
 		return -EBADF;
 	if (f->kind == SIM_FD_PERF)
@@ -254,6 +280,7 @@ static int s_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cp
 	struct sim_fd *f;
 	int fd, r;
 
+	tick(sim);
 	if (group_fd >= 0) {
 		struct sim_fd *g = fd_get(sim, group_fd);
 
@@ -315,11 +342,29 @@ static int real_sleep_until(struct pm_sim *sim, uint64_t deadline)
 	return PM_OS_WAKE_DEADLINE;
 }
 
+/* A real command (clock=real): the real os waits; its events stop when it exits. */
+static int wait_real(struct pm_sim *sim, uint64_t deadline_ns, struct pm_proc *proc,
+		     int *ret_status)
+{
+	uint64_t real_deadline = deadline_ns == UINT64_MAX ? UINT64_MAX :
+							     deadline_ns + sim->real_base;
+	int r = sim->real_ops->wait(sim->real_os, real_deadline, proc->real, ret_status);
+
+	if (r == PM_OS_WAKE_EXIT) {
+		proc->exited = true;
+		sim_perf_task_exit(sim, proc->pid);
+	}
+	tick(sim);
+	return r;
+}
+
 static int s_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *ret_status)
 {
 	struct pm_sim *sim = os;
 	bool child = proc && proc->started && !proc->exited;
 
+	if (child && proc->real)
+		return wait_real(sim, deadline_ns, proc, ret_status);
 	if (deliver_pending_signals())
 		return PM_OS_WAKE_SIGNAL;
 	if (child && proc->exit_ns <= deadline_ns) {
@@ -360,14 +405,38 @@ static int s_proc_prepare(void *os, char *const argv[], struct pm_proc **ret_pro
 	struct pm_proc *p;
 	double secs;
 
-	/* under the simulator only `sleep N` runs: it sets the run's duration */
-	if (parse_sleep(argv, &secs) < 0)
-		return -EOPNOTSUPP;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	p->pid = sim->next_pid++;
-	p->seconds = secs;
+	/* `sleep N` is simulated: it sets the run's duration */
+	if (parse_sleep(argv, &secs) == 0) {
+		p->pid = sim->next_pid++;
+		p->seconds = secs;
+		*ret_proc = p;
+		return 0;
+	}
+	/* anything else runs for real, which only the real clock can follow */
+	if (!sim->real_clock) {
+		free(p);
+		return -EOPNOTSUPP;
+	}
+	if (!sim->real_ops) {
+		int r = pm_os_linux_new("/", &sim->real_ops, &sim->real_os);
+
+		if (r < 0) {
+			free(p);
+			return r;
+		}
+	}
+	{
+		int r = sim->real_ops->proc_prepare(sim->real_os, argv, &p->real);
+
+		if (r < 0) {
+			free(p);
+			return r;
+		}
+	}
+	p->pid = sim->real_ops->proc_pid(sim->real_os, p->real);
 	*ret_proc = p;
 	return 0;
 }
@@ -381,6 +450,15 @@ static int s_proc_start(void *os, struct pm_proc *proc)
 {
 	struct pm_sim *sim = os;
 
+	if (proc->real) {
+		int r = sim->real_ops->proc_start(sim->real_os, proc->real);
+
+		if (r < 0)
+			return r;
+		proc->started = true;
+		sim_perf_exec(sim, proc->pid);
+		return 0;
+	}
 	proc->started = true;
 	proc->start_ns = pm_sim__now(sim);
 	proc->exit_ns = proc->start_ns + (uint64_t)(proc->seconds * 1e9 + 0.5);
@@ -390,11 +468,17 @@ static int s_proc_start(void *os, struct pm_proc *proc)
 
 static int s_proc_exec_errno(void *os, const struct pm_proc *proc)
 {
-	return 0;
+	struct pm_sim *sim = os;
+
+	return proc->real ? sim->real_ops->proc_exec_errno(sim->real_os, proc->real) : 0;
 }
 
 static int s_proc_kill(void *os, struct pm_proc *proc, int sig)
 {
+	struct pm_sim *sim = os;
+
+	if (proc->real)
+		return sim->real_ops->proc_kill(sim->real_os, proc->real, sig);
 	if (proc->started && !proc->exited)
 		proc->exit_ns = pm_sim__now(os); /* dies now; wait() reaps it */
 	return 0;
@@ -402,6 +486,10 @@ static int s_proc_kill(void *os, struct pm_proc *proc, int sig)
 
 static void s_proc_free(void *os, struct pm_proc *proc)
 {
+	struct pm_sim *sim = os;
+
+	if (proc && proc->real)
+		sim->real_ops->proc_free(sim->real_os, proc->real);
 	free(proc);
 }
 

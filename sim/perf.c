@@ -53,7 +53,7 @@ int pm_sim__add_pmu(struct pm_sim *sim, const char *name, const struct pm_sim_pm
 	return 0;
 }
 
-static struct sim_pmu *pmu_by_name(struct pm_sim *sim, const char *name)
+struct sim_pmu *sim_pmu_by_name(struct pm_sim *sim, const char *name)
 {
 	for (size_t i = 0; i < sim->n_pmus; i++)
 		if (!strcmp(sim->pmus[i]->name, name))
@@ -63,7 +63,7 @@ static struct sim_pmu *pmu_by_name(struct pm_sim *sim, const char *name)
 
 void pm_sim__fail_next_open(struct pm_sim *sim, const char *name, int err)
 {
-	struct sim_pmu *p = pmu_by_name(sim, name);
+	struct sim_pmu *p = sim_pmu_by_name(sim, name);
 
 	if (p)
 		p->fail_next = err;
@@ -71,7 +71,7 @@ void pm_sim__fail_next_open(struct pm_sim *sim, const char *name, int err)
 
 void pm_sim__fail_reads(struct pm_sim *sim, const char *name, int err)
 {
-	struct sim_pmu *p = pmu_by_name(sim, name);
+	struct sim_pmu *p = sim_pmu_by_name(sim, name);
 
 	if (p)
 		p->fail_reads = err;
@@ -79,7 +79,7 @@ void pm_sim__fail_reads(struct pm_sim *sim, const char *name, int err)
 
 void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n)
 {
-	struct sim_pmu *p = pmu_by_name(sim, name);
+	struct sim_pmu *p = sim_pmu_by_name(sim, name);
 
 	if (p && cpu >= 0 && cpu < (int)PM_ARRAY_SIZE(p->stolen))
 		p->stolen[cpu] = n;
@@ -119,6 +119,14 @@ static bool is_snapshot(const struct sim_event *ev)
 static bool uses_fixed(const struct sim_event *ev)
 {
 	return ev->pmu->m.has_fixed && ev->attr.config == ev->pmu->m.fixed_config;
+}
+
+/* General counters the event takes: 2 for AMD's merged pairs. */
+static int cost_of(const struct sim_event *ev)
+{
+	const struct pm_sim_pmu_model *m = &ev->pmu->m;
+
+	return m->cost ? m->cost(m->data, &ev->attr) : 1;
 }
 
 /* ---- contexts ----------------------------------------------------------------- */
@@ -184,7 +192,7 @@ static void schedule(struct pm_sim *sim, struct sim_ctx *c)
 			if (uses_fixed(ml.m[i]))
 				need_fixed++;
 			else
-				need++;
+				need += cost_of(ml.m[i]);
 		}
 		if (!hw) {
 			lead->scheduled = true; /* software groups always go on */
@@ -320,7 +328,7 @@ static int check_group(struct pm_sim *sim, struct sim_pmu *p, struct sim_event *
 	for (size_t i = 0; i < ml.n; i++) {
 		if (is_software(ml.m[i]))
 			continue;
-		hw++;
+		hw += uses_fixed(ml.m[i]) ? 1 : cost_of(ml.m[i]);
 		/* ali_drw: the leader and siblings must be software or itself */
 		if (p->m.flags & PM_SIM_ONE_PER_GROUP && !soft)
 			return -EINVAL;
@@ -331,7 +339,8 @@ static int check_group(struct pm_sim *sim, struct sim_pmu *p, struct sim_event *
 			return -EINVAL;
 	}
 	/* a group that can never fit is refused up front */
-	if (!soft && p->m.counters && hw + 1 > p->m.counters + (p->m.has_fixed ? 1 : 0))
+	if (!soft && p->m.counters &&
+	    hw + cost_of(ev) > p->m.counters + (p->m.has_fixed ? 1 : 0))
 		return -EINVAL;
 	return 0;
 }
@@ -385,7 +394,8 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr, pid_t 
 		return -ENOMEM;
 	ev->attr = *attr;
 	ev->pmu = p;
-	ev->cpu = cpu;
+	/* uncore drivers move an event to the CPU that serves its domain */
+	ev->cpu = cpu >= 0 && p->m.domain_cpu ? p->m.domain_cpu(p->m.data, cpu) : cpu;
 	ev->pid = pid;
 	if (p->m.config_mask && !(p->m.has_fixed && attr->config == p->m.fixed_config))
 		ev->attr.config &= p->m.config_mask;

@@ -8,10 +8,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "scenario.h"
 #include "sim.h"
 #include "vfs.h"
 
 #define SIM_MAX_FDS 65536
+
+struct sim_platform;
 
 struct sim_pmu {
 	char *name;
@@ -79,7 +82,25 @@ struct pm_sim {
 
 	struct sim_lock *locks;
 	size_t n_locks, cap_locks;
+
+	/* a whole platform (sim/platform/), its scenario and its faults */
+	const struct sim_platform *plat;
+	void *plat_data;
+	void (*plat_free)(void *);
+	struct sim_scenario *scn;
+	uint64_t scn_start_ns;
+	size_t next_fault;
+	bool in_faults;
+
+	/* the real os, for commands other than `sleep N` under the real clock */
+	const struct pm_os_ops *real_ops;
+	void *real_os;
 };
+
+/* Run the scenario's faults that are due by now. */
+void sim_run_faults(struct pm_sim *sim);
+/* Look a perf PMU up by name (NULL if the simulator has none). */
+struct sim_pmu *sim_pmu_by_name(struct pm_sim *sim, const char *name);
 
 int sim_fd_alloc(struct pm_sim *sim, struct sim_fd **ret);
 

@@ -11,7 +11,11 @@
  *    no exclude bits, CPU-wide only, ali_drw's reset on open);
  *  - time: a virtual clock (a 60 s run takes milliseconds and is the same on
  *    every run) or the real one;
- *  - processes: `sleep N` as a virtual process.
+ *  - processes: `sleep N` as a virtual process (other commands run for real
+ *    under the real clock);
+ *  - platforms (sim/platform/): whole machines — Yitian 710, EPYC Zen 2,
+ *    BlueField-2/3, Merrifield — with their hwmon, MSR and sideband devices,
+ *    driven by a workload scenario (sim/scenario.h) and its scheduled faults.
  *
  * Every count comes from a model's cumulative count function, so a test
  * knows the true answer.
@@ -49,6 +53,11 @@ struct pm_sim_pmu_model {
 	unsigned flags;		  /* PM_SIM_* */
 	int task_err;		  /* errno for per-task opens under CPU_WIDE_ONLY */
 	uint64_t mux_ns;	  /* rotation period (0: 4 ms, HZ=250) */
+	/* The CPU whose context an event opened on cpu lands in (amd_df and
+	 * amd_l3 redirect to their domain's CPU, kernel-facts §3.4); NULL: cpu. */
+	int (*domain_cpu)(void *data, int cpu);
+	/* General counters an event takes (2 for a merged pair); NULL: 1. */
+	int (*cost)(void *data, const struct perf_event_attr *attr);
 	/*
 	 * The cumulative count of an event at virtual time t_ns (monotonic,
 	 * never decreasing): the model's truth. cpu is -1 for a task's event.
@@ -60,6 +69,26 @@ struct pm_sim_pmu_model {
 };
 
 int pm_sim__new(struct pm_sim **ret);
+/*
+ * A whole simulated machine from a spec "PLATFORM[:KEY=VALUE,...]":
+ * platforms yitian710, amdzen2, bluefield2, bluefield3, merrifield; keys
+ * clock=virtual|real, scenario=FILE, seed=N, and the platform's own
+ * (sockets=, channels=, msr=, user=). On failure err says why.
+ */
+int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_t errsz);
+/* The platforms, for help texts: name and one-line summary; NULL past the end. */
+const char *pm_sim__platform_info(size_t i, const char **ret_summary);
+/* The platform this simulation runs, or NULL for a bare simulator. */
+const char *pm_sim__platform_name(const struct pm_sim *sim);
+/*
+ * The truth: the integral of scenario quantity key[inst] from the start of
+ * the scenario to scenario time t_ns (bytes for a bytes/s rate). -ENOENT for
+ * an unknown key or instance.
+ */
+int pm_sim__truth(const struct pm_sim *sim, const char *key, int inst, uint64_t t_ns,
+		  double *ret);
+/* Monotonic simulator time at which the scenario starts. */
+uint64_t pm_sim__scenario_start(const struct pm_sim *sim);
 /* The ops to hand to pm_ctx_opts with the sim as os; destroy frees the sim. */
 const struct pm_os_ops *pm_sim__ops(void);
 void pm_sim__free(struct pm_sim *sim);
@@ -76,6 +105,8 @@ int pm_sim__add_pmu(struct pm_sim *sim, const char *name, const struct pm_sim_pm
 void pm_sim__fail_next_open(struct pm_sim *sim, const char *name, int err);
 /* From now on, reads of `name`'s events fail with err (0: work again): a device gone. */
 void pm_sim__fail_reads(struct pm_sim *sim, const char *name, int err);
+/* Make reads and writes of a file fail with err (0: work again). */
+int pm_sim__file_error(struct pm_sim *sim, const char *path, int err);
 /* Counters of `name` on cpu taken by someone else: fewer left for us. */
 void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n);
 /* Opens and enables seen so far (tests check ordering). */

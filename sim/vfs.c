@@ -21,10 +21,15 @@ struct sim_node {
 	size_t len;
 	const struct sim_file_ops *ops;
 	void *data;
+	int err;   /* fault injection: every read and write fails with it */
+	bool gone; /* removed while it may still be open: -ENODEV */
 };
 
 struct sim_vfs {
 	struct sim_node *root;
+	/* removed nodes, kept so open descriptors never dangle */
+	struct sim_node **graveyard;
+	size_t n_graveyard, cap_graveyard;
 };
 
 static void node_free(struct sim_node *n)
@@ -74,6 +79,9 @@ void sim_vfs__free(struct sim_vfs *v)
 	if (!v)
 		return;
 	node_free(v->root);
+	for (size_t i = 0; i < v->n_graveyard; i++)
+		node_free(v->graveyard[i]);
+	free(v->graveyard);
 	free(v);
 }
 
@@ -179,6 +187,13 @@ int sim_vfs__mkdir(struct sim_vfs *v, const char *path)
 	return n->dir ? 0 : -ENOTDIR;
 }
 
+static void mark_gone(struct sim_node *n)
+{
+	n->gone = true;
+	for (size_t i = 0; i < n->n_child; i++)
+		mark_gone(n->child[i]);
+}
+
 int sim_vfs__remove(struct sim_vfs *v, const char *path)
 {
 	struct sim_node *n, *parent;
@@ -188,16 +203,32 @@ int sim_vfs__remove(struct sim_vfs *v, const char *path)
 		return r;
 	if (!parent)
 		return -EBUSY; /* the root stays */
+	if (pm_grow((void **)&v->graveyard, &v->cap_graveyard, v->n_graveyard + 1,
+		    sizeof(*v->graveyard)) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < parent->n_child; i++) {
 		if (parent->child[i] != n)
 			continue;
 		memmove(&parent->child[i], &parent->child[i + 1],
 			(parent->n_child - i - 1) * sizeof(*parent->child));
 		parent->n_child--;
-		node_free(n);
+		/* a device that goes away fails its open files with ENODEV */
+		mark_gone(n);
+		v->graveyard[v->n_graveyard++] = n;
 		return 0;
 	}
 	return -ENOENT;
+}
+
+int sim_vfs__set_error(struct sim_vfs *v, const char *path, int err)
+{
+	struct sim_node *n;
+	int r = walk(v, path, false, false, &n, NULL);
+
+	if (r < 0)
+		return r;
+	n->err = err;
+	return 0;
 }
 
 static int read_host_file(const char *path, char **ret)
@@ -280,6 +311,10 @@ const char *sim_node__text(const struct sim_node *n)
 
 ssize_t sim_node__read(struct sim_node *n, void *buf, size_t len, uint64_t off)
 {
+	if (n->gone)
+		return -ENODEV;
+	if (n->err)
+		return n->err;
 	if (n->dir)
 		return -EISDIR;
 	if (n->ops)
@@ -294,6 +329,10 @@ ssize_t sim_node__read(struct sim_node *n, void *buf, size_t len, uint64_t off)
 
 ssize_t sim_node__write(struct sim_node *n, const void *buf, size_t len, uint64_t off)
 {
+	if (n->gone)
+		return -ENODEV;
+	if (n->err)
+		return n->err;
 	if (n->dir)
 		return -EISDIR;
 	if (n->ops)
@@ -303,6 +342,8 @@ ssize_t sim_node__write(struct sim_node *n, const void *buf, size_t len, uint64_
 
 int sim_node__list(struct sim_node *n, int (*fn)(const char *name, bool is_dir, void *ud), void *ud)
 {
+	if (n->gone)
+		return -ENODEV;
 	if (!n->dir)
 		return -ENOTDIR;
 	for (size_t i = 0; i < n->n_child; i++)

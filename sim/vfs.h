@@ -31,8 +31,11 @@ int sim_vfs__write_text(struct sim_vfs *v, const char *path, const char *text);
 int sim_vfs__add_dynamic(struct sim_vfs *v, const char *path, const struct sim_file_ops *ops,
 			 void *data);
 int sim_vfs__mkdir(struct sim_vfs *v, const char *path);
-/* Remove a file or a whole directory (a device vanishing). */
+/* Remove a file or a whole directory (a device vanishing); files still
+ * open fail with ENODEV from then on. */
 int sim_vfs__remove(struct sim_vfs *v, const char *path);
+/* Make every read and write of path fail with err (0: work again). */
+int sim_vfs__set_error(struct sim_vfs *v, const char *path, int err);
 /* Copy a host directory tree (a fixture) to path inside the vfs. */
 int sim_vfs__load_tree(struct sim_vfs *v, const char *host_dir, const char *path);
 

@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Whole simulated machines: the --sim spec, the platform table, the
+ * scenario each platform's counts derive from, its scheduled faults, and
+ * the helpers platform builders share.
+ */
+#include "platform.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim-internal.h"
+#include "util/util.h"
+
+static const struct sim_platform *const platforms[] = {
+	&sim_platform_yitian710,  &sim_platform_amdzen2,    &sim_platform_bluefield2,
+	&sim_platform_bluefield3, &sim_platform_merrifield,
+};
+
+const char *pm_sim__platform_info(size_t i, const char **ret_summary)
+{
+	if (i >= PM_ARRAY_SIZE(platforms))
+		return NULL;
+	if (ret_summary)
+		*ret_summary = platforms[i]->summary;
+	return platforms[i]->name;
+}
+
+const char *pm_sim__platform_name(const struct pm_sim *sim)
+{
+	return sim->plat ? sim->plat->name : NULL;
+}
+
+uint64_t pm_sim__scenario_start(const struct pm_sim *sim)
+{
+	return sim->scn_start_ns;
+}
+
+int pm_sim__truth(const struct pm_sim *sim, const char *key, int inst, uint64_t t_ns, double *ret)
+{
+	int q;
+
+	if (!sim->scn)
+		return -ENOENT;
+	q = sim_scenario__find(sim->scn, key);
+	if (q < 0 || inst < 0 || inst >= PM_MAX(sim->plat->quantities[q].instances, 1))
+		return -ENOENT;
+	*ret = sim_scenario__integral(sim->scn, q, inst, t_ns);
+	return 0;
+}
+
+/* ---- helpers for builders ---------------------------------------------------------- */
+
+int sim_writef(struct pm_sim *sim, const char *text, const char *path_fmt, ...)
+{
+	char path[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, path_fmt);
+	n = vsnprintf(path, sizeof(path), path_fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	return sim_vfs__write_text(sim->vfs, path, text);
+}
+
+static void cpu_list(struct pm_strbuf *b, const bool *set, int n)
+{
+	bool first = true;
+
+	for (int i = 0; i < n; i++) {
+		int j = i;
+
+		if (!set[i])
+			continue;
+		while (j + 1 < n && set[j + 1])
+			j++;
+		if (i == j)
+			pm_strbuf__printf(b, "%s%d", first ? "" : ",", i);
+		else
+			pm_strbuf__printf(b, "%s%d-%d", first ? "" : ",", i, j);
+		first = false;
+		i = j;
+	}
+}
+
+int sim_topology(struct pm_sim *sim, int n_cpus, sim_cpu_fn where, void *ud)
+{
+	struct pm_strbuf b = { 0 };
+	bool *all = calloc((size_t)n_cpus, sizeof(*all));
+	int r;
+
+	if (!all)
+		return -ENOMEM;
+	for (int c = 0; c < n_cpus; c++)
+		all[c] = true;
+	cpu_list(&b, all, n_cpus);
+	pm_strbuf__puts(&b, "\n");
+	free(all);
+	r = b.oom ? -ENOMEM : sim_writef(sim, b.s, "sys/devices/system/cpu/online");
+	pm_strbuf__done(&b);
+	for (int c = 0; r == 0 && c < n_cpus; c++) {
+		int pkg = 0, die = 0, core = 0;
+		char v[32];
+
+		where(c, &pkg, &die, &core, ud);
+		snprintf(v, sizeof(v), "%d\n", pkg);
+		r = sim_writef(sim, v, "sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+			       c);
+		snprintf(v, sizeof(v), "%d\n", die);
+		if (r == 0)
+			r = sim_writef(sim, v, "sys/devices/system/cpu/cpu%d/topology/die_id", c);
+		snprintf(v, sizeof(v), "%d\n", core);
+		if (r == 0)
+			r = sim_writef(sim, v, "sys/devices/system/cpu/cpu%d/topology/core_id", c);
+	}
+	return r;
+}
+
+int sim_pmu_sysfs(struct pm_sim *sim, const char *name, uint32_t type, const char *cpumask,
+		  const struct sim_kv *formats, const struct sim_kv *events)
+{
+	const char *base = "sys/bus/event_source/devices";
+	char v[256];
+	int r;
+
+	snprintf(v, sizeof(v), "%u\n", type);
+	r = sim_writef(sim, v, "%s/%s/type", base, name);
+	if (r == 0)
+		r = sim_writef(sim, "4\n", "%s/%s/perf_event_mux_interval_ms", base, name);
+	if (r == 0 && cpumask) {
+		snprintf(v, sizeof(v), "%s\n", cpumask);
+		r = sim_writef(sim, v, "%s/%s/cpumask", base, name);
+	}
+	for (; r == 0 && formats && formats->k; formats++) {
+		snprintf(v, sizeof(v), "%s\n", formats->v);
+		r = sim_writef(sim, v, "%s/%s/format/%s", base, name, formats->k);
+	}
+	for (; r == 0 && events && events->k; events++) {
+		snprintf(v, sizeof(v), "%s\n", events->v);
+		r = sim_writef(sim, v, "%s/%s/events/%s", base, name, events->k);
+	}
+	return r;
+}
+
+/* The software PMU: clocks in ns, a sleeping task's small share, rare switches. */
+static int software_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
+			  uint64_t *ret)
+{
+	struct pm_sim *sim = data;
+	uint64_t t = sim_scn_time(sim, t_ns);
+
+	switch (attr->config) {
+	case PERF_COUNT_SW_CPU_CLOCK:
+	case PERF_COUNT_SW_TASK_CLOCK:
+		/* a CPU's clock runs all the time; a task (sleep) runs 0.1% of it */
+		*ret = cpu >= 0 ? t : t / 1000;
+		return 0;
+	case PERF_COUNT_SW_PAGE_FAULTS:
+	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+		*ret = sim_count((double)t / 1e9, cpu >= 0 ? 200 : 20);
+		return 0;
+	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+		*ret = 0;
+		return 0;
+	case PERF_COUNT_SW_CONTEXT_SWITCHES:
+	case PERF_COUNT_SW_CPU_MIGRATIONS:
+		*ret = sim_count((double)t / 1e9, cpu >= 0 ? 100 : 2);
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+int sim_add_common(struct pm_sim *sim)
+{
+	struct pm_sim_pmu_model sw = { .type = PERF_TYPE_SOFTWARE,
+				       .count = software_count,
+				       .data = sim };
+	int r;
+
+	/* the uapi's fixed type numbers (include/uapi/linux/perf_event.h) */
+	r = sim_pmu_sysfs(sim, "software", PERF_TYPE_SOFTWARE, NULL, NULL, NULL);
+	if (r == 0)
+		r = sim_pmu_sysfs(sim, "tracepoint", PERF_TYPE_TRACEPOINT, NULL, NULL, NULL);
+	if (r == 0)
+		r = sim_writef(sim, "2\n", "proc/sys/kernel/perf_event_paranoid");
+	if (r == 0)
+		r = pm_sim__add_pmu(sim, "software", &sw);
+	return r;
+}
+
+const struct sim_scenario *sim_scn(const struct pm_sim *sim)
+{
+	return sim->scn;
+}
+
+uint64_t sim_scn_time(const struct pm_sim *sim, uint64_t t_ns)
+{
+	return t_ns > sim->scn_start_ns ? t_ns - sim->scn_start_ns : 0;
+}
+
+uint64_t sim_scn_now(const struct pm_sim *sim)
+{
+	return sim_scn_time(sim, pm_sim__now(sim));
+}
+
+uint64_t sim_count(double integral, double factor)
+{
+	double v = floor(integral * factor + 1e-9); /* 1e-9: exact products stay exact */
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+void sim_set_platform_data(struct pm_sim *sim, void *data, void (*free_fn)(void *))
+{
+	sim->plat_data = data;
+	sim->plat_free = free_fn;
+}
+
+void *sim_platform_data(const struct pm_sim *sim)
+{
+	return sim->plat_data;
+}
+
+/* ---- faults ------------------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int err;
+} errnos[] = {
+	{ "EIO", EIO },	      { "EBUSY", EBUSY },   { "EACCES", EACCES },
+	{ "EPERM", EPERM },   { "ENODEV", ENODEV }, { "EINVAL", EINVAL },
+	{ "EFAULT", EFAULT }, { "ENOENT", ENOENT }, { "EOPNOTSUPP", EOPNOTSUPP },
+};
+
+static int errno_named(const char *s)
+{
+	for (size_t i = 0; i < PM_ARRAY_SIZE(errnos); i++)
+		if (!strcmp(errnos[i].name, s))
+			return errnos[i].err;
+	return 0;
+}
+
+/* Check a fault when the scenario is read, so a typo fails at once. */
+static int check_fault(const struct sim_fault *f, char *err, size_t errsz)
+{
+	static const char *const kinds[][2] = {
+		{ "vanish", "at T vanish PMU|PATH" },
+		{ "error", "at T error PATH ERRNO" },
+		{ "open-error", "at T open-error PMU ERRNO" },
+		{ "steal", "at T steal PMU CPU N" },
+		{ "freeze", "at T freeze DURATION" },
+	};
+	uint64_t ns;
+	int n;
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(kinds); i++) {
+		if (strcmp(f->what, kinds[i][0]) != 0)
+			continue;
+		if ((!strcmp(f->what, "error") && !errno_named(f->arg[1])) ||
+		    (!strcmp(f->what, "open-error") && !errno_named(f->arg[1])) ||
+		    (!strcmp(f->what, "steal") &&
+		     (pm_parse_int_str(f->arg[1], &n) < 0 || pm_parse_int_str(f->arg[2], &n) < 0)) ||
+		    (!strcmp(f->what, "freeze") && sim_parse_duration(f->arg[0], &ns) < 0) ||
+		    !f->arg[0][0]) {
+			snprintf(err, errsz,
+				 "scenario:%d: '%s' is written: %s (ERRNO one of EIO, EBUSY, "
+				 "EACCES, EPERM, ENODEV, EINVAL, EFAULT, ENOENT, EOPNOTSUPP)",
+				 f->line, f->what, kinds[i][1]);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	snprintf(err, errsz,
+		 "scenario:%d: unknown fault '%s'; faults are vanish, error, open-error, steal, "
+		 "freeze",
+		 f->line, f->what);
+	return -EINVAL;
+}
+
+static void run_fault(struct pm_sim *sim, const struct sim_fault *f)
+{
+	struct sim_pmu *p;
+	char path[256];
+	int n, cpu;
+	uint64_t ns;
+
+	if (!strcmp(f->what, "vanish")) {
+		p = sim_pmu_by_name(sim, f->arg[0]);
+		if (p) {
+			/* a perf PMU goes away: its events fail, its sysfs entry is gone */
+			pm_sim__fail_reads(sim, f->arg[0], -ENODEV);
+			snprintf(path, sizeof(path), "sys/bus/event_source/devices/%s", f->arg[0]);
+			sim_vfs__remove(sim->vfs, path);
+		} else {
+			sim_vfs__remove(sim->vfs, f->arg[0]);
+		}
+	} else if (!strcmp(f->what, "error")) {
+		sim_vfs__set_error(sim->vfs, f->arg[0], -errno_named(f->arg[1]));
+	} else if (!strcmp(f->what, "open-error")) {
+		pm_sim__fail_next_open(sim, f->arg[0], -errno_named(f->arg[1]));
+	} else if (!strcmp(f->what, "steal")) {
+		if (pm_parse_int_str(f->arg[1], &cpu) == 0 && pm_parse_int_str(f->arg[2], &n) == 0)
+			pm_sim__steal_counters(sim, f->arg[0], cpu, n);
+	} else if (!strcmp(f->what, "freeze")) {
+		/* the process was stopped: the clock jumps, counters kept counting */
+		if (sim_parse_duration(f->arg[0], &ns) == 0 && !sim->real_clock)
+			sim->now_ns += ns;
+	}
+}
+
+void sim_run_faults(struct pm_sim *sim)
+{
+	size_t n = sim_scenario__fault_count(sim->scn);
+
+	if (sim->in_faults || sim->next_fault >= n)
+		return;
+	sim->in_faults = true;
+	while (sim->next_fault < n) {
+		const struct sim_fault *f = sim_scenario__fault(sim->scn, sim->next_fault);
+
+		if (f->t_ns > sim_scn_now(sim))
+			break;
+		sim->next_fault++;
+		run_fault(sim, f);
+	}
+	sim->in_faults = false;
+}
+
+/* ---- the spec ------------------------------------------------------------------------ */
+
+static int read_host_text(const char *path, char **ret)
+{
+	struct pm_strbuf b = { 0 };
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		pm_strbuf__append(&b, buf, (size_t)n);
+	close(fd);
+	if (n < 0 || b.oom) {
+		pm_strbuf__done(&b);
+		return n < 0 ? -EIO : -ENOMEM;
+	}
+	*ret = pm_strbuf__steal(&b);
+	if (!*ret)
+		*ret = strdup("");
+	return *ret ? 0 : -ENOMEM;
+}
+
+struct spec {
+	const struct sim_platform *plat;
+	struct sim_platform_opts o;
+	bool real_clock;
+	const char *scenario_file;
+	bool has_seed;
+	uint64_t seed;
+};
+
+static bool takes(const struct sim_platform *p, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *s = p->options; s && *s;) {
+		size_t l = strcspn(s, ",");
+
+		if (l == n && !strncmp(s, key, n))
+			return true;
+		s += l + (s[l] == ',');
+	}
+	return false;
+}
+
+static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
+{
+	char *eq = strchr(kv, '='), *v;
+	int n;
+
+	if (!eq) {
+		snprintf(err, errsz, "--sim option '%s' is written KEY=VALUE", kv);
+		return -EINVAL;
+	}
+	*eq = '\0';
+	v = eq + 1;
+	if (!strcmp(kv, "clock")) {
+		if (strcmp(v, "real") && strcmp(v, "virtual")) {
+			snprintf(err, errsz, "--sim clock is 'virtual' (the default) or 'real', not '%s'",
+				 v);
+			return -EINVAL;
+		}
+		sp->real_clock = !strcmp(v, "real");
+		return 0;
+	}
+	if (!strcmp(kv, "scenario")) {
+		sp->scenario_file = v;
+		return 0;
+	}
+	if (!strcmp(kv, "seed")) {
+		if (pm_parse_u64_str(v, 0, &sp->seed) < 0) {
+			snprintf(err, errsz, "--sim seed wants a whole number, not '%s'", v);
+			return -EINVAL;
+		}
+		sp->has_seed = true;
+		return 0;
+	}
+	if (!takes(sp->plat, kv)) {
+		snprintf(err, errsz,
+			 "--sim %s takes clock=, scenario=, seed=%s%s, not '%s' (docs/simulator.md)",
+			 sp->plat->name, sp->plat->options ? " and " : "",
+			 sp->plat->options ? sp->plat->options : "", kv);
+		return -EINVAL;
+	}
+	if (!strcmp(kv, "sockets") || !strcmp(kv, "channels")) {
+		if (pm_parse_int_str(v, &n) < 0 || n < 1 || n > 2) {
+			snprintf(err, errsz, "--sim %s=%s: %s is 1 or 2", kv, v, kv);
+			return -EINVAL;
+		}
+		*(!strcmp(kv, "sockets") ? &sp->o.sockets : &sp->o.channels) = n;
+		return 0;
+	}
+	if (!strcmp(kv, "msr")) {
+		if (strcmp(v, "rw") && strcmp(v, "none") && strcmp(v, "noperm") &&
+		    strcmp(v, "locked")) {
+			snprintf(err, errsz,
+				 "--sim msr=%s: the msr driver is 'rw' (loaded, writable), 'none' "
+				 "(not loaded), 'noperm' (no access) or 'locked' (writes refused)",
+				 v);
+			return -EINVAL;
+		}
+		sp->o.msr = v;
+		return 0;
+	}
+	if (!strcmp(kv, "user")) {
+		if (strcmp(v, "root") && strcmp(v, "nobody")) {
+			snprintf(err, errsz, "--sim user=%s: 'root' (default) or 'nobody'", v);
+			return -EINVAL;
+		}
+		sp->o.root = !strcmp(v, "root");
+		return 0;
+	}
+	snprintf(err, errsz, "--sim option '%s' is not known", kv);
+	return -EINVAL;
+}
+
+static int parse_spec(char *s, struct spec *sp, char *err, size_t errsz)
+{
+	char *colon = strchr(s, ':'), *save = NULL;
+
+	if (colon)
+		*colon = '\0';
+	for (size_t i = 0; i < PM_ARRAY_SIZE(platforms); i++)
+		if (!strcmp(platforms[i]->name, s))
+			sp->plat = platforms[i];
+	if (!sp->plat) {
+		char known[256] = "";
+
+		for (size_t i = 0; i < PM_ARRAY_SIZE(platforms); i++) {
+			size_t l = strlen(known);
+
+			snprintf(known + l, sizeof(known) - l, "%s%s", i ? ", " : "",
+				 platforms[i]->name);
+		}
+		snprintf(err, errsz, "no simulated platform '%s'; there are: %s", s, known);
+		return -ENOENT;
+	}
+	sp->o = (struct sim_platform_opts){ .sockets = 1, .channels = 2, .msr = "rw", .root = true };
+	if (!colon)
+		return 0;
+	for (char *kv = strtok_r(colon + 1, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		int r = parse_opt(sp, kv, err, errsz);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int load_scenario(struct pm_sim *sim, const struct spec *sp, char *err, size_t errsz)
+{
+	const struct sim_platform *p = sp->plat;
+	char *text = NULL;
+	const char *name = "built-in scenario";
+	int r = sim_scenario__new(p->quantities, p->n_quantities, &sim->scn);
+
+	if (r < 0)
+		return r;
+	if (sp->has_seed)
+		sim_scenario__set_seed(sim->scn, sp->seed); /* the command line wins */
+	if (sp->scenario_file) {
+		r = read_host_text(sp->scenario_file, &text);
+		if (r < 0) {
+			snprintf(err, errsz, "cannot read scenario '%s': %s", sp->scenario_file,
+				 strerror(-r));
+			return r;
+		}
+		name = sp->scenario_file;
+	}
+	r = sim_scenario__parse(sim->scn, text ? text : p->scenario, name, err, errsz);
+	free(text);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < sim_scenario__fault_count(sim->scn); i++) {
+		r = check_fault(sim_scenario__fault(sim->scn, i), err, errsz);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_t errsz)
+{
+	struct spec sp = { 0 };
+	struct pm_sim *sim = NULL;
+	char *copy = strdup(spec ? spec : "");
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	if (errsz)
+		err[0] = '\0';
+	r = parse_spec(copy, &sp, err, errsz);
+	if (r == 0)
+		r = pm_sim__new(&sim);
+	if (r == 0) {
+		sim->plat = sp.plat;
+		sim->scn_start_ns = pm_sim__now(sim);
+		r = load_scenario(sim, &sp, err, errsz);
+	}
+	if (r == 0) {
+		r = sp.plat->build(sim, &sp.o);
+		if (r < 0 && !err[0])
+			snprintf(err, errsz, "cannot build the simulated %s: %s", sp.plat->name,
+				 strerror(-r));
+	}
+	if (r == 0 && sp.real_clock)
+		pm_sim__use_real_clock(sim, true);
+	free(copy);
+	if (r < 0) {
+		pm_sim__free(sim);
+		return r;
+	}
+	*ret = sim;
+	return 0;
+}

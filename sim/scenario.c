@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Workload scenarios: parsing the phase format and integrating its rates. */
+#include "scenario.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+struct phase {
+	char name[32];
+	uint64_t start_ns, len_ns; /* start within one cycle of the phases */
+	double *v;		   /* [total instances] */
+};
+
+struct sim_scenario {
+	const struct sim_quantity *q;
+	size_t n_q;
+	size_t *off; /* first value of quantity i in a values array */
+	size_t n_values;
+	double *base; /* where the first phase starts */
+	struct phase *ph;
+	size_t n_ph, cap_ph;
+	bool repeat;
+	double jitter;
+	uint64_t seed;
+	bool seed_fixed; /* set by the command line: the text's seed line yields */
+	uint64_t cycle_ns;
+	struct sim_fault *faults;
+	size_t n_faults, cap_faults;
+};
+
+int sim_scenario__new(const struct sim_quantity *q, size_t n, struct sim_scenario **ret)
+{
+	struct sim_scenario *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	s->q = q;
+	s->n_q = n;
+	s->seed = 1;
+	s->off = calloc(n ? n : 1, sizeof(*s->off));
+	for (size_t i = 0; s->off && i < n; i++) {
+		s->off[i] = s->n_values;
+		s->n_values += (size_t)(q[i].instances > 0 ? q[i].instances : 1);
+	}
+	s->base = calloc(s->n_values ? s->n_values : 1, sizeof(*s->base));
+	if (!s->off || !s->base) {
+		sim_scenario__free(s);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < (q[i].instances > 0 ? q[i].instances : 1); k++)
+			s->base[s->off[i] + (size_t)k] = q[i].dflt;
+	*ret = s;
+	return 0;
+}
+
+void sim_scenario__free(struct sim_scenario *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n_ph; i++)
+		free(s->ph[i].v);
+	free(s->ph);
+	free(s->faults);
+	free(s->base);
+	free(s->off);
+	free(s);
+}
+
+/* ---- values and durations ------------------------------------------------------ */
+
+int sim_parse_value(const char *str, double *ret)
+{
+	static const struct {
+		char c;
+		double m;
+	} suffix[] = { { 'k', 1e3 }, { 'K', 1e3 }, { 'M', 1e6 }, { 'G', 1e9 }, { 'T', 1e12 },
+		       { '%', 1e-2 } };
+	size_t len = strlen(str);
+	double mul = 1, v;
+
+	for (size_t i = 0; len && i < PM_ARRAY_SIZE(suffix); i++) {
+		if (str[len - 1] == suffix[i].c) {
+			mul = suffix[i].m;
+			len--;
+			break;
+		}
+	}
+	if (!len || pm_parse_double(str, len, &v) < 0 || v < 0)
+		return -EINVAL;
+	*ret = v * mul;
+	return 0;
+}
+
+int sim_parse_duration(const char *str, uint64_t *ret_ns)
+{
+	static const struct {
+		const char *s;
+		double ns;
+	} unit[] = { { "ms", 1e6 }, { "us", 1e3 }, { "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 } };
+	size_t len = strlen(str);
+	double mul = 1e9, v;
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(unit); i++) {
+		size_t ul = strlen(unit[i].s);
+
+		if (len > ul && !strcmp(str + len - ul, unit[i].s)) {
+			mul = unit[i].ns;
+			len -= ul;
+			break;
+		}
+	}
+	if (!len || pm_parse_double(str, len, &v) < 0 || v < 0 || v * mul > 1e18)
+		return -EINVAL;
+	*ret_ns = (uint64_t)llround(v * mul);
+	return 0;
+}
+
+/* ---- seeded numbers ------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t x)
+{
+	/* splitmix64's finaliser */
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static double unit_interval(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t h = mix(seed ^ mix(a ^ mix(b ^ mix(c))));
+
+	return (double)(h >> 11) / 9007199254740992.0; /* [0, 1) */
+}
+
+double sim_scenario__background(const struct sim_scenario *s, uint64_t a, uint64_t b, double lo,
+				double hi)
+{
+	return lo + (hi - lo) * unit_interval(s->seed, a, b, 0x6261636b);
+}
+
+uint64_t sim_scenario__seed(const struct sim_scenario *s)
+{
+	return s->seed;
+}
+
+void sim_scenario__set_seed(struct sim_scenario *s, uint64_t seed)
+{
+	s->seed = seed;
+	s->seed_fixed = true;
+}
+
+/* ---- parsing -------------------------------------------------------------------- */
+
+struct parser {
+	struct sim_scenario *s;
+	const char *name;
+	int line;
+	char *err;
+	size_t errsz;
+	double *cur; /* values being set: base, or the current phase's */
+};
+
+static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct parser *p, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(p->err, p->errsz, "%s:%d: %s", p->name, p->line, msg);
+	return -EINVAL;
+}
+
+int sim_scenario__find(const struct sim_scenario *s, const char *key)
+{
+	for (size_t i = 0; i < s->n_q; i++)
+		if (!strcmp(s->q[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+/* "key", "key[3]" or "key[0-3]" */
+static int set_value(struct parser *p, char *key, const char *val)
+{
+	struct sim_scenario *s = p->s;
+	char *br = strchr(key, '[');
+	int q, lo = 0, hi, n;
+	double v;
+
+	if (br) {
+		char *end = strchr(br, ']'), *dash;
+
+		if (!end || end[1])
+			return fail(p, "'%s': an instance is written key[N] or key[N-M]", key);
+		*br = *end = '\0';
+		dash = strchr(br + 1, '-');
+		if (dash)
+			*dash = '\0';
+		if (pm_parse_int_str(br + 1, &lo) < 0 ||
+		    pm_parse_int_str(dash ? dash + 1 : br + 1, &hi) < 0 || lo > hi)
+			return fail(p, "'%s[%s%s%s]': not an instance number or range", key,
+				    br + 1, dash ? "-" : "", dash ? dash + 1 : "");
+	}
+	q = sim_scenario__find(s, key);
+	if (q < 0) {
+		char known[1024] = "";
+
+		for (size_t i = 0; i < s->n_q; i++) {
+			size_t l = strlen(known);
+
+			snprintf(known + l, sizeof(known) - l, "%s%s", i ? ", " : "", s->q[i].key);
+		}
+		return fail(p, "unknown quantity '%s'; this platform has: %s", key, known);
+	}
+	n = s->q[q].instances > 0 ? s->q[q].instances : 1;
+	if (!br)
+		hi = n - 1;
+	if (hi >= n)
+		return fail(p, "'%s' has instances 0-%d, not %d", key, n - 1, hi);
+	if (sim_parse_value(val, &v) < 0)
+		return fail(p, "'%s' is not a value for %s (a number >= 0, optionally with k, M, G, "
+			       "T or %%)",
+			    val, key);
+	if (!strcmp(s->q[q].unit, "ratio") && v > 1)
+		return fail(p, "%s is a ratio between 0 and 1 (or 0%%-100%%), not %s", key, val);
+	for (int k = lo; k <= hi; k++)
+		p->cur[s->off[q] + (size_t)k] = v;
+	return 0;
+}
+
+static int add_phase(struct parser *p, const char *name, const char *dur)
+{
+	struct sim_scenario *s = p->s;
+	const double *from = s->n_ph ? s->ph[s->n_ph - 1].v : s->base;
+	struct phase *ph;
+	uint64_t ns;
+
+	if (!name || !dur)
+		return fail(p, "a phase is written: phase NAME DURATION (e.g. phase busy 10s)");
+	if (sim_parse_duration(dur, &ns) < 0 || ns == 0)
+		return fail(p, "'%s' is not a duration (e.g. 500ms, 10s, 2m)", dur);
+	if (pm_grow((void **)&s->ph, &s->cap_ph, s->n_ph + 1, sizeof(*s->ph)) < 0)
+		return -ENOMEM;
+	ph = &s->ph[s->n_ph];
+	*ph = (struct phase){ .len_ns = ns };
+	snprintf(ph->name, sizeof(ph->name), "%s", name);
+	ph->v = malloc(s->n_values * sizeof(double) + 1);
+	if (!ph->v)
+		return -ENOMEM;
+	memcpy(ph->v, from, s->n_values * sizeof(double));
+	ph->start_ns = s->n_ph ? s->ph[s->n_ph - 1].start_ns + s->ph[s->n_ph - 1].len_ns : 0;
+	s->n_ph++;
+	p->cur = ph->v;
+	return 0;
+}
+
+static int add_fault(struct parser *p, char **tok, int n)
+{
+	struct sim_scenario *s = p->s;
+	struct sim_fault *f;
+	uint64_t t;
+
+	if (n < 3)
+		return fail(p, "a fault is written: at TIME WHAT [ARGS] (e.g. at 2s vanish "
+			       "ali_drw_21000)");
+	if (sim_parse_duration(tok[1], &t) < 0)
+		return fail(p, "'%s' is not a time (e.g. 2.5s)", tok[1]);
+	if (pm_grow((void **)&s->faults, &s->cap_faults, s->n_faults + 1, sizeof(*s->faults)) < 0)
+		return -ENOMEM;
+	f = &s->faults[s->n_faults++];
+	*f = (struct sim_fault){ .t_ns = t, .line = p->line };
+	snprintf(f->what, sizeof(f->what), "%s", tok[2]);
+	for (int i = 3; i < n && i < 6; i++)
+		snprintf(f->arg[i - 3], sizeof(f->arg[0]), "%s", tok[i]);
+	return 0;
+}
+
+static int parse_line(struct parser *p, char *line)
+{
+	struct sim_scenario *s = p->s;
+	char *tok[8], *save = NULL;
+	int n = 0;
+
+	for (char *t = strtok_r(line, " \t\r", &save); t && n < 8; t = strtok_r(NULL, " \t\r", &save))
+		tok[n++] = t;
+	if (n == 0)
+		return 0;
+	if (!strcmp(tok[0], "phase")) {
+		if (n > 3)
+			return fail(p, "unexpected '%s' after the phase's duration", tok[3]);
+		return add_phase(p, n > 1 ? tok[1] : NULL, n > 2 ? tok[2] : NULL);
+	}
+	if (!strcmp(tok[0], "repeat")) {
+		s->repeat = true;
+		return n == 1 ? 0 : fail(p, "'repeat' takes nothing after it");
+	}
+	if (!strcmp(tok[0], "at"))
+		return add_fault(p, tok, n);
+	if (n != 2)
+		return fail(p, "expected 'KEY VALUE', 'phase NAME DURATION', 'seed N', 'jitter P', "
+			       "'repeat' or 'at TIME FAULT ...'");
+	if (!strcmp(tok[0], "seed")) {
+		uint64_t seed;
+
+		if (pm_parse_u64_str(tok[1], 0, &seed) < 0)
+			return fail(p, "'%s' is not a seed (a whole number)", tok[1]);
+		if (!s->seed_fixed)
+			s->seed = seed;
+		return 0;
+	}
+	if (!strcmp(tok[0], "jitter")) {
+		double j;
+
+		if (sim_parse_value(tok[1], &j) < 0 || j >= 1)
+			return fail(p, "'%s' is not a jitter (e.g. 2%%, below 100%%)", tok[1]);
+		s->jitter = j;
+		return 0;
+	}
+	return set_value(p, tok[0], tok[1]);
+}
+
+static void apply_jitter(struct sim_scenario *s)
+{
+	if (s->jitter <= 0)
+		return;
+	for (size_t ph = 0; ph < s->n_ph; ph++) {
+		for (size_t q = 0; q < s->n_q; q++) {
+			int n = s->q[q].instances > 0 ? s->q[q].instances : 1;
+
+			if (!strcmp(s->q[q].unit, "ratio") || !strcmp(s->q[q].unit, "Hz"))
+				continue; /* rates vary; ratios and clocks stay as set */
+			for (int k = 0; k < n; k++) {
+				double u = unit_interval(s->seed, ph, q, (uint64_t)k) * 2 - 1;
+
+				s->ph[ph].v[s->off[q] + (size_t)k] *= 1 + s->jitter * u;
+			}
+		}
+	}
+}
+
+int sim_scenario__parse(struct sim_scenario *s, const char *text, const char *name, char *err,
+			size_t errsz)
+{
+	struct parser p = { .s = s, .name = name, .err = err, .errsz = errsz, .cur = s->base };
+	char *copy, *save = NULL;
+	int r = 0;
+
+	if (s->n_ph)
+		return -EBUSY; /* one scenario per simulation */
+	copy = strdup(text);
+	if (!copy)
+		return -ENOMEM;
+	for (char *l = copy; r == 0 && l; l = save) {
+		char *nl = strchr(l, '\n'), *hash;
+
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		p.line++;
+		hash = strchr(l, '#');
+		if (hash)
+			*hash = '\0';
+		r = parse_line(&p, l);
+	}
+	free(copy);
+	if (r < 0)
+		return r;
+	if (s->n_ph == 0) {
+		p.line = 0;
+		r = add_phase(&p, "steady", "1h"); /* no phases: the base values forever */
+		if (r < 0)
+			return r;
+	}
+	apply_jitter(s);
+	s->cycle_ns = s->ph[s->n_ph - 1].start_ns + s->ph[s->n_ph - 1].len_ns;
+	return 0;
+}
+
+size_t sim_scenario__fault_count(const struct sim_scenario *s)
+{
+	return s->n_faults;
+}
+
+const struct sim_fault *sim_scenario__fault(const struct sim_scenario *s, size_t i)
+{
+	return i < s->n_faults ? &s->faults[i] : NULL;
+}
+
+/* ---- evaluation ------------------------------------------------------------------ */
+
+static size_t phase_at(const struct sim_scenario *s, uint64_t t)
+{
+	if (s->repeat)
+		t %= s->cycle_ns;
+	for (size_t i = 0; i < s->n_ph; i++)
+		if (t < s->ph[i].start_ns + s->ph[i].len_ns)
+			return i;
+	return s->n_ph - 1; /* the last phase lasts forever */
+}
+
+double sim_scenario__value(const struct sim_scenario *s, int q, int inst, uint64_t t_ns)
+{
+	return s->ph[phase_at(s, t_ns)].v[s->off[q] + (size_t)inst];
+}
+
+/* The integral of f over [0, t] where f is constant in each phase. */
+static double integrate(const struct sim_scenario *s, size_t ia, size_t ib, bool product,
+			uint64_t t)
+{
+	double cycle = 0, part = 0;
+	uint64_t full = 0, rest = t;
+
+	if (s->repeat) {
+		full = t / s->cycle_ns;
+		rest = t % s->cycle_ns;
+	}
+	for (size_t i = 0; i < s->n_ph; i++) {
+		const struct phase *ph = &s->ph[i];
+		double v = product ? ph->v[ia] * ph->v[ib] : ph->v[ia];
+		bool last = i == s->n_ph - 1;
+
+		if (s->repeat)
+			cycle += v * (double)ph->len_ns / 1e9;
+		if (rest > ph->start_ns) {
+			uint64_t span = rest - ph->start_ns;
+
+			if (!(last && !s->repeat) && span > ph->len_ns)
+				span = ph->len_ns;
+			part += v * (double)span / 1e9;
+		}
+	}
+	return (double)full * cycle + part;
+}
+
+double sim_scenario__integral(const struct sim_scenario *s, int q, int inst, uint64_t t_ns)
+{
+	size_t i = s->off[q] + (size_t)inst;
+
+	return integrate(s, i, i, false, t_ns);
+}
+
+double sim_scenario__integral2(const struct sim_scenario *s, int qa, int ia, int qb, int ib,
+			       uint64_t t_ns)
+{
+	return integrate(s, s->off[qa] + (size_t)ia, s->off[qb] + (size_t)ib, true, t_ns);
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Workload scenarios: the truth every simulated counter derives from.
+ *
+ * A platform declares its quantities (per-channel read bytes/s, L3 hit
+ * ratio per CCX, ...); a scenario is a list of phases, each with a duration
+ * and values for some quantities. A quantity keeps its value from phase to
+ * phase until a phase sets it again; the lines before the first phase set
+ * where every quantity starts (after the platform's defaults). The last
+ * phase lasts forever unless the scenario says `repeat`. The text format is
+ * documented in docs/simulator.md.
+ *
+ * Everything is deterministic: the optional jitter and the rates of events
+ * no quantity describes come from the seed, never from the clock.
+ */
+#ifndef PM_SIM_SCENARIO_H
+#define PM_SIM_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One quantity a platform's workload has. */
+struct sim_quantity {
+	const char *key;  /* "ddr.read" */
+	const char *unit; /* "B/s", "1/s", "ratio", "Hz" */
+	int instances;	  /* channels, CCXs, tiles ... (1: one value) */
+	double dflt;	  /* built-in default */
+	const char *doc;  /* one line for docs and errors */
+};
+
+/* A fault the scenario schedules (`at 2.5s vanish ali_drw_21000`). */
+struct sim_fault {
+	uint64_t t_ns; /* scenario time */
+	char what[32];
+	char arg[3][128];
+	int line;
+};
+
+struct sim_scenario;
+
+int sim_scenario__new(const struct sim_quantity *q, size_t n, struct sim_scenario **ret);
+void sim_scenario__free(struct sim_scenario *s);
+/* Read the scenario text (once). On error err says "name:line: what". */
+int sim_scenario__parse(struct sim_scenario *s, const char *text, const char *name, char *err,
+			size_t errsz);
+
+/* Index of a quantity key, or -1. */
+int sim_scenario__find(const struct sim_scenario *s, const char *key);
+/* The value of quantity q, instance inst, at scenario time t. */
+double sim_scenario__value(const struct sim_scenario *s, int q, int inst, uint64_t t_ns);
+/* Its integral from scenario time 0 to t, in value-seconds (a rate in
+ * bytes/s integrates to bytes). Nondecreasing in t for non-negative values. */
+double sim_scenario__integral(const struct sim_scenario *s, int q, int inst, uint64_t t_ns);
+/* The integral of value_a * value_b (a rate times a ratio: L3 hits). */
+double sim_scenario__integral2(const struct sim_scenario *s, int qa, int ia, int qb, int ib,
+			       uint64_t t_ns);
+
+uint64_t sim_scenario__seed(const struct sim_scenario *s);
+/* Fix the seed before parsing; the text's own `seed` line then yields. */
+void sim_scenario__set_seed(struct sim_scenario *s, uint64_t seed);
+/* A seeded rate in [lo, hi) for something no quantity describes. */
+double sim_scenario__background(const struct sim_scenario *s, uint64_t a, uint64_t b, double lo,
+				double hi);
+size_t sim_scenario__fault_count(const struct sim_scenario *s);
+const struct sim_fault *sim_scenario__fault(const struct sim_scenario *s, size_t i);
+
+/* A duration such as "500ms", "2s", "1.5m", "1h" (a bare number is seconds). */
+int sim_parse_duration(const char *s, uint64_t *ret_ns);
+/* A value such as "2.5G", "300M", "80%", "1e9". */
+int sim_parse_value(const char *s, double *ret);
+
+#endif
