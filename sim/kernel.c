@@ -184,6 +184,9 @@ static int s_open(void *os, const char *path, int flags)
 		return -ENOENT;
 	if ((flags & O_DIRECTORY) && !sim_node__is_dir(n))
 		return -ENOTDIR;
+	fd = sim_node__open(n, flags);
+	if (fd < 0)
+		return fd;
 	fd = sim_fd_alloc(sim, &f);
 	if (fd < 0)
 		return fd;

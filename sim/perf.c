@@ -339,8 +339,7 @@ static int check_group(struct pm_sim *sim, struct sim_pmu *p, struct sim_event *
 			return -EINVAL;
 	}
 	/* a group that can never fit is refused up front */
-	if (!soft && p->m.counters &&
-	    hw + cost_of(ev) > p->m.counters + (p->m.has_fixed ? 1 : 0))
+	if (!soft && p->m.counters && hw + cost_of(ev) > p->m.counters + (p->m.has_fixed ? 1 : 0))
 		return -EINVAL;
 	return 0;
 }

@@ -257,7 +257,10 @@ static int check_fault(const struct sim_fault *f, char *err, size_t errsz)
 		{ "open-error", "at T open-error PMU ERRNO" },
 		{ "steal", "at T steal PMU CPU N" },
 		{ "freeze", "at T freeze DURATION" },
+		{ "poke", "at T poke PATH OFFSET VALUE" },
+		{ "write", "at T write PATH TEXT" },
 	};
+	uint64_t u;
 	uint64_t ns;
 	int n;
 
@@ -266,10 +269,12 @@ static int check_fault(const struct sim_fault *f, char *err, size_t errsz)
 			continue;
 		if ((!strcmp(f->what, "error") && !errno_named(f->arg[1])) ||
 		    (!strcmp(f->what, "open-error") && !errno_named(f->arg[1])) ||
-		    (!strcmp(f->what, "steal") &&
-		     (pm_parse_int_str(f->arg[1], &n) < 0 || pm_parse_int_str(f->arg[2], &n) < 0)) ||
+		    (!strcmp(f->what, "steal") && (pm_parse_int_str(f->arg[1], &n) < 0 ||
+						   pm_parse_int_str(f->arg[2], &n) < 0)) ||
 		    (!strcmp(f->what, "freeze") && sim_parse_duration(f->arg[0], &ns) < 0) ||
-		    !f->arg[0][0]) {
+		    (!strcmp(f->what, "poke") && (pm_parse_u64_str(f->arg[1], 0, &u) < 0 ||
+						  pm_parse_u64_str(f->arg[2], 0, &u) < 0)) ||
+		    (!strcmp(f->what, "write") && !f->arg[1][0]) || !f->arg[0][0]) {
 			snprintf(err, errsz,
 				 "scenario:%d: '%s' is written: %s (ERRNO one of EIO, EBUSY, "
 				 "EACCES, EPERM, ENODEV, EINVAL, EFAULT, ENOENT, EOPNOTSUPP)",
@@ -280,7 +285,7 @@ static int check_fault(const struct sim_fault *f, char *err, size_t errsz)
 	}
 	snprintf(err, errsz,
 		 "scenario:%d: unknown fault '%s'; faults are vanish, error, open-error, steal, "
-		 "freeze",
+		 "freeze, poke, write",
 		 f->line, f->what);
 	return -EINVAL;
 }
@@ -309,6 +314,22 @@ static void run_fault(struct pm_sim *sim, const struct sim_fault *f)
 	} else if (!strcmp(f->what, "steal")) {
 		if (pm_parse_int_str(f->arg[1], &cpu) == 0 && pm_parse_int_str(f->arg[2], &n) == 0)
 			pm_sim__steal_counters(sim, f->arg[0], cpu, n);
+	} else if (!strcmp(f->what, "poke") || !strcmp(f->what, "write")) {
+		/* someone else writes a device file: another tool programs a counter */
+		struct sim_node *node = sim_vfs__lookup(sim->vfs, f->arg[0]);
+		uint64_t off = 0, v = 0;
+
+		if (!node)
+			return;
+		if (!strcmp(f->what, "write")) {
+			char text[160];
+
+			snprintf(text, sizeof(text), "%s\n", f->arg[1]);
+			sim_node__write(node, text, strlen(text), 0);
+		} else if (pm_parse_u64_str(f->arg[1], 0, &off) == 0 &&
+			   pm_parse_u64_str(f->arg[2], 0, &v) == 0) {
+			sim_node__write(node, &v, sizeof(v), off); /* x86: little-endian */
+		}
 	} else if (!strcmp(f->what, "freeze")) {
 		/* the process was stopped: the clock jumps, counters kept counting */
 		if (sim_parse_duration(f->arg[0], &ns) == 0 && !sim->real_clock)
@@ -394,8 +415,8 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 	v = eq + 1;
 	if (!strcmp(kv, "clock")) {
 		if (strcmp(v, "real") && strcmp(v, "virtual")) {
-			snprintf(err, errsz, "--sim clock is 'virtual' (the default) or 'real', not '%s'",
-				 v);
+			snprintf(err, errsz,
+				 "--sim clock is 'virtual' (the default) or 'real', not '%s'", v);
 			return -EINVAL;
 		}
 		sp->real_clock = !strcmp(v, "real");

@@ -80,8 +80,8 @@ int sim_parse_value(const char *str, double *ret)
 	static const struct {
 		char c;
 		double m;
-	} suffix[] = { { 'k', 1e3 }, { 'K', 1e3 }, { 'M', 1e6 }, { 'G', 1e9 }, { 'T', 1e12 },
-		       { '%', 1e-2 } };
+	} suffix[] = { { 'k', 1e3 }, { 'K', 1e3 },  { 'M', 1e6 },
+		       { 'G', 1e9 }, { 'T', 1e12 }, { '%', 1e-2 } };
 	size_t len = strlen(str);
 	double mul = 1, v;
 
@@ -208,8 +208,8 @@ static int set_value(struct parser *p, char *key, const char *val)
 			*dash = '\0';
 		if (pm_parse_int_str(br + 1, &lo) < 0 ||
 		    pm_parse_int_str(dash ? dash + 1 : br + 1, &hi) < 0 || lo > hi)
-			return fail(p, "'%s[%s%s%s]': not an instance number or range", key,
-				    br + 1, dash ? "-" : "", dash ? dash + 1 : "");
+			return fail(p, "'%s[%s%s%s]': not an instance number or range", key, br + 1,
+				    dash ? "-" : "", dash ? dash + 1 : "");
 	}
 	q = sim_scenario__find(s, key);
 	if (q < 0) {
@@ -228,8 +228,9 @@ static int set_value(struct parser *p, char *key, const char *val)
 	if (hi >= n)
 		return fail(p, "'%s' has instances 0-%d, not %d", key, n - 1, hi);
 	if (sim_parse_value(val, &v) < 0)
-		return fail(p, "'%s' is not a value for %s (a number >= 0, optionally with k, M, G, "
-			       "T or %%)",
+		return fail(p,
+			    "'%s' is not a value for %s (a number >= 0, optionally with k, M, G, "
+			    "T or %%)",
 			    val, key);
 	if (!strcmp(s->q[q].unit, "ratio") && v > 1)
 		return fail(p, "%s is a ratio between 0 and 1 (or 0%%-100%%), not %s", key, val);
@@ -291,7 +292,8 @@ static int parse_line(struct parser *p, char *line)
 	char *tok[8], *save = NULL;
 	int n = 0;
 
-	for (char *t = strtok_r(line, " \t\r", &save); t && n < 8; t = strtok_r(NULL, " \t\r", &save))
+	for (char *t = strtok_r(line, " \t\r", &save); t && n < 8;
+	     t = strtok_r(NULL, " \t\r", &save))
 		tok[n++] = t;
 	if (n == 0)
 		return 0;

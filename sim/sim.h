@@ -85,8 +85,7 @@ const char *pm_sim__platform_name(const struct pm_sim *sim);
  * the scenario to scenario time t_ns (bytes for a bytes/s rate). -ENOENT for
  * an unknown key or instance.
  */
-int pm_sim__truth(const struct pm_sim *sim, const char *key, int inst, uint64_t t_ns,
-		  double *ret);
+int pm_sim__truth(const struct pm_sim *sim, const char *key, int inst, uint64_t t_ns, double *ret);
 /* Monotonic simulator time at which the scenario starts. */
 uint64_t pm_sim__scenario_start(const struct pm_sim *sim);
 /* The ops to hand to pm_ctx_opts with the sim as os; destroy frees the sim. */

@@ -309,6 +309,13 @@ const char *sim_node__text(const struct sim_node *n)
 	return n->dir || n->ops ? NULL : n->text;
 }
 
+int sim_node__open(struct sim_node *n, int flags)
+{
+	if (n->gone)
+		return -ENODEV;
+	return n->ops && n->ops->open ? n->ops->open(n->data, flags) : 0;
+}
+
 ssize_t sim_node__read(struct sim_node *n, void *buf, size_t len, uint64_t off)
 {
 	if (n->gone)

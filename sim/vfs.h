@@ -18,6 +18,8 @@ struct sim_node;
 struct sim_file_ops {
 	ssize_t (*read)(void *data, void *buf, size_t len, uint64_t off);
 	ssize_t (*write)(void *data, const void *buf, size_t len, uint64_t off);
+	/* optional: refuse an open (a device file's permission check) */
+	int (*open)(void *data, int flags);
 };
 
 struct sim_vfs;
@@ -44,6 +46,8 @@ struct sim_node *sim_vfs__lookup(struct sim_vfs *v, const char *path);
 bool sim_node__is_dir(const struct sim_node *n);
 /* For a plain text file: its content; NULL for directories and dynamic files. */
 const char *sim_node__text(const struct sim_node *n);
+/* An open of the node: 0, or the error its device gives (EACCES, ...). */
+int sim_node__open(struct sim_node *n, int flags);
 ssize_t sim_node__read(struct sim_node *n, void *buf, size_t len, uint64_t off);
 ssize_t sim_node__write(struct sim_node *n, const void *buf, size_t len, uint64_t off);
 /* Call fn for each child of a directory. */

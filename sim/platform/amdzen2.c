@@ -1,12 +1,449 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* AMD: placeholder. */
+/*
+ * AMD EPYC 7742-like (Zen 2, family 17h): one or two sockets of 64 cores /
+ * 128 threads, 8 DRAM channels and 4 remote links per socket, 16 CCXs of 4
+ * cores per socket.
+ *
+ * Hardware facts: the PMUs and their sysfs formats (kernel-facts §3.2;
+ * core: docs/facts-perf-tools.md §9), 4 DF and 6 L3 counters of 48 bits
+ * (§3.1, §3.4), no sampling, no exclude bits, CPU-wide only, events moved to
+ * the domain's CPU (DF: one per socket, L3: one per CCX), the DF event
+ * layout and what its events count (§3.5: umask 0x38 = 64-byte requests of
+ * a channel, umask 0x02 = 32-byte beats of a remote link), the L3 mask
+ * defaults (§3.3), the msr PMU (§4), the MSR addresses and layouts
+ * (docs/facts-sim-platforms.md), and the FLOPS event's merged counter pair.
+ *
+ * Model choices (docs/simulator.md): perf types, which CPU numbers the SMT
+ * siblings get (Linux's usual x86 order: all first threads, then the
+ * second), the default rates, how a partial L3 slice/thread mask scales the
+ * count (by the share of slices and threads selected), and events the
+ * scenario does not describe counting at a small seeded rate. The perf view
+ * and the MSR view of the uncore counters are independent here.
+ */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "platform.h"
+#include "amdzen2.h"
+#include "util/util.h"
+
+#define CORES AMD_CORES
+#define CCX_PER_SOCKET AMD_CCX_PER_SOCKET
+#define CORES_PER_CCX AMD_CORES_PER_CCX
+#define MAX_SOCKETS AMD_MAX_SOCKETS
+#define MAX_CPUS (MAX_SOCKETS * CORES * 2)
+
+enum {
+	Q_DRAM_READ,
+	Q_DRAM_WRITE,
+	Q_REMOTE_OUT,
+	Q_L3_ACCESS,
+	Q_L3_HIT,
+	Q_CYCLES,
+	Q_MPERF,
+	Q_TSC,
+	Q_INSTR,
+	Q_OPS,
+	Q_FLOPS,
+	Q_L2_ACCESS,
+	Q_L2_HIT,
+	Q_L2_PF,
+	Q_L2_PF_HIT,
+};
+
+static const struct sim_quantity quantities[] = {
+	[Q_DRAM_READ] = { "dram.read", "B/s", MAX_SOCKETS * 8, 6e9,
+			  "DRAM read bytes per second per channel (socket * 8 + channel)" },
+	[Q_DRAM_WRITE] = { "dram.write", "B/s", MAX_SOCKETS * 8, 3e9,
+			   "DRAM write bytes per second per channel" },
+	[Q_REMOTE_OUT] = { "remote.out", "B/s", MAX_SOCKETS * 4, 1e9,
+			   "outbound bytes per second per remote link (socket * 4 + link)" },
+	[Q_L3_ACCESS] = { "l3.access", "1/s", MAX_SOCKETS *CCX_PER_SOCKET, 2e8,
+			  "L3 accesses per second per CCX (socket * 16 + ccx)" },
+	[Q_L3_HIT] = { "l3.hit_ratio", "ratio", MAX_SOCKETS *CCX_PER_SOCKET, 0.8,
+		       "share of L3 accesses that hit, per CCX" },
+	[Q_CYCLES] = { "core.cycles", "Hz", MAX_CPUS, 1.6e9,
+		       "unhalted core cycles per second per CPU (APERF, cycles)" },
+	[Q_MPERF] = { "core.mperf", "Hz", MAX_CPUS, 1.2e9,
+		      "unhalted cycles at the P0 frequency per second per CPU (MPERF)" },
+	[Q_TSC] = { "core.tsc", "Hz", 1, 2.25e9, "time-stamp counter frequency" },
+	[Q_INSTR] = { "core.instructions", "1/s", MAX_CPUS, 2.4e9,
+		      "retired instructions per second per CPU" },
+	[Q_OPS] = { "core.macro_ops", "1/s", MAX_CPUS, 2.6e9,
+		    "retired macro-ops per second per CPU" },
+	[Q_FLOPS] = { "core.flops", "1/s", MAX_CPUS, 4e8,
+		      "retired SSE/AVX floating-point operations per second per CPU" },
+	[Q_L2_ACCESS] = { "l2.access", "1/s", MAX_CPUS, 5e7,
+			  "demand L2 accesses per second per CPU" },
+	[Q_L2_HIT] = { "l2.hit_ratio", "ratio", MAX_CPUS, 0.7,
+		       "share of demand L2 accesses that hit" },
+	[Q_L2_PF] = { "l2.prefetch", "1/s", MAX_CPUS, 2e7, "L2 prefetches per second per CPU" },
+	[Q_L2_PF_HIT] = { "l2.prefetch_hit_ratio", "ratio", MAX_CPUS, 0.5,
+			  "share of L2 prefetches that hit the L2 (the misses split evenly "
+			  "between L3 hits and L3 misses)" },
+};
+
+/* perf types are dynamic; these are illustrative (the cpu PMU is PERF_TYPE_RAW) */
+enum { TYPE_CPU = 4, TYPE_MSR = 10, TYPE_DF = 12, TYPE_L3 = 13 };
+
+/* ---- topology ---------------------------------------------------------------------- */
+
+/* CPU numbers: socket s core c is CPU s*64+c; its SMT sibling is +64*sockets. */
+int amd_socket_of(const struct amd *a, int cpu)
+{
+	return (cpu % (a->sockets * CORES)) / CORES;
+}
+
+static int core_of(const struct amd *a, int cpu)
+{
+	return cpu % CORES;
+}
+
+int amd_ccx_of(const struct amd *a, int cpu)
+{
+	return amd_socket_of(a, cpu) * CCX_PER_SOCKET + core_of(a, cpu) / CORES_PER_CCX;
+}
+
+static void where(int cpu, int *pkg, int *die, int *core, void *ud)
+{
+	const struct amd *a = ud;
+
+	*pkg = amd_socket_of(a, cpu);
+	*die = 0;
+	*core = core_of(a, cpu);
+}
+
+/* ---- truth ------------------------------------------------------------------------- */
+
+static uint64_t integral(const struct amd *a, int q, int inst, uint64_t t, double factor)
+{
+	return sim_count(sim_scenario__integral(sim_scn(a->sim), q, inst, t), factor);
+}
+
+static uint64_t background(const struct amd *a, uint64_t what, uint64_t where_, uint64_t t)
+{
+	double rate = sim_scenario__background(sim_scn(a->sim), what, where_, 1e3, 1e6);
+
+	return sim_count((double)t / 1e9, rate);
+}
+
+/* DF event code (14 bits) from a config or DF_PERF_CTL value: kernel-facts §3.5, §3.6. */
+static unsigned df_event(uint64_t config)
+{
+	return (unsigned)((config & 0xff) | ((config >> 24) & 0xf00) | ((config >> 47) & 0x3000));
+}
+
+uint64_t amdzen2_df_truth(const struct amd *a, int socket, uint64_t config, uint64_t t)
+{
+	unsigned ev = df_event(config), umask = (unsigned)(config >> 8) & 0xff;
+	static const unsigned remote[] = { 0x7c7, 0x807, 0x847, 0x887 };
+	const struct sim_scenario *s = sim_scn(a->sim);
+
+	/* dram_channel_data_controller_N: 0x07 + N << 6, umask 0x38, 64 B each */
+	if ((ev & 0x3f) == 0x07 && (ev >> 6) < 8 && umask == 0x38) {
+		int ch = socket * 8 + (int)(ev >> 6);
+
+		return sim_count(sim_scenario__integral(s, Q_DRAM_READ, ch, t) +
+					 sim_scenario__integral(s, Q_DRAM_WRITE, ch, t),
+				 1.0 / 64);
+	}
+	/* remote_outbound_data_controller_N, umask 0x02, 32 B beats */
+	for (int l = 0; l < 4; l++)
+		if (ev == remote[l] && umask == 0x02)
+			return integral(a, Q_REMOTE_OUT, socket * 4 + l, t, 1.0 / 32);
+	return background(a, config & 0x300000000ffffull, 0xdf00u + (unsigned)socket, t);
+}
+
+/* L3 (F17h layout): event 7:0, umask 15:8, slicemask 51:48, threadmask 63:56. */
+uint64_t amdzen2_l3_truth(const struct amd *a, int ccx, uint64_t config, uint64_t t)
+{
+	unsigned ev = config & 0xff, umask = (config >> 8) & 0xff;
+	unsigned slices = (config >> 48) & 0xf, threads = (config >> 56) & 0xff;
+	const struct sim_scenario *s = sim_scn(a->sim);
+	double share, acc;
+
+	/* §3.3: the kernel selects all slices and threads when the mask is 0 */
+	if (!slices)
+		slices = 0xf;
+	if (!threads)
+		threads = 0xff;
+	share = __builtin_popcount(slices) / 4.0 * __builtin_popcount(threads) / 8.0;
+	if (ev != 0x04 || (umask != 0xff && umask != 0x01))
+		return background(a, config & 0xffff, 0x1300u + (unsigned)ccx, t);
+	acc = sim_scenario__integral(s, Q_L3_ACCESS, ccx, t);
+	if (umask == 0xff) /* l3_accesses (§3.5) */
+		return sim_count(acc, share);
+	/* l3_misses: accesses that did not hit */
+	return sim_count(acc - sim_scenario__integral2(s, Q_L3_ACCESS, ccx, Q_L3_HIT, ccx, t),
+			 share);
+}
+
+/* Core events of seed 004's metrics; codes from docs/facts-sim-platforms.md §2. */
+static uint64_t core_truth(const struct amd *a, int cpu, uint64_t config, uint64_t t)
+{
+	unsigned ev = (unsigned)((config & 0xff) | ((config >> 24) & 0xf00));
+	unsigned umask = (config >> 8) & 0xff;
+	const struct sim_scenario *s = sim_scn(a->sim);
+	double acc, hit;
+
+	switch (ev) {
+	case 0x76: /* ls_not_halted_cyc */
+		return integral(a, Q_CYCLES, cpu, t, 1);
+	case 0xc0: /* ex_ret_instr */
+		return integral(a, Q_INSTR, cpu, t, 1);
+	case 0xc1: /* ex_ret_ops */
+		return integral(a, Q_OPS, cpu, t, 1);
+	case 0x03: /* fp_ret_sse_avx_ops.all (umask 0xff): the merged pair's count */
+		if (umask == 0xff)
+			return integral(a, Q_FLOPS, cpu, t, 1);
+		break;
+	case 0x60: /* l2_request_g1: demand accesses (umask 0xf9) */
+		if (umask == 0xf9)
+			return integral(a, Q_L2_ACCESS, cpu, t, 1);
+		break;
+	case 0x64: /* l2_cache_req_stat: misses (0x09), hits (0xf6) */
+		acc = sim_scenario__integral(s, Q_L2_ACCESS, cpu, t);
+		hit = sim_scenario__integral2(s, Q_L2_ACCESS, cpu, Q_L2_HIT, cpu, t);
+		if (umask == 0xf6)
+			return sim_count(hit, 1);
+		if (umask == 0x09)
+			return sim_count(acc, 1) - sim_count(hit, 1);
+		break;
+	case 0x70: /* l2_pf_hit_l2 */
+	case 0x71: /* l2_pf_miss_l2_hit_l3 */
+	case 0x72: /* l2_pf_miss_l2_l3 */
+		if (umask != 0x1f)
+			break;
+		acc = sim_scenario__integral(s, Q_L2_PF, cpu, t);
+		hit = sim_scenario__integral2(s, Q_L2_PF, cpu, Q_L2_PF_HIT, cpu, t);
+		if (ev == 0x70)
+			return sim_count(hit, 1);
+		/* the misses, split so that 0x71 + 0x72 == misses exactly */
+		if (ev == 0x71)
+			return sim_count(acc - hit, 0.5);
+		return sim_count(acc - hit, 1) - sim_count(acc - hit, 0.5);
+	default:
+		break;
+	}
+	return background(a, config & 0xf0000ffffull, (uint64_t)cpu, t);
+}
+
+uint64_t amdzen2_core_truth(const struct amd *a, int cpu, int what, uint64_t t)
+{
+	/* what: 0 TSC, 1 APERF, 2 MPERF (the msr PMU's configs, kernel-facts §4) */
+	switch (what) {
+	case 0:
+		return integral(a, Q_TSC, 0, t, 1);
+	case 1:
+		return integral(a, Q_CYCLES, cpu, t, 1);
+	default:
+		return integral(a, Q_MPERF, cpu, t, 1);
+	}
+}
+
+/* ---- perf models -------------------------------------------------------------------- */
+
+/* A task (cpu -1, `sleep`) runs for a thousandth of CPU 0's time. */
+static uint64_t task_share(uint64_t v, int cpu)
+{
+	return cpu < 0 ? v / 1000 : v;
+}
+
+static int cpu_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
+		     uint64_t *ret)
+{
+	const struct amd *a = data;
+
+	*ret = task_share(core_truth(a, cpu < 0 ? 0 : cpu, attr->config,
+				     sim_scn_time(a->sim, t_ns)),
+			  cpu);
+	return 0;
+}
+
+/* kernel-facts §3 / facts-sim-platforms §2: event 0x03 takes a merged counter pair */
+static int cpu_cost(void *data, const struct perf_event_attr *attr)
+{
+	return (attr->config & 0xf000000ffull) == 0x03 ? 2 : 1;
+}
+
+static int msr_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
+		     uint64_t *ret)
+{
+	const struct amd *a = data;
+
+	if (attr->config > 2)
+		return -ENOENT; /* §4: only tsc, aperf, mperf are listed here */
+	*ret = task_share(amdzen2_core_truth(a, cpu < 0 ? 0 : cpu, (int)attr->config,
+					     sim_scn_time(a->sim, t_ns)),
+			  cpu);
+	return 0;
+}
+
+static int df_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
+		    uint64_t *ret)
+{
+	const struct amd *a = data;
+
+	*ret = amdzen2_df_truth(a, amd_socket_of(a, cpu), attr->config, sim_scn_time(a->sim, t_ns));
+	return 0;
+}
+
+static int l3_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
+		    uint64_t *ret)
+{
+	const struct amd *a = data;
+
+	*ret = amdzen2_l3_truth(a, amd_ccx_of(a, cpu), attr->config, sim_scn_time(a->sim, t_ns));
+	return 0;
+}
+
+/* §3.4: the DF serves a socket (refactored driver), the L3 a CCX */
+static int df_domain(void *data, int cpu)
+{
+	return amd_socket_of(data, cpu) * CORES;
+}
+
+static int l3_domain(void *data, int cpu)
+{
+	const struct amd *a = data;
+
+	return amd_socket_of(a, cpu) * CORES + core_of(a, cpu) / CORES_PER_CCX * CORES_PER_CCX;
+}
+
+/* ---- the machine --------------------------------------------------------------------- */
+
+static void amd_free(void *data)
+{
+	struct amd *a = data;
+
+	amdzen2_msr_free(a->msr);
+	free(a);
+}
+
+static int add_pmus(struct pm_sim *sim, struct amd *a)
+{
+	/* facts-perf-tools §9: arch/x86/events/amd/core.c amd_format_attr */
+	static const struct sim_kv cpu_fmt[] = {
+		{ "event", "config:0-7,32-35" }, { "umask", "config:8-15" },
+		{ "edge", "config:18" },	 { "inv", "config:23" },
+		{ "cmask", "config:24-31" },	 { NULL, NULL },
+	};
+	/* kernel-facts §4: the sysfs file is format/event */
+	static const struct sim_kv msr_fmt[] = { { "event", "config:0-63" }, { NULL, NULL } };
+	static const struct sim_kv msr_ev[] = {
+		{ "tsc", "event=0x00" },
+		{ "aperf", "event=0x01" },
+		{ "mperf", "event=0x02" },
+		{ NULL, NULL },
+	};
+	/* kernel-facts §3.2: F17h-F19h without PerfMonV2; F17h amd_l3 */
+	static const struct sim_kv df_fmt[] = { { "event", "config:0-7,32-35,59-60" },
+						{ "umask", "config:8-15" },
+						{ NULL, NULL } };
+	static const struct sim_kv l3_fmt[] = {
+		{ "event", "config:0-7" },
+		{ "umask", "config:8-15" },
+		{ "slicemask", "config:48-51" },
+		{ "threadmask", "config:56-63" },
+		{ NULL, NULL },
+	};
+	const unsigned uncore = PM_SIM_NO_EXCLUDE | PM_SIM_NO_SAMPLING | PM_SIM_CPU_WIDE_ONLY;
+	struct pm_sim_pmu_model cpu = { .type = TYPE_CPU,
+					.counters = 6,
+					.width = 48,
+					.count = cpu_count,
+					.cost = cpu_cost,
+					.data = a };
+	struct pm_sim_pmu_model msr = { .type = TYPE_MSR, .count = msr_count, .data = a };
+	struct pm_sim_pmu_model df = { .type = TYPE_DF,
+				       .counters = 4,
+				       .width = 48,
+				       .flags = uncore,
+				       .task_err = -EINVAL,
+				       .count = df_count,
+				       .domain_cpu = df_domain,
+				       .data = a };
+	struct pm_sim_pmu_model l3 = { .type = TYPE_L3,
+				       .counters = 6,
+				       .width = 48,
+				       .flags = uncore,
+				       .task_err = -EINVAL,
+				       .count = l3_count,
+				       .domain_cpu = l3_domain,
+				       .data = a };
+	struct pm_strbuf dfm = { 0 }, l3m = { 0 };
+	int r;
+
+	for (int s = 0; s < a->sockets; s++) {
+		pm_strbuf__printf(&dfm, "%s%d", s ? "," : "", s * CORES);
+		for (int c = 0; c < CCX_PER_SOCKET; c++)
+			pm_strbuf__printf(&l3m, "%s%d", s || c ? "," : "",
+					  s * CORES + c * CORES_PER_CCX);
+	}
+	r = dfm.oom || l3m.oom ? -ENOMEM : 0;
+	if (r == 0)
+		r = sim_pmu_sysfs(sim, "cpu", TYPE_CPU, NULL, cpu_fmt, NULL);
+	if (r == 0)
+		r = sim_pmu_sysfs(sim, "msr", TYPE_MSR, NULL, msr_fmt, msr_ev);
+	if (r == 0)
+		r = sim_pmu_sysfs(sim, "amd_df", TYPE_DF, dfm.s, df_fmt, NULL);
+	if (r == 0)
+		r = sim_pmu_sysfs(sim, "amd_l3", TYPE_L3, l3m.s, l3_fmt, NULL);
+	pm_strbuf__done(&dfm);
+	pm_strbuf__done(&l3m);
+	if (r == 0)
+		r = pm_sim__add_pmu(sim, "cpu", &cpu);
+	if (r == 0)
+		r = pm_sim__add_pmu(sim, "msr", &msr);
+	if (r == 0)
+		r = pm_sim__add_pmu(sim, "amd_df", &df);
+	if (r == 0)
+		r = pm_sim__add_pmu(sim, "amd_l3", &l3);
+	return r;
+}
 
 static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 {
-	return -EOPNOTSUPP;
+	struct amd *a = calloc(1, sizeof(*a));
+	struct pm_strbuf info = { 0 };
+	int r, n_cpus;
+
+	if (!a)
+		return -ENOMEM;
+	a->sim = sim;
+	a->sockets = o->sockets;
+	sim_set_platform_data(sim, a, amd_free);
+	n_cpus = a->sockets * CORES * 2;
+	r = sim_topology(sim, n_cpus, where, a);
+	if (r == 0)
+		r = sim_add_common(sim);
+	/* perf's CPUID string AuthenticAMD-23-31-0 (facts-perf-tools §3) */
+	for (int c = 0; r == 0 && c < 2; c++)
+		pm_strbuf__printf(&info,
+				  "processor\t: %d\nvendor_id\t: AuthenticAMD\ncpu family\t: 23\n"
+				  "model\t\t: 49\nmodel name\t: AMD EPYC 7742 64-Core Processor\n"
+				  "stepping\t: 0\n\n",
+				  c);
+	if (r == 0)
+		r = info.oom ? -ENOMEM : sim_writef(sim, info.s, "proc/cpuinfo");
+	pm_strbuf__done(&info);
+	if (r == 0)
+		r = add_pmus(sim, a);
+	if (r == 0)
+		r = amdzen2_msr_build(a, o->msr, o->root);
+	return r;
 }
 
-const struct sim_platform sim_platform_amdzen2 = { .name = "amdzen2", .summary = "", .scenario = "", .build = build };
+const struct sim_platform sim_platform_amdzen2 = {
+	.name = "amdzen2",
+	.summary = "AMD EPYC 7742 (Zen 2): 1-2 sockets, amd_df, amd_l3, msr, /dev/cpu/N/msr",
+	.quantities = quantities,
+	.n_quantities = PM_ARRAY_SIZE(quantities),
+	.scenario = "# built-in: steady traffic, channels and CCXs differ by up to 10%\n"
+		    "seed 1\n"
+		    "jitter 10%\n",
+	.options = "sockets,msr,user",
+	.build = build,
+};

@@ -158,8 +158,8 @@ static int drw_count(void *data, const struct perf_event_attr *attr, int cpu, ui
 	default:
 		/* the hardware counts whatever the 6-bit select names; codes without
 		 * an alias count too, at the same kind of small seeded rate */
-		*ret = sim_count((double)t / 1e9, sim_scenario__background(
-							  s, code, (uint64_t)d->subchannel,
+		*ret = sim_count((double)t / 1e9,
+				 sim_scenario__background(s, code, (uint64_t)d->subchannel,
 							  known_code(code) ? 1e3 : 10, 1e6));
 		return 0;
 	}
@@ -192,8 +192,7 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 	if (r == 0)
 		r = sim_add_common(sim);
 	if (r == 0)
-		r = sim_writef(sim,
-			       "processor\t: 0\nBogoMIPS\t: 100.00\nCPU implementer\t: 0x41\n",
+		r = sim_writef(sim, "processor\t: 0\nBogoMIPS\t: 100.00\nCPU implementer\t: 0x41\n",
 			       "proc/cpuinfo");
 	for (int i = 0; r == 0 && i < 16; i++) {
 		int die = i / 8;
@@ -217,7 +216,8 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 		r = sim_pmu_sysfs(sim, name, m.type, die ? "64" : "0", formats, ev);
 		if (r == 0)
 			r = sim_writef(sim, "ali_drw_pmu\n",
-				       "sys/bus/event_source/devices/%s/ali_drw_pmu_identifier", name);
+				       "sys/bus/event_source/devices/%s/ali_drw_pmu_identifier",
+				       name);
 		if (r == 0)
 			r = pm_sim__add_pmu(sim, name, &m);
 	}
