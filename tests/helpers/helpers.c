@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 char th_log[16384];
 
@@ -48,6 +49,29 @@ struct pm_sim *th_sim_fixture(const char *machine)
 	assert_int_equal(pm_sim__new(&sim), 0);
 	assert_int_equal(pm_sim__load_tree(sim, dir, ""), 0);
 	return sim;
+}
+
+struct pm_sim *th_sim_platform(const char *spec)
+{
+	struct pm_sim *sim = NULL;
+	char err[512] = "";
+
+	if (pm_sim__new_platform(spec, &sim, err, sizeof(err)) < 0)
+		fail_msg("--sim %s: %s", spec, err);
+	return sim;
+}
+
+const char *th_temp_file(const char *text)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/pmumon-test-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
 }
 
 struct pm_ctx *th_ctx_sim(struct pm_sim *sim)

@@ -21,6 +21,10 @@ const char *th_fixtures(void);
 struct pm_ctx *th_ctx_fixture(const char *machine);
 /* A simulator loaded with a fixture tree; the caller adds PMU models. */
 struct pm_sim *th_sim_fixture(const char *machine);
+/* A simulated platform from a --sim spec ("amdzen2:sockets=2"); fails the test on error. */
+struct pm_sim *th_sim_platform(const char *spec);
+/* Write text to a fresh temporary file; returns its path (static, one per call site use). */
+const char *th_temp_file(const char *text);
 /* A context on a simulator (the context owns it). */
 struct pm_ctx *th_ctx_sim(struct pm_sim *sim);
 /* The log so far contains s? */
