@@ -283,14 +283,16 @@ static int report(struct run *run, const struct pm_report *rep)
 static int read_counters(struct run *run)
 {
 	int r = pm_session__read(run->s);
+	const char *dev = pm_session__failed_device(run->s);
 
 	if (r == -ENODEV)
-		cli_error("a PMU went away while counting (device removed or driver unloaded); "
-			  "stopping, with the totals up to the last good read");
+		cli_error("%s%s went away while counting (device removed or driver unloaded); "
+			  "stopping, with the totals up to the last good read",
+			  dev ? "PMU " : "a PMU", dev ? dev : "");
 	else if (r < 0)
-		cli_error("reading the counters failed: %s%s; stopping, with the totals up to the "
+		cli_error("reading %s%s failed: %s%s; stopping, with the totals up to the "
 			  "last good read",
-			  strerror(-r),
+			  dev ? "PMU " : "the counters", dev ? dev : "", strerror(-r),
 			  r == -EIO ? " (the kernel returned a short or inconsistent read: check "
 				      "dmesg)" :
 				      "");

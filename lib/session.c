@@ -136,6 +136,11 @@ int pm_session__read(struct pm_session *s)
 	return 0;
 }
 
+const char *pm_session__failed_device(const struct pm_session *s)
+{
+	return s->failed_device;
+}
+
 size_t pm_session__counter_count(const struct pm_session *s)
 {
 	size_t n = 0;

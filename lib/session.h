@@ -79,7 +79,8 @@ struct pm_session {
 	size_t readbuf_words;
 
 	bool opened, enabled;
-	bool warned_user_only; /* the paranoid :u fallback was announced */
+	const char *failed_device; /* the PMU whose read failed last (NULL: none) */
+	bool warned_user_only;	   /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 
 	struct pm_row *rows_iv, *rows_tot;

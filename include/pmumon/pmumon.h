@@ -172,6 +172,8 @@ int pm_session__disable(struct pm_session *s);
 /* Read every counter now; the interval runs from the previous read. On
  * failure nothing changes: reports still show the last good read. */
 int pm_session__read(struct pm_session *s);
+/* The PMU (or device) whose read failed in the last pm_session__read, or NULL. */
+const char *pm_session__failed_device(const struct pm_session *s);
 /* Counters actually opened (unsupported defaults are dropped). */
 size_t pm_session__counter_count(const struct pm_session *s);
 /* Names of the events left out because this machine does not support them,

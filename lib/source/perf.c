@@ -366,8 +366,10 @@ static int perf_read(struct pm_session *s)
 		size_t want = ru->group ? 3 + ru->n : 3;
 		ssize_t n = ops->read(s->ctx->os, ru->fd, buf, want * sizeof(uint64_t));
 
-		if (n < 0)
+		if (n < 0) {
+			s->failed_device = s->l->inst[s->c[s->ru_idx[ru->first]].inst].device;
 			return (int)n;
+		}
 		if ((size_t)n != want * sizeof(uint64_t) || (ru->group && buf[0] != ru->n))
 			return -EIO;
 		for (size_t m = 0; m < ru->n; m++) {

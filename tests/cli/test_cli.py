@@ -331,6 +331,79 @@ class StatOnThisMachine(unittest.TestCase):
                     self.assertNotIn(' ' + name + '\n', r.stdout)
 
 
+class Simulated(unittest.TestCase):
+    """--sim: whole machines whose counts are known; every output says SIMULATED."""
+
+    def test_done_when_yitian(self):
+        # 16 sub-channel rows per interval, 5 intervals, at once and the same every run
+        args = ['--sim', 'yitian710', 'stat', '-a', '--per-device', '-e', 'ali_drw_*/hif_rd/',
+                '-I', '1000', '--', 'sleep', '5']
+        t0 = time.monotonic()
+        r = run(*args)
+        self.assertLess(time.monotonic() - t0, 1.0)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [l for l in r.stdout.splitlines()
+                if re.match(r' +\d+\.\d+ ', l) and 'elapsed' not in l]
+        self.assertEqual(len(rows), 16 * 5)
+        self.assertIn('[SIMULATED: yitian710]', r.stdout)
+        self.assertEqual(run(*args).stdout, r.stdout)
+
+    def test_csv_and_json_say_simulated(self):
+        r = run('--sim', 'amdzen2', 'stat', '-a', '-e', 'amd_df/event=0x7,umask=0x38/', '-x,',
+                '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertTrue(lines[0].startswith('# SIMULATED'), lines[0])
+        rec = next(csv.DictReader(io.StringIO('\n'.join(lines[1:]))))
+        self.assertEqual(rec['simulated'], '1')
+        r = run('--sim', 'amdzen2', 'stat', '-a', '-e', 'msr/tsc/', '-j', '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        obj = json.loads(r.stdout.splitlines()[0])
+        self.assertIs(obj['simulated'], True)
+        self.assertEqual(obj['sim_platform'], 'amdzen2')
+
+    def test_env_and_list(self):
+        env = dict(os.environ, PMUMON_SIM='amdzen2:sockets=2')
+        r = run('list', 'pmus', env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('[SIMULATED: amdzen2]', r.stdout)
+        self.assertIn('256 CPUs, 2 packages', r.stdout)
+        self.assertRegex(r.stdout, r'amd_df +\d+ 0,64 +4 +48')
+
+    def test_virtual_clock_runs_only_sleep(self):
+        r = run('--sim', 'yitian710', 'stat', '-a', '--', 'true')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("only 'sleep N' runs", r.stderr)
+        self.assertIn('clock=real', r.stderr)
+
+    def test_real_clock_runs_a_command(self):
+        r = run('--sim', 'amdzen2:clock=real', 'stat', '-e', 'msr/tsc/', '-x,', '--', 'sh', '-c',
+                'exit 3')
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn('msr/tsc/', r.stdout)
+
+    def test_bad_specs(self):
+        r = run('--sim', 'pentium', 'list')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no simulated platform 'pentium'; there are: yitian710", r.stderr)
+        r = run('--sim', 'yitian710', '--root', '/', 'list')
+        self.assertIn('--sim and --root both name the machine', r.stderr)
+
+    def test_scheduled_vanish(self):
+        # a PMU goes away mid-run: the totals up to the last good read survive
+        path = '/tmp/pmumon-cli-vanish.scn'
+        with open(path, 'w') as f:
+            f.write('at 2500ms vanish ali_drw_21000\n')
+        try:
+            r = run('--sim', 'yitian710:scenario=' + path, 'stat', '-a', '-e',
+                    'ali_drw_21000/hif_rd/', '-I', '1000', '--', 'sleep', '5')
+        finally:
+            os.unlink(path)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('PMU ali_drw_21000 went away while counting', r.stderr)
+        self.assertEqual(len([l for l in r.stdout.splitlines() if 'hif_rd' in l]), 3)
+
+
 if __name__ == '__main__':
     if not PERF_OK:
         print('note: perf events are not permitted here; the stat tests are skipped',
