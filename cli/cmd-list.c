@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* pmumon list [pmus|events] [GLOB]: what this machine can count. */
+/* pmumon list [pmus|events|scenario] [GLOB]: what this machine can count. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sim.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmumon list [pmus|events] [GLOB]\n"
+		"usage: pmumon list [pmus|events|scenario] [GLOB]\n"
 		"\n"
 		"  pmus    every PMU: perf type, the CPUs its events open on, its counters\n"
 		"          (from a platform pack; 'unknown' when none describes it), counter\n"
@@ -20,6 +21,7 @@ static void usage(FILE *f)
 		"          encoding the kernel gets, and a description; then perf's generic names\n"
 		"  GLOB    only PMUs whose name or family matches (ali_drw*, amd_df, msr), or\n"
 		"          events whose name matches (hif_*)\n"
+		"  scenario with --sim: what a scenario file can set on that platform\n"
 		"\n"
 		"Use an event as PMU/EVENT/ (msr/tsc/), PMU/TERM=VALUE,.../\n"
 		"(amd_df/event=0x7,umask=0x38/), or FAMILY/EVENT/ for every instance of a\n"
@@ -182,6 +184,29 @@ static void list_events(struct pm_ctx *ctx, const char *glob)
 	       "  /sys/kernel/tracing/events.\n");
 }
 
+/* What a --sim scenario file can set on this platform (docs/simulator.md). */
+static int list_scenario(const char *platform)
+{
+	const char *key, *unit, *doc;
+	double dflt;
+	int n;
+
+	if (!platform) {
+		cli_error("'list scenario' shows what a simulated machine's workload can set: add "
+			  "--sim PLATFORM");
+		return EXIT_USAGE;
+	}
+	printf("[SIMULATED: %s] scenario quantities (KEY[INSTANCE] VALUE in a scenario file)\n\n",
+	       platform);
+	printf("%-26s %-6s %9s %10s  %s\n", "KEY", "UNIT", "INSTANCES", "DEFAULT", "MEANING");
+	for (size_t i = 0; pm_sim__platform_quantity(platform, i, &key, &unit, &n, &dflt, &doc);
+	     i++)
+		printf("%-26s %-6s %9d %10g  %s\n", key, unit, n, dflt, doc);
+	printf("\nFormat, phases, faults: docs/simulator.md; use it with --sim %s:scenario=FILE\n",
+	       platform);
+	return EXIT_OK;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -205,17 +230,24 @@ int cmd_list(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc && (!strcmp(argv[optind], "pmus") || !strcmp(argv[optind], "events")))
+	if (optind < argc && (!strcmp(argv[optind], "pmus") || !strcmp(argv[optind], "events") ||
+			      !strcmp(argv[optind], "scenario")))
 		what = argv[optind++];
 	if (optind < argc)
 		glob = argv[optind++];
 	if (optind < argc) {
-		cli_error("unexpected argument '%s' (pmumon list [pmus|events] [GLOB])",
+		cli_error("unexpected argument '%s' (pmumon list [pmus|events|scenario] [GLOB])",
 			  argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (cli_ctx_new(&ctx) < 0)
 		return EXIT_FAIL;
+	if (what && !strcmp(what, "scenario")) {
+		int r = list_scenario(arg_global.sim_platform);
+
+		pm_ctx__free(ctx);
+		return r;
+	}
 	if (pm_ctx__simulated(ctx))
 		printf("[SIMULATED: %s] a simulated machine (--sim), not this one\n\n",
 		       arg_global.sim_platform ? arg_global.sim_platform : "sim");

@@ -31,6 +31,28 @@ const char *pm_sim__platform_info(size_t i, const char **ret_summary)
 	return platforms[i]->name;
 }
 
+bool pm_sim__platform_quantity(const char *platform, size_t i, const char **ret_key,
+			       const char **ret_unit, int *ret_instances, double *ret_default,
+			       const char **ret_doc)
+{
+	for (size_t p = 0; p < PM_ARRAY_SIZE(platforms); p++) {
+		const struct sim_quantity *q;
+
+		if (strcmp(platforms[p]->name, platform) != 0)
+			continue;
+		if (i >= platforms[p]->n_quantities)
+			return false;
+		q = &platforms[p]->quantities[i];
+		*ret_key = q->key;
+		*ret_unit = q->unit;
+		*ret_instances = PM_MAX(q->instances, 1);
+		*ret_default = q->dflt;
+		*ret_doc = q->doc;
+		return true;
+	}
+	return false;
+}
+
 const char *pm_sim__platform_name(const struct pm_sim *sim)
 {
 	return sim->plat ? sim->plat->name : NULL;

@@ -78,6 +78,10 @@ int pm_sim__new(struct pm_sim **ret);
 int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_t errsz);
 /* The platforms, for help texts: name and one-line summary; NULL past the end. */
 const char *pm_sim__platform_info(size_t i, const char **ret_summary);
+/* Scenario quantity i of a platform, for help and docs; false past the end. */
+bool pm_sim__platform_quantity(const char *platform, size_t i, const char **ret_key,
+			       const char **ret_unit, int *ret_instances, double *ret_default,
+			       const char **ret_doc);
 /* The platform this simulation runs, or NULL for a bare simulator. */
 const char *pm_sim__platform_name(const struct pm_sim *sim);
 /*
