@@ -389,6 +389,29 @@ class Simulated(unittest.TestCase):
         r = run('--sim', 'yitian710', '--root', '/', 'list')
         self.assertIn('--sim and --root both name the machine', r.stderr)
 
+    def test_open_errors_are_explained(self):
+        # the driver errors a user meets when opening, injected by the scenario
+        want = {
+            'EBUSY': "the counters of PMU 'amd_df' are in use by someone else",
+            'EACCES': "no permission to count 'amd_df/event=0x7,umask=0x38/' on CPU 0",
+            'EOPNOTSUPP': "PMU 'amd_df' does not support 'amd_df/event=0x7,umask=0x38/' this way",
+            'EINVAL': "PMU 'amd_df' rejected 'amd_df/event=0x7,umask=0x38/' on CPU 0 "
+                      "(config 0x3807",
+            'EIO': "cannot open 'amd_df/event=0x7,umask=0x38/' on CPU 0 on PMU 'amd_df'",
+        }
+        path = '/tmp/pmumon-cli-openerr.scn'
+        try:
+            for err, text in want.items():
+                with open(path, 'w') as f:
+                    f.write('at 0s open-error amd_df %s\n' % err)
+                r = run('--sim', 'amdzen2:scenario=' + path, 'stat', '-a', '-e',
+                        'amd_df/event=0x7,umask=0x38/', '--', 'sleep', '1')
+                # a config the PMU rejects is the user's to fix: exit 2, as for a bad spec
+                self.assertEqual(r.returncode, 2 if err == 'EINVAL' else 1, err)
+                self.assertIn(text, r.stderr, err)
+        finally:
+            os.unlink(path)
+
     def test_scheduled_vanish(self):
         # a PMU goes away mid-run: the totals up to the last good read survive
         path = '/tmp/pmumon-cli-vanish.scn'
