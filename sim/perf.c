@@ -358,18 +358,38 @@ static void reset_artefacts(struct pm_sim *sim, struct sim_pmu *p)
 	}
 }
 
-int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr, pid_t pid, int cpu,
+/* Generic hardware events go to the core PMU, through its event map. */
+static struct sim_pmu *hw_pmu(struct pm_sim *sim, struct perf_event_attr *attr)
+{
+	for (size_t i = 0; i < sim->n_pmus; i++) {
+		struct sim_pmu *p = sim->pmus[i];
+		uint64_t config;
+
+		if (!p->m.hw_config)
+			continue;
+		if (p->m.hw_config(p->m.data, attr->config, &config) < 0)
+			return NULL;
+		attr->type = p->m.type;
+		attr->config = config;
+		return p;
+	}
+	return NULL;
+}
+
+int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr_in, pid_t pid, int cpu,
 		  struct sim_event *leader, struct sim_event **ret)
 {
+	struct perf_event_attr a, *attr = &a;
 	struct sim_event *ev;
 	struct sim_pmu *p;
 	struct sim_ctx *c;
 	uint64_t probe;
 	int r;
 
-	if (!attr || attr->size < PERF_ATTR_SIZE_VER0)
+	if (!attr_in || attr_in->size < PERF_ATTR_SIZE_VER0)
 		return -EINVAL;
-	p = pmu_by_type(sim, attr->type);
+	a = *attr_in;
+	p = a.type == PERF_TYPE_HARDWARE ? hw_pmu(sim, &a) : pmu_by_type(sim, a.type);
 	if (!p)
 		return -ENOENT;
 	if (p->fail_next) {

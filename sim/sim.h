@@ -56,6 +56,9 @@ struct pm_sim_pmu_model {
 	/* The CPU whose context an event opened on cpu lands in (amd_df and
 	 * amd_l3 redirect to their domain's CPU, kernel-facts §3.4); NULL: cpu. */
 	int (*domain_cpu)(void *data, int cpu);
+	/* The core PMU: PERF_TYPE_HARDWARE event hw as this PMU's config, as the
+	 * kernel's event map does; -ENOENT for one the CPU has no map for. */
+	int (*hw_config)(void *data, uint64_t hw, uint64_t *ret_config);
 	/* General counters an event takes (2 for a merged pair); NULL: 1. */
 	int (*cost)(void *data, const struct perf_event_attr *attr);
 	/*

@@ -262,6 +262,29 @@ static int cpu_count(void *data, const struct perf_event_attr *attr, int cpu, ui
 	return 0;
 }
 
+/*
+ * perf's generic events on Zen 2: arch/x86/events/amd/core.c
+ * amd_zen2_perfmon_event_map (docs/facts-sim-platforms.md §2), in the cpu
+ * PMU's layout (umask << 8 | event).
+ */
+static int cpu_hw_config(void *data, uint64_t hw, uint64_t *ret)
+{
+	static const uint64_t map[] = {
+		[PERF_COUNT_HW_CPU_CYCLES] = 0x0076,
+		[PERF_COUNT_HW_INSTRUCTIONS] = 0x00c0,
+		[PERF_COUNT_HW_CACHE_REFERENCES] = 0xff60,
+		[PERF_COUNT_HW_CACHE_MISSES] = 0x0964,
+		[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = 0x00c2,
+		[PERF_COUNT_HW_BRANCH_MISSES] = 0x00c3,
+		[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = 0x00a9,
+	};
+
+	if (hw >= PM_ARRAY_SIZE(map) || !map[hw])
+		return -ENOENT;
+	*ret = map[hw];
+	return 0;
+}
+
 /* kernel-facts §3 / facts-sim-platforms §2: event 0x03 takes a merged counter pair */
 static int cpu_cost(void *data, const struct perf_event_attr *attr)
 {
@@ -355,6 +378,7 @@ static int add_pmus(struct pm_sim *sim, struct amd *a)
 					.width = 48,
 					.count = cpu_count,
 					.cost = cpu_cost,
+					.hw_config = cpu_hw_config,
 					.data = a };
 	struct pm_sim_pmu_model msr = { .type = TYPE_MSR, .count = msr_count, .data = a };
 	struct pm_sim_pmu_model df = { .type = TYPE_DF,

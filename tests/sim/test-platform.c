@@ -454,6 +454,31 @@ static void test_amd_flops_pair(void **state)
 	stop(&r);
 }
 
+/* perf's generic names reach the core PMU through the kernel's Zen 2 event map. */
+static void test_amd_generic_events(void **state)
+{
+	struct pm_sim *sim = platform_with("amdzen2", "core.cycles 3G\ncore.instructions 1.5G\n");
+	const struct pm_os_ops *ops = pm_sim__ops();
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE };
+	uint64_t v = 0;
+	int fc, fi;
+
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	fc = ops->perf_open(sim, &a, -1, 7, -1, 0);
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	fi = ops->perf_open(sim, &a, -1, 7, -1, 0);
+	assert_true(fc >= 0 && fi >= 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(ops->read(sim, fc, &v, 8), 8);
+	assert_int_equal(v, 6000000000ull);
+	assert_int_equal(ops->read(sim, fi, &v, 8), 8);
+	assert_int_equal(v, 3000000000ull);
+	/* Zen 2's map has no ref-cycles */
+	a.config = PERF_COUNT_HW_REF_CPU_CYCLES;
+	assert_int_equal(ops->perf_open(sim, &a, -1, 7, -1, 0), -ENOENT);
+	pm_sim__free(sim);
+}
+
 /* The L3's seed values use F19h fields: under F17h's format they select threads 0-1. */
 static void test_amd_l3_masks(void **state)
 {
@@ -602,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_amd_df_phased_error),
 		cmocka_unit_test(test_amd_rules),
 		cmocka_unit_test(test_amd_flops_pair),
+		cmocka_unit_test(test_amd_generic_events),
 		cmocka_unit_test(test_amd_l3_masks),
 		cmocka_unit_test(test_msr_device),
 		cmocka_unit_test(test_msr_refusals),
