@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The amdzen2 machine's /dev/cpu/N/msr devices, as arch/x86/kernel/msr.c
- * and the hardware behave (docs/facts-sim-platforms.md §1, §4):
+ * and the hardware behave (docs/facts-sim-platforms.md §1, §5):
  *
  *  - pread/pwrite at the MSR index, in chunks of 8 bytes (another size:
  *    EINVAL); an MSR the CPU does not have: EIO;

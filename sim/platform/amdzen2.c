@@ -193,7 +193,7 @@ static uint64_t core_truth(const struct amd *a, int cpu, uint64_t config, uint64
 		return integral(a, Q_CYCLES, cpu, t, 1);
 	case 0xc0: /* ex_ret_instr */
 		return integral(a, Q_INSTR, cpu, t, 1);
-	case 0xc1: /* ex_ret_ops */
+	case 0xc1: /* ex_ret_cops (perf's amdzen2 name; the seed's "Macro-ops Retired") */
 		return integral(a, Q_OPS, cpu, t, 1);
 	case 0x03: /* fp_ret_sse_avx_ops.all (umask 0xff): the merged pair's count */
 		if (umask == 0xff)
@@ -214,7 +214,9 @@ static uint64_t core_truth(const struct amd *a, int cpu, uint64_t config, uint64
 	case 0x70: /* l2_pf_hit_l2 */
 	case 0x71: /* l2_pf_miss_l2_hit_l3 */
 	case 0x72: /* l2_pf_miss_l2_l3 */
-		if (umask != 0x1f)
+		/* perf's JSON uses umask 0xff, seed 004 and libpfm4's "ANY" 0x1f
+		 * (facts-sim-platforms §2.4): both count every prefetch here */
+		if (umask != 0x1f && umask != 0xff)
 			break;
 		acc = sim_scenario__integral(s, Q_L2_PF, cpu, t);
 		hit = sim_scenario__integral2(s, Q_L2_PF, cpu, Q_L2_PF_HIT, cpu, t);
