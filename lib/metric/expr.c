@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf's MetricExpr: a recursive-descent parser with bison's precedences
+ * from tools/perf/util/expr.y (lowest first: `if else`, |, ^, &, < >, + -,
+ * * / %, unary minus) and expr.l's tokens, emitting a stack program. The
+ * evaluator runs that program on a fixed-size stack: no allocation, and the
+ * same value on every call for the same slots.
+ */
+#include "metric/expr.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "util/util.h"
+
+#define STACK_MAX 64  /* deepest evaluation stack a program may need */
+#define NEST_MAX 200  /* deepest parser recursion (fuzzed input stays bounded) */
+#define NAME_MAX_ 512 /* longest name */
+
+enum op {
+	OP_NUM,
+	OP_SLOT,
+	OP_ADD,
+	OP_SUB,
+	OP_MUL,
+	OP_DIV,
+	OP_MOD,
+	OP_OR,
+	OP_AND,
+	OP_XOR,
+	OP_LT,
+	OP_GT,
+	OP_NEG,
+	OP_MIN,
+	OP_MAX,
+	OP_DRATIO,
+	OP_SELECT, /* a c b: c ? a : b */
+};
+
+struct insn {
+	enum op op;
+	int slot;
+	double num;
+};
+
+struct ref {
+	char *name;
+	enum pm_expr_ref kind;
+	int slot;
+};
+
+struct pm_expr {
+	struct insn *code;
+	size_t n_code, cap_code;
+	struct ref *refs;
+	size_t n_refs, cap_refs;
+};
+
+/* ---- tokens ---------------------------------------------------------------------- */
+
+enum tok {
+	T_END,
+	T_NUM,
+	T_NAME,
+	T_LITERAL,
+	T_IF,
+	T_ELSE,
+	T_MIN,
+	T_MAX,
+	T_DRATIO,
+	T_SOURCE_COUNT,
+	T_HAS_EVENT,
+	T_CPUID,
+	T_CHAR, /* one of | ^ & < > - + * / % ( ) , */
+	T_BAD,
+};
+
+static const struct {
+	const char *word;
+	enum tok tok;
+} keywords[] = {
+	{ "if", T_IF },
+	{ "else", T_ELSE },
+	{ "min", T_MIN },
+	{ "max", T_MAX },
+	{ "d_ratio", T_DRATIO },
+	{ "source_count", T_SOURCE_COUNT },
+	{ "has_event", T_HAS_EVENT },
+	{ "strcmp_cpuid_str", T_CPUID },
+};
+
+struct parser {
+	const char *s;
+	size_t pos;
+	/* the current token */
+	enum tok tok;
+	size_t tok_pos, tok_len;
+	char c;	    /* T_CHAR */
+	double num; /* T_NUM */
+	char name[NAME_MAX_];
+	int depth, stack, stack_max;
+	struct pm_expr *e;
+	pm_expr_resolve_fn resolve;
+	void *ud;
+	struct pm_diag *err;
+	int r; /* first error */
+};
+
+static bool is_sym(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '_' || c == '.' || c == ':' || c == '@' || c == '?';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* expr.l: ([0-9]+\.?[0-9]*|[0-9]*\.?[0-9]+)(e-?[0-9]+)? */
+static size_t number_len(const char *s)
+{
+	size_t i = 0, digits = 0;
+
+	while (is_digit(s[i]))
+		i++, digits++;
+	if (s[i] == '.') {
+		i++;
+		while (is_digit(s[i]))
+			i++, digits++;
+	}
+	if (!digits)
+		return 0;
+	if (s[i] == 'e') {
+		size_t j = i + 1;
+
+		if (s[j] == '-')
+			j++;
+		if (is_digit(s[j])) {
+			while (is_digit(s[j]))
+				j++;
+			i = j;
+		}
+	}
+	return i;
+}
+
+/* expr.l: symbol ({spec}|{sym})+ with spec \\[-,=] */
+static size_t symbol_len(const char *s)
+{
+	size_t i = 0;
+
+	for (;;) {
+		if (is_sym(s[i]))
+			i++;
+		else if (s[i] == '\\' && (s[i + 1] == '-' || s[i + 1] == ',' || s[i + 1] == '='))
+			i += 2;
+		else
+			return i;
+	}
+}
+
+static int lex_fail(struct parser *p, size_t pos, size_t len, const char *msg)
+{
+	if (p->r == 0) {
+		pm_diag_set(p->err, "metric expressions use perf's MetricExpr syntax", "%s", msg);
+		pm_diag_point(p->err, p->s, pos, len);
+		p->r = -EINVAL;
+	}
+	return p->r;
+}
+
+static void copy_name(struct parser *p, size_t start, size_t len)
+{
+	size_t o = 0;
+
+	/* drop the escapes' backslashes, as perf's normalize() does */
+	for (size_t i = 0; i < len && o + 1 < sizeof(p->name); i++) {
+		if (p->s[start + i] == '\\')
+			i++;
+		p->name[o++] = p->s[start + i];
+	}
+	p->name[o] = '\0';
+}
+
+static void next(struct parser *p)
+{
+	const char *s = p->s;
+	size_t nl, sl;
+
+	while (s[p->pos] == ' ' || s[p->pos] == '\t' || s[p->pos] == '\n' || s[p->pos] == '\r')
+		p->pos++;
+	p->tok_pos = p->pos;
+	p->tok_len = 0;
+	if (!s[p->pos]) {
+		p->tok = T_END;
+		return;
+	}
+	if (s[p->pos] == '#') { /* expr.l: literal #[0-9a-zA-Z_\.\-]+ */
+		size_t i = p->pos + 1;
+
+		while (s[i] == '-' || s[i] == '_' || s[i] == '.' || (s[i] >= '0' && s[i] <= '9') ||
+		       (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'))
+			i++;
+		if (i == p->pos + 1) {
+			p->tok = T_BAD;
+			p->tok_len = 1;
+			return;
+		}
+		p->tok = T_LITERAL;
+		p->tok_len = i - p->pos;
+		copy_name(p, p->pos, p->tok_len);
+		p->pos = i;
+		return;
+	}
+	nl = number_len(s + p->pos);
+	sl = symbol_len(s + p->pos);
+	if (nl && nl >= sl) {
+		/* flex: the longest match; a tie goes to the earlier rule, number */
+		if (pm_parse_double(s + p->pos, nl, &p->num) < 0) {
+			p->tok = T_BAD;
+			p->tok_len = nl;
+			return;
+		}
+		p->tok = T_NUM;
+		p->tok_len = nl;
+		p->pos += nl;
+		return;
+	}
+	if (sl) {
+		p->tok = T_NAME;
+		p->tok_len = sl;
+		copy_name(p, p->pos, sl);
+		for (size_t k = 0; k < PM_ARRAY_SIZE(keywords); k++)
+			if (!strcmp(p->name, keywords[k].word))
+				p->tok = keywords[k].tok;
+		p->pos += sl;
+		return;
+	}
+	if (strchr("|^&<>-+*/%(),", s[p->pos])) {
+		p->tok = T_CHAR;
+		p->c = s[p->pos];
+		p->tok_len = 1;
+		p->pos++;
+		return;
+	}
+	p->tok = T_BAD;
+	p->tok_len = 1;
+}
+
+static bool is_char(const struct parser *p, char c)
+{
+	return p->tok == T_CHAR && p->c == c;
+}
+
+static int expect_char(struct parser *p, char c, const char *what)
+{
+	char msg[96];
+
+	if (is_char(p, c)) {
+		next(p);
+		return 0;
+	}
+	snprintf(msg, sizeof(msg), "expected '%c' %s", c, what);
+	return lex_fail(p, p->tok_pos, p->tok_len, msg);
+}
+
+/* ---- emitting -------------------------------------------------------------------- */
+
+static int emit(struct parser *p, enum op op, int slot, double num)
+{
+	static const int effect[] = {
+		[OP_NUM] = 1,	  [OP_SLOT] = 1,    [OP_ADD] = -1, [OP_SUB] = -1, [OP_MUL] = -1,
+		[OP_DIV] = -1,	  [OP_MOD] = -1,    [OP_OR] = -1,  [OP_AND] = -1, [OP_XOR] = -1,
+		[OP_LT] = -1,	  [OP_GT] = -1,	    [OP_NEG] = 0,  [OP_MIN] = -1, [OP_MAX] = -1,
+		[OP_DRATIO] = -1, [OP_SELECT] = -2,
+	};
+	struct pm_expr *e = p->e;
+
+	if (p->r)
+		return p->r;
+	if (pm_grow((void **)&e->code, &e->cap_code, e->n_code + 1, sizeof(*e->code)) < 0)
+		return p->r = -ENOMEM;
+	e->code[e->n_code++] = (struct insn){ .op = op, .slot = slot, .num = num };
+	p->stack += effect[op];
+	if (p->stack > p->stack_max)
+		p->stack_max = p->stack;
+	if (p->stack_max > STACK_MAX)
+		return lex_fail(p, p->tok_pos, p->tok_len, "expression too deeply nested");
+	return 0;
+}
+
+static int emit_ref(struct parser *p, const char *name, enum pm_expr_ref kind, size_t pos,
+		    size_t len)
+{
+	struct pm_expr *e = p->e;
+	int slot = -1;
+
+	if (p->r)
+		return p->r;
+	for (size_t i = 0; i < e->n_refs; i++)
+		if (e->refs[i].kind == kind && !strcmp(e->refs[i].name, name))
+			slot = e->refs[i].slot;
+	if (slot < 0) {
+		slot = p->resolve(name, kind, p->ud);
+		if (slot < 0) {
+			char msg[NAME_MAX_ + 64];
+
+			snprintf(msg, sizeof(msg), "'%s' is %s", name,
+				 slot == -ENOENT ? "not an event, metric or constant known here" :
+						   "not usable here");
+			lex_fail(p, pos, len, msg);
+			if (slot != -ENOENT)
+				p->r = slot;
+			return p->r;
+		}
+		if (pm_grow((void **)&e->refs, &e->cap_refs, e->n_refs + 1, sizeof(*e->refs)) < 0)
+			return p->r = -ENOMEM;
+		e->refs[e->n_refs].name = strdup(name);
+		if (!e->refs[e->n_refs].name)
+			return p->r = -ENOMEM;
+		e->refs[e->n_refs].kind = kind;
+		e->refs[e->n_refs].slot = slot;
+		e->n_refs++;
+	}
+	return emit(p, OP_SLOT, slot, 0);
+}
+
+/* ---- parsing --------------------------------------------------------------------- */
+
+static int parse_if(struct parser *p);
+static int parse_bin(struct parser *p, int min_prec);
+
+static int binary_prec(const struct parser *p, enum op *ret)
+{
+	static const struct {
+		char c;
+		int prec;
+		enum op op;
+	} ops[] = {
+		{ '|', 1, OP_OR },  { '^', 2, OP_XOR }, { '&', 3, OP_AND }, { '<', 4, OP_LT },
+		{ '>', 4, OP_GT },  { '+', 5, OP_ADD }, { '-', 5, OP_SUB }, { '*', 6, OP_MUL },
+		{ '/', 6, OP_DIV }, { '%', 6, OP_MOD },
+	};
+
+	if (p->tok != T_CHAR)
+		return 0;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(ops); i++) {
+		if (ops[i].c == p->c) {
+			*ret = ops[i].op;
+			return ops[i].prec;
+		}
+	}
+	return 0;
+}
+
+/* f(expr, expr) */
+static int parse_call2(struct parser *p, enum op op)
+{
+	next(p);
+	if (expect_char(p, '(', "after min, max or d_ratio") || parse_bin(p, 1) ||
+	    expect_char(p, ',', "between the two arguments") || parse_bin(p, 1) ||
+	    expect_char(p, ')', "after the second argument"))
+		return p->r;
+	return emit(p, op, 0, 0);
+}
+
+/* f(name) */
+static int parse_call_name(struct parser *p, enum pm_expr_ref kind)
+{
+	char name[NAME_MAX_];
+	size_t pos, len;
+
+	next(p);
+	if (expect_char(p, '(', "after source_count, has_event or strcmp_cpuid_str"))
+		return p->r;
+	if (p->tok != T_NAME)
+		return lex_fail(p, p->tok_pos, p->tok_len, "expected a name");
+	pos = p->tok_pos;
+	len = p->tok_len;
+	snprintf(name, sizeof(name), "%s", p->name);
+	next(p);
+	if (expect_char(p, ')', "after the name"))
+		return p->r;
+	return emit_ref(p, name, kind, pos, len);
+}
+
+static int parse_primary(struct parser *p)
+{
+	size_t pos = p->tok_pos, len = p->tok_len;
+	char name[NAME_MAX_];
+
+	if (++p->depth > NEST_MAX)
+		return lex_fail(p, pos, len, "expression too deeply nested");
+	switch (p->tok) {
+	case T_NUM: {
+		double v = p->num;
+
+		next(p);
+		emit(p, OP_NUM, 0, v);
+		break;
+	}
+	case T_NAME:
+	case T_LITERAL: {
+		enum pm_expr_ref kind = p->tok == T_LITERAL ? PM_EXPR_LITERAL : PM_EXPR_VALUE;
+
+		snprintf(name, sizeof(name), "%s", p->name); /* next() reuses p->name */
+		next(p);
+		emit_ref(p, name, kind, pos, len);
+		break;
+	}
+	case T_MIN:
+		parse_call2(p, OP_MIN);
+		break;
+	case T_MAX:
+		parse_call2(p, OP_MAX);
+		break;
+	case T_DRATIO:
+		parse_call2(p, OP_DRATIO);
+		break;
+	case T_SOURCE_COUNT:
+		parse_call_name(p, PM_EXPR_SOURCE_COUNT);
+		break;
+	case T_HAS_EVENT:
+		parse_call_name(p, PM_EXPR_HAS_EVENT);
+		break;
+	case T_CPUID:
+		parse_call_name(p, PM_EXPR_CPUID);
+		break;
+	case T_CHAR:
+		if (p->c == '(') {
+			next(p);
+			if (parse_if(p) == 0)
+				expect_char(p, ')', "to close the '('");
+			break;
+		}
+		if (p->c == '-') { /* unary minus binds tighter than any operator */
+			next(p);
+			if (parse_primary(p) == 0)
+				emit(p, OP_NEG, 0, 0);
+			break;
+		}
+		lex_fail(p, pos, len, "expected a number, a name or '('");
+		break;
+	case T_END:
+		lex_fail(p, pos, 1, "the expression ends where a value was expected");
+		break;
+	case T_BAD:
+		lex_fail(p, pos, len, "unexpected character");
+		break;
+	default:
+		lex_fail(p, pos, len, "expected a number, a name or '('");
+		break;
+	}
+	p->depth--;
+	return p->r;
+}
+
+/* Binary operators, left-associative, at or above min_prec. */
+static int parse_bin(struct parser *p, int min_prec)
+{
+	enum op op;
+	int prec;
+
+	if (parse_primary(p))
+		return p->r;
+	while ((prec = binary_prec(p, &op)) >= min_prec && prec > 0) {
+		next(p);
+		if (parse_bin(p, prec + 1) || emit(p, op, 0, 0))
+			return p->r;
+	}
+	return p->r;
+}
+
+/* if_expr: expr IF expr ELSE if_expr | expr */
+static int parse_if(struct parser *p)
+{
+	if (parse_bin(p, 1))
+		return p->r;
+	if (p->tok != T_IF)
+		return 0;
+	next(p);
+	if (parse_bin(p, 1))
+		return p->r;
+	if (p->tok != T_ELSE)
+		return lex_fail(p, p->tok_pos, p->tok_len ? p->tok_len : 1,
+				"expected 'else' (perf writes: A if CONDITION else B)");
+	next(p);
+	if (parse_if(p))
+		return p->r;
+	return emit(p, OP_SELECT, 0, 0);
+}
+
+void pm_expr__free(struct pm_expr *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->n_refs; i++)
+		free(e->refs[i].name);
+	free(e->refs);
+	free(e->code);
+	free(e);
+}
+
+int pm_expr__compile(const char *text, pm_expr_resolve_fn resolve, void *userdata,
+		     struct pm_expr **ret_expr, struct pm_diag *reterr)
+{
+	struct parser p = { .s = text, .resolve = resolve, .ud = userdata, .err = reterr };
+
+	p.e = calloc(1, sizeof(*p.e));
+	if (!p.e)
+		return -ENOMEM;
+	next(&p);
+	if (p.tok == T_END)
+		lex_fail(&p, 0, 1, "the expression is empty");
+	else if (parse_if(&p) == 0 && p.tok != T_END)
+		lex_fail(&p, p.tok_pos, p.tok_len,
+			 is_char(&p, ')') ? "a ')' without its '('" :
+			 p.tok == T_BAD	  ? "unexpected character" :
+					    "expected an operator here");
+	if (p.r) {
+		pm_expr__free(p.e);
+		return p.r;
+	}
+	*ret_expr = p.e;
+	return 0;
+}
+
+static int any_slot(const char *name, enum pm_expr_ref ref, void *userdata)
+{
+	return 0;
+}
+
+int pm_expr__check(const char *text, struct pm_diag *reterr)
+{
+	struct pm_expr *e = NULL;
+	int r = pm_expr__compile(text, any_slot, NULL, &e, reterr);
+
+	pm_expr__free(e);
+	return r;
+}
+
+size_t pm_expr__ref_count(const struct pm_expr *e)
+{
+	return e->n_refs;
+}
+
+const char *pm_expr__ref(const struct pm_expr *e, size_t i, enum pm_expr_ref *ret_ref,
+			 int *ret_slot)
+{
+	if (i >= e->n_refs)
+		return NULL;
+	if (ret_ref)
+		*ret_ref = e->refs[i].kind;
+	if (ret_slot)
+		*ret_slot = e->refs[i].slot;
+	return e->refs[i].name;
+}
+
+/* ---- evaluation ------------------------------------------------------------------ */
+
+/* perf does integer ops on (long); out of that range there is no honest value */
+static bool as_long(double v, long *ret)
+{
+	if (isnan(v) || v >= 9.2e18 || v <= -9.2e18)
+		return false;
+	*ret = (long)v;
+	return true;
+}
+
+static double int_op(enum op op, double a, double b)
+{
+	long x, y;
+
+	if (!as_long(a, &x) || !as_long(b, &y))
+		return NAN;
+	switch (op) {
+	case OP_OR:
+		return (double)(x | y);
+	case OP_AND:
+		return (double)(x & y);
+	case OP_XOR:
+		return (double)(x ^ y);
+	default: /* OP_MOD */
+		return y == 0 ? NAN : (double)(x % y);
+	}
+}
+
+double pm_expr__eval(const struct pm_expr *e, const double *slots)
+{
+	double st[STACK_MAX];
+	size_t sp = 0;
+
+	for (size_t i = 0; i < e->n_code; i++) {
+		const struct insn *in = &e->code[i];
+		double a, b, c;
+
+		switch (in->op) {
+		case OP_NUM:
+			st[sp++] = in->num;
+			continue;
+		case OP_SLOT:
+			st[sp++] = slots[in->slot];
+			continue;
+		case OP_NEG:
+			st[sp - 1] = -st[sp - 1];
+			continue;
+		case OP_SELECT:
+			b = st[--sp];
+			c = st[--sp];
+			a = st[sp - 1];
+			st[sp - 1] = isnan(c) ? NAN : c != 0 ? a : b;
+			continue;
+		default:
+			break;
+		}
+		b = st[--sp];
+		a = st[sp - 1];
+		switch (in->op) {
+		case OP_ADD:
+			c = a + b;
+			break;
+		case OP_SUB:
+			c = a - b;
+			break;
+		case OP_MUL:
+			c = a * b;
+			break;
+		case OP_DIV:
+			c = b == 0 ? NAN : a / b; /* perf aborts the metric: no value */
+			break;
+		case OP_DRATIO:
+			c = isnan(b) ? NAN : b == 0 ? 0 : a / b; /* perf's d_ratio */
+			break;
+		case OP_LT:
+			c = isnan(a) || isnan(b) ? NAN : a < b;
+			break;
+		case OP_GT:
+			c = isnan(a) || isnan(b) ? NAN : a > b;
+			break;
+		case OP_MIN:
+			c = isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+			break;
+		case OP_MAX:
+			c = isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+			break;
+		default:
+			c = int_op(in->op, a, b);
+			break;
+		}
+		st[sp - 1] = c;
+	}
+	return sp == 1 ? st[0] : NAN;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * perf's metric expressions (MetricExpr), compiled once into a program
+ * over numbered slots and evaluated without allocating.
+ *
+ * The grammar is tools/perf/util/expr.y and expr.l as of Linux 6.1 and
+ * later (docs/facts-metrics.md): numbers with exponents; + - * / %; | & ^
+ * on integers; < >; unary minus; parentheses; `a if c else b`; min, max,
+ * d_ratio; source_count, has_event and strcmp_cpuid_str of a name;
+ * `#`-literals (#slots, #smt_on, #num_dies, #system_tsc_freq); names of
+ * events or other metrics, with `\=`, `\,` and `\-` escapes
+ * (amd_df@event\=0x7\,umask\=0x38@).
+ *
+ * Values: a plain division (or %) by zero is NaN, d_ratio(a, 0) is 0 as in
+ * perf, and NaN propagates through every operator, comparison and condition:
+ * a metric with an input that was not counted is not a number, never 0.
+ */
+#ifndef PM_METRIC_EXPR_H
+#define PM_METRIC_EXPR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pmumon/pmumon.h"
+
+/* What a name in an expression asks for. */
+enum pm_expr_ref {
+	PM_EXPR_VALUE,	      /* an event, a metric, or duration_time */
+	PM_EXPR_LITERAL,      /* #smt_on: the name includes the '#' */
+	PM_EXPR_SOURCE_COUNT, /* source_count(name) */
+	PM_EXPR_HAS_EVENT,    /* has_event(name) */
+	PM_EXPR_CPUID,	      /* strcmp_cpuid_str(name) */
+};
+
+/*
+ * Map a name (escapes removed) to a slot index >= 0, or a negative errno
+ * to reject it (the compile fails, saying which name).
+ */
+typedef int (*pm_expr_resolve_fn)(const char *name, enum pm_expr_ref ref, void *userdata);
+
+struct pm_expr;
+
+int pm_expr__compile(const char *text, pm_expr_resolve_fn resolve, void *userdata,
+		     struct pm_expr **ret_expr, struct pm_diag *reterr);
+/* The value for the slots' current values; allocates nothing. */
+double pm_expr__eval(const struct pm_expr *e, const double *slots);
+void pm_expr__free(struct pm_expr *e);
+
+/* The names the expression refers to, in order of first appearance. */
+size_t pm_expr__ref_count(const struct pm_expr *e);
+const char *pm_expr__ref(const struct pm_expr *e, size_t i, enum pm_expr_ref *ret_ref,
+			 int *ret_slot);
+
+/* Parse only (no slots): 0 or -EINVAL with the position in reterr. */
+int pm_expr__check(const char *text, struct pm_diag *reterr);
+
+#endif
