@@ -202,7 +202,7 @@ static ssize_t s_pread(void *os, int fd, void *buf, size_t len, uint64_t off)
 	tick(os);
 	if (!f)
 		return -EBADF;
-	if (f->kind == SIM_FD_PERF)
+	if (f->kind == SIM_FD_PERF || !sim_node__can_pread(f->node))
 		return -ESPIPE;
 	return sim_node__read(f->node, buf, len, off);
 }
@@ -232,6 +232,8 @@ static ssize_t s_pwrite(void *os, int fd, const void *buf, size_t len, uint64_t 
 		return -EBADF;
 	if (f->kind == SIM_FD_PERF)
 		return -EINVAL;
+	if (!sim_node__can_pread(f->node))
+		return -ESPIPE;
 	return sim_node__write(f->node, buf, len, off);
 }
 

@@ -53,6 +53,23 @@ bool pm_sim__platform_quantity(const char *platform, size_t i, const char **ret_
 	return false;
 }
 
+int pm_sim__truth2(const struct pm_sim *sim, const char *key_a, int inst_a, const char *key_b,
+		   int inst_b, uint64_t t_ns, double *ret)
+{
+	int qa, qb;
+
+	if (!sim->scn)
+		return -ENOENT;
+	qa = sim_scenario__find(sim->scn, key_a);
+	qb = sim_scenario__find(sim->scn, key_b);
+	if (qa < 0 || qb < 0 || inst_a < 0 || inst_b < 0 ||
+	    inst_a >= PM_MAX(sim->plat->quantities[qa].instances, 1) ||
+	    inst_b >= PM_MAX(sim->plat->quantities[qb].instances, 1))
+		return -ENOENT;
+	*ret = sim_scenario__integral2(sim->scn, qa, inst_a, qb, inst_b, t_ns);
+	return 0;
+}
+
 const char *pm_sim__platform_name(const struct pm_sim *sim)
 {
 	return sim->plat ? sim->plat->name : NULL;

@@ -2,6 +2,7 @@
 /* Workload scenarios: parsing the phase format and integrating its rates. */
 #include "scenario.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -400,6 +401,13 @@ const struct sim_fault *sim_scenario__fault(const struct sim_scenario *s, size_t
 
 /* ---- evaluation ------------------------------------------------------------------ */
 
+static void check_instance(const struct sim_scenario *s, int q, int inst)
+{
+	/* a model asking for an instance its quantity lacks is a bug: stop loudly */
+	assert(q >= 0 && (size_t)q < s->n_q && inst >= 0 &&
+	       inst < (s->q[q].instances > 0 ? s->q[q].instances : 1));
+}
+
 static size_t phase_at(const struct sim_scenario *s, uint64_t t)
 {
 	if (s->repeat)
@@ -412,6 +420,7 @@ static size_t phase_at(const struct sim_scenario *s, uint64_t t)
 
 double sim_scenario__value(const struct sim_scenario *s, int q, int inst, uint64_t t_ns)
 {
+	check_instance(s, q, inst);
 	return s->ph[phase_at(s, t_ns)].v[s->off[q] + (size_t)inst];
 }
 
@@ -446,7 +455,10 @@ static double integrate(const struct sim_scenario *s, size_t ia, size_t ib, bool
 
 double sim_scenario__integral(const struct sim_scenario *s, int q, int inst, uint64_t t_ns)
 {
-	size_t i = s->off[q] + (size_t)inst;
+	size_t i;
+
+	check_instance(s, q, inst);
+	i = s->off[q] + (size_t)inst;
 
 	return integrate(s, i, i, false, t_ns);
 }
@@ -454,5 +466,7 @@ double sim_scenario__integral(const struct sim_scenario *s, int q, int inst, uin
 double sim_scenario__integral2(const struct sim_scenario *s, int qa, int ia, int qb, int ib,
 			       uint64_t t_ns)
 {
+	check_instance(s, qa, ia);
+	check_instance(s, qb, ib);
 	return integrate(s, s->off[qa] + (size_t)ia, s->off[qb] + (size_t)ib, true, t_ns);
 }

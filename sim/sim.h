@@ -93,6 +93,9 @@ const char *pm_sim__platform_name(const struct pm_sim *sim);
  * an unknown key or instance.
  */
 int pm_sim__truth(const struct pm_sim *sim, const char *key, int inst, uint64_t t_ns, double *ret);
+/* The integral of key_a[inst_a] * key_b[inst_b] (accesses x hit ratio = hits). */
+int pm_sim__truth2(const struct pm_sim *sim, const char *key_a, int inst_a, const char *key_b,
+		   int inst_b, uint64_t t_ns, double *ret);
 /* Monotonic simulator time at which the scenario starts. */
 uint64_t pm_sim__scenario_start(const struct pm_sim *sim);
 /* The ops to hand to pm_ctx_opts with the sim as os; destroy frees the sim. */

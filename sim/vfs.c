@@ -309,6 +309,11 @@ const char *sim_node__text(const struct sim_node *n)
 	return n->dir || n->ops ? NULL : n->text;
 }
 
+bool sim_node__can_pread(const struct sim_node *n)
+{
+	return !(n->ops && n->ops->no_pread);
+}
+
 int sim_node__open(struct sim_node *n, int flags)
 {
 	if (n->gone)

@@ -20,6 +20,9 @@ struct sim_file_ops {
 	ssize_t (*write)(void *data, const void *buf, size_t len, uint64_t off);
 	/* optional: refuse an open (a device file's permission check) */
 	int (*open)(void *data, int flags);
+	/* opened nonseekable by the kernel (debugfs attributes): pread and
+	 * pwrite fail with ESPIPE; read and write still move the position */
+	bool no_pread;
 };
 
 struct sim_vfs;
@@ -48,6 +51,8 @@ bool sim_node__is_dir(const struct sim_node *n);
 const char *sim_node__text(const struct sim_node *n);
 /* An open of the node: 0, or the error its device gives (EACCES, ...). */
 int sim_node__open(struct sim_node *n, int flags);
+/* pread/pwrite allowed on it? (false for nonseekable device files) */
+bool sim_node__can_pread(const struct sim_node *n);
 ssize_t sim_node__read(struct sim_node *n, void *buf, size_t len, uint64_t off);
 ssize_t sim_node__write(struct sim_node *n, const void *buf, size_t len, uint64_t off);
 /* Call fn for each child of a directory. */
