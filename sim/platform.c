@@ -396,28 +396,6 @@ void sim_run_faults(struct pm_sim *sim)
 
 /* ---- the spec ------------------------------------------------------------------------ */
 
-static int read_host_text(const char *path, char **ret)
-{
-	struct pm_strbuf b = { 0 };
-	char buf[4096];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		pm_strbuf__append(&b, buf, (size_t)n);
-	close(fd);
-	if (n < 0 || b.oom) {
-		pm_strbuf__done(&b);
-		return n < 0 ? -EIO : -ENOMEM;
-	}
-	*ret = pm_strbuf__steal(&b);
-	if (!*ret)
-		*ret = strdup("");
-	return *ret ? 0 : -ENOMEM;
-}
-
 struct spec {
 	const struct sim_platform *plat;
 	struct sim_platform_opts o;
@@ -557,7 +535,7 @@ static int load_scenario(struct pm_sim *sim, const struct spec *sp, char *err, s
 	if (sp->has_seed)
 		sim_scenario__set_seed(sim->scn, sp->seed); /* the command line wins */
 	if (sp->scenario_file) {
-		r = read_host_text(sp->scenario_file, &text);
+		r = sim_read_host_file(sp->scenario_file, &text);
 		if (r < 0) {
 			snprintf(err, errsz, "cannot read scenario '%s': %s", sp->scenario_file,
 				 strerror(-r));

@@ -231,7 +231,7 @@ int sim_vfs__set_error(struct sim_vfs *v, const char *path, int err)
 	return 0;
 }
 
-static int read_host_file(const char *path, char **ret)
+int sim_read_host_file(const char *path, char **ret)
 {
 	struct pm_strbuf b = { 0 };
 	char buf[4096];
@@ -243,11 +243,13 @@ static int read_host_file(const char *path, char **ret)
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		pm_strbuf__append(&b, buf, (size_t)n);
 	close(fd);
-	if (n < 0) {
+	if (n < 0 || b.oom) {
 		pm_strbuf__done(&b);
-		return -EIO;
+		return n < 0 ? -EIO : -ENOMEM;
 	}
 	*ret = pm_strbuf__steal(&b);
+	if (!*ret)
+		*ret = strdup(""); /* an empty file */
 	return *ret ? 0 : -ENOMEM;
 }
 
@@ -282,7 +284,7 @@ int sim_vfs__load_tree(struct sim_vfs *v, const char *host_dir, const char *path
 		} else {
 			char *text = NULL;
 
-			r = read_host_file(host, &text);
+			r = sim_read_host_file(host, &text);
 			if (r == 0)
 				r = sim_vfs__write_text(v, inner, text);
 			free(text);

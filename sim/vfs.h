@@ -41,6 +41,8 @@ int sim_vfs__mkdir(struct sim_vfs *v, const char *path);
 int sim_vfs__remove(struct sim_vfs *v, const char *path);
 /* Make every read and write of path fail with err (0: work again). */
 int sim_vfs__set_error(struct sim_vfs *v, const char *path, int err);
+/* Read a whole host file (a fixture, a scenario) into *ret (caller frees). */
+int sim_read_host_file(const char *path, char **ret);
 /* Copy a host directory tree (a fixture) to path inside the vfs. */
 int sim_vfs__load_tree(struct sim_vfs *v, const char *host_dir, const char *path);
 

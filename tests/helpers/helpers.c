@@ -61,6 +61,18 @@ struct pm_sim *th_sim_platform(const char *spec)
 	return sim;
 }
 
+struct pm_sim *th_sim_platform_with(const char *spec, const char *scenario)
+{
+	char full[512];
+	const char *path = th_temp_file(scenario);
+	struct pm_sim *sim;
+
+	snprintf(full, sizeof(full), "%s%sscenario=%s", spec, strchr(spec, ':') ? "," : ":", path);
+	sim = th_sim_platform(full);
+	unlink(path); /* read when the machine is built */
+	return sim;
+}
+
 const char *th_temp_file(const char *text)
 {
 	static char path[64];

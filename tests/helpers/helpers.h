@@ -23,6 +23,8 @@ struct pm_ctx *th_ctx_fixture(const char *machine);
 struct pm_sim *th_sim_fixture(const char *machine);
 /* A simulated platform from a --sim spec ("amdzen2:sockets=2"); fails the test on error. */
 struct pm_sim *th_sim_platform(const char *spec);
+/* A simulated platform running the given scenario text (written to a temp file). */
+struct pm_sim *th_sim_platform_with(const char *spec, const char *scenario);
 /* Write text to a fresh temporary file; returns its path (static, one per call site use). */
 const char *th_temp_file(const char *text);
 /* A context on a simulator (the context owns it). */

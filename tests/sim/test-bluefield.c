@@ -112,19 +112,6 @@ static uint64_t truth(struct pm_sim *sim, const char *key, int inst, uint64_t t)
 	return count_of(v);
 }
 
-static struct pm_sim *platform_with(const char *platform, const char *scenario)
-{
-	char spec[256];
-	const char *path = th_temp_file(scenario);
-	struct pm_sim *sim;
-
-	snprintf(spec, sizeof(spec), "%s%sscenario=%s", platform, strchr(platform, ':') ? "," : ":",
-		 path);
-	sim = th_sim_platform(spec);
-	unlink(path);
-	return sim;
-}
-
 struct names {
 	char s[64][32];
 	size_t n;
@@ -489,7 +476,7 @@ static void test_l3cache_torn_read(void **state)
 
 static void test_registers(void **state)
 {
-	struct pm_sim *sim = platform_with("bluefield2", "ecc.single 10\n");
+	struct pm_sim *sim = th_sim_platform_with("bluefield2", "ecc.single 10\n");
 	uint64_t a, b;
 
 	/* pcie statistics count from boot: take differences */
@@ -638,7 +625,8 @@ static void test_crspace(void **state)
 
 static void test_crspace_wrap(void **state)
 {
-	struct pm_sim *sim = platform_with("bluefield3", "llt.clock 4G\nmss.ddn_tx_flits[1] 3G\n");
+	struct pm_sim *sim = th_sim_platform_with("bluefield3",
+						  "llt.clock 4G\nmss.ddn_tx_flits[1] 3G\n");
 	uint64_t t = 3 * SEC + 123456789;
 
 	wr_ok(sim, H "llt0/enable", "1"); /* event0 is HNF0_CYCLES after boot */
@@ -676,7 +664,7 @@ static void test_nonroot(void **state)
 
 static void test_vanish(void **state)
 {
-	struct pm_sim *sim = platform_with("bluefield2", "at 2s vanish " H "trio0\n");
+	struct pm_sim *sim = th_sim_platform_with("bluefield2", "at 2s vanish " H "trio0\n");
 	char buf[64];
 	int fd;
 
@@ -701,7 +689,8 @@ static void test_vanish(void **state)
 /* Another tool reprograms a counter behind our back (the `write` fault). */
 static void test_someone_else(void **state)
 {
-	struct pm_sim *sim = platform_with("bluefield2", "at 1s write " H "tile1/event2 0x4d\n");
+	struct pm_sim *sim = th_sim_platform_with("bluefield2",
+						  "at 1s write " H "tile1/event2 0x4d\n");
 
 	wr_ok(sim, H "tile1/event2", "0x4c");
 	pm_sim__advance(sim, SEC); /* the fault fires at 1 s */

@@ -400,22 +400,10 @@ static void test_one_channel(void **state)
 	pm_sim__free(sim);
 }
 
-static struct pm_sim *with_scenario(const char *spec, const char *text)
-{
-	char full[256];
-	const char *path = th_temp_file(text);
-	struct pm_sim *sim;
-
-	snprintf(full, sizeof(full), "%s%sscenario=%s", spec, strchr(spec, ':') ? "," : ":", path);
-	sim = th_sim_platform(full);
-	unlink(path);
-	return sim;
-}
-
 static void test_wrap(void **state)
 {
 	/* 200 GB/s on channel 0: 6.25e9 32-byte reads a second, past 2^32 in 0.7 s */
-	struct pm_sim *sim = with_scenario("merrifield", "ddr.read[0] 200G\nsoc.clock 3G\n");
+	struct pm_sim *sim = th_sim_platform_with("merrifield", "ddr.read[0] 200G\nsoc.clock 3G\n");
 	uint64_t t0, t1, want;
 
 	pm_sim__advance(sim, 300 * MS);

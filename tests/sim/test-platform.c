@@ -29,19 +29,6 @@ struct run {
 	struct pm_diag d;
 };
 
-static struct pm_sim *platform_with(const char *platform, const char *scenario)
-{
-	char spec[256];
-	const char *path = th_temp_file(scenario);
-	struct pm_sim *sim;
-
-	snprintf(spec, sizeof(spec), "%s%sscenario=%s", platform, strchr(platform, ':') ? "," : ":",
-		 path);
-	sim = th_sim_platform(spec);
-	unlink(path);
-	return sim;
-}
-
 static int start(struct run *r, struct pm_sim *sim, const char *const *specs, enum pm_aggr aggr)
 {
 	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = aggr };
@@ -84,11 +71,11 @@ static const struct pm_row *find(const struct pm_report *rep, const char *event,
 static void test_scenario_phases(void **state)
 {
 	/* 1 s idle, 2 s at 12.8 GB/s on channel 3, repeating: 25.6 GB per 3 s cycle */
-	struct pm_sim *sim = platform_with("yitian710", "ddr.read 0\n"
-							"phase idle 1s\n"
-							"phase busy 2s\n"
-							"  ddr.read[3] 12.8G\n"
-							"repeat\n");
+	struct pm_sim *sim = th_sim_platform_with("yitian710", "ddr.read 0\n"
+							       "phase idle 1s\n"
+							       "phase busy 2s\n"
+							       "  ddr.read[3] 12.8G\n"
+							       "repeat\n");
 	double v;
 
 	assert_int_equal(pm_sim__truth(sim, "ddr.read", 3, SEC, &v), 0);
@@ -181,8 +168,9 @@ static void test_yitian_exact(void **state)
 	static const char *const specs[] = { "ali_drw/hif_rd/", "ali_drw/hif_wr/", "ali_drw/cycle/",
 					     NULL };
 	/* 6.4 GB/s per channel: 3.2 GB/s per sub-channel = 50 M 64-byte reads/s */
-	struct pm_sim *sim = platform_with("yitian710", "ddr.read 6.4G\nddr.write 1.28G\n"
-							"ddr.read[7] 12.8G\nddr.clock 1.6G\n");
+	struct pm_sim *sim = th_sim_platform_with("yitian710",
+						  "ddr.read 6.4G\nddr.write 1.28G\n"
+						  "ddr.read[7] 12.8G\nddr.clock 1.6G\n");
 	const struct pm_report *rep;
 	struct run r;
 
@@ -240,7 +228,7 @@ static void test_yitian_perf_folds_wrap(void **state)
 {
 	static const char *const specs[] = { "ali_drw_21000/hif_rd/", NULL };
 	/* 1.28 TB/s on channel 0: 10 G requests/s per sub-channel, 2^32 in 0.43 s */
-	struct pm_sim *sim = platform_with("yitian710", "ddr.read[0] 1.28T\n");
+	struct pm_sim *sim = th_sim_platform_with("yitian710", "ddr.read[0] 1.28T\n");
 	const struct pm_report *rep;
 	struct run r;
 
@@ -282,9 +270,9 @@ static void test_amd_df_exact(void **state)
 					    "amd_df/event=0xc7,umask=0x38/",
 					    "amd_df/event=0x107,umask=0x38/",
 					    "amd_df/event=0x7c7,umask=0x2/", NULL };
-	struct pm_sim *sim = platform_with("amdzen2", "dram.read[0] 1G\ndram.read[3] 4G\n"
-						      "dram.read[4] 5G\ndram.write 640M\n"
-						      "remote.out[0] 3.2G\n");
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", "dram.read[0] 1G\ndram.read[3] 4G\n"
+							     "dram.read[4] 5G\ndram.write 640M\n"
+							     "remote.out[0] 3.2G\n");
 	const struct pm_report *rep;
 	struct run r;
 
@@ -302,7 +290,7 @@ static void test_amd_df_exact(void **state)
 
 static void test_amd_df_multiplexed(void **state)
 {
-	struct pm_sim *sim = platform_with("amdzen2", df_steady);
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", df_steady);
 	const struct pm_report *rep;
 	struct run r;
 
@@ -341,7 +329,7 @@ static void phased(int quiet_ms, int burst_ms, double *ret_interval, double *ret
 		 "dram.write 0\nphase quiet %dms\n  dram.read 0\nphase burst %dms\n"
 		 "  dram.read 20G\nrepeat\n",
 		 quiet_ms, burst_ms);
-	sim = platform_with("amdzen2", text);
+	sim = th_sim_platform_with("amdzen2", text);
 
 	assert_int_equal(start(&r, sim, df8, PM_AGGR_FAMILY), 0);
 	for (int iv = 0; iv < 5; iv++) {
@@ -430,7 +418,8 @@ static void test_amd_flops_pair(void **state)
 					    "cpu/event=0x3,umask=0xff/",
 					    "cpu/event=0x3,umask=0xff/",
 					    "cpu/event=0x3,umask=0xff/", NULL };
-	struct pm_sim *sim = platform_with("amdzen2", "core.flops 1G\ncore.instructions 2G\n");
+	struct pm_sim *sim = th_sim_platform_with("amdzen2",
+						  "core.flops 1G\ncore.instructions 2G\n");
 	struct pm_session_opts o = { .target = PM_TARGET_CPUS, .cpus = "3" };
 	const struct pm_report *rep;
 	struct run r;
@@ -474,7 +463,8 @@ static void test_amd_flops_pair(void **state)
 /* perf's generic names reach the core PMU through the kernel's Zen 2 event map. */
 static void test_amd_generic_events(void **state)
 {
-	struct pm_sim *sim = platform_with("amdzen2", "core.cycles 3G\ncore.instructions 1.5G\n");
+	struct pm_sim *sim = th_sim_platform_with("amdzen2",
+						  "core.cycles 3G\ncore.instructions 1.5G\n");
 	const struct pm_os_ops *ops = pm_sim__ops();
 	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE };
 	uint64_t v = 0;
@@ -502,7 +492,7 @@ static void test_amd_l3_masks(void **state)
 	static const char *const specs[] = { "amd_l3/event=0x4,umask=0xff/",
 					     "amd_l3/event=0x4,umask=0x1/",
 					     "amd_l3/event=0x4,umask=0xff,threadmask=0x3/", NULL };
-	struct pm_sim *sim = platform_with("amdzen2", "l3.access 100M\nl3.hit_ratio 75%\n");
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", "l3.access 100M\nl3.hit_ratio 75%\n");
 	const struct pm_report *rep;
 	struct run r;
 
@@ -529,7 +519,7 @@ static uint64_t rdmsr(struct pm_sim *sim, int fd, uint64_t idx)
 
 static void test_msr_device(void **state)
 {
-	struct pm_sim *sim = platform_with("amdzen2", "dram.read[2] 6.4G\ndram.write 0\n");
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", "dram.read[2] 6.4G\ndram.write 0\n");
 	const struct pm_os_ops *ops = pm_sim__ops();
 	/* seed 004: DRAM channel 2's CTL value 0x000403887 (enable bit 22 set) */
 	uint64_t ctl = 0x000403887, zero = 0, v;
@@ -595,7 +585,7 @@ static void test_msr_refusals(void **state)
 static void test_faults(void **state)
 {
 	static const char *const specs[] = { "ali_drw_21000/hif_rd/", NULL };
-	struct pm_sim *sim = platform_with("yitian710", "at 2500ms vanish ali_drw_21000\n");
+	struct pm_sim *sim = th_sim_platform_with("yitian710", "at 2500ms vanish ali_drw_21000\n");
 	struct run r;
 
 	assert_int_equal(start(&r, sim, specs, PM_AGGR_DEVICE), 0);
@@ -605,9 +595,9 @@ static void test_faults(void **state)
 	assert_int_equal(pm_session__read(r.s), -ENODEV);
 	stop(&r);
 
-	sim = platform_with("amdzen2", "at 1s error dev/cpu/3/msr EIO\n"
-				       "at 1s poke dev/cpu/0/msr 0xc0010244 0x400000\n"
-				       "at 2s freeze 10s\n");
+	sim = th_sim_platform_with("amdzen2", "at 1s error dev/cpu/3/msr EIO\n"
+					      "at 1s poke dev/cpu/0/msr 0xc0010244 0x400000\n"
+					      "at 2s freeze 10s\n");
 	{
 		const struct pm_os_ops *ops = pm_sim__ops();
 		int fd = ops->open(sim, "dev/cpu/3/msr", O_RDONLY);
