@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* pmumon list [pmus|events|scenario] [GLOB]: what this machine can count. */
+/* pmumon list [pmus|events|metrics|scenario] [GLOB]: what this machine can count. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -12,7 +12,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmumon list [pmus|events|scenario] [GLOB]\n"
+		"usage: pmumon list [pmus|events|metrics|scenario] [GLOB]\n"
 		"\n"
 		"  pmus    every PMU: perf type, the CPUs its events open on, its counters\n"
 		"          (from a platform pack; 'unknown' when none describes it), counter\n"
@@ -21,6 +21,7 @@ static void usage(FILE *f)
 		"          encoding the kernel gets, and a description; then perf's generic names\n"
 		"  GLOB    only PMUs whose name or family matches (ali_drw*, amd_df, msr), or\n"
 		"          events whose name matches (hif_*)\n"
+		"  metrics the platform packs' metrics: formula, unit, groups, scope\n"
 		"  scenario with --sim: what a scenario file can set on that platform\n"
 		"\n"
 		"Use an event as PMU/EVENT/ (msr/tsc/), PMU/TERM=VALUE,.../\n"
@@ -184,6 +185,30 @@ static void list_events(struct pm_ctx *ctx, const char *glob)
 	       "  /sys/kernel/tracing/events.\n");
 }
 
+/* The packs' metrics: name, unit, groups, scope, flags, formula, description. */
+static void list_metrics(struct pm_ctx *ctx, const char *glob, bool asked)
+{
+	struct pm_metric_info m;
+	size_t shown = 0;
+
+	for (size_t i = 0; pm_ctx__metric(ctx, i, &m) == 0; i++) {
+		if (glob && fnmatch(glob, m.name, 0) != 0 && fnmatch(glob, m.groups, 0) != 0)
+			continue;
+		if (!shown++)
+			printf("\nmetrics (pmumon stat -M NAME or -M GROUP):\n");
+		printf("  %-28s %-6s group %s%s%s%s%s  (%s)\n", m.name, m.unit[0] ? m.unit : "-",
+		       m.groups[0] ? m.groups : "-", m.scope[0] ? ", per " : "", m.scope,
+		       m.approximate ? ", approximate" : "",
+		       m.sum_of_devices ? ", summed per device" : "", m.pack);
+		printf("      = %s\n", m.expr);
+		if (m.desc[0])
+			printf("      %s\n", m.desc);
+	}
+	if (!shown && asked)
+		printf("no metrics%s%s: no platform pack with metrics matches this machine\n",
+		       glob ? " matching " : "", glob ? glob : "");
+}
+
 /* What a --sim scenario file can set on this platform (docs/simulator.md). */
 static int list_scenario(const char *platform)
 {
@@ -230,13 +255,14 @@ int cmd_list(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc && (!strcmp(argv[optind], "pmus") || !strcmp(argv[optind], "events") ||
-			      !strcmp(argv[optind], "scenario")))
+	if (optind < argc &&
+	    (!strcmp(argv[optind], "pmus") || !strcmp(argv[optind], "events") ||
+	     !strcmp(argv[optind], "metrics") || !strcmp(argv[optind], "scenario")))
 		what = argv[optind++];
 	if (optind < argc)
 		glob = argv[optind++];
 	if (optind < argc) {
-		cli_error("unexpected argument '%s' (pmumon list [pmus|events|scenario] [GLOB])",
+		cli_error("unexpected argument '%s' (pmumon list [pmus|events|metrics|scenario] [GLOB])",
 			  argv[optind]);
 		return EXIT_USAGE;
 	}
@@ -257,6 +283,8 @@ int cmd_list(int argc, char **argv)
 		printf("\n");
 	if (!what || !strcmp(what, "events"))
 		list_events(ctx, glob);
+	if (!what || !strcmp(what, "metrics"))
+		list_metrics(ctx, glob, what != NULL);
 	pm_ctx__free(ctx);
 	return EXIT_OK;
 }

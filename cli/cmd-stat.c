@@ -22,6 +22,10 @@
 struct stat_args {
 	const char *events[MAX_EVENT_ARGS];
 	size_t n_events;
+	const char *metrics[MAX_EVENT_ARGS]; /* -M / -g: names or groups */
+	size_t n_metrics;
+	const char *defines[MAX_EVENT_ARGS]; /* --define NAME=VALUE */
+	size_t n_defines;
 	bool all_cpus;
 	const char *cpus;
 	unsigned long interval_ms;
@@ -63,6 +67,11 @@ static void usage(FILE *f)
 		"                          {a,b}               a group, scheduled together\n"
 		"                        without -e: the platform pack's defaults (memory\n"
 		"                        bandwidth first) or perf's generic events\n"
+		"  -M, --metrics NAMES   the platform pack's metrics, by name or group, comma\n"
+		"                        separated (pmumon list metrics); their events are\n"
+		"                        counted and shown too; -g, --metric-group is the same\n"
+		"      --define NAME=VALUE  a constant a metric needs that no counter gives\n"
+		"                        (a memory controller's clock), repeatable\n"
 		"Where:\n"
 		"  -a, --all-cpus        every CPU (the default without a COMMAND)\n"
 		"  -C, --cpu LIST        these CPUs (0-3,8); uncore events use the CPUs of\n"
@@ -90,7 +99,8 @@ static void usage(FILE *f)
 		"  pmumon stat -a -- sleep 5\n"
 		"  pmumon stat -a -e msr/tsc/ -e page-faults -I 1000 --interval-count 10\n"
 		"  pmumon stat -e page-faults -- make -j2\n"
-		"  pmumon stat -a --per-device -e 'ali_drw/hif_rd/' -x, -o bw.csv -I 1000\n",
+		"  pmumon stat -a --per-device -e 'ali_drw/hif_rd/' -x, -o bw.csv -I 1000\n"
+		"  pmumon stat -a --per-die -M ddr_read_bandwidth.all -I 1000\n",
 		PM_JSON_SCHEMA);
 }
 
@@ -100,6 +110,7 @@ enum {
 	OPT_PER_DEVICE,
 	OPT_PER_DIE,
 	OPT_PER_SOCKET,
+	OPT_DEFINE,
 };
 
 static int set_aggr(struct stat_args *a, enum pm_aggr aggr)
@@ -113,6 +124,9 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 {
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "metric-group", required_argument, NULL, 'g' },
+		{ "define", required_argument, NULL, OPT_DEFINE },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "interval-print", required_argument, NULL, 'I' },
@@ -133,10 +147,24 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 	int c;
 
 	/* '+': options stop at the command, whose own options are its business */
-	while ((c = getopt_long(argc, argv, "+e:aC:I:Ax:jo:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:M:g:aC:I:Ax:jo:vh", opts, NULL)) != -1) {
 		if (cli_global_option(c, optarg))
 			continue;
 		switch (c) {
+		case 'M':
+		case 'g':
+		case OPT_DEFINE: {
+			const char **arr = c == OPT_DEFINE ? a->defines : a->metrics;
+			size_t *n = c == OPT_DEFINE ? &a->n_defines : &a->n_metrics;
+
+			if (*n == MAX_EVENT_ARGS) {
+				cli_error("too many %s options (at most %d)",
+					  c == OPT_DEFINE ? "--define" : "-M/-g", MAX_EVENT_ARGS);
+				return -1;
+			}
+			arr[(*n)++] = optarg;
+			break;
+		}
 		case 'e':
 			if (a->n_events == MAX_EVENT_ARGS) {
 				cli_error("too many -e options (at most %d; a spec may list several "
@@ -435,6 +463,23 @@ static int add_events(struct pm_evlist *l, const struct stat_args *a, bool syste
 	char desc[1024];
 	int r;
 
+	for (size_t i = 0; i < a->n_defines; i++) {
+		const char *eq = strchr(a->defines[i], '=');
+		double v;
+		char name[128];
+
+		if (!eq || eq == a->defines[i] || (size_t)(eq - a->defines[i]) >= sizeof(name) ||
+		    pm_parse_double(eq + 1, strlen(eq + 1), &v) < 0) {
+			cli_error("--define wants NAME=NUMBER (ddrc_freq=1.6e9), not '%s'",
+				  a->defines[i]);
+			return -EINVAL;
+		}
+		memcpy(name, a->defines[i], (size_t)(eq - a->defines[i]));
+		name[eq - a->defines[i]] = '\0';
+		r = pm_evlist__define(l, name, v);
+		if (r < 0)
+			return r;
+	}
 	for (size_t i = 0; i < a->n_events; i++) {
 		r = pm_evlist__add(l, a->events[i], &d);
 		if (r < 0) {
@@ -442,7 +487,15 @@ static int add_events(struct pm_evlist *l, const struct stat_args *a, bool syste
 			return r;
 		}
 	}
-	if (a->n_events)
+	for (size_t i = 0; i < a->n_metrics; i++) {
+		pm_diag__init(&d);
+		r = pm_evlist__add_metrics(l, a->metrics[i], &d);
+		if (r < 0) {
+			cli_report(a->metrics[i], r, &d);
+			return r;
+		}
+	}
+	if (a->n_events || a->n_metrics)
 		return 0;
 	r = pm_evlist__add_defaults(l, system_wide, desc, sizeof(desc), &d);
 	if (r < 0) {

@@ -88,6 +88,7 @@ int pm_aggr__build(struct pm_session *s)
 {
 	struct slot *slot;
 	size_t n = 0, rows = 0;
+	int r;
 
 	slot = calloc(s->n_c ? s->n_c : 1, sizeof(*slot));
 	if (!slot)
@@ -104,10 +105,9 @@ int pm_aggr__build(struct pm_session *s)
 	free(s->rows_iv);
 	free(s->rows_tot);
 	free(s->acc);
-	s->rows_iv = calloc(rows ? rows : 1, sizeof(*s->rows_iv));
-	s->rows_tot = calloc(rows ? rows : 1, sizeof(*s->rows_tot));
+	s->rows_iv = s->rows_tot = NULL;
 	s->acc = calloc(rows ? rows : 1, sizeof(*s->acc));
-	if (!s->rows_iv || !s->rows_tot || !s->acc) {
+	if (!s->acc) {
 		free(slot);
 		return -ENOMEM;
 	}
@@ -115,12 +115,43 @@ int pm_aggr__build(struct pm_session *s)
 	for (size_t i = 0; i < n; i++) {
 		const struct pm_counter *c = &s->c[slot[i].counter];
 
+		s->acc[c->row].event = c->event;
+		s->acc[c->row].key = slot[i].key;
+	}
+	/* metric rows follow the event rows: their buckets come from the events' */
+	r = pm_metric__build_rows(s);
+	if (r == 0) {
+		s->rows_iv = calloc(rows + s->n_mrows + 1, sizeof(*s->rows_iv));
+		s->rows_tot = calloc(rows + s->n_mrows + 1, sizeof(*s->rows_tot));
+		if (!s->rows_iv || !s->rows_tot)
+			r = -ENOMEM;
+	}
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		const struct pm_counter *c = &s->c[slot[i].counter];
+
 		fill_row(s, c, &s->rows_iv[c->row]);
 		fill_row(s, c, &s->rows_tot[c->row]);
-		s->acc[c->row].event = c->event;
+	}
+	if (r == 0) {
+		pm_metric__label_rows(s, s->rows_iv);
+		pm_metric__label_rows(s, s->rows_tot);
 	}
 	free(slot);
-	return 0;
+	return r;
+}
+
+bool pm_aggr__delta(const struct pm_session *s, const struct pm_counter *c, bool interval,
+		    uint64_t *ret_val, uint64_t *ret_ena, uint64_t *ret_run)
+{
+	const struct pm_event *ev = &s->l->ev[c->event];
+
+	if (c->fd < 0)
+		return false;
+	*ret_ena = c->cur.ena - (interval ? c->prev.ena : 0);
+	*ret_run = c->cur.run - (interval ? c->prev.run : 0);
+	/* a snapshot event's count is its current value (facts §4: SET, not added) */
+	*ret_val = ev->snapshot ? c->cur.val : c->cur.val - (interval ? c->prev.val : 0);
+	return *ret_ena != 0; /* not enabled in this window: a task not started yet */
 }
 
 void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
@@ -131,7 +162,7 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		rows[r].enabled_ns = rows[r].running_ns = 0;
 		rows[r].running = NAN;
 		rows[r].flags = 0;
-		s->acc[r] = (struct pm_row_acc){ .event = s->acc[r].event };
+		s->acc[r] = (struct pm_row_acc){ .event = s->acc[r].event, .key = s->acc[r].key };
 	}
 	for (size_t k = 0; k < s->n_c; k++) {
 		const struct pm_counter *c = &s->c[k];
@@ -141,14 +172,8 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		uint64_t val, ena, run;
 		double ratio;
 
-		if (c->fd < 0)
+		if (!pm_aggr__delta(s, c, interval, &val, &ena, &run))
 			continue;
-		ena = c->cur.ena - (interval ? c->prev.ena : 0);
-		run = c->cur.run - (interval ? c->prev.run : 0);
-		/* a snapshot event's count is its current value (facts §4: SET, not added) */
-		val = ev->snapshot ? c->cur.val : c->cur.val - (interval ? c->prev.val : 0);
-		if (ena == 0)
-			continue; /* not enabled in this window (a task not started yet) */
 		a->n_in++;
 		ratio = (double)run / (double)ena;
 		if (isnan(row->running) || ratio < row->running) {

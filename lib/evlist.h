@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "metric/metric.h"
 #include "pmumon/pmumon.h"
 
 struct pm_pmu;
@@ -43,6 +44,10 @@ struct pm_evlist {
 	struct pm_evinst *inst;
 	size_t n_inst, cap_inst;
 	int n_groups;
+	struct pm_metric *metrics; /* metric/metric.h; a metric's inputs come before it */
+	size_t n_metrics, cap_metrics;
+	struct pm_define *defines;
+	size_t n_defines, cap_defines;
 };
 
 #endif

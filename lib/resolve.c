@@ -128,6 +128,12 @@ void pm_evlist__free(struct pm_evlist *l)
 		return;
 	for (size_t i = 0; i < l->n_ev; i++)
 		event_done(&l->ev[i]);
+	for (size_t i = 0; i < l->n_metrics; i++)
+		pm_metric__done(&l->metrics[i]);
+	for (size_t i = 0; i < l->n_defines; i++)
+		free(l->defines[i].name);
+	free(l->metrics);
+	free(l->defines);
 	free(l->ev);
 	free(l->inst);
 	free(l);

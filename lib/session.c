@@ -57,6 +57,7 @@ void pm_session__free(struct pm_session *s)
 	free(s->rows_iv);
 	free(s->rows_tot);
 	free(s->acc);
+	pm_metric__rows_done(s);
 	pm_cpus__done(&s->cpus);
 	free(s);
 }
@@ -183,7 +184,8 @@ const struct pm_report *pm_session__report(struct pm_session *s, bool interval)
 	rep->duration_ns = interval ? s->t_now_ns - s->t_prev_ns : rep->t_ns;
 	rep->wall_ns = s->wall_now_ns;
 	rep->aggr = s->opts.aggr;
-	rep->n_rows = s->n_rows;
+	pm_metric__compute(s, rep, rows);
+	rep->n_rows = s->n_rows + s->n_mrows;
 	rep->rows = rows;
 	return rep;
 }

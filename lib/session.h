@@ -42,12 +42,23 @@ struct pm_read_unit {
 /* Sums that become one row's value. */
 struct pm_row_acc {
 	size_t event;	      /* the row's event (set when rows are built) */
+	long key;	      /* its aggregation bucket (device, CPU, die, socket) */
 	unsigned n_in;	      /* inputs enabled during the report */
 	unsigned n_uncounted; /* of those, inputs that never ran */
 	double sum;
 };
 
 struct pm_session;
+
+/* A metric's row in one bucket: which rows feed each of its slots. */
+struct pm_metric_row {
+	size_t metric;
+	long key;
+	size_t *in; /* per slot: a row index, SIZE_MAX for none (or not a row input) */
+	/* SumOfDevices metrics: the PMU instances (index within their event) in this bucket */
+	size_t *units;
+	size_t n_units;
+};
 
 /* What every counter source implements (perf now; hwmon, msr, sideband later). */
 struct pm_source_ops {
@@ -83,16 +94,28 @@ struct pm_session {
 	bool warned_user_only;	   /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 
-	struct pm_row *rows_iv, *rows_tot;
-	struct pm_row_acc *acc; /* per-row scratch for pm_aggr__compute */
-	size_t n_rows;
+	struct pm_row *rows_iv, *rows_tot; /* event rows, then metric rows */
+	struct pm_row_acc *acc;		   /* per event row scratch for pm_aggr__compute */
+	size_t n_rows;			   /* event rows */
+	struct pm_metric_row *mrows;	   /* metric rows, after the event rows */
+	size_t n_mrows;
+	double *mvals; /* slot values while evaluating one metric row */
 	struct pm_report rep_iv, rep_tot;
 };
 
 /* sched.c: place every event instance on CPUs as counters, with groups. */
 int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr);
 
+/* metric/metric.c: the metric rows after the event rows. */
+int pm_metric__build_rows(struct pm_session *s);
+void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows);
+void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struct pm_row *rows);
+void pm_metric__rows_done(struct pm_session *s);
+
 /* aggr.c: rows for the session's aggregation mode, and their values. */
+/* A counter's deltas over the report; false when it was not enabled in it. */
+bool pm_aggr__delta(const struct pm_session *s, const struct pm_counter *c, bool interval,
+		    uint64_t *ret_val, uint64_t *ret_ena, uint64_t *ret_run);
 int pm_aggr__build(struct pm_session *s);
 void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows);
 

@@ -116,6 +116,16 @@ const char *pm_alias__origin(const struct pm_alias *a); /* "sysfs" or a pack nam
 /* The encoding on its PMU, "config=0x100003807[,config1=..]". */
 int pm_alias__encoding(const struct pm_alias *a, const struct pm_pmu *p, char *buf, size_t size);
 
+/* The platform packs' metrics that match this machine, for listing. */
+struct pm_metric_info {
+	const char *name, *expr, *groups, *desc, *unit, *scope, *pack;
+	bool approximate;    /* a vendor estimate, flagged on every value */
+	bool sum_of_devices; /* computed per PMU instance, then added up */
+};
+
+size_t pm_ctx__metric_count(struct pm_ctx *ctx);
+int pm_ctx__metric(struct pm_ctx *ctx, size_t i, struct pm_metric_info *ret);
+
 /* perf's generic event names (cycles, page-faults, ...), for listing. */
 size_t pm_generic_event_count(void);
 /* Its name; *ret_kind gets "hardware" or "software". NULL past the end. */
@@ -136,6 +146,14 @@ int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag *reterr
 int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc, size_t desc_size,
 			    struct pm_diag *reterr);
 size_t pm_evlist__count(const struct pm_evlist *l);
+/*
+ * Add the platform packs' metrics named (or in the MetricGroups named),
+ * comma separated; the events they need join the list. Rows follow for
+ * every bucket the events have rows in, flagged PM_ROW_METRIC.
+ */
+int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr);
+/* A constant metrics may use by name, for what no counter gives (a DDRC clock). */
+int pm_evlist__define(struct pm_evlist *l, const char *name, double value);
 const char *pm_evlist__name(const struct pm_evlist *l, size_t i);
 
 /* ---- counting ----------------------------------------------------------- */
@@ -197,6 +215,8 @@ enum {
 	PM_ROW_MULTIPLEXED = 1 << 0, /* an input ran part of the time: value is extrapolated */
 	PM_ROW_NOT_COUNTED = 1 << 1, /* an enabled input never ran: no honest value */
 	PM_ROW_SNAPSHOT = 1 << 2,    /* a current value (.snapshot), not a count */
+	PM_ROW_METRIC = 1 << 3,	     /* a metric computed from the event rows */
+	PM_ROW_APPROXIMATE = 1 << 4, /* a vendor formula known to be an estimate */
 };
 
 struct pm_report {

@@ -12,6 +12,7 @@
 
 #include "ctx.h"
 #include "db/embedded.h"
+#include "metric/expr.h"
 #include "pmu.h"
 #include "util/util.h"
 
@@ -32,6 +33,8 @@ struct pm_db {
 	struct pm_strbuf names;
 	struct pm_strbuf notes;
 	char cpuid[128];
+	struct pm_metric_def *metrics;
+	size_t n_metrics, cap_metrics;
 };
 
 /* ---- pure helpers ------------------------------------------------------- */
@@ -399,6 +402,94 @@ static int add_events(struct pm_ctx *ctx, const char *pack, json_t *files)
 	return 0;
 }
 
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, const char *file,
+		      size_t idx, json_t *j)
+{
+	const char *name = jstr(j, "MetricName"), *expr = jstr(j, "MetricExpr");
+	const char *unit = jstr(j, "Unit"), *scale_unit = jstr(j, "ScaleUnit");
+	struct pm_metric_def m = { .scale = 1.0, .pack = pack };
+	char family[64] = "", unit_str[64] = "";
+	struct pm_diag d;
+
+	if (!name || !expr) {
+		pm_log(ctx, PM_LOG_WARN,
+		       "pack '%s': %s entry %zu: no MetricName or MetricExpr, "
+		       "ignoring",
+		       pack, file, idx);
+		return 0;
+	}
+	pm_diag__init(&d);
+	if (pm_expr__check(expr, &d) < 0) {
+		pm_log(ctx, PM_LOG_WARN,
+		       "pack '%s': %s metric '%s': %s at character %d of '%s', "
+		       "ignoring",
+		       pack, file, name, d.msg, d.pos, expr);
+		return 0;
+	}
+	if (unit && pm_db_unit_to_family(unit, family, sizeof(family)) < 0)
+		return 0;
+	if (scale_unit &&
+	    pm_db_parse_scale_unit(scale_unit, &m.scale, unit_str, sizeof(unit_str)) < 0) {
+		pm_log(ctx, PM_LOG_WARN, "pack '%s': %s metric '%s': bad ScaleUnit '%s', ignoring",
+		       pack, file, name, scale_unit);
+		return 0;
+	}
+	if (pm_grow((void **)&db->metrics, &db->cap_metrics, db->n_metrics + 1,
+		    sizeof(*db->metrics)) < 0)
+		return -ENOMEM;
+	m.name = strdup(name);
+	m.expr = strdup(expr);
+	m.groups = dup_or_empty(jstr(j, "MetricGroup"));
+	m.desc = dup_or_empty(jstr(j, "BriefDescription"));
+	m.family = unit ? strdup(family) : NULL;
+	m.unit = strdup(unit_str);
+	m.scope = dup_or_empty(jstr(j, "Scope"));
+	m.approximate = json_is_true(json_object_get(j, "Approximate"));
+	m.sum_of_devices = jstr(j, "Aggregate") && !strcmp(jstr(j, "Aggregate"), "SumOfDevices");
+	db->metrics[db->n_metrics++] = m;
+	if (!m.name || !m.expr || !m.groups || !m.desc || (unit && !m.family) || !m.unit ||
+	    !m.scope)
+		return -ENOMEM;
+	return 0;
+}
+
+static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, json_t *files)
+{
+	size_t i, j;
+	json_t *f, *m;
+	int r = 0;
+
+	json_array_foreach(files, i, f) {
+		const struct pm_embedded *e = json_is_string(f) ?
+						      find_file(pack, json_string_value(f)) :
+						      NULL;
+		json_t *arr;
+
+		if (!e) {
+			pm_log(ctx, PM_LOG_WARN, "pack '%s': a metrics file is missing, ignoring",
+			       pack);
+			continue;
+		}
+		arr = parse_json(ctx, e);
+		if (!arr)
+			continue;
+		json_array_foreach(arr, j, m) {
+			r = add_metric(ctx, db, pack, e->path, j, m);
+			if (r < 0)
+				break;
+		}
+		json_decref(arr);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int add_pack(struct pm_db *db, const char *name, json_t *root)
 {
 	struct pm_pack *pk;
@@ -454,6 +545,9 @@ static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embed
 	if (r == 0)
 		r = add_events(ctx, db->packs[db->n_packs - 1].name,
 			       json_object_get(root, "Events"));
+	if (r == 0)
+		r = add_metrics(ctx, db, db->packs[db->n_packs - 1].name,
+				json_object_get(root, "Metrics"));
 out:
 	json_decref(root);
 	return r;
@@ -548,6 +642,18 @@ void pm_db__free(struct pm_db *db)
 		free(db->packs[i].defaults_note);
 		free(db->packs[i].name);
 	}
+	for (size_t i = 0; i < db->n_metrics; i++) {
+		struct pm_metric_def *m = &db->metrics[i];
+
+		free((char *)m->name);
+		free((char *)m->expr);
+		free((char *)m->groups);
+		free((char *)m->desc);
+		free((char *)m->family);
+		free((char *)m->unit);
+		free((char *)m->scope);
+	}
+	free(db->metrics);
 	free(db->traits);
 	free(db->packs);
 	free(db->defaults);
@@ -579,4 +685,36 @@ const char *pm_db__default(const struct pm_db *db, size_t i)
 const char *pm_db__defaults_note(const struct pm_db *db)
 {
 	return db && db->notes.s ? db->notes.s : "";
+}
+
+size_t pm_db__metric_count(const struct pm_db *db)
+{
+	return db ? db->n_metrics : 0;
+}
+
+const struct pm_metric_def *pm_db__metric(const struct pm_db *db, size_t i)
+{
+	return db && i < db->n_metrics ? &db->metrics[i] : NULL;
+}
+
+const struct pm_metric_def *pm_db__find_metric(const struct pm_db *db, const char *name)
+{
+	for (size_t i = 0; db && i < db->n_metrics; i++)
+		if (!strcmp(db->metrics[i].name, name))
+			return &db->metrics[i];
+	return NULL;
+}
+
+bool pm_metric_def__in_group(const struct pm_metric_def *m, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *g = m->groups; *g;) {
+		size_t l = strcspn(g, ";");
+
+		if (l == n && !strncmp(g, name, n))
+			return true;
+		g += l + (g[l] == ';');
+	}
+	return false;
 }

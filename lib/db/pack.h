@@ -10,6 +10,7 @@
 #ifndef PM_PACK_H
 #define PM_PACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pm_ctx;
@@ -34,6 +35,32 @@ size_t pm_db__default_count(const struct pm_db *db);
 const char *pm_db__default(const struct pm_db *db, size_t i);
 /* What the defaults measure, per matching pack with defaults ("" if none). */
 const char *pm_db__defaults_note(const struct pm_db *db);
+
+/*
+ * A metric of a matching pack: perf's MetricName/MetricExpr/MetricGroup/
+ * ScaleUnit/BriefDescription/Unit, plus pmumon's Scope (sub-channel,
+ * channel, die, socket, system, cpu, ...) and Approximate (a vendor formula
+ * known to be an estimate). Every string is owned by the db.
+ */
+struct pm_metric_def {
+	const char *name, *expr, *groups, *desc;
+	const char *family; /* PMU family its event names live on (Unit), NULL: any */
+	const char *unit;   /* from ScaleUnit: "MB/s", "%", "" */
+	double scale;
+	const char *scope; /* "" when the pack says nothing */
+	bool approximate;
+	/* "Aggregate": "SumOfDevices": evaluate per PMU instance and add the
+	 * results up (a ratio to each sub-channel's own clock); otherwise the
+	 * expression runs on the row's summed counts, as in perf */
+	bool sum_of_devices;
+	const char *pack;
+};
+
+size_t pm_db__metric_count(const struct pm_db *db);
+const struct pm_metric_def *pm_db__metric(const struct pm_db *db, size_t i);
+const struct pm_metric_def *pm_db__find_metric(const struct pm_db *db, const char *name);
+/* Is name one of the metric's groups (MetricGroup is ';'-separated)? */
+bool pm_metric_def__in_group(const struct pm_metric_def *m, const char *name);
 
 /* Exposed for testing: perf's pmu-events "Unit" to PMU family (DFPMC -> amd_df). */
 int pm_db_unit_to_family(const char *unit, char *buf, size_t size);

@@ -52,6 +52,10 @@ static void flags_text(const struct pm_row *row, char *buf, size_t size)
 		strncat(buf, buf[0] ? "|not_counted" : "not_counted", size - strlen(buf) - 1);
 	if (row->flags & PM_ROW_SNAPSHOT)
 		strncat(buf, buf[0] ? "|snapshot" : "snapshot", size - strlen(buf) - 1);
+	if (row->flags & PM_ROW_METRIC)
+		strncat(buf, buf[0] ? "|metric" : "metric", size - strlen(buf) - 1);
+	if (row->flags & PM_ROW_APPROXIMATE)
+		strncat(buf, buf[0] ? "|approximate" : "approximate", size - strlen(buf) - 1);
 }
 
 static int csv_report(struct pm_out *o, const struct pm_report *r)

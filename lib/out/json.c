@@ -67,6 +67,10 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		pm_jw__bool(&w, counted);
 		pm_jw__key(&w, "snapshot");
 		pm_jw__bool(&w, row->flags & PM_ROW_SNAPSHOT);
+		pm_jw__key(&w, "metric");
+		pm_jw__bool(&w, row->flags & PM_ROW_METRIC);
+		pm_jw__key(&w, "approximate");
+		pm_jw__bool(&w, row->flags & PM_ROW_APPROXIMATE);
 		pm_jw__key(&w, "simulated");
 		pm_jw__bool(&w, o->opts.simulated);
 		if (o->opts.simulated) {

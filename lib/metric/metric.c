@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Metrics: adding a pack's metrics to an event list, and their rows in a
+ * session. A metric row exists for every aggregation bucket (device, CPU,
+ * die, socket, or the one machine-wide bucket) in which one of its events
+ * has a row; its value is the expression over the values of those rows,
+ * its quality the worst of its inputs'.
+ */
+#include "metric/metric.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "db/pack.h"
+#include "evlist.h"
+#include "pmu.h"
+#include "session.h"
+#include "util/util.h"
+
+void pm_metric__done(struct pm_metric *m)
+{
+	pm_expr__free(m->expr);
+	free(m->slots);
+	free(m->unit);
+	*m = (struct pm_metric){ 0 };
+}
+
+int pm_evlist__define(struct pm_evlist *l, const char *name, double value)
+{
+	struct pm_define *d;
+
+	for (size_t i = 0; i < l->n_defines; i++) {
+		if (!strcmp(l->defines[i].name, name)) {
+			l->defines[i].value = value;
+			return 0;
+		}
+	}
+	if (pm_grow((void **)&l->defines, &l->cap_defines, l->n_defines + 1, sizeof(*d)) < 0)
+		return -ENOMEM;
+	d = &l->defines[l->n_defines];
+	d->name = strdup(name);
+	if (!d->name)
+		return -ENOMEM;
+	d->value = value;
+	l->n_defines++;
+	return 0;
+}
+
+/* ---- binding names ---------------------------------------------------------------- */
+
+struct binder {
+	struct pm_evlist *l;
+	size_t metric;
+	struct pm_diag *err;
+	int r;		   /* an error the resolver met besides "unknown" */
+	char unknown[128]; /* a name nothing answered to */
+};
+
+static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, struct pm_diag *err,
+		      size_t *ret_idx);
+
+static int add_slot(struct pm_metric *m, enum pm_metric_slot_kind kind, size_t idx, double v)
+{
+	for (size_t i = 0; i < m->n_slots; i++)
+		if (m->slots[i].kind == kind && m->slots[i].idx == idx &&
+		    (kind != PM_SLOT_CONST || m->slots[i].value == v))
+			return (int)i;
+	if (pm_grow((void **)&m->slots, &m->cap_slots, m->n_slots + 1, sizeof(*m->slots)) < 0)
+		return -ENOMEM;
+	m->slots[m->n_slots] = (struct pm_metric_slot){ .kind = kind, .idx = idx, .value = v };
+	return (int)m->n_slots++;
+}
+
+/* perf's topology literals (tools/perf/util/expr.c expr__get_literal) we can answer. */
+static int literal(struct pm_ctx *ctx, const char *name, double *ret)
+{
+	const struct pm_topo *t = &ctx->topo;
+	int cpus = (int)t->online.n, cores = 0;
+
+	for (int c = 0; c < t->nr_cpu_ids; c++) {
+		const struct pm_cpu_topo *a = pm_topo__cpu(t, c);
+		bool first = a != NULL;
+
+		/* a core is counted at its first thread */
+		for (int d = 0; a && d < c && first; d++) {
+			const struct pm_cpu_topo *b = pm_topo__cpu(t, d);
+
+			if (b && b->package == a->package && b->die == a->die && b->core == a->core)
+				first = false;
+		}
+		cores += first;
+	}
+	if (!strcmp(name, "#smt_on"))
+		*ret = cores && cpus > cores;
+	else if (!strcmp(name, "#num_cpus") || !strcmp(name, "#num_cpus_online"))
+		*ret = cpus;
+	else if (!strcmp(name, "#num_packages"))
+		*ret = t->n_packages;
+	else if (!strcmp(name, "#num_dies"))
+		*ret = t->n_dies;
+	else if (!strcmp(name, "#num_cores"))
+		*ret = cores;
+	else
+		return -ENOENT;
+	return 0;
+}
+
+/* The spec an expression's event name stands for: pmu@terms@ -> pmu/terms/. */
+static int event_spec(const struct pm_metric_def *def, const char *name, char *buf, size_t size)
+{
+	if (strchr(name, '@')) {
+		size_t n = strlen(name);
+
+		if (n + 1 > size)
+			return -ENAMETOOLONG;
+		for (size_t i = 0; i <= n; i++)
+			buf[i] = name[i] == '@' ? '/' : name[i];
+		return 0;
+	}
+	if (def && def->family)
+		return pm_snprintf(buf, size, "%s/%s/", def->family, name);
+	return pm_snprintf(buf, size, "%s", name);
+}
+
+/* Does some PMU of the family name this event? */
+static bool family_has(struct pm_ctx *ctx, const char *family, const char *name)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!strcmp(ctx->pmus[i]->family, family) && pm_pmu__find_alias(ctx->pmus[i], name))
+			return true;
+	return false;
+}
+
+static int bind_event(struct binder *b, struct pm_metric *m, const char *name)
+{
+	struct pm_evlist *l = b->l;
+	char spec[512];
+	int r = event_spec(m->def, name, spec, sizeof(spec));
+
+	if (r < 0)
+		return r;
+	/* a bare name its family does not have: a constant the user must --define */
+	if (!strchr(name, '@') && m->def->family && !family_has(l->ctx, m->def->family, name)) {
+		snprintf(b->unknown, sizeof(b->unknown), "%s", name);
+		return -ENOENT;
+	}
+	for (size_t e = 0; e < l->n_ev; e++)
+		if (!strcmp(l->ev[e].spec, spec) || !strcmp(l->ev[e].label, spec))
+			return add_slot(m, PM_SLOT_EVENT, e, 0);
+	r = pm_evlist__add(l, spec, b->err);
+	if (r < 0) {
+		b->r = r;
+		return r;
+	}
+	return add_slot(m, PM_SLOT_EVENT, l->n_ev - 1, 0);
+}
+
+static int bind(const char *name, enum pm_expr_ref ref, void *ud)
+{
+	struct binder *b = ud;
+	struct pm_evlist *l = b->l;
+	const struct pm_metric_def *child;
+	double v;
+
+	if (ref == PM_EXPR_LITERAL) {
+		if (literal(l->ctx, name, &v) < 0)
+			return -ENOENT;
+		return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0, v);
+	}
+	if (ref != PM_EXPR_VALUE)
+		return -EOPNOTSUPP; /* source_count, has_event, strcmp_cpuid_str: none of ours */
+	if (!strcmp(name, "duration_time"))
+		return add_slot(&l->metrics[b->metric], PM_SLOT_DURATION, 0, 0);
+	for (size_t i = 0; i < l->n_defines; i++)
+		if (!strcmp(l->defines[i].name, name))
+			return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0,
+					l->defines[i].value);
+	child = pm_db__find_metric(l->ctx->db, name);
+	if (child) {
+		size_t idx;
+		int r = add_metric(l, child, b->err, &idx);
+
+		if (r < 0) {
+			b->r = r;
+			return r;
+		}
+		return add_slot(&l->metrics[b->metric], PM_SLOT_METRIC, idx, 0);
+	}
+	return bind_event(b, &l->metrics[b->metric], name);
+}
+
+static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, struct pm_diag *err,
+		      size_t *ret_idx)
+{
+	struct binder b = { .l = l, .err = err };
+	struct pm_metric *m;
+	struct pm_expr *e = NULL;
+	struct pm_diag d;
+	int r;
+
+	for (size_t i = 0; i < l->n_metrics; i++) {
+		if (l->metrics[i].def != def)
+			continue;
+		if (l->metrics[i].busy) {
+			pm_diag_set(err, "the pack's metrics refer to each other in a circle",
+				    "metric '%s' depends on itself", def->name);
+			return -ELOOP;
+		}
+		*ret_idx = i;
+		return 0;
+	}
+	if (pm_grow((void **)&l->metrics, &l->cap_metrics, l->n_metrics + 1, sizeof(*m)) < 0)
+		return -ENOMEM;
+	b.metric = l->n_metrics++;
+	m = &l->metrics[b.metric];
+	*m = (struct pm_metric){ .def = def, .scale = def->scale, .busy = true };
+	m->unit = strdup(def->unit);
+	if (!m->unit)
+		return -ENOMEM;
+	pm_diag__init(&d);
+	/* children land after this slot; l->metrics may move, so index, never point */
+	r = pm_expr__compile(def->expr, bind, &b, &e, &d);
+	m = &l->metrics[b.metric];
+	m->busy = false;
+	if (r < 0) {
+		if (b.r < 0) /* an event or metric it needs failed; err already says which */
+			return b.r;
+		char hint[384];
+
+		if (b.unknown[0])
+			snprintf(hint, sizeof(hint),
+				 "'%s' is a constant no counter gives: add --define %s=VALUE",
+				 b.unknown, b.unknown);
+		else
+			snprintf(hint, sizeof(hint),
+				 "run 'pmumon list metrics' for what this machine has");
+		pm_diag_set(err, hint, "metric '%s' (pack %s) cannot be used here: %s", def->name,
+			    def->pack, d.msg);
+		return r;
+	}
+	m->expr = e;
+	*ret_idx = b.metric;
+	return 0;
+}
+
+int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr)
+{
+	const struct pm_db *db = l->ctx->db;
+	char *copy = strdup(names ? names : ""), *save = NULL;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *n = strtok_r(copy, ",", &save); n && r == 0; n = strtok_r(NULL, ",", &save)) {
+		const struct pm_metric_def *def = pm_db__find_metric(db, n);
+		size_t idx, found = 0;
+
+		if (def) {
+			r = add_metric(l, def, reterr, &idx);
+			continue;
+		}
+		for (size_t i = 0; i < pm_db__metric_count(db) && r == 0; i++) {
+			if (!pm_metric_def__in_group(pm_db__metric(db, i), n))
+				continue;
+			found++;
+			r = add_metric(l, pm_db__metric(db, i), reterr, &idx);
+		}
+		if (r == 0 && !found) {
+			pm_diag_set(reterr,
+				    "run 'pmumon list metrics' for the metrics and groups here",
+				    "no metric or metric group '%s' on this machine (packs: %s)", n,
+				    pm_db__matched_names(db)[0] ? pm_db__matched_names(db) :
+								  "none");
+			r = -ENOENT;
+		}
+	}
+	free(copy);
+	return r;
+}
+
+/* ---- rows ------------------------------------------------------------------------- */
+
+/* The event row of event e in bucket key, or SIZE_MAX. Event rows are sorted by (event, key). */
+static size_t event_row(const struct pm_session *s, size_t e, long key)
+{
+	size_t lo = 0, hi = s->n_rows;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct pm_row_acc *a = &s->acc[mid];
+
+		if (a->event < e || (a->event == e && a->key < key))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n_rows && s->acc[lo].event == e && s->acc[lo].key == key ? lo : SIZE_MAX;
+}
+
+static bool has_key(const long *keys, size_t n, long key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keys[i] == key)
+			return true;
+	return false;
+}
+
+/* The buckets of metric m: those of its events, and of the metrics it uses. */
+static int metric_keys(const struct pm_session *s, size_t m, long **keys, size_t *n, size_t *cap)
+{
+	const struct pm_metric *mt = &s->l->metrics[m];
+
+	for (size_t i = 0; i < mt->n_slots; i++) {
+		const struct pm_metric_slot *sl = &mt->slots[i];
+
+		if (sl->kind == PM_SLOT_EVENT) {
+			for (size_t r = 0; r < s->n_rows; r++) {
+				if (s->acc[r].event != sl->idx || has_key(*keys, *n, s->acc[r].key))
+					continue;
+				if (pm_grow((void **)keys, cap, *n + 1, sizeof(**keys)) < 0)
+					return -ENOMEM;
+				(*keys)[(*n)++] = s->acc[r].key;
+			}
+		} else if (sl->kind == PM_SLOT_METRIC) {
+			int e = metric_keys(s, sl->idx, keys, n, cap);
+
+			if (e < 0)
+				return e;
+		}
+	}
+	return 0;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+void pm_metric__rows_done(struct pm_session *s)
+{
+	for (size_t i = 0; i < s->n_mrows; i++) {
+		free(s->mrows[i].in);
+		free(s->mrows[i].units);
+	}
+	free(s->mrows);
+	free(s->mvals);
+	s->mrows = NULL;
+	s->mvals = NULL;
+	s->n_mrows = 0;
+}
+
+static bool uses_event(const struct pm_metric *m, size_t e)
+{
+	for (size_t i = 0; i < m->n_slots; i++)
+		if (m->slots[i].kind == PM_SLOT_EVENT && m->slots[i].idx == e)
+			return true;
+	return false;
+}
+
+/* The PMU instances whose counters feed a SumOfDevices metric's row. */
+static int find_units(const struct pm_session *s, struct pm_metric_row *mr)
+{
+	const struct pm_metric *m = &s->l->metrics[mr->metric];
+	size_t cap = 0;
+
+	for (size_t k = 0; k < s->n_c; k++) {
+		const struct pm_counter *c = &s->c[k];
+		size_t j;
+		bool have = false;
+
+		if (c->fd < 0 || !uses_event(m, c->event) || s->acc[c->row].key != mr->key)
+			continue;
+		j = c->inst - s->l->ev[c->event].first_inst;
+		for (size_t u = 0; u < mr->n_units; u++)
+			have |= mr->units[u] == j;
+		if (have)
+			continue;
+		if (pm_grow((void **)&mr->units, &cap, mr->n_units + 1, sizeof(*mr->units)) < 0)
+			return -ENOMEM;
+		mr->units[mr->n_units++] = j;
+	}
+	return 0;
+}
+
+/* After the event rows are built: one row per (metric, bucket). */
+int pm_metric__build_rows(struct pm_session *s)
+{
+	const struct pm_evlist *l = s->l;
+	size_t cap = 0, max_slots = 0;
+	int r = 0;
+
+	pm_metric__rows_done(s);
+	for (size_t m = 0; m < l->n_metrics && r == 0; m++) {
+		long *keys = NULL;
+		size_t n = 0, kcap = 0;
+
+		max_slots = PM_MAX(max_slots, l->metrics[m].n_slots);
+		r = metric_keys(s, m, &keys, &n, &kcap);
+		if (r == 0 && n == 0) /* constants and duration only: one machine-wide row */
+			keys = calloc(1, sizeof(*keys)), n = keys ? 1 : 0, r = keys ? 0 : -ENOMEM;
+		if (r == 0)
+			qsort(keys, n, sizeof(*keys), cmp_long);
+		for (size_t k = 0; k < n && r == 0; k++) {
+			struct pm_metric_row *mr;
+
+			if (pm_grow((void **)&s->mrows, &cap, s->n_mrows + 1, sizeof(*mr)) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			mr = &s->mrows[s->n_mrows];
+			*mr = (struct pm_metric_row){ .metric = m, .key = keys[k] };
+			mr->in = calloc(l->metrics[m].n_slots + 1, sizeof(*mr->in));
+			if (!mr->in) {
+				r = -ENOMEM;
+				break;
+			}
+			s->n_mrows++;
+			if (l->metrics[m].def->sum_of_devices)
+				r = find_units(s, mr);
+			for (size_t i = 0; r == 0 && i < l->metrics[m].n_slots; i++) {
+				const struct pm_metric_slot *sl = &l->metrics[m].slots[i];
+
+				mr->in[i] = SIZE_MAX;
+				if (sl->kind == PM_SLOT_EVENT)
+					mr->in[i] = event_row(s, sl->idx, keys[k]);
+				for (size_t j = 0; sl->kind == PM_SLOT_METRIC && j + 1 < s->n_mrows;
+				     j++)
+					if (s->mrows[j].metric == sl->idx &&
+					    s->mrows[j].key == keys[k])
+						mr->in[i] = s->n_rows + j;
+			}
+		}
+		free(keys);
+	}
+	if (r == 0) {
+		s->mvals = calloc(max_slots + 1, sizeof(*s->mvals));
+		if (!s->mvals)
+			r = -ENOMEM;
+	}
+	return r;
+}
+
+/* A metric row's labels: those of its first input row. */
+void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows)
+{
+	for (size_t i = 0; i < s->n_mrows; i++) {
+		const struct pm_metric_row *mr = &s->mrows[i];
+		const struct pm_metric *m = &s->l->metrics[mr->metric];
+		struct pm_row *row = &rows[s->n_rows + i];
+
+		*row = (struct pm_row){ .event = m->def->name,
+					.unit = m->unit,
+					.cpu = -1,
+					.die = -1,
+					.socket = -1 };
+		for (size_t k = 0; k < m->n_slots; k++) {
+			if (mr->in[k] == SIZE_MAX)
+				continue;
+			row->device = rows[mr->in[k]].device;
+			row->cpu = rows[mr->in[k]].cpu;
+			row->die = rows[mr->in[k]].die;
+			row->socket = rows[mr->in[k]].socket;
+			break;
+		}
+	}
+}
+
+static void take_quality(struct pm_row *row, double running, uint64_t ena, uint64_t run)
+{
+	if (!isnan(running) && (isnan(row->running) || running < row->running)) {
+		row->running = running;
+		row->enabled_ns = ena;
+		row->running_ns = run;
+	}
+}
+
+/* Event e's multiplex-scaled value on one PMU instance within a metric row's bucket. */
+static double unit_value(const struct pm_session *s, const struct pm_metric_row *mr, size_t e,
+			 size_t unit, bool interval, struct pm_row *row)
+{
+	const struct pm_event *ev = &s->l->ev[e];
+	double sum = 0;
+	bool any = false;
+
+	for (size_t k = 0; k < s->n_c; k++) {
+		const struct pm_counter *c = &s->c[k];
+		uint64_t val, ena, run;
+
+		if (c->event != e || c->inst - ev->first_inst != unit ||
+		    s->acc[c->row].key != mr->key ||
+		    !pm_aggr__delta(s, c, interval, &val, &ena, &run))
+			continue;
+		take_quality(row, (double)run / (double)ena, ena, run);
+		if (run == 0)
+			return NAN;
+		if (run < ena)
+			row->flags |= PM_ROW_MULTIPLEXED;
+		sum += run < ena ? (double)val * ((double)ena / (double)run) : (double)val;
+		any = true;
+	}
+	return any ? sum * ev->scale : NAN;
+}
+
+/* A SumOfDevices metric: the expression per PMU instance, added up. */
+static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *mr,
+			     const struct pm_report *rep, struct pm_row *row)
+{
+	const struct pm_metric *m = &s->l->metrics[mr->metric];
+	double total = 0;
+
+	for (size_t u = 0; u < mr->n_units; u++) {
+		for (size_t k = 0; k < m->n_slots; k++) {
+			const struct pm_metric_slot *sl = &m->slots[k];
+
+			if (sl->kind == PM_SLOT_EVENT)
+				s->mvals[k] = unit_value(s, mr, sl->idx, mr->units[u],
+							 rep->interval, row);
+			else if (sl->kind == PM_SLOT_DURATION)
+				s->mvals[k] = (double)rep->duration_ns / 1e9;
+			else if (sl->kind == PM_SLOT_CONST)
+				s->mvals[k] = sl->value;
+			else
+				s->mvals[k] = NAN; /* metrics of metrics are not per device */
+		}
+		total += pm_expr__eval(m->expr, s->mvals);
+	}
+	return mr->n_units ? total * m->scale : NAN;
+}
+
+/* After the event rows' values: the metric rows', in order (a metric's inputs come first). */
+void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struct pm_row *rows)
+{
+	for (size_t i = 0; i < s->n_mrows; i++) {
+		const struct pm_metric_row *mr = &s->mrows[i];
+		const struct pm_metric *m = &s->l->metrics[mr->metric];
+		struct pm_row *row = &rows[s->n_rows + i];
+		double v;
+
+		row->raw = 0;
+		row->running = NAN;
+		row->enabled_ns = row->running_ns = 0;
+		row->flags = PM_ROW_METRIC | (m->def->approximate ? PM_ROW_APPROXIMATE : 0);
+		if (m->def->sum_of_devices) {
+			row->value = sum_of_devices(s, mr, rep, row);
+			if (isnan(row->value))
+				row->flags |= PM_ROW_NOT_COUNTED;
+			continue;
+		}
+		for (size_t k = 0; k < m->n_slots; k++) {
+			const struct pm_metric_slot *sl = &m->slots[k];
+			const struct pm_row *in;
+
+			switch (sl->kind) {
+			case PM_SLOT_DURATION:
+				s->mvals[k] = (double)rep->duration_ns / 1e9;
+				continue;
+			case PM_SLOT_CONST:
+				s->mvals[k] = sl->value;
+				continue;
+			default:
+				break;
+			}
+			if (mr->in[k] == SIZE_MAX) {
+				s->mvals[k] = NAN; /* that input has no row in this bucket */
+				row->flags |= PM_ROW_NOT_COUNTED;
+				continue;
+			}
+			in = &rows[mr->in[k]];
+			s->mvals[k] = in->value;
+			row->flags |= in->flags & (PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED |
+						   PM_ROW_APPROXIMATE);
+			take_quality(row, in->running, in->enabled_ns, in->running_ns);
+		}
+		v = pm_expr__eval(m->expr, s->mvals) * m->scale;
+		row->value = v;
+		if (isnan(v))
+			row->flags |= PM_ROW_NOT_COUNTED;
+	}
+}
+
+/* ---- listing ---------------------------------------------------------------------- */
+
+size_t pm_ctx__metric_count(struct pm_ctx *ctx)
+{
+	return pm_ctx__discover(ctx) < 0 ? 0 : pm_db__metric_count(ctx->db);
+}
+
+int pm_ctx__metric(struct pm_ctx *ctx, size_t i, struct pm_metric_info *ret)
+{
+	const struct pm_metric_def *d = pm_db__metric(ctx->db, i);
+
+	if (!d)
+		return -ENOENT;
+	*ret = (struct pm_metric_info){ .name = d->name,
+					.expr = d->expr,
+					.groups = d->groups,
+					.desc = d->desc,
+					.unit = d->unit,
+					.scope = d->scope,
+					.pack = d->pack,
+					.approximate = d->approximate,
+					.sum_of_devices = d->sum_of_devices };
+	return 0;
+}

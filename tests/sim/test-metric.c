@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Metrics from the platform packs on the simulated machines: values equal
+ * the formula over the scenario's truth in every aggregation, a metric
+ * against each sub-channel's own clock is summed per device (not computed
+ * on summed clocks), quality flags pass through, and the errors a user
+ * meets name the metric and the fix.
+ */
+#include "helpers.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "util/util.h"
+
+#define SEC 1000000000ull
+
+struct run {
+	struct pm_ctx *ctx;
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+};
+
+static int start(struct run *r, struct pm_sim *sim, const char *metrics, enum pm_aggr aggr,
+		 const char *define, double value)
+{
+	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = aggr };
+	int e;
+
+	memset(r, 0, sizeof(*r));
+	pm_diag__init(&r->d);
+	r->ctx = th_ctx_sim(sim);
+	assert_int_equal(pm_evlist__new(r->ctx, &r->l), 0);
+	if (define)
+		assert_int_equal(pm_evlist__define(r->l, define, value), 0);
+	e = pm_evlist__add_metrics(r->l, metrics, &r->d);
+	if (e == 0)
+		e = pm_session__new(r->l, &o, &r->s, &r->d);
+	if (e == 0)
+		e = pm_session__open(r->s, &r->d);
+	if (e == 0)
+		e = pm_session__enable(r->s);
+	return e;
+}
+
+static void stop(struct run *r)
+{
+	pm_session__free(r->s);
+	pm_evlist__free(r->l);
+	pm_ctx__free(r->ctx);
+}
+
+static const struct pm_row *metric_row(const struct pm_report *rep, const char *name, size_t nth)
+{
+	for (size_t i = 0; i < rep->n_rows; i++)
+		if (!strcmp(rep->rows[i].event, name) && nth-- == 0) {
+			assert_true(rep->rows[i].flags & PM_ROW_METRIC);
+			return &rep->rows[i];
+		}
+	fail_msg("no row %zu of metric %s", nth, name);
+	return NULL;
+}
+
+static void assert_near(double got, double want)
+{
+	if (fabs(got - want) > 1e-9 * fabs(want) + 1e-9)
+		fail_msg("%.12g, want %.12g", got, want);
+}
+
+/* 6.4 GB/s read and 1.28 GB/s write per channel: half of each per sub-channel. */
+static const char *const steady = "ddr.read 6.4G\nddr.write 1.28G\nddr.rmw 0.32G\n";
+
+static void test_yitian_bandwidth_every_aggregation(void **state)
+{
+	static const struct {
+		enum pm_aggr aggr;
+		size_t rows;
+		double read_mbs; /* each row */
+	} cases[] = {
+		{ PM_AGGR_DEVICE, 16, 3200 }, /* a sub-channel */
+		{ PM_AGGR_DIE, 2, 4 * 6400 }, /* 4 channels per die */
+		{ PM_AGGR_FAMILY, 1, 8 * 6400 },
+	};
+
+	for (size_t c = 0; c < PM_ARRAY_SIZE(cases); c++) {
+		struct pm_sim *sim = th_sim_platform_with("yitian710", steady);
+		const struct pm_report *rep;
+		struct run r;
+
+		assert_int_equal(start(&r, sim, "ali_drw", cases[c].aggr, NULL, 0), 0);
+		for (int iv = 0; iv < 3; iv++) {
+			pm_sim__advance(sim, SEC);
+			assert_int_equal(pm_session__read(r.s), 0);
+			rep = pm_session__report(r.s, true);
+			for (size_t k = 0; k < cases[c].rows; k++) {
+				const struct pm_row *rd = metric_row(rep, "ddr_read_bandwidth.all",
+								     k);
+				const struct pm_row *wr = metric_row(rep, "ddr_write_bandwidth.all",
+								     k);
+
+				assert_near(rd->value, cases[c].read_mbs);
+				/* (hif_wr + hif_rmw) x 64: write and read-modify-write bytes */
+				assert_near(wr->value, cases[c].read_mbs * (1.28 + 0.32) / 6.4);
+				assert_string_equal(rd->unit, "MB/s");
+				assert_true(rd->running == 1.0);
+				assert_false(rd->flags & (PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED));
+			}
+		}
+		stop(&r);
+	}
+}
+
+/*
+ * Against the DDRC cycle counter: each sub-channel's bytes x DDRC_freq over
+ * its own cycles, added up. With the clock at 1.6 GHz and --define
+ * ddrc_freq=3.2e9 each sub-channel reads twice its wall-clock bandwidth.
+ */
+static void test_yitian_ddrc_sum_of_devices(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("yitian710", "ddr.read 6.4G\nddr.clock 1.6G\n");
+	const struct pm_report *rep;
+	struct run r;
+
+	assert_int_equal(start(&r, sim, "ddr_read_bandwidth.ddrc", PM_AGGR_FAMILY, "ddrc_freq",
+			       3.2e9),
+			 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	/* 16 x 3200 MB/s x 2; on the summed cycles (16 x) it would be 16 times too small */
+	assert_near(metric_row(rep, "ddr_read_bandwidth.ddrc", 0)->value, 16 * 3200.0 * 2);
+	stop(&r);
+}
+
+static void test_define_missing(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("yitian710");
+	struct run r;
+
+	assert_int_equal(start(&r, sim, "ddr_read_bandwidth.ddrc", PM_AGGR_FAMILY, NULL, 0),
+			 -EINVAL);
+	assert_non_null(strstr(r.d.msg, "metric 'ddr_read_bandwidth.ddrc' (pack yitian710) cannot "
+					"be used here: 'ddrc_freq'"));
+	assert_non_null(strstr(r.d.hint, "add --define ddrc_freq=VALUE"));
+	stop(&r);
+}
+
+static void test_unknown_metric(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("yitian710");
+	struct run r;
+
+	assert_int_equal(start(&r, sim, "ddr_read_bw", PM_AGGR_FAMILY, NULL, 0), -ENOENT);
+	assert_string_equal(r.d.msg, "no metric or metric group 'ddr_read_bw' on this machine "
+				     "(packs: yitian710)");
+	stop(&r);
+}
+
+/* Power entries: the rank events summed over wall time. */
+static void test_yitian_entries(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("yitian710", "ddr.selfref_entries 400\n"
+							       "ddr.powerdown_entries 8000\n");
+	const struct pm_report *rep;
+	struct run r;
+
+	assert_int_equal(start(&r, sim, "ali_drw_power", PM_AGGR_DEVICE, NULL, 0), 0);
+	pm_sim__advance(sim, 5 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	/* half a channel's entries per sub-channel, over its 4 ranks */
+	assert_near(metric_row(rep, "ddr_selfref_entries", 3)->value, 200);
+	assert_near(metric_row(rep, "ddr_powerdown_entries", 15)->value, 4000);
+	stop(&r);
+}
+
+/* A metric whose input never ran is not a number, never 0. */
+static void test_not_counted_input(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("yitian710", steady);
+	const struct pm_report *rep;
+	struct run r;
+
+	/* someone else holds every common counter of one sub-channel */
+	pm_sim__steal_counters(sim, "ali_drw_21000", 0, 16);
+	assert_int_equal(start(&r, sim, "ddr_read_bandwidth.all", PM_AGGR_DEVICE, NULL, 0), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_true(isnan(metric_row(rep, "ddr_read_bandwidth.all", 0)->value));
+	assert_true(metric_row(rep, "ddr_read_bandwidth.all", 0)->flags & PM_ROW_NOT_COUNTED);
+	assert_near(metric_row(rep, "ddr_read_bandwidth.all", 1)->value, 3200);
+	stop(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_yitian_bandwidth_every_aggregation),
+		cmocka_unit_test(test_yitian_ddrc_sum_of_devices),
+		cmocka_unit_test(test_define_missing),
+		cmocka_unit_test(test_unknown_metric),
+		cmocka_unit_test(test_yitian_entries),
+		cmocka_unit_test(test_not_counted_input),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
