@@ -200,7 +200,10 @@ static void list_metrics(struct pm_ctx *ctx, const char *glob, bool asked)
 		       m.groups[0] ? m.groups : "-", m.scope[0] ? ", per " : "", m.scope,
 		       m.approximate ? ", approximate" : "",
 		       m.sum_of_devices ? ", summed per device" : "", m.pack);
-		printf("      = %s\n", m.expr);
+		if (m.unavailable)
+			printf("      unavailable: %s\n", m.unavailable);
+		else
+			printf("      = %s\n", m.expr);
 		if (m.desc[0])
 			printf("      %s\n", m.desc);
 	}

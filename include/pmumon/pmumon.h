@@ -119,6 +119,7 @@ int pm_alias__encoding(const struct pm_alias *a, const struct pm_pmu *p, char *b
 /* The platform packs' metrics that match this machine, for listing. */
 struct pm_metric_info {
 	const char *name, *expr, *groups, *desc, *unit, *scope, *pack;
+	const char *unavailable; /* why it cannot be counted here, or NULL */
 	bool approximate;    /* a vendor estimate, flagged on every value */
 	bool sum_of_devices; /* computed per PMU instance, then added up */
 };

@@ -416,6 +416,8 @@ static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, co
 	char family[64] = "", unit_str[64] = "";
 	struct pm_diag d;
 
+	if (name && !expr && jstr(j, "Unavailable"))
+		expr = "0"; /* listed so users learn why it is missing */
 	if (!name || !expr) {
 		pm_log(ctx, PM_LOG_WARN,
 		       "pack '%s': %s entry %zu: no MetricName or MetricExpr, "
@@ -451,6 +453,7 @@ static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, co
 	m.scope = dup_or_empty(jstr(j, "Scope"));
 	m.approximate = json_is_true(json_object_get(j, "Approximate"));
 	m.sum_of_devices = jstr(j, "Aggregate") && !strcmp(jstr(j, "Aggregate"), "SumOfDevices");
+	m.unavailable = jstr(j, "Unavailable") ? strdup(jstr(j, "Unavailable")) : NULL;
 	db->metrics[db->n_metrics++] = m;
 	if (!m.name || !m.expr || !m.groups || !m.desc || (unit && !m.family) || !m.unit ||
 	    !m.scope)
@@ -652,6 +655,7 @@ void pm_db__free(struct pm_db *db)
 		free((char *)m->family);
 		free((char *)m->unit);
 		free((char *)m->scope);
+		free((char *)m->unavailable);
 	}
 	free(db->metrics);
 	free(db->traits);

@@ -53,6 +53,8 @@ struct pm_metric_def {
 	 * results up (a ratio to each sub-channel's own clock); otherwise the
 	 * expression runs on the row's summed counts, as in perf */
 	bool sum_of_devices;
+	/* "Unavailable": why the pack cannot offer it (no cited encoding); NULL: usable */
+	const char *unavailable;
 	const char *pack;
 };
 

@@ -171,8 +171,16 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 			return -ENOENT;
 		return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0, v);
 	}
+	if (ref == PM_EXPR_SOURCE_COUNT) {
+		int slot = bind_event(b, &l->metrics[b->metric], name);
+
+		if (slot < 0)
+			return slot;
+		return add_slot(&l->metrics[b->metric], PM_SLOT_SOURCES,
+				l->metrics[b->metric].slots[slot].idx, 0);
+	}
 	if (ref != PM_EXPR_VALUE)
-		return -EOPNOTSUPP; /* source_count, has_event, strcmp_cpuid_str: none of ours */
+		return -EOPNOTSUPP; /* has_event, strcmp_cpuid_str: none of ours use them */
 	if (!strcmp(name, "duration_time"))
 		return add_slot(&l->metrics[b->metric], PM_SLOT_DURATION, 0, 0);
 	for (size_t i = 0; i < l->n_defines; i++)
@@ -202,6 +210,11 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 	struct pm_diag d;
 	int r;
 
+	if (def->unavailable) {
+		pm_diag_set(err, NULL, "metric '%s' (pack %s) is not available: %s", def->name,
+			    def->pack, def->unavailable);
+		return -EOPNOTSUPP;
+	}
 	for (size_t i = 0; i < l->n_metrics; i++) {
 		if (l->metrics[i].def != def)
 			continue;
@@ -264,7 +277,9 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 			continue;
 		}
 		for (size_t i = 0; i < pm_db__metric_count(db) && r == 0; i++) {
-			if (!pm_metric_def__in_group(pm_db__metric(db, i), n))
+			/* a group brings its usable metrics; -M NAME explains the others */
+			if (!pm_metric_def__in_group(pm_db__metric(db, i), n) ||
+			    pm_db__metric(db, i)->unavailable)
 				continue;
 			found++;
 			r = add_metric(l, pm_db__metric(db, i), reterr, &idx);
@@ -427,7 +442,7 @@ int pm_metric__build_rows(struct pm_session *s)
 				const struct pm_metric_slot *sl = &l->metrics[m].slots[i];
 
 				mr->in[i] = SIZE_MAX;
-				if (sl->kind == PM_SLOT_EVENT)
+				if (sl->kind == PM_SLOT_EVENT || sl->kind == PM_SLOT_SOURCES)
 					mr->in[i] = event_row(s, sl->idx, keys[k]);
 				for (size_t j = 0; sl->kind == PM_SLOT_METRIC && j + 1 < s->n_mrows;
 				     j++)
@@ -572,6 +587,10 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 				continue;
 			}
 			in = &rows[mr->in[k]];
+			if (sl->kind == PM_SLOT_SOURCES) {
+				s->mvals[k] = s->acc[mr->in[k]].n_in;
+				continue;
+			}
 			s->mvals[k] = in->value;
 			row->flags |= in->flags & (PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED |
 						   PM_ROW_APPROXIMATE);
@@ -604,6 +623,7 @@ int pm_ctx__metric(struct pm_ctx *ctx, size_t i, struct pm_metric_info *ret)
 					.unit = d->unit,
 					.scope = d->scope,
 					.pack = d->pack,
+					.unavailable = d->unavailable,
 					.approximate = d->approximate,
 					.sum_of_devices = d->sum_of_devices };
 	return 0;

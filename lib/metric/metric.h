@@ -22,6 +22,7 @@ enum pm_metric_slot_kind {
 	PM_SLOT_METRIC,	  /* the value of metric idx in the same bucket */
 	PM_SLOT_DURATION, /* duration_time: the report's seconds */
 	PM_SLOT_CONST,	  /* a literal or --define: value */
+	PM_SLOT_SOURCES,  /* source_count(event idx): the counters in its row */
 };
 
 struct pm_metric_slot {

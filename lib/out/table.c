@@ -37,8 +37,9 @@ static void value_text(const struct pm_row *row, char *buf, size_t size)
 {
 	if (row->flags & PM_ROW_NOT_COUNTED || !isfinite(row->value))
 		snprintf(buf, size, "<not counted>");
-	else if (!row->unit[0] && !(row->flags & PM_ROW_SNAPSHOT))
-		pm_fmt_grouped(buf, size, round(row->value), 0);
+	else if (!row->unit[0] && !(row->flags & PM_ROW_SNAPSHOT) &&
+		 (!(row->flags & PM_ROW_METRIC) || row->value == round(row->value)))
+		pm_fmt_grouped(buf, size, round(row->value), 0); /* a count */
 	else
 		pm_fmt_grouped(buf, size, row->value, 2);
 }

@@ -195,6 +195,94 @@ static void test_not_counted_input(void **state)
 	stop(&r);
 }
 
+/* ---- amdzen2 (seed 004) ------------------------------------------------------------- */
+
+static void test_amd_df_channels(void **state)
+{
+	/* channel c: (c + 1) GB/s read, 1 GB/s write -> (c + 2) GB/s of 64-byte requests */
+	struct pm_sim *sim = th_sim_platform_with(
+		"amdzen2", "dram.read[0] 1G\ndram.read[1] 2G\ndram.read[2] 3G\ndram.read[3] 4G\n"
+			   "dram.read[4] 5G\ndram.read[5] 6G\ndram.read[6] 7G\ndram.read[7] 8G\n"
+			   "dram.write 1G\nremote.out 3.2G\n");
+	const struct pm_report *rep;
+	double total = 0;
+	struct run r;
+
+	assert_int_equal(start(&r, sim, "amd_df", PM_AGGR_FAMILY, NULL, 0), 0);
+	pm_sim__advance(sim, 4 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	for (int ch = 0; ch < 8; ch++) {
+		char name[32];
+		const struct pm_row *w;
+		double want = (ch + 2) * 4.0; /* GB in 4 s */
+
+		snprintf(name, sizeof(name), "DF_CH%d_BW_GB", ch);
+		w = metric_row(rep, name, 0);
+		/* 12 DF events on 4 counters: extrapolated, within 1% with steady traffic */
+		assert_true(w->flags & PM_ROW_MULTIPLEXED);
+		assert_true(w->flags & PM_ROW_APPROXIMATE); /* the seed marks it approximate */
+		assert_true(fabs(w->value - want) / want < 0.01);
+		assert_string_equal(w->unit, "GB");
+		total += want;
+	}
+	assert_true(fabs(metric_row(rep, "DF_DRAM_BYTES_GB", 0)->value - total) / total < 0.01);
+	/* 4 links x 3.2 GB/s x 4 s in 32-byte beats */
+	assert_true(fabs(metric_row(rep, "Remote_Links_Outbound_GB", 0)->value - 51.2) / 51.2 <
+		    0.01);
+	stop(&r);
+}
+
+static void test_amd_core_and_l3(void **state)
+{
+	/* 1 socket: 128 CPUs and 16 CCXs, every one at the same rates */
+	struct pm_sim *sim = th_sim_platform_with(
+		"amdzen2", "core.cycles 3G\ncore.mperf 2G\ncore.tsc 2.5G\ncore.instructions 1.5G\n"
+			   "core.flops 0.5G\nl2.access 100M\nl2.hit_ratio 60%\nl2.prefetch 40M\n"
+			   "l2.prefetch_hit_ratio 50%\nl3.access 200M\nl3.hit_ratio 75%\n");
+	const struct pm_report *rep;
+	struct run r;
+
+	assert_int_equal(start(&r, sim, "amd_core,amd_l3,amd_l2", PM_AGGR_FAMILY, NULL, 0), 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	/* 3 GHz x APERF/MPERF is the TSC's 2.5 GHz x 3/2 */
+	assert_near(metric_row(rep, "EffectiveFrequency", 0)->value, 3.75);
+	assert_near(metric_row(rep, "CPI", 0)->value, 2.0);
+	assert_near(metric_row(rep, "L3_Cache_Miss_Ratio", 0)->value, 25.0);
+	assert_near(metric_row(rep, "L3_Cache_Access", 0)->value, 16 * 200e6 * 2);
+	/* the core events share 6 counters with the 6 L2 events: scaled, within 1% */
+	{
+		double acc = 128 * 2 * (100e6 + 40e6), hit = 128 * 2 * (60e6 + 20e6);
+		double flops = 128 * 2 * 0.5e9 / 1e9;
+
+		assert_true(fabs(metric_row(rep, "All_L2_Cache_Accesses", 0)->value - acc) / acc <
+			    0.01);
+		assert_true(fabs(metric_row(rep, "All_L2_Cache_Hits", 0)->value - hit) / hit <
+			    0.01);
+		assert_true(fabs(metric_row(rep, "All_L2_Cache_Misses", 0)->value - (acc - hit)) /
+				    (acc - hit) <
+			    0.01);
+		assert_true(fabs(metric_row(rep, "RETIRED_SSE_AVX_GFLOPS_ALL", 0)->value - flops) /
+				    flops <
+			    0.01);
+	}
+	stop(&r);
+}
+
+/* The seed's per-channel read and write rows have no cited encoding: listed, not counted. */
+static void test_amd_rd_wr_unavailable(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("amdzen2");
+	struct run r;
+
+	assert_int_equal(start(&r, sim, "DF_CH0_RD_BW_GB", PM_AGGR_FAMILY, NULL, 0), -EOPNOTSUPP);
+	assert_non_null(strstr(r.d.msg, "is not available: neither seed 004 nor the kernel facts "
+					"give a DF encoding"));
+	stop(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +292,9 @@ int main(void)
 		cmocka_unit_test(test_unknown_metric),
 		cmocka_unit_test(test_yitian_entries),
 		cmocka_unit_test(test_not_counted_input),
+		cmocka_unit_test(test_amd_df_channels),
+		cmocka_unit_test(test_amd_core_and_l3),
+		cmocka_unit_test(test_amd_rd_wr_unavailable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
