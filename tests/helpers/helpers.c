@@ -99,6 +99,40 @@ struct pm_ctx *th_ctx_sim(struct pm_sim *sim)
 	return ctx;
 }
 
+int th_start(struct th_run *r, struct pm_sim *sim, const char *const *specs, const char *metrics,
+	     enum pm_aggr aggr, const char *define, double value)
+{
+	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = aggr };
+	int e = 0;
+
+	memset(r, 0, sizeof(*r));
+	pm_diag__init(&r->d);
+	r->sim = sim;
+	r->ctx = th_ctx_sim(sim);
+	assert_int_equal(pm_evlist__new(r->ctx, &r->l), 0);
+	if (define)
+		assert_int_equal(pm_evlist__define(r->l, define, value), 0);
+	for (size_t i = 0; specs && specs[i]; i++)
+		if (pm_evlist__add(r->l, specs[i], &r->d) < 0)
+			fail_msg("'%s': %s", specs[i], r->d.msg);
+	if (metrics)
+		e = pm_evlist__add_metrics(r->l, metrics, &r->d);
+	if (e == 0)
+		e = pm_session__new(r->l, &o, &r->s, &r->d);
+	if (e == 0)
+		e = pm_session__open(r->s, &r->d);
+	if (e == 0)
+		e = pm_session__enable(r->s);
+	return e;
+}
+
+void th_stop(struct th_run *r)
+{
+	pm_session__free(r->s);
+	pm_evlist__free(r->l);
+	pm_ctx__free(r->ctx); /* frees the sim */
+}
+
 int th_logged(const char *s)
 {
 	return strstr(th_log, s) != NULL;

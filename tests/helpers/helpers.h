@@ -29,6 +29,25 @@ struct pm_sim *th_sim_platform_with(const char *spec, const char *scenario);
 const char *th_temp_file(const char *text);
 /* A context on a simulator (the context owns it). */
 struct pm_ctx *th_ctx_sim(struct pm_sim *sim);
+/* A session on a simulator, opened and enabled: the context owns the sim. */
+struct th_run {
+	struct pm_sim *sim;
+	struct pm_ctx *ctx;
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+};
+
+/*
+ * Count specs (NULL-terminated; a bad one fails the test) and metrics
+ * (names or groups, may be NULL) system-wide in aggregation aggr, after
+ * --define name=value when name is not NULL. Returns the first error of
+ * adding metrics, opening or enabling, with r->d saying why.
+ */
+int th_start(struct th_run *r, struct pm_sim *sim, const char *const *specs, const char *metrics,
+	     enum pm_aggr aggr, const char *define, double value);
+void th_stop(struct th_run *r);
+
 /* The log so far contains s? */
 int th_logged(const char *s);
 void th_log_clear(void);

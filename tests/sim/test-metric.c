@@ -16,42 +16,6 @@
 
 #define SEC 1000000000ull
 
-struct run {
-	struct pm_ctx *ctx;
-	struct pm_evlist *l;
-	struct pm_session *s;
-	struct pm_diag d;
-};
-
-static int start(struct run *r, struct pm_sim *sim, const char *metrics, enum pm_aggr aggr,
-		 const char *define, double value)
-{
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = aggr };
-	int e;
-
-	memset(r, 0, sizeof(*r));
-	pm_diag__init(&r->d);
-	r->ctx = th_ctx_sim(sim);
-	assert_int_equal(pm_evlist__new(r->ctx, &r->l), 0);
-	if (define)
-		assert_int_equal(pm_evlist__define(r->l, define, value), 0);
-	e = pm_evlist__add_metrics(r->l, metrics, &r->d);
-	if (e == 0)
-		e = pm_session__new(r->l, &o, &r->s, &r->d);
-	if (e == 0)
-		e = pm_session__open(r->s, &r->d);
-	if (e == 0)
-		e = pm_session__enable(r->s);
-	return e;
-}
-
-static void stop(struct run *r)
-{
-	pm_session__free(r->s);
-	pm_evlist__free(r->l);
-	pm_ctx__free(r->ctx);
-}
-
 static const struct pm_row *metric_row(const struct pm_report *rep, const char *name, size_t nth)
 {
 	for (size_t i = 0; i < rep->n_rows; i++)
@@ -87,9 +51,9 @@ static void test_yitian_bandwidth_every_aggregation(void **state)
 	for (size_t c = 0; c < PM_ARRAY_SIZE(cases); c++) {
 		struct pm_sim *sim = th_sim_platform_with("yitian710", steady);
 		const struct pm_report *rep;
-		struct run r;
+		struct th_run r;
 
-		assert_int_equal(start(&r, sim, "ali_drw", cases[c].aggr, NULL, 0), 0);
+		assert_int_equal(th_start(&r, sim, NULL, "ali_drw", cases[c].aggr, NULL, 0), 0);
 		for (int iv = 0; iv < 3; iv++) {
 			pm_sim__advance(sim, SEC);
 			assert_int_equal(pm_session__read(r.s), 0);
@@ -108,7 +72,7 @@ static void test_yitian_bandwidth_every_aggregation(void **state)
 				assert_false(rd->flags & (PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED));
 			}
 		}
-		stop(&r);
+		th_stop(&r);
 	}
 }
 
@@ -121,41 +85,42 @@ static void test_yitian_ddrc_sum_of_devices(void **state)
 {
 	struct pm_sim *sim = th_sim_platform_with("yitian710", "ddr.read 6.4G\nddr.clock 1.6G\n");
 	const struct pm_report *rep;
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, "ddr_read_bandwidth.ddrc", PM_AGGR_FAMILY, "ddrc_freq",
-			       3.2e9),
+	assert_int_equal(th_start(&r, sim, NULL, "ddr_read_bandwidth.ddrc", PM_AGGR_FAMILY,
+				  "ddrc_freq", 3.2e9),
 			 0);
 	pm_sim__advance(sim, 2 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
 	/* 16 x 3200 MB/s x 2; on the summed cycles (16 x) it would be 16 times too small */
 	assert_near(metric_row(rep, "ddr_read_bandwidth.ddrc", 0)->value, 16 * 3200.0 * 2);
-	stop(&r);
+	th_stop(&r);
 }
 
 static void test_define_missing(void **state)
 {
 	struct pm_sim *sim = th_sim_platform("yitian710");
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, "ddr_read_bandwidth.ddrc", PM_AGGR_FAMILY, NULL, 0),
+	assert_int_equal(th_start(&r, sim, NULL, "ddr_read_bandwidth.ddrc", PM_AGGR_FAMILY, NULL,
+				  0),
 			 -EINVAL);
 	assert_non_null(strstr(r.d.msg, "metric 'ddr_read_bandwidth.ddrc' (pack yitian710) cannot "
 					"be used here: 'ddrc_freq'"));
 	assert_non_null(strstr(r.d.hint, "add --define ddrc_freq=VALUE"));
-	stop(&r);
+	th_stop(&r);
 }
 
 static void test_unknown_metric(void **state)
 {
 	struct pm_sim *sim = th_sim_platform("yitian710");
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, "ddr_read_bw", PM_AGGR_FAMILY, NULL, 0), -ENOENT);
+	assert_int_equal(th_start(&r, sim, NULL, "ddr_read_bw", PM_AGGR_FAMILY, NULL, 0), -ENOENT);
 	assert_string_equal(r.d.msg, "no metric or metric group 'ddr_read_bw' on this machine "
 				     "(packs: yitian710)");
-	stop(&r);
+	th_stop(&r);
 }
 
 /* Power entries: the rank events summed over wall time. */
@@ -164,16 +129,16 @@ static void test_yitian_entries(void **state)
 	struct pm_sim *sim = th_sim_platform_with("yitian710", "ddr.selfref_entries 400\n"
 							       "ddr.powerdown_entries 8000\n");
 	const struct pm_report *rep;
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, "ali_drw_power", PM_AGGR_DEVICE, NULL, 0), 0);
+	assert_int_equal(th_start(&r, sim, NULL, "ali_drw_power", PM_AGGR_DEVICE, NULL, 0), 0);
 	pm_sim__advance(sim, 5 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
 	/* half a channel's entries per sub-channel, over its 4 ranks */
 	assert_near(metric_row(rep, "ddr_selfref_entries", 3)->value, 200);
 	assert_near(metric_row(rep, "ddr_powerdown_entries", 15)->value, 4000);
-	stop(&r);
+	th_stop(&r);
 }
 
 /* A metric whose input never ran is not a number, never 0. */
@@ -181,18 +146,19 @@ static void test_not_counted_input(void **state)
 {
 	struct pm_sim *sim = th_sim_platform_with("yitian710", steady);
 	const struct pm_report *rep;
-	struct run r;
+	struct th_run r;
 
 	/* someone else holds every common counter of one sub-channel */
 	pm_sim__steal_counters(sim, "ali_drw_21000", 0, 16);
-	assert_int_equal(start(&r, sim, "ddr_read_bandwidth.all", PM_AGGR_DEVICE, NULL, 0), 0);
+	assert_int_equal(th_start(&r, sim, NULL, "ddr_read_bandwidth.all", PM_AGGR_DEVICE, NULL, 0),
+			 0);
 	pm_sim__advance(sim, SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
 	assert_true(isnan(metric_row(rep, "ddr_read_bandwidth.all", 0)->value));
 	assert_true(metric_row(rep, "ddr_read_bandwidth.all", 0)->flags & PM_ROW_NOT_COUNTED);
 	assert_near(metric_row(rep, "ddr_read_bandwidth.all", 1)->value, 3200);
-	stop(&r);
+	th_stop(&r);
 }
 
 /* ---- amdzen2 (seed 004) ------------------------------------------------------------- */
@@ -206,9 +172,9 @@ static void test_amd_df_channels(void **state)
 			   "dram.write 1G\nremote.out 3.2G\n");
 	const struct pm_report *rep;
 	double total = 0;
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, "amd_df", PM_AGGR_FAMILY, NULL, 0), 0);
+	assert_int_equal(th_start(&r, sim, NULL, "amd_df", PM_AGGR_FAMILY, NULL, 0), 0);
 	pm_sim__advance(sim, 4 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
@@ -230,7 +196,7 @@ static void test_amd_df_channels(void **state)
 	/* 4 links x 3.2 GB/s x 4 s in 32-byte beats */
 	assert_true(fabs(metric_row(rep, "Remote_Links_Outbound_GB", 0)->value - 51.2) / 51.2 <
 		    0.01);
-	stop(&r);
+	th_stop(&r);
 }
 
 static void test_amd_core_and_l3(void **state)
@@ -241,9 +207,10 @@ static void test_amd_core_and_l3(void **state)
 			   "core.flops 0.5G\nl2.access 100M\nl2.hit_ratio 60%\nl2.prefetch 40M\n"
 			   "l2.prefetch_hit_ratio 50%\nl3.access 200M\nl3.hit_ratio 75%\n");
 	const struct pm_report *rep;
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, "amd_core,amd_l3,amd_l2", PM_AGGR_FAMILY, NULL, 0), 0);
+	assert_int_equal(th_start(&r, sim, NULL, "amd_core,amd_l3,amd_l2", PM_AGGR_FAMILY, NULL, 0),
+			 0);
 	pm_sim__advance(sim, 2 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
@@ -268,19 +235,20 @@ static void test_amd_core_and_l3(void **state)
 				    flops <
 			    0.01);
 	}
-	stop(&r);
+	th_stop(&r);
 }
 
 /* The seed's per-channel read and write rows have no cited encoding: listed, not counted. */
 static void test_amd_rd_wr_unavailable(void **state)
 {
 	struct pm_sim *sim = th_sim_platform("amdzen2");
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, "DF_CH0_RD_BW_GB", PM_AGGR_FAMILY, NULL, 0), -EOPNOTSUPP);
+	assert_int_equal(th_start(&r, sim, NULL, "DF_CH0_RD_BW_GB", PM_AGGR_FAMILY, NULL, 0),
+			 -EOPNOTSUPP);
 	assert_non_null(strstr(r.d.msg, "is not available: neither seed 004 nor the kernel facts "
 					"give a DF encoding"));
-	stop(&r);
+	th_stop(&r);
 }
 
 int main(void)

@@ -21,41 +21,6 @@
 
 #define SEC 1000000000ull
 
-struct run {
-	struct pm_sim *sim;
-	struct pm_ctx *ctx;
-	struct pm_evlist *l;
-	struct pm_session *s;
-	struct pm_diag d;
-};
-
-static int start(struct run *r, struct pm_sim *sim, const char *const *specs, enum pm_aggr aggr)
-{
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = aggr };
-	int e;
-
-	memset(r, 0, sizeof(*r));
-	r->sim = sim;
-	r->ctx = th_ctx_sim(sim);
-	assert_int_equal(pm_evlist__new(r->ctx, &r->l), 0);
-	for (size_t i = 0; specs[i]; i++)
-		if (pm_evlist__add(r->l, specs[i], &r->d) < 0)
-			fail_msg("'%s': %s", specs[i], r->d.msg);
-	e = pm_session__new(r->l, &o, &r->s, &r->d);
-	if (e == 0)
-		e = pm_session__open(r->s, &r->d);
-	if (e == 0)
-		e = pm_session__enable(r->s);
-	return e;
-}
-
-static void stop(struct run *r)
-{
-	pm_session__free(r->s);
-	pm_evlist__free(r->l);
-	pm_ctx__free(r->ctx);
-}
-
 static const struct pm_row *find(const struct pm_report *rep, const char *event, const char *device)
 {
 	for (size_t i = 0; i < rep->n_rows; i++)
@@ -172,9 +137,9 @@ static void test_yitian_exact(void **state)
 						  "ddr.read 6.4G\nddr.write 1.28G\n"
 						  "ddr.read[7] 12.8G\nddr.clock 1.6G\n");
 	const struct pm_report *rep;
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, specs, PM_AGGR_DEVICE), 0);
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_DEVICE, NULL, 0), 0);
 	assert_int_equal(pm_session__counter_count(r.s), 48);
 	for (int iv = 0; iv < 5; iv++) {
 		pm_sim__advance(sim, SEC);
@@ -189,7 +154,7 @@ static void test_yitian_exact(void **state)
 		assert_true(find(rep, "ali_drw/cycle/", "ali_drw_23080")->value == 1.6e9);
 		assert_int_equal(find(rep, "ali_drw/hif_rd/", "ali_drw_21000")->flags, 0);
 	}
-	stop(&r);
+	th_stop(&r);
 }
 
 /* The done-when run: 16 rows per interval, equal to the built-in scenario's truth. */
@@ -198,9 +163,9 @@ static void test_yitian_builtin_truth(void **state)
 	static const char *const specs[] = { "ali_drw_*/hif_rd/", NULL };
 	struct pm_sim *sim = th_sim_platform("yitian710");
 	const struct pm_report *rep;
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, specs, PM_AGGR_DEVICE), 0);
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_DEVICE, NULL, 0), 0);
 	for (int iv = 1; iv <= 5; iv++) {
 		pm_sim__advance(sim, SEC);
 		assert_int_equal(pm_session__read(r.s), 0);
@@ -220,7 +185,7 @@ static void test_yitian_builtin_truth(void **state)
 			assert_int_equal(rep->rows[i].raw, want);
 		}
 	}
-	stop(&r);
+	th_stop(&r);
 }
 
 /* The kernel folds ali_drw's 32-bit counters into 64-bit counts: no wrap reaches perf users. */
@@ -230,14 +195,14 @@ static void test_yitian_perf_folds_wrap(void **state)
 	/* 1.28 TB/s on channel 0: 10 G requests/s per sub-channel, 2^32 in 0.43 s */
 	struct pm_sim *sim = th_sim_platform_with("yitian710", "ddr.read[0] 1.28T\n");
 	const struct pm_report *rep;
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, specs, PM_AGGR_DEVICE), 0);
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_DEVICE, NULL, 0), 0);
 	pm_sim__advance(sim, 3 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
 	assert_int_equal(rep->rows[0].raw, 30000000000ull); /* about 7 wraps of 32 bits */
-	stop(&r);
+	th_stop(&r);
 }
 
 /* ---- amdzen2 ---------------------------------------------------------------------------- */
@@ -274,9 +239,9 @@ static void test_amd_df_exact(void **state)
 							     "dram.read[4] 5G\ndram.write 640M\n"
 							     "remote.out[0] 3.2G\n");
 	const struct pm_report *rep;
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, four, PM_AGGR_FAMILY), 0);
+	assert_int_equal(th_start(&r, sim, four, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
 	pm_sim__advance(sim, 3 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
@@ -285,16 +250,16 @@ static void test_amd_df_exact(void **state)
 	assert_true(find(rep, four[2], NULL)->value == 3 * df_rate(4));
 	assert_true(find(rep, four[3], NULL)->value == 3 * 3.2e9 / 32); /* 32-byte beats */
 	assert_int_equal(find(rep, four[0], NULL)->flags, 0);
-	stop(&r);
+	th_stop(&r);
 }
 
 static void test_amd_df_multiplexed(void **state)
 {
 	struct pm_sim *sim = th_sim_platform_with("amdzen2", df_steady);
 	const struct pm_report *rep;
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, df8, PM_AGGR_FAMILY), 0);
+	assert_int_equal(th_start(&r, sim, df8, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
 	for (int iv = 0; iv < 5; iv++) {
 		pm_sim__advance(sim, SEC);
 		assert_int_equal(pm_session__read(r.s), 0);
@@ -308,7 +273,7 @@ static void test_amd_df_multiplexed(void **state)
 				fail_msg("channel %d: %.0f vs %.0f", ch, w->value, df_rate(ch));
 		}
 	}
-	stop(&r);
+	th_stop(&r);
 }
 
 /*
@@ -323,7 +288,7 @@ static void phased(int quiet_ms, int burst_ms, double *ret_interval, double *ret
 	struct pm_sim *sim;
 	const struct pm_report *rep;
 	double worst = 0, worst_total = 0, duty = (double)burst_ms / (quiet_ms + burst_ms);
-	struct run r;
+	struct th_run r;
 
 	snprintf(text, sizeof(text),
 		 "dram.write 0\nphase quiet %dms\n  dram.read 0\nphase burst %dms\n"
@@ -331,7 +296,7 @@ static void phased(int quiet_ms, int burst_ms, double *ret_interval, double *ret
 		 quiet_ms, burst_ms);
 	sim = th_sim_platform_with("amdzen2", text);
 
-	assert_int_equal(start(&r, sim, df8, PM_AGGR_FAMILY), 0);
+	assert_int_equal(th_start(&r, sim, df8, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
 	for (int iv = 0; iv < 5; iv++) {
 		pm_sim__advance(sim, SEC);
 		assert_int_equal(pm_session__read(r.s), 0);
@@ -355,7 +320,7 @@ static void phased(int quiet_ms, int burst_ms, double *ret_interval, double *ret
 		      quiet_ms, burst_ms, worst * 100, worst_total * 100);
 	*ret_interval = worst;
 	*ret_total = worst_total;
-	stop(&r);
+	th_stop(&r);
 }
 
 static void test_amd_df_phased_error(void **state)
@@ -422,7 +387,7 @@ static void test_amd_flops_pair(void **state)
 						  "core.flops 1G\ncore.instructions 2G\n");
 	struct pm_session_opts o = { .target = PM_TARGET_CPUS, .cpus = "3" };
 	const struct pm_report *rep;
-	struct run r;
+	struct th_run r;
 
 	memset(&r, 0, sizeof(r));
 	r.ctx = th_ctx_sim(sim);
@@ -440,7 +405,7 @@ static void test_amd_flops_pair(void **state)
 		assert_int_equal(rep->rows[i].flags, 0);
 	assert_true(find(rep, "cpu/event=0x3,umask=0xff/", NULL)->value == 2e9);
 	assert_true(find(rep, "cpu/event=0xc0/", NULL)->value == 4e9);
-	stop(&r);
+	th_stop(&r);
 
 	sim = th_sim_platform("amdzen2");
 	memset(&r, 0, sizeof(r));
@@ -457,7 +422,7 @@ static void test_amd_flops_pair(void **state)
 	/* 8 counters' worth on 6: rotated, each on 3/4 of the time */
 	assert_true(rep->rows[0].flags & PM_ROW_MULTIPLEXED);
 	assert_true(fabs(rep->rows[0].running - 0.75) < 0.01);
-	stop(&r);
+	th_stop(&r);
 }
 
 /* perf's generic names reach the core PMU through the kernel's Zen 2 event map. */
@@ -494,9 +459,9 @@ static void test_amd_l3_masks(void **state)
 					     "amd_l3/event=0x4,umask=0xff,threadmask=0x3/", NULL };
 	struct pm_sim *sim = th_sim_platform_with("amdzen2", "l3.access 100M\nl3.hit_ratio 75%\n");
 	const struct pm_report *rep;
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, specs, PM_AGGR_FAMILY), 0);
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
 	pm_sim__advance(sim, SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
@@ -504,7 +469,7 @@ static void test_amd_l3_masks(void **state)
 	assert_true(find(rep, specs[0], NULL)->value == 16 * 100e6);
 	assert_true(find(rep, specs[1], NULL)->value == 16 * 25e6);
 	assert_true(find(rep, specs[2], NULL)->value == 16 * 25e6);
-	stop(&r);
+	th_stop(&r);
 }
 
 /* ---- the MSR devices -------------------------------------------------------------------- */
@@ -586,14 +551,14 @@ static void test_faults(void **state)
 {
 	static const char *const specs[] = { "ali_drw_21000/hif_rd/", NULL };
 	struct pm_sim *sim = th_sim_platform_with("yitian710", "at 2500ms vanish ali_drw_21000\n");
-	struct run r;
+	struct th_run r;
 
-	assert_int_equal(start(&r, sim, specs, PM_AGGR_DEVICE), 0);
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_DEVICE, NULL, 0), 0);
 	pm_sim__advance(sim, 2 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	pm_sim__advance(sim, SEC);
 	assert_int_equal(pm_session__read(r.s), -ENODEV);
-	stop(&r);
+	th_stop(&r);
 
 	sim = th_sim_platform_with("amdzen2", "at 1s error dev/cpu/3/msr EIO\n"
 					      "at 1s poke dev/cpu/0/msr 0xc0010244 0x400000\n"
