@@ -134,12 +134,18 @@ static int cost_of(const struct sim_event *ev)
 static struct member_list members_of(struct pm_sim *sim, struct sim_event *leader,
 				     struct sim_event **buf, size_t cap)
 {
-	struct member_list l = { .m = buf };
+	struct member_list l = { .m = leader->members, .n = leader->n_members };
 
-	for (size_t i = 0; i < sim->n_ev && l.n < cap; i++)
-		if (sim->ev[i]->leader == leader)
-			buf[l.n++] = sim->ev[i];
 	return l;
+}
+
+static int join_group(struct sim_event *leader, struct sim_event *ev)
+{
+	if (pm_grow((void **)&leader->members, &leader->cap_members, leader->n_members + 1,
+		    sizeof(*leader->members)) < 0)
+		return -ENOMEM;
+	leader->members[leader->n_members++] = ev;
+	return 0;
 }
 
 static void account(struct pm_sim *sim, struct sim_ctx *c, uint64_t a, uint64_t b)
@@ -443,15 +449,17 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr_in, pid
 		free(ev);
 		return -ENOMEM;
 	}
-	if (!leader) {
-		r = pm_grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1,
-			    sizeof(*c->groups));
-		if (r < 0) {
-			free(ev);
-			return r;
-		}
-		c->groups[c->n_groups++] = ev;
+	/* room first, so nothing can fail once the event is in a group */
+	if ((!leader && pm_grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1,
+				sizeof(*c->groups)) < 0) ||
+	    join_group(ev->leader, ev) < 0) {
+		if (!leader)
+			free(ev->members);
+		free(ev);
+		return -ENOMEM;
 	}
+	if (!leader)
+		c->groups[c->n_groups++] = ev;
 	sim->ev[sim->n_ev++] = ev;
 	ev->enabled = !attr->disabled;
 	ev->exec_pending = attr->enable_on_exec && attr->disabled && pid != -1;
@@ -579,15 +587,28 @@ void sim_perf_close(struct pm_sim *sim, struct sim_event *ev)
 	sync_all(sim);
 	c = ctx_of_event(sim, ev);
 	/* siblings of a closed leader become groups of their own, as in the kernel */
-	for (size_t i = 0; i < sim->n_ev; i++) {
-		struct sim_event *e = sim->ev[i];
+	for (size_t i = 0; ev->leader == ev && i < ev->n_members; i++) {
+		struct sim_event *e = ev->members[i];
 
-		if (e != ev && e->leader == ev) {
-			e->leader = e;
-			if (c && pm_grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1,
-					 sizeof(*c->groups)) == 0)
-				c->groups[c->n_groups++] = e;
-		}
+		if (e == ev)
+			continue;
+		e->leader = e;
+		e->n_members = 0;
+		if (join_group(e, e) == 0 && c &&
+		    pm_grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1,
+			    sizeof(*c->groups)) == 0)
+			c->groups[c->n_groups++] = e;
+	}
+	/* a sibling leaves its leader's group */
+	for (size_t i = 0; ev->leader != ev && i < ev->leader->n_members; i++) {
+		struct sim_event *lead = ev->leader;
+
+		if (lead->members[i] != ev)
+			continue;
+		memmove(&lead->members[i], &lead->members[i + 1],
+			(lead->n_members - i - 1) * sizeof(*lead->members));
+		lead->n_members--;
+		break;
 	}
 	for (size_t g = 0; c && g < c->n_groups; g++) {
 		if (c->groups[g] != ev)
@@ -604,6 +625,7 @@ void sim_perf_close(struct pm_sim *sim, struct sim_event *ev)
 		sim->n_ev--;
 		break;
 	}
+	free(ev->members);
 	free(ev);
 	if (c)
 		schedule(sim, c);
@@ -611,8 +633,10 @@ void sim_perf_close(struct pm_sim *sim, struct sim_event *ev)
 
 void sim_perf_done(struct pm_sim *sim)
 {
-	for (size_t i = 0; i < sim->n_ev; i++)
+	for (size_t i = 0; i < sim->n_ev; i++) {
+		free(sim->ev[i]->members);
 		free(sim->ev[i]);
+	}
 	for (size_t i = 0; i < sim->n_ctx; i++) {
 		free(sim->ctx[i]->groups);
 		free(sim->ctx[i]);

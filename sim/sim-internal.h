@@ -30,6 +30,9 @@ struct sim_event {
 	int cpu;		  /* -1: follows a task */
 	pid_t pid;		  /* -1: CPU-wide */
 	struct sim_event *leader; /* itself for a leader */
+	/* a leader's group, itself first, in open order (found without a scan) */
+	struct sim_event **members;
+	size_t n_members, cap_members;
 	bool enabled;
 	bool scheduled; /* on the hardware now (meaningful on leaders) */
 	uint64_t count, ena, run;
