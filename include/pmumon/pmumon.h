@@ -120,8 +120,8 @@ int pm_alias__encoding(const struct pm_alias *a, const struct pm_pmu *p, char *b
 struct pm_metric_info {
 	const char *name, *expr, *groups, *desc, *unit, *scope, *pack;
 	const char *unavailable; /* why it cannot be counted here, or NULL */
-	bool approximate;    /* a vendor estimate, flagged on every value */
-	bool sum_of_devices; /* computed per PMU instance, then added up */
+	bool approximate;	 /* a vendor estimate, flagged on every value */
+	bool sum_of_devices;	 /* computed per PMU instance, then added up */
 };
 
 size_t pm_ctx__metric_count(struct pm_ctx *ctx);
