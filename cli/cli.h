@@ -9,9 +9,11 @@
 
 /* Options every command takes (parsed before the command name, or after it). */
 struct cli_global {
-	const char *root; /* --root or PMUMON_ROOT */
-	const char *sim;  /* --sim or PMUMON_SIM: a simulated platform spec */
-	int verbose;	  /* -v, repeatable */
+	const char *root;	    /* --root or PMUMON_ROOT */
+	const char *sim;	    /* --sim or PMUMON_SIM: a simulated platform spec */
+	const char *events_dirs[8]; /* --events-dir, repeatable */
+	int n_events_dirs;
+	int verbose; /* -v, repeatable */
 	/* set by cli_ctx_new for a simulated machine: its platform name */
 	const char *sim_platform;
 };
@@ -21,10 +23,12 @@ extern struct cli_global arg_global;
 /* getopt codes of the options every command takes, for their option tables */
 #define CLI_OPT_ROOT 0x1000
 #define CLI_OPT_SIM 0x1001
+#define CLI_OPT_EVENTS_DIR 0x1002
 /* clang-format off */
 #define CLI_GLOBAL_OPTIONS \
 	{ "root", required_argument, NULL, CLI_OPT_ROOT }, \
 	{ "sim", required_argument, NULL, CLI_OPT_SIM }, \
+	{ "events-dir", required_argument, NULL, CLI_OPT_EVENTS_DIR }, \
 	{ "verbose", no_argument, NULL, 'v' }
 /* clang-format on */
 

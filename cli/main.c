@@ -3,12 +3,14 @@
  * pmumon: read the hardware performance counters of servers, DPUs and SoCs.
  * This file holds the command table and the options every command shares.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "config.h"
@@ -50,6 +52,11 @@ static void usage(FILE *f)
 		"                 scenario=FILE (the workload, docs/simulator.md), seed=N, and\n"
 		"                 per platform sockets=1|2, channels=1|2, msr=rw|none|noperm|locked,\n"
 		"                 user=root|nobody\n"
+		"  --events-dir DIR\n"
+		"                 more platform packs: directories with a pack.json, or a\n"
+		"                 checkout of perf's tools/perf/pmu-events (its mapfile.csv\n"
+		"                 picks this CPU's events and metrics; sys/ tables match by\n"
+		"                 Compat); repeatable; its metrics override built-in ones\n"
 		"  -v, --verbose  say more (repeat for debug detail)\n"
 		"  -h, --help     this help; 'pmumon COMMAND --help' for a command\n"
 		"  --version      print the version\n"
@@ -83,12 +90,151 @@ bool cli_global_option(int c, const char *arg)
 	case CLI_OPT_SIM:
 		arg_global.sim = arg;
 		return true;
+	case CLI_OPT_EVENTS_DIR:
+		if (arg_global.n_events_dirs < (int)PM_ARRAY_SIZE(arg_global.events_dirs))
+			arg_global.events_dirs[arg_global.n_events_dirs++] = arg;
+		else
+			cli_error("--events-dir: at most %zu directories; '%s' is left out",
+				  PM_ARRAY_SIZE(arg_global.events_dirs), arg);
+		return true;
 	case 'v':
 		arg_global.verbose++;
 		return true;
 	default:
 		return false;
 	}
+}
+
+/* ---- --events-dir: the JSON and mapfiles under a directory, in memory ------------------ */
+
+#define EVENTS_DIR_MAX_FILES 20000
+#define EVENTS_DIR_MAX_BYTES (128u << 20)
+
+struct file_list {
+	struct pm_file *f;
+	size_t n, cap, bytes;
+};
+
+static void file_list_done(struct file_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free((char *)l->f[i].path);
+		free((char *)l->f[i].data);
+	}
+	free(l->f);
+	*l = (struct file_list){ 0 };
+}
+
+static int read_whole(const char *path, char **ret, size_t *ret_len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return -errno;
+	do {
+		if (pm_grow((void **)&buf, &cap, len + 65536, 1) < 0) {
+			fclose(f);
+			free(buf);
+			return -ENOMEM;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return -EIO;
+	}
+	fclose(f);
+	*ret = buf;
+	*ret_len = len;
+	return 0;
+}
+
+static bool wanted(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 5 && !strcmp(name + n - 5, ".json")) || !strcmp(name, "mapfile.csv");
+}
+
+/* Add the files under host directory dir as prefix/relative-path. */
+static int collect(const char *dir, const char *prefix, struct file_list *l, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int r = 0;
+
+	if (!d)
+		return -errno;
+	while (r == 0 && (de = readdir(d))) {
+		char host[4096], rel[4096];
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (pm_snprintf(host, sizeof(host), "%s/%s", dir, de->d_name) < 0 ||
+		    pm_snprintf(rel, sizeof(rel), "%s/%s", prefix, de->d_name) < 0 ||
+		    stat(host, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (depth < 8)
+				r = collect(host, rel, l, depth + 1);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode) || !wanted(de->d_name))
+			continue;
+		if (l->n == EVENTS_DIR_MAX_FILES ||
+		    l->bytes + (size_t)st.st_size > EVENTS_DIR_MAX_BYTES) {
+			r = -E2BIG;
+			break;
+		}
+		if (pm_grow((void **)&l->f, &l->cap, l->n + 1, sizeof(*l->f)) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		{
+			char *data = NULL;
+			size_t len = 0;
+
+			r = read_whole(host, &data, &len);
+			if (r < 0)
+				break;
+			l->f[l->n] = (struct pm_file){ .path = strdup(rel),
+						       .data = data,
+						       .len = len };
+			if (!l->f[l->n].path) {
+				free(data);
+				r = -ENOMEM;
+				break;
+			}
+			l->n++;
+			l->bytes += len;
+		}
+	}
+	closedir(d);
+	return r;
+}
+
+static int read_events_dirs(struct file_list *l)
+{
+	for (int i = 0; i < arg_global.n_events_dirs; i++) {
+		char prefix[16];
+		int r;
+
+		snprintf(prefix, sizeof(prefix), "e%d", i);
+		r = collect(arg_global.events_dirs[i], prefix, l, 0);
+		if (r < 0) {
+			cli_error("--events-dir %s: %s%s", arg_global.events_dirs[i], strerror(-r),
+				  r == -E2BIG ? " (more than 20000 files or 128 MiB of JSON: name "
+						"the pmu-events directory itself)" :
+						"");
+			return r;
+		}
+	}
+	return 0;
 }
 
 /* The simulated machine --sim names, as the context's os. */
@@ -124,14 +270,25 @@ int cli_ctx_new(struct pm_ctx **ret_ctx)
 						       PM_LOG_WARN,
 	};
 	struct pm_ctx *ctx = NULL;
+	struct file_list extra = { 0 };
 	int r;
 
+	r = read_events_dirs(&extra);
+	if (r < 0) {
+		file_list_done(&extra);
+		return r;
+	}
+	o.extra_files = extra.f;
+	o.n_extra_files = extra.n;
 	if (arg_global.sim) {
 		r = use_sim(&o);
-		if (r < 0)
+		if (r < 0) {
+			file_list_done(&extra);
 			return r;
+		}
 	}
 	r = pm_ctx__new(&o, &ctx);
+	file_list_done(&extra); /* the context has its copy */
 	if (r < 0) {
 		cli_error("cannot use '%s' as the root of the machine's files: %s",
 			  o.root ? o.root : "/", strerror(-r));

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/embedded.h"
 #include "db/pack.h"
 #include "pmu.h"
 #include "source/perf.h"
@@ -26,6 +27,17 @@ static void discovery_done(struct pm_ctx *ctx)
 	ctx->tracefs = NULL;
 }
 
+static void free_extra(struct pm_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->n_extra; i++) {
+		free((char *)ctx->extra[i].path);
+		free((char *)ctx->extra[i].data);
+	}
+	free(ctx->extra);
+	ctx->extra = NULL;
+	ctx->n_extra = 0;
+}
+
 int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 {
 	struct pm_ctx *ctx;
@@ -40,6 +52,30 @@ int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 	ctx->log_userdata = opts->log_userdata;
 	ctx->log_level = opts->log_level;
 	ctx->simulated = opts->simulated;
+	if (opts->n_extra_files) {
+		ctx->extra = calloc(opts->n_extra_files, sizeof(*ctx->extra));
+		if (!ctx->extra) {
+			free(ctx);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < opts->n_extra_files; i++) {
+			const struct pm_file *f = &opts->extra_files[i];
+			char *data = malloc(f->len + 1), *path = strdup(f->path);
+
+			if (!data || !path) {
+				free(data);
+				free(path);
+				free_extra(ctx);
+				free(ctx);
+				return -ENOMEM;
+			}
+			memcpy(data, f->data, f->len);
+			data[f->len] = '\0';
+			ctx->extra[ctx->n_extra++] = (struct pm_embedded){ .path = path,
+									   .len = f->len,
+									   .data = data };
+		}
+	}
 	if (opts->os_ops) {
 		ctx->ops = opts->os_ops;
 		ctx->os = opts->os;
@@ -62,6 +98,7 @@ void pm_ctx__free(struct pm_ctx *ctx)
 	free(ctx->pmus);
 	if (ctx->ops && ctx->ops->destroy)
 		ctx->ops->destroy(ctx->os);
+	free_extra(ctx);
 	free(ctx);
 }
 

@@ -13,6 +13,7 @@
 
 struct pm_pmu;
 struct pm_db;
+struct pm_embedded;
 
 struct pm_ctx {
 	const struct pm_os_ops *ops;
@@ -30,6 +31,8 @@ struct pm_ctx {
 	struct pm_db *db; /* platform packs; owned */
 	char *tracefs;	  /* "sys/kernel/tracing" or NULL when not mounted */
 	bool simulated;
+	struct pm_embedded *extra; /* packs given in memory (--events-dir); owned */
+	size_t n_extra;
 };
 
 /* Take ownership of a discovered PMU. */

@@ -41,13 +41,28 @@ enum pm_log_level {
 
 typedef void (*pm_log_fn)(enum pm_log_level level, const char *msg, void *userdata);
 
+/* A file given to the context in memory (a pack from --events-dir). */
+struct pm_file {
+	const char *path; /* relative, '/'-separated: "d0/mypack/pack.json" */
+	const char *data;
+	size_t len;
+};
+
 struct pm_ctx_opts {
 	/* Root of the machine's files for the real os ("/" when NULL). */
 	const char *root;
 	/* Another os behind the seam (the simulator); the context owns it. */
 	const struct pm_os_ops *os_ops;
 	void *os;
-	bool simulated;	  /* numbers come from a simulation: say so everywhere */
+	bool simulated; /* numbers come from a simulation: say so everywhere */
+	/*
+	 * More packs, read after the built-in ones (the context copies them):
+	 * directories with a pack.json, or a checkout of perf's pmu-events
+	 * tree (its arch/<arch>/mapfile.csv picks the CPU's directory; sys/
+	 * tables match PMUs by Compat). Later definitions of a metric win.
+	 */
+	const struct pm_file *extra_files;
+	size_t n_extra_files;
 	pm_log_fn log_fn; /* NULL: silent */
 	void *log_userdata;
 	enum pm_log_level log_level;

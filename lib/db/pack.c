@@ -35,6 +35,9 @@ struct pm_db {
 	char cpuid[128];
 	struct pm_metric_def *metrics;
 	size_t n_metrics, cap_metrics;
+	/* every file packs can use: the built-in ones, then the context's extra */
+	const struct pm_embedded **files;
+	size_t n_files;
 };
 
 /* ---- pure helpers ------------------------------------------------------- */
@@ -167,15 +170,17 @@ static void read_cpuid(struct pm_ctx *ctx, char *buf, size_t size)
 
 /* ---- packs -------------------------------------------------------------- */
 
-static const struct pm_embedded *find_file(const char *pack, const char *file)
+/* A file of the pack in directory dir. */
+static const struct pm_embedded *find_file(const struct pm_db *db, const char *dir,
+					   const char *file)
 {
-	char path[256];
+	char path[1024];
 
-	if (pm_snprintf(path, sizeof(path), "%s/%s", pack, file) < 0)
+	if (pm_snprintf(path, sizeof(path), "%s/%s", dir, file) < 0)
 		return NULL;
-	for (size_t i = 0; i < pm_embedded_count; i++)
-		if (!strcmp(pm_embedded_files[i].path, path))
-			return &pm_embedded_files[i];
+	for (size_t i = 0; i < db->n_files; i++)
+		if (!strcmp(db->files[i]->path, path))
+			return db->files[i];
 	return NULL;
 }
 
@@ -369,7 +374,8 @@ out:
 	return r;
 }
 
-static int add_events(struct pm_ctx *ctx, const char *pack, json_t *files)
+static int add_events(struct pm_ctx *ctx, const struct pm_db *db, const char *pack, const char *dir,
+		      json_t *files)
 {
 	size_t i, j;
 	json_t *f, *ev;
@@ -381,7 +387,7 @@ static int add_events(struct pm_ctx *ctx, const char *pack, json_t *files)
 
 		if (!json_is_string(f))
 			continue;
-		e = find_file(pack, json_string_value(f));
+		e = find_file(db, dir, json_string_value(f));
 		if (!e) {
 			pm_log(ctx, PM_LOG_WARN, "pack '%s': events file '%s' is missing, ignoring",
 			       pack, json_string_value(f));
@@ -461,7 +467,8 @@ static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, co
 	return 0;
 }
 
-static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, json_t *files)
+static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, const char *dir,
+		       json_t *files)
 {
 	size_t i, j;
 	json_t *f, *m;
@@ -469,7 +476,7 @@ static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, j
 
 	json_array_foreach(files, i, f) {
 		const struct pm_embedded *e = json_is_string(f) ?
-						      find_file(pack, json_string_value(f)) :
+						      find_file(db, dir, json_string_value(f)) :
 						      NULL;
 		json_t *arr;
 
@@ -508,6 +515,8 @@ static int add_pack(struct pm_db *db, const char *name, json_t *root)
 	if (!pk->name)
 		return -ENOMEM;
 	db->n_packs++;
+	if (!root)
+		return 0; /* a perf table: no defaults, no notes */
 	pk->defaults_note = pm_strdup0(jstr(root, "DefaultsNote"));
 	json_array_foreach(json_object_get(root, "Defaults"), i, d) {
 		if (!json_is_string(d))
@@ -526,18 +535,21 @@ static int add_pack(struct pm_db *db, const char *name, json_t *root)
 
 static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embedded *f)
 {
-	char pack[64];
-	const char *slash = strchr(f->path, '/');
+	char dir[1024], pack[64];
+	const char *slash = strrchr(f->path, '/'), *base;
 	json_t *root;
 	int r = 0;
 
-	if (!slash || (size_t)(slash - f->path) >= sizeof(pack))
+	if (!slash || (size_t)(slash - f->path) >= sizeof(dir))
 		return 0;
-	memcpy(pack, f->path, (size_t)(slash - f->path));
-	pack[slash - f->path] = '\0';
+	memcpy(dir, f->path, (size_t)(slash - f->path));
+	dir[slash - f->path] = '\0';
+	base = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
 	root = parse_json(ctx, f);
 	if (!root)
 		return 0;
+	/* its "Pack" name, or its directory's */
+	snprintf(pack, sizeof(pack), "%.63s", jstr(root, "Pack") ? jstr(root, "Pack") : base);
 	if (!pack_matches(ctx, db, json_object_get(root, "Match")))
 		goto out;
 	r = add_pack(db, pack, root);
@@ -546,10 +558,10 @@ static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embed
 	/* names borrowed by traits and aliases live as long as the db */
 	r = add_traits(ctx, db, db->packs[db->n_packs - 1].name, json_object_get(root, "Pmus"));
 	if (r == 0)
-		r = add_events(ctx, db->packs[db->n_packs - 1].name,
+		r = add_events(ctx, db, db->packs[db->n_packs - 1].name, dir,
 			       json_object_get(root, "Events"));
 	if (r == 0)
-		r = add_metrics(ctx, db, db->packs[db->n_packs - 1].name,
+		r = add_metrics(ctx, db, db->packs[db->n_packs - 1].name, dir,
 				json_object_get(root, "Metrics"));
 out:
 	json_decref(root);
@@ -558,10 +570,127 @@ out:
 
 static bool is_pack_root(const char *path)
 {
-	const char *slash = strchr(path, '/');
+	const char *slash = strrchr(path, '/');
 
-	return slash && !strchr(slash + 1, '/') &&
-	       (!strcmp(slash + 1, "pack.json") || !strcmp(slash + 1, "pmus.json"));
+	return !strcmp(path, "kernel/pmus.json") || (slash && !strcmp(slash + 1, "pack.json"));
+}
+
+/* ---- perf's pmu-events tree (--events-dir) --------------------------------------- */
+
+static bool in_dir(const char *path, const char *dir, size_t dir_len)
+{
+	return !strncmp(path, dir, dir_len) && path[dir_len] == '/';
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* A perf JSON file: each entry an event or a metric (files mix them). */
+static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack,
+			  const struct pm_embedded *f)
+{
+	json_t *arr = parse_json(ctx, f), *e;
+	size_t i;
+	int r = 0;
+
+	if (!arr)
+		return 0;
+	json_array_foreach(arr, i, e) {
+		const char *compat = jstr(e, "Compat");
+		bool have = !compat;
+
+		/* a sys table's entry belongs to the PMUs its Compat names */
+		for (size_t p = 0; !have && p < ctx->n_pmus; p++)
+			have = ctx->pmus[p]->identifier &&
+			       !strcmp(ctx->pmus[p]->identifier, compat);
+		if (!have)
+			continue;
+		if (jstr(e, "MetricName"))
+			r = add_metric(ctx, db, pack, f->path, i, e);
+		else if (jstr(e, "EventName"))
+			r = add_event(ctx, pack, f->path, i, e);
+		if (r < 0)
+			break;
+	}
+	json_decref(arr);
+	return r;
+}
+
+/* Every JSON file under dir, as one pack. */
+static int load_perf_dir(struct pm_ctx *ctx, struct pm_db *db, const char *dir, size_t dir_len)
+{
+	char name[128];
+	const char *pack;
+	int r = 0;
+
+	snprintf(name, sizeof(name), "perf:%.*s", (int)PM_MIN(dir_len, 100), dir);
+	for (size_t i = 0; i < db->n_packs; i++)
+		if (!strcmp(db->packs[i].name, name))
+			return 0; /* already loaded */
+	r = add_pack(db, name, NULL);
+	if (r < 0)
+		return r;
+	pack = db->packs[db->n_packs - 1].name;
+	for (size_t i = 0; i < db->n_files && r == 0; i++) {
+		const char *path = db->files[i]->path;
+
+		if (in_dir(path, dir, dir_len) && !strchr(path + dir_len + 1, '/') &&
+		    has_suffix(path, ".json"))
+			r = load_perf_json(ctx, db, pack, db->files[i]);
+	}
+	return r;
+}
+
+/*
+ * perf's arch/<arch>/mapfile.csv: "Family-model,Version,Filename,EventType"
+ * rows; the rows whose pattern matches this CPU name the directories to load.
+ */
+static int load_mapfile(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embedded *f)
+{
+	size_t base_len = (size_t)(strrchr(f->path, '/') - f->path);
+	char *text = strndup(f->data, f->len), *save = NULL;
+	int r = 0;
+
+	if (!text)
+		return -ENOMEM;
+	for (char *line = strtok_r(text, "\n", &save); line && r == 0;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *fields[4] = { 0 }, *fsave = NULL, dir[1024];
+		int n = 0;
+
+		if (line[0] == '#' || pm_str_has_prefix(line, "Family-model"))
+			continue;
+		for (char *t = strtok_r(line, ",", &fsave); t && n < 4;
+		     t = strtok_r(NULL, ",", &fsave))
+			fields[n++] = t;
+		if (n < 3 || !db->cpuid[0] || pm_db_cpuid_match(fields[0], db->cpuid) != 1)
+			continue;
+		if (pm_snprintf(dir, sizeof(dir), "%.*s/%s", (int)base_len, f->path, fields[2]) < 0)
+			continue;
+		pm_log(ctx, PM_LOG_INFO, "perf events for %s: %s", db->cpuid, dir);
+		r = load_perf_dir(ctx, db, dir, strlen(dir));
+	}
+	free(text);
+	return r;
+}
+
+/* perf's SoC tables: every arch/<arch>/<vendor>/<soc>/sys directory. */
+static int load_sys_tables(struct pm_ctx *ctx, struct pm_db *db)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < db->n_files && r == 0; i++) {
+		const char *path = db->files[i]->path, *sys = strstr(path, "/sys/");
+
+		if (i >= pm_embedded_count && sys && has_suffix(path, ".json") &&
+		    !strchr(sys + 5, '/'))
+			r = load_perf_dir(ctx, db, path, (size_t)(sys + 4 - path));
+	}
+	return r;
 }
 
 static void attach_traits(struct pm_ctx *ctx, struct pm_db *db)
@@ -588,17 +717,33 @@ int pm_db__load(struct pm_ctx *ctx, struct pm_db **ret_db)
 	db = calloc(1, sizeof(*db));
 	if (!db)
 		return -ENOMEM;
+	db->files = calloc(pm_embedded_count + ctx->n_extra + 1, sizeof(*db->files));
+	if (!db->files) {
+		free(db);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < pm_embedded_count; i++)
+		db->files[db->n_files++] = &pm_embedded_files[i];
+	for (size_t i = 0; i < ctx->n_extra; i++)
+		db->files[db->n_files++] = &ctx->extra[i];
 	read_cpuid(ctx, db->cpuid, sizeof(db->cpuid));
-	/* the kernel's driver traits first, then the platforms in name order */
+	/* the kernel's driver traits, the built-in platforms in name order, then
+	 * what the user gave: packs, and perf's tables for this CPU and SoC */
 	for (int pass = 0; pass < 2 && r == 0; pass++) {
-		for (size_t i = 0; i < pm_embedded_count && r == 0; i++) {
-			const struct pm_embedded *f = &pm_embedded_files[i];
-			bool kernel = pm_str_has_prefix(f->path, "kernel/");
+		for (size_t i = 0; i < db->n_files && r == 0; i++) {
+			const struct pm_embedded *f = db->files[i];
+			bool kernel = i < pm_embedded_count &&
+				      pm_str_has_prefix(f->path, "kernel/");
 
 			if (is_pack_root(f->path) && kernel == (pass == 0))
 				r = load_pack(ctx, db, f);
 		}
 	}
+	for (size_t i = pm_embedded_count; i < db->n_files && r == 0; i++)
+		if (has_suffix(db->files[i]->path, "/mapfile.csv"))
+			r = load_mapfile(ctx, db, db->files[i]);
+	if (r == 0)
+		r = load_sys_tables(ctx, db);
 	if (r < 0) {
 		pm_db__free(db);
 		return r;
@@ -658,6 +803,7 @@ void pm_db__free(struct pm_db *db)
 		free((char *)m->unavailable);
 	}
 	free(db->metrics);
+	free(db->files);
 	free(db->traits);
 	free(db->packs);
 	free(db->defaults);
@@ -703,7 +849,8 @@ const struct pm_metric_def *pm_db__metric(const struct pm_db *db, size_t i)
 
 const struct pm_metric_def *pm_db__find_metric(const struct pm_db *db, const char *name)
 {
-	for (size_t i = 0; db && i < db->n_metrics; i++)
+	/* the last definition wins: a user's pack over a built-in one */
+	for (size_t i = db ? db->n_metrics : 0; i-- > 0;)
 		if (!strcmp(db->metrics[i].name, name))
 			return &db->metrics[i];
 	return NULL;

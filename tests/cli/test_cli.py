@@ -412,6 +412,51 @@ class Simulated(unittest.TestCase):
         finally:
             os.unlink(path)
 
+    def test_metrics_and_events_dir(self):
+        # a lab's own pack and a perf pmu-events tree, given at run time
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, 'lab'))
+            tree = os.path.join(d, 'pmu-events', 'arch', 'x86')
+            os.makedirs(os.path.join(tree, 'amdzen2'))
+            with open(os.path.join(d, 'lab', 'pack.json'), 'w') as f:
+                f.write('{"Pack": "lab", "Match": {"Pmu": "amd_df"}, "Metrics": ["m.json"]}')
+            with open(os.path.join(d, 'lab', 'm.json'), 'w') as f:
+                f.write('[{"MetricName": "lab_ch0_gbps", "Unit": "DFPMC", "ScaleUnit": "1GB/s",'
+                        ' "MetricExpr": "dram_channel_data_controller_0 * 64 / 1e9 / duration_time"}]')
+            with open(os.path.join(tree, 'mapfile.csv'), 'w') as f:
+                f.write('Family-model,Version,Filename,EventType\n'
+                        'AuthenticAMD-23-[[:xdigit:]]+,v1,amdzen2,core\n'
+                        'GenuineIntel-6-55,v1,skylakex,core\n')
+            with open(os.path.join(tree, 'amdzen2', 'broken.json'), 'w') as f:
+                f.write('[{"MetricName": "x",\n  "MetricExpr": }]')
+            path = os.path.join(d, 'scn')
+            with open(path, 'w') as f:
+                f.write('dram.read 3.2G\ndram.write 0\n')
+            r = run('--sim', 'amdzen2:scenario=' + path, '--events-dir', d, 'stat', '-a',
+                    '-M', 'lab_ch0_gbps', '-x,', '--', 'sleep', '2')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            row = [l for l in r.stdout.splitlines() if ',lab_ch0_gbps,' in l][0].split(',')
+            self.assertEqual(row[9], 'GB/s')
+            self.assertAlmostEqual(float(row[8]), 3.2, places=9)
+            self.assertIn('metric', row[14])
+            # a malformed file is named with its line and column, and skipped
+            self.assertRegex(r.stderr, r"malformed pack file 'e0/pmu-events/arch/x86/amdzen2/"
+                                       r"broken.json': line 2, column \d+")
+
+    def test_metric_errors(self):
+        r = run('--sim', 'yitian710', 'stat', '-a', '-M', 'ddr_read_bandwidth.ddrc', '--',
+                'sleep', '1')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("add --define ddrc_freq=VALUE", r.stderr)
+        r = run('--sim', 'yitian710', 'stat', '-a', '--define', 'ddrc_freq', '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--define wants NAME=NUMBER", r.stderr)
+        r = run('--sim', 'amdzen2', 'stat', '-a', '-M', 'DF_CH3_WR_BW_GB', '--', 'sleep', '1')
+        self.assertIn("is not available: neither seed 004", r.stderr)
+        r = run('--sim', 'amdzen2', 'list', 'metrics', 'DF_CH3_*')
+        self.assertIn('unavailable: neither seed 004', r.stdout)
+
     def test_scheduled_vanish(self):
         # a PMU goes away mid-run: the totals up to the last good read survive
         path = '/tmp/pmumon-cli-vanish.scn'
