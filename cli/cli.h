@@ -9,9 +9,10 @@
 
 /* Options every command takes (parsed before the command name, or after it). */
 struct cli_global {
-	const char *root;	    /* --root or PMUMON_ROOT */
-	const char *sim;	    /* --sim or PMUMON_SIM: a simulated platform spec */
-	const char *events_dirs[8]; /* --events-dir, repeatable */
+	const char *root;		  /* --root or PMUMON_ROOT */
+	const char *sim;		  /* --sim or PMUMON_SIM: a simulated platform spec */
+	bool root_from_env, sim_from_env; /* a command-line flag overrides them */
+	const char *events_dirs[8];	  /* --events-dir, repeatable */
 	int n_events_dirs;
 	int verbose; /* -v, repeatable */
 	/* set by cli_ctx_new for a simulated machine: its platform name */

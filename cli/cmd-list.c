@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "util/util.h"
 #include "sim.h"
 
 static void usage(FILE *f)
@@ -185,14 +186,31 @@ static void list_events(struct pm_ctx *ctx, const char *glob)
 	       "  /sys/kernel/tracing/events.\n");
 }
 
+/* Does the glob match one of a metric's ';'-separated groups? */
+static bool group_matches(const char *glob, const char *groups)
+{
+	char g[256];
+
+	for (const char *s = groups; *s;) {
+		size_t l = strcspn(s, ";");
+
+		snprintf(g, sizeof(g), "%.*s", (int)PM_MIN(l, sizeof(g) - 1), s);
+		if (!fnmatch(glob, g, 0))
+			return true;
+		s += l + (s[l] == ';');
+	}
+	return false;
+}
+
 /* The packs' metrics: name, unit, groups, scope, flags, formula, description. */
 static void list_metrics(struct pm_ctx *ctx, const char *glob, bool asked)
 {
 	struct pm_metric_info m;
-	size_t shown = 0;
+	size_t shown = 0, all = 0;
 
 	for (size_t i = 0; pm_ctx__metric(ctx, i, &m) == 0; i++) {
-		if (glob && fnmatch(glob, m.name, 0) != 0 && fnmatch(glob, m.groups, 0) != 0)
+		all++;
+		if (glob && fnmatch(glob, m.name, 0) != 0 && !group_matches(glob, m.groups))
 			continue;
 		if (!shown++)
 			printf("\nmetrics (pmumon stat -M NAME or -M GROUP):\n");
@@ -207,9 +225,11 @@ static void list_metrics(struct pm_ctx *ctx, const char *glob, bool asked)
 		if (m.desc[0])
 			printf("      %s\n", m.desc);
 	}
-	if (!shown && asked)
-		printf("no metrics%s%s: no platform pack with metrics matches this machine\n",
-		       glob ? " matching " : "", glob ? glob : "");
+	if (!shown && asked && all)
+		printf("no metric or metric group matches '%s' (pmumon list metrics shows all %zu)\n",
+		       glob ? glob : "", all);
+	else if (!shown && asked)
+		printf("no metrics: no platform pack with metrics matches this machine\n");
 }
 
 /* What a --sim scenario file can set on this platform (docs/simulator.md). */

@@ -86,9 +86,13 @@ bool cli_global_option(int c, const char *arg)
 	switch (c) {
 	case CLI_OPT_ROOT:
 		arg_global.root = arg;
+		if (arg_global.sim_from_env)
+			arg_global.sim = NULL; /* the command line names the machine */
 		return true;
 	case CLI_OPT_SIM:
 		arg_global.sim = arg;
+		if (arg_global.root_from_env)
+			arg_global.root = NULL;
 		return true;
 	case CLI_OPT_EVENTS_DIR:
 		if (arg_global.n_events_dirs < (int)PM_ARRAY_SIZE(arg_global.events_dirs))
@@ -374,11 +378,15 @@ int main(int argc, char **argv)
 	const char *env = getenv("PMUMON_ROOT");
 	int c;
 
-	if (env && *env)
+	if (env && *env) {
 		arg_global.root = env;
+		arg_global.root_from_env = true;
+	}
 	env = getenv("PMUMON_SIM");
-	if (env && *env)
+	if (env && *env) {
 		arg_global.sim = env;
+		arg_global.sim_from_env = true;
+	}
 	/* '+': stop at the command name; its own options follow it */
 	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
 		if (cli_global_option(c, optarg))

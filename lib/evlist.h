@@ -44,10 +44,13 @@ struct pm_evlist {
 	struct pm_evinst *inst;
 	size_t n_inst, cap_inst;
 	int n_groups;
-	struct pm_metric *metrics; /* metric/metric.h; a metric's inputs come before it */
+	struct pm_metric *metrics; /* metric/metric.h; rows are built inputs first */
 	size_t n_metrics, cap_metrics;
 	struct pm_define *defines;
 	size_t n_defines, cap_defines;
 };
+
+/* Drop the events added after the list had n_ev events (a failed metric's). */
+void pm_evlist_truncate(struct pm_evlist *l, size_t n_ev, size_t n_inst, int n_groups);
 
 #endif

@@ -122,6 +122,15 @@ static void event_done(struct pm_event *ev)
 	free(ev->spec);
 }
 
+void pm_evlist_truncate(struct pm_evlist *l, size_t n_ev, size_t n_inst, int n_groups)
+{
+	for (size_t i = n_ev; i < l->n_ev; i++)
+		event_done(&l->ev[i]);
+	l->n_ev = n_ev;
+	l->n_inst = n_inst;
+	l->n_groups = n_groups;
+}
+
 void pm_evlist__free(struct pm_evlist *l)
 {
 	if (!l)

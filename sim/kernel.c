@@ -145,18 +145,25 @@ uint64_t pm_sim__now(const struct pm_sim *sim)
 	return sim->real_clock ? real_mono() - sim->real_base : sim->now_ns;
 }
 
-void pm_sim__advance(struct pm_sim *sim, uint64_t ns)
-{
-	if (!sim->real_clock)
-		sim->now_ns += ns;
-	tick(sim);
-}
-
+/* Move the virtual clock to t, stopping at each scheduled fault on the way
+ * so that it happens at its own time, not at the end of the step. */
 static void set_now(struct pm_sim *sim, uint64_t t)
 {
+	uint64_t f;
+
+	while (!sim->real_clock && sim->scn && sim_next_fault_ns(sim, &f) && f < t &&
+	       f > sim->now_ns) {
+		sim->now_ns = f;
+		tick(sim);
+	}
 	if (!sim->real_clock && t > sim->now_ns)
 		sim->now_ns = t;
 	tick(sim);
+}
+
+void pm_sim__advance(struct pm_sim *sim, uint64_t ns)
+{
+	set_now(sim, sim->now_ns + ns);
 }
 
 static uint64_t s_mono_ns(void *os)

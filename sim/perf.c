@@ -77,12 +77,18 @@ void pm_sim__fail_reads(struct pm_sim *sim, const char *name, int err)
 		p->fail_reads = err;
 }
 
+static void sync_all(struct pm_sim *sim);
+static void resched_all(struct pm_sim *sim);
+
 void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n)
 {
 	struct sim_pmu *p = sim_pmu_by_name(sim, name);
 
-	if (p && cpu >= 0 && cpu < (int)PM_ARRAY_SIZE(p->stolen))
-		p->stolen[cpu] = n;
+	if (!p || cpu < 0 || cpu >= (int)PM_ARRAY_SIZE(p->stolen))
+		return;
+	sync_all(sim); /* what ran so far ran on the counters it had */
+	p->stolen[cpu] = n;
+	resched_all(sim);
 }
 
 unsigned pm_sim__opens(const struct pm_sim *sim)

@@ -376,6 +376,17 @@ static void run_fault(struct pm_sim *sim, const struct sim_fault *f)
 	}
 }
 
+bool sim_next_fault_ns(const struct pm_sim *sim, uint64_t *ret_ns)
+{
+	const struct sim_fault *f = sim->scn ? sim_scenario__fault(sim->scn, sim->next_fault) :
+					       NULL;
+
+	if (!f)
+		return false;
+	*ret_ns = sim->scn_start_ns + f->t_ns;
+	return true;
+}
+
 void sim_run_faults(struct pm_sim *sim)
 {
 	size_t n = sim_scenario__fault_count(sim->scn);
@@ -579,6 +590,18 @@ int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_
 		if (r < 0 && !err[0])
 			snprintf(err, errsz, "cannot build the simulated %s: %s", sp.plat->name,
 				 strerror(-r));
+	}
+	for (size_t i = 0; r == 0 && sp.real_clock && i < sim_scenario__fault_count(sim->scn);
+	     i++) {
+		const struct sim_fault *f = sim_scenario__fault(sim->scn, i);
+
+		if (!strcmp(f->what, "freeze")) {
+			snprintf(err, errsz,
+				 "scenario:%d: 'freeze' jumps the virtual clock; it cannot under "
+				 "clock=real",
+				 f->line);
+			r = -EINVAL;
+		}
 	}
 	if (r == 0 && sp.real_clock)
 		pm_sim__use_real_clock(sim, true);

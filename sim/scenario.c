@@ -351,6 +351,15 @@ static void apply_jitter(struct sim_scenario *s)
 	}
 }
 
+static int cmp_fault(const void *a, const void *b)
+{
+	const struct sim_fault *x = a, *y = b;
+
+	if (x->t_ns != y->t_ns)
+		return x->t_ns < y->t_ns ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line); /* same time: file order */
+}
+
 int sim_scenario__parse(struct sim_scenario *s, const char *text, const char *name, char *err,
 			size_t errsz)
 {
@@ -385,6 +394,7 @@ int sim_scenario__parse(struct sim_scenario *s, const char *text, const char *na
 			return r;
 	}
 	apply_jitter(s);
+	qsort(s->faults, s->n_faults, sizeof(*s->faults), cmp_fault); /* in time order */
 	s->cycle_ns = s->ph[s->n_ph - 1].start_ns + s->ph[s->n_ph - 1].len_ns;
 	return 0;
 }

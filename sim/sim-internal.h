@@ -102,6 +102,8 @@ struct pm_sim {
 
 /* Run the scenario's faults that are due by now. */
 void sim_run_faults(struct pm_sim *sim);
+/* The simulator time of the next fault not yet run; false when none is left. */
+bool sim_next_fault_ns(const struct pm_sim *sim, uint64_t *ret_ns);
 /* Look a perf PMU up by name (NULL if the simulator has none). */
 struct sim_pmu *sim_pmu_by_name(struct pm_sim *sim, const char *name);
 

@@ -77,6 +77,7 @@ enum tok {
 	T_CPUID,
 	T_CHAR, /* one of | ^ & < > - + * / % ( ) , */
 	T_BAD,
+	T_BIG, /* a number out of a double's range */
 };
 
 static const struct {
@@ -222,7 +223,7 @@ static void next(struct parser *p)
 	if (nl && nl >= sl) {
 		/* flex: the longest match; a tie goes to the earlier rule, number */
 		if (pm_parse_double(s + p->pos, nl, &p->num) < 0) {
-			p->tok = T_BAD;
+			p->tok = T_BIG;
 			p->tok_len = nl;
 			return;
 		}
@@ -452,6 +453,9 @@ static int parse_primary(struct parser *p)
 	case T_BAD:
 		lex_fail(p, pos, len, "unexpected character");
 		break;
+	case T_BIG:
+		lex_fail(p, pos, len, "number out of range");
+		break;
 	default:
 		lex_fail(p, pos, len, "expected a number, a name or '('");
 		break;
@@ -634,7 +638,8 @@ double pm_expr__eval(const struct pm_expr *e, const double *slots)
 			c = b == 0 ? NAN : a / b; /* perf aborts the metric: no value */
 			break;
 		case OP_DRATIO:
-			c = isnan(b) ? NAN : b == 0 ? 0 : a / b; /* perf's d_ratio */
+			/* perf's d_ratio, except that NaN stays NaN */
+			c = isnan(a) || isnan(b) ? NAN : b == 0 ? 0 : a / b;
 			break;
 		case OP_LT:
 			c = isnan(a) || isnan(b) ? NAN : a < b;

@@ -264,10 +264,18 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 {
 	const struct pm_db *db = l->ctx->db;
 	char *copy = strdup(names ? names : ""), *save = NULL;
-	int r = 0;
+	/* all or nothing: a metric that fails leaves no half-made metric or event behind */
+	size_t n_metrics = l->n_metrics, n_ev = l->n_ev, n_inst = l->n_inst;
+	int n_groups = l->n_groups, r = 0;
 
 	if (!copy)
 		return -ENOMEM;
+	if (!copy[strspn(copy, ", ")]) {
+		pm_diag_set(reterr, "run 'pmumon list metrics' for the metrics and groups here",
+			    "-M wants a metric or metric group name");
+		free(copy);
+		return -EINVAL;
+	}
 	for (char *n = strtok_r(copy, ",", &save); n && r == 0; n = strtok_r(NULL, ",", &save)) {
 		const struct pm_metric_def *def = pm_db__find_metric(db, n);
 		size_t idx, found = 0;
@@ -285,15 +293,34 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 			r = add_metric(l, pm_db__metric(db, i), reterr, &idx);
 		}
 		if (r == 0 && !found) {
-			pm_diag_set(reterr,
-				    "run 'pmumon list metrics' for the metrics and groups here",
-				    "no metric or metric group '%s' on this machine (packs: %s)", n,
-				    pm_db__matched_names(db)[0] ? pm_db__matched_names(db) :
-								  "none");
-			r = -ENOENT;
+			const struct pm_metric_def *why = NULL;
+
+			for (size_t i = 0; i < pm_db__metric_count(db) && !why; i++)
+				if (pm_metric_def__in_group(pm_db__metric(db, i), n))
+					why = pm_db__metric(db, i);
+			if (why)
+				pm_diag_set(reterr, NULL,
+					    "metric group '%s' has no metric usable here: %s, for one, "
+					    "is not available: %s",
+					    n, why->name, why->unavailable);
+			else
+				pm_diag_set(
+					reterr,
+					"run 'pmumon list metrics' for the metrics and groups here",
+					"no metric or metric group '%s' on this machine (packs: %s)",
+					n,
+					pm_db__matched_names(db)[0] ? pm_db__matched_names(db) :
+								      "none");
+			r = why ? -EOPNOTSUPP : -ENOENT;
 		}
 	}
 	free(copy);
+	if (r < 0) {
+		for (size_t i = n_metrics; i < l->n_metrics; i++)
+			pm_metric__done(&l->metrics[i]);
+		l->n_metrics = n_metrics;
+		pm_evlist_truncate(l, n_ev, n_inst, n_groups);
+	}
 	return r;
 }
 
@@ -403,15 +430,33 @@ static int find_units(const struct pm_session *s, struct pm_metric_row *mr)
 	return 0;
 }
 
-/* After the event rows are built: one row per (metric, bucket). */
+/* The metrics in an order where every metric comes after the metrics it uses. */
+static void dependency_order(const struct pm_evlist *l, size_t m, bool *seen, size_t *order,
+			     size_t *n)
+{
+	if (seen[m])
+		return;
+	seen[m] = true;
+	for (size_t i = 0; i < l->metrics[m].n_slots; i++)
+		if (l->metrics[m].slots[i].kind == PM_SLOT_METRIC)
+			dependency_order(l, l->metrics[m].slots[i].idx, seen, order, n);
+	order[(*n)++] = m;
+}
+
+/* After the event rows are built: one row per (metric, bucket), inputs first. */
 int pm_metric__build_rows(struct pm_session *s)
 {
 	const struct pm_evlist *l = s->l;
-	size_t cap = 0, max_slots = 0;
-	int r = 0;
+	size_t cap = 0, max_slots = 0, n_order = 0;
+	size_t *order = calloc(l->n_metrics + 1, sizeof(*order));
+	bool *seen = calloc(l->n_metrics + 1, sizeof(*seen));
+	int r = order && seen ? 0 : -ENOMEM;
 
 	pm_metric__rows_done(s);
-	for (size_t m = 0; m < l->n_metrics && r == 0; m++) {
+	for (size_t m = 0; r == 0 && m < l->n_metrics; m++)
+		dependency_order(l, m, seen, order, &n_order);
+	for (size_t o = 0; o < n_order && r == 0; o++) {
+		size_t m = order[o];
 		long *keys = NULL;
 		size_t n = 0, kcap = 0;
 
@@ -458,6 +503,8 @@ int pm_metric__build_rows(struct pm_session *s)
 		if (!s->mvals)
 			r = -ENOMEM;
 	}
+	free(order);
+	free(seen);
 	return r;
 }
 

@@ -92,7 +92,10 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 			buf[0] = '\0';
 		field(o, buf, false);
 		field(o, row->unit, false);
-		snprintf(buf, sizeof(buf), "%" PRIu64, row->raw);
+		if (row->flags & PM_ROW_METRIC)
+			buf[0] = '\0'; /* a metric has no raw count */
+		else
+			snprintf(buf, sizeof(buf), "%" PRIu64, row->raw);
 		field(o, buf, false);
 		snprintf(buf, sizeof(buf), "%" PRIu64, row->enabled_ns);
 		field(o, buf, false);

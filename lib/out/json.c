@@ -54,7 +54,10 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		pm_jw__key(&w, "unit");
 		pm_jw__string(&w, row->unit);
 		pm_jw__key(&w, "raw");
-		pm_jw__u64(&w, row->raw);
+		if (row->flags & PM_ROW_METRIC)
+			pm_jw__double(&w, NAN); /* null: a metric has no raw count */
+		else
+			pm_jw__u64(&w, row->raw);
 		pm_jw__key(&w, "enabled_ns");
 		pm_jw__u64(&w, row->enabled_ns);
 		pm_jw__key(&w, "running_ns");

@@ -10,7 +10,10 @@
  * the domain's CPU (DF: one per socket, L3: one per CCX), the DF event
  * layout and what its events count (§3.5: umask 0x38 = 64-byte requests of
  * a channel, umask 0x02 = 32-byte beats of a remote link), the L3 mask
- * defaults (§3.3), the msr PMU (§4), the MSR addresses and layouts
+ * defaults (§3.3), the msr PMU's format and its tsc/aperf/mperf events (§4;
+ * which further events a Rome's msr PMU lists — irperf needs
+ * X86_FEATURE_IRPERF — is not in the facts, so the model lists none), the
+ * MSR addresses and layouts
  * (docs/facts-sim-platforms.md), and the FLOPS event's merged counter pair.
  *
  * Model choices (docs/simulator.md): perf types, which CPU numbers the SMT

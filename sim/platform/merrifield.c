@@ -15,13 +15,15 @@
  *    only when non-zero; port 0x06 refused with EPERM; CAP_SYS_RAWIO, and
  *    debugfs itself root-only); the read formats
  *    "0x%08llx\n" (x32) and "%llx\n" (mcr) and kstrtoull(base 0) writes;
- *  - §3 the counter block: port 0x17, opcodes 0/1, 8 counters of 32 bits,
+ *  - §3 the counter block: opcodes 0/1, 8 counters of 32 bits,
  *    STOP 0x00040000, SAMPLE 0x00020000, START 0x00110000;
  *  - seed 001: the nine UNC_SOC_* groups, one or two channels by SKU,
  *    Module0's partial events count every request, the other agents'
  *    only partial ones, self-refresh counts DRAM clocks.
  *
  * SIMULATION-ONLY (not facts; docs/simulator-merrifield.md):
+ *  - the counter block on port 0x17: the drivers' default constant, which
+ *    merrifield.md §1/§6 says is unconfirmed for Merrifield;
  *  - the register map in merrifield-map.h: the mux port and offsets, the
  *    source/event values, the CCCR/DATA offsets. Intel's is not public;
  *  - SAMPLE copies the running count into DATA and a DATA read returns that

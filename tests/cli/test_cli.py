@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -399,7 +400,8 @@ class Simulated(unittest.TestCase):
                       "(config 0x3807",
             'EIO': "cannot open 'amd_df/event=0x7,umask=0x38/' on CPU 0 on PMU 'amd_df'",
         }
-        path = '/tmp/pmumon-cli-openerr.scn'
+        fd, path = tempfile.mkstemp(suffix='.scn')
+        os.close(fd)
         try:
             for err, text in want.items():
                 with open(path, 'w') as f:
@@ -414,7 +416,6 @@ class Simulated(unittest.TestCase):
 
     def test_metrics_and_events_dir(self):
         # a lab's own pack and a perf pmu-events tree, given at run time
-        import tempfile
         with tempfile.TemporaryDirectory() as d:
             os.makedirs(os.path.join(d, 'lab'))
             tree = os.path.join(d, 'pmu-events', 'arch', 'x86')
@@ -444,6 +445,24 @@ class Simulated(unittest.TestCase):
             self.assertRegex(r.stderr, r"malformed pack file 'e0/pmu-events/arch/x86/amdzen2/"
                                        r"broken.json': line 2, column \d+")
 
+    def test_list_metrics_by_group(self):
+        r = run('--sim', 'amdzen2', 'list', 'metrics', 'amd_df_channels')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len(re.findall(r'^  DF_CH\d_BW_GB ', r.stdout, re.M)), 8)
+        r = run('--sim', 'amdzen2', 'list', 'metrics', 'no_such_*')
+        self.assertIn("no metric or metric group matches 'no_such_*'", r.stdout)
+
+    def test_command_line_overrides_environment(self):
+        env = dict(os.environ, PMUMON_ROOT=os.path.join(FIXTURES, 'epyc7742-1s'))
+        r = run('--sim', 'yitian710', 'list', 'pmus', env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('[SIMULATED: yitian710]', r.stdout)
+        env = dict(os.environ, PMUMON_SIM='yitian710')
+        r = run('list', 'pmus', root='epyc7742-1s', env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn('SIMULATED', r.stdout)
+        self.assertIn('amd_df', r.stdout)
+
     def test_metric_errors(self):
         r = run('--sim', 'yitian710', 'stat', '-a', '-M', 'ddr_read_bandwidth.ddrc', '--',
                 'sleep', '1')
@@ -459,8 +478,8 @@ class Simulated(unittest.TestCase):
 
     def test_scheduled_vanish(self):
         # a PMU goes away mid-run: the totals up to the last good read survive
-        path = '/tmp/pmumon-cli-vanish.scn'
-        with open(path, 'w') as f:
+        fd, path = tempfile.mkstemp(suffix='.scn')
+        with os.fdopen(fd, 'w') as f:
             f.write('at 2500ms vanish ali_drw_21000\n')
         try:
             r = run('--sim', 'yitian710:scenario=' + path, 'stat', '-a', '-e',

@@ -6,7 +6,10 @@
  * semantics and error codes of mlxbf-pmc (kernel-facts §2.4-§2.7), the
  * l3cache enable protocol, CRSPACE counters and their 32-bit wrap, register
  * blocks, a non-root user and a block that vanishes. Expected counts come
- * from the scenario's integrals (pm_sim__truth), not from the model.
+ * from the scenario's integrals (pm_sim__truth): what is checked here is the
+ * driver model's mapping of events to quantities and its register
+ * semantics; the integrator itself is checked with hand-computed numbers in
+ * test-platform.c.
  */
 #include "helpers.h"
 

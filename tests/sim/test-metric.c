@@ -238,6 +238,53 @@ static void test_amd_core_and_l3(void **state)
 	th_stop(&r);
 }
 
+/* A metric of metrics asked for alone: its inputs' rows are built first. */
+static void test_metric_of_metrics_alone(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("amdzen2",
+						  "core.cycles 3G\ncore.instructions 2G\n");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, NULL, "CPI", PM_AGGR_FAMILY, NULL, 0), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_near(metric_row(rep, "CPI", 0)->value, 1.5);
+	th_stop(&r);
+}
+
+/* A metric that cannot be added leaves nothing half-made behind. */
+static void test_failed_metric_rolls_back(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("yitian710", steady);
+	struct th_run r;
+	struct pm_diag d;
+
+	memset(&r, 0, sizeof(r));
+	r.ctx = th_ctx_sim(sim);
+	assert_int_equal(pm_evlist__new(r.ctx, &r.l), 0);
+	pm_diag__init(&d);
+	/* it adds hif_rd, then fails on ddrc_freq */
+	assert_int_equal(pm_evlist__add_metrics(r.l, "ddr_read_bandwidth.ddrc", &d), -EINVAL);
+	assert_int_equal(pm_evlist__count(r.l), 0);
+	/* after the fix the user was told, it works */
+	assert_int_equal(pm_evlist__define(r.l, "ddrc_freq", 1.6e9), 0);
+	assert_int_equal(pm_evlist__add_metrics(r.l, "ddr_read_bandwidth.ddrc", &d), 0);
+	assert_int_equal(pm_session__new(r.l,
+					 &(struct pm_session_opts){ .target = PM_TARGET_SYSTEM },
+					 &r.s, &d),
+			 0);
+	assert_int_equal(pm_session__open(r.s, &d), 0);
+	assert_int_equal(pm_session__enable(r.s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	/* 16 sub-channels x 3200 MB/s, each against its own 1.6 GHz clock */
+	assert_near(metric_row(pm_session__report(r.s, false), "ddr_read_bandwidth.ddrc", 0)->value,
+		    16 * 3200.0);
+	th_stop(&r);
+}
+
 /* The seed's per-channel read and write rows have no cited encoding: listed, not counted. */
 static void test_amd_rd_wr_unavailable(void **state)
 {
@@ -263,6 +310,8 @@ int main(void)
 		cmocka_unit_test(test_amd_df_channels),
 		cmocka_unit_test(test_amd_core_and_l3),
 		cmocka_unit_test(test_amd_rd_wr_unavailable),
+		cmocka_unit_test(test_metric_of_metrics_alone),
+		cmocka_unit_test(test_failed_metric_rolls_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,6 +56,32 @@ static void test_scenario_phases(void **state)
 	pm_sim__free(sim);
 }
 
+/* Phases without repeat: the values before the first phase, carry-over, and the last phase forever. */
+static void test_scenario_last_phase_forever(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("yitian710", "ddr.read 1G\n"
+							       "phase warm 2s\n"
+							       "phase hot 1s\n"
+							       "  ddr.read[0] 10G\n"
+							       "phase cool 500ms\n"
+							       "  ddr.write 0\n");
+	double v;
+
+	/* channel 0: 1 GB/s for 2 s, 10 GB/s from then on (cool keeps read) */
+	assert_int_equal(pm_sim__truth(sim, "ddr.read", 0, 2 * SEC, &v), 0);
+	assert_true(fabs(v - 2e9) < 1);
+	assert_int_equal(pm_sim__truth(sim, "ddr.read", 0, 2 * SEC + SEC / 2, &v), 0);
+	assert_true(fabs(v - 7e9) < 1);
+	assert_int_equal(pm_sim__truth(sim, "ddr.read", 0, 10 * SEC, &v), 0);
+	assert_true(fabs(v - (2e9 + 8 * 10e9)) < 1);
+	/* channel 1 stays at 1 GB/s; writes at the 2 GB/s default until 3 s, then 0 */
+	assert_int_equal(pm_sim__truth(sim, "ddr.read", 1, 10 * SEC, &v), 0);
+	assert_true(fabs(v - 10e9) < 1);
+	assert_int_equal(pm_sim__truth(sim, "ddr.write", 5, 10 * SEC, &v), 0);
+	assert_true(fabs(v - 3 * 2e9) < 1);
+	pm_sim__free(sim);
+}
+
 static void test_scenario_errors(void **state)
 {
 	static const struct {
@@ -585,6 +611,47 @@ static void test_faults(void **state)
 	pm_sim__free(sim);
 }
 
+/* Faults happen at their own time, in time order, even within one long step. */
+static void test_faults_on_time(void **state)
+{
+	const struct pm_os_ops *ops = pm_sim__ops();
+	struct pm_sim *sim = th_sim_platform_with(
+		"amdzen2",
+		"dram.read[0] 6.4G\ndram.write 0\n"
+		"at 2500ms poke dev/cpu/0/msr 0xc0010240 0\n"	       /* listed first */
+		"at 1500ms poke dev/cpu/0/msr 0xc0010240 0x403807\n"); /* ch 0, enabled */
+	int fd = ops->open(sim, "dev/cpu/0/msr", O_RDONLY);
+	uint64_t v;
+
+	assert_true(fd >= 0);
+	pm_sim__advance(sim, 3 * SEC); /* one step past both */
+	/* enabled at 1.5 s, stopped at 2.5 s: 1 s of 100 M requests/s */
+	assert_int_equal(ops->pread(sim, fd, &v, 8, 0xc0010241), 8);
+	assert_int_equal(v, 100000000);
+	ops->close(sim, fd);
+	pm_sim__free(sim);
+}
+
+/* Counters taken by someone else mid-run: the rest of the run is multiplexed. */
+static void test_steal_mid_run(void **state)
+{
+	static const char *const specs[] = { "ali_drw_21000/hif_rd/", NULL };
+	struct pm_sim *sim = th_sim_platform_with("yitian710", "ddr.read 6.4G\n"
+							       "at 1s steal ali_drw_21000 0 16\n");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_DEVICE, NULL, 0), 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	/* it ran for the first second only: 50 M reads, half of the 2 s enabled */
+	assert_int_equal(rep->rows[0].raw, 50000000);
+	assert_true(fabs(rep->rows[0].running - 0.5) < 1e-9);
+	assert_true(rep->rows[0].flags & PM_ROW_MULTIPLEXED);
+	th_stop(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +672,9 @@ int main(void)
 		cmocka_unit_test(test_msr_device),
 		cmocka_unit_test(test_msr_refusals),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_faults_on_time),
+		cmocka_unit_test(test_steal_mid_run),
+		cmocka_unit_test(test_scenario_last_phase_forever),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

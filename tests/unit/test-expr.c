@@ -107,9 +107,18 @@ static void test_arithmetic(void **state)
 static void test_nan(void **state)
 {
 	static const char *const nan_cases[] = {
-		"a / zero",	   "a % zero",	      "nan + 1",	   "nan * 0",
-		"min(nan, 1)",	   "max(1, nan)",     "nan < 1",	   "nan | 1",
-		"a if nan else b", "d_ratio(a, nan)", "1e300 * 1e300 | 1",
+		"a / zero",
+		"a % zero",
+		"nan + 1",
+		"nan * 0",
+		"min(nan, 1)",
+		"max(1, nan)",
+		"nan < 1",
+		"nan | 1",
+		"a if nan else b",
+		"d_ratio(a, nan)",
+		"d_ratio(nan, zero)",
+		"1e300 * 1e300 | 1",
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(nan_cases); i++)
@@ -136,6 +145,7 @@ static void test_errors(void **state)
 		{ "#nope", "'#nope' is not an event", 0 },
 		{ "a $ b", "unexpected character", 2 },
 		{ "source_count(1)", "expected a name", 13 },
+		{ "1e999 + a", "number out of range", 0 },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(bad); i++) {
