@@ -26,6 +26,7 @@ struct stat_args {
 	size_t n_metrics;
 	const char *defines[MAX_EVENT_ARGS]; /* --define NAME=VALUE */
 	size_t n_defines;
+	enum pm_source_choice source;
 	bool all_cpus;
 	const char *cpus;
 	unsigned long interval_ms;
@@ -72,6 +73,10 @@ static void usage(FILE *f)
 		"                        counted and shown too; -g, --metric-group is the same\n"
 		"      --define NAME=VALUE  a constant a metric needs that no counter gives\n"
 		"                        (a memory controller's clock), repeatable\n"
+		"      --source SRC      where AMD Data Fabric, L3 and APERF/MPERF counts come\n"
+		"                        from: perf (the kernel's PMUs), msr (/dev/cpu/N/msr,\n"
+		"                        as seed 004 does: root, the msr driver; 8 DF events\n"
+		"                        rotate over 4 counters every 100 ms), or auto (perf)\n"
 		"Where:\n"
 		"  -a, --all-cpus        every CPU (the default without a COMMAND)\n"
 		"  -C, --cpu LIST        these CPUs (0-3,8); uncore events use the CPUs of\n"
@@ -111,6 +116,7 @@ enum {
 	OPT_PER_DIE,
 	OPT_PER_SOCKET,
 	OPT_DEFINE,
+	OPT_SOURCE,
 };
 
 static int set_aggr(struct stat_args *a, enum pm_aggr aggr)
@@ -127,6 +133,7 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "metric-group", required_argument, NULL, 'g' },
 		{ "define", required_argument, NULL, OPT_DEFINE },
+		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "interval-print", required_argument, NULL, 'I' },
@@ -165,6 +172,18 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 			arr[(*n)++] = optarg;
 			break;
 		}
+		case OPT_SOURCE:
+			if (!strcmp(optarg, "perf"))
+				a->source = PM_SOURCE_PERF;
+			else if (!strcmp(optarg, "msr"))
+				a->source = PM_SOURCE_MSR;
+			else if (!strcmp(optarg, "auto"))
+				a->source = PM_SOURCE_AUTO;
+			else {
+				cli_error("--source is perf, msr or auto, not '%s'", optarg);
+				return -1;
+			}
+			break;
 		case 'e':
 			if (a->n_events == MAX_EVENT_ARGS) {
 				cli_error("too many -e options (at most %d; a spec may list several "
@@ -380,7 +399,8 @@ static int count_loop(struct run *run, const struct stat_args *a)
 	int r;
 
 	for (;;) {
-		uint64_t now, deadline = PM_MIN(next, end);
+		uint64_t now, poll = pm_session__next_poll(run->s);
+		uint64_t deadline = PM_MIN(PM_MIN(next, end), poll);
 		int w;
 
 		fresh = false;
@@ -400,6 +420,15 @@ static int count_loop(struct run *run, const struct stat_args *a)
 			continue;
 		}
 		now = run->ops->mono_ns(run->os);
+		if (now >= poll && now < next) {
+			/* a source's turn: rotate its counters, keep them from wrapping */
+			r = pm_session__poll(run->s);
+			if (r < 0) {
+				r = read_counters(run); /* says what failed */
+				read_failed = r < 0 ? r : -EIO;
+				break;
+			}
+		}
 		if (now >= next) {
 			r = read_counters(run);
 			if (r < 0) {
@@ -455,6 +484,26 @@ static void setup_signals(void)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, NULL);
+}
+
+/* Which events the msr source reads (the rest come from perf). */
+static void say_msr_events(const struct pm_session *s, const struct pm_evlist *l)
+{
+	char buf[1024] = "";
+	size_t off = 0;
+
+	for (size_t e = 0; e < pm_evlist__count(l); e++) {
+		const char *src = pm_session__event_source(s, e);
+
+		if (!src || strcmp(src, "msr") != 0)
+			continue;
+		off += (size_t)snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0,
+					"%s%s", off ? ", " : "", pm_evlist__name(l, e));
+		if (off >= sizeof(buf))
+			break;
+	}
+	if (buf[0])
+		cli_info("read through /dev/cpu/N/msr: %s", buf);
 }
 
 static int add_events(struct pm_evlist *l, const struct stat_args *a, bool system_wide)
@@ -529,6 +578,7 @@ int cmd_stat(int argc, char **argv)
 	run.ops = pm_ctx__os_ops(run.ctx);
 	run.os = pm_ctx__os(run.ctx);
 	so.aggr = a.aggr;
+	so.source = a.source;
 	if (a.cpus) {
 		so.target = PM_TARGET_CPUS;
 		so.cpus = a.cpus;
@@ -576,6 +626,7 @@ int cmd_stat(int argc, char **argv)
 		pm_session__dropped(run.s, dropped, sizeof(dropped));
 		if (dropped[0])
 			cli_info("left out, not supported here: %s", dropped);
+		say_msr_events(run.s, l);
 	}
 	if (a.output) {
 		f = fopen(a.output, "w");

@@ -50,7 +50,7 @@ struct pm_alias {
 };
 
 enum pm_pmu_source {
-	PM_SOURCE_PERF,
+	PM_PMU_FROM_PERF, /* found under sys/bus/event_source/devices */
 };
 
 struct pm_pmu {

@@ -17,6 +17,23 @@
 #include "session.h"
 #include "util/util.h"
 
+/*
+ * --source msr: AMD's DF and L3 counters and APERF/MPERF are read through
+ * /dev/cpu/N/msr (source/msr.c); everything else stays with perf.
+ */
+static enum pm_source_id source_of(const struct pm_session *s, const struct pm_evinst *in)
+{
+	const char *family = in->pmu ? in->pmu->family : "";
+
+	if (s->opts.source != PM_SOURCE_MSR || s->opts.target == PM_TARGET_TASK)
+		return PM_SRC_PERF;
+	if (!strcmp(family, "amd_df") || !strcmp(family, "amd_l3"))
+		return PM_SRC_MSR;
+	if (!strcmp(family, "msr") && (in->attr.config == 1 || in->attr.config == 2))
+		return PM_SRC_MSR; /* aperf, mperf (kernel-facts §4) */
+	return PM_SRC_PERF;
+}
+
 static int add_counter(struct pm_session *s, size_t inst, size_t event, int cpu)
 {
 	struct pm_counter *c;
@@ -25,7 +42,11 @@ static int add_counter(struct pm_session *s, size_t inst, size_t event, int cpu)
 	if (r < 0)
 		return r;
 	c = &s->c[s->n_c];
-	*c = (struct pm_counter){ .inst = inst, .event = event, .cpu = cpu, .fd = -1 };
+	*c = (struct pm_counter){ .inst = inst,
+				  .event = event,
+				  .cpu = cpu,
+				  .fd = -1,
+				  .source = source_of(s, &s->l->inst[inst]) };
 	c->leader = s->n_c;
 	s->n_c++;
 	return 0;
@@ -172,13 +193,14 @@ static void batch_reads(struct pm_session *s)
 	for (size_t k = 0; k < s->n_c; k++) {
 		struct pm_counter *c = &s->c[k];
 
-		if (l->ev[c->event].group >= 0 || !in_sw_context(&l->inst[c->inst]))
+		if (l->ev[c->event].group >= 0 || !in_sw_context(&l->inst[c->inst]) ||
+		    c->source != PM_SRC_PERF)
 			continue;
 		for (size_t j = 0; j < k; j++) {
 			const struct pm_counter *o = &s->c[j];
 
 			if (o->cpu == c->cpu && o->leader == j && l->ev[o->event].group < 0 &&
-			    in_sw_context(&l->inst[o->inst])) {
+			    in_sw_context(&l->inst[o->inst]) && o->source == PM_SRC_PERF) {
 				c->leader = j;
 				c->implicit = true;
 				break;

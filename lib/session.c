@@ -9,7 +9,39 @@
 #include "util/util.h"
 
 /* Every source a session may use; counters name theirs by index. */
-static const struct pm_source_ops *const sources[] = { &pm_source_perf };
+static const struct pm_source_ops *const sources[] = {
+	[PM_SRC_PERF] = &pm_source_perf,
+	[PM_SRC_MSR] = &pm_source_msr,
+};
+
+uint64_t pm_session__next_poll(const struct pm_session *s)
+{
+	uint64_t next = UINT64_MAX;
+
+	for (size_t i = 0; s->enabled && i < PM_ARRAY_SIZE(sources); i++)
+		if (sources[i]->next_poll)
+			next = PM_MIN(next, sources[i]->next_poll(s));
+	return next;
+}
+
+int pm_session__poll(struct pm_session *s)
+{
+	for (size_t i = 0; s->enabled && i < PM_ARRAY_SIZE(sources); i++) {
+		int r = sources[i]->poll ? sources[i]->poll(s) : 0;
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+const char *pm_session__event_source(const struct pm_session *s, size_t event)
+{
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].event == event && s->c[k].fd >= 0)
+			return sources[s->c[k].source]->name;
+	return NULL;
+}
 
 int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 		    struct pm_session **ret_session, struct pm_diag *reterr)

@@ -19,7 +19,14 @@ struct pm_reading {
 	uint64_t val, ena, run;
 };
 
+/* Which source counts a counter (index into session.c's sources[]). */
+enum pm_source_id {
+	PM_SRC_PERF,
+	PM_SRC_MSR,
+};
+
 struct pm_counter {
+	enum pm_source_id source;
 	size_t inst;	   /* index into evlist->inst */
 	size_t event;	   /* index into evlist->ev */
 	int cpu;	   /* -1: follows the task */
@@ -71,9 +78,13 @@ struct pm_source_ops {
 	/* Read every counter into counter->cur. */
 	int (*read)(struct pm_session *s);
 	void (*close)(struct pm_session *s);
+	/* Sources pmumon polls itself (rotation, wrap): when next, and the poll. */
+	uint64_t (*next_poll)(const struct pm_session *s);
+	int (*poll)(struct pm_session *s);
 };
 
 extern const struct pm_source_ops pm_source_perf;
+extern const struct pm_source_ops pm_source_msr;
 
 struct pm_session {
 	struct pm_ctx *ctx;
@@ -90,6 +101,7 @@ struct pm_session {
 	size_t readbuf_words;
 
 	bool opened, enabled;
+	struct pm_msr_state *msr;  /* the msr source's domains (source/msr.c) */
 	const char *failed_device; /* the PMU whose read failed last (NULL: none) */
 	bool warned_user_only;	   /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;

@@ -188,8 +188,16 @@ enum pm_aggr {
 	PM_AGGR_SOCKET,
 };
 
+/* Where uncore counts come from (AMD DF and L3; APERF/MPERF). */
+enum pm_source_choice {
+	PM_SOURCE_AUTO, /* perf PMUs where the kernel has them */
+	PM_SOURCE_PERF,
+	PM_SOURCE_MSR, /* /dev/cpu/N/msr directly, as seed 004's monitor does */
+};
+
 struct pm_session_opts {
 	enum pm_target_kind target;
+	enum pm_source_choice source;
 	const char *cpus; /* PM_TARGET_CPUS */
 	pid_t pid;	  /* PM_TARGET_TASK: counting starts at its exec */
 	enum pm_aggr aggr;
@@ -208,6 +216,16 @@ int pm_session__disable(struct pm_session *s);
 int pm_session__read(struct pm_session *s);
 /* The PMU (or device) whose read failed in the last pm_session__read, or NULL. */
 const char *pm_session__failed_device(const struct pm_session *s);
+/*
+ * Sources pmumon drives itself (the msr source rotates 8 DF events over 4
+ * counters and keeps 48-bit counters from wrapping unseen) need to be
+ * polled: by this monotonic time (UINT64_MAX: never), call
+ * pm_session__poll. Reads poll too.
+ */
+uint64_t pm_session__next_poll(const struct pm_session *s);
+int pm_session__poll(struct pm_session *s);
+/* Which source counts event i of the list: "perf", "msr", or NULL (none opened). */
+const char *pm_session__event_source(const struct pm_session *s, size_t event);
 /* Counters actually opened (unsupported defaults are dropped). */
 size_t pm_session__counter_count(const struct pm_session *s);
 /* Names of the events left out because this machine does not support them,

@@ -185,6 +185,8 @@ static bool droppable(const struct pm_session *s, const struct pm_counter *c, in
 
 static void close_counter(struct pm_session *s, struct pm_counter *c)
 {
+	if (c->source != PM_SRC_PERF)
+		return;
 	if (c->fd >= 0)
 		s->ctx->ops->close(s->ctx->os, c->fd);
 	c->fd = -1;
@@ -308,7 +310,7 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 		struct pm_counter *c = &s->c[k];
 		const struct pm_event *ev = &s->l->ev[c->event];
 
-		if (c->dropped)
+		if (c->dropped || c->source != PM_SRC_PERF)
 			continue;
 		r = open_one(s, k);
 		if (r < 0 && user_only_fallback(s, c, r))
@@ -336,7 +338,7 @@ static int ioctl_leaders(struct pm_session *s, unsigned long req)
 		const struct pm_counter *c = &s->c[k];
 		int e;
 
-		if (c->fd < 0 || c->leader != k)
+		if (c->fd < 0 || c->leader != k || c->source != PM_SRC_PERF)
 			continue;
 		e = s->ctx->ops->perf_ioctl(s->ctx->os, c->fd, req, 0);
 		if (e < 0 && r == 0)

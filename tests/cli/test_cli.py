@@ -476,6 +476,39 @@ class Simulated(unittest.TestCase):
         r = run('--sim', 'amdzen2', 'list', 'metrics', 'DF_CH3_*')
         self.assertIn('unavailable: neither seed 004', r.stdout)
 
+    def test_msr_source_done_when(self):
+        # issue 6: eight channels through MSRs, with their duty cycle, agreeing with perf
+        out = {}
+        for src in ('msr', 'perf'):
+            r = run('--sim', 'amdzen2', 'stat', '--source', src, '-a', '-M', 'amd_df_channels',
+                    '-I', '1000', '-j', '--', 'sleep', '5')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            rows = [json.loads(l) for l in r.stdout.splitlines()]
+            out[src] = {o['event']: o for o in rows
+                        if o['type'] == 'total' and o['event'].startswith('DF_CH')}
+            if src == 'msr':
+                self.assertIn('read through /dev/cpu/N/msr: amd_df/', r.stderr)
+                ivs = [o for o in rows if o['type'] == 'interval' and o['event'] == 'DF_CH0_BW_GB']
+                self.assertEqual(len(ivs), 5)
+                for o in ivs:
+                    self.assertAlmostEqual(o['running_pct'], 50.0, places=6)
+        self.assertEqual(len(out['msr']), 8)
+        for name, o in out['msr'].items():
+            self.assertLess(abs(o['value'] - out['perf'][name]['value']) / o['value'], 0.01)
+
+    def test_msr_source_stops_on_sigint(self):
+        p = subprocess.Popen([PMUMON, '--sim', 'amdzen2:clock=real', 'stat', '--source', 'msr',
+                              '-a', '-M', 'amd_df_channels', '-x,'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=10)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn('DF_CH7_BW_GB', out)
+        r = run('--sim', 'amdzen2', 'stat', '--source', 'pcie', '-a', '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--source is perf, msr or auto', r.stderr)
+
     def test_scheduled_vanish(self):
         # a PMU goes away mid-run: the totals up to the last good read survive
         fd, path = tempfile.mkstemp(suffix='.scn')

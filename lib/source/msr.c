@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The msr source (--source msr): AMD's Data Fabric and L3 counters and
+ * APERF/MPERF read through /dev/cpu/N/msr, as seed 004's monitor does,
+ * for machines whose kernel lacks amd_uncore or locks perf events down.
+ *
+ * - One domain per DF (the CPU of amd_df's cpumask: a socket) and per L3
+ *   (amd_l3's: a CCX on Zen 2), with 4 and 6 CTL/CTR pairs at
+ *   MSR_F15H_NB_PERF_CTL and MSR_F16H_L2I_PERF_CTL, CTL = base + 2i and
+ *   CTR = base + 2i + 1 (docs/facts-sim-platforms.md §1).
+ * - A CTL is the perf config (seed 004's layout: event[7:0], umask[15:8],
+ *   event[11:8] at 35:32, event[13:12] at 60:59) plus the enable bit 22;
+ *   for the L3, zero slice and thread masks get the kernel's F17h default
+ *   of all slices and threads (kernel-facts §3.3).
+ * - More events than free pairs rotate in explicit phases of PHASE_NS, and
+ *   each counter keeps enabled and running time, so scaling and quality
+ *   work as for perf. Counters are 48 bits; deltas are taken modulo 2^48.
+ * - A pair whose CTL already has the enable bit is someone else's (perf,
+ *   another tool): left alone and reported. Only the DF and L3 CTL/CTR
+ *   registers are ever written, and every CTL is restored on close.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "evlist.h"
+#include "pmu.h"
+#include "session.h"
+#include "util/util.h"
+
+#define MSR_IA32_MPERF 0xe7
+#define MSR_IA32_APERF 0xe8
+#define MSR_DF_CTL 0xc0010240 /* MSR_F15H_NB_PERF_CTL */
+#define MSR_L3_CTL 0xc0010230 /* MSR_F16H_L2I_PERF_CTL */
+#define CTL_EN (1ull << 22)
+#define CTR_MASK ((1ull << 48) - 1)
+#define MAX_SLOTS 6
+#define PHASE_NS 100000000ull	    /* 100 ms: 10 phases in a 1 s interval */
+#define WRAP_POLL_NS 10000000000ull /* 48 bits at 1e10/s last 7.8 hours */
+
+struct msr_dom {
+	bool df;
+	int cpu, fd;
+	unsigned n_slots;
+	bool other[MAX_SLOTS];	   /* enabled by someone else: not ours */
+	bool touched[MAX_SLOTS];   /* we wrote its CTL: restore on close */
+	uint64_t saved[MAX_SLOTS]; /* the CTL as found */
+	int on[MAX_SLOTS];	   /* the counter (index into ctr) it counts, -1 none */
+	uint64_t last[MAX_SLOTS];  /* CTR at the last accumulation */
+	size_t *ctr;		   /* session counters, in rotation order */
+	size_t n_ctr, cap_ctr;
+	size_t first; /* rotation: where this phase starts in ctr */
+	uint64_t t_last, t_phase;
+};
+
+struct msr_core {
+	size_t counter;
+	int fd;
+	uint32_t msr;
+	uint64_t start;
+};
+
+struct pm_msr_state {
+	/* per session counter: what it has counted since enable (polls add to
+	 * it between reads; a read hands it to the session) */
+	struct pm_reading *acc;
+	struct msr_dom *dom;
+	size_t n_dom, cap_dom;
+	struct msr_core *core;
+	size_t n_core, cap_core;
+	int *cpu_fd; /* an open device per CPU, -1 none */
+	int n_cpu_fd;
+	uint64_t t_enable;
+};
+
+static bool writable(uint64_t idx)
+{
+	/* the whitelist: only the DF and L3 control/counter pairs */
+	return (idx >= MSR_DF_CTL && idx < MSR_DF_CTL + 8) ||
+	       (idx >= MSR_L3_CTL && idx < MSR_L3_CTL + 12);
+}
+
+static int rdmsr(struct pm_session *s, int fd, uint64_t idx, uint64_t *ret)
+{
+	ssize_t n = s->ctx->ops->pread(s->ctx->os, fd, ret, 8, idx);
+
+	return n == 8 ? 0 : n < 0 ? (int)n : -EIO;
+}
+
+static int wrmsr(struct pm_session *s, int fd, uint64_t idx, uint64_t v)
+{
+	ssize_t n;
+
+	if (!writable(idx))
+		return -EPERM;
+	n = s->ctx->ops->pwrite(s->ctx->os, fd, &v, 8, idx);
+	return n == 8 ? 0 : n < 0 ? (int)n : -EIO;
+}
+
+static uint64_t ctl_of(const struct msr_dom *d, unsigned j)
+{
+	return (d->df ? MSR_DF_CTL : MSR_L3_CTL) + 2 * j;
+}
+
+static const char *dom_name(const struct msr_dom *d)
+{
+	return d->df ? "Data Fabric" : "L3";
+}
+
+/* The CTL for a counter: its perf config, the kernel's L3 defaults, enabled. */
+static uint64_t ctl_value(const struct pm_session *s, const struct msr_dom *d, size_t k)
+{
+	uint64_t cfg = s->l->inst[s->c[k].inst].attr.config & ~CTL_EN;
+
+	if (!d->df) {
+		if (!((cfg >> 48) & 0xf))
+			cfg |= 0xfull << 48; /* all slices */
+		if (!((cfg >> 56) & 0xff))
+			cfg |= 0xffull << 56; /* all threads */
+	}
+	return cfg | CTL_EN;
+}
+
+/* ---- opening ------------------------------------------------------------------- */
+
+static int open_error(struct pm_session *s, int cpu, int err, struct pm_diag *d)
+{
+	switch (err) {
+	case -ENOENT:
+		pm_diag_set(d, "load it with 'modprobe msr', or count with --source perf",
+			    "no /dev/cpu/%d/msr: the msr driver is not loaded", cpu);
+		break;
+	case -EACCES:
+		pm_diag_set(d,
+			    "run pmumon as root (the device is root's, mode 0600), or use "
+			    "--source perf",
+			    "no permission to open /dev/cpu/%d/msr", cpu);
+		break;
+	case -EPERM:
+		pm_diag_set(d,
+			    "run as root with CAP_SYS_RAWIO (containers often drop it), or use "
+			    "--source perf",
+			    "the msr driver refused /dev/cpu/%d/msr: it needs CAP_SYS_RAWIO", cpu);
+		break;
+	default:
+		pm_diag_set(d, NULL, "cannot open /dev/cpu/%d/msr: %s", cpu, strerror(-err));
+		break;
+	}
+	return err;
+}
+
+static int cpu_fd(struct pm_session *s, int cpu, struct pm_diag *reterr)
+{
+	struct pm_msr_state *st = s->msr;
+	char path[64];
+	int fd;
+
+	if (cpu >= 0 && cpu < st->n_cpu_fd && st->cpu_fd[cpu] >= 0)
+		return st->cpu_fd[cpu];
+	if (cpu < 0 || cpu >= st->n_cpu_fd)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "dev/cpu/%d/msr", cpu);
+	fd = s->ctx->ops->open(s->ctx->os, path, O_RDWR);
+	if (fd < 0)
+		return open_error(s, cpu, fd, reterr);
+	st->cpu_fd[cpu] = fd;
+	return fd;
+}
+
+static struct msr_dom *dom_for(struct pm_msr_state *st, bool df, int cpu)
+{
+	struct msr_dom *d;
+
+	for (size_t i = 0; i < st->n_dom; i++)
+		if (st->dom[i].df == df && st->dom[i].cpu == cpu)
+			return &st->dom[i];
+	if (pm_grow((void **)&st->dom, &st->cap_dom, st->n_dom + 1, sizeof(*d)) < 0)
+		return NULL;
+	d = &st->dom[st->n_dom++];
+	*d = (struct msr_dom){ .df = df, .cpu = cpu, .fd = -1, .n_slots = df ? 4 : 6 };
+	for (unsigned j = 0; j < MAX_SLOTS; j++)
+		d->on[j] = -1;
+	return d;
+}
+
+/* Look at the pairs as found: whose are they, and may we write? */
+static int survey(struct pm_session *s, struct msr_dom *d, struct pm_diag *reterr)
+{
+	unsigned free_slots = 0;
+	int r;
+
+	for (unsigned j = 0; j < d->n_slots; j++) {
+		r = rdmsr(s, d->fd, ctl_of(d, j), &d->saved[j]);
+		if (r < 0) {
+			pm_diag_set(reterr,
+				    "is this an AMD family 17h CPU? (--source perf otherwise)",
+				    "cannot read the %s control register 0x%llx on CPU %d: %s",
+				    dom_name(d), (unsigned long long)ctl_of(d, j), d->cpu,
+				    strerror(-r));
+			return r;
+		}
+		d->other[j] = d->saved[j] & CTL_EN;
+		if (d->other[j])
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s counter %u on CPU %d is in use by another program (its control "
+			       "register 0x%llx has the enable bit set): left alone",
+			       dom_name(d), j, d->cpu, (unsigned long long)ctl_of(d, j));
+		else
+			free_slots++;
+	}
+	if (!free_slots) {
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "every %s counter on CPU %d is in use by another program: its events "
+		       "will show as not counted",
+		       dom_name(d), d->cpu);
+		return 0;
+	}
+	/* a harmless write (the value it has) says whether the kernel lets us write */
+	for (unsigned j = 0; j < d->n_slots; j++) {
+		if (d->other[j])
+			continue;
+		r = wrmsr(s, d->fd, ctl_of(d, j), d->saved[j]);
+		if (r == -EPERM) {
+			pm_diag_set(reterr,
+				    "check /sys/kernel/security/lockdown and the msr.allow_writes "
+				    "boot parameter (msr.allow_writes=on), or use --source perf",
+				    "the kernel refuses writes to MSRs on CPU %d (kernel lockdown, or "
+				    "msr.allow_writes=off)",
+				    d->cpu);
+			return r;
+		}
+		if (r < 0) {
+			pm_diag_set(reterr, NULL,
+				    "cannot write the %s control register on CPU %d: %s",
+				    dom_name(d), d->cpu, strerror(-r));
+			return r;
+		}
+		break;
+	}
+	return 0;
+}
+
+static void msr_close(struct pm_session *s);
+
+static int msr_open(struct pm_session *s, struct pm_diag *reterr)
+{
+	struct pm_msr_state *st;
+	int r = 0, n_cpus = s->ctx->topo.nr_cpu_ids;
+
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].source == PM_SRC_MSR)
+			goto needed;
+	return 0;
+needed:
+	st = s->msr = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->cpu_fd = malloc((size_t)(n_cpus > 0 ? n_cpus : 1) * sizeof(int));
+	st->acc = calloc(s->n_c, sizeof(*st->acc));
+	if (!st->cpu_fd || !st->acc) {
+		msr_close(s);
+		return -ENOMEM;
+	}
+	st->n_cpu_fd = n_cpus;
+	for (int i = 0; i < n_cpus; i++)
+		st->cpu_fd[i] = -1;
+	for (size_t k = 0; k < s->n_c && r == 0; k++) {
+		struct pm_counter *c = &s->c[k];
+		const struct pm_evinst *in = &s->l->inst[c->inst];
+		int fd;
+
+		if (c->source != PM_SRC_MSR || c->dropped)
+			continue;
+		fd = cpu_fd(s, c->cpu, reterr);
+		if (fd < 0) {
+			r = fd;
+			break;
+		}
+		if (!strcmp(in->pmu->family, "msr")) {
+			struct msr_core *m;
+
+			if (pm_grow((void **)&st->core, &st->cap_core, st->n_core + 1, sizeof(*m)) <
+			    0) {
+				r = -ENOMEM;
+				break;
+			}
+			m = &st->core[st->n_core++];
+			*m = (struct msr_core){ .counter = k,
+						.fd = fd,
+						.msr = in->attr.config == 1 ? MSR_IA32_APERF :
+									      MSR_IA32_MPERF };
+		} else {
+			struct msr_dom *d = dom_for(st, !strcmp(in->pmu->family, "amd_df"), c->cpu);
+
+			if (!d || pm_grow((void **)&d->ctr, &d->cap_ctr, d->n_ctr + 1,
+					  sizeof(*d->ctr)) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			d->fd = fd;
+			d->ctr[d->n_ctr++] = k;
+		}
+		c->fd = fd; /* open: the domain's device */
+	}
+	for (size_t i = 0; i < st->n_dom && r == 0; i++)
+		r = survey(s, &st->dom[i], reterr);
+	if (r < 0)
+		msr_close(s);
+	return r;
+}
+
+/* ---- counting -------------------------------------------------------------------- */
+
+/* Bring every counter of a domain up to now: counts, enabled and running time. */
+static int accumulate(struct pm_session *s, struct msr_dom *d, uint64_t now)
+{
+	uint64_t dt = now - d->t_last;
+
+	for (unsigned j = 0; j < d->n_slots; j++) {
+		struct pm_reading *c;
+		uint64_t v;
+		int r;
+
+		if (d->on[j] < 0)
+			continue;
+		r = rdmsr(s, d->fd, ctl_of(d, j) + 1, &v);
+		if (r < 0)
+			return r;
+		c = &s->msr->acc[d->ctr[d->on[j]]];
+		c->val += (v - d->last[j]) & CTR_MASK; /* 48 bits */
+		c->run += dt;
+		d->last[j] = v;
+	}
+	for (size_t i = 0; i < d->n_ctr; i++)
+		s->msr->acc[d->ctr[i]].ena += dt;
+	d->t_last = now;
+	return 0;
+}
+
+static unsigned free_slots(const struct msr_dom *d)
+{
+	unsigned n = 0;
+
+	for (unsigned j = 0; j < d->n_slots; j++)
+		n += !d->other[j];
+	return n;
+}
+
+/* Put the phase starting at d->first on the free pairs. */
+static int program(struct pm_session *s, struct msr_dom *d)
+{
+	size_t m = 0;
+	unsigned n_free = free_slots(d);
+	int r = 0;
+
+	for (unsigned j = 0; j < d->n_slots && r == 0; j++) {
+		if (d->other[j])
+			continue;
+		d->touched[j] = true;
+		if (m < d->n_ctr && m < n_free) {
+			size_t i = (d->first + m++) % d->n_ctr;
+
+			/* stop, zero, then start with the new event */
+			r = wrmsr(s, d->fd, ctl_of(d, j), 0);
+			if (r == 0)
+				r = wrmsr(s, d->fd, ctl_of(d, j) + 1, 0);
+			if (r == 0)
+				r = wrmsr(s, d->fd, ctl_of(d, j), ctl_value(s, d, d->ctr[i]));
+			d->on[j] = (int)i;
+			d->last[j] = 0;
+		} else if (d->on[j] >= 0) {
+			r = wrmsr(s, d->fd, ctl_of(d, j), 0);
+			d->on[j] = -1;
+		}
+	}
+	return r;
+}
+
+static bool rotates(const struct msr_dom *d)
+{
+	return d->n_ctr > free_slots(d) && free_slots(d) > 0;
+}
+
+static uint64_t now_ns(const struct pm_session *s)
+{
+	return s->ctx->ops->mono_ns(s->ctx->os);
+}
+
+static int msr_enable(struct pm_session *s)
+{
+	struct pm_msr_state *st = s->msr;
+	uint64_t now = now_ns(s);
+	int r = 0;
+
+	if (!st)
+		return 0;
+	st->t_enable = now;
+	for (size_t i = 0; i < st->n_core && r == 0; i++)
+		r = rdmsr(s, st->core[i].fd, st->core[i].msr, &st->core[i].start);
+	for (size_t i = 0; i < st->n_dom && r == 0; i++) {
+		struct msr_dom *d = &st->dom[i];
+
+		d->first = 0;
+		d->t_last = d->t_phase = now;
+		r = program(s, d);
+	}
+	return r;
+}
+
+static int msr_poll(struct pm_session *s)
+{
+	struct pm_msr_state *st = s->msr;
+	uint64_t now = now_ns(s);
+	int r = 0;
+
+	for (size_t i = 0; st && i < st->n_dom && r == 0; i++) {
+		struct msr_dom *d = &st->dom[i];
+
+		if (now - d->t_phase < (rotates(d) ? PHASE_NS : WRAP_POLL_NS))
+			continue;
+		r = accumulate(s, d, now);
+		if (r == 0 && rotates(d)) {
+			/* the next events take their turn */
+			d->first = (d->first + free_slots(d)) % d->n_ctr;
+			r = program(s, d);
+		}
+		d->t_phase = now;
+	}
+	return r;
+}
+
+static uint64_t msr_next_poll(const struct pm_session *s)
+{
+	const struct pm_msr_state *st = s->msr;
+	uint64_t next = UINT64_MAX;
+
+	for (size_t i = 0; st && i < st->n_dom; i++)
+		next = PM_MIN(next, st->dom[i].t_phase +
+					    (rotates(&st->dom[i]) ? PHASE_NS : WRAP_POLL_NS));
+	return next;
+}
+
+static int msr_read(struct pm_session *s)
+{
+	struct pm_msr_state *st = s->msr;
+	uint64_t now = now_ns(s);
+	int r = 0;
+
+	if (!st)
+		return 0;
+	r = msr_poll(s); /* a phase that is due ends first */
+	for (size_t i = 0; i < st->n_dom && r == 0; i++)
+		r = accumulate(s, &st->dom[i], now);
+	for (size_t i = 0; i < st->n_dom && r == 0; i++)
+		for (size_t k = 0; k < st->dom[i].n_ctr; k++)
+			s->c[st->dom[i].ctr[k]].cur = st->acc[st->dom[i].ctr[k]];
+	for (size_t i = 0; i < st->n_core && r == 0; i++) {
+		struct msr_core *m = &st->core[i];
+		struct pm_counter *c = &s->c[m->counter];
+		uint64_t v;
+
+		r = rdmsr(s, m->fd, m->msr, &v);
+		if (r == 0)
+			c->cur = (struct pm_reading){ v - m->start, now - st->t_enable,
+						      now - st->t_enable };
+	}
+	return r;
+}
+
+static int msr_disable(struct pm_session *s)
+{
+	struct pm_msr_state *st = s->msr;
+	uint64_t now = now_ns(s);
+	int r = 0;
+
+	for (size_t i = 0; st && i < st->n_dom; i++) {
+		struct msr_dom *d = &st->dom[i];
+		int e = accumulate(s, d, now);
+
+		for (unsigned j = 0; j < d->n_slots; j++)
+			if (d->on[j] >= 0 && e == 0)
+				e = wrmsr(s, d->fd, ctl_of(d, j), 0);
+		for (unsigned j = 0; j < d->n_slots; j++)
+			d->on[j] = -1;
+		if (e < 0 && r == 0)
+			r = e;
+	}
+	return r;
+}
+
+static void msr_close(struct pm_session *s)
+{
+	struct pm_msr_state *st = s->msr;
+
+	if (!st)
+		return;
+	/* every control register as it was found */
+	for (size_t i = 0; i < st->n_dom; i++) {
+		struct msr_dom *d = &st->dom[i];
+
+		for (unsigned j = 0; j < d->n_slots; j++)
+			if (d->touched[j] && wrmsr(s, d->fd, ctl_of(d, j), d->saved[j]) < 0)
+				pm_log(s->ctx, PM_LOG_WARN,
+				       "could not restore the %s control register 0x%llx on CPU %d",
+				       dom_name(d), (unsigned long long)ctl_of(d, j), d->cpu);
+		free(d->ctr);
+	}
+	for (int i = 0; i < st->n_cpu_fd; i++)
+		if (st->cpu_fd[i] >= 0)
+			s->ctx->ops->close(s->ctx->os, st->cpu_fd[i]);
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].source == PM_SRC_MSR)
+			s->c[k].fd = -1;
+	free(st->cpu_fd);
+	free(st->acc);
+	free(st->dom);
+	free(st->core);
+	free(st);
+	s->msr = NULL;
+}
+
+const struct pm_source_ops pm_source_msr = {
+	.name = "msr",
+	.open = msr_open,
+	.enable = msr_enable,
+	.disable = msr_disable,
+	.read = msr_read,
+	.close = msr_close,
+	.next_poll = msr_next_poll,
+	.poll = msr_poll,
+};

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The msr source (--source msr) on the simulated EPYC: DF bytes per
+ * channel equal the scenario's truth, 8 channels rotate over 4 counters
+ * with a 50% duty cycle and agree with the perf source, 48-bit wraps are
+ * taken care of, a counter someone else enabled is left alone, every
+ * control register is restored, and each refusal says what it is.
+ */
+#include "helpers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <string.h>
+
+#include "util/util.h"
+
+#define SEC 1000000000ull
+#define DF_CTL(i) (0xc0010240ull + 2 * (i))
+
+static const char *const df8[] = {
+	"amd_df/event=0x7,umask=0x38/",
+	"amd_df/event=0x47,umask=0x38/",
+	"amd_df/event=0x87,umask=0x38/",
+	"amd_df/event=0xc7,umask=0x38/",
+	"amd_df/event=0x107,umask=0x38/",
+	"amd_df/event=0x147,umask=0x38/",
+	"amd_df/event=0x187,umask=0x38/",
+	"amd_df/event=0x1c7,umask=0x38/",
+	NULL,
+};
+
+/* channel c: (c + 1) x 640 MB/s read, nothing written: (c + 1) x 10 M requests/s */
+static const char *const steady = "dram.write 0\ndram.read[0] 640M\ndram.read[1] 1.28G\n"
+				  "dram.read[2] 1.92G\ndram.read[3] 2.56G\ndram.read[4] 3.2G\n"
+				  "dram.read[5] 3.84G\ndram.read[6] 4.48G\ndram.read[7] 5.12G\n";
+
+static int start_msr(struct th_run *r, struct pm_sim *sim, const char *const *specs)
+{
+	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .source = PM_SOURCE_MSR };
+	int e = 0;
+
+	memset(r, 0, sizeof(*r));
+	pm_diag__init(&r->d);
+	r->sim = sim;
+	r->ctx = th_ctx_sim(sim);
+	assert_int_equal(pm_evlist__new(r->ctx, &r->l), 0);
+	for (size_t i = 0; specs[i]; i++)
+		assert_int_equal(pm_evlist__add(r->l, specs[i], &r->d), 0);
+	e = pm_session__new(r->l, &o, &r->s, &r->d);
+	if (e == 0)
+		e = pm_session__open(r->s, &r->d);
+	if (e == 0)
+		e = pm_session__enable(r->s);
+	return e;
+}
+
+/* Advance the virtual clock to t, polling the session when it asks, as stat does. */
+static void run_until(struct th_run *r, uint64_t t)
+{
+	for (;;) {
+		uint64_t now = pm_sim__now(r->sim), poll = pm_session__next_poll(r->s);
+
+		if (poll >= t) {
+			pm_sim__advance(r->sim, t - now);
+			return;
+		}
+		pm_sim__advance(r->sim, poll > now ? poll - now : 0);
+		assert_int_equal(pm_session__poll(r->s), 0);
+	}
+}
+
+static uint64_t rdmsr(struct pm_sim *sim, int cpu, uint64_t idx)
+{
+	char path[32];
+	uint64_t v = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "dev/cpu/%d/msr", cpu);
+	fd = pm_sim__ops()->open(sim, path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pm_sim__ops()->pread(sim, fd, &v, 8, idx), 8);
+	pm_sim__ops()->close(sim, fd);
+	return v;
+}
+
+static void test_exact_without_rotation(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", steady);
+	static const char *const four[] = { "amd_df/event=0x7,umask=0x38/",
+					    "amd_df/event=0x47,umask=0x38/",
+					    "amd_df/event=0x147,umask=0x38/", "msr/aperf/", NULL };
+	const struct pm_report *rep;
+	struct th_run r;
+
+	assert_int_equal(start_msr(&r, sim, four), 0);
+	assert_string_equal(pm_session__event_source(r.s, 0), "msr");
+	run_until(&r, pm_sim__now(sim) + 3 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->rows[0].raw, 30000000); /* 10 M/s for 3 s */
+	assert_int_equal(rep->rows[1].raw, 60000000);
+	assert_int_equal(rep->rows[2].raw, 180000000);
+	assert_true(rep->rows[0].running == 1.0);
+	/* APERF per CPU: 128 CPUs x the 1.6 GHz default for 3 s */
+	assert_true(rep->rows[3].value == 128 * 1.6e9 * 3);
+	th_stop(&r);
+}
+
+static void test_rotation(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", steady);
+	const struct pm_report *rep;
+	struct th_run r;
+
+	assert_int_equal(start_msr(&r, sim, df8), 0);
+	for (int iv = 1; iv <= 5; iv++) {
+		run_until(&r, pm_sim__scenario_start(sim) + iv * SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, true);
+		for (int ch = 0; ch < 8; ch++) {
+			double truth = (ch + 1) * 10e6;
+
+			/* 4 pairs, 8 events, 100 ms phases: exactly half of every second */
+			assert_true(fabs(rep->rows[ch].running - 0.5) < 1e-9);
+			assert_true(rep->rows[ch].flags & PM_ROW_MULTIPLEXED);
+			if (fabs(rep->rows[ch].value - truth) / truth > 0.01)
+				fail_msg("interval %d channel %d: %.0f vs %.0f", iv, ch,
+					 rep->rows[ch].value, truth);
+		}
+	}
+	th_stop(&r);
+}
+
+/* The same metrics through both sources agree. */
+static void test_agrees_with_perf(void **state)
+{
+	double v[2][8];
+
+	for (int src = 0; src < 2; src++) {
+		struct pm_sim *sim = th_sim_platform_with("amdzen2", steady);
+		struct pm_session_opts o = { .target = PM_TARGET_SYSTEM,
+					     .source = src ? PM_SOURCE_MSR : PM_SOURCE_PERF };
+		const struct pm_report *rep;
+		struct th_run r;
+
+		memset(&r, 0, sizeof(r));
+		r.sim = sim;
+		r.ctx = th_ctx_sim(sim);
+		assert_int_equal(pm_evlist__new(r.ctx, &r.l), 0);
+		assert_int_equal(pm_evlist__add_metrics(r.l, "amd_df_channels", &r.d), 0);
+		assert_int_equal(pm_session__new(r.l, &o, &r.s, &r.d), 0);
+		assert_int_equal(pm_session__open(r.s, &r.d), 0);
+		assert_int_equal(pm_session__enable(r.s), 0);
+		run_until(&r, pm_sim__now(sim) + 4 * SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, false);
+		for (int ch = 0; ch < 8; ch++)
+			v[src][ch] = rep->rows[8 + ch].value; /* DF_CHn_BW_GB after the events */
+		th_stop(&r);
+	}
+	for (int ch = 0; ch < 8; ch++) {
+		double want = (ch + 1) * 0.64 * 4; /* GB in 4 s */
+
+		assert_true(fabs(v[0][ch] - want) / want < 0.01);
+		assert_true(fabs(v[1][ch] - v[0][ch]) / want < 0.01);
+	}
+}
+
+/* 48-bit counters wrap every 3 minutes at 1.6e12 requests/s: polls keep the count exact. */
+static void test_wrap(void **state)
+{
+	static const char *const one[] = { "amd_df/event=0x7,umask=0x38/", NULL };
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", "dram.write 0\ndram.read[0] 100T\n");
+	struct th_run r;
+
+	assert_int_equal(start_msr(&r, sim, one), 0);
+	run_until(&r, pm_sim__now(sim) + 400 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	/* 100e12 / 64 x 400 s: more than 2^48 twice over */
+	assert_true(pm_session__report(r.s, false)->rows[0].raw == 625000000000000ull);
+	th_stop(&r);
+}
+
+/* Someone else's counter is left alone, and every control register is restored. */
+static void test_someone_else_and_restore(void **state)
+{
+	/* another tool enabled DF counter 2 before we started */
+	struct pm_sim *sim = th_sim_platform_with("amdzen2",
+						  "dram.write 0\ndram.read 6.4G\n"
+						  "at 0s poke dev/cpu/0/msr 0xc0010244 0x403847\n");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	pm_sim__advance(sim, 1); /* the poke happens */
+	assert_int_equal(start_msr(&r, sim, df8), 0);
+	assert_true(th_logged("Data Fabric counter 2 on CPU 0 is in use by another program"));
+	run_until(&r, pm_sim__now(sim) + 3 * SEC);
+	/* ours are on 0, 1 and 3 only; counter 2 still has the other tool's event */
+	assert_int_equal(rdmsr(sim, 0, DF_CTL(2)), 0x403847);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	for (int ch = 0; ch < 8; ch++) {
+		/* 3 pairs for 8 events: 3/8 of the time, give or take one of the 30 phases */
+		assert_true(fabs(rep->rows[ch].running - 3.0 / 8) <= 1.0 / 30 + 1e-9);
+		assert_true(fabs(rep->rows[ch].value - 3e8) / 3e8 < 0.01);
+	}
+	/* pmumon's exit path, also taken on SIGINT and SIGTERM */
+	pm_session__disable(r.s);
+	pm_session__free(r.s);
+	r.s = NULL;
+	assert_int_equal(rdmsr(sim, 0, DF_CTL(0)), 0);
+	assert_int_equal(rdmsr(sim, 0, DF_CTL(1)), 0);
+	assert_int_equal(rdmsr(sim, 0, DF_CTL(2)), 0x403847);
+	assert_int_equal(rdmsr(sim, 0, DF_CTL(3)), 0);
+	th_stop(&r);
+}
+
+static void test_refusals(void **state)
+{
+	static const char *const one[] = { "amd_df/event=0x7,umask=0x38/", NULL };
+	static const struct {
+		const char *spec, *msg, *hint;
+		int err;
+	} cases[] = {
+		{ "amdzen2:msr=none", "no /dev/cpu/0/msr: the msr driver is not loaded",
+		  "modprobe msr", -ENOENT },
+		{ "amdzen2:user=nobody", "no permission to open /dev/cpu/0/msr",
+		  "run pmumon as root", -EACCES },
+		{ "amdzen2:msr=noperm", "it needs CAP_SYS_RAWIO", "CAP_SYS_RAWIO", -EPERM },
+		{ "amdzen2:msr=locked",
+		  "the kernel refuses writes to MSRs on CPU 0 (kernel lockdown, "
+		  "or msr.allow_writes=off)",
+		  "msr.allow_writes", -EPERM },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {
+		struct th_run r;
+
+		assert_int_equal(start_msr(&r, th_sim_platform(cases[i].spec), one), cases[i].err);
+		if (!strstr(r.d.msg, cases[i].msg) || !strstr(r.d.hint, cases[i].hint))
+			fail_msg("%s: '%s' / '%s'", cases[i].spec, r.d.msg, r.d.hint);
+		th_stop(&r);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact_without_rotation),	 cmocka_unit_test(test_rotation),
+		cmocka_unit_test(test_agrees_with_perf),	 cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_someone_else_and_restore), cmocka_unit_test(test_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
