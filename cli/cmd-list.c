@@ -59,7 +59,7 @@ static void list_pmus(struct pm_ctx *ctx, const char *glob)
 	       "MUX_MS", "IDENTIFIER");
 	for (size_t i = 0; i < n; i++) {
 		const struct pm_pmu *p = pm_ctx__pmu(ctx, i);
-		char cpus[64], counters[32], width[16], mux[16];
+		char cpus[64], counters[32], width[16], mux[16], type[16];
 
 		if (!pmu_matches(p, glob))
 			continue;
@@ -77,8 +77,12 @@ static void list_pmus(struct pm_ctx *ctx, const char *glob)
 			snprintf(mux, sizeof(mux), "%d", pm_pmu__mux_interval_ms(p));
 		else
 			snprintf(mux, sizeof(mux), "-");
-		printf("%-20s %5u %-12s %-14s %5s %6s %s\n", pm_pmu__name(p), pm_pmu__type(p), cpus,
-		       counters, width, mux, pm_pmu__identifier(p) ? pm_pmu__identifier(p) : "-");
+		if (!strcmp(pm_pmu__source(p), "msr"))
+			snprintf(type, sizeof(type), "msr"); /* no perf type: pmumon reads MSRs */
+		else
+			snprintf(type, sizeof(type), "%u", pm_pmu__type(p));
+		printf("%-20s %5s %-12s %-14s %5s %6s %s\n", pm_pmu__name(p), type, cpus, counters,
+		       width, mux, pm_pmu__identifier(p) ? pm_pmu__identifier(p) : "-");
 		shown++;
 	}
 	printf("\n%zu PMU%s; %d CPUs, %d package%s, %d die%s; platform packs: %s\n", shown,

@@ -154,6 +154,11 @@ uint32_t pm_pmu__type(const struct pm_pmu *p)
 	return p->type;
 }
 
+const char *pm_pmu__source(const struct pm_pmu *p)
+{
+	return p->source == PM_PMU_FROM_MSR ? "msr" : "perf";
+}
+
 int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size)
 {
 	return pm_cpus__format(&p->cpus, buf, size);

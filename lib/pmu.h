@@ -51,6 +51,7 @@ struct pm_alias {
 
 enum pm_pmu_source {
 	PM_PMU_FROM_PERF, /* found under sys/bus/event_source/devices */
+	PM_PMU_FROM_MSR,  /* provided by the msr source (source/msr-discover.c) */
 };
 
 struct pm_pmu {

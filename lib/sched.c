@@ -25,6 +25,8 @@ static enum pm_source_id source_of(const struct pm_session *s, const struct pm_e
 {
 	const char *family = in->pmu ? in->pmu->family : "";
 
+	if (in->pmu && in->pmu->source == PM_PMU_FROM_MSR)
+		return PM_SRC_MSR; /* the kernel has no such PMU: only MSRs can count it */
 	if (s->opts.source != PM_SOURCE_MSR || s->opts.target == PM_TARGET_TASK)
 		return PM_SRC_PERF;
 	if (!strcmp(family, "amd_df") || !strcmp(family, "amd_l3"))
@@ -251,6 +253,16 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 					s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1,
 									      group_first);
 				continue;
+			}
+			if (in->pmu && in->pmu->source == PM_PMU_FROM_MSR &&
+			    s->opts.source == PM_SOURCE_PERF) {
+				pm_diag_set(reterr,
+					    "use --source msr or auto, or load a kernel with amd_uncore",
+					    "the kernel has no %s PMU: '%s' can only be read through "
+					    "/dev/cpu/N/msr",
+					    in->pmu->name, ev->label);
+				point_at_event(reterr, ev);
+				return -EOPNOTSUPP;
 			}
 			r = instance_cpus(s, in, ev, &cpus, reterr);
 			if (r < 0)

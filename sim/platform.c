@@ -489,6 +489,17 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 		sp->o.msr = v;
 		return 0;
 	}
+	if (!strcmp(kv, "uncore")) {
+		if (strcmp(v, "perf") && strcmp(v, "none")) {
+			snprintf(err, errsz,
+				 "--sim uncore=%s: 'perf' (the kernel has amd_uncore, default) or "
+				 "'none' (it has not: no amd_df, no amd_l3)",
+				 v);
+			return -EINVAL;
+		}
+		sp->o.no_uncore = !strcmp(v, "none");
+		return 0;
+	}
 	if (!strcmp(kv, "user")) {
 		if (strcmp(v, "root") && strcmp(v, "nobody")) {
 			snprintf(err, errsz, "--sim user=%s: 'root' (default) or 'nobody'", v);

@@ -21,6 +21,7 @@ struct sim_platform_opts {
 	int channels;	 /* merrifield: memory channels of the SKU, 1 or 2 */
 	const char *msr; /* amdzen2: "rw" (default), "none", "noperm", "locked" */
 	bool root;	 /* the user is root (default); false: privileged files refuse */
+	bool no_uncore;	 /* amdzen2: a kernel without amd_uncore (no amd_df, amd_l3) */
 };
 
 struct sim_platform {

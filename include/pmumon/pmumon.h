@@ -103,7 +103,9 @@ const char *pm_ctx__packs(struct pm_ctx *ctx);
 const char *pm_pmu__name(const struct pm_pmu *p);
 /* The family: the name without an instance suffix (ali_drw_21000 -> ali_drw). */
 const char *pm_pmu__family(const struct pm_pmu *p);
-uint32_t pm_pmu__type(const struct pm_pmu *p);
+uint32_t pm_pmu__type(const struct pm_pmu *p); /* 0 for a PMU only MSRs provide */
+/* Who counts it: "perf" (the kernel), or "msr" (pmumon through /dev/cpu/N/msr). */
+const char *pm_pmu__source(const struct pm_pmu *p);
 /* The CPUs its events open on, as a list; "" for per-CPU (core) PMUs. */
 int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size);
 int pm_pmu__cpu_count(const struct pm_pmu *p); /* 0 for per-CPU (core) PMUs */

@@ -416,9 +416,10 @@ static int add_pmus(struct pm_sim *sim, struct amd *a)
 		r = sim_pmu_sysfs(sim, "cpu", TYPE_CPU, NULL, cpu_fmt, NULL);
 	if (r == 0)
 		r = sim_pmu_sysfs(sim, "msr", TYPE_MSR, NULL, msr_fmt, msr_ev);
-	if (r == 0)
+	/* a kernel without amd_uncore has neither (uncore=none) */
+	if (r == 0 && a->uncore)
 		r = sim_pmu_sysfs(sim, "amd_df", TYPE_DF, dfm.s, df_fmt, NULL);
-	if (r == 0)
+	if (r == 0 && a->uncore)
 		r = sim_pmu_sysfs(sim, "amd_l3", TYPE_L3, l3m.s, l3_fmt, NULL);
 	pm_strbuf__done(&dfm);
 	pm_strbuf__done(&l3m);
@@ -426,10 +427,29 @@ static int add_pmus(struct pm_sim *sim, struct amd *a)
 		r = pm_sim__add_pmu(sim, "cpu", &cpu);
 	if (r == 0)
 		r = pm_sim__add_pmu(sim, "msr", &msr);
-	if (r == 0)
+	if (r == 0 && a->uncore)
 		r = pm_sim__add_pmu(sim, "amd_df", &df);
-	if (r == 0)
+	if (r == 0 && a->uncore)
 		r = pm_sim__add_pmu(sim, "amd_l3", &l3);
+	return r;
+}
+
+/* Each CPU's L3 sharing list: the 8 threads of its CCX (facts §3.6: an L3 per CCX). */
+static int add_caches(struct pm_sim *sim, const struct amd *a)
+{
+	int n_cpus = a->sockets * CORES * 2, r = 0;
+
+	for (int c = 0; c < n_cpus && r == 0; c++) {
+		int first = amd_socket_of(a, c) * CORES +
+			    core_of(a, c) / CORES_PER_CCX * CORES_PER_CCX;
+		char text[64];
+
+		snprintf(text, sizeof(text), "%d-%d,%d-%d\n", first, first + CORES_PER_CCX - 1,
+			 first + a->sockets * CORES,
+			 first + a->sockets * CORES + CORES_PER_CCX - 1);
+		r = sim_writef(sim, text,
+			       "sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", c);
+	}
 	return r;
 }
 
@@ -443,6 +463,7 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 		return -ENOMEM;
 	a->sim = sim;
 	a->sockets = o->sockets;
+	a->uncore = !o->no_uncore;
 	sim_set_platform_data(sim, a, amd_free);
 	n_cpus = a->sockets * CORES * 2;
 	r = sim_topology(sim, n_cpus, where, a);
@@ -461,6 +482,8 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 	if (r == 0)
 		r = add_pmus(sim, a);
 	if (r == 0)
+		r = add_caches(sim, a);
+	if (r == 0)
 		r = amdzen2_msr_build(a, o->msr, o->root);
 	return r;
 }
@@ -473,6 +496,6 @@ const struct sim_platform sim_platform_amdzen2 = {
 	.scenario = "# built-in: steady traffic, channels and CCXs differ by up to 10%\n"
 		    "seed 1\n"
 		    "jitter 10%\n",
-	.options = "sockets,msr,user",
+	.options = "sockets,msr,uncore,user",
 	.build = build,
 };

@@ -18,6 +18,7 @@ struct amd_msr;
 struct amd {
 	struct pm_sim *sim;
 	int sockets;
+	bool uncore;	     /* the kernel has amd_uncore: amd_df and amd_l3 perf PMUs */
 	struct amd_msr *msr; /* the /dev/cpu/N/msr devices */
 };
 

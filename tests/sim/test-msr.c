@@ -244,12 +244,57 @@ static void test_refusals(void **state)
 	}
 }
 
+/* A kernel without amd_uncore: auto reads amd_df and amd_l3 through MSRs; perf cannot. */
+static void test_auto_without_amd_uncore(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("amdzen2:uncore=none", steady);
+	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM }; /* auto */
+	const struct pm_report *rep;
+	struct th_run r;
+	bool df = false;
+
+	memset(&r, 0, sizeof(r));
+	r.sim = sim;
+	r.ctx = th_ctx_sim(sim);
+	for (size_t i = 0; i < pm_ctx__pmu_count(r.ctx); i++) {
+		const struct pm_pmu *p = pm_ctx__pmu(r.ctx, i);
+
+		if (!strcmp(pm_pmu__name(p), "amd_df")) {
+			df = true;
+			assert_string_equal(pm_pmu__source(p), "msr");
+			assert_int_equal(pm_pmu__cpu_count(p), 1); /* one socket's DF */
+		}
+	}
+	assert_true(df);
+	assert_int_equal(pm_evlist__new(r.ctx, &r.l), 0);
+	assert_int_equal(pm_evlist__add(r.l, "amd_df/event=0x47,umask=0x38/", &r.d), 0);
+	assert_int_equal(pm_evlist__add(r.l, "amd_l3/event=0x4,umask=0xff/", &r.d), 0);
+	assert_int_equal(pm_session__new(r.l, &o, &r.s, &r.d), 0);
+	assert_int_equal(pm_session__open(r.s, &r.d), 0);
+	assert_int_equal(pm_session__enable(r.s), 0);
+	assert_string_equal(pm_session__event_source(r.s, 0), "msr");
+	run_until(&r, pm_sim__now(sim) + 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->rows[0].raw, 40000000);	 /* channel 1: 20 M/s for 2 s */
+	assert_true(rep->rows[1].value == 16 * 2e8 * 2); /* 16 CCXs at the default 200 M/s */
+	pm_session__free(r.s);
+	/* perf has no such PMU here */
+	o.source = PM_SOURCE_PERF;
+	pm_diag__init(&r.d);
+	assert_int_equal(pm_session__new(r.l, &o, &r.s, &r.d), -EOPNOTSUPP);
+	assert_non_null(strstr(r.d.msg, "the kernel has no amd_df PMU"));
+	r.s = NULL;
+	th_stop(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_without_rotation),	 cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_agrees_with_perf),	 cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_someone_else_and_restore), cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_auto_without_amd_uncore),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

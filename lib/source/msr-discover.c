@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PMUs the msr source provides where the kernel has none: on an AMD family
+ * 17h CPU whose kernel lacks amd_uncore (no amd_df, no amd_l3 under
+ * sys/bus/event_source/devices) but has the msr driver, pmumon offers
+ * amd_df and amd_l3 itself, read through /dev/cpu/N/msr (source/msr.c).
+ *
+ * They look like the kernel's: the F17h format strings (kernel-facts §3.2)
+ * and one CPU per domain as their cpumask — the first CPU of each package
+ * for the Data Fabric (the refactored driver's socket domain, §3.4) and the
+ * first CPU sharing each L3 (cache/index3/shared_cpu_list) for the L3.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "pmu.h"
+#include "source/format.h"
+#include "source/msr.h"
+#include "util/util.h"
+
+static bool amd_family_17h(struct pm_ctx *ctx)
+{
+	char text[4096];
+	const char *v, *f;
+
+	if (pm_read_prefix(ctx, "proc/cpuinfo", text, sizeof(text)) < 0)
+		return false;
+	v = strstr(text, "vendor_id");
+	f = strstr(text, "cpu family");
+	if (!v || !f || !strstr(v, "AuthenticAMD"))
+		return false;
+	f = strchr(f, ':');
+	return f && strtol(f + 1, NULL, 10) == 0x17;
+}
+
+static bool has_pmu(struct pm_ctx *ctx, const char *name)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!strcmp(ctx->pmus[i]->name, name))
+			return true;
+	return false;
+}
+
+static int add_formats(struct pm_pmu *p, const char *const (*fmt)[2])
+{
+	for (; (*fmt)[0]; fmt++) {
+		struct pm_format f;
+		size_t col;
+		int r = pm_format__parse((*fmt)[1], strlen((*fmt)[1]), &f, &col);
+
+		if (r == 0)
+			r = pm_pmu__add_format(p, (*fmt)[0], (*fmt)[1], &f);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The first CPU of each package, or of each group sharing an L3. */
+static int domain_cpus(struct pm_ctx *ctx, bool l3, struct pm_cpus *ret)
+{
+	const struct pm_topo *t = &ctx->topo;
+	struct pm_strbuf list = { 0 };
+	int r;
+
+	for (size_t i = 0; i < t->online.n; i++) {
+		int cpu = t->online.cpu[i], first = cpu;
+
+		if (l3) {
+			char path[128], buf[256];
+			struct pm_cpus sharing;
+
+			snprintf(path, sizeof(path),
+				 "sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", cpu);
+			if (pm_read_file(ctx, path, buf, sizeof(buf)) < 0 ||
+			    pm_cpus__parse(buf, strlen(buf), &sharing) < 0 || !sharing.n) {
+				pm_strbuf__done(&list);
+				return -ENOENT;
+			}
+			first = sharing.cpu[0];
+			pm_cpus__done(&sharing);
+		} else {
+			for (size_t j = 0; j < i; j++)
+				if (pm_topo__cpu(t, t->online.cpu[j])->package ==
+				    pm_topo__cpu(t, cpu)->package) {
+					first = t->online.cpu[j];
+					break;
+				}
+		}
+		if (first == cpu)
+			pm_strbuf__printf(&list, "%s%d", list.len ? "," : "", cpu);
+	}
+	r = list.oom ? -ENOMEM : pm_cpus__parse(list.s ? list.s : "", list.len, ret);
+	pm_strbuf__done(&list);
+	return r;
+}
+
+static int add_msr_pmu(struct pm_ctx *ctx, const char *name, bool l3, const char *const (*fmt)[2])
+{
+	struct pm_pmu *p = NULL;
+	struct pm_cpus cpus = { 0 };
+	int r = domain_cpus(ctx, l3, &cpus);
+
+	if (r == -ENOENT) {
+		pm_log(ctx, PM_LOG_INFO, "no L3 sharing lists in sysfs: no MSR-backed %s", name);
+		return 0;
+	}
+	if (r == 0)
+		r = pm_pmu__new(name, &p);
+	if (r < 0) {
+		pm_cpus__done(&cpus);
+		return r;
+	}
+	p->source = PM_PMU_FROM_MSR;
+	p->uncore = true;
+	p->mux_interval_ms = -1;
+	pm_cpus__done(&p->cpus);
+	p->cpus = cpus;
+	r = add_formats(p, fmt);
+	if (r == 0)
+		r = pm_ctx__add_pmu(ctx, p);
+	if (r < 0)
+		pm_pmu__free(p);
+	else
+		pm_log(ctx, PM_LOG_INFO,
+		       "the kernel has no %s PMU: pmumon reads it through /dev/cpu/N/msr", name);
+	return r;
+}
+
+int pm_msr__discover(struct pm_ctx *ctx)
+{
+	/* kernel-facts §3.2: F17h-F19h without PerfMonV2; F17h amd_l3 */
+	static const char *const df_fmt[][2] = { { "event", "config:0-7,32-35,59-60" },
+						 { "umask", "config:8-15" },
+						 { NULL, NULL } };
+	static const char *const l3_fmt[][2] = {
+		{ "event", "config:0-7" },
+		{ "umask", "config:8-15" },
+		{ "slicemask", "config:48-51" },
+		{ "threadmask", "config:56-63" },
+		{ NULL, NULL },
+	};
+	int r = 0;
+
+	if (!amd_family_17h(ctx) || !pm_path_exists(ctx, "dev/cpu/0/msr"))
+		return 0;
+	if (!has_pmu(ctx, "amd_df"))
+		r = add_msr_pmu(ctx, "amd_df", false, df_fmt);
+	if (r == 0 && !has_pmu(ctx, "amd_l3"))
+		r = add_msr_pmu(ctx, "amd_l3", true, l3_fmt);
+	return r;
+}

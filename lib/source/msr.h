@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The msr source's PMUs: amd_df and amd_l3 where the kernel has no amd_uncore. */
+#ifndef PM_SOURCE_MSR_H
+#define PM_SOURCE_MSR_H
+
+struct pm_ctx;
+
+/* On an AMD family 17h CPU with the msr driver, add the PMUs perf lacks. */
+int pm_msr__discover(struct pm_ctx *ctx);
+
+#endif
