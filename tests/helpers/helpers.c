@@ -99,10 +99,22 @@ struct pm_ctx *th_ctx_sim(struct pm_sim *sim)
 	return ctx;
 }
 
-int th_start(struct th_run *r, struct pm_sim *sim, const char *const *specs, const char *metrics,
-	     enum pm_aggr aggr, const char *define, double value)
+const char *const th_df8[] = {
+	"amd_df/event=0x7,umask=0x38/",
+	"amd_df/event=0x47,umask=0x38/",
+	"amd_df/event=0x87,umask=0x38/",
+	"amd_df/event=0xc7,umask=0x38/",
+	"amd_df/event=0x107,umask=0x38/",
+	"amd_df/event=0x147,umask=0x38/",
+	"amd_df/event=0x187,umask=0x38/",
+	"amd_df/event=0x1c7,umask=0x38/",
+	NULL,
+};
+
+static int start_common(struct th_run *r, struct pm_sim *sim, const char *const *specs,
+			const char *metrics, const struct pm_session_opts *o, const char *define,
+			double value)
 {
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = aggr };
 	int e = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -118,12 +130,26 @@ int th_start(struct th_run *r, struct pm_sim *sim, const char *const *specs, con
 	if (metrics)
 		e = pm_evlist__add_metrics(r->l, metrics, &r->d);
 	if (e == 0)
-		e = pm_session__new(r->l, &o, &r->s, &r->d);
+		e = pm_session__new(r->l, o, &r->s, &r->d);
 	if (e == 0)
 		e = pm_session__open(r->s, &r->d);
 	if (e == 0)
 		e = pm_session__enable(r->s);
 	return e;
+}
+
+int th_start(struct th_run *r, struct pm_sim *sim, const char *const *specs, const char *metrics,
+	     enum pm_aggr aggr, const char *define, double value)
+{
+	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = aggr };
+
+	return start_common(r, sim, specs, metrics, &o, define, value);
+}
+
+int th_start_opts(struct th_run *r, struct pm_sim *sim, const char *const *specs,
+		  const char *metrics, const struct pm_session_opts *o)
+{
+	return start_common(r, sim, specs, metrics, o, NULL, 0);
 }
 
 void th_stop(struct th_run *r)

@@ -46,6 +46,12 @@ struct th_run {
  */
 int th_start(struct th_run *r, struct pm_sim *sim, const char *const *specs, const char *metrics,
 	     enum pm_aggr aggr, const char *define, double value);
+/* The same with any session options (a source, a CPU list). */
+int th_start_opts(struct th_run *r, struct pm_sim *sim, const char *const *specs,
+		  const char *metrics, const struct pm_session_opts *o);
+
+/* AMD's 8 DRAM-channel DF events (kernel-facts §3.5), NULL-terminated. */
+extern const char *const th_df8[];
 void th_stop(struct th_run *r);
 
 /* The log so far contains s? */

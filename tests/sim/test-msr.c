@@ -18,18 +18,6 @@
 #define SEC 1000000000ull
 #define DF_CTL(i) (0xc0010240ull + 2 * (i))
 
-static const char *const df8[] = {
-	"amd_df/event=0x7,umask=0x38/",
-	"amd_df/event=0x47,umask=0x38/",
-	"amd_df/event=0x87,umask=0x38/",
-	"amd_df/event=0xc7,umask=0x38/",
-	"amd_df/event=0x107,umask=0x38/",
-	"amd_df/event=0x147,umask=0x38/",
-	"amd_df/event=0x187,umask=0x38/",
-	"amd_df/event=0x1c7,umask=0x38/",
-	NULL,
-};
-
 /* channel c: (c + 1) x 640 MB/s read, nothing written: (c + 1) x 10 M requests/s */
 static const char *const steady = "dram.write 0\ndram.read[0] 640M\ndram.read[1] 1.28G\n"
 				  "dram.read[2] 1.92G\ndram.read[3] 2.56G\ndram.read[4] 3.2G\n"
@@ -38,21 +26,8 @@ static const char *const steady = "dram.write 0\ndram.read[0] 640M\ndram.read[1]
 static int start_msr(struct th_run *r, struct pm_sim *sim, const char *const *specs)
 {
 	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .source = PM_SOURCE_MSR };
-	int e = 0;
 
-	memset(r, 0, sizeof(*r));
-	pm_diag__init(&r->d);
-	r->sim = sim;
-	r->ctx = th_ctx_sim(sim);
-	assert_int_equal(pm_evlist__new(r->ctx, &r->l), 0);
-	for (size_t i = 0; specs[i]; i++)
-		assert_int_equal(pm_evlist__add(r->l, specs[i], &r->d), 0);
-	e = pm_session__new(r->l, &o, &r->s, &r->d);
-	if (e == 0)
-		e = pm_session__open(r->s, &r->d);
-	if (e == 0)
-		e = pm_session__enable(r->s);
-	return e;
+	return th_start_opts(r, sim, specs, NULL, &o);
 }
 
 /* Advance the virtual clock to t, polling the session when it asks, as stat does. */
@@ -113,7 +88,7 @@ static void test_rotation(void **state)
 	const struct pm_report *rep;
 	struct th_run r;
 
-	assert_int_equal(start_msr(&r, sim, df8), 0);
+	assert_int_equal(start_msr(&r, sim, th_df8), 0);
 	for (int iv = 1; iv <= 5; iv++) {
 		run_until(&r, pm_sim__scenario_start(sim) + iv * SEC);
 		assert_int_equal(pm_session__read(r.s), 0);
@@ -193,7 +168,7 @@ static void test_someone_else_and_restore(void **state)
 	struct th_run r;
 
 	pm_sim__advance(sim, 1); /* the poke happens */
-	assert_int_equal(start_msr(&r, sim, df8), 0);
+	assert_int_equal(start_msr(&r, sim, th_df8), 0);
 	assert_true(th_logged("Data Fabric counter 2 on CPU 0 is in use by another program"));
 	run_until(&r, pm_sim__now(sim) + 3 * SEC);
 	/* ours are on 0, 1 and 3 only; counter 2 still has the other tool's event */

@@ -233,18 +233,6 @@ static void test_yitian_perf_folds_wrap(void **state)
 
 /* ---- amdzen2 ---------------------------------------------------------------------------- */
 
-static const char *const df8[] = {
-	"amd_df/event=0x7,umask=0x38/",
-	"amd_df/event=0x47,umask=0x38/",
-	"amd_df/event=0x87,umask=0x38/",
-	"amd_df/event=0xc7,umask=0x38/",
-	"amd_df/event=0x107,umask=0x38/",
-	"amd_df/event=0x147,umask=0x38/",
-	"amd_df/event=0x187,umask=0x38/",
-	"amd_df/event=0x1c7,umask=0x38/",
-	NULL,
-};
-
 /* Channel c reads (c + 1) GB/s and writes 0.64 GB/s: (c + 1) * 15.625 M + 10 M requests/s. */
 static const char *const df_steady = "dram.read[0] 1G\ndram.read[1] 2G\ndram.read[2] 3G\n"
 				     "dram.read[3] 4G\ndram.read[4] 5G\ndram.read[5] 6G\n"
@@ -285,13 +273,13 @@ static void test_amd_df_multiplexed(void **state)
 	const struct pm_report *rep;
 	struct th_run r;
 
-	assert_int_equal(th_start(&r, sim, df8, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	assert_int_equal(th_start(&r, sim, th_df8, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
 	for (int iv = 0; iv < 5; iv++) {
 		pm_sim__advance(sim, SEC);
 		assert_int_equal(pm_session__read(r.s), 0);
 		rep = pm_session__report(r.s, true);
 		for (int ch = 0; ch < 8; ch++) {
-			const struct pm_row *w = find(rep, df8[ch], NULL);
+			const struct pm_row *w = find(rep, th_df8[ch], NULL);
 
 			assert_true(w->flags & PM_ROW_MULTIPLEXED);
 			assert_true(fabs(w->running - 0.5) < 0.01);
@@ -322,14 +310,14 @@ static void phased(int quiet_ms, int burst_ms, double *ret_interval, double *ret
 		 quiet_ms, burst_ms);
 	sim = th_sim_platform_with("amdzen2", text);
 
-	assert_int_equal(th_start(&r, sim, df8, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	assert_int_equal(th_start(&r, sim, th_df8, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
 	for (int iv = 0; iv < 5; iv++) {
 		pm_sim__advance(sim, SEC);
 		assert_int_equal(pm_session__read(r.s), 0);
 		rep = pm_session__report(r.s, true);
 		for (int ch = 0; ch < 8; ch++) {
 			double truth = 20e9 * duty / 64;
-			double err = fabs(find(rep, df8[ch], NULL)->value - truth) / truth;
+			double err = fabs(find(rep, th_df8[ch], NULL)->value - truth) / truth;
 
 			worst = err > worst ? err : worst;
 		}
@@ -337,7 +325,7 @@ static void phased(int quiet_ms, int burst_ms, double *ret_interval, double *ret
 	rep = pm_session__report(r.s, false);
 	for (int ch = 0; ch < 8; ch++) {
 		double truth = 5 * 20e9 * duty / 64;
-		double err = fabs(find(rep, df8[ch], NULL)->value - truth) / truth;
+		double err = fabs(find(rep, th_df8[ch], NULL)->value - truth) / truth;
 
 		worst_total = err > worst_total ? err : worst_total;
 	}
