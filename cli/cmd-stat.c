@@ -424,8 +424,12 @@ static int count_loop(struct run *run, const struct stat_args *a)
 			/* a source's turn: rotate its counters, keep them from wrapping */
 			r = pm_session__poll(run->s);
 			if (r < 0) {
-				r = read_counters(run); /* says what failed */
-				read_failed = r < 0 ? r : -EIO;
+				const char *dev = pm_session__failed_device(run->s);
+
+				cli_error("polling the counters%s%s failed: %s; stopping, with the "
+					  "totals up to the last good read",
+					  dev ? " on " : "", dev ? dev : "", strerror(-r));
+				read_failed = r;
 				break;
 			}
 		}
@@ -587,6 +591,12 @@ int cmd_stat(int argc, char **argv)
 	} else {
 		so.target = PM_TARGET_TASK;
 	}
+	if (a.source == PM_SOURCE_MSR && so.target == PM_TARGET_TASK) {
+		cli_error("--source msr counts whole dies, CCXs and CPUs, not one command: add -a "
+			  "(or -C) to count the machine while the command runs");
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	r = pm_evlist__new(run.ctx, &l);
 	if (r < 0) {
 		cli_error("out of memory");
@@ -652,9 +662,10 @@ int cmd_stat(int argc, char **argv)
 	setup_signals();
 	r = pm_session__enable(run.s);
 	if (r < 0) {
-		cli_error("cannot start the counters: %s (the kernel refused "
-			  "PERF_EVENT_IOC_ENABLE; see dmesg)",
-			  strerror(-r));
+		cli_error("cannot start the counters: %s (%s)", strerror(-r),
+			  a.source == PM_SOURCE_MSR ?
+				  "a write to a counter control register was refused" :
+				  "the kernel refused PERF_EVENT_IOC_ENABLE; see dmesg");
 		goto out;
 	}
 	if (run.proc) {

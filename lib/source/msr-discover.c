@@ -6,9 +6,10 @@
  * amd_df and amd_l3 itself, read through /dev/cpu/N/msr (source/msr.c).
  *
  * They look like the kernel's: the F17h format strings (kernel-facts §3.2)
- * and one CPU per domain as their cpumask — the first CPU of each package
- * for the Data Fabric (the refactored driver's socket domain, §3.4) and the
- * first CPU sharing each L3 (cache/index3/shared_cpu_list) for the L3.
+ * and one CPU per domain as their cpumask — the first CPU of each die for
+ * the Data Fabric (the pre-6.7 driver's node domain, §3.4: a Zen 1 package
+ * has several) and the first CPU sharing each L3
+ * (cache/index3/shared_cpu_list) for the L3.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -83,9 +84,10 @@ static int domain_cpus(struct pm_ctx *ctx, bool l3, struct pm_cpus *ret)
 			first = sharing.cpu[0];
 			pm_cpus__done(&sharing);
 		} else {
+			/* a Data Fabric per die (kernel-facts §3.4: one CPU per node/die) */
 			for (size_t j = 0; j < i; j++)
-				if (pm_topo__cpu(t, t->online.cpu[j])->package ==
-				    pm_topo__cpu(t, cpu)->package) {
+				if (pm_topo__die_key(t, t->online.cpu[j]) ==
+				    pm_topo__die_key(t, cpu)) {
 					first = t->online.cpu[j];
 					break;
 				}
@@ -145,7 +147,8 @@ int pm_msr__discover(struct pm_ctx *ctx)
 	};
 	int r = 0;
 
-	if (!amd_family_17h(ctx) || !pm_path_exists(ctx, "dev/cpu/0/msr"))
+	/* even without /dev/cpu/N/msr: counting then says what is missing */
+	if (!amd_family_17h(ctx))
 		return 0;
 	if (!has_pmu(ctx, "amd_df"))
 		r = add_msr_pmu(ctx, "amd_df", false, df_fmt);

@@ -48,6 +48,7 @@ struct msr_dom {
 	bool other[MAX_SLOTS];	   /* enabled by someone else: not ours */
 	bool touched[MAX_SLOTS];   /* we wrote its CTL: restore on close */
 	uint64_t saved[MAX_SLOTS]; /* the CTL as found */
+	uint64_t wrote[MAX_SLOTS]; /* the CTL as we left it: anything else is not ours */
 	int on[MAX_SLOTS];	   /* the counter (index into ctr) it counts, -1 none */
 	uint64_t last[MAX_SLOTS];  /* CTR at the last accumulation */
 	size_t *ctr;		   /* session counters, in rotation order */
@@ -67,6 +68,7 @@ struct pm_msr_state {
 	/* per session counter: what it has counted since enable (polls add to
 	 * it between reads; a read hands it to the session) */
 	struct pm_reading *acc;
+	char failed[64]; /* the device a failed access was on, for messages */
 	struct msr_dom *dom;
 	size_t n_dom, cap_dom;
 	struct msr_core *core;
@@ -110,10 +112,18 @@ static const char *dom_name(const struct msr_dom *d)
 	return d->df ? "Data Fabric" : "L3";
 }
 
-/* The CTL for a counter: its perf config, the kernel's L3 defaults, enabled. */
+/*
+ * The CTL for a counter: its perf config kept to the fields of the F17h
+ * layouts (kernel-facts §3.2: DF event 0-7, 32-35, 59-60 and umask 8-15;
+ * L3 event, umask, slicemask 48-51, threadmask 56-63), the kernel's L3
+ * defaults, enabled. Nothing else reaches the register.
+ */
+#define DF_FIELDS (0xffffull | (0xfull << 32) | (0x3ull << 59))
+#define L3_FIELDS (0xffffull | (0xfull << 48) | (0xffull << 56))
+
 static uint64_t ctl_value(const struct pm_session *s, const struct msr_dom *d, size_t k)
 {
-	uint64_t cfg = s->l->inst[s->c[k].inst].attr.config & ~CTL_EN;
+	uint64_t cfg = s->l->inst[s->c[k].inst].attr.config & (d->df ? DF_FIELDS : L3_FIELDS);
 
 	if (!d->df) {
 		if (!((cfg >> 48) & 0xf))
@@ -130,7 +140,8 @@ static int open_error(struct pm_session *s, int cpu, int err, struct pm_diag *d)
 {
 	switch (err) {
 	case -ENOENT:
-		pm_diag_set(d, "load it with 'modprobe msr', or count with --source perf",
+		pm_diag_set(d,
+			    "load it with 'modprobe msr' (or count with --source perf where the kernel has amd_uncore)",
 			    "no /dev/cpu/%d/msr: the msr driver is not loaded", cpu);
 		break;
 	case -EACCES:
@@ -245,6 +256,19 @@ static int survey(struct pm_session *s, struct msr_dom *d, struct pm_diag *reter
 
 static void msr_close(struct pm_session *s);
 
+static bool family_17h(struct pm_session *s)
+{
+	char text[4096];
+	const char *f;
+
+	if (pm_read_prefix(s->ctx, "proc/cpuinfo", text, sizeof(text)) < 0 ||
+	    !strstr(text, "AuthenticAMD"))
+		return false;
+	f = strstr(text, "cpu family");
+	f = f ? strchr(f, ':') : NULL;
+	return f && strtol(f + 1, NULL, 10) == 0x17;
+}
+
 static int msr_open(struct pm_session *s, struct pm_diag *reterr)
 {
 	struct pm_msr_state *st;
@@ -255,6 +279,13 @@ static int msr_open(struct pm_session *s, struct pm_diag *reterr)
 			goto needed;
 	return 0;
 needed:
+	if (!family_17h(s)) {
+		pm_diag_set(reterr, "use --source perf on this CPU",
+			    "the msr source knows AMD family 17h (Zen 1, Zen 2) register layouts "
+			    "only; this CPU is not one (later families place the L3 fields "
+			    "differently, kernel-facts §3.6)");
+		return -EOPNOTSUPP;
+	}
 	st = s->msr = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
@@ -315,24 +346,58 @@ needed:
 /* ---- counting -------------------------------------------------------------------- */
 
 /* Bring every counter of a domain up to now: counts, enabled and running time. */
+static int dom_error(struct pm_session *s, const struct msr_dom *d, int err)
+{
+	snprintf(s->msr->failed, sizeof(s->msr->failed), "/dev/cpu/%d/msr", d->cpu);
+	s->failed_device = s->msr->failed;
+	return err;
+}
+
+/* Has someone else written a CTL we own since we did? Then it is theirs now. */
+static bool taken(struct pm_session *s, struct msr_dom *d, unsigned j, uint64_t ctl)
+{
+	if (!d->touched[j] || ctl == d->wrote[j])
+		return false;
+	pm_log(s->ctx, PM_LOG_WARN,
+	       "%s counter %u on CPU %d was reprogrammed by another program (control register "
+	       "0x%llx is 0x%llx): left to it, and not restored",
+	       dom_name(d), j, d->cpu, (unsigned long long)ctl_of(d, j), (unsigned long long)ctl);
+	d->other[j] = true;
+	d->touched[j] = false;
+	d->on[j] = -1;
+	return true;
+}
+
+/*
+ * Bring every counter of a domain up to now: counts, enabled and running
+ * time. All registers are read before anything changes, so a failed read
+ * changes nothing; a pair someone else took meanwhile counts nothing for
+ * this stretch (its count is not ours to trust).
+ */
 static int accumulate(struct pm_session *s, struct msr_dom *d, uint64_t now)
 {
-	uint64_t dt = now - d->t_last;
+	uint64_t dt = now > d->t_last ? now - d->t_last : 0, ctr[MAX_SLOTS], ctl[MAX_SLOTS];
 
 	for (unsigned j = 0; j < d->n_slots; j++) {
-		struct pm_reading *c;
-		uint64_t v;
-		int r;
+		int r = 0;
 
 		if (d->on[j] < 0)
 			continue;
-		r = rdmsr(s, d->fd, ctl_of(d, j) + 1, &v);
+		r = rdmsr(s, d->fd, ctl_of(d, j), &ctl[j]);
+		if (r == 0)
+			r = rdmsr(s, d->fd, ctl_of(d, j) + 1, &ctr[j]);
 		if (r < 0)
-			return r;
+			return dom_error(s, d, r);
+	}
+	for (unsigned j = 0; j < d->n_slots; j++) {
+		struct pm_reading *c;
+
+		if (d->on[j] < 0 || taken(s, d, j, ctl[j]))
+			continue;
 		c = &s->msr->acc[d->ctr[d->on[j]]];
-		c->val += (v - d->last[j]) & CTR_MASK; /* 48 bits */
+		c->val += (ctr[j] - d->last[j]) & CTR_MASK; /* 48 bits */
 		c->run += dt;
-		d->last[j] = v;
+		d->last[j] = ctr[j];
 	}
 	for (size_t i = 0; i < d->n_ctr; i++)
 		s->msr->acc[d->ctr[i]].ena += dt;
@@ -357,26 +422,46 @@ static int program(struct pm_session *s, struct msr_dom *d)
 	int r = 0;
 
 	for (unsigned j = 0; j < d->n_slots && r == 0; j++) {
+		uint64_t now_ctl, v;
+
 		if (d->other[j])
 			continue;
-		d->touched[j] = true;
+		/* still as we (or, before our first write, its owner) left it? */
+		r = rdmsr(s, d->fd, ctl_of(d, j), &now_ctl);
+		if (r < 0)
+			break;
+		if (taken(s, d, j, now_ctl) ||
+		    (!d->touched[j] && now_ctl != d->saved[j] && (now_ctl & CTL_EN))) {
+			d->other[j] = true;
+			continue;
+		}
 		if (m < d->n_ctr && m < n_free) {
 			size_t i = (d->first + m++) % d->n_ctr;
 
 			/* stop, zero, then start with the new event */
+			v = ctl_value(s, d, d->ctr[i]);
+			d->touched[j] = true;
+			d->wrote[j] = 0;
 			r = wrmsr(s, d->fd, ctl_of(d, j), 0);
 			if (r == 0)
 				r = wrmsr(s, d->fd, ctl_of(d, j) + 1, 0);
 			if (r == 0)
-				r = wrmsr(s, d->fd, ctl_of(d, j), ctl_value(s, d, d->ctr[i]));
-			d->on[j] = (int)i;
-			d->last[j] = 0;
+				r = wrmsr(s, d->fd, ctl_of(d, j), v);
+			if (r == 0) {
+				d->wrote[j] = v;
+				d->on[j] = (int)i;
+				d->last[j] = 0;
+			}
 		} else if (d->on[j] >= 0) {
 			r = wrmsr(s, d->fd, ctl_of(d, j), 0);
+			if (r == 0)
+				d->wrote[j] = 0;
 			d->on[j] = -1;
 		}
 	}
-	return r;
+	if (r < 0)
+		return dom_error(s, d, r);
+	return 0;
 }
 
 static bool rotates(const struct msr_dom *d)
@@ -410,10 +495,9 @@ static int msr_enable(struct pm_session *s)
 	return r;
 }
 
-static int msr_poll(struct pm_session *s)
+static int poll_at(struct pm_session *s, uint64_t now)
 {
 	struct pm_msr_state *st = s->msr;
-	uint64_t now = now_ns(s);
 	int r = 0;
 
 	for (size_t i = 0; st && i < st->n_dom && r == 0; i++) {
@@ -430,6 +514,11 @@ static int msr_poll(struct pm_session *s)
 		d->t_phase = now;
 	}
 	return r;
+}
+
+static int msr_poll(struct pm_session *s)
+{
+	return s->enabled ? poll_at(s, now_ns(s)) : 0;
 }
 
 static uint64_t msr_next_poll(const struct pm_session *s)
@@ -451,9 +540,12 @@ static int msr_read(struct pm_session *s)
 
 	if (!st)
 		return 0;
-	r = msr_poll(s); /* a phase that is due ends first */
-	for (size_t i = 0; i < st->n_dom && r == 0; i++)
-		r = accumulate(s, &st->dom[i], now);
+	/* one "now" for all of it; a stopped session's counts stay as they were */
+	if (s->enabled) {
+		r = poll_at(s, now); /* a phase that is due ends first */
+		for (size_t i = 0; i < st->n_dom && r == 0; i++)
+			r = accumulate(s, &st->dom[i], now);
+	}
 	for (size_t i = 0; i < st->n_dom && r == 0; i++)
 		for (size_t k = 0; k < st->dom[i].n_ctr; k++)
 			s->c[st->dom[i].ctr[k]].cur = st->acc[st->dom[i].ctr[k]];
@@ -462,6 +554,8 @@ static int msr_read(struct pm_session *s)
 		struct pm_counter *c = &s->c[m->counter];
 		uint64_t v;
 
+		if (!s->enabled)
+			continue; /* APERF/MPERF are read, never stopped: keep the last read */
 		r = rdmsr(s, m->fd, m->msr, &v);
 		if (r == 0)
 			c->cur = (struct pm_reading){ v - m->start, now - st->t_enable,
@@ -480,11 +574,19 @@ static int msr_disable(struct pm_session *s)
 		struct msr_dom *d = &st->dom[i];
 		int e = accumulate(s, d, now);
 
-		for (unsigned j = 0; j < d->n_slots; j++)
-			if (d->on[j] >= 0 && e == 0)
-				e = wrmsr(s, d->fd, ctl_of(d, j), 0);
-		for (unsigned j = 0; j < d->n_slots; j++)
+		/* stop every pair we run, whatever the read said */
+		for (unsigned j = 0; j < d->n_slots; j++) {
+			int w;
+
+			if (d->on[j] < 0)
+				continue;
+			w = wrmsr(s, d->fd, ctl_of(d, j), 0);
+			if (w == 0)
+				d->wrote[j] = 0;
+			else if (e == 0)
+				e = w;
 			d->on[j] = -1;
+		}
 		if (e < 0 && r == 0)
 			r = e;
 	}
@@ -501,11 +603,18 @@ static void msr_close(struct pm_session *s)
 	for (size_t i = 0; i < st->n_dom; i++) {
 		struct msr_dom *d = &st->dom[i];
 
-		for (unsigned j = 0; j < d->n_slots; j++)
-			if (d->touched[j] && wrmsr(s, d->fd, ctl_of(d, j), d->saved[j]) < 0)
+		for (unsigned j = 0; j < d->n_slots; j++) {
+			uint64_t ctl;
+
+			/* only a register still as we left it is ours to put back */
+			if (!d->touched[j] || rdmsr(s, d->fd, ctl_of(d, j), &ctl) < 0 ||
+			    taken(s, d, j, ctl))
+				continue;
+			if (wrmsr(s, d->fd, ctl_of(d, j), d->saved[j]) < 0)
 				pm_log(s->ctx, PM_LOG_WARN,
 				       "could not restore the %s control register 0x%llx on CPU %d",
 				       dom_name(d), (unsigned long long)ctl_of(d, j), d->cpu);
+		}
 		free(d->ctr);
 	}
 	for (int i = 0; i < st->n_cpu_fd; i++)

@@ -496,6 +496,26 @@ class Simulated(unittest.TestCase):
         for name, o in out['msr'].items():
             self.assertLess(abs(o['value'] - out['perf'][name]['value']) / o['value'], 0.01)
 
+    def test_msr_source_on_the_real_clock(self):
+        # time moves between the calls: running never exceeds enabled
+        specs = sum((['-e', 'amd_df/event=0x%x,umask=0x38/' % e]
+                     for e in (0x7, 0x47, 0x87, 0xc7, 0x107)), [])
+        r = run('--sim', 'amdzen2:clock=real', 'stat', '--source', 'msr', '-a', *specs, '-I',
+                '100', '--interval-count', '5', '-j')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [json.loads(l) for l in r.stdout.splitlines()]
+        self.assertEqual(len(rows), 5 * 5 + 5)
+        for o in rows:
+            self.assertLessEqual(o['running_ns'], o['enabled_ns'], o)
+        r = run('--sim', 'amdzen2', 'stat', '--source', 'msr', '-e', 'msr/aperf/', '--',
+                'sleep', '1')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--source msr counts whole dies', r.stderr)
+        r = run('--sim', 'amdzen2:uncore=none,msr=none', 'stat', '-a', '-M', 'amd_df_channels',
+                '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('no /dev/cpu/0/msr: the msr driver is not loaded', r.stderr)
+
     def test_msr_source_stops_on_sigint(self):
         p = subprocess.Popen([PMUMON, '--sim', 'amdzen2:clock=real', 'stat', '--source', 'msr',
                               '-a', '-M', 'amd_df_channels', '-x,'],

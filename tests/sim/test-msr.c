@@ -263,13 +263,105 @@ static void test_auto_without_amd_uncore(void **state)
 	th_stop(&r);
 }
 
+static struct pm_sim *df_sim(const char *faults)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "%s%s", steady, faults);
+	return th_sim_platform_with("amdzen2", text);
+}
+
+/* Close puts back each CTL as found, also without a disable first (a crash-free exit path). */
+static void test_restore_as_found(void **state)
+{
+	static const char *const two[] = { "amd_df/event=0x7,umask=0x38/",
+					   "amd_df/event=0x47,umask=0x38/", NULL };
+	/* someone left DF counter 1 programmed but stopped */
+	struct pm_sim *sim = df_sim("at 0s poke dev/cpu/0/msr 0xc0010242 0x3807\n");
+	struct th_run r;
+
+	pm_sim__advance(sim, 1);
+	assert_int_equal(start_msr(&r, sim, two), 0);
+	run_until(&r, pm_sim__now(sim) + SEC);
+	assert_true(rdmsr(sim, 0, DF_CTL(1)) & (1ull << 22)); /* ours now, running */
+	pm_session__free(r.s);				      /* no disable */
+	r.s = NULL;
+	assert_int_equal(rdmsr(sim, 0, DF_CTL(0)), 0);
+	assert_int_equal(rdmsr(sim, 0, DF_CTL(1)), 0x3807);
+	th_stop(&r);
+}
+
+/* After disable the counters are stopped for good: a later read changes nothing. */
+static void test_read_after_disable(void **state)
+{
+	struct pm_sim *sim = df_sim("");
+	const struct pm_report *rep;
+	uint64_t raw, ena;
+	struct th_run r;
+
+	assert_int_equal(start_msr(&r, sim, th_df8), 0);
+	run_until(&r, pm_sim__now(sim) + SEC);
+	assert_int_equal(pm_session__disable(r.s), 0);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	raw = rep->rows[0].raw;
+	ena = rep->rows[0].enabled_ns;
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->rows[0].raw, raw);
+	assert_int_equal(rep->rows[0].enabled_ns, ena);
+	for (int j = 0; j < 4; j++)
+		assert_false(rdmsr(sim, 0, DF_CTL(j)) & (1ull << 22));
+	th_stop(&r);
+}
+
+/* A pair another program reprograms mid-run is its from then on: not counted, not restored. */
+static void test_taken_mid_run(void **state)
+{
+	struct pm_sim *sim = df_sim("at 1050ms poke dev/cpu/0/msr 0xc0010240 0x403887\n");
+	struct th_run r;
+
+	assert_int_equal(start_msr(&r, sim, th_df8), 0);
+	run_until(&r, pm_sim__now(sim) + 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_true(
+		th_logged("Data Fabric counter 0 on CPU 0 was reprogrammed by another program"));
+	assert_int_equal(rdmsr(sim, 0, DF_CTL(0)), 0x403887);
+	pm_session__disable(r.s);
+	pm_session__free(r.s);
+	r.s = NULL;
+	assert_int_equal(rdmsr(sim, 0, DF_CTL(0)), 0x403887);
+	th_stop(&r);
+}
+
+/* Only the fields of the F17h layout reach a control register. */
+static void test_config_masked(void **state)
+{
+	static const char *const raw[] = { "amd_df/config=0x100000503807/", NULL };
+	struct pm_sim *sim = df_sim("");
+	struct th_run r;
+
+	assert_int_equal(start_msr(&r, sim, raw), 0);
+	/* bit 44 (undefined) and bit 20 (interrupt) dropped; enable bit 22 set */
+	assert_int_equal(rdmsr(sim, 0, DF_CTL(0)), 0x403807);
+	th_stop(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exact_without_rotation),	 cmocka_unit_test(test_rotation),
-		cmocka_unit_test(test_agrees_with_perf),	 cmocka_unit_test(test_wrap),
-		cmocka_unit_test(test_someone_else_and_restore), cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_exact_without_rotation),
+		cmocka_unit_test(test_rotation),
+		cmocka_unit_test(test_agrees_with_perf),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_someone_else_and_restore),
+		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_auto_without_amd_uncore),
+		cmocka_unit_test(test_restore_as_found),
+		cmocka_unit_test(test_read_after_disable),
+		cmocka_unit_test(test_taken_mid_run),
+		cmocka_unit_test(test_config_masked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
