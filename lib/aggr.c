@@ -59,6 +59,7 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 	const struct pm_cpu_topo *t = pm_topo__cpu(&s->ctx->topo, c->cpu);
 
 	*row = (struct pm_row){ .event = ev->label,
+				.source = pm_source_name(c->source),
 				.unit = ev->unit ? ev->unit : "",
 				.cpu = -1,
 				.die = -1,

@@ -35,6 +35,11 @@ int pm_session__poll(struct pm_session *s)
 	return 0;
 }
 
+const char *pm_source_name(enum pm_source_id id)
+{
+	return sources[id]->name;
+}
+
 const char *pm_session__event_source(const struct pm_session *s, size_t event)
 {
 	for (size_t k = 0; k < s->n_c; k++)

@@ -118,6 +118,9 @@ struct pm_session {
 /* sched.c: place every event instance on CPUs as counters, with groups. */
 int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr);
 
+/* "perf", "msr": a source's name. */
+const char *pm_source_name(enum pm_source_id id);
+
 /* metric/metric.c: the metric rows after the event rows. */
 int pm_metric__build_rows(struct pm_session *s);
 void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows);

@@ -74,6 +74,8 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		pm_jw__bool(&w, row->flags & PM_ROW_METRIC);
 		pm_jw__key(&w, "approximate");
 		pm_jw__bool(&w, row->flags & PM_ROW_APPROXIMATE);
+		pm_jw__key(&w, "source");
+		pm_jw__string(&w, row->source);
 		pm_jw__key(&w, "simulated");
 		pm_jw__bool(&w, o->opts.simulated);
 		if (o->opts.simulated) {

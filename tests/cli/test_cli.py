@@ -488,6 +488,9 @@ class Simulated(unittest.TestCase):
                         if o['type'] == 'total' and o['event'].startswith('DF_CH')}
             if src == 'msr':
                 self.assertIn('read through /dev/cpu/N/msr: amd_df/', r.stderr)
+                for o in rows:
+                    if o['event'].startswith('amd_df/'):
+                        self.assertEqual(o['source'], 'msr')
                 ivs = [o for o in rows if o['type'] == 'interval' and o['event'] == 'DF_CH0_BW_GB']
                 self.assertEqual(len(ivs), 5)
                 for o in ivs:

@@ -191,6 +191,8 @@ static void test_json(void **state)
 	assert_null(strstr(s, "\"value\":0,"));
 	assert_non_null(strstr(s, "\"value\":4009862308"));
 	assert_non_null(strstr(s, "\"device\":\"amd_df\",\"socket\":1,\"die\":0,\"cpu\":3"));
+	/* who counted it; these rows do not say */
+	assert_non_null(strstr(s, "\"source\":null,\"simulated\":false"));
 	free(s);
 }
 
