@@ -15,8 +15,10 @@ struct cli_global {
 	const char *events_dirs[8];	  /* --events-dir, repeatable */
 	int n_events_dirs;
 	int verbose; /* -v, repeatable */
-	/* set by cli_ctx_new for a simulated machine: its platform name */
+	/* set by cli_ctx_new for a simulated machine: its platform name, and
+	 * whether its clock is virtual (time moves only when pmumon waits) */
 	const char *sim_platform;
+	bool sim_virtual_clock;
 };
 
 extern struct cli_global arg_global;

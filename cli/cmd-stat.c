@@ -657,6 +657,14 @@ int cmd_stat(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
+	if (!a.cmd && !a.timeout_ms && !a.interval_count && arg_global.sim_virtual_clock) {
+		/* virtual time never reaches a Ctrl-C: it would print intervals without end */
+		cli_error("the simulated machine's clock is virtual, so counting needs an end: "
+			  "add -- sleep N, --timeout MS or --interval-count N (or clock=real to "
+			  "count until Ctrl-C)");
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (so.target == PM_TARGET_SYSTEM && !a.cmd && !a.timeout_ms && !a.interval_count)
 		cli_info("counting system-wide until Ctrl-C");
 	setup_signals();

@@ -261,6 +261,7 @@ static int use_sim(struct pm_ctx_opts *o)
 	o->os = sim;
 	o->simulated = true;
 	arg_global.sim_platform = pm_sim__platform_name(sim);
+	arg_global.sim_virtual_clock = !pm_sim__real_clock(sim);
 	return 0;
 }
 

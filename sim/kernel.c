@@ -140,6 +140,11 @@ void pm_sim__use_real_clock(struct pm_sim *sim, bool real)
 	sim->real_base = real_mono() - sim->now_ns;
 }
 
+bool pm_sim__real_clock(const struct pm_sim *sim)
+{
+	return sim->real_clock;
+}
+
 uint64_t pm_sim__now(const struct pm_sim *sim)
 {
 	return sim->real_clock ? real_mono() - sim->real_base : sim->now_ns;

@@ -85,6 +85,8 @@ const char *pm_sim__platform_info(size_t i, const char **ret_summary);
 bool pm_sim__platform_quantity(const char *platform, size_t i, const char **ret_key,
 			       const char **ret_unit, int *ret_instances, double *ret_default,
 			       const char **ret_doc);
+/* Does the simulation follow wall time (clock=real)? */
+bool pm_sim__real_clock(const struct pm_sim *sim);
 /* The platform this simulation runs, or NULL for a bare simulator. */
 const char *pm_sim__platform_name(const struct pm_sim *sim);
 /*

@@ -377,6 +377,19 @@ class Simulated(unittest.TestCase):
         self.assertIn("only 'sleep N' runs", r.stderr)
         self.assertIn('clock=real', r.stderr)
 
+    def test_virtual_clock_needs_an_end(self):
+        # without one, virtual time would run away printing intervals
+        r = run('--sim', 'yitian710', 'stat', '-a', '-e', 'ali_drw/hif_rd/', '-I', '1000',
+                timeout=10)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('counting needs an end: add -- sleep N, --timeout MS or --interval-count',
+                      r.stderr)
+        self.assertEqual(r.stdout, '')
+        r = run('--sim', 'yitian710', 'stat', '-a', '-e', 'ali_drw/hif_rd/', '-I', '1000',
+                '--interval-count', '3', '-x,')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len([l for l in r.stdout.splitlines() if l.startswith('interval,')]), 3)
+
     def test_real_clock_runs_a_command(self):
         r = run('--sim', 'amdzen2:clock=real', 'stat', '-e', 'msr/tsc/', '-x,', '--', 'sh', '-c',
                 'exit 3')
