@@ -149,7 +149,7 @@ static const char *cpuinfo_field(const char *text, const char *key, char *buf, s
 }
 
 /* perf's get_cpuid_str(): "%s-%u-%X-%X" of vendor, family, model, stepping. */
-static void read_cpuid(struct pm_ctx *ctx, char *buf, size_t size)
+void pm_db_read_cpuid(struct pm_ctx *ctx, char *buf, size_t size)
 {
 	char text[8192], vendor[64], fam[16], model[16], step[16];
 	uint64_t f, m, s;
@@ -726,7 +726,7 @@ int pm_db__load(struct pm_ctx *ctx, struct pm_db **ret_db)
 		db->files[db->n_files++] = &pm_embedded_files[i];
 	for (size_t i = 0; i < ctx->n_extra; i++)
 		db->files[db->n_files++] = &ctx->extra[i];
-	read_cpuid(ctx, db->cpuid, sizeof(db->cpuid));
+	pm_db_read_cpuid(ctx, db->cpuid, sizeof(db->cpuid));
 	/* the kernel's driver traits, the built-in platforms in name order, then
 	 * what the user gave: packs, and perf's tables for this CPU and SoC */
 	for (int pass = 0; pass < 2 && r == 0; pass++) {

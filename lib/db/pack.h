@@ -27,6 +27,8 @@ void pm_db__free(struct pm_db *db);
 
 /* Comma-separated names of the packs that matched ("" if none). */
 const char *pm_db__matched_names(const struct pm_db *db);
+/* Read CPU 0's perf-style CPUID string from proc/cpuinfo ("" if unknown). */
+void pm_db_read_cpuid(struct pm_ctx *ctx, char *buf, size_t size);
 /* The perf-style CPUID string of CPU 0 ("AuthenticAMD-23-31-0"), "" if unknown. */
 const char *pm_db__cpuid(const struct pm_db *db);
 

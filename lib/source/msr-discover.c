@@ -17,24 +17,19 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "db/pack.h"
 #include "pmu.h"
 #include "source/format.h"
 #include "source/msr.h"
 #include "util/util.h"
 
-static bool amd_family_17h(struct pm_ctx *ctx)
+bool pm_msr__supported_cpu(struct pm_ctx *ctx)
 {
-	char text[4096];
-	const char *v, *f;
+	char cpuid[128];
 
-	if (pm_read_prefix(ctx, "proc/cpuinfo", text, sizeof(text)) < 0)
-		return false;
-	v = strstr(text, "vendor_id");
-	f = strstr(text, "cpu family");
-	if (!v || !f || !strstr(v, "AuthenticAMD"))
-		return false;
-	f = strchr(f, ':');
-	return f && strtol(f + 1, NULL, 10) == 0x17;
+	/* perf's CPUID string: vendor-family-model-stepping, family in decimal */
+	pm_db_read_cpuid(ctx, cpuid, sizeof(cpuid));
+	return pm_str_has_prefix(cpuid, "AuthenticAMD-23-");
 }
 
 static bool has_pmu(struct pm_ctx *ctx, const char *name)
@@ -148,7 +143,7 @@ int pm_msr__discover(struct pm_ctx *ctx)
 	int r = 0;
 
 	/* even without /dev/cpu/N/msr: counting then says what is missing */
-	if (!amd_family_17h(ctx))
+	if (!pm_msr__supported_cpu(ctx))
 		return 0;
 	if (!has_pmu(ctx, "amd_df"))
 		r = add_msr_pmu(ctx, "amd_df", false, df_fmt);

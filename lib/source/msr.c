@@ -29,6 +29,7 @@
 #include "evlist.h"
 #include "pmu.h"
 #include "session.h"
+#include "source/msr.h"
 #include "util/util.h"
 
 #define MSR_IA32_MPERF 0xe7
@@ -256,19 +257,6 @@ static int survey(struct pm_session *s, struct msr_dom *d, struct pm_diag *reter
 
 static void msr_close(struct pm_session *s);
 
-static bool family_17h(struct pm_session *s)
-{
-	char text[4096];
-	const char *f;
-
-	if (pm_read_prefix(s->ctx, "proc/cpuinfo", text, sizeof(text)) < 0 ||
-	    !strstr(text, "AuthenticAMD"))
-		return false;
-	f = strstr(text, "cpu family");
-	f = f ? strchr(f, ':') : NULL;
-	return f && strtol(f + 1, NULL, 10) == 0x17;
-}
-
 static int msr_open(struct pm_session *s, struct pm_diag *reterr)
 {
 	struct pm_msr_state *st;
@@ -279,7 +267,7 @@ static int msr_open(struct pm_session *s, struct pm_diag *reterr)
 			goto needed;
 	return 0;
 needed:
-	if (!family_17h(s)) {
+	if (!pm_msr__supported_cpu(s->ctx)) {
 		pm_diag_set(reterr, "use --source perf on this CPU",
 			    "the msr source knows AMD family 17h (Zen 1, Zen 2) register layouts "
 			    "only; this CPU is not one (later families place the L3 fields "

@@ -5,6 +5,10 @@
 
 struct pm_ctx;
 
+#include <stdbool.h>
+
+/* Is this an AMD family 17h CPU, whose register layouts the msr source knows? */
+bool pm_msr__supported_cpu(struct pm_ctx *ctx);
 /* On an AMD family 17h CPU with the msr driver, add the PMUs perf lacks. */
 int pm_msr__discover(struct pm_ctx *ctx);
 
