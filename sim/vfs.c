@@ -323,14 +323,22 @@ int sim_node__open(struct sim_node *n, int flags)
 	return n->ops && n->ops->open ? n->ops->open(n->data, flags) : 0;
 }
 
-ssize_t sim_node__read(struct sim_node *n, void *buf, size_t len, uint64_t off)
+/* Why a read or write of n fails before its content is looked at, or 0. */
+static int access_error(const struct sim_node *n)
 {
 	if (n->gone)
 		return -ENODEV;
 	if (n->err)
 		return n->err;
-	if (n->dir)
-		return -EISDIR;
+	return n->dir ? -EISDIR : 0;
+}
+
+ssize_t sim_node__read(struct sim_node *n, void *buf, size_t len, uint64_t off)
+{
+	int e = access_error(n);
+
+	if (e)
+		return e;
 	if (n->ops)
 		return n->ops->read ? n->ops->read(n->data, buf, len, off) : -EACCES;
 	if (off >= n->len)
@@ -343,12 +351,10 @@ ssize_t sim_node__read(struct sim_node *n, void *buf, size_t len, uint64_t off)
 
 ssize_t sim_node__write(struct sim_node *n, const void *buf, size_t len, uint64_t off)
 {
-	if (n->gone)
-		return -ENODEV;
-	if (n->err)
-		return n->err;
-	if (n->dir)
-		return -EISDIR;
+	int e = access_error(n);
+
+	if (e)
+		return e;
 	if (n->ops)
 		return n->ops->write ? n->ops->write(n->data, buf, len, off) : -EACCES;
 	return -EACCES; /* plain sysfs attributes are read-only here */
