@@ -114,11 +114,6 @@ int pm_sim__remove(struct pm_sim *sim, const char *path)
 	return sim_vfs__remove(sim->vfs, path);
 }
 
-int pm_sim__file_error(struct pm_sim *sim, const char *path, int err)
-{
-	return sim_vfs__set_error(sim->vfs, path, err);
-}
-
 struct sim_vfs *pm_sim__vfs(struct pm_sim *sim)
 {
 	return sim->vfs;

@@ -263,11 +263,6 @@ void sim_set_platform_data(struct pm_sim *sim, void *data, void (*free_fn)(void 
 	sim->plat_free = free_fn;
 }
 
-void *sim_platform_data(const struct pm_sim *sim)
-{
-	return sim->plat_data;
-}
-
 /* ---- faults ------------------------------------------------------------------------- */
 
 static const struct {

@@ -70,6 +70,5 @@ uint64_t sim_count(double integral, double factor);
 
 /* Keep platform state with the simulator; freed with it by free_fn. */
 void sim_set_platform_data(struct pm_sim *sim, void *data, void (*free_fn)(void *));
-void *sim_platform_data(const struct pm_sim *sim);
 
 #endif

@@ -147,11 +147,6 @@ double sim_scenario__background(const struct sim_scenario *s, uint64_t a, uint64
 	return lo + (hi - lo) * unit_interval(s->seed, a, b, 0x6261636b);
 }
 
-uint64_t sim_scenario__seed(const struct sim_scenario *s)
-{
-	return s->seed;
-}
-
 void sim_scenario__set_seed(struct sim_scenario *s, uint64_t seed)
 {
 	s->seed = seed;
@@ -416,22 +411,6 @@ static void check_instance(const struct sim_scenario *s, int q, int inst)
 	/* a model asking for an instance its quantity lacks is a bug: stop loudly */
 	assert(q >= 0 && (size_t)q < s->n_q && inst >= 0 &&
 	       inst < (s->q[q].instances > 0 ? s->q[q].instances : 1));
-}
-
-static size_t phase_at(const struct sim_scenario *s, uint64_t t)
-{
-	if (s->repeat)
-		t %= s->cycle_ns;
-	for (size_t i = 0; i < s->n_ph; i++)
-		if (t < s->ph[i].start_ns + s->ph[i].len_ns)
-			return i;
-	return s->n_ph - 1; /* the last phase lasts forever */
-}
-
-double sim_scenario__value(const struct sim_scenario *s, int q, int inst, uint64_t t_ns)
-{
-	check_instance(s, q, inst);
-	return s->ph[phase_at(s, t_ns)].v[s->off[q] + (size_t)inst];
 }
 
 /* The integral of f over [0, t] where f is constant in each phase. */

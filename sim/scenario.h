@@ -47,8 +47,6 @@ int sim_scenario__parse(struct sim_scenario *s, const char *text, const char *na
 
 /* Index of a quantity key, or -1. */
 int sim_scenario__find(const struct sim_scenario *s, const char *key);
-/* The value of quantity q, instance inst, at scenario time t. */
-double sim_scenario__value(const struct sim_scenario *s, int q, int inst, uint64_t t_ns);
 /* Its integral from scenario time 0 to t, in value-seconds (a rate in
  * bytes/s integrates to bytes). Nondecreasing in t for non-negative values. */
 double sim_scenario__integral(const struct sim_scenario *s, int q, int inst, uint64_t t_ns);
@@ -56,7 +54,6 @@ double sim_scenario__integral(const struct sim_scenario *s, int q, int inst, uin
 double sim_scenario__integral2(const struct sim_scenario *s, int qa, int ia, int qb, int ib,
 			       uint64_t t_ns);
 
-uint64_t sim_scenario__seed(const struct sim_scenario *s);
 /* Fix the seed before parsing; the text's own `seed` line then yields. */
 void sim_scenario__set_seed(struct sim_scenario *s, uint64_t seed);
 /* A seeded rate in [lo, hi) for something no quantity describes. */

@@ -116,8 +116,6 @@ int pm_sim__add_pmu(struct pm_sim *sim, const char *name, const struct pm_sim_pm
 void pm_sim__fail_next_open(struct pm_sim *sim, const char *name, int err);
 /* From now on, reads of `name`'s events fail with err (0: work again): a device gone. */
 void pm_sim__fail_reads(struct pm_sim *sim, const char *name, int err);
-/* Make reads and writes of a file fail with err (0: work again). */
-int pm_sim__file_error(struct pm_sim *sim, const char *path, int err);
 /* Counters of `name` on cpu taken by someone else: fewer left for us. */
 void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n);
 /* Opens and enables seen so far (tests check ordering). */
