@@ -85,6 +85,8 @@ void pm_sim__free(struct pm_sim *sim)
 {
 	if (!sim)
 		return;
+	sim_write_state(sim);
+	free(sim->state_path);
 	sim_perf_done(sim);
 	if (sim->plat_free)
 		sim->plat_free(sim->plat_data);

@@ -400,6 +400,62 @@ void sim_run_faults(struct pm_sim *sim)
 	sim->in_faults = false;
 }
 
+/* ---- the state at the end ----------------------------------------------------------- */
+
+struct state_walk {
+	struct sim_vfs *vfs;
+	FILE *f;
+	char path[512];
+};
+
+/* Control files: what a tool programs and must put back (hwmon eventN, enable). */
+static bool is_control(const char *name)
+{
+	return !strcmp(name, "enable") ||
+	       (!strncmp(name, "event", 5) && name[5] >= '0' && name[5] <= '9');
+}
+
+static int state_child(const char *name, bool is_dir, void *ud)
+{
+	struct state_walk *w = ud;
+	size_t len = strlen(w->path);
+	struct sim_node *n;
+
+	snprintf(w->path + len, sizeof(w->path) - len, "/%s", name);
+	n = sim_vfs__lookup(w->vfs, w->path);
+	if (n && is_dir) {
+		sim_node__list(n, state_child, w);
+	} else if (n && is_control(name)) {
+		char buf[256];
+		ssize_t got = sim_node__read(n, buf, sizeof(buf) - 1, 0);
+
+		buf[got > 0 ? got : 0] = '\0';
+		fprintf(w->f, "%s: %s%s", w->path, buf,
+			got > 0 && buf[got - 1] == '\n' ? "" : "\n");
+	}
+	w->path[len] = '\0';
+	return 0;
+}
+
+void sim_write_state(struct pm_sim *sim)
+{
+	struct state_walk w = { .vfs = sim->vfs };
+	struct sim_node *root;
+
+	if (!sim->state_path)
+		return;
+	w.f = fopen(sim->state_path, "w");
+	if (!w.f) {
+		fprintf(stderr, "pmumon: --sim state=%s: %s\n", sim->state_path, strerror(errno));
+		return;
+	}
+	snprintf(w.path, sizeof(w.path), "sys/class/hwmon");
+	root = sim_vfs__lookup(sim->vfs, w.path);
+	if (root)
+		sim_node__list(root, state_child, &w);
+	fclose(w.f);
+}
+
 /* ---- the spec ------------------------------------------------------------------------ */
 
 struct spec {
@@ -407,6 +463,7 @@ struct spec {
 	struct sim_platform_opts o;
 	bool real_clock;
 	const char *scenario_file;
+	const char *state_path;
 	bool has_seed;
 	uint64_t seed;
 };
@@ -449,6 +506,10 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 		sp->scenario_file = v;
 		return 0;
 	}
+	if (!strcmp(kv, "state")) {
+		sp->state_path = v;
+		return 0;
+	}
 	if (!strcmp(kv, "seed")) {
 		if (pm_parse_u64_str(v, 0, &sp->seed) < 0) {
 			snprintf(err, errsz, "--sim seed wants a whole number, not '%s'", v);
@@ -459,7 +520,7 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 	}
 	if (!takes(sp->plat, kv)) {
 		snprintf(err, errsz,
-			 "--sim %s takes clock=, scenario=, seed=%s%s, not '%s' (docs/simulator.md)",
+			 "--sim %s takes clock=, scenario=, seed=, state=%s%s, not '%s' (docs/simulator.md)",
 			 sp->plat->name, sp->plat->options ? " and " : "",
 			 sp->plat->options ? sp->plat->options : "", kv);
 		return -EINVAL;
@@ -611,6 +672,8 @@ int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_
 	}
 	if (r == 0 && sp.real_clock)
 		pm_sim__use_real_clock(sim, true);
+	if (r == 0 && sp.state_path && !(sim->state_path = strdup(sp.state_path)))
+		r = -ENOMEM;
 	free(copy);
 	if (r < 0) {
 		pm_sim__free(sim);

@@ -94,12 +94,15 @@ struct pm_sim {
 	uint64_t scn_start_ns;
 	size_t next_fault;
 	bool in_faults;
+	char *state_path; /* --sim state=PATH: the control files, written at the end */
 
 	/* the real os, for commands other than `sleep N` under the real clock */
 	const struct pm_os_ops *real_ops;
 	void *real_os;
 };
 
+/* --sim state=PATH: write what the devices' control files hold (at pm_sim__free). */
+void sim_write_state(struct pm_sim *sim);
 /* Run the scenario's faults that are due by now. */
 void sim_run_faults(struct pm_sim *sim);
 /* The simulator time of the next fault not yet run; false when none is left. */

@@ -115,8 +115,9 @@ static void test_spec_errors(void **state)
 		const char *spec, *want;
 	} bad[] = {
 		{ "yitian", "no simulated platform 'yitian'; there are: yitian710, amdzen2" },
-		{ "yitian710:sockets=2", "--sim yitian710 takes clock=, scenario=, seed=, not "
-					 "'sockets'" },
+		{ "yitian710:sockets=2",
+		  "--sim yitian710 takes clock=, scenario=, seed=, state=, not "
+		  "'sockets'" },
 		{ "amdzen2:sockets=3", "sockets is 1 or 2" },
 		{ "amdzen2:clock=fast", "'virtual' (the default) or 'real'" },
 		{ "amdzen2:msr=maybe", "'rw' (loaded, writable), 'none'" },
