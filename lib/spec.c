@@ -188,6 +188,36 @@ static bool is_tp_char(char c)
 	return is_name_char(c) || c == '*' || c == '?';
 }
 
+/*
+ * A PMU with a device path, "bfperf/tile2/HNF_REQUESTS/": is what follows
+ * the PMU's '/' a block name, a '/', terms and a closing '/' (then the end
+ * of the event)? Returns the block name's length, 0 if not. A probe: it
+ * parses ahead and leaves the parser as it was, so "cpu/cycles/u" stays
+ * the PMU cpu with the term cycles and modifier u.
+ */
+static size_t device_path_len(struct parser *p)
+{
+	struct pm_spec_event probe = { .group = -1 };
+	struct pm_spec_err err = p->err;
+	size_t save = p->pos, n = span(p, is_pmu_char), found = 0;
+
+	if (n && at(p, '/') && p->pos + 1 < p->len && is_name_char(p->s[p->pos + 1])) {
+		p->pos++;
+		if (parse_terms(p, &probe, true) == 0) {
+			size_t end = p->pos;
+
+			while (end < p->len && p->s[end] != ',' && p->s[end] != '}')
+				end++;
+			if (at(p, ':') || end == p->pos || all_mods(p->s + p->pos, end - p->pos))
+				found = n;
+		}
+	}
+	pm_spec__done_event(&probe);
+	p->err = err;
+	p->pos = save;
+	return found;
+}
+
 static int parse_event(struct parser *p, struct pm_spec_event *ev, int group)
 {
 	size_t start = p->pos, n;
@@ -199,11 +229,18 @@ static int parse_event(struct parser *p, struct pm_spec_event *ev, int group)
 	if (n == 0)
 		return fail(p, start, 1, "expected an event", -EINVAL);
 	if (at(p, '/')) {
+		size_t block;
+
 		ev->kind = PM_SPEC_PMU;
+		p->pos++;
+		block = device_path_len(p);
+		if (block) {
+			n += 1 + block;
+			p->pos += block + 1;
+		}
 		ev->pmu = dup_span(p->s + start, n);
 		if (!ev->pmu)
 			return -ENOMEM;
-		p->pos++;
 		r = parse_terms(p, ev, true);
 		if (r < 0)
 			return r;

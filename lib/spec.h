@@ -5,6 +5,9 @@
  *   list      := item (',' item)*
  *   item      := '{' event (',' event)* '}' [':' mods] | event
  *   event     := pmu '/' [term (',' term)*] '/' [[':'] mods]   PMU event, pmu may be a glob
+ *              | pmu '/' block '/' term (',' term)* '/' [[':'] mods]
+ *                                                    a device's block: bfperf/tile2/HNF_REQUESTS/,
+ *                                                    pmu "bfperf/tile2" (block may be a glob)
  *              | 'r' hex [':' mods]                             raw core event
  *              | subsys ':' name                                tracepoint (name may be a glob)
  *              | name [':' mods]                                generic event or alias
