@@ -77,8 +77,9 @@ static void list_pmus(struct pm_ctx *ctx, const char *glob)
 			snprintf(mux, sizeof(mux), "%d", pm_pmu__mux_interval_ms(p));
 		else
 			snprintf(mux, sizeof(mux), "-");
-		if (!strcmp(pm_pmu__source(p), "msr"))
-			snprintf(type, sizeof(type), "msr"); /* no perf type: pmumon reads MSRs */
+		if (strcmp(pm_pmu__source(p), "perf") != 0)
+			/* no perf type: pmumon reads MSRs or hwmon files itself */
+			snprintf(type, sizeof(type), "%s", pm_pmu__source(p));
 		else
 			snprintf(type, sizeof(type), "%u", pm_pmu__type(p));
 		printf("%-20s %5s %-12s %-14s %5s %6s %s\n", pm_pmu__name(p), type, cpus, counters,

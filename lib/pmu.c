@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pmumon/pmumon.h"
+#include "source/hwmon.h"
 #include "util/util.h"
 
 size_t pm_pmu_family_len(const char *name)
@@ -60,6 +61,7 @@ void pm_pmu__free(struct pm_pmu *p)
 	free(p->formats);
 	free(p->aliases);
 	pm_cpus__done(&p->cpus);
+	pm_hwmon_block__free(p->hwmon);
 	free(p->identifier);
 	free(p->name);
 	free(p->family);
@@ -156,7 +158,14 @@ uint32_t pm_pmu__type(const struct pm_pmu *p)
 
 const char *pm_pmu__source(const struct pm_pmu *p)
 {
-	return p->source == PM_PMU_FROM_MSR ? "msr" : "perf";
+	switch (p->source) {
+	case PM_PMU_FROM_MSR:
+		return "msr";
+	case PM_PMU_FROM_HWMON:
+		return "hwmon";
+	default:
+		return "perf";
+	}
 }
 
 int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size)
@@ -171,6 +180,8 @@ int pm_pmu__cpu_count(const struct pm_pmu *p)
 
 int pm_pmu__counters(const struct pm_pmu *p)
 {
+	if (p->hwmon) /* the block's own files say (register blocks: free-running, 0) */
+		return (int)p->hwmon->counters;
 	return p->traits ? p->traits->counters : -1;
 }
 
@@ -181,6 +192,8 @@ int pm_pmu__fixed_counters(const struct pm_pmu *p)
 
 int pm_pmu__counter_width(const struct pm_pmu *p)
 {
+	if (p->hwmon)
+		return (int)p->hwmon->width;
 	return p->traits ? p->traits->width : 0;
 }
 

@@ -50,9 +50,12 @@ struct pm_alias {
 };
 
 enum pm_pmu_source {
-	PM_PMU_FROM_PERF, /* found under sys/bus/event_source/devices */
-	PM_PMU_FROM_MSR,  /* provided by the msr source (source/msr-discover.c) */
+	PM_PMU_FROM_PERF,  /* found under sys/bus/event_source/devices */
+	PM_PMU_FROM_MSR,   /* provided by the msr source (source/msr-discover.c) */
+	PM_PMU_FROM_HWMON, /* a block of a hwmon device (source/hwmon-discover.c) */
 };
+
+struct pm_hwmon_block;
 
 struct pm_pmu {
 	char *name;
@@ -68,6 +71,7 @@ struct pm_pmu {
 	char *identifier;
 	int mux_interval_ms;		    /* -1 when the file is absent */
 	const struct pm_pmu_traits *traits; /* NULL when no pack knows it */
+	struct pm_hwmon_block *hwmon;	    /* PM_PMU_FROM_HWMON: its files (source/hwmon.h) */
 };
 
 /* Length of name without its instance suffix, perf's rule

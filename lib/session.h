@@ -23,6 +23,7 @@ struct pm_reading {
 enum pm_source_id {
 	PM_SRC_PERF,
 	PM_SRC_MSR,
+	PM_SRC_HWMON,
 };
 
 struct pm_counter {
@@ -85,6 +86,7 @@ struct pm_source_ops {
 
 extern const struct pm_source_ops pm_source_perf;
 extern const struct pm_source_ops pm_source_msr;
+extern const struct pm_source_ops pm_source_hwmon;
 
 struct pm_session {
 	struct pm_ctx *ctx;
@@ -101,9 +103,10 @@ struct pm_session {
 	size_t readbuf_words;
 
 	bool opened, enabled;
-	struct pm_msr_state *msr;  /* the msr source's domains (source/msr.c) */
-	const char *failed_device; /* the PMU whose read failed last (NULL: none) */
-	bool warned_user_only;	   /* the paranoid :u fallback was announced */
+	struct pm_msr_state *msr;     /* the msr source's domains (source/msr.c) */
+	struct pm_hwmon_state *hwmon; /* the hwmon source's blocks (source/hwmon.c) */
+	const char *failed_device;    /* the PMU whose read failed last (NULL: none) */
+	bool warned_user_only;	      /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 
 	struct pm_row *rows_iv, *rows_tot; /* event rows, then metric rows */

@@ -239,7 +239,7 @@ struct pm_row {
 	const char *event;    /* label as the user sees it */
 	const char *unit;     /* "" for a plain count */
 	const char *device;   /* PMU instance under PM_AGGR_DEVICE, else NULL */
-	const char *source;   /* "perf" or "msr": who counted it; NULL for a metric */
+	const char *source;   /* "perf", "msr" or "hwmon": who counted it; NULL for a metric */
 	int cpu, die, socket; /* -1 when not part of the aggregation */
 	double value;	      /* multiplex-scaled and unit-scaled; NaN when not counted */
 	uint64_t raw;	      /* sum of the raw counts */

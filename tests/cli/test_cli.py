@@ -30,6 +30,11 @@ def run(*args, root=None, timeout=60, **kw):
     return subprocess.run(cmd + list(args), capture_output=True, text=True, timeout=timeout, **kw)
 
 
+def sim_csv(text):
+    """Rows of a simulated run's CSV (after its '# SIMULATED' comment line)."""
+    return list(csv.DictReader(l for l in io.StringIO(text) if not l.startswith('#')))
+
+
 def perf_permitted():
     r = run('stat', '-a', '-e', 'cpu-clock', '--timeout', '10', '-x,')
     return r.returncode == 0
@@ -544,6 +549,75 @@ class Simulated(unittest.TestCase):
         r = run('--sim', 'amdzen2', 'stat', '--source', 'pcie', '-a', '--', 'sleep', '1')
         self.assertEqual(r.returncode, 2)
         self.assertIn('--source is perf, msr or auto', r.stderr)
+
+    def test_hwmon_done_when(self):
+        # BlueField's tile and L3 blocks per block and interval; more events
+        # than a tile's 4 counters still give scaled counts with their running %
+        r = run('--sim', 'bluefield2', 'stat', '-a', '--per-device', '-x,', '-e',
+                'bfperf/tile*/MEMORY_READS/', '-e', 'bfperf/l3cachehalf*/HITS_BANK0/',
+                '-I', '1000', '--', 'sleep', '5')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [row for row in sim_csv(r.stdout) if row['type'] == 'interval']
+        self.assertEqual(len(rows), 6 * 5)
+        self.assertEqual(sorted({row['device'] for row in rows}),
+                         ['bfperf/l3cachehalf0', 'bfperf/l3cachehalf1', 'bfperf/tile0',
+                          'bfperf/tile1', 'bfperf/tile2', 'bfperf/tile3'])
+        self.assertTrue(all(row['running_pct'] == '100.00' for row in rows))
+        events = ','.join('bfperf/tile0/%s/' % e for e in (
+            'MEMORY_READS', 'MEMORY_WRITES', 'HNF_REQUESTS', 'A72_READ', 'A72_WRITE', 'IO_READ'))
+        r = run('--sim', 'bluefield2', 'stat', '-a', '-x,', '-e', events, '--', 'sleep', '3')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = sim_csv(r.stdout)
+        self.assertEqual(len(rows), 6)
+        for row in rows:
+            self.assertAlmostEqual(float(row['running_pct']), 100 * 4 / 6, delta=2)
+            self.assertIn('multiplexed', row['flags'])
+
+    def test_hwmon_puts_everything_back(self):
+        # the control files after pmumon equal those of a machine it never touched,
+        # after a normal exit and after Ctrl-C
+        with tempfile.TemporaryDirectory() as d:
+            base, done, intr = (os.path.join(d, n) for n in ('base', 'done', 'intr'))
+            r = run('--sim', 'bluefield2:state=' + base, 'list', 'pmus')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            spec = 'bfperf/tile1/MEMORY_READS/,bfperf/triogen0/AR_BEATS/,' \
+                   'bfperf/l3cachehalf0/CYCLES/'
+            r = run('--sim', 'bluefield2:state=' + done, 'stat', '-a', '-e', spec, '--',
+                    'sleep', '2')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            p = subprocess.Popen([PMUMON, '--sim', 'bluefield2:clock=real,state=' + intr,
+                                  'stat', '-a', '-e', spec, '-I', '100'],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(0.5)
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=10)
+            self.assertEqual(p.returncode, 0, err)
+            self.assertIn('bfperf/l3cachehalf0/CYCLES/', out)
+            with open(base) as f:
+                want = f.read()
+            self.assertIn('tile1/event0: 0x0: DISABLE', want)
+            self.assertIn('triogen0/event0: 0x0: AW_REQ', want)
+            for path in (done, intr):
+                with open(path) as f:
+                    self.assertEqual(f.read(), want, path)
+
+    def test_hwmon_errors(self):
+        r = run('--sim', 'bluefield2:user=nobody', 'stat', '-a', '-e',
+                'bfperf/tile0/MEMORY_READS/', '--', 'sleep', '1')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('no permission to open /sys/class/hwmon/hwmon1/tile0/event0 for writing',
+                      r.stderr)
+        self.assertIn('run pmumon as root', r.stderr)
+        r = run('--sim', 'bluefield2', 'stat', '-a', '-e', 'bfperf/tile0/event=0xff/', '--',
+                'sleep', '1')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('bfperf/tile0 has no event code 0xff', r.stderr)
+        r = run('--sim', 'bluefield2', 'stat', '-a', '-e', 'bfperf/tile0/MEMORY_READ/', '--',
+                'sleep', '1')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("unknown term or event 'MEMORY_READ' for PMU 'bfperf/tile0'", r.stderr)
+        r = run('--sim', 'bluefield2', 'list', 'pmus')
+        self.assertRegex(r.stdout, r'bfperf/l3cachehalf0 +hwmon +0 +5 +57 ')
 
     def test_scheduled_vanish(self):
         # a PMU goes away mid-run: the totals up to the last good read survive

@@ -152,6 +152,20 @@ int th_start_opts(struct th_run *r, struct pm_sim *sim, const char *const *specs
 	return start_common(r, sim, specs, metrics, o, NULL, 0);
 }
 
+void th_run_until(struct th_run *r, uint64_t t)
+{
+	for (;;) {
+		uint64_t now = pm_sim__now(r->sim), poll = pm_session__next_poll(r->s);
+
+		if (poll >= t) {
+			pm_sim__advance(r->sim, t - now);
+			return;
+		}
+		pm_sim__advance(r->sim, poll > now ? poll - now : 0);
+		assert_int_equal(pm_session__poll(r->s), 0);
+	}
+}
+
 void th_stop(struct th_run *r)
 {
 	pm_session__free(r->s);

@@ -53,6 +53,8 @@ int th_start_opts(struct th_run *r, struct pm_sim *sim, const char *const *specs
 /* AMD's 8 DRAM-channel DF events (kernel-facts §3.5), NULL-terminated. */
 extern const char *const th_df8[];
 void th_stop(struct th_run *r);
+/* Advance the virtual clock to t, polling the session when it asks, as stat does. */
+void th_run_until(struct th_run *r, uint64_t t);
 
 /* The log so far contains s? */
 int th_logged(const char *s);

@@ -30,21 +30,6 @@ static int start_msr(struct th_run *r, struct pm_sim *sim, const char *const *sp
 	return th_start_opts(r, sim, specs, NULL, &o);
 }
 
-/* Advance the virtual clock to t, polling the session when it asks, as stat does. */
-static void run_until(struct th_run *r, uint64_t t)
-{
-	for (;;) {
-		uint64_t now = pm_sim__now(r->sim), poll = pm_session__next_poll(r->s);
-
-		if (poll >= t) {
-			pm_sim__advance(r->sim, t - now);
-			return;
-		}
-		pm_sim__advance(r->sim, poll > now ? poll - now : 0);
-		assert_int_equal(pm_session__poll(r->s), 0);
-	}
-}
-
 static uint64_t rdmsr(struct pm_sim *sim, int cpu, uint64_t idx)
 {
 	char path[32];
@@ -70,7 +55,7 @@ static void test_exact_without_rotation(void **state)
 
 	assert_int_equal(start_msr(&r, sim, four), 0);
 	assert_string_equal(pm_session__event_source(r.s, 0), "msr");
-	run_until(&r, pm_sim__now(sim) + 3 * SEC);
+	th_run_until(&r, pm_sim__now(sim) + 3 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
 	assert_int_equal(rep->rows[0].raw, 30000000); /* 10 M/s for 3 s */
@@ -90,7 +75,7 @@ static void test_rotation(void **state)
 
 	assert_int_equal(start_msr(&r, sim, th_df8), 0);
 	for (int iv = 1; iv <= 5; iv++) {
-		run_until(&r, pm_sim__scenario_start(sim) + iv * SEC);
+		th_run_until(&r, pm_sim__scenario_start(sim) + iv * SEC);
 		assert_int_equal(pm_session__read(r.s), 0);
 		rep = pm_session__report(r.s, true);
 		for (int ch = 0; ch < 8; ch++) {
@@ -127,7 +112,7 @@ static void test_agrees_with_perf(void **state)
 		assert_int_equal(pm_session__new(r.l, &o, &r.s, &r.d), 0);
 		assert_int_equal(pm_session__open(r.s, &r.d), 0);
 		assert_int_equal(pm_session__enable(r.s), 0);
-		run_until(&r, pm_sim__now(sim) + 4 * SEC);
+		th_run_until(&r, pm_sim__now(sim) + 4 * SEC);
 		assert_int_equal(pm_session__read(r.s), 0);
 		rep = pm_session__report(r.s, false);
 		for (int ch = 0; ch < 8; ch++)
@@ -150,7 +135,7 @@ static void test_wrap(void **state)
 	struct th_run r;
 
 	assert_int_equal(start_msr(&r, sim, one), 0);
-	run_until(&r, pm_sim__now(sim) + 400 * SEC);
+	th_run_until(&r, pm_sim__now(sim) + 400 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	/* 100e12 / 64 x 400 s: more than 2^48 twice over */
 	assert_true(pm_session__report(r.s, false)->rows[0].raw == 625000000000000ull);
@@ -170,7 +155,7 @@ static void test_someone_else_and_restore(void **state)
 	pm_sim__advance(sim, 1); /* the poke happens */
 	assert_int_equal(start_msr(&r, sim, th_df8), 0);
 	assert_true(th_logged("Data Fabric counter 2 on CPU 0 is in use by another program"));
-	run_until(&r, pm_sim__now(sim) + 3 * SEC);
+	th_run_until(&r, pm_sim__now(sim) + 3 * SEC);
 	/* ours are on 0, 1 and 3 only; counter 2 still has the other tool's event */
 	assert_int_equal(rdmsr(sim, 0, DF_CTL(2)), 0x403847);
 	assert_int_equal(pm_session__read(r.s), 0);
@@ -248,7 +233,7 @@ static void test_auto_without_amd_uncore(void **state)
 	assert_int_equal(pm_session__open(r.s, &r.d), 0);
 	assert_int_equal(pm_session__enable(r.s), 0);
 	assert_string_equal(pm_session__event_source(r.s, 0), "msr");
-	run_until(&r, pm_sim__now(sim) + 2 * SEC);
+	th_run_until(&r, pm_sim__now(sim) + 2 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
 	assert_int_equal(rep->rows[0].raw, 40000000);	 /* channel 1: 20 M/s for 2 s */
@@ -282,7 +267,7 @@ static void test_restore_as_found(void **state)
 
 	pm_sim__advance(sim, 1);
 	assert_int_equal(start_msr(&r, sim, two), 0);
-	run_until(&r, pm_sim__now(sim) + SEC);
+	th_run_until(&r, pm_sim__now(sim) + SEC);
 	assert_true(rdmsr(sim, 0, DF_CTL(1)) & (1ull << 22)); /* ours now, running */
 	pm_session__free(r.s);				      /* no disable */
 	r.s = NULL;
@@ -300,7 +285,7 @@ static void test_read_after_disable(void **state)
 	struct th_run r;
 
 	assert_int_equal(start_msr(&r, sim, th_df8), 0);
-	run_until(&r, pm_sim__now(sim) + SEC);
+	th_run_until(&r, pm_sim__now(sim) + SEC);
 	assert_int_equal(pm_session__disable(r.s), 0);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
@@ -323,7 +308,7 @@ static void test_taken_mid_run(void **state)
 	struct th_run r;
 
 	assert_int_equal(start_msr(&r, sim, th_df8), 0);
-	run_until(&r, pm_sim__now(sim) + 2 * SEC);
+	th_run_until(&r, pm_sim__now(sim) + 2 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	assert_true(
 		th_logged("Data Fabric counter 0 on CPU 0 was reprogrammed by another program"));

@@ -1,0 +1,824 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The hwmon source: BlueField's mlxbf-pmc blocks (kernel-facts §2), counted
+ * through their sysfs files as pmumon's own counters, with the enabled and
+ * running times perf would give, so scaling and quality work unchanged.
+ *
+ * - Events are programmed by numeric code, written to eventN ("0x45"):
+ *   name writes broke across kernel versions (§2.5). Codes are checked
+ *   against the block's table first.
+ * - COUNTER blocks: writing eventN selects, clears and starts that counter;
+ *   values are 64 bits. CRSPACE: writing eventN changes only the select,
+ *   counterN takes 0 to clear, `enable`=1 starts all counters from 0; 32
+ *   bits. l3cache: writing any eventN stops all five, `enable`=1 resets and
+ *   starts them; values are 57 bits read as two halves, so a running
+ *   counter can tear (§2.6): pmumon stops the block (`enable`=0), reads,
+ *   and starts it again, and the stopped moments count as not running.
+ *   REGISTER blocks (pcie, ecc, clock_measure) are statistics that count
+ *   by themselves: only read, never written.
+ * - More events than a block's counters take turns in phases of PHASE_NS,
+ *   as the msr source does; counts keep enabled and running time each.
+ * - Counters narrower than 64 bits are read often enough not to wrap twice
+ *   unseen: at most every 2^(width-1) / fastest rate seen.
+ * - One instance at a time: an advisory lock (the second one is told the
+ *   holder's pid). A slot someone else has programmed (an event other than
+ *   DISABLE where the table has one), or a block whose `enable` is already
+ *   1, is left alone and reported. On close every slot pmumon programmed is
+ *   put back as found: DISABLE where the table has it (never the NVIDIA
+ *   doc's 0xff, which current kernels reject, §2.8), else the event that
+ *   was there; `enable` back to 0. A slot reprogrammed meanwhile by someone
+ *   else is left to them.
+ * - A block that goes away mid-run (ENODEV) is reported; its events stop
+ *   counting (not enabled from then on) and the rest go on.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "evlist.h"
+#include "pmu.h"
+#include "session.h"
+#include "source/hwmon.h"
+#include "util/util.h"
+
+#define PHASE_NS 100000000ull		/* 100 ms, as the msr source */
+#define FIRST_WRAP_POLL_NS 100000000ull /* before any rate is known */
+#define MAX_WRAP_POLL_NS 10000000000ull
+#define MIN_WRAP_POLL_NS 1000000ull
+#define LOCK_PATH "run/pmumon-bfperf.lock"
+
+struct hw_slot {
+	int ev_fd, ctr_fd;
+	long saved;	/* the code found at open; -1: unreadable */
+	bool other;	/* someone else's: left alone */
+	bool touched;	/* we programmed it: put back on close */
+	uint32_t wrote; /* the code we last wrote */
+	int on;		/* index into the block's ctr counting now, -1 none */
+	uint64_t last;	/* counter value at the last accumulation */
+};
+
+struct hw_block {
+	const struct pm_pmu *pmu;
+	const struct pm_hwmon_block *b;
+	int enable_fd;	  /* l3cache and crspace, else -1 */
+	bool other;	  /* `enable` was 1: the whole block is someone else's */
+	bool started;	  /* counting: we wrote `enable`=1 and not 0 since */
+	bool ran;	  /* we ever wrote `enable`=1: write 0 on close */
+	bool gone;	  /* went away mid-run */
+	bool has_disable; /* its table has DISABLE (code 0) */
+	bool warned_wrap;
+	struct hw_slot *slot;
+	size_t *ctr; /* session counters, in rotation order */
+	size_t n_ctr, cap_ctr;
+	int *reg_fd;	    /* REGISTER: per ctr, its file */
+	uint64_t *reg_last; /* REGISTER: per ctr, the value at the last accumulation */
+	uint64_t *vals;	    /* scratch: one value per slot, or per ctr for registers */
+	size_t first;
+	uint64_t t_last, t_phase, t_run; /* t_run: l3cache started counting */
+	double max_rate;		 /* fastest counts per ns seen, for the wrap poll */
+};
+
+struct pm_hwmon_state {
+	struct pm_reading *acc; /* per session counter, since enable */
+	struct hw_block *blk;
+	size_t n_blk, cap_blk;
+	int lock;
+	char failed[192];
+};
+
+static uint64_t now_ns(const struct pm_session *s)
+{
+	return s->ctx->ops->mono_ns(s->ctx->os);
+}
+
+static uint64_t width_mask(unsigned width)
+{
+	return width >= 64 ? UINT64_MAX : (1ull << width) - 1;
+}
+
+/* ---- file access ------------------------------------------------------------------ */
+
+static int write_text(struct pm_session *s, int fd, const char *text)
+{
+	ssize_t n = s->ctx->ops->pwrite(s->ctx->os, fd, text, strlen(text), 0);
+
+	return n < 0 ? (int)n : (size_t)n == strlen(text) ? 0 : -EIO;
+}
+
+static int write_code(struct pm_session *s, struct hw_slot *sl, uint32_t code)
+{
+	char text[16];
+	int r;
+
+	snprintf(text, sizeof(text), "0x%x", code);
+	r = write_text(s, sl->ev_fd, text);
+	if (r == 0) {
+		sl->wrote = code;
+		sl->touched = true;
+	}
+	return r;
+}
+
+static int read_text(struct pm_session *s, int fd, char *buf, size_t size)
+{
+	ssize_t n = s->ctx->ops->pread(s->ctx->os, fd, buf, size - 1, 0);
+
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* counterN, register files: "0x%llx\n" (§2.4); enable: "%u\n". */
+static int read_value(struct pm_session *s, int fd, uint64_t *ret)
+{
+	char buf[32];
+	int r = read_text(s, fd, buf, sizeof(buf));
+
+	if (r == 0) {
+		pm_rtrim(buf);
+		r = pm_parse_u64_str(buf, 0, ret);
+	}
+	return r == -EINVAL || r == -ERANGE ? -EPROTO : r;
+}
+
+/* eventN: "0x45: HNF_REQUESTS\n", or "No event being monitored" (§2.4): -1. */
+static int read_code(struct pm_session *s, int fd, long *ret)
+{
+	char buf[96];
+	uint64_t code;
+	int r = read_text(s, fd, buf, sizeof(buf));
+
+	if (r < 0)
+		return r;
+	if (!strchr(buf, ':') || pm_parse_u64(buf, strcspn(buf, ":"), 16, &code) < 0) {
+		*ret = -1;
+		return 0;
+	}
+	*ret = (long)code;
+	return 0;
+}
+
+static const char *code_name(const struct pm_pmu *p, uint64_t code)
+{
+	char terms[32];
+
+	snprintf(terms, sizeof(terms), "event=0x%llx", (unsigned long long)code);
+	for (size_t i = 0; i < p->n_aliases; i++)
+		if (!strcmp(p->aliases[i].terms, terms))
+			return p->aliases[i].name;
+	return NULL;
+}
+
+/* What the driver's error codes mean (kernel-facts §2.7). */
+static const char *driver_error(int err)
+{
+	switch (err) {
+	case -EINVAL:
+		return "the driver rejected the value (not in the block's table, or not writable)";
+	case -ENODEV:
+		return "the block or counter is gone";
+	case -EFAULT:
+		return "the register access failed (MMIO or firmware SMC call)";
+	case -EACCES:
+		return "permission denied (not root, or the firmware refused the access)";
+	case -EPROTO:
+		return "the driver's text was not what pmumon expects";
+	default:
+		return strerror(-err);
+	}
+}
+
+static int block_error(struct pm_session *s, const struct hw_block *k, const char *what, int err)
+{
+	snprintf(s->hwmon->failed, sizeof(s->hwmon->failed), "%s/%s", k->b->dir, what);
+	s->failed_device = s->hwmon->failed;
+	pm_log(s->ctx, PM_LOG_WARN, "%s: %s: %s", k->pmu->name, what, driver_error(err));
+	return err;
+}
+
+/* ---- opening ------------------------------------------------------------------------ */
+
+static int open_file(struct pm_session *s, const struct hw_block *k, const char *name, int flags,
+		     struct pm_diag *d)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", k->b->dir, name);
+	fd = s->ctx->ops->open(s->ctx->os, path, flags);
+	if (fd == -EACCES || fd == -EPERM)
+		pm_diag_set(d, "run pmumon as root: the mlxbf-pmc files are root's (mode 0644)",
+			    "no permission to open /%s for %s", path,
+			    flags == O_RDONLY ? "reading" : "writing");
+	else if (fd < 0)
+		pm_diag_set(d, "check that the mlxbf-pmc driver is loaded ('pmumon list pmus')",
+			    "cannot open /%s: %s", path, driver_error(fd));
+	return fd;
+}
+
+static struct hw_block *block_for(struct pm_hwmon_state *st, const struct pm_pmu *p)
+{
+	struct hw_block *k;
+
+	for (size_t i = 0; i < st->n_blk; i++)
+		if (st->blk[i].pmu == p)
+			return &st->blk[i];
+	if (pm_grow((void **)&st->blk, &st->cap_blk, st->n_blk + 1, sizeof(*k)) < 0)
+		return NULL;
+	k = &st->blk[st->n_blk++];
+	*k = (struct hw_block){ .pmu = p, .b = p->hwmon, .enable_fd = -1 };
+	return k;
+}
+
+/* The block's counters: files open, and whose is each slot? */
+static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
+{
+	unsigned n = k->b->counters;
+	uint64_t en = 0;
+	int r = 0;
+
+	k->has_disable = code_name(k->pmu, 0) && !strcmp(code_name(k->pmu, 0), "DISABLE");
+	k->slot = calloc(n ? n : 1, sizeof(*k->slot));
+	k->vals = calloc(n ? n : 1, sizeof(*k->vals));
+	if (!k->slot || !k->vals)
+		return -ENOMEM;
+	for (unsigned j = 0; j < n; j++)
+		k->slot[j] = (struct hw_slot){ .ev_fd = -1, .ctr_fd = -1, .on = -1 };
+	if (k->b->kind == PM_HWMON_L3CACHE || k->b->kind == PM_HWMON_CRSPACE) {
+		k->enable_fd = open_file(s, k, "enable", O_RDWR, d);
+		if (k->enable_fd < 0)
+			return k->enable_fd;
+		r = read_value(s, k->enable_fd, &en);
+		if (r < 0) {
+			pm_diag_set(d, NULL, "cannot read /%s/enable: %s", k->b->dir,
+				    driver_error(r));
+			return r;
+		}
+		if (en) {
+			k->other = true;
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s is counting for another program (its enable file reads 1): left "
+			       "alone, its events will show as not counted",
+			       k->pmu->name);
+			return 0;
+		}
+	}
+	for (unsigned j = 0; j < n && r == 0; j++) {
+		struct hw_slot *sl = &k->slot[j];
+		char name[32];
+
+		snprintf(name, sizeof(name), "event%u", j);
+		sl->ev_fd = open_file(s, k, name, O_RDWR, d);
+		snprintf(name, sizeof(name), "counter%u", j);
+		/* CRSPACE counters are cleared by writing 0 */
+		sl->ctr_fd = sl->ev_fd < 0 ?
+				     sl->ev_fd :
+				     open_file(s, k, name,
+					       k->b->kind == PM_HWMON_CRSPACE ? O_RDWR : O_RDONLY,
+					       d);
+		if (sl->ctr_fd < 0)
+			return sl->ctr_fd;
+		r = read_code(s, sl->ev_fd, &sl->saved);
+		if (r < 0) {
+			pm_diag_set(d, NULL, "cannot read /%s/event%u: %s", k->b->dir, j,
+				    driver_error(r));
+			return r;
+		}
+		/* a programmed COUNTER slot counts: someone else's, if DISABLE could say otherwise */
+		if (k->b->kind == PM_HWMON_COUNTER &&
+		    (sl->saved < 0 || (sl->saved && k->has_disable))) {
+			sl->other = true;
+			if (sl->saved < 0)
+				pm_log(s->ctx, PM_LOG_WARN,
+				       "%s counter %u: the driver cannot read its event (No event "
+				       "being monitored): left alone",
+				       k->pmu->name, j);
+			else
+				pm_log(s->ctx, PM_LOG_WARN,
+				       "%s counter %u is counting %s (0x%lx) for another program: left "
+				       "alone (if nothing uses it, write 0 to /%s/event%u)",
+				       k->pmu->name, j,
+				       code_name(k->pmu, (uint64_t)sl->saved) ?
+					       code_name(k->pmu, (uint64_t)sl->saved) :
+					       "an event",
+				       sl->saved, k->b->dir, j);
+		}
+	}
+	return r;
+}
+
+/* Is the counter's code one of the block's events? Else say which exist. */
+static int check_code(struct pm_session *s, const struct hw_block *k, size_t c, struct pm_diag *d)
+{
+	const struct pm_evinst *in = &s->l->inst[s->c[c].inst];
+	const struct pm_event *ev = &s->l->ev[s->c[c].event];
+	uint64_t v = in->attr.config;
+
+	if (k->b->kind == PM_HWMON_REGISTER ? v < k->b->n_regs : code_name(k->pmu, v) != NULL)
+		return 0;
+	pm_diag_set(d, "'pmumon list events' shows each block's events",
+		    "%s has no %s %#llx (event '%s')", k->pmu->name,
+		    k->b->kind == PM_HWMON_REGISTER ? "register" : "event code",
+		    (unsigned long long)v, ev->label);
+	pm_diag_point(d, ev->spec, ev->spec_pos, ev->spec_len);
+	return -EINVAL;
+}
+
+static void hwmon_close(struct pm_session *s);
+
+static int take_lock(struct pm_session *s, struct pm_diag *d)
+{
+	pid_t holder = 0;
+	int h = s->ctx->ops->lock(s->ctx->os, LOCK_PATH, &holder);
+
+	if (h == -EBUSY) {
+		if (holder)
+			pm_diag_set(d,
+				    "stop that pmumon first (register blocks such as pcie need no "
+				    "lock: count only those to run alongside it)",
+				    "the BlueField counters are in use by pid %d (it holds /%s)",
+				    (int)holder, LOCK_PATH);
+		else
+			pm_diag_set(d, NULL,
+				    "the BlueField counters are in use by another pmumon (it holds "
+				    "/%s)",
+				    LOCK_PATH);
+		return h;
+	}
+	if (h < 0)
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "cannot take /%s (%s): counting without protection against a second "
+		       "pmumon",
+		       LOCK_PATH, strerror(-h));
+	s->hwmon->lock = h;
+	return 0;
+}
+
+static int hwmon_open(struct pm_session *s, struct pm_diag *reterr)
+{
+	struct pm_hwmon_state *st;
+	bool programs = false;
+	int r = 0;
+
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].source == PM_SRC_HWMON)
+			goto needed;
+	return 0;
+needed:
+	st = s->hwmon = calloc(1, sizeof(*st));
+	if (!st || !(st->acc = calloc(s->n_c, sizeof(*st->acc)))) {
+		free(st);
+		s->hwmon = NULL;
+		return -ENOMEM;
+	}
+	st->lock = -1;
+	for (size_t c = 0; c < s->n_c && r == 0; c++) {
+		const struct pm_evinst *in = &s->l->inst[s->c[c].inst];
+		struct hw_block *k;
+
+		if (s->c[c].source != PM_SRC_HWMON)
+			continue;
+		k = block_for(st, in->pmu);
+		if (!k ||
+		    pm_grow((void **)&k->ctr, &k->cap_ctr, k->n_ctr + 1, sizeof(*k->ctr)) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		r = check_code(s, k, c, reterr);
+		k->ctr[k->n_ctr++] = c;
+		programs |= k->b->kind != PM_HWMON_REGISTER;
+	}
+	if (r == 0 && programs)
+		r = take_lock(s, reterr);
+	for (size_t i = 0; i < st->n_blk && r == 0; i++) {
+		struct hw_block *k = &st->blk[i];
+
+		if (k->b->kind != PM_HWMON_REGISTER) {
+			r = survey(s, k, reterr);
+			continue;
+		}
+		k->reg_fd = malloc(k->n_ctr * sizeof(*k->reg_fd));
+		k->reg_last = calloc(k->n_ctr, sizeof(*k->reg_last));
+		k->vals = calloc(k->n_ctr, sizeof(*k->vals));
+		if (!k->reg_fd || !k->reg_last || !k->vals) {
+			r = -ENOMEM;
+			break;
+		}
+		for (size_t j = 0; j < k->n_ctr; j++)
+			k->reg_fd[j] = -1;
+		for (size_t j = 0; j < k->n_ctr && r == 0; j++) {
+			size_t reg = (size_t)s->l->inst[s->c[k->ctr[j]].inst].attr.config;
+
+			k->reg_fd[j] = open_file(s, k, k->b->regs[reg], O_RDONLY, reterr);
+			r = k->reg_fd[j] < 0 ? k->reg_fd[j] : 0;
+		}
+	}
+	if (r < 0) {
+		hwmon_close(s);
+		return r;
+	}
+	for (size_t c = 0; c < s->n_c; c++)
+		if (s->c[c].source == PM_SRC_HWMON)
+			s->c[c].fd = 0; /* open: the block's files */
+	return 0;
+}
+
+/* ---- counting ------------------------------------------------------------------------- */
+
+static unsigned free_slots(const struct hw_block *k)
+{
+	unsigned n = 0;
+
+	for (unsigned j = 0; !k->other && j < k->b->counters; j++)
+		n += !k->slot[j].other;
+	return n;
+}
+
+static bool rotates(const struct hw_block *k)
+{
+	return k->b->kind != PM_HWMON_REGISTER && k->n_ctr > free_slots(k) && free_slots(k) > 0;
+}
+
+static void gone(struct pm_session *s, struct hw_block *k, int err)
+{
+	k->gone = true;
+	pm_log(s->ctx, PM_LOG_WARN,
+	       "%s went away (%s): its events are not counted from now on; the rest go on",
+	       k->pmu->name, driver_error(err));
+}
+
+/* A counter advanced by delta in dt: remember the fastest rate, warn of a risky wrap. */
+static void note_rate(struct pm_session *s, struct hw_block *k, uint64_t delta, uint64_t dt)
+{
+	if (!dt || k->b->width >= 64)
+		return;
+	k->max_rate = PM_MAX(k->max_rate, (double)delta / (double)dt);
+	if (delta > (1ull << (k->b->width - 1)) && !k->warned_wrap) {
+		k->warned_wrap = true;
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "%s: a %u-bit counter advanced by %llu between two reads, more than half "
+		       "its range: a faster rise could wrap unseen",
+		       k->pmu->name, k->b->width, (unsigned long long)delta);
+	}
+}
+
+/* Read the values of a block into k->vals: per slot, or per statistic. */
+static int read_values(struct pm_session *s, struct hw_block *k)
+{
+	int r = 0;
+
+	if (k->b->kind == PM_HWMON_REGISTER) {
+		for (size_t j = 0; j < k->n_ctr && r == 0; j++)
+			r = read_value(s, k->reg_fd[j], &k->vals[j]);
+		return r;
+	}
+	for (unsigned j = 0; j < k->b->counters && r == 0; j++)
+		if (k->slot[j].on >= 0)
+			r = read_value(s, k->slot[j].ctr_fd, &k->vals[j]);
+	return r;
+}
+
+static void add_delta(struct pm_session *s, struct hw_block *k, size_t c, uint64_t *last,
+		      uint64_t val, uint64_t run_dt)
+{
+	struct pm_reading *a = &s->hwmon->acc[c];
+	uint64_t delta = (val - *last) & width_mask(k->b->width);
+
+	note_rate(s, k, delta, run_dt);
+	a->val += delta;
+	a->run += run_dt;
+	*last = val;
+}
+
+/*
+ * Bring a block's counters up to now. Every value is read before any total
+ * changes, so a failed read changes nothing. The l3cache block is stopped
+ * for the read (no torn halves) and, with restart, started again from 0.
+ */
+static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bool restart)
+{
+	uint64_t dt = now > k->t_last ? now - k->t_last : 0, run_dt = dt;
+	bool l3 = k->b->kind == PM_HWMON_L3CACHE;
+	int r = 0;
+
+	if (k->gone || k->other)
+		return 0;
+	if (l3 && k->started) {
+		r = write_text(s, k->enable_fd, "0");
+		if (r == 0)
+			k->started = false;
+		run_dt = now > k->t_run ? now - k->t_run : 0;
+	}
+	if (r == 0)
+		r = read_values(s, k);
+	if (r == -ENODEV || r == -ENOENT) {
+		gone(s, k, r);
+		return 0;
+	}
+	if (r < 0)
+		return block_error(s, k, "reading its counters", r);
+	if (k->b->kind == PM_HWMON_REGISTER) {
+		for (size_t j = 0; j < k->n_ctr; j++)
+			add_delta(s, k, k->ctr[j], &k->reg_last[j], k->vals[j], dt);
+	} else {
+		for (unsigned j = 0; j < k->b->counters; j++) {
+			struct hw_slot *sl = &k->slot[j];
+
+			if (sl->on < 0)
+				continue;
+			add_delta(s, k, k->ctr[sl->on], &sl->last, k->vals[j], run_dt);
+			if (l3)
+				sl->last = 0; /* enable=1 starts them from 0 */
+		}
+	}
+	for (size_t i = 0; i < k->n_ctr; i++)
+		s->hwmon->acc[k->ctr[i]].ena += dt;
+	k->t_last = now;
+	if (l3 && restart) {
+		r = write_text(s, k->enable_fd, "1"); /* resets and starts all of them */
+		if (r < 0)
+			return block_error(s, k, "writing 1 to enable", r);
+		k->started = k->ran = true;
+		k->t_run = now;
+	}
+	return 0;
+}
+
+/*
+ * Put the phase starting at k->first on the free slots. COUNTER: writing
+ * the event clears and starts the counter. CRSPACE: the select changes,
+ * then counterN=0 clears it. l3cache: every write stops the block; the
+ * caller starts it (accumulate's restart, or enable).
+ */
+static int program(struct pm_session *s, struct hw_block *k)
+{
+	unsigned n_free = free_slots(k);
+	size_t m = 0;
+	int r = 0;
+
+	for (unsigned j = 0; j < k->b->counters && r == 0; j++) {
+		struct hw_slot *sl = &k->slot[j];
+		const struct pm_evinst *in;
+
+		if (sl->other)
+			continue;
+		if (m >= k->n_ctr || m >= n_free) {
+			/* not needed this phase: stop it where the table can */
+			if (sl->on >= 0 && k->has_disable)
+				r = write_code(s, sl, 0);
+			sl->on = -1;
+			continue;
+		}
+		sl->on = (int)((k->first + m++) % k->n_ctr);
+		in = &s->l->inst[s->c[k->ctr[sl->on]].inst];
+		r = write_code(s, sl, (uint32_t)in->attr.config);
+		if (r == 0 && k->b->kind == PM_HWMON_CRSPACE)
+			r = write_text(s, sl->ctr_fd, "0");
+		sl->last = 0;
+	}
+	if (r == -ENODEV || r == -ENOENT) {
+		gone(s, k, r);
+		return 0;
+	}
+	return r < 0 ? block_error(s, k, "programming its events", r) : 0;
+}
+
+static int hwmon_enable(struct pm_session *s)
+{
+	struct pm_hwmon_state *st = s->hwmon;
+	uint64_t now = now_ns(s);
+	int r = 0;
+
+	for (size_t i = 0; st && i < st->n_blk && r == 0; i++) {
+		struct hw_block *k = &st->blk[i];
+
+		k->first = 0;
+		k->t_last = k->t_phase = now;
+		if (k->gone || k->other)
+			continue;
+		if (k->b->kind == PM_HWMON_REGISTER) {
+			/* statistics count since boot: counting starts from what they read now */
+			r = read_values(s, k);
+			for (size_t j = 0; j < k->n_ctr && r == 0; j++)
+				k->reg_last[j] = k->vals[j];
+			if (r < 0)
+				r = block_error(s, k, "reading its registers", r);
+			continue;
+		}
+		r = program(s, k);
+		if (r == 0 && !k->gone && k->enable_fd >= 0) {
+			/* l3cache: reset and start all; CRSPACE: EN and CLR, from 0 */
+			r = write_text(s, k->enable_fd, "1");
+			if (r < 0)
+				r = block_error(s, k, "writing 1 to enable", r);
+			k->started = r == 0;
+			k->ran |= k->started;
+			k->t_run = now;
+		}
+	}
+	return r;
+}
+
+/* When a block must be read next: its next phase, or before a narrow counter can wrap. */
+static uint64_t due(const struct hw_block *k)
+{
+	uint64_t wrap = UINT64_MAX;
+
+	if (k->gone || k->other)
+		return UINT64_MAX;
+	if (rotates(k))
+		return k->t_phase + PHASE_NS;
+	if (k->b->width < 64) {
+		/* at most half the range between reads, at the fastest rate seen */
+		double half = (double)(1ull << (k->b->width - 1));
+		uint64_t every = k->max_rate > 0 ? (uint64_t)(half / k->max_rate) :
+						   FIRST_WRAP_POLL_NS;
+
+		wrap = k->t_last + PM_MAX(MIN_WRAP_POLL_NS, PM_MIN(every, MAX_WRAP_POLL_NS));
+	}
+	return wrap;
+}
+
+static int poll_at(struct pm_session *s, uint64_t now)
+{
+	struct pm_hwmon_state *st = s->hwmon;
+	int r = 0;
+
+	for (size_t i = 0; st && i < st->n_blk && r == 0; i++) {
+		struct hw_block *k = &st->blk[i];
+		bool turn = rotates(k);
+
+		if (now < due(k))
+			continue;
+		r = accumulate(s, k, now, !turn);
+		if (r == 0 && turn) {
+			/* the next events take their turn */
+			k->first = (k->first + free_slots(k)) % k->n_ctr;
+			r = program(s, k);
+			if (r == 0 && k->b->kind == PM_HWMON_L3CACHE && !k->gone) {
+				r = write_text(s, k->enable_fd, "1");
+				if (r < 0)
+					r = block_error(s, k, "writing 1 to enable", r);
+				k->started = r == 0;
+				k->ran |= k->started;
+				k->t_run = now;
+			}
+		}
+		k->t_phase = now;
+	}
+	return r;
+}
+
+static int hwmon_poll(struct pm_session *s)
+{
+	return s->enabled ? poll_at(s, now_ns(s)) : 0;
+}
+
+static uint64_t hwmon_next_poll(const struct pm_session *s)
+{
+	const struct pm_hwmon_state *st = s->hwmon;
+	uint64_t next = UINT64_MAX;
+
+	for (size_t i = 0; st && i < st->n_blk; i++)
+		next = PM_MIN(next, due(&st->blk[i]));
+	return next;
+}
+
+static int hwmon_read(struct pm_session *s)
+{
+	struct pm_hwmon_state *st = s->hwmon;
+	uint64_t now = now_ns(s);
+	int r = 0;
+
+	if (!st)
+		return 0;
+	if (s->enabled) {
+		r = poll_at(s, now); /* a phase that is due ends first */
+		for (size_t i = 0; i < st->n_blk && r == 0; i++)
+			r = accumulate(s, &st->blk[i], now, true);
+	}
+	for (size_t i = 0; i < st->n_blk && r == 0; i++)
+		for (size_t j = 0; j < st->blk[i].n_ctr; j++)
+			s->c[st->blk[i].ctr[j]].cur = st->acc[st->blk[i].ctr[j]];
+	return r;
+}
+
+/* Stop counting: the last counts in, then every slot we run stopped. */
+static int hwmon_disable(struct pm_session *s)
+{
+	struct pm_hwmon_state *st = s->hwmon;
+	uint64_t now = now_ns(s);
+	int r = 0;
+
+	for (size_t i = 0; st && i < st->n_blk; i++) {
+		struct hw_block *k = &st->blk[i];
+		int e = accumulate(s, k, now, false);
+
+		if (k->gone || k->other || k->b->kind == PM_HWMON_REGISTER)
+			goto next;
+		if (k->enable_fd >= 0) {
+			int w = write_text(s, k->enable_fd, "0");
+
+			if (w < 0 && e == 0)
+				e = block_error(s, k, "writing 0 to enable", w);
+			k->started = false;
+		}
+		for (unsigned j = 0; j < k->b->counters; j++) {
+			struct hw_slot *sl = &k->slot[j];
+
+			if (sl->on >= 0 && k->has_disable && k->b->kind == PM_HWMON_COUNTER) {
+				int w = write_code(s, sl, 0);
+
+				if (w < 0 && e == 0)
+					e = block_error(s, k, "writing DISABLE", w);
+			}
+			sl->on = -1;
+		}
+next:
+		if (e < 0 && r == 0)
+			r = e;
+	}
+	return r;
+}
+
+/* Put back a slot pmumon programmed, unless someone else has taken it since. */
+static void restore_slot(struct pm_session *s, struct hw_block *k, unsigned j)
+{
+	struct hw_slot *sl = &k->slot[j];
+	long now_code;
+
+	if (!sl->touched || read_code(s, sl->ev_fd, &now_code) < 0)
+		return;
+	if (now_code != (long)sl->wrote) {
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "%s counter %u was reprogrammed by another program (it counts 0x%lx): left "
+		       "to it, not restored",
+		       k->pmu->name, j, now_code);
+		return;
+	}
+	if (k->has_disable ? write_code(s, sl, 0) < 0 :
+	    sl->saved >= 0 ? write_code(s, sl, (uint32_t)sl->saved) < 0 :
+			     false)
+		pm_log(s->ctx, PM_LOG_WARN, "could not restore %s/event%u", k->b->dir, j);
+}
+
+static void close_fd(struct pm_session *s, int fd)
+{
+	if (fd >= 0)
+		s->ctx->ops->close(s->ctx->os, fd);
+}
+
+static void hwmon_close(struct pm_session *s)
+{
+	struct pm_hwmon_state *st = s->hwmon;
+
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->n_blk; i++) {
+		struct hw_block *k = &st->blk[i];
+
+		if (!k->gone && !k->other) {
+			if (k->ran && write_text(s, k->enable_fd, "0") < 0)
+				pm_log(s->ctx, PM_LOG_WARN, "could not write 0 to %s/enable",
+				       k->b->dir);
+			for (unsigned j = 0; k->slot && j < k->b->counters; j++)
+				restore_slot(s, k, j);
+		}
+		for (unsigned j = 0; k->slot && j < k->b->counters; j++) {
+			close_fd(s, k->slot[j].ev_fd);
+			close_fd(s, k->slot[j].ctr_fd);
+		}
+		for (size_t j = 0; k->reg_fd && j < k->n_ctr; j++)
+			close_fd(s, k->reg_fd[j]);
+		close_fd(s, k->enable_fd);
+		free(k->slot);
+		free(k->ctr);
+		free(k->reg_fd);
+		free(k->reg_last);
+		free(k->vals);
+	}
+	if (st->lock >= 0)
+		s->ctx->ops->unlock(s->ctx->os, st->lock);
+	for (size_t c = 0; c < s->n_c; c++)
+		if (s->c[c].source == PM_SRC_HWMON)
+			s->c[c].fd = -1;
+	free(st->blk);
+	free(st->acc);
+	free(st);
+	s->hwmon = NULL;
+}
+
+const struct pm_source_ops pm_source_hwmon = {
+	.name = "hwmon",
+	.open = hwmon_open,
+	.enable = hwmon_enable,
+	.disable = hwmon_disable,
+	.read = hwmon_read,
+	.close = hwmon_close,
+	.next_poll = hwmon_next_poll,
+	.poll = hwmon_poll,
+};

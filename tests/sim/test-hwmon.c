@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The hwmon source on the simulated BlueField-2 and -3 (the mlxbf-pmc
+ * driver's files, sim/platform/bluefield.c): discovery of every block kind,
+ * counts equal to the scenario's truth, rotation when a block has fewer
+ * counters than events, the l3cache stop-read-start protocol (no torn
+ * value), 32-bit CRSPACE wraps, register statistics never written, the
+ * lock against a second instance, a block going away, every slot put back
+ * as found, and bad events refused with the reason.
+ */
+#include "helpers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+#define SEC 1000000000ull
+#define H "sys/class/hwmon/hwmon1/"
+
+static uint64_t truth(struct pm_sim *sim, const char *key, int inst, uint64_t t)
+{
+	double v;
+
+	assert_int_equal(pm_sim__truth(sim, key, inst, t, &v), 0);
+	return (uint64_t)floor(v + 1e-9);
+}
+
+static void read_sim_file(struct pm_sim *sim, const char *path, char *buf, size_t size)
+{
+	int fd = pm_sim__ops()->open(sim, path, O_RDONLY);
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	n = pm_sim__ops()->pread(sim, fd, buf, size - 1, 0);
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	pm_sim__ops()->close(sim, fd);
+}
+
+static void write_sim_file(struct pm_sim *sim, const char *path, const char *text)
+{
+	int fd = pm_sim__ops()->open(sim, path, O_WRONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pm_sim__ops()->pwrite(sim, fd, text, strlen(text), 0),
+			 (ssize_t)strlen(text));
+	pm_sim__ops()->close(sim, fd);
+}
+
+static void assert_file(struct pm_sim *sim, const char *path, const char *want)
+{
+	char buf[128];
+
+	read_sim_file(sim, path, buf, sizeof(buf));
+	if (strcmp(buf, want) != 0)
+		fail_msg("%s reads '%s', expected '%s'", path, buf, want);
+}
+
+static const struct pm_pmu *pmu(struct pm_ctx *ctx, const char *name)
+{
+	for (size_t i = 0; i < pm_ctx__pmu_count(ctx); i++)
+		if (!strcmp(pm_pmu__name(pm_ctx__pmu(ctx, i)), name))
+			return pm_ctx__pmu(ctx, i);
+	fail_msg("no PMU %s", name);
+	return NULL;
+}
+
+static const struct pm_alias *alias(const struct pm_pmu *p, const char *name)
+{
+	for (size_t i = 0; i < pm_pmu__alias_count(p); i++)
+		if (!strcmp(pm_alias__name(pm_pmu__alias(p, i)), name))
+			return pm_pmu__alias(p, i);
+	return NULL;
+}
+
+static void test_discover_bluefield2(void **state)
+{
+	struct pm_ctx *ctx = th_ctx_sim(th_sim_platform("bluefield2"));
+	const struct pm_pmu *p;
+
+	assert_int_equal(pm_ctx__discover(ctx), 0);
+	/* hwmon0 is acpitz: bfperf is found by name, at hwmon1 */
+	p = pmu(ctx, "bfperf/tile2");
+	assert_string_equal(pm_pmu__family(p), "bfperf/tile");
+	assert_string_equal(pm_pmu__source(p), "hwmon");
+	assert_string_equal(pm_pmu__identifier(p), "MLNXBFD1");
+	assert_int_equal(pm_pmu__counters(p), 4);
+	assert_int_equal(pm_pmu__counter_width(p), 64);
+	assert_string_equal(pm_alias__terms(alias(p, "HNF_REQUESTS")), "event=0x45");
+	assert_string_equal(pm_alias__origin(alias(p, "HNF_REQUESTS")), "sysfs");
+	assert_int_equal(pm_pmu__alias_count(p), 56); /* the hnf table */
+	p = pmu(ctx, "bfperf/l3cachehalf1");
+	assert_int_equal(pm_pmu__counters(p), 5);
+	assert_int_equal(pm_pmu__counter_width(p), 57);
+	assert_string_equal(pm_alias__terms(alias(p, "HITS_BANK0")), "event=0x17");
+	p = pmu(ctx, "bfperf/triogen0");
+	assert_int_equal(pm_pmu__counters(p), 1);
+	assert_null(alias(p, "DISABLE")); /* smgen: 0x0 is AW_REQ */
+	p = pmu(ctx, "bfperf/pcie0");
+	assert_int_equal(pm_pmu__counters(p), 0); /* statistics, no programmable counters */
+	assert_int_equal(pm_pmu__counter_width(p), 64);
+	assert_int_equal(pm_pmu__alias_count(p), 12);
+	assert_non_null(alias(p, "IN_P_BYTE_CNT"));
+	assert_int_equal(pm_pmu__counter_width(pmu(ctx, "bfperf/ecc")), 32);
+	pm_ctx__free(ctx);
+}
+
+/* BlueField-3's mss and llt event_list stop at 4 KiB; the pack has the rest. */
+static void test_discover_bluefield3_completes_tables(void **state)
+{
+	struct pm_ctx *ctx = th_ctx_sim(th_sim_platform("bluefield3"));
+	const struct pm_pmu *mss, *llt;
+
+	th_log_clear();
+	assert_int_equal(pm_ctx__discover(ctx), 0);
+	mss = pmu(ctx, "bfperf/mss0");
+	llt = pmu(ctx, "bfperf/llt3");
+	assert_int_equal(pm_pmu__counter_width(mss), 32);
+	assert_int_equal(pm_pmu__counter_width(pmu(ctx, "bfperf/clock_measure")), 32);
+	/* listed by the driver: codes 0-135 and 0-161 */
+	assert_string_equal(pm_alias__origin(alias(mss, "SKYLIB_CDN_TX_FLITS")), "sysfs");
+	assert_string_equal(pm_alias__origin(alias(llt, "GDC_BANK1_MISS_INARB_WAIT")), "sysfs");
+	/* cut off, from the pack (kernel-facts §2.2) */
+	assert_string_equal(pm_alias__terms(alias(mss, "HISTOGRAM_HISTOGRAM_BIN9")), "event=0x9a");
+	assert_string_equal(pm_alias__origin(alias(mss, "HISTOGRAM_HISTOGRAM_BIN9")), "bluefield3");
+	assert_string_equal(pm_alias__terms(alias(llt, "GDC_BANK1_G_FIFO_FF_GGA_RSP_WR3")),
+			    "event=0xa1");
+	assert_int_equal(pm_pmu__alias_count(mss), 155);
+	assert_int_equal(pm_pmu__alias_count(llt), 172);
+	assert_int_equal(pm_pmu__alias_count(pmu(ctx, "bfperf/llt_miss0")), 76); /* not cut */
+	assert_true(th_logged("bfperf/mss0: event_list is cut at 4 KiB"));
+	pm_ctx__free(ctx);
+}
+
+/* The done-when, per block and per interval: the scenario's truth. */
+static void test_done_when(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("bluefield2");
+	static const char *const specs[] = { "bfperf/tile*/MEMORY_READS/",
+					     "bfperf/l3cachehalf*/HITS_BANK0/", NULL };
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_DEVICE, NULL, 0), 0);
+	for (uint64_t iv = 1; iv <= 5; iv++) {
+		const struct pm_report *rep;
+
+		th_run_until(&r, pm_sim__scenario_start(sim) + iv * SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, true);
+		assert_int_equal(rep->n_rows, 6);
+		for (int t = 0; t < 4; t++) {
+			assert_string_equal(rep->rows[t].source, "hwmon");
+			assert_int_equal(rep->rows[t].raw,
+					 truth(sim, "tile.mem_reads", t, iv * SEC) -
+						 truth(sim, "tile.mem_reads", t, (iv - 1) * SEC));
+			assert_true(rep->rows[t].running == 1.0);
+		}
+		/* l3cachehalfH bank 0 is instance 2H */
+		for (int h = 0; h < 2; h++) {
+			double acc = (double)(truth(sim, "l3.access", 2 * h, iv * SEC) -
+					      truth(sim, "l3.access", 2 * h, (iv - 1) * SEC));
+
+			/* hits = access x 0.6, floored per part: within a count */
+			assert_true(fabs((double)rep->rows[4 + h].raw - acc * 0.6) <= 1.0);
+		}
+	}
+	th_stop(&r);
+}
+
+/* Six events on a tile's four counters, seven on an L3 half's five. */
+static void test_rotation(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("bluefield2");
+	static const char *const specs[] = { "bfperf/tile0/MEMORY_READS/",
+					     "bfperf/tile0/MEMORY_WRITES/",
+					     "bfperf/tile0/HNF_REQUESTS/",
+					     "bfperf/tile0/A72_READ/",
+					     "bfperf/tile0/A72_WRITE/",
+					     "bfperf/tile0/IO_READ/",
+					     "bfperf/l3cachehalf0/CYCLES/",
+					     "bfperf/l3cachehalf0/HITS_BANK0/",
+					     "bfperf/l3cachehalf0/MISSES_BANK0/",
+					     "bfperf/l3cachehalf0/HITS_BANK1/",
+					     "bfperf/l3cachehalf0/MISSES_BANK1/",
+					     "bfperf/l3cachehalf0/TOTAL_CDN_REQ_IN_BANK0/",
+					     "bfperf/l3cachehalf0/TOTAL_CDN_REQ_IN_BANK1/",
+					     NULL };
+	static const struct {
+		const char *key;
+		int inst;
+	} want[] = { { "tile.mem_reads", 0 }, { "tile.mem_writes", 0 }, { "tile.requests", 0 },
+		     { "tile.a72_reads", 0 }, { "tile.a72_writes", 0 }, { "tile.io_reads", 0 } };
+	const struct pm_report *rep;
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	th_run_until(&r, pm_sim__scenario_start(sim) + 10 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	for (size_t i = 0; i < PM_ARRAY_SIZE(want); i++) {
+		double t = (double)truth(sim, want[i].key, want[i].inst, 10 * SEC);
+
+		/* 4 of 6 in 100 ms phases: two thirds of the time, scaled back */
+		assert_true(fabs(rep->rows[i].running - 4.0 / 6) < 0.02);
+		assert_true(rep->rows[i].flags & PM_ROW_MULTIPLEXED);
+		if (fabs(rep->rows[i].value - t) / t > 0.01)
+			fail_msg("%s: %.0f vs truth %.0f", rep->rows[i].event, rep->rows[i].value,
+				 t);
+	}
+	/* CYCLES at the 1 GHz L3 clock, 5 of 7 */
+	assert_true(fabs(rep->rows[6].running - 5.0 / 7) < 0.02);
+	assert_true(fabs(rep->rows[6].value - 1e10) / 1e10 < 0.01);
+	/* hits + misses = requests in bank 0, each scaled from its own share */
+	assert_true(fabs(rep->rows[7].value + rep->rows[8].value - rep->rows[11].value) /
+			    rep->rows[11].value <
+		    0.01);
+	th_stop(&r);
+}
+
+/*
+ * The L3 protocol: programming stops the block, enable starts it from 0;
+ * every read stops it first. A clock set so that a running counter is 500
+ * counts below 2^32 at the 5 s read would tear (the driver reads LOW, then
+ * HIGH 1 us later): the value must still be exact.
+ */
+static void test_l3cache_no_torn_value(void **state)
+{
+	/* (2^32 - 500) / 5 s */
+	struct pm_sim *sim = th_sim_platform_with("bluefield2", "l3.clock 858993359.2\n");
+	static const char *const specs[] = { "bfperf/l3cachehalf0/CYCLES/", NULL };
+	const struct pm_report *rep;
+	struct th_run r;
+	char buf[64];
+
+	/* the control: a plain read of the running counter tears */
+	write_sim_file(sim, H "l3cachehalf0/event0", "0x1");
+	write_sim_file(sim, H "l3cachehalf0/enable", "1");
+	pm_sim__advance(sim, 5 * SEC);
+	read_sim_file(sim, H "l3cachehalf0/counter0", buf, sizeof(buf));
+	assert_true(strtoull(buf, NULL, 16) > (1ull << 32) + 4000000000ull); /* 2^32 too high */
+	write_sim_file(sim, H "l3cachehalf0/enable", "0");
+	write_sim_file(sim, H "l3cachehalf0/event0", "0x0");
+
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	assert_file(sim, H "l3cachehalf0/enable", "1\n");
+	assert_file(sim, H "l3cachehalf0/event0", "0x1: CYCLES\n");
+	th_run_until(&r, pm_sim__now(sim) + 5 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	assert_int_equal(rep->rows[0].raw, (1ull << 32) - 500);
+	assert_true(rep->rows[0].running == 1.0);
+	/* started again after the read, from 0; the next 5 s would tear again */
+	assert_file(sim, H "l3cachehalf0/enable", "1\n");
+	th_run_until(&r, pm_sim__now(sim) + 5 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	assert_int_equal(rep->rows[0].raw, (1ull << 32) - 500);
+	pm_session__free(r.s);
+	r.s = NULL;
+	/* put back: DISABLE, stopped */
+	assert_file(sim, H "l3cachehalf0/enable", "0\n");
+	assert_file(sim, H "l3cachehalf0/event0", "0x0: DISABLE\n");
+	th_stop(&r);
+}
+
+/* BF-3 CRSPACE counters are 32 bits: at 4 GHz they wrap every 1.07 s. */
+static void test_crspace_wraps(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("bluefield3", "llt.clock 4G\n");
+	static const char *const specs[] = { "bfperf/llt2/HNF0_CYCLES/",
+					     "bfperf/mss1/SKYLIB_DDN_TX_FLITS/", NULL };
+	const struct pm_report *rep;
+	struct th_run r;
+	uint64_t t0;
+
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	t0 = pm_sim__now(sim);
+	assert_file(sim, H "llt2/enable", "1\n");
+	th_run_until(&r, t0 + 20 * SEC); /* polled as the session asks, read only now */
+	assert_true(pm_session__next_poll(r.s) - pm_sim__now(sim) < (uint64_t)(1.07 * SEC));
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->rows[0].raw, 80000000000ull); /* 4 GHz x 20 s, 18 wraps */
+	assert_int_equal(rep->rows[1].raw, truth(sim, "mss.ddn_tx_flits", 1, 20 * SEC));
+	pm_session__free(r.s);
+	r.s = NULL;
+	/* put back: the select as found (no DISABLE in BF-3 tables), stopped */
+	assert_file(sim, H "llt2/event0", "0x0: HNF0_CYCLES\n");
+	assert_file(sim, H "llt2/enable", "0\n");
+	assert_file(sim, H "mss1/event0", "0x0: SKYLIB_CDN_TX_FLITS\n");
+	th_stop(&r);
+}
+
+/* Statistics registers: differences of what they read, never written. */
+static void test_registers(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("bluefield2");
+	static const char *const specs[] = { "bfperf/pcie1/IN_P_BYTE_CNT/",
+					     "bfperf/pcie*/OUT_C_PKT_CNT/", NULL };
+	const struct pm_report *rep;
+	struct th_run r;
+	char before[64], after[64];
+
+	pm_sim__advance(sim, 2 * SEC);
+	read_sim_file(sim, H "pcie1/IN_P_BYTE_CNT", before, sizeof(before));
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	th_run_until(&r, pm_sim__now(sim) + 3 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->rows[0].raw, truth(sim, "pcie.in_p_bytes", 1, 5 * SEC) -
+						   truth(sim, "pcie.in_p_bytes", 1, 2 * SEC));
+	assert_int_equal(rep->rows[1].raw, truth(sim, "pcie.out_c_pkts", 0, 5 * SEC) -
+						   truth(sim, "pcie.out_c_pkts", 0, 2 * SEC) +
+						   truth(sim, "pcie.out_c_pkts", 1, 5 * SEC) -
+						   truth(sim, "pcie.out_c_pkts", 1, 2 * SEC));
+	th_stop(&r);
+	/* never cleared: it went on from where it was */
+	sim = th_sim_platform("bluefield2");
+	pm_sim__advance(sim, 2 * SEC);
+	read_sim_file(sim, H "pcie1/IN_P_BYTE_CNT", after, sizeof(after));
+	assert_string_equal(before, after); /* the same seeded start: a fair comparison */
+	pm_sim__free(sim);
+}
+
+/* Every slot as found: DISABLE where the table has it, else the event that was there. */
+static void test_put_back_as_found(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("bluefield2");
+	static const char *const specs[] = { "bfperf/tile1/MEMORY_READS/",
+					     "bfperf/triogen0/AR_BEATS/", NULL };
+	struct th_run r;
+
+	write_sim_file(sim, H "triogen0/event0", "0x5"); /* AW_LAT, left by someone before */
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	assert_file(sim, H "tile1/event0", "0x4c: MEMORY_READS\n");
+	assert_file(sim, H "triogen0/event0", "0x9: AR_BEATS\n");
+	th_run_until(&r, pm_sim__now(sim) + SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_int_equal(pm_session__disable(r.s), 0);
+	pm_session__free(r.s); /* pmumon's exit path, also taken on SIGINT and SIGTERM */
+	r.s = NULL;
+	assert_file(sim, H "tile1/event0", "0x0: DISABLE\n");
+	assert_file(sim, H "triogen0/event0", "0x5: AW_LAT\n");
+	/* nothing else touched */
+	for (int j = 1; j < 4; j++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), H "tile1/event%d", j);
+		assert_file(sim, path, "0x0: DISABLE\n");
+	}
+	assert_file(sim, H "l3cachehalf0/enable", "0\n");
+	th_stop(&r);
+}
+
+/* A slot someone else programmed, or reprogrammed mid-run, is theirs. */
+static void test_someone_elses_counters(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("bluefield2");
+	static const char *const specs[] = { "bfperf/tile3/MEMORY_READS/",
+					     "bfperf/tile3/MEMORY_WRITES/",
+					     "bfperf/tile3/HNF_REQUESTS/", "bfperf/tile3/A72_READ/",
+					     NULL };
+	const struct pm_report *rep;
+	struct th_run r;
+
+	th_log_clear();
+	write_sim_file(sim, H "tile3/event2", "0x74"); /* IO_READ, another tool's */
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	assert_true(
+		th_logged("bfperf/tile3 counter 2 is counting IO_READ (0x74) for another program"));
+	assert_file(sim, H "tile3/event2", "0x74: IO_READ\n");
+	th_run_until(&r, pm_sim__now(sim) + 3 * SEC);
+	/* four events rotate on the three slots left */
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_true(fabs(rep->rows[0].running - 0.75) < 0.05);
+	/* the other tool takes counter 1 back mid-run */
+	write_sim_file(sim, H "tile3/event1", "0x73");
+	pm_session__free(r.s);
+	r.s = NULL;
+	assert_true(th_logged("bfperf/tile3 counter 1 was reprogrammed by another program"));
+	assert_file(sim, H "tile3/event1", "0x73: IO_WRITE\n");
+	assert_file(sim, H "tile3/event2", "0x74: IO_READ\n");
+	assert_file(sim, H "tile3/event0", "0x0: DISABLE\n");
+	th_stop(&r);
+}
+
+/* Two sessions on one machine: the second is told who holds the counters. */
+static void test_second_instance(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("bluefield2");
+	static const char *const specs[] = { "bfperf/tile0/MEMORY_READS/", NULL };
+	static const char *const regs[] = { "bfperf/pcie0/IN_P_BYTE_CNT/", NULL };
+	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM };
+	struct pm_session *s2;
+	struct pm_evlist *l2;
+	struct th_run r;
+	char want[96];
+
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	assert_int_equal(pm_evlist__new(r.ctx, &l2), 0);
+	assert_int_equal(pm_evlist__add(l2, specs[0], &r.d), 0);
+	assert_int_equal(pm_session__new(l2, &o, &s2, &r.d), 0);
+	assert_int_equal(pm_session__open(s2, &r.d), -EBUSY);
+	snprintf(want, sizeof(want), "the BlueField counters are in use by pid %d", (int)getpid());
+	assert_non_null(strstr(r.d.msg, want));
+	pm_session__free(s2);
+	pm_evlist__free(l2);
+	/* statistics registers need no lock */
+	assert_int_equal(pm_evlist__new(r.ctx, &l2), 0);
+	assert_int_equal(pm_evlist__add(l2, regs[0], &r.d), 0);
+	assert_int_equal(pm_session__new(l2, &o, &s2, &r.d), 0);
+	assert_int_equal(pm_session__open(s2, &r.d), 0);
+	pm_session__free(s2);
+	pm_evlist__free(l2);
+	/* the first one ends: the lock is free again */
+	pm_session__free(r.s);
+	assert_int_equal(pm_evlist__new(r.ctx, &l2), 0);
+	assert_int_equal(pm_evlist__add(l2, specs[0], &r.d), 0);
+	assert_int_equal(pm_session__new(l2, &o, &r.s, &r.d), 0);
+	assert_int_equal(pm_session__open(r.s, &r.d), 0);
+	pm_evlist__free(r.l);
+	r.l = l2;
+	th_stop(&r);
+}
+
+/* A block that goes away is reported; the others keep counting. */
+static void test_block_goes_away(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("bluefield2");
+	static const char *const specs[] = { "bfperf/tile*/MEMORY_READS/", NULL };
+	const struct pm_report *rep;
+	struct th_run r;
+
+	th_log_clear();
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_DEVICE, NULL, 0), 0);
+	th_run_until(&r, pm_sim__scenario_start(sim) + SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_int_equal(pm_sim__remove(sim, H "tile1"), 0);
+	th_run_until(&r, pm_sim__scenario_start(sim) + 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_true(th_logged("bfperf/tile1 went away"));
+	rep = pm_session__report(r.s, true);
+	assert_true(rep->rows[1].enabled_ns == 0 || isnan(rep->rows[1].value));
+	for (int t = 0; t < 4; t += 2)
+		assert_int_equal(rep->rows[t].raw, truth(sim, "tile.mem_reads", t, 2 * SEC) -
+							   truth(sim, "tile.mem_reads", t, SEC));
+	th_stop(&r);
+}
+
+static void test_bad_events(void **state)
+{
+	struct pm_ctx *ctx = th_ctx_sim(th_sim_platform("bluefield2"));
+	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM };
+	struct pm_session *s;
+	struct pm_evlist *l;
+	struct pm_diag d;
+
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	/* the NVIDIA doc's spelling: names are case-sensitive in the driver, not here */
+	assert_int_equal(pm_evlist__add(l, "bfperf/tile0/A72_Read/", &d), 0);
+	assert_int_equal(pm_evlist__add(l, "bfperf/tile0/NO_SUCH/", &d), -ENOENT);
+	assert_non_null(strstr(d.msg, "NO_SUCH"));
+	assert_int_equal(pm_evlist__add(l, "bfperf/tilenet*/MEMORY_READS/", &d), -ENOENT);
+	/* a code the table lacks: the seed's 0xff */
+	assert_int_equal(pm_evlist__add(l, "bfperf/tile0/event=0xff/", &d), 0);
+	assert_int_equal(pm_session__new(l, &o, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "bfperf/tile0 has no event code 0xff"));
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+}
+
+static void test_not_root(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("bluefield2:user=nobody");
+	static const char *const specs[] = { "bfperf/tile0/MEMORY_READS/", NULL };
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), -EACCES);
+	assert_non_null(strstr(r.d.msg, "no permission to open /" H "tile0/event0 for writing"));
+	assert_non_null(strstr(r.d.hint, "run pmumon as root"));
+	th_stop(&r);
+}
+
+/* The pack's metrics through this source, against the truth. */
+static void test_metrics(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("bluefield2");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, NULL, "bf_l3,bf_pcie,bf_trio", PM_AGGR_FAMILY, NULL, 0),
+			 0);
+	th_run_until(&r, pm_sim__scenario_start(sim) + 4 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		const struct pm_row *row = &rep->rows[i];
+		double want;
+
+		if (!(row->flags & PM_ROW_METRIC))
+			continue;
+		if (!strncmp(row->event, "l3_hit_ratio", 12))
+			want = 60.0; /* l3.hit_ratio 0.6 */
+		else if (!strcmp(row->event, "pcie_in_bandwidth"))
+			want = (double)(truth(sim, "pcie.in_p_bytes", 0, 4 * SEC) +
+					truth(sim, "pcie.in_p_bytes", 1, 4 * SEC) +
+					truth(sim, "pcie.in_np_bytes", 0, 4 * SEC) +
+					truth(sim, "pcie.in_np_bytes", 1, 4 * SEC) +
+					truth(sim, "pcie.in_c_bytes", 0, 4 * SEC) +
+					truth(sim, "pcie.in_c_bytes", 1, 4 * SEC)) /
+			       4 / 1e6;
+		else if (!strcmp(row->event, "trio_dma_data_beats"))
+			want = (double)(truth(sim, "trio.dma_beats", 0, 4 * SEC) +
+					truth(sim, "trio.dma_beats", 1, 4 * SEC)) /
+			       4;
+		else
+			continue;
+		if (fabs(row->value - want) / want > 1e-6)
+			fail_msg("%s: %f vs %f", row->event, row->value, want);
+	}
+	th_stop(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_discover_bluefield2),
+		cmocka_unit_test(test_discover_bluefield3_completes_tables),
+		cmocka_unit_test(test_done_when),
+		cmocka_unit_test(test_rotation),
+		cmocka_unit_test(test_l3cache_no_torn_value),
+		cmocka_unit_test(test_crspace_wraps),
+		cmocka_unit_test(test_registers),
+		cmocka_unit_test(test_put_back_as_found),
+		cmocka_unit_test(test_someone_elses_counters),
+		cmocka_unit_test(test_second_instance),
+		cmocka_unit_test(test_block_goes_away),
+		cmocka_unit_test(test_bad_events),
+		cmocka_unit_test(test_not_root),
+		cmocka_unit_test(test_metrics),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
