@@ -156,7 +156,9 @@ uint32_t pm_pmu__type(const struct pm_pmu *p)
 
 const char *pm_pmu__source(const struct pm_pmu *p)
 {
-	return p->source == PM_PMU_FROM_MSR ? "msr" : "perf";
+	return p->source == PM_PMU_FROM_MSR    ? "msr" :
+	       p->source == PM_PMU_FROM_REPLAY ? "replay" :
+						 "perf";
 }
 
 int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size)
