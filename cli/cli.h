@@ -52,11 +52,14 @@ void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A context for the machine the global options name, discovered; reports its own errors. */
 int cli_ctx_new(struct pm_ctx **ret_ctx);
+/* A context for a recording's machine (pmumon import); it takes the recording over. */
+int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, struct pm_ctx **ret_ctx);
 
 /* Strict option values: print the error naming the option and return -EINVAL. */
 int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret);
 
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 #endif

@@ -26,6 +26,7 @@ static const struct cmd {
 } commands[] = {
 	{ "list", cmd_list, "show the PMUs of this machine and the events they count" },
 	{ "stat", cmd_stat, "count events, once or every interval, like perf stat" },
+	{ "import", cmd_import, "compute a pack's metrics from counts perf or others recorded" },
 };
 
 static void usage(FILE *f)
@@ -262,6 +263,42 @@ static int use_sim(struct pm_ctx_opts *o)
 	o->simulated = true;
 	arg_global.sim_platform = pm_sim__platform_name(sim);
 	arg_global.sim_virtual_clock = !pm_sim__real_clock(sim);
+	return 0;
+}
+
+int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, struct pm_ctx **ret_ctx)
+{
+	struct pm_ctx_opts o = {
+		.replay = replay,
+		.packs = packs,
+		.simulated = pm_replay__sim_platform(replay) != NULL,
+		.log_fn = log_to_stderr,
+		.log_level = arg_global.verbose >= 2 ? PM_LOG_DEBUG :
+			     arg_global.verbose	     ? PM_LOG_INFO :
+						       PM_LOG_WARN,
+	};
+	struct pm_ctx *ctx = NULL;
+	struct file_list extra = { 0 };
+	int r;
+
+	r = read_events_dirs(&extra);
+	o.extra_files = extra.f;
+	o.n_extra_files = extra.n;
+	if (r == 0)
+		r = pm_ctx__new(&o, &ctx);
+	file_list_done(&extra);
+	if (r < 0) {
+		pm_replay__free(replay); /* still ours: the context did not take it */
+		cli_error("cannot set up the import: %s", strerror(-r));
+		return r;
+	}
+	r = pm_ctx__discover(ctx);
+	if (r < 0) {
+		cli_error("cannot set up the recording's machine: %s", strerror(-r));
+		pm_ctx__free(ctx);
+		return r;
+	}
+	*ret_ctx = ctx;
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "source/hwmon.h"
 #include "source/msr.h"
 #include "source/perf.h"
+#include "source/replay.h"
 #include "util/util.h"
 
 /* Forget a discovery that failed half way. */
@@ -78,7 +79,14 @@ int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 									   .data = data };
 		}
 	}
-	if (opts->os_ops) {
+	if (opts->replay) {
+		/* the recording's machine: its own os, which owns the recording */
+		ctx->replay = opts->replay;
+		ctx->ops = &pm_replay_os_ops;
+		ctx->os = opts->replay;
+		free(ctx->replay->packs);
+		ctx->replay->packs = pm_strdup0(opts->packs);
+	} else if (opts->os_ops) {
 		ctx->ops = opts->os_ops;
 		ctx->os = opts->os;
 	} else {
@@ -321,13 +329,17 @@ int pm_ctx__discover(struct pm_ctx *ctx)
 		return 0;
 	if (ctx->discover_err)
 		return ctx->discover_err; /* it failed once: the machine has not changed */
-	r = pm_topo__read(ctx, &ctx->topo);
-	if (r == 0)
-		r = pm_perf__discover(ctx);
-	if (r == 0)
-		r = pm_msr__discover(ctx);
-	if (r == 0)
-		r = pm_hwmon__discover(ctx);
+	if (ctx->replay) {
+		r = pm_replay__discover(ctx);
+	} else {
+		r = pm_topo__read(ctx, &ctx->topo);
+		if (r == 0)
+			r = pm_perf__discover(ctx);
+		if (r == 0)
+			r = pm_msr__discover(ctx);
+		if (r == 0)
+			r = pm_hwmon__discover(ctx);
+	}
 	if (r == 0) {
 		find_tracefs(ctx);
 		r = pm_db__load(ctx, &ctx->db);

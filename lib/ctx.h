@@ -33,6 +33,7 @@ struct pm_ctx {
 	bool simulated;
 	struct pm_embedded *extra; /* packs given in memory (--events-dir); owned */
 	size_t n_extra;
+	struct pm_replay *replay; /* import: the recording, also ops' os (source/replay.c) */
 };
 
 /* Take ownership of a discovered PMU. */

@@ -163,6 +163,8 @@ const char *pm_pmu__source(const struct pm_pmu *p)
 		return "msr";
 	case PM_PMU_FROM_HWMON:
 		return "hwmon";
+	case PM_PMU_FROM_REPLAY:
+		return "replay";
 	default:
 		return "perf";
 	}

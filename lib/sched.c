@@ -15,6 +15,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "session.h"
+#include "source/replay.h"
 #include "util/util.h"
 
 /*
@@ -218,6 +219,8 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 	const struct pm_evlist *l = s->l;
 	int r;
 
+	if (s->ctx->replay) /* a recording: one counter per series it has */
+		return pm_replay__plan(s, reterr);
 	r = parse_cpu_list(s, reterr);
 	if (r < 0)
 		return r;

@@ -24,6 +24,7 @@ enum pm_source_id {
 	PM_SRC_PERF,
 	PM_SRC_MSR,
 	PM_SRC_HWMON,
+	PM_SRC_REPLAY, /* counts recorded elsewhere (source/replay.c) */
 };
 
 struct pm_counter {
@@ -87,6 +88,7 @@ struct pm_source_ops {
 extern const struct pm_source_ops pm_source_perf;
 extern const struct pm_source_ops pm_source_msr;
 extern const struct pm_source_ops pm_source_hwmon;
+extern const struct pm_source_ops pm_source_replay;
 
 struct pm_session {
 	struct pm_ctx *ctx;

@@ -30,6 +30,7 @@ struct pm_alias;
 struct pm_evlist;
 struct pm_session;
 struct pm_out;
+struct pm_replay;
 
 /* ---- context ---------------------------------------------------------- */
 
@@ -63,6 +64,14 @@ struct pm_ctx_opts {
 	 */
 	const struct pm_file *extra_files;
 	size_t n_extra_files;
+	/*
+	 * Count from a recording instead of this machine (pmumon import): the
+	 * context takes it over, and its PMUs, CPUs and clock are the
+	 * recording's. packs: the platform packs the recording's machine had,
+	 * comma separated (NULL: the packs whose PMU family the file names).
+	 */
+	struct pm_replay *replay;
+	const char *packs;
 	pm_log_fn log_fn; /* NULL: silent */
 	void *log_userdata;
 	enum pm_log_level log_level;
@@ -233,6 +242,44 @@ size_t pm_session__counter_count(const struct pm_session *s);
 /* Names of the events left out because this machine does not support them,
  * comma separated ("" if none). Return: 0 or -ENAMETOOLONG (truncated). */
 int pm_session__dropped(const struct pm_session *s, char *buf, size_t size);
+
+/* ---- importing counts recorded elsewhere (docs/import.md) --------------- */
+
+enum pm_replay_format {
+	PM_REPLAY_AUTO,
+	PM_REPLAY_PERF_CSV,   /* perf stat -x SEP (Linux 6.1's layout) */
+	PM_REPLAY_PERF_JSON,  /* perf stat -j */
+	PM_REPLAY_PMUMON_CSV, /* pmumon stat -x */
+	PM_REPLAY_COUNTS_CSV, /* raw counts from other collectors */
+};
+
+struct pm_replay_opts {
+	enum pm_replay_format format;
+	char sep;	      /* perf stat -x separator; 0: ',' (the CSVs say theirs) */
+	const char *name;     /* the file's name, for messages */
+	uint64_t duration_ns; /* what totals without timestamps cover; 0: unknown */
+};
+
+/*
+ * Parse a recording. Errors name the file and line and what was expected
+ * there. The result goes to pm_ctx_opts.replay (which frees it) or to
+ * pm_replay__free.
+ */
+int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *opts,
+		     struct pm_replay **ret_replay, struct pm_diag *reterr);
+void pm_replay__free(struct pm_replay *r);
+/* "perf stat -x", "perf stat -j", "pmumon CSV", "counts CSV" */
+const char *pm_replay__format_name(const struct pm_replay *r);
+size_t pm_replay__sample_count(const struct pm_replay *r);
+bool pm_replay__intervals(const struct pm_replay *r);		/* else one total */
+bool pm_replay__duration_known(const struct pm_replay *r);	/* duration_time has a value */
+const char *pm_replay__sim_platform(const struct pm_replay *r); /* NULL: real counts */
+/* The finest rows the file has: per device, CPU, die, socket, or merged. */
+enum pm_aggr pm_replay__aggr(const struct pm_replay *r);
+/* Events the file only has as <not supported>, comma separated ("" if none). */
+int pm_replay__unsupported(const struct pm_replay *r, char *buf, size_t size);
+/* Add every event of the context's recording (counted ones) to the list. */
+int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr);
 
 /* One value of one event in one aggregation bucket. */
 struct pm_row {

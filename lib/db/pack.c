@@ -14,6 +14,7 @@
 #include "db/embedded.h"
 #include "metric/expr.h"
 #include "pmu.h"
+#include "source/replay.h"
 #include "util/util.h"
 
 struct pm_pack {
@@ -201,16 +202,18 @@ static const char *jstr(json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
-static bool pack_matches(struct pm_ctx *ctx, struct pm_db *db, json_t *match)
+static bool pack_matches(struct pm_ctx *ctx, struct pm_db *db, const char *pack, json_t *match)
 {
 	const char *pmu, *compat, *cpuid;
 	bool found = false;
 
-	if (!match)
-		return true;
 	pmu = jstr(match, "Pmu");
 	compat = jstr(match, "Compat");
 	cpuid = jstr(match, "Cpuid");
+	if (ctx->replay) /* import: the machine that counted is elsewhere */
+		return pm_replay__pack_matches(ctx, pack, pmu, compat);
+	if (!match)
+		return true;
 	if (pmu) {
 		for (size_t i = 0; i < ctx->n_pmus && !found; i++) {
 			const struct pm_pmu *p = ctx->pmus[i];
@@ -352,6 +355,8 @@ static int add_event(struct pm_ctx *ctx, const char *pack, const char *file, siz
 	a.desc = (char *)(jstr(ev, "BriefDescription") ? jstr(ev, "BriefDescription") :
 							 jstr(ev, "PublicDescription"));
 	a.per_pkg = jstr(ev, "PerPkg") && !strcmp(jstr(ev, "PerPkg"), "1");
+	if (ctx->replay) /* import: a family the file does not name may still be in it */
+		r = pm_replay__need_family(ctx, family, compat);
 	for (size_t i = 0; i < ctx->n_pmus && r == 0; i++) {
 		struct pm_pmu *p = ctx->pmus[i];
 		struct pm_alias *have;
@@ -550,7 +555,7 @@ static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embed
 		return 0;
 	/* its "Pack" name, or its directory's */
 	snprintf(pack, sizeof(pack), "%.63s", jstr(root, "Pack") ? jstr(root, "Pack") : base);
-	if (!pack_matches(ctx, db, json_object_get(root, "Match")))
+	if (!pack_matches(ctx, db, pack, json_object_get(root, "Match")))
 		goto out;
 	r = add_pack(db, pack, root);
 	if (r < 0)

@@ -19,6 +19,7 @@
 #include "evlist.h"
 #include "pmu.h"
 #include "session.h"
+#include "source/replay.h"
 #include "util/util.h"
 
 void pm_metric__done(struct pm_metric *m)
@@ -151,6 +152,16 @@ static int bind_event(struct binder *b, struct pm_metric *m, const char *name)
 	for (size_t e = 0; e < l->n_ev; e++)
 		if (!strcmp(l->ev[e].spec, spec) || !strcmp(l->ev[e].label, spec))
 			return add_slot(m, PM_SLOT_EVENT, e, 0);
+	if (l->ctx->replay) { /* import: the recording has it, or it was not counted */
+		size_t e;
+
+		r = pm_replay__bind(l, spec, &e);
+		if (r < 0) {
+			b->r = r;
+			return r;
+		}
+		return add_slot(m, PM_SLOT_EVENT, e, 0);
+	}
 	r = pm_evlist__add(l, spec, b->err);
 	if (r < 0) {
 		b->r = r;

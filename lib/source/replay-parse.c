@@ -1,0 +1,949 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Parsers of recordings (docs/import.md): perf stat -x SEP and -j output as
+ * Linux 6.1's tools/perf/util/stat-display.c prints them
+ * (docs/facts-perf-tools.md §8), pmumon stat's CSV, and the counts CSV for
+ * other collectors. Each takes (buffer, length), is strict about numbers and
+ * reports "FILE:LINE: what was expected". The result is a series x samples
+ * matrix (replay.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctx.h"
+#include "pmu.h"
+#include "source/replay.h"
+#include "util/util.h"
+
+/* One value as a line gave it, before the matrix exists. */
+struct rec {
+	size_t sample, series, line;
+	struct pm_replay_val v;
+};
+
+struct parser {
+	struct pm_replay *rp;
+	const struct pm_replay_opts *opts;
+	struct pm_diag *d;
+	size_t line;
+	struct rec *recs;
+	size_t n_recs, cap_recs;
+	size_t hint;		/* the series after the last one found */
+	double duration_ns;	/* a duration_time row of a totals file, NAN: none */
+	bool saw_interval_rows; /* pmumon CSV: interval rows win over total rows */
+	char sep;
+};
+
+static int fail(struct parser *p, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct parser *p, const char *hint, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pm_diag_set(p->d, hint, "%s:%zu: %s", p->rp->name, p->line, msg);
+	return -EINVAL;
+}
+
+/* ---- small pure helpers ------------------------------------------------------ */
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	pm_rtrim(s);
+	return s;
+}
+
+static bool parse_dbl(const char *s, double *ret)
+{
+	bool neg = *s == '-';
+
+	if (pm_parse_double(s + neg, strlen(s + neg), ret) < 0)
+		return false;
+	if (neg)
+		*ret = -*ret;
+	return true;
+}
+
+/* "%lu.%09lu": perf's interval time stamp, the only 9-decimal field it prints. */
+static bool is_timestamp(const char *s, uint64_t *ret_ns)
+{
+	const char *dot = strchr(s, '.');
+	uint64_t sec, ns;
+
+	if (!dot || strlen(dot + 1) != 9 || dot == s)
+		return false;
+	if (pm_parse_u64(s, (size_t)(dot - s), 10, &sec) < 0 ||
+	    pm_parse_u64(dot + 1, 9, 10, &ns) < 0 || sec > UINT64_MAX / 1000000000ull - 1)
+		return false;
+	*ret_ns = sec * 1000000000ull + ns;
+	return true;
+}
+
+/* Seconds with a fraction ("1.001441188") to ns, strictly. */
+static bool seconds_ns(const char *s, uint64_t *ret_ns)
+{
+	double v;
+
+	if (!is_timestamp(s, ret_ns)) {
+		if (pm_parse_double(s, strlen(s), &v) < 0 || v < 0 || v > 1e10)
+			return false;
+		*ret_ns = (uint64_t)llround(v * 1e9);
+	}
+	return true;
+}
+
+int pm_replay_parse_aggr_id(const char *s, int *ret_cpu, int *ret_socket, int *ret_die,
+			    int *ret_core)
+{
+	int cpu = -1, socket = -1, die = -1, core = -1, n = 0;
+	char tail;
+
+	if (sscanf(s, "CPU%d%c", &cpu, &tail) == 1 && cpu >= 0 && isdigit((unsigned char)s[3])) {
+		/* CPU%d */
+	} else if (s[0] == 'S' && isdigit((unsigned char)s[1])) {
+		n = sscanf(s, "S%d-D%d-C%d%c", &socket, &die, &core, &tail);
+		if (n < 1 || n > 3 || socket < 0 || (n >= 2 && die < 0) || (n == 3 && core < 0))
+			return -EINVAL;
+		/* sscanf stops quietly at a bad character: check the rest spells it */
+		{
+			char again[64];
+
+			if (n == 1)
+				snprintf(again, sizeof(again), "S%d", socket);
+			else if (n == 2)
+				snprintf(again, sizeof(again), "S%d-D%d", socket, die);
+			else
+				snprintf(again, sizeof(again), "S%d-D%d-C%d", socket, die, core);
+			if (strcmp(again, s) != 0)
+				return -EINVAL;
+		}
+	} else {
+		return -EINVAL;
+	}
+	if (cpu >= 0) {
+		char again[32];
+
+		snprintf(again, sizeof(again), "CPU%d", cpu);
+		if (strcmp(again, s) != 0)
+			return -EINVAL;
+	}
+	*ret_cpu = cpu;
+	*ret_socket = socket;
+	*ret_die = die;
+	*ret_core = core;
+	return 0;
+}
+
+int pm_replay_split_name(const char *printed, char **ret_name, char **ret_pmu)
+{
+	const char *br = strstr(printed, " [");
+	char *name = NULL, *pmu = NULL;
+	size_t n = strlen(printed);
+
+	if (br && n > 3 && printed[n - 1] == ']') {
+		/* perf --no-merge: "hif_rd [ali_drw_21000]" (uniquify_event_name) */
+		name = strndup(printed, (size_t)(br - printed));
+		pmu = strndup(br + 2, n - 1 - (size_t)(br - printed) - 2);
+	} else if (strchr(printed, '/') && printed[0] != '/') {
+		/* "ali_drw_21000/hif_rd/" or "amd_df/event=0x7,umask=0x38/" */
+		size_t plen = strcspn(printed, "/");
+		size_t flen;
+
+		pmu = strndup(printed, plen);
+		if (!pmu)
+			return -ENOMEM;
+		flen = pm_pmu_family_len(pmu);
+		/* an instance's name stands for its family in the event's name */
+		name = malloc(n + 1);
+		if (name)
+			snprintf(name, n + 1, "%.*s%s", (int)flen, printed, printed + plen);
+	} else {
+		name = strdup(printed);
+	}
+	if (!name || (br && !pmu)) {
+		free(name);
+		free(pmu);
+		return -ENOMEM;
+	}
+	*ret_name = name;
+	*ret_pmu = pmu;
+	return 0;
+}
+
+/* ---- the matrix ---------------------------------------------------------------- */
+
+static int find_series(struct parser *p, const char *printed, const char *device, int cpu,
+		       int socket, int die, int core, const char *unit, size_t *ret)
+{
+	struct pm_replay *rp = p->rp;
+	struct pm_replay_series *s;
+	char *name, *pmu;
+	int r = pm_replay_split_name(printed, &name, &pmu);
+
+	if (r < 0)
+		return r;
+	if (device && device[0]) {
+		free(pmu);
+		pmu = strdup(device);
+		if (!pmu) {
+			free(name);
+			return -ENOMEM;
+		}
+	}
+	for (size_t k = 0; k < rp->n_series; k++) {
+		size_t i = (p->hint + k) % rp->n_series;
+
+		s = &rp->series[i];
+		if (!strcmp(s->name, name) && !strcmp(s->pmu ? s->pmu : "", pmu ? pmu : "") &&
+		    s->cpu == cpu && s->socket == socket && s->die == die && s->core == core) {
+			free(name);
+			free(pmu);
+			p->hint = i + 1;
+			*ret = i;
+			return 0;
+		}
+	}
+	r = pm_grow((void **)&rp->series, &rp->cap_series, rp->n_series + 1, sizeof(*s));
+	if (r < 0) {
+		free(name);
+		free(pmu);
+		return r;
+	}
+	s = &rp->series[rp->n_series];
+	*s = (struct pm_replay_series){ .name = name,
+					.pmu = pmu,
+					.unit = strdup(unit ? unit : ""),
+					.cpu = cpu,
+					.socket = socket,
+					.die = die,
+					.core = core,
+					.line = p->line,
+					.topo_cpu = -1 };
+	rp->n_series++;
+	if (!s->unit)
+		return -ENOMEM;
+	p->hint = rp->n_series;
+	*ret = rp->n_series - 1;
+	return 0;
+}
+
+/* The sample a line at time t belongs to: the last one, or a new one after it. */
+static int sample_at(struct parser *p, uint64_t t_ns, uint64_t wall_ns, size_t *ret)
+{
+	struct pm_replay *rp = p->rp;
+	struct pm_replay_sample *last = rp->n_samples ? &rp->samples[rp->n_samples - 1] : NULL;
+	int r;
+
+	if (last && last->t_ns == t_ns) {
+		*ret = rp->n_samples - 1;
+		return 0;
+	}
+	if (last && t_ns < last->t_ns)
+		return fail(p, "the intervals of a file must come in time order",
+			    "time %.9f s comes after %.9f s (line %zu)", (double)t_ns / 1e9,
+			    (double)last->t_ns / 1e9, last->line);
+	r = pm_grow((void **)&rp->samples, &rp->cap_samples, rp->n_samples + 1,
+		    sizeof(*rp->samples));
+	if (r < 0)
+		return r;
+	rp->samples[rp->n_samples] = (struct pm_replay_sample){ .t_ns = t_ns,
+								.wall_ns = wall_ns,
+								.line = p->line };
+	*ret = rp->n_samples++;
+	return 0;
+}
+
+static int add_rec(struct parser *p, size_t sample, size_t series, const struct pm_replay_val *v)
+{
+	int r = pm_grow((void **)&p->recs, &p->cap_recs, p->n_recs + 1, sizeof(*p->recs));
+
+	if (r < 0)
+		return r;
+	p->recs[p->n_recs++] =
+		(struct rec){ .sample = sample, .series = series, .line = p->line, .v = *v };
+	return 0;
+}
+
+/* A counter line of any format, after its own fields were taken apart. */
+static int take(struct parser *p, bool timed, uint64_t t_ns, uint64_t wall_ns, const char *event,
+		const char *device, int cpu, int socket, int die, int core, const char *unit,
+		const struct pm_replay_val *v)
+{
+	size_t sample = 0, series = 0;
+	int r;
+
+	if (!event[0])
+		return fail(p, NULL, "expected an event name");
+	if (!strcmp(event, "duration_time")) {
+		/* perf adds it for metrics: the time a totals file covers, not a counter */
+		if (!timed && !v->not_counted)
+			p->duration_ns = v->have & PM_RV_RAW ? (double)v->raw : v->value;
+		return 0;
+	}
+	if (timed)
+		p->rp->intervals = true;
+	else if (p->rp->intervals)
+		return fail(p, "a file holds intervals or totals, not both",
+			    "a line without an interval time stamp among intervals");
+	r = sample_at(p, t_ns, wall_ns, &sample); /* totals: 0, or pmumon's time_s */
+	if (r == 0)
+		r = find_series(p, event, device, cpu, socket, die, core, unit, &series);
+	if (r == 0)
+		r = add_rec(p, sample, series, v);
+	return r;
+}
+
+/* ---- perf stat -x SEP -------------------------------------------------------------- */
+
+/* perf does not quote: an event "amd_df/event=0x7,umask=0x38/" spans fields. */
+static char *join_event(char **f, size_t n, size_t *i, char sep)
+{
+	struct pm_strbuf b = { 0 };
+	size_t slashes = 0;
+
+	for (;;) {
+		pm_strbuf__puts(&b, f[*i]);
+		for (const char *c = f[*i]; *c; c++)
+			slashes += *c == '/';
+		(*i)++;
+		/* a pmu/terms/ name is open until its second slash */
+		if (slashes != 1 || *i >= n)
+			break;
+		pm_strbuf__append(&b, &sep, 1);
+	}
+	return pm_strbuf__steal(&b);
+}
+
+static int perf_csv_line(struct parser *p, char *line)
+{
+	char *f[64];
+	size_t n = 0, i = 0;
+	uint64_t t_ns = 0, run;
+	int cpu = -1, socket = -1, die = -1, core = -1, r;
+	bool timed = false;
+	struct pm_replay_val v = { 0 };
+	char *value, *unit, *event;
+	double pct;
+
+	for (char *s = line;; s++) {
+		char *e = strchr(s, p->sep);
+
+		if (n == PM_ARRAY_SIZE(f))
+			return fail(p, NULL, "more than %zu fields", PM_ARRAY_SIZE(f));
+		f[n++] = s;
+		if (!e)
+			break;
+		*e = '\0';
+		s = e;
+	}
+	for (size_t k = 0; k < n; k++)
+		f[k] = trim(f[k]);
+	if (is_timestamp(f[i], &t_ns)) {
+		timed = true;
+		i++;
+	}
+	if (i < n && !strcmp(f[i], "summary"))
+		return 0; /* --summary repeats the totals of the intervals */
+	if (i < n && pm_replay_parse_aggr_id(f[i], &cpu, &socket, &die, &core) == 0) {
+		i++;
+		if (cpu < 0) {
+			uint64_t nr;
+
+			/* S0,2,...: the number of CPUs aggregated follows */
+			if (i >= n || pm_parse_u64_str(f[i], 10, &nr) < 0)
+				return fail(p, NULL,
+					    "expected the number of CPUs aggregated after '%s'",
+					    f[i - 1]);
+			i++;
+		}
+	} else if (i < n && f[i][0] == 'N' && isdigit((unsigned char)f[i][1])) {
+		return fail(p, "record with -A, --per-socket or --per-die instead",
+			    "per-node counts (--per-node) cannot be imported");
+	}
+	if (i + 3 > n)
+		return fail(p, "perf stat -x, prints VALUE,UNIT,EVENT,RUN_TIME,PERCENT,...",
+			    "expected a counter line: %zu fields", n);
+	value = f[i++];
+	unit = f[i++];
+	if (!value[0] && !f[i][0])
+		return 0; /* a metric's own line: "S0,1,,,,,,,1.27,stalled cycles per insn" */
+	event = join_event(f, n, &i, p->sep);
+	if (!event)
+		return -ENOMEM;
+	/* then [cgroup] [variance%] run-time percent [metric value, unit] */
+	while (i + 1 < n && !(pm_parse_u64_str(f[i], 10, &run) == 0 &&
+			      pm_parse_double(f[i + 1], strlen(f[i + 1]), &pct) == 0))
+		i++;
+	if (i + 1 >= n) {
+		r = fail(p, "perf stat -x, prints VALUE,UNIT,EVENT,RUN_TIME,PERCENT,...",
+			 "expected the counter's run time (ns) and running percentage after "
+			 "event '%s'",
+			 event);
+		free(event);
+		return r;
+	}
+	if (!strcmp(value, "<not counted>") || !strcmp(value, "<not supported>") || !value[0]) {
+		v.not_counted = true;
+	} else if (!parse_dbl(value, &v.value)) {
+		r = fail(p, NULL, "expected a count or <not counted>, not '%s'", value);
+		free(event);
+		return r;
+	}
+	v.have = PM_RV_VALUE | PM_RV_TIMES;
+	v.run = run;
+	/* pct = run / enabled x 100, printed %.2f */
+	v.ena = pct > 0 ? (pct >= 100.0 ? run : (uint64_t)llround((double)run * 100.0 / pct)) : run;
+	if (!strcmp(value, "<not supported>"))
+		v.have = 0; /* it never opened: nothing to say about it */
+	r = take(p, timed, t_ns, 0, event, NULL, cpu, socket, die, core, unit, &v);
+	free(event);
+	return r;
+}
+
+/* ---- perf stat -j ------------------------------------------------------------------------- */
+
+/* perf 6.1 prints "metric-value" with %f: nan and inf are not JSON. */
+static char *fix_nonfinite(const char *line, size_t len)
+{
+	static const char *const bad[] = { ": -nan", ": nan", ": -inf", ": inf" };
+	struct pm_strbuf b = { 0 };
+
+	for (size_t i = 0; i < len;) {
+		size_t k;
+
+		for (k = 0; k < PM_ARRAY_SIZE(bad); k++)
+			if (!strncmp(line + i, bad[k], strlen(bad[k])))
+				break;
+		if (k < PM_ARRAY_SIZE(bad)) {
+			pm_strbuf__puts(&b, ": null");
+			i += strlen(bad[k]);
+		} else {
+			pm_strbuf__append(&b, line + i, 1);
+			i++;
+		}
+	}
+	return pm_strbuf__steal(&b);
+}
+
+static int perf_json_line(struct parser *p, const char *line, size_t len)
+{
+	json_error_t err;
+	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err), *j;
+	int cpu = -1, socket = -1, die = -1, core = -1, x, r;
+	struct pm_replay_val v = { 0 };
+	const char *value, *event, *unit;
+	uint64_t t_ns = 0;
+	bool timed;
+
+	if (!o) {
+		char *fixed = fix_nonfinite(line, len);
+
+		if (fixed)
+			o = json_loads(fixed, JSON_REJECT_DUPLICATES, NULL);
+		free(fixed);
+	}
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return fail(p, "perf stat -j prints one JSON object per line", "column %d: %s",
+			    err.column, err.text);
+	}
+	if (json_object_get(o, "thread") || json_object_get(o, "node")) {
+		json_decref(o);
+		return fail(p, "record with -a (-A, --per-socket or --per-die for rows)",
+			    "per-thread and per-node counts cannot be imported");
+	}
+	event = json_string_value(json_object_get(o, "event"));
+	value = json_string_value(json_object_get(o, "counter-value"));
+	if (!event && !value) {
+		json_decref(o);
+		return 0; /* a metric's own line */
+	}
+	r = -EINVAL;
+	if (!event || !value) {
+		fail(p, NULL, "expected \"event\" and \"counter-value\" (a string)");
+		goto out;
+	}
+	j = json_object_get(o, "interval");
+	timed = j != NULL;
+	if (timed && (!json_is_number(j) || json_number_value(j) < 0)) {
+		fail(p, NULL, "expected \"interval\" to be seconds");
+		goto out;
+	}
+	if (timed)
+		t_ns = (uint64_t)llround(json_number_value(j) * 1e9);
+	if ((j = json_object_get(o, "cpu"))) {
+		if (!json_is_string(j) || pm_parse_int_str(json_string_value(j), &cpu) < 0 ||
+		    cpu < 0) {
+			fail(p, NULL, "expected \"cpu\" to be a CPU number in a string");
+			goto out;
+		}
+	}
+	for (const char *const *k = (const char *const[]){ "socket", "die", "core", NULL }; *k;
+	     k++) {
+		j = json_object_get(o, *k);
+		if (j &&
+		    (!json_is_string(j) ||
+		     pm_replay_parse_aggr_id(json_string_value(j), &x, &socket, &die, &core) < 0)) {
+			fail(p, NULL, "expected \"%s\" to be an id such as \"S0-D1\"", *k);
+			goto out;
+		}
+	}
+	unit = json_string_value(json_object_get(o, "unit"));
+	j = json_object_get(o, "event-runtime");
+	if (!json_is_integer(j) || json_integer_value(j) < 0 ||
+	    !json_is_number(json_object_get(o, "pcnt-running"))) {
+		fail(p, NULL, "expected \"event-runtime\" (ns) and \"pcnt-running\"");
+		goto out;
+	}
+	v.run = (uint64_t)json_integer_value(j);
+	{
+		double pct = json_number_value(json_object_get(o, "pcnt-running"));
+
+		v.ena = pct > 0 && pct < 100.0 ? (uint64_t)llround((double)v.run * 100.0 / pct) :
+						 v.run;
+	}
+	v.have = PM_RV_VALUE | PM_RV_TIMES;
+	if (!strcmp(value, "<not counted>")) {
+		v.not_counted = true;
+	} else if (!strcmp(value, "<not supported>")) {
+		v.not_counted = true;
+		v.have = 0;
+	} else if (!parse_dbl(value, &v.value)) {
+		fail(p, NULL,
+		     "expected \"counter-value\" to be a number or <not counted>, not '%s'", value);
+		goto out;
+	}
+	r = take(p, timed, t_ns, 0, event, NULL, cpu, socket, die, core, unit, &v);
+out:
+	json_decref(o);
+	return r;
+}
+
+/* ---- CSV with a header row (pmumon's, and counts) -------------------------------------- */
+
+/* Split one RFC 4180 line in place; quotes may not span lines. */
+static int csv_split(struct parser *p, char *line, char **f, size_t max, size_t *ret_n)
+{
+	size_t n = 0;
+	char *s = line;
+
+	for (;;) {
+		char *out = s;
+
+		if (n == max)
+			return fail(p, NULL, "more than %zu fields", max);
+		f[n++] = s;
+		if (*s == '"') {
+			for (s++;; s++) {
+				if (!*s)
+					return fail(p, NULL, "a quoted field does not end");
+				if (*s == '"' && s[1] == '"')
+					*out++ = '"', s++;
+				else if (*s == '"')
+					break;
+				else
+					*out++ = *s;
+			}
+			s++;
+			if (*s && *s != p->sep)
+				return fail(p, NULL, "text after a quoted field");
+			*out = '\0';
+			if (!*s)
+				break;
+			s++;
+			continue;
+		}
+		s = strchr(s, p->sep);
+		if (!s)
+			break;
+		*s++ = '\0';
+	}
+	*ret_n = n;
+	return 0;
+}
+
+struct columns {
+	const char *const *names;
+	int at[24];
+};
+
+static int header(struct parser *p, char *line, struct columns *c, const char *const *required)
+{
+	char *f[64];
+	size_t n;
+	int r = csv_split(p, line, f, PM_ARRAY_SIZE(f), &n);
+
+	if (r < 0)
+		return r;
+	for (size_t k = 0; c->names[k]; k++) {
+		c->at[k] = -1;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(trim(f[i]), c->names[k]))
+				c->at[k] = (int)i;
+	}
+	for (size_t k = 0; required[k]; k++) {
+		size_t i = 0;
+
+		while (strcmp(c->names[i], required[k]) != 0)
+			i++;
+		if (c->at[i] < 0)
+			return fail(p, "docs/import.md describes the columns",
+				    "the header has no '%s' column", required[k]);
+	}
+	return 0;
+}
+
+static const char *col(const struct columns *c, char **f, size_t n, const char *name)
+{
+	for (size_t k = 0; c->names[k]; k++)
+		if (!strcmp(c->names[k], name))
+			return c->at[k] >= 0 && (size_t)c->at[k] < n ? trim(f[c->at[k]]) : NULL;
+	return NULL;
+}
+
+static int int_col(struct parser *p, const char *s, const char *what, int *ret)
+{
+	*ret = -1;
+	if (!s || !s[0])
+		return 0;
+	if (pm_parse_int_str(s, ret) < 0 || *ret < 0)
+		return fail(p, NULL, "expected %s to be a number, not '%s'", what, s);
+	return 0;
+}
+
+static int u64_col(struct parser *p, const char *s, const char *what, uint64_t *ret)
+{
+	if (!s || pm_parse_u64_str(s, 10, ret) < 0)
+		return fail(p, NULL, "expected %s to be a whole number, not '%s'", what,
+			    s ? s : "");
+	return 0;
+}
+
+/* "2026-11-22T02:29:59.166Z" */
+static bool iso_wall_ns(const char *s, uint64_t *ret)
+{
+	struct tm tm = { 0 };
+	int ms = 0, n = 0;
+
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms, &n) != 7 ||
+	    (size_t)n != strlen(s))
+		return false;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*ret = (uint64_t)timegm(&tm) * 1000000000ull + (uint64_t)ms * 1000000ull;
+	return true;
+}
+
+static const char *const pmumon_cols[] = { "type",	 "time_s", "timestamp", "event",
+					   "device",	 "socket", "die",	"cpu",
+					   "value",	 "unit",   "raw",	"enabled_ns",
+					   "running_ns", "flags",  "simulated", NULL };
+
+static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c)
+{
+	char *f[64];
+	size_t n;
+	const char *type, *flags, *value, *ts;
+	int cpu, socket, die, r;
+	uint64_t t_ns, wall = 0;
+	struct pm_replay_val v = { 0 };
+
+	r = csv_split(p, line, f, PM_ARRAY_SIZE(f), &n);
+	if (r < 0)
+		return r;
+	type = col(c, f, n, "type");
+	flags = col(c, f, n, "flags");
+	if (!type || (strcmp(type, "interval") != 0 && strcmp(type, "total") != 0))
+		return fail(p, NULL, "expected type 'interval' or 'total', not '%s'",
+			    type ? type : "");
+	if (flags && strstr(flags, "metric"))
+		return 0; /* metrics are computed again from the events */
+	if (!strcmp(type, "interval"))
+		p->saw_interval_rows = true;
+	else if (p->saw_interval_rows)
+		return 0; /* the totals of the intervals above */
+	if (col(c, f, n, "simulated") && !strcmp(col(c, f, n, "simulated"), "1"))
+		p->rp->simulated = true;
+	if (!seconds_ns(col(c, f, n, "time_s") ? col(c, f, n, "time_s") : "", &t_ns))
+		return fail(p, NULL, "expected time_s in seconds");
+	ts = col(c, f, n, "timestamp");
+	if (ts && ts[0] && !iso_wall_ns(ts, &wall))
+		return fail(p, NULL, "expected the timestamp as 2026-01-31T12:00:00.000Z, not '%s'",
+			    ts);
+	r = int_col(p, col(c, f, n, "cpu"), "cpu", &cpu);
+	if (r == 0)
+		r = int_col(p, col(c, f, n, "socket"), "socket", &socket);
+	if (r == 0)
+		r = int_col(p, col(c, f, n, "die"), "die", &die);
+	if (r == 0)
+		r = u64_col(p, col(c, f, n, "raw"), "raw", &v.raw);
+	if (r == 0)
+		r = u64_col(p, col(c, f, n, "enabled_ns"), "enabled_ns", &v.ena);
+	if (r == 0)
+		r = u64_col(p, col(c, f, n, "running_ns"), "running_ns", &v.run);
+	if (r < 0)
+		return r;
+	v.have = PM_RV_RAW | PM_RV_TIMES;
+	value = col(c, f, n, "value");
+	if (!value || !value[0] || (flags && strstr(flags, "not_counted")))
+		v.not_counted = true;
+	else if (parse_dbl(value, &v.value))
+		v.have |= PM_RV_VALUE;
+	else
+		return fail(p, NULL, "expected a value, not '%s'", value);
+	if (flags && strstr(flags, "snapshot"))
+		return fail(p, NULL, "snapshot values (.snapshot events) cannot be imported yet");
+	/* pmumon writes time_s on every row, totals included */
+	p->rp->duration_known = true;
+	return take(p, !strcmp(type, "interval"), t_ns, wall, col(c, f, n, "event"),
+		    col(c, f, n, "device"), cpu, socket, die, -1, col(c, f, n, "unit"), &v);
+}
+
+static const char *const counts_cols[] = { "time_s",	 "device", "cpu",   "socket",
+					   "die",	 "event",  "count", "enabled_ns",
+					   "running_ns", "unit",   NULL };
+
+static int counts_csv_line(struct parser *p, char *line, const struct columns *c)
+{
+	char *f[64];
+	size_t n;
+	int cpu, socket, die, r;
+	uint64_t t_ns = 0;
+	const char *t, *ena, *run;
+	struct pm_replay_val v = { .have = PM_RV_RAW };
+
+	r = csv_split(p, line, f, PM_ARRAY_SIZE(f), &n);
+	if (r < 0)
+		return r;
+	t = col(c, f, n, "time_s");
+	if (t && !seconds_ns(t, &t_ns))
+		return fail(p, NULL,
+			    "expected time_s in seconds (the end of the interval), not '%s'", t);
+	r = int_col(p, col(c, f, n, "cpu"), "cpu", &cpu);
+	if (r == 0)
+		r = int_col(p, col(c, f, n, "socket"), "socket", &socket);
+	if (r == 0)
+		r = int_col(p, col(c, f, n, "die"), "die", &die);
+	if (r == 0)
+		r = u64_col(p, col(c, f, n, "count"), "count", &v.raw);
+	if (r < 0)
+		return r;
+	ena = col(c, f, n, "enabled_ns");
+	run = col(c, f, n, "running_ns");
+	if ((ena && ena[0]) || (run && run[0])) {
+		r = u64_col(p, ena, "enabled_ns", &v.ena);
+		if (r == 0)
+			r = u64_col(p, run, "running_ns", &v.run);
+		if (r < 0)
+			return r;
+		if (v.run > v.ena)
+			return fail(p, NULL, "running_ns %llu is more than enabled_ns %llu",
+				    (unsigned long long)v.run, (unsigned long long)v.ena);
+		v.have |= PM_RV_TIMES;
+	}
+	return take(p, t != NULL, t_ns, 0, col(c, f, n, "event"), col(c, f, n, "device"), cpu,
+		    socket, die, -1, col(c, f, n, "unit"), &v);
+}
+
+/* ---- the whole file --------------------------------------------------------------------- */
+
+static enum pm_replay_format detect(const char *first, char *ret_sep)
+{
+	if (first[0] == '{')
+		return PM_REPLAY_PERF_JSON;
+	if (!strncmp(first, "type", 4) && strstr(first, "time_s") && strstr(first, "raw")) {
+		*ret_sep = first[4];
+		return PM_REPLAY_PMUMON_CSV;
+	}
+	{
+		/* a counts CSV's header starts with one of its column names */
+		size_t n = strspn(first, "abcdefghijklmnopqrstuvwxyz_");
+
+		for (size_t k = 0; n && counts_cols[k]; k++) {
+			if (strlen(counts_cols[k]) == n && !strncmp(first, counts_cols[k], n)) {
+				*ret_sep = first[n];
+				return PM_REPLAY_COUNTS_CSV;
+			}
+		}
+	}
+	return PM_REPLAY_PERF_CSV;
+}
+
+/* Samples x series, from the lines' records; each value once per sample. */
+static int build_matrix(struct parser *p)
+{
+	struct pm_replay *rp = p->rp;
+	size_t cells = rp->n_samples * rp->n_series;
+
+	rp->vals = calloc(cells ? cells : 1, sizeof(*rp->vals));
+	if (!rp->vals)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n_recs; i++) {
+		const struct rec *r = &p->recs[i];
+		struct pm_replay_val *v = &rp->vals[r->sample * rp->n_series + r->series];
+
+		if (v->have || v->not_counted) {
+			p->line = r->line;
+			return fail(p, "each event, device and CPU once per interval",
+				    "a second count of '%s' for the same %s",
+				    rp->series[r->series].name,
+				    rp->intervals ? "interval" : "totals");
+		}
+		*v = r->v;
+		if (r->v.have || !r->v.not_counted)
+			rp->series[r->series].counted |= !r->v.not_counted;
+		if ((v->have & (PM_RV_RAW | PM_RV_VALUE)) == (PM_RV_RAW | PM_RV_VALUE) && v->raw &&
+		    v->run == v->ena)
+			rp->series[r->series].scale = v->value / (double)v->raw;
+	}
+	return 0;
+}
+
+int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *opts,
+		     struct pm_replay **ret_replay, struct pm_diag *reterr)
+{
+	struct pm_replay *rp = calloc(1, sizeof(*rp));
+	struct parser p = { .rp = rp, .opts = opts, .d = reterr, .duration_ns = NAN };
+	struct columns c = { 0 };
+	char *text = NULL;
+	size_t pos = 0;
+	bool header_done = false;
+	int r = 0;
+
+	pm_diag__init(reterr);
+	if (!rp || !opts || !ret_replay) {
+		free(rp);
+		return rp ? -EINVAL : -ENOMEM;
+	}
+	rp->name = strdup(opts->name ? opts->name : "<input>");
+	text = malloc(len + 1);
+	if (!rp->name || !text) {
+		r = -ENOMEM;
+		goto out;
+	}
+	if (memchr(buf, '\0', len)) {
+		r = fail(&p, NULL, "the file is not text (it has a NUL byte)");
+		goto out;
+	}
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	p.sep = opts->sep ? opts->sep : ',';
+	rp->format = opts->format;
+	while (r == 0 && pos < len) {
+		char *line = text + pos, *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+
+		pos += n + 1;
+		line[n] = '\0';
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		p.line++;
+		if (!trim(line)[0])
+			continue;
+		if (line[0] == '#') {
+			/* pmumon: "# SIMULATED: yitian710: ..."; perf -o: "# started on ..." */
+			if (pm_str_has_prefix(line, "# SIMULATED")) {
+				const char *plat = line + strlen("# SIMULATED");
+
+				rp->simulated = true;
+				if (*plat == ':' && !rp->sim_platform)
+					rp->sim_platform = strndup(plat + 2,
+								   strcspn(plat + 2, ":"));
+			}
+			continue;
+		}
+		if (!header_done && rp->format == PM_REPLAY_AUTO)
+			rp->format = detect(trim(line), &p.sep);
+		switch (rp->format) {
+		case PM_REPLAY_PERF_JSON:
+			r = perf_json_line(&p, line, n);
+			break;
+		case PM_REPLAY_PERF_CSV:
+			r = perf_csv_line(&p, line);
+			break;
+		case PM_REPLAY_PMUMON_CSV:
+		case PM_REPLAY_COUNTS_CSV: {
+			bool pm = rp->format == PM_REPLAY_PMUMON_CSV;
+
+			if (!header_done) {
+				static const char *const pm_req[] = { "type",	    "time_s",
+								      "event",	    "value",
+								      "raw",	    "enabled_ns",
+								      "running_ns", NULL };
+				static const char *const counts_req[] = { "event", "count", NULL };
+
+				if (opts->format != PM_REPLAY_AUTO)
+					p.sep = pm ? line[4] :
+						     line[strspn(line,
+								 "abcdefghijklmnopqrstuvwxyz_")];
+				c.names = pm ? pmumon_cols : counts_cols;
+				r = header(&p, line, &c, pm ? pm_req : counts_req);
+				break;
+			}
+			r = pm ? pmumon_csv_line(&p, line, &c) : counts_csv_line(&p, line, &c);
+			break;
+		}
+		default:
+			r = -EINVAL;
+		}
+		header_done = true;
+	}
+	if (r < 0)
+		goto out;
+	if (rp->n_samples == 0) {
+		r = fail(&p, "is it perf stat -x, or -j output, pmumon CSV, or a counts CSV?",
+			 "no counts found");
+		goto out;
+	}
+	r = build_matrix(&p);
+	if (r < 0)
+		goto out;
+	if (!rp->intervals && !rp->duration_known) {
+		/* totals: the time they cover comes from duration_time or the caller */
+		if (!isnan(p.duration_ns))
+			rp->samples[0].t_ns = (uint64_t)llround(p.duration_ns);
+		else
+			rp->samples[0].t_ns = opts->duration_ns;
+		rp->duration_known = rp->samples[0].t_ns > 0;
+	}
+	if (rp->intervals)
+		rp->duration_known = true;
+	*ret_replay = rp;
+	rp = NULL;
+out:
+	free(p.recs);
+	free(text);
+	pm_replay__free(rp);
+	return r;
+}
+
+void pm_replay__free(struct pm_replay *rp)
+{
+	if (!rp)
+		return;
+	for (size_t i = 0; i < rp->n_series; i++) {
+		free(rp->series[i].name);
+		free(rp->series[i].pmu);
+		free(rp->series[i].unit);
+	}
+	free(rp->series);
+	free(rp->samples);
+	free(rp->vals);
+	free(rp->name);
+	free(rp->sim_platform);
+	free(rp->packs);
+	free(rp);
+}

@@ -1,0 +1,871 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The replay source (docs/import.md): a recording's counts played back
+ * through the session, one sample per read, so aggregation, multiplex
+ * scaling, quality, metrics and every output format work as for live
+ * counts. The context of an import stands for the machine that counted:
+ *
+ * - its os (pm_replay_os_ops) has no files; its clock is the recording's:
+ *   the end of the last sample read;
+ * - its PMUs are the ones the file names (ali_drw_21000, amd_df, msr), plus
+ *   a PMU for every family the matching packs have events on, so that pack
+ *   aliases (dram_channel_data_controller_4, hif_rd) resolve to a family;
+ * - its CPUs are the ones the file names; rows perf aggregated per die or
+ *   socket (S0-D1) sit on a stand-in CPU of that die.
+ *
+ * Each series of the file becomes one counter; a read adds the sample's
+ * count to it with the enabled and running times the file gives, so a
+ * counter perf multiplexed is scaled again the same way and says so.
+ */
+#include "source/replay.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "db/embedded.h"
+#include "evlist.h"
+#include "pmu.h"
+#include "session.h"
+#include "util/util.h"
+
+/* ---- accessors ----------------------------------------------------------------------------- */
+
+const char *pm_replay__format_name(const struct pm_replay *r)
+{
+	switch (r->format) {
+	case PM_REPLAY_PERF_CSV:
+		return "perf stat -x";
+	case PM_REPLAY_PERF_JSON:
+		return "perf stat -j";
+	case PM_REPLAY_PMUMON_CSV:
+		return "pmumon CSV";
+	case PM_REPLAY_COUNTS_CSV:
+		return "counts CSV";
+	default:
+		return "?";
+	}
+}
+
+size_t pm_replay__sample_count(const struct pm_replay *r)
+{
+	return r->n_samples;
+}
+
+bool pm_replay__intervals(const struct pm_replay *r)
+{
+	return r->intervals;
+}
+
+bool pm_replay__duration_known(const struct pm_replay *r)
+{
+	return r->duration_known;
+}
+
+const char *pm_replay__sim_platform(const struct pm_replay *r)
+{
+	return r->simulated ? (r->sim_platform ? r->sim_platform : "") : NULL;
+}
+
+enum pm_aggr pm_replay__aggr(const struct pm_replay *r)
+{
+	bool dev = false, cpu = false, die = false, socket = false;
+
+	for (size_t i = 0; i < r->n_series; i++) {
+		const struct pm_replay_series *s = &r->series[i];
+
+		dev |= s->pmu && pm_pmu_family_len(s->pmu) < strlen(s->pmu);
+		cpu |= s->cpu >= 0;
+		die |= s->die >= 0;
+		socket |= s->socket >= 0;
+	}
+	return dev    ? PM_AGGR_DEVICE :
+	       cpu    ? PM_AGGR_CPU :
+	       die    ? PM_AGGR_DIE :
+	       socket ? PM_AGGR_SOCKET :
+			PM_AGGR_FAMILY;
+}
+
+int pm_replay__unsupported(const struct pm_replay *r, char *buf, size_t size)
+{
+	size_t off = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < r->n_series; i++) {
+		bool seen = false;
+
+		if (r->series[i].counted)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !r->series[j].counted &&
+			       !strcmp(r->series[j].name, r->series[i].name);
+		if (seen)
+			continue;
+		if (pm_snprintf(buf + off, size - off, "%s%s", off ? ", " : "", r->series[i].name) <
+		    0)
+			return -ENAMETOOLONG;
+		off += strlen(buf + off);
+	}
+	return 0;
+}
+
+/* ---- the os of the recording's machine: no files, the recording's clock -------------------------- */
+
+static int no_open(void *os, const char *path, int flags)
+{
+	(void)os, (void)path, (void)flags;
+	return -ENOENT;
+}
+
+static ssize_t no_read(void *os, int fd, void *buf, size_t len)
+{
+	(void)os, (void)fd, (void)buf, (void)len;
+	return -EBADF;
+}
+
+static ssize_t no_pread(void *os, int fd, void *buf, size_t len, uint64_t off)
+{
+	(void)os, (void)fd, (void)buf, (void)len, (void)off;
+	return -EBADF;
+}
+
+static ssize_t no_write(void *os, int fd, const void *buf, size_t len)
+{
+	(void)os, (void)fd, (void)buf, (void)len;
+	return -EBADF;
+}
+
+static ssize_t no_pwrite(void *os, int fd, const void *buf, size_t len, uint64_t off)
+{
+	(void)os, (void)fd, (void)buf, (void)len, (void)off;
+	return -EBADF;
+}
+
+static int no_close(void *os, int fd)
+{
+	(void)os, (void)fd;
+	return -EBADF;
+}
+
+static int no_list(void *os, const char *path, pm_os_dir_fn fn, void *ud)
+{
+	(void)os, (void)path, (void)fn, (void)ud;
+	return -ENOENT;
+}
+
+static int no_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			unsigned long flags)
+{
+	(void)os, (void)attr, (void)pid, (void)cpu, (void)group_fd, (void)flags;
+	return -EOPNOTSUPP;
+}
+
+static int no_ioctl(void *os, int fd, unsigned long req, unsigned long arg)
+{
+	(void)os, (void)fd, (void)req, (void)arg;
+	return -EBADF;
+}
+
+static uint64_t replay_mono(void *os)
+{
+	return ((struct pm_replay *)os)->now_ns;
+}
+
+static uint64_t replay_wall(void *os)
+{
+	return ((struct pm_replay *)os)->wall_ns;
+}
+
+static int no_wait(void *os, uint64_t deadline, struct pm_proc *proc, int *ret_status)
+{
+	(void)os, (void)deadline, (void)proc, (void)ret_status;
+	return -EOPNOTSUPP;
+}
+
+static int no_prepare(void *os, char *const argv[], struct pm_proc **ret)
+{
+	(void)os, (void)argv, (void)ret;
+	return -EOPNOTSUPP;
+}
+
+static pid_t no_pid(void *os, const struct pm_proc *proc)
+{
+	(void)os, (void)proc;
+	return -1;
+}
+
+static int no_start(void *os, struct pm_proc *proc)
+{
+	(void)os, (void)proc;
+	return -EOPNOTSUPP;
+}
+
+static int no_exec_errno(void *os, const struct pm_proc *proc)
+{
+	(void)os, (void)proc;
+	return 0;
+}
+
+static int no_kill(void *os, struct pm_proc *proc, int sig)
+{
+	(void)os, (void)proc, (void)sig;
+	return -ESRCH;
+}
+
+static void no_free(void *os, struct pm_proc *proc)
+{
+	(void)os, (void)proc;
+}
+
+static int no_lock(void *os, const char *path, pid_t *holder)
+{
+	(void)os, (void)path, (void)holder;
+	return -EOPNOTSUPP;
+}
+
+static void no_unlock(void *os, int handle)
+{
+	(void)os, (void)handle;
+}
+
+static void replay_destroy(void *os)
+{
+	pm_replay__free(os);
+}
+
+const struct pm_os_ops pm_replay_os_ops = {
+	.name = "replay",
+	.open = no_open,
+	.read = no_read,
+	.pread = no_pread,
+	.write = no_write,
+	.pwrite = no_pwrite,
+	.close = no_close,
+	.list_dir = no_list,
+	.perf_open = no_perf_open,
+	.perf_ioctl = no_ioctl,
+	.mono_ns = replay_mono,
+	.wall_ns = replay_wall,
+	.wait = no_wait,
+	.proc_prepare = no_prepare,
+	.proc_pid = no_pid,
+	.proc_start = no_start,
+	.proc_exec_errno = no_exec_errno,
+	.proc_kill = no_kill,
+	.proc_free = no_free,
+	.lock = no_lock,
+	.unlock = no_unlock,
+	.destroy = replay_destroy,
+};
+
+/* ---- discovery: the recording's PMUs and CPUs ------------------------------------------------------ */
+
+static struct pm_pmu *find_pmu(struct pm_ctx *ctx, const char *name)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!strcmp(ctx->pmus[i]->name, name))
+			return ctx->pmus[i];
+	return NULL;
+}
+
+static bool have_family(struct pm_ctx *ctx, const char *family)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!strcmp(ctx->pmus[i]->family, family))
+			return true;
+	return false;
+}
+
+static int add_pmu(struct pm_ctx *ctx, const char *name)
+{
+	struct pm_pmu *p;
+	int r;
+
+	if (find_pmu(ctx, name))
+		return 0;
+	r = pm_pmu__new(name, &p);
+	if (r < 0)
+		return r;
+	p->source = PM_PMU_FROM_REPLAY;
+	r = pm_ctx__add_pmu(ctx, p);
+	if (r < 0)
+		pm_pmu__free(p);
+	return r;
+}
+
+/* CPUs: the ones the file names, then one stand-in per die or socket perf aggregated. */
+static int build_topology(struct pm_ctx *ctx, struct pm_replay *rp)
+{
+	struct pm_topo *t = &ctx->topo;
+	struct pm_strbuf list = { 0 };
+	int max_cpu = -1, next, r;
+
+	for (size_t i = 0; i < rp->n_series; i++)
+		max_cpu = PM_MAX(max_cpu, rp->series[i].cpu);
+	next = max_cpu + 1;
+	for (size_t i = 0; i < rp->n_series; i++) {
+		struct pm_replay_series *s = &rp->series[i];
+
+		if (s->cpu >= 0) {
+			s->topo_cpu = s->cpu;
+			continue;
+		}
+		if (s->socket < 0)
+			continue;
+		for (size_t j = 0; j < i && s->topo_cpu < 0; j++) {
+			const struct pm_replay_series *o = &rp->series[j];
+
+			if (o->cpu < 0 && o->socket == s->socket && o->die == s->die &&
+			    o->core == s->core)
+				s->topo_cpu = o->topo_cpu;
+		}
+		if (s->topo_cpu < 0)
+			s->topo_cpu = next++;
+	}
+	if (next == 0)
+		next = 1; /* no CPU named: the machine had at least one */
+	t->nr_cpu_ids = next;
+	t->cpu = calloc((size_t)next, sizeof(*t->cpu));
+	if (!t->cpu)
+		return -ENOMEM;
+	for (int c = 0; c < next; c++)
+		t->cpu[c] = (struct pm_cpu_topo){ .package = 0, .die = 0, .core = c };
+	for (size_t i = 0; i < rp->n_series; i++) {
+		const struct pm_replay_series *s = &rp->series[i];
+
+		if (s->topo_cpu < 0)
+			continue;
+		if (s->socket >= 0)
+			t->cpu[s->topo_cpu].package = s->socket;
+		if (s->die >= 0)
+			t->cpu[s->topo_cpu].die = s->die;
+		if (s->core >= 0)
+			t->cpu[s->topo_cpu].core = s->core;
+	}
+	for (int c = 0; c < next; c++) {
+		bool used = max_cpu < 0 && c == 0;
+
+		for (size_t i = 0; i < rp->n_series && !used; i++)
+			used = rp->series[i].topo_cpu == c;
+		if (used)
+			pm_strbuf__printf(&list, "%s%d", list.len ? "," : "", c);
+	}
+	if (!list.s) /* series without CPUs only: CPU 0 stands for the machine */
+		pm_strbuf__puts(&list, "0");
+	r = list.oom ? -ENOMEM : pm_cpus__parse(list.s, list.len, &t->online);
+	pm_strbuf__done(&list);
+	if (r < 0)
+		return r;
+	{
+		int pk[256], dk[256], np = 0, nd = 0;
+
+		for (size_t i = 0; i < t->online.n; i++) {
+			const struct pm_cpu_topo *c = &t->cpu[t->online.cpu[i]];
+			int d = c->package * 256 + c->die, k;
+
+			for (k = 0; k < np && pk[k] != c->package; k++)
+				;
+			if (k == np && np < 256)
+				pk[np++] = c->package;
+			for (k = 0; k < nd && dk[k] != d; k++)
+				;
+			if (k == nd && nd < 256)
+				dk[nd++] = d;
+		}
+		t->n_packages = np;
+		t->n_dies = nd;
+	}
+	return 0;
+}
+
+int pm_replay__discover(struct pm_ctx *ctx)
+{
+	struct pm_replay *rp = ctx->replay;
+	int r = 0;
+
+	for (size_t i = 0; i < rp->n_series && r == 0; i++) {
+		const struct pm_replay_series *s = &rp->series[i];
+
+		if (s->pmu)
+			r = add_pmu(ctx, s->pmu);
+	}
+	if (r == 0)
+		r = build_topology(ctx, rp);
+	return r;
+}
+
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l == n && !strncmp(p, name, n))
+			return true;
+		p += l + (p[l] == ',');
+	}
+	return false;
+}
+
+static void set_identifier(struct pm_ctx *ctx, const char *family, const char *compat)
+{
+	for (size_t i = 0; compat && i < ctx->n_pmus; i++) {
+		struct pm_pmu *p = ctx->pmus[i];
+
+		if (!strcmp(p->family, family) && !p->identifier)
+			p->identifier = strdup(
+				compat); /* NULL on ENOMEM: the pack's events skip it */
+	}
+}
+
+bool pm_replay__pack_matches(struct pm_ctx *ctx, const char *pack, const char *family,
+			     const char *compat)
+{
+	const char *forced = ctx->replay->packs;
+	bool match;
+
+	if (!family && !compat)
+		return !forced || !strcmp(pack, "kernel") || in_list(forced, pack);
+	/* the machine is elsewhere: neither its CPUID nor its sysfs identifier is known */
+	match = forced ? in_list(forced, pack) : family && have_family(ctx, family);
+	if (match && family)
+		set_identifier(ctx, family, compat);
+	return match;
+}
+
+int pm_replay__need_family(struct pm_ctx *ctx, const char *family, const char *compat)
+{
+	int r = 0;
+
+	if (!have_family(ctx, family))
+		r = add_pmu(ctx, family);
+	if (r == 0)
+		set_identifier(ctx, family, compat);
+	return r;
+}
+
+/* ---- events --------------------------------------------------------------------------------------- */
+
+/* perf's generic event names resolve without a PMU. */
+static bool is_generic(const char *name)
+{
+	const char *kind;
+
+	for (size_t i = 0; pm_generic_event(i, &kind); i++)
+		if (!strcmp(pm_generic_event(i, &kind), name))
+			return true;
+	return false;
+}
+
+/* "event=0x07,umask=0x38" and "umask=0x38,event=0x7" are the same event. */
+static bool same_terms(const char *a, const char *b)
+{
+	size_t na = 0, nb = 0;
+
+	for (const char *p = a; *p; p++)
+		na += *p == ',';
+	for (const char *p = b; *p; p++)
+		nb += *p == ',';
+	if (na != nb || !strchr(a, '='))
+		return false;
+	for (const char *p = a; *p;) {
+		size_t l = strcspn(p, ","), kl = strcspn(p, "=");
+		bool found = false;
+		uint64_t va, vb;
+
+		if (kl >= l || pm_parse_u64(p + kl + 1, l - kl - 1, 0, &va) < 0)
+			return false;
+		for (const char *q = b; *q && !found;) {
+			size_t m = strcspn(q, ","), km = strcspn(q, "=");
+
+			found = km == kl && km < m && !strncmp(p, q, kl) &&
+				pm_parse_u64(q + km + 1, m - km - 1, 0, &vb) == 0 && va == vb;
+			q += m + (q[m] == ',');
+		}
+		if (!found)
+			return false;
+		p += l + (p[l] == ',');
+	}
+	return true;
+}
+
+/* A pack alias of the family that names this event: by name, or by the same terms. */
+static const struct pm_alias *family_alias(struct pm_ctx *ctx, const char *family, const char *what)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		const struct pm_pmu *p = ctx->pmus[i];
+		const struct pm_alias *a;
+
+		if (strcmp(p->family, family) != 0)
+			continue;
+		a = pm_pmu__find_alias(p, what);
+		if (a)
+			return a;
+		for (size_t k = 0; k < p->n_aliases; k++)
+			if (same_terms(what, p->aliases[k].terms))
+				return &p->aliases[k];
+	}
+	return NULL;
+}
+
+/* The family of a bare name some pack's PMU has ("dram_channel_data_controller_4"). */
+static const char *alias_family(struct pm_ctx *ctx, const char *name)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (pm_pmu__find_alias(ctx->pmus[i], name))
+			return ctx->pmus[i]->family;
+	return NULL;
+}
+
+/*
+ * How metrics name an event, "family/alias/" where a pack alias matches
+ * (so amd_df/event=0x7,umask=0x38/ is dram_channel_data_controller_0), and
+ * the alias for its scale and unit.
+ */
+static int canonical(struct pm_ctx *ctx, const char *name, const char *family, char **ret_spec,
+		     const struct pm_alias **ret_alias)
+{
+	const struct pm_alias *a = NULL;
+	char *spec = NULL;
+
+	if (family) {
+		const char *slash = strchr(name, '/');
+		char terms[512];
+
+		if (slash) {
+			size_t n = strcspn(slash + 1, "/");
+
+			snprintf(terms, sizeof(terms), "%.*s", (int)n, slash + 1);
+		} else {
+			snprintf(terms, sizeof(terms), "%s", name);
+		}
+		a = family_alias(ctx, family, terms);
+		if (a) {
+			struct pm_strbuf b = { 0 };
+
+			pm_strbuf__printf(&b, "%s/%s/", family, a->name);
+			spec = pm_strbuf__steal(&b);
+		} else {
+			spec = strdup(name);
+		}
+	} else {
+		spec = strdup(name);
+	}
+	if (!spec)
+		return -ENOMEM;
+	*ret_spec = spec;
+	*ret_alias = a;
+	return 0;
+}
+
+static int unknown_event(struct pm_ctx *ctx, const struct pm_replay_series *s,
+			 struct pm_diag *reterr)
+{
+	const char *packs = pm_ctx__packs(ctx);
+	struct pm_strbuf all = { 0 };
+
+	for (size_t i = 0; i < pm_embedded_count; i++) {
+		const char *path = pm_embedded_files[i].path, *slash = strchr(path, '/');
+
+		if (slash && !strcmp(slash, "/pack.json") && strncmp(path, "kernel/", 7) != 0)
+			pm_strbuf__printf(&all, "%s%.*s", all.len ? ", " : "", (int)(slash - path),
+					  path);
+	}
+	pm_diag_set(reterr, NULL,
+		    "%s:%zu: event '%s' names no PMU, and %s%s%s has it: give the pack of the "
+		    "machine that counted with --pack NAME (built in: %s), or write it as "
+		    "pmu/event/",
+		    ctx->replay->name, s->line, s->name, packs[0] ? "no pack in use (" : "no pack",
+		    packs, packs[0] ? ")" : "", all.s ? all.s : "none");
+	pm_strbuf__done(&all);
+	return -ENOENT;
+}
+
+/* Unit and scale of an event: its pack alias, perf's clocks, the file's own. */
+static int event_unit(struct pm_event *ev, const struct pm_alias *a,
+		      const struct pm_replay_series *s)
+{
+	const char *unit = s->unit;
+
+	ev->scale = 1.0;
+	if (a) {
+		ev->scale = a->scale;
+		unit = a->unit ? a->unit : "";
+	} else if (s->scale > 0) {
+		ev->scale = s->scale; /* pmumon CSV: value / raw */
+	} else if (!strcmp(s->unit, "msec") &&
+		   (!strcmp(s->name, "cpu-clock") || !strcmp(s->name, "task-clock"))) {
+		ev->scale = 1e-6; /* perf shows the clocks' ns in msec (facts §9) */
+	} else if (s->unit[0]) {
+		ev->scale = 1e-9; /* a unit whose scale only the counting machine knew */
+	}
+	if (unit[0]) {
+		ev->unit = strdup(unit);
+		if (!ev->unit)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr)
+{
+	struct pm_ctx *ctx = l ? l->ctx : NULL;
+	struct pm_replay *rp = ctx ? ctx->replay : NULL;
+	int r = 0;
+
+	pm_diag__init(reterr);
+	if (!rp)
+		return -EINVAL;
+	for (size_t i = 0; i < rp->n_series; i++)
+		rp->series[i].event = SIZE_MAX;
+	for (size_t i = 0; i < rp->n_series && r == 0; i++) {
+		struct pm_replay_series *s = &rp->series[i];
+		const char *family = NULL;
+		const struct pm_alias *a = NULL;
+		struct pm_event *ev;
+		char *spec = NULL;
+		size_t n_inst = 0;
+
+		if (s->event != SIZE_MAX || !s->counted)
+			continue;
+		if (s->pmu)
+			family = find_pmu(ctx, s->pmu)->family;
+		else if (!is_generic(s->name) && !strchr(s->name, ':'))
+			family = alias_family(ctx, s->name);
+		if (!family && !s->pmu && !is_generic(s->name) && !strchr(s->name, ':'))
+			return unknown_event(ctx, s, reterr);
+		r = canonical(ctx, s->name, family, &spec, &a);
+		if (r == 0)
+			r = pm_grow((void **)&l->ev, &l->cap_ev, l->n_ev + 1, sizeof(*l->ev));
+		if (r < 0) {
+			free(spec);
+			return r;
+		}
+		ev = &l->ev[l->n_ev];
+		*ev = (struct pm_event){ .label = strdup(s->name),
+					 .spec = spec,
+					 .group = -1,
+					 .first_inst = l->n_inst,
+					 .per_pkg = a && a->per_pkg };
+		l->n_ev++;
+		if (!ev->label)
+			return -ENOMEM;
+		r = event_unit(ev, a, s);
+		/* its instances: the PMUs its series name, each once */
+		for (size_t j = i; j < rp->n_series && r == 0; j++) {
+			struct pm_replay_series *o = &rp->series[j];
+			const char *dev = o->pmu ? o->pmu : family ? family : "cpu";
+			struct pm_evinst *in = NULL;
+
+			if (o->event != SIZE_MAX || !o->counted || strcmp(o->name, s->name) != 0)
+				continue;
+			o->event = l->n_ev - 1;
+			for (size_t k = ev->first_inst; k < l->n_inst && !in; k++)
+				if (!strcmp(l->inst[k].device, dev))
+					in = &l->inst[k];
+			if (in) {
+				o->inst = (size_t)(in - l->inst);
+				continue;
+			}
+			/* a merged or bare name counts on its family's own PMU */
+			if (family && !o->pmu)
+				r = add_pmu(ctx, family);
+			if (r == 0)
+				r = pm_grow((void **)&l->inst, &l->cap_inst, l->n_inst + 1,
+					    sizeof(*l->inst));
+			if (r < 0)
+				break;
+			in = &l->inst[l->n_inst];
+			*in = (struct pm_evinst){ .event = l->n_ev - 1 };
+			in->pmu = family ? find_pmu(ctx, dev) : NULL;
+			in->device = in->pmu ? in->pmu->name : "cpu";
+			o->inst = l->n_inst++;
+			n_inst++;
+		}
+		l->ev[l->n_ev - 1].n_inst = n_inst;
+	}
+	return r;
+}
+
+/* A metric names an event: the recording's (by its canonical name), or an empty one. */
+int pm_replay__bind(struct pm_evlist *l, const char *spec, size_t *ret_event)
+{
+	struct pm_ctx *ctx = l->ctx;
+	const struct pm_alias *a = NULL;
+	const char *slash = strchr(spec, '/');
+	char family[128] = "", *canon = NULL;
+	struct pm_event *ev;
+	int r;
+
+	if (slash)
+		snprintf(family, sizeof(family), "%.*s", (int)(slash - spec), spec);
+	r = canonical(ctx, spec, family[0] ? family : NULL, &canon, &a);
+	if (r < 0)
+		return r;
+	for (size_t e = 0; e < l->n_ev; e++) {
+		if (!strcmp(l->ev[e].spec, canon) || !strcmp(l->ev[e].label, canon)) {
+			free(canon);
+			*ret_event = e;
+			return 0;
+		}
+	}
+	pm_log(ctx, PM_LOG_WARN,
+	       "%s has no counts of %s, which a metric needs: the metric is not counted",
+	       ctx->replay->name, canon);
+	r = pm_grow((void **)&l->ev, &l->cap_ev, l->n_ev + 1, sizeof(*l->ev));
+	if (r < 0) {
+		free(canon);
+		return r;
+	}
+	ev = &l->ev[l->n_ev];
+	*ev = (struct pm_event){ .label = strdup(spec),
+				 .spec = canon,
+				 .scale = 1.0,
+				 .group = -1,
+				 .first_inst = l->n_inst };
+	l->n_ev++;
+	if (!ev->label)
+		return -ENOMEM;
+	*ret_event = l->n_ev - 1;
+	return 0;
+}
+
+/* ---- counting ------------------------------------------------------------------------------------- */
+
+int pm_replay__plan(struct pm_session *s, struct pm_diag *reterr)
+{
+	struct pm_replay *rp = s->ctx->replay;
+	int r;
+
+	(void)reterr;
+	r = pm_cpus__copy(&s->ctx->topo.online, &s->cpus);
+	for (size_t i = 0; i < rp->n_series && r == 0; i++) {
+		struct pm_replay_series *se = &rp->series[i];
+		struct pm_counter *c;
+
+		se->counter = SIZE_MAX;
+		if (se->event == SIZE_MAX || se->event >= s->l->n_ev)
+			continue;
+		r = pm_grow((void **)&s->c, &s->cap_c, s->n_c + 1, sizeof(*s->c));
+		if (r < 0)
+			break;
+		c = &s->c[s->n_c];
+		*c = (struct pm_counter){ .source = PM_SRC_REPLAY,
+					  .inst = se->inst,
+					  .event = se->event,
+					  .cpu = se->topo_cpu,
+					  .fd = -1,
+					  .leader = s->n_c };
+		se->counter = s->n_c++;
+	}
+	return r;
+}
+
+static int replay_open(struct pm_session *s, struct pm_diag *reterr)
+{
+	struct pm_replay *rp = s->ctx->replay;
+
+	(void)reterr;
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].source == PM_SRC_REPLAY)
+			s->c[k].fd = 0; /* open: its counts are in the recording */
+	if (rp) {
+		rp->next = 0;
+		rp->now_ns = rp->wall_ns = 0;
+		if (rp->n_samples && rp->samples[0].wall_ns && rp->intervals)
+			rp->wall_ns = rp->samples[0].wall_ns -
+				      PM_MIN(rp->samples[0].wall_ns, rp->samples[0].t_ns);
+	}
+	return 0;
+}
+
+static int replay_nop(struct pm_session *s)
+{
+	(void)s;
+	return 0;
+}
+
+/* The count to add: raw where the file gives it (and it was not scaled), else from the value. */
+static struct pm_reading delta_of(const struct pm_event *ev, const struct pm_replay_val *v,
+				  uint64_t duration_ns)
+{
+	struct pm_reading d = { 0 };
+
+	if (v->have & PM_RV_TIMES) {
+		d.ena = v->ena;
+		d.run = v->run;
+	} else {
+		d.ena = d.run = duration_ns ? duration_ns : 1; /* a count that ran throughout */
+	}
+	if (v->not_counted) {
+		d.run = 0;
+		if (!d.ena)
+			d.ena = duration_ns ? duration_ns : 1;
+		return d;
+	}
+	if ((v->have & PM_RV_RAW) && (d.run == d.ena || !(v->have & PM_RV_VALUE)))
+		d.val = v->raw;
+	else if (v->have & PM_RV_VALUE) {
+		/* perf prints count x enabled / running x scale: undo both */
+		double raw = v->value / ev->scale;
+
+		if (d.run && d.run < d.ena)
+			raw = raw * (double)d.run / (double)d.ena;
+		d.val = raw > 0 ? (uint64_t)llround(raw) : 0;
+	}
+	return d;
+}
+
+static int replay_read(struct pm_session *s)
+{
+	struct pm_replay *rp = s->ctx->replay;
+	const struct pm_replay_sample *sm;
+	uint64_t duration;
+
+	if (!rp)
+		return 0;
+	if (rp->next >= rp->n_samples)
+		return -ENODATA;
+	sm = &rp->samples[rp->next];
+	duration = sm->t_ns - (rp->next ? rp->samples[rp->next - 1].t_ns : 0);
+	for (size_t i = 0; i < rp->n_series; i++) {
+		const struct pm_replay_series *se = &rp->series[i];
+		const struct pm_replay_val *v = &rp->vals[rp->next * rp->n_series + i];
+		struct pm_counter *c;
+		struct pm_reading d;
+
+		if (se->counter == SIZE_MAX || (!v->have && !v->not_counted))
+			continue;
+		c = &s->c[se->counter];
+		d = delta_of(&s->l->ev[c->event], v, duration);
+		c->cur.val += d.val;
+		c->cur.ena += d.ena;
+		c->cur.run += d.run;
+	}
+	rp->now_ns = sm->t_ns;
+	rp->wall_ns = sm->wall_ns;
+	rp->next++;
+	return 0;
+}
+
+static void replay_close(struct pm_session *s)
+{
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].source == PM_SRC_REPLAY)
+			s->c[k].fd = -1;
+}
+
+const struct pm_source_ops pm_source_replay = {
+	.name = "replay",
+	.open = replay_open,
+	.enable = replay_nop,
+	.disable = replay_nop,
+	.read = replay_read,
+	.close = replay_close,
+};

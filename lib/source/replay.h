@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The replay source: counts recorded elsewhere (perf stat -x, / -j output,
+ * pmumon's own CSV, a CSV of raw counts) fed through the same session,
+ * aggregation, metrics and output as live counts (docs/import.md).
+ *
+ * A recording is a matrix: series (one event on one PMU instance, CPU or
+ * aggregate, as the file names it) by samples (intervals, or one total).
+ * The context of an import is the recording's machine: its PMUs are the
+ * ones the file names plus the families of the packs that match, its CPUs
+ * the ones the file names, and its clock the file's timestamps.
+ */
+#ifndef PM_SOURCE_REPLAY_H
+#define PM_SOURCE_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmumon/pmumon.h"
+
+struct pm_session;
+
+/* One event on one PMU instance / CPU / aggregate, as the file names it. */
+struct pm_replay_series {
+	char *name;   /* the event without its instance: "ali_drw/hif_rd/", "hif_rd" */
+	char *pmu;    /* the PMU the name or a column gives ("ali_drw_21000", "amd_df"), or NULL */
+	char *unit;   /* as printed ("msec"); "" when none */
+	int cpu;      /* -1: not per CPU */
+	int socket;   /* -1: unknown */
+	int die;      /* -1: unknown */
+	int core;     /* -1: unknown (perf --per-core) */
+	size_t line;  /* where it first appears */
+	bool counted; /* some sample has a count (not only <not supported>) */
+	double scale; /* value / raw where the file gives both (pmumon CSV), else 0 */
+	/* bound when the evlist and the session are built (replay.c) */
+	size_t event, inst, counter;
+	int topo_cpu; /* the CPU of the replay topology its counter sits on, -1 none */
+};
+
+enum {
+	PM_RV_RAW = 1 << 0,   /* raw: the count before any scaling */
+	PM_RV_VALUE = 1 << 1, /* value: scaled for multiplexing and the unit, as printed */
+	PM_RV_TIMES = 1 << 2, /* ena and run */
+};
+
+/* One series in one sample. have == 0: absent from that sample. */
+struct pm_replay_val {
+	double value;
+	uint64_t raw, ena, run;
+	unsigned have;
+	bool not_counted; /* <not counted>, <not supported>, or an empty value */
+};
+
+struct pm_replay_sample {
+	uint64_t t_ns;	  /* end of the sample, since the start of counting */
+	uint64_t wall_ns; /* wall clock at its end, 0 when the file has none */
+	size_t line;
+};
+
+struct pm_replay {
+	char *name; /* the file, for messages */
+	enum pm_replay_format format;
+	struct pm_replay_series *series;
+	size_t n_series, cap_series;
+	struct pm_replay_sample *samples;
+	size_t n_samples, cap_samples;
+	struct pm_replay_val *vals; /* n_samples x n_series, sample-major */
+	size_t cap_vals;
+	bool intervals; /* samples are intervals (-I), else one total */
+	bool duration_known;
+	bool simulated;
+	char *sim_platform;
+
+	/* playing it back */
+	size_t next;	  /* the next sample a read takes */
+	uint64_t now_ns;  /* the clock: the end of the last sample read */
+	uint64_t wall_ns; /* its wall clock */
+	char *packs;	  /* --pack: comma-separated names, NULL: by PMU family */
+};
+
+/* replay-parse.c: Exposed for testing: a perf stat -x aggregation id. */
+int pm_replay_parse_aggr_id(const char *s, int *ret_cpu, int *ret_socket, int *ret_die,
+			    int *ret_core);
+/* Exposed for testing: split a perf event name into PMU and name. */
+int pm_replay_split_name(const char *printed, char **ret_name, char **ret_pmu);
+
+/* replay.c: ctx.c's discovery for a recording: its PMUs and CPUs. */
+int pm_replay__discover(struct pm_ctx *ctx);
+/* pack.c: does a pack match the recording (named by --pack, or its Match.Pmu family)? */
+bool pm_replay__pack_matches(struct pm_ctx *ctx, const char *pack, const char *family,
+			     const char *compat);
+/* pack.c: a matching pack has events on this PMU family: have a PMU of it. */
+int pm_replay__need_family(struct pm_ctx *ctx, const char *family, const char *compat);
+/* metric/metric.c: the event a metric names, from the recording (or an empty one). */
+int pm_replay__bind(struct pm_evlist *l, const char *spec, size_t *ret_event);
+/* sched.c: one counter per series. */
+int pm_replay__plan(struct pm_session *s, struct pm_diag *reterr);
+
+extern const struct pm_os_ops pm_replay_os_ops;
+
+#endif

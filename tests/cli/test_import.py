@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""pmumon import end to end: pmumon's own CSV round-trips exactly; real
+perf 6.1 stat -x, and -j output captured on the development VM
+(tests/data/import/README.md) gives back perf's values, run times and
+intervals; constructed perf files of a Zen 2 and a Yitian 710 give the
+packs' metrics with known answers; bad input is named by file and line."""
+import csv
+import io
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+PMUMON = os.environ['PMUMON']
+DATA = os.path.join(os.environ['PMUMON_SOURCE_ROOT'], 'tests', 'data', 'import')
+
+
+def run(*args, stdin=None):
+    return subprocess.run([PMUMON] + list(args), capture_output=True, text=True, timeout=60,
+                          input=stdin)
+
+
+def fixture(name):
+    return os.path.join(DATA, name)
+
+
+def rows(*args):
+    """import -j: the JSON lines, keyed for lookups."""
+    r = run('import', '-j', *args)
+    if r.returncode != 0:
+        raise AssertionError(r.stderr)
+    return [json.loads(l) for l in r.stdout.splitlines()]
+
+
+class RoundTrip(unittest.TestCase):
+    def same_csv(self, name, *args):
+        r = run('import', '-x,', *args, fixture(name))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(fixture(name)) as f:
+            self.assertEqual(r.stdout, f.read())
+
+    def test_pmumon_interval_csv(self):
+        # every column, timestamps included: stat's output back unchanged
+        self.same_csv('pmumon-interval.csv')
+
+    def test_pmumon_per_cpu_csv(self):
+        self.same_csv('pmumon-percpu.csv')
+
+    def test_pmumon_simulated_stays_simulated(self):
+        self.same_csv('pmumon-sim-yitian710.csv')
+        r = run('import', fixture('pmumon-sim-yitian710.csv'))
+        self.assertIn('[SIMULATED: yitian710]', r.stdout)
+
+    def test_metrics_from_a_recording_equal_the_live_ones(self):
+        live = run('--sim', 'yitian710', 'stat', '-a', '-j', '-M', 'ali_drw', '--', 'sleep', '2')
+        self.assertEqual(live.returncode, 0, live.stderr)
+        want = {j['event']: j['value'] for j in map(json.loads, live.stdout.splitlines())
+                if j['type'] == 'total'}
+        got = {j['event']: j['value'] for j in rows('--merge', '-M', 'ali_drw',
+                                                      fixture('pmumon-sim-yitian710.csv'))
+               if j['type'] == 'total'}
+        for m in ('ddr_read_bandwidth.all', 'ddr_write_bandwidth.all'):
+            self.assertAlmostEqual(got[m], want[m], delta=want[m] * 1e-9)
+
+
+class PerfCaptured(unittest.TestCase):
+    """perf 6.1.192 on this project's VM: the values perf printed come back."""
+
+    def check_interval_file(self, name, parse):
+        want = parse()
+        got = [j for j in rows(fixture(name)) if j['type'] == 'interval']
+        self.assertEqual(len(got), len(want))
+        for g, (t, event, value, run_ns) in zip(got, want):
+            self.assertEqual(g['event'], event)
+            self.assertAlmostEqual(g['time_s'], t, places=9)
+            self.assertAlmostEqual(g['value'], value, delta=abs(value) * 1e-9 + 1e-9)
+            self.assertEqual(g['running_ns'], run_ns)  # perf's counter run time, kept
+            self.assertEqual(g['running_pct'], 100)
+
+    def test_x_interval(self):
+        def parse():
+            out = []
+            with open(fixture('perf61-x-interval.csv')) as f:
+                lines = f.readlines()
+            for line in lines:
+                if line.startswith('#') or not line.strip():
+                    continue
+                f = line.strip().split(',')
+                out.append((float(f[0]), f[3], float(f[1]), int(f[4])))
+            return out
+        self.check_interval_file('perf61-x-interval.csv', parse)
+
+    def test_j_interval(self):
+        def parse():
+            out = []
+            with open(fixture('perf61-j-interval.json')) as f:
+                lines = f.readlines()
+            for line in lines:
+                if line.startswith('{'):
+                    j = json.loads(line)
+                    out.append((j['interval'], j['event'], float(j['counter-value']),
+                                j['event-runtime']))
+            return out
+        self.check_interval_file('perf61-j-interval.json', parse)
+
+    def test_intervals_add_up_to_the_totals(self):
+        got = rows(fixture('perf61-x-interval.csv'))
+        for ev in ('msr/tsc/', 'page-faults'):
+            iv = sum(j['value'] for j in got if j['type'] == 'interval' and j['event'] == ev)
+            tot = [j['value'] for j in got if j['type'] == 'total' and j['event'] == ev]
+            self.assertEqual(tot, [iv])
+
+    def test_x_totals_not_supported_left_out(self):
+        r = run('import', '-x,', fixture('perf61-x-totals.csv'))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('left out, not supported where they were counted: cycles', r.stderr)
+        self.assertIn('give --duration SECONDS', r.stderr)
+        got = list(csv.DictReader(io.StringIO(r.stdout)))
+        self.assertEqual([g['event'] for g in got], ['cpu-clock', 'msr/tsc/', 'page-faults'])
+        self.assertEqual(got[1]['value'], '1207006128')
+        self.assertEqual(got[0]['value'], '603.5')
+
+    def test_per_cpu(self):
+        for name in ('perf61-x-percpu.csv', 'perf61-j-percpu.json'):
+            got = [j for j in rows(fixture(name)) if j['type'] == 'total']
+            self.assertEqual(sorted({j['cpu'] for j in got}), [0, 1], name)
+        # and merged on request: the two CPUs add up
+        tot = [j for j in rows('--merge', fixture('perf61-j-percpu.json'))
+               if j['event'] == 'msr/tsc/']
+        self.assertEqual(tot[0]['value'], 603670846 + 603727054)
+
+    def test_per_socket_and_duration_time(self):
+        got = rows(fixture('perf61-x-persocket.csv'))
+        self.assertEqual({j['socket'] for j in got}, {0})
+        self.assertEqual({j['event'] for j in got}, {'cpu-clock', 'msr/tsc/'})
+        self.assertAlmostEqual(got[0]['time_s'], 0.301831053, places=9)
+        got = rows(fixture('perf61-j-totals.json'))
+        self.assertAlmostEqual(got[0]['time_s'], 0.301775577, places=9)
+
+
+class PerfConstructed(unittest.TestCase):
+    """perf 6.1's format for machines this one is not (make-constructed.py)."""
+
+    def test_zen2_df_channels_multiplexed(self):
+        got = rows('-M', 'amd_df_bw', fixture('constructed-amdzen2-perf61-x.csv'))
+        iv = [j for j in got if j['type'] == 'interval' and j['event'] == 'DF_CH3_GBps']
+        self.assertEqual(len(iv), 2)
+        for j in iv:
+            self.assertAlmostEqual(j['value'], 4 * 6.4, places=6)
+            self.assertTrue(j['multiplexed'])  # perf ran it half the time: still says so
+            self.assertAlmostEqual(j['running_pct'], 50.0, places=1)
+        raw = [j for j in got if j['event'] == 'amd_df/event=0x107,umask=0x38/'
+               and j['type'] == 'total']
+        self.assertEqual(raw[0]['value'], 2 * 5e8)
+
+    def test_zen2_bare_names_need_the_pack(self):
+        r = run('import', '-M', 'nps1_die_to_dram', fixture('constructed-amdzen2-perf61-j.json'))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("constructed-amdzen2-perf61-j.json:2: event "
+                      "'dram_channel_data_controller_0' names no PMU", r.stderr)
+        self.assertRegex(r.stderr, r'--pack NAME \(built in: [a-z0-9, ]*amdzen2[a-z0-9, ]*\)')
+        got = rows('--pack', 'amdzen2', '-M', 'nps1_die_to_dram,amd_df_bw',
+                   fixture('constructed-amdzen2-perf61-j.json'))
+        v = {j['event']: j for j in got}
+        self.assertAlmostEqual(v['nps1_die_to_dram']['value'], 2e8 * 36 * 6.1e-5, places=3)
+        # duration_time from the file: 2.000123456 s
+        self.assertAlmostEqual(v['DF_CH0_GBps']['value'], 2e8 * 64 / 2.000123456 / 1e9,
+                               places=9)
+
+    def test_unknown_pack(self):
+        r = run('import', '--pack', 'nosuch', fixture('constructed-amdzen2-perf61-x.csv'))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no platform pack 'nosuch'", r.stderr)
+
+    def test_yitian_no_merge_per_device(self):
+        for name in ('constructed-yitian710-perf61-x.csv', 'constructed-yitian710-counts.csv'):
+            got = [j for j in rows('-M', 'ali_drw', fixture(name)) if j['type'] == 'total']
+            rd = [j for j in got if j['event'] == 'ddr_read_bandwidth.all']
+            self.assertEqual(len(rd), 16, name)
+            self.assertIn('ali_drw_40027080', {j['device'] for j in rd})
+            for j in rd:
+                self.assertAlmostEqual(j['value'], 6400.0, places=6)
+            wr = [j for j in got if j['event'] == 'ddr_write_bandwidth.all']
+            for j in wr:
+                self.assertAlmostEqual(j['value'], (5e7 + 1e6) * 64 / 1e6, places=6)
+            merged = {j['event']: j['value'] for j in rows('--merge', '-M', 'ali_drw',
+                                                           fixture(name))
+                      if j['type'] == 'total'}
+            self.assertAlmostEqual(merged['ddr_read_bandwidth.all'], 16 * 6400.0, places=6)
+
+    def test_yitian_json_bracket_names(self):
+        got = [j for j in rows('-M', 'ddr_read_bandwidth.all',
+                               fixture('constructed-yitian710-perf61-j.json'))
+               if j['type'] == 'interval' and j['event'] == 'ddr_read_bandwidth.all']
+        self.assertEqual(len(got), 32)
+        self.assertIn('ali_drw_27080', {j['device'] for j in got})
+        for j in got:
+            self.assertAlmostEqual(j['value'], 6400.0, places=6)
+
+
+class BadInput(unittest.TestCase):
+    def bad(self, text, *want, args=()):
+        with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False) as f:
+            f.write(text)
+        try:
+            r = run('import', *args, f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        for w in want:
+            self.assertIn(w.replace('FILE', f.name), r.stderr)
+        self.assertEqual(r.stderr.count('pmumon:'), 1, r.stderr)  # said once
+
+    def test_perf_csv(self):
+        self.bad('81,,page-faults,204123734,100.00,,\n12x,,cycles,5,100.00,,\n',
+                 "FILE:2: expected a count or <not counted>, not '12x'")
+        self.bad('81,,page-faults\n', 'FILE:1: expected the counter\'s run time (ns) and '
+                 "running percentage after event 'page-faults'")
+        self.bad('     1.000000000,5,,msr/tsc/,10,100.00,,\n'
+                 '     0.500000000,5,,msr/tsc/,10,100.00,,\n',
+                 'FILE:2: time 0.500000000 s comes after 1.000000000 s (line 1)')
+        self.bad('5,,msr/tsc/,10,100.00,,\n5,,msr/tsc/,10,100.00,,\n',
+                 "FILE:2: a second count of 'msr/tsc/' for the same totals")
+        self.bad('N0,2,5,,msr/tsc/,10,100.00,,\n', 'FILE:1: per-node counts')
+
+    def test_perf_json(self):
+        self.bad('{"counter-value" : "5", "event" : "x"\n', 'FILE:1: column')
+        self.bad('{"counter-value" : "5", "unit" : "", "event" : "msr/tsc/"}\n',
+                 'FILE:1: expected "event-runtime" (ns) and "pcnt-running"')
+
+    def test_counts_csv(self):
+        self.bad('time_s,device,event\n1,ali_drw_21000,hif_rd\n',
+                 "FILE:1: the header has no 'count' column")
+        self.bad('event,count,enabled_ns,running_ns\nhif_rd,5,10,20\n',
+                 'FILE:2: running_ns 20 is more than enabled_ns 10')
+        self.bad('event,count\nhif_rd,-5\n', "FILE:2: expected count to be a whole number")
+
+    def test_not_a_recording(self):
+        self.bad('\n# nothing\n', 'FILE:2: no counts found')
+        r = run('import', '/nonexistent/file.csv')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot read '/nonexistent/file.csv'", r.stderr)
+        r = run('import')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('import wants the FILE', r.stderr)
+
+    def test_help_teaches(self):
+        r = run('import', '--help')
+        self.assertEqual(r.returncode, 0)
+        for w in ('perf stat -x,', 'counts CSV', '--pack', '--duration', 'Examples:'):
+            self.assertIn(w, r.stdout)
+
+    def test_standard_input(self):
+        with open(fixture('perf61-x-interval.csv')) as f:
+            r = run('import', '-', stdin=f.read())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('msr/tsc/', r.stdout)
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=2)
