@@ -12,6 +12,7 @@
 #include "db/pack.h"
 #include "pmu.h"
 #include "source/msr.h"
+#include "source/sideband.h"
 #include "source/perf.h"
 #include "util/util.h"
 
@@ -325,6 +326,8 @@ int pm_ctx__discover(struct pm_ctx *ctx)
 		r = pm_perf__discover(ctx);
 	if (r == 0)
 		r = pm_msr__discover(ctx);
+	if (r == 0)
+		r = pm_sideband__discover(ctx);
 	if (r == 0) {
 		find_tracefs(ctx);
 		r = pm_db__load(ctx, &ctx->db);

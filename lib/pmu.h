@@ -52,6 +52,8 @@ struct pm_alias {
 enum pm_pmu_source {
 	PM_PMU_FROM_PERF, /* found under sys/bus/event_source/devices */
 	PM_PMU_FROM_MSR,  /* provided by the msr source (source/msr-discover.c) */
+	/* provided by the sideband source (source/sideband-discover.c) */
+	PM_PMU_FROM_SIDEBAND,
 };
 
 struct pm_pmu {
