@@ -579,6 +579,7 @@ static int sideband_read(struct pm_session *s)
 static int stop_all(struct pm_session *s)
 {
 	struct pm_sideband_state *st = s->sideband;
+	unsigned stopped = 0;
 	int r = 0;
 
 	for (size_t i = 0; st && i < st->n_c; i++) {
@@ -588,11 +589,16 @@ static int stop_all(struct pm_session *s)
 			continue;
 		e = sb_write(s, st->c[i].reg->port, PM_SB_OP_WRITE, st->c[i].reg->ctl,
 			     PM_SB_CMD_STOP);
-		if (e == 0)
+		if (e == 0) {
 			st->c[i].started = false;
-		else if (r == 0)
+			stopped++;
+		} else if (r == 0) {
 			r = e;
+		}
 	}
+	if (stopped)
+		pm_log(s->ctx, PM_LOG_INFO, "stopped %u SoC counter%s (STOP to %s)", stopped,
+		       stopped == 1 ? "" : "s", st->pci ? "config space" : "iosf_sb");
 	return r;
 }
 
