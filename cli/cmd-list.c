@@ -4,6 +4,7 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -13,7 +14,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmumon list [pmus|events|metrics|scenario] [GLOB]\n"
+		"usage: pmumon list [pmus|events|metrics|scenario|program] [GLOB]\n"
 		"\n"
 		"  pmus    every PMU: perf type, the CPUs its events open on, its counters\n"
 		"          (from a platform pack; 'unknown' when none describes it), counter\n"
@@ -24,6 +25,8 @@ static void usage(FILE *f)
 		"          events whose name matches (hif_*)\n"
 		"  metrics the platform packs' metrics: formula, unit, groups, scope\n"
 		"  scenario with --sim: what a scenario file can set on that platform\n"
+		"  program with --sim merrifield: the SIMULATION-ONLY programming list its\n"
+		"          made-up register map needs (stat --program FILE; docs/sideband.md)\n"
 		"\n"
 		"Use an event as PMU/EVENT/ (msr/tsc/), PMU/TERM=VALUE,.../\n"
 		"(amd_df/event=0x7,umask=0x38/), or FAMILY/EVENT/ for every instance of a\n"
@@ -55,7 +58,7 @@ static void list_pmus(struct pm_ctx *ctx, const char *glob)
 	size_t n = pm_ctx__pmu_count(ctx), shown = 0;
 	const char *packs = pm_ctx__packs(ctx);
 
-	printf("%-20s %5s %-12s %-14s %5s %6s %s\n", "PMU", "TYPE", "CPUS", "COUNTERS", "WIDTH",
+	printf("%-24s %8s %-12s %-14s %5s %6s %s\n", "PMU", "TYPE", "CPUS", "COUNTERS", "WIDTH",
 	       "MUX_MS", "IDENTIFIER");
 	for (size_t i = 0; i < n; i++) {
 		const struct pm_pmu *p = pm_ctx__pmu(ctx, i);
@@ -82,7 +85,7 @@ static void list_pmus(struct pm_ctx *ctx, const char *glob)
 			snprintf(type, sizeof(type), "%s", pm_pmu__source(p));
 		else
 			snprintf(type, sizeof(type), "%u", pm_pmu__type(p));
-		printf("%-20s %5s %-12s %-14s %5s %6s %s\n", pm_pmu__name(p), type, cpus, counters,
+		printf("%-24s %8s %-12s %-14s %5s %6s %s\n", pm_pmu__name(p), type, cpus, counters,
 		       width, mux, pm_pmu__identifier(p) ? pm_pmu__identifier(p) : "-");
 		shown++;
 	}
@@ -229,6 +232,8 @@ static void list_metrics(struct pm_ctx *ctx, const char *glob, bool asked)
 			printf("      = %s\n", m.expr);
 		if (m.desc[0])
 			printf("      %s\n", m.desc);
+		if (m.note)
+			printf("      note: %s\n", m.note);
 	}
 	if (!shown && asked && all)
 		printf("no metric or metric group matches '%s' (pmumon list metrics shows all %zu)\n",
@@ -260,6 +265,27 @@ static int list_scenario(const char *platform)
 	return EXIT_OK;
 }
 
+/* The SIMULATION-ONLY programming list a simulated platform's sideband counters need. */
+static int list_program(const char *platform)
+{
+	char *text = NULL;
+	int r = pm_sim__sideband_program(platform, &text);
+
+	if (r == -ENOENT) {
+		cli_error("'list program' writes the programming list a simulated Merrifield "
+			  "needs: add --sim merrifield (on real hardware, capture it from Intel's "
+			  "tools: README.md, 'Merrifield')");
+		return EXIT_USAGE;
+	}
+	if (r < 0) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	fputs(text, stdout);
+	free(text);
+	return EXIT_OK;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -285,17 +311,25 @@ int cmd_list(int argc, char **argv)
 	}
 	if (optind < argc &&
 	    (!strcmp(argv[optind], "pmus") || !strcmp(argv[optind], "events") ||
-	     !strcmp(argv[optind], "metrics") || !strcmp(argv[optind], "scenario")))
+	     !strcmp(argv[optind], "metrics") || !strcmp(argv[optind], "scenario") ||
+	     !strcmp(argv[optind], "program")))
 		what = argv[optind++];
 	if (optind < argc)
 		glob = argv[optind++];
 	if (optind < argc) {
-		cli_error("unexpected argument '%s' (pmumon list [pmus|events|metrics|scenario] [GLOB])",
+		cli_error("unexpected argument '%s' (pmumon list "
+			  "[pmus|events|metrics|scenario|program] [GLOB])",
 			  argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (cli_ctx_new(&ctx) < 0)
 		return EXIT_FAIL;
+	if (what && !strcmp(what, "program")) {
+		int r = list_program(arg_global.sim_platform);
+
+		pm_ctx__free(ctx);
+		return r;
+	}
 	if (what && !strcmp(what, "scenario")) {
 		int r = list_scenario(arg_global.sim_platform);
 

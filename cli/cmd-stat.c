@@ -27,6 +27,8 @@ struct stat_args {
 	const char *defines[MAX_EVENT_ARGS]; /* --define NAME=VALUE */
 	size_t n_defines;
 	enum pm_source_choice source;
+	const char *program; /* --program FILE: the sideband source's list */
+	bool sideband_pci;
 	bool all_cpus;
 	const char *cpus;
 	unsigned long interval_ms;
@@ -77,6 +79,13 @@ static void usage(FILE *f)
 		"                        from: perf (the kernel's PMUs), msr (/dev/cpu/N/msr,\n"
 		"                        as seed 004 does: root, the msr driver; 8 DF events\n"
 		"                        rotate over 4 counters every 100 ms), or auto (perf)\n"
+		"      --program FILE    Merrifield: the programming list that selects the\n"
+		"                        UNC_SOC_* groups' events on the SoC counters, captured\n"
+		"                        from Intel's tools (docs/sideband.md); counted through\n"
+		"                        debugfs iosf_sb, system-wide\n"
+		"      --sideband-pci    where the kernel has no iosf_mbi at all, reach the\n"
+		"                        sideband through the host bridge's PCI config space\n"
+		"                        (races with the kernel's own users of the bus)\n"
 		"Where:\n"
 		"  -a, --all-cpus        every CPU (the default without a COMMAND)\n"
 		"  -C, --cpu LIST        these CPUs (0-3,8); uncore events use the CPUs of\n"
@@ -117,6 +126,8 @@ enum {
 	OPT_PER_SOCKET,
 	OPT_DEFINE,
 	OPT_SOURCE,
+	OPT_PROGRAM,
+	OPT_SIDEBAND_PCI,
 };
 
 static int set_aggr(struct stat_args *a, enum pm_aggr aggr)
@@ -134,6 +145,8 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		{ "metric-group", required_argument, NULL, 'g' },
 		{ "define", required_argument, NULL, OPT_DEFINE },
 		{ "source", required_argument, NULL, OPT_SOURCE },
+		{ "program", required_argument, NULL, OPT_PROGRAM },
+		{ "sideband-pci", no_argument, NULL, OPT_SIDEBAND_PCI },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "interval-print", required_argument, NULL, 'I' },
@@ -183,6 +196,12 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 				cli_error("--source is perf, msr or auto, not '%s'", optarg);
 				return -1;
 			}
+			break;
+		case OPT_PROGRAM:
+			a->program = optarg;
+			break;
+		case OPT_SIDEBAND_PCI:
+			a->sideband_pci = true;
 			break;
 		case 'e':
 			if (a->n_events == MAX_EVENT_ARGS) {
@@ -510,6 +529,49 @@ static void say_msr_events(const struct pm_session *s, const struct pm_evlist *l
 		cli_info("read through /dev/cpu/N/msr: %s", buf);
 }
 
+/* The whole --program file, for the library to parse; NULL after an error said why. */
+static char *read_program(const char *path, size_t *ret_len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (!f) {
+		cli_error("cannot read the programming list '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t n;
+
+		if (len + 4096 > cap) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 65536;
+			nb = cap > (16u << 20) ? NULL : realloc(buf, cap);
+			if (!nb) {
+				cli_error("the programming list '%s' is too large (16 MiB at most)",
+					  path);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		cli_error("cannot read the programming list '%s': %s", path, strerror(errno));
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*ret_len = len;
+	return buf;
+}
+
 static int add_events(struct pm_evlist *l, const struct stat_args *a, bool system_wide)
 {
 	struct pm_diag d;
@@ -548,6 +610,8 @@ static int add_events(struct pm_evlist *l, const struct stat_args *a, bool syste
 			return r;
 		}
 	}
+	for (size_t i = 0; i < pm_evlist__note_count(l); i++)
+		cli_info("note: %s", pm_evlist__note(l, i));
 	if (a->n_events || a->n_metrics)
 		return 0;
 	r = pm_evlist__add_defaults(l, system_wide, desc, sizeof(desc), &d);
@@ -568,7 +632,7 @@ int cmd_stat(int argc, char **argv)
 	struct pm_out_opts oo = { 0 };
 	struct pm_diag d;
 	FILE *f = stdout;
-	char target[512];
+	char target[512], *program = NULL;
 	int r, ret = EXIT_FAIL;
 
 	r = parse_args(argc, argv, &a);
@@ -583,11 +647,26 @@ int cmd_stat(int argc, char **argv)
 	run.os = pm_ctx__os(run.ctx);
 	so.aggr = a.aggr;
 	so.source = a.source;
+	if (a.program) {
+		program = read_program(a.program, &so.program_len);
+		if (!program)
+			goto out;
+		so.program = program;
+		so.program_name = a.program;
+	}
+	so.sideband_pci = a.sideband_pci;
 	if (a.cpus) {
 		so.target = PM_TARGET_CPUS;
 		so.cpus = a.cpus;
 	} else if (a.all_cpus || !a.cmd) {
 		so.target = PM_TARGET_SYSTEM;
+	} else if (a.program) {
+		/* the SoC counters count the whole machine, never one task */
+		so.target = PM_TARGET_SYSTEM;
+		a.all_cpus = true;
+		cli_info("the SoC counters (--program) count the whole machine: counting "
+			 "system-wide while '%s' runs",
+			 a.cmd[0]);
 	} else {
 		so.target = PM_TARGET_TASK;
 	}
@@ -673,7 +752,9 @@ int cmd_stat(int argc, char **argv)
 		cli_error("cannot start the counters: %s (%s)", strerror(-r),
 			  a.source == PM_SOURCE_MSR ?
 				  "a write to a counter control register was refused" :
-				  "the kernel refused PERF_EVENT_IOC_ENABLE; see dmesg");
+			  a.program ? "a START to a SoC counter's control register was refused, "
+				      "or the kernel refused PERF_EVENT_IOC_ENABLE" :
+				      "the kernel refused PERF_EVENT_IOC_ENABLE; see dmesg");
 		goto out;
 	}
 	if (run.proc) {
@@ -705,6 +786,7 @@ out:
 	pm_session__free(run.s);
 	pm_evlist__free(l);
 	pm_ctx__free(run.ctx);
+	free(program);
 	if (f != stdout && fclose(f) != 0 && ret == EXIT_OK) {
 		cli_error("cannot write '%s': %s", a.output, strerror(errno));
 		ret = EXIT_FAIL;

@@ -13,6 +13,7 @@
 #include "pmu.h"
 #include "source/hwmon.h"
 #include "source/msr.h"
+#include "source/sideband.h"
 #include "source/perf.h"
 #include "source/replay.h"
 #include "util/util.h"
@@ -339,6 +340,8 @@ int pm_ctx__discover(struct pm_ctx *ctx)
 			r = pm_msr__discover(ctx);
 		if (r == 0)
 			r = pm_hwmon__discover(ctx);
+		if (r == 0)
+			r = pm_sideband__discover(ctx);
 	}
 	if (r == 0) {
 		find_tracefs(ctx);

@@ -48,6 +48,8 @@ struct pm_evlist {
 	size_t n_metrics, cap_metrics;
 	struct pm_define *defines;
 	size_t n_defines, cap_defines;
+	char **notes; /* what the metrics' readers should know (metric.c) */
+	size_t n_notes, cap_notes;
 };
 
 /* Drop the events added after the list had n_ev events (a failed metric's). */

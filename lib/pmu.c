@@ -165,6 +165,8 @@ const char *pm_pmu__source(const struct pm_pmu *p)
 		return "hwmon";
 	case PM_PMU_FROM_REPLAY:
 		return "replay";
+	case PM_PMU_FROM_SIDEBAND:
+		return "sideband";
 	default:
 		return "perf";
 	}

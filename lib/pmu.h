@@ -50,10 +50,11 @@ struct pm_alias {
 };
 
 enum pm_pmu_source {
-	PM_PMU_FROM_PERF,   /* found under sys/bus/event_source/devices */
-	PM_PMU_FROM_MSR,    /* provided by the msr source (source/msr-discover.c) */
-	PM_PMU_FROM_HWMON,  /* a block of a hwmon device (source/hwmon-discover.c) */
-	PM_PMU_FROM_REPLAY, /* named by a recording (source/replay.c) */
+	PM_PMU_FROM_PERF,     /* found under sys/bus/event_source/devices */
+	PM_PMU_FROM_MSR,      /* provided by the msr source (source/msr-discover.c) */
+	PM_PMU_FROM_HWMON,    /* a block of a hwmon device (source/hwmon-discover.c) */
+	PM_PMU_FROM_REPLAY,   /* named by a recording (source/replay.c) */
+	PM_PMU_FROM_SIDEBAND, /* provided by the sideband source (source/sideband-discover.c) */
 };
 
 struct pm_hwmon_block;

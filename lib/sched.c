@@ -30,6 +30,8 @@ static enum pm_source_id source_of(const struct pm_session *s, const struct pm_e
 		return PM_SRC_MSR; /* the kernel has no such PMU: only MSRs can count it */
 	if (in->pmu && in->pmu->source == PM_PMU_FROM_HWMON)
 		return PM_SRC_HWMON;
+	if (in->pmu && in->pmu->source == PM_PMU_FROM_SIDEBAND)
+		return PM_SRC_SIDEBAND; /* Merrifield's SoC counters: only the sideband reaches them */
 	if (s->opts.source != PM_SOURCE_MSR || s->opts.target == PM_TARGET_TASK)
 		return PM_SRC_PERF;
 	if (!strcmp(family, "amd_df") || !strcmp(family, "amd_l3"))

@@ -10,10 +10,9 @@
 
 /* Every source a session may use; counters name theirs by index. */
 static const struct pm_source_ops *const sources[] = {
-	[PM_SRC_PERF] = &pm_source_perf,
-	[PM_SRC_MSR] = &pm_source_msr,
-	[PM_SRC_HWMON] = &pm_source_hwmon,
-	[PM_SRC_REPLAY] = &pm_source_replay,
+	[PM_SRC_PERF] = &pm_source_perf,	 [PM_SRC_MSR] = &pm_source_msr,
+	[PM_SRC_HWMON] = &pm_source_hwmon,	 [PM_SRC_REPLAY] = &pm_source_replay,
+	[PM_SRC_SIDEBAND] = &pm_source_sideband,
 };
 
 uint64_t pm_session__next_poll(const struct pm_session *s)

@@ -25,6 +25,7 @@ enum pm_source_id {
 	PM_SRC_MSR,
 	PM_SRC_HWMON,
 	PM_SRC_REPLAY, /* counts recorded elsewhere (source/replay.c) */
+	PM_SRC_SIDEBAND,
 };
 
 struct pm_counter {
@@ -89,6 +90,7 @@ extern const struct pm_source_ops pm_source_perf;
 extern const struct pm_source_ops pm_source_msr;
 extern const struct pm_source_ops pm_source_hwmon;
 extern const struct pm_source_ops pm_source_replay;
+extern const struct pm_source_ops pm_source_sideband;
 
 struct pm_session {
 	struct pm_ctx *ctx;
@@ -110,6 +112,8 @@ struct pm_session {
 	const char *failed_device;    /* the PMU whose read failed last (NULL: none) */
 	bool warned_user_only;	      /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
+	/* the sideband source's state (source/sideband.c) */
+	struct pm_sideband_state *sideband;
 
 	struct pm_row *rows_iv, *rows_tot; /* event rows, then metric rows */
 	struct pm_row_acc *acc;		   /* per event row scratch for pm_aggr__compute */

@@ -85,6 +85,15 @@ const char *pm_sim__platform_info(size_t i, const char **ret_summary);
 bool pm_sim__platform_quantity(const char *platform, size_t i, const char **ret_key,
 			       const char **ret_unit, int *ret_instances, double *ret_default,
 			       const char **ret_doc);
+/*
+ * SIMULATION-ONLY: the programming list (docs/sideband.md) the simulated
+ * Merrifield needs for each of seed 001's groups, made from the simulator's
+ * invented register map (sim/platform/merrifield-map.h) as a user with real
+ * hardware would capture one from Intel's tools. It counts nothing on real
+ * hardware. *ret_text is the caller's (free()). -ENOENT: the platform has
+ * no sideband counters.
+ */
+int pm_sim__sideband_program(const char *platform, char **ret_text);
 /* Does the simulation follow wall time (clock=real)? */
 bool pm_sim__real_clock(const struct pm_sim *sim);
 /* The platform this simulation runs, or NULL for a bare simulator. */

@@ -148,6 +148,7 @@ struct pm_metric_info {
 	const char *unavailable; /* why it cannot be counted here, or NULL */
 	bool approximate;	 /* a vendor estimate, flagged on every value */
 	bool sum_of_devices;	 /* computed per PMU instance, then added up */
+	const char *note;	 /* what to know when reading it, or NULL */
 };
 
 size_t pm_ctx__metric_count(struct pm_ctx *ctx);
@@ -181,6 +182,14 @@ size_t pm_evlist__count(const struct pm_evlist *l);
 int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr);
 /* A constant metrics may use by name, for what no counter gives (a DDRC clock). */
 int pm_evlist__define(struct pm_evlist *l, const char *name, double value);
+/*
+ * What a reader of the list's metrics should know: each pack note of the
+ * metrics added (a seed's known behaviours), and each constant a metric
+ * needs that neither the pack nor --define gives (those metrics are NaN).
+ * Borrowed; valid until the next pm_evlist__add_metrics or the list's end.
+ */
+size_t pm_evlist__note_count(const struct pm_evlist *l);
+const char *pm_evlist__note(const struct pm_evlist *l, size_t i);
 const char *pm_evlist__name(const struct pm_evlist *l, size_t i);
 
 /* ---- counting ----------------------------------------------------------- */
@@ -212,6 +221,17 @@ struct pm_session_opts {
 	const char *cpus; /* PM_TARGET_CPUS */
 	pid_t pid;	  /* PM_TARGET_TASK: counting starts at its exec */
 	enum pm_aggr aggr;
+	/*
+	 * The sideband source (Merrifield's SoC counters): the programming list
+	 * the user captured (docs/sideband.md), its name for messages, and
+	 * whether the host bridge's PCI config space may carry the sideband
+	 * where debugfs iosf_sb is absent (it races with the kernel's own users
+	 * of the bus). The list is read during pm_session__open only.
+	 */
+	const char *program;
+	size_t program_len;
+	const char *program_name;
+	bool sideband_pci;
 };
 
 int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,

@@ -36,6 +36,8 @@ struct pm_db {
 	char cpuid[128];
 	struct pm_metric_def *metrics;
 	size_t n_metrics, cap_metrics;
+	struct pm_constant_def *constants;
+	size_t n_constants, cap_constants;
 	/* every file packs can use: the built-in ones, then the context's extra */
 	const struct pm_embedded **files;
 	size_t n_files;
@@ -465,9 +467,10 @@ static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, co
 	m.approximate = json_is_true(json_object_get(j, "Approximate"));
 	m.sum_of_devices = jstr(j, "Aggregate") && !strcmp(jstr(j, "Aggregate"), "SumOfDevices");
 	m.unavailable = jstr(j, "Unavailable") ? strdup(jstr(j, "Unavailable")) : NULL;
+	m.note = pm_strdup0(jstr(j, "Note"));
 	db->metrics[db->n_metrics++] = m;
 	if (!m.name || !m.expr || !m.groups || !m.desc || (unit && !m.family) || !m.unit ||
-	    !m.scope)
+	    !m.scope || (jstr(j, "Note") && !m.note))
 		return -ENOMEM;
 	return 0;
 }
@@ -501,6 +504,42 @@ static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, c
 		json_decref(arr);
 		if (r < 0)
 			return r;
+	}
+	return 0;
+}
+
+/*
+ * "Constants": [{"Name": "base_DRAM_frequency", "Value": 8e8, "Note": "..."}]:
+ * names metrics may use that no counter gives; without a Value the user
+ * gives one with --define, and until then the metrics using it are NaN.
+ */
+static int add_constants(struct pm_ctx *ctx, struct pm_db *db, const char *pack, json_t *arr)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(arr, i, o) {
+		json_t *v = json_object_get(o, "Value");
+		struct pm_constant_def *c;
+
+		if (!jstr(o, "Name") || (v && !json_is_number(v))) {
+			pm_log(ctx, PM_LOG_WARN,
+			       "pack '%s': Constants[%zu] needs a Name and a numeric Value (or none), "
+			       "ignoring",
+			       pack, i);
+			continue;
+		}
+		if (pm_grow((void **)&db->constants, &db->cap_constants, db->n_constants + 1,
+			    sizeof(*c)) < 0)
+			return -ENOMEM;
+		c = &db->constants[db->n_constants++];
+		*c = (struct pm_constant_def){ .name = strdup(jstr(o, "Name")),
+					       .note = pm_strdup0(jstr(o, "Note")),
+					       .pack = pack,
+					       .has_value = v != NULL,
+					       .value = v ? json_number_value(v) : 0 };
+		if (!c->name || (jstr(o, "Note") && !c->note))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -568,6 +607,9 @@ static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embed
 	if (r == 0)
 		r = add_metrics(ctx, db, db->packs[db->n_packs - 1].name, dir,
 				json_object_get(root, "Metrics"));
+	if (r == 0)
+		r = add_constants(ctx, db, db->packs[db->n_packs - 1].name,
+				  json_object_get(root, "Constants"));
 out:
 	json_decref(root);
 	return r;
@@ -806,7 +848,13 @@ void pm_db__free(struct pm_db *db)
 		free((char *)m->unit);
 		free((char *)m->scope);
 		free((char *)m->unavailable);
+		free((char *)m->note);
 	}
+	for (size_t i = 0; i < db->n_constants; i++) {
+		free((char *)db->constants[i].name);
+		free((char *)db->constants[i].note);
+	}
+	free(db->constants);
 	free(db->metrics);
 	free(db->files);
 	free(db->traits);
@@ -858,6 +906,15 @@ const struct pm_metric_def *pm_db__find_metric(const struct pm_db *db, const cha
 	for (size_t i = db ? db->n_metrics : 0; i-- > 0;)
 		if (!strcmp(db->metrics[i].name, name))
 			return &db->metrics[i];
+	return NULL;
+}
+
+const struct pm_constant_def *pm_db__find_constant(const struct pm_db *db, const char *name)
+{
+	/* the last definition wins, as for metrics */
+	for (size_t i = db ? db->n_constants : 0; i-- > 0;)
+		if (!strcmp(db->constants[i].name, name))
+			return &db->constants[i];
 	return NULL;
 }
 

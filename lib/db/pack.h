@@ -57,12 +57,28 @@ struct pm_metric_def {
 	bool sum_of_devices;
 	/* "Unavailable": why the pack cannot offer it (no cited encoding); NULL: usable */
 	const char *unavailable;
+	/* "Note": what a user should know when reading it (a seed's known behaviours), or NULL */
+	const char *note;
 	const char *pack;
 };
 
 size_t pm_db__metric_count(const struct pm_db *db);
 const struct pm_metric_def *pm_db__metric(const struct pm_db *db, size_t i);
 const struct pm_metric_def *pm_db__find_metric(const struct pm_db *db, const char *name);
+/*
+ * A constant a pack's metrics use and no counter gives ("Constants" in
+ * pack.json): its value where the platform fixes it, or none (has_value
+ * false) when it varies by machine and must come from --define.
+ */
+struct pm_constant_def {
+	const char *name, *note, *pack;
+	bool has_value;
+	double value;
+};
+
+/* The constant of a matching pack by that name, or NULL. */
+const struct pm_constant_def *pm_db__find_constant(const struct pm_db *db, const char *name);
+
 /* Is name one of the metric's groups (MetricGroup is ';'-separated)? */
 bool pm_metric_def__in_group(const struct pm_metric_def *m, const char *name);
 

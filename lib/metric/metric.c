@@ -175,6 +175,7 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 	struct binder *b = ud;
 	struct pm_evlist *l = b->l;
 	const struct pm_metric_def *child;
+	const struct pm_constant_def *constant;
 	double v;
 
 	if (ref == PM_EXPR_LITERAL) {
@@ -198,6 +199,14 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 		if (!strcmp(l->defines[i].name, name))
 			return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0,
 					l->defines[i].value);
+	constant = pm_db__find_constant(l->ctx->db, name);
+	if (constant) {
+		/* the platform's value, or NaN until --define gives one */
+		if (!constant->has_value)
+			l->metrics[b->metric].missing = constant;
+		return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0,
+				constant->has_value ? constant->value : NAN);
+	}
 	child = pm_db__find_metric(l->ctx->db, name);
 	if (child) {
 		size_t idx;
@@ -271,6 +280,63 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 	return 0;
 }
 
+static int add_note(struct pm_evlist *l, const char *text)
+{
+	for (size_t i = 0; i < l->n_notes; i++)
+		if (!strcmp(l->notes[i], text))
+			return 0;
+	if (pm_grow((void **)&l->notes, &l->cap_notes, l->n_notes + 1, sizeof(*l->notes)) < 0)
+		return -ENOMEM;
+	l->notes[l->n_notes] = strdup(text);
+	if (!l->notes[l->n_notes])
+		return -ENOMEM;
+	l->n_notes++;
+	return 0;
+}
+
+/* The notes of the list's metrics, rebuilt after each change: packs' notes, missing constants. */
+static int build_notes(struct pm_evlist *l)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < l->n_notes; i++)
+		free(l->notes[i]);
+	l->n_notes = 0;
+	for (size_t i = 0; i < l->n_metrics && r == 0; i++)
+		if (l->metrics[i].def->note)
+			r = add_note(l, l->metrics[i].def->note);
+	for (size_t i = 0; i < l->n_metrics && r == 0; i++) {
+		const struct pm_constant_def *c = l->metrics[i].missing;
+		struct pm_strbuf b = { 0 };
+
+		if (!c)
+			continue;
+		pm_strbuf__printf(&b,
+				  "%s is not known: no counter gives it and pack %s does not fix it",
+				  c->name, c->pack);
+		if (c->note)
+			pm_strbuf__printf(&b, " (%s)", c->note);
+		pm_strbuf__printf(&b, "; metrics that need it show as not counted:");
+		for (size_t j = 0; j < l->n_metrics; j++)
+			if (l->metrics[j].missing == c)
+				pm_strbuf__printf(&b, " %s", l->metrics[j].def->name);
+		pm_strbuf__printf(&b, "; add --define %s=VALUE", c->name);
+		r = b.oom ? -ENOMEM : add_note(l, b.s);
+		pm_strbuf__done(&b);
+	}
+	return r;
+}
+
+size_t pm_evlist__note_count(const struct pm_evlist *l)
+{
+	return l ? l->n_notes : 0;
+}
+
+const char *pm_evlist__note(const struct pm_evlist *l, size_t i)
+{
+	return l && i < l->n_notes ? l->notes[i] : NULL;
+}
+
 int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr)
 {
 	const struct pm_db *db = l->ctx->db;
@@ -332,6 +398,8 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 		l->n_metrics = n_metrics;
 		pm_evlist_truncate(l, n_ev, n_inst, n_groups);
 	}
+	if (r == 0)
+		r = build_notes(l);
 	return r;
 }
 
@@ -683,6 +751,7 @@ int pm_ctx__metric(struct pm_ctx *ctx, size_t i, struct pm_metric_info *ret)
 					.pack = d->pack,
 					.unavailable = d->unavailable,
 					.approximate = d->approximate,
-					.sum_of_devices = d->sum_of_devices };
+					.sum_of_devices = d->sum_of_devices,
+					.note = d->note };
 	return 0;
 }

@@ -16,6 +16,7 @@
 
 struct pm_evlist;
 struct pm_metric_def;
+struct pm_constant_def;
 
 enum pm_metric_slot_kind {
 	PM_SLOT_EVENT,	  /* the value of event idx in the same row's bucket */
@@ -39,6 +40,8 @@ struct pm_metric {
 	struct pm_metric_slot *slots;
 	size_t n_slots, cap_slots;
 	bool busy; /* being compiled: a reference back to it is a cycle */
+	/* a pack constant it uses that has no value and no --define: it is NaN */
+	const struct pm_constant_def *missing;
 };
 
 /* A name=value constant for metrics (--define ddrc_freq=1.6e9). */

@@ -611,6 +611,51 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 	return r;
 }
 
+/* ---- the programming list a user would capture (SIMULATION-ONLY) ------------------------ */
+
+int pm_sim__sideband_program(const char *platform, char **ret_text)
+{
+	struct pm_strbuf b = { 0 };
+
+	if (!platform || strcmp(platform, "merrifield") != 0)
+		return -ENOENT;
+	pm_strbuf__puts(&b,
+			"# SIMULATION-ONLY programming list for pmumon --sim merrifield.\n"
+			"# Made from the simulator's invented register map "
+			"(sim/platform/merrifield-map.h),\n"
+			"# NOT Intel's: on a real Merrifield these writes select nothing. Capture\n"
+			"# the real list from Intel's tools (README.md, 'Merrifield').\n"
+			"# Format: docs/sideband.md.\n");
+	for (size_t g = 0; g < MF_SIM_N_GROUPS; g++) {
+		pm_strbuf__printf(&b, "\ngroup %s\n", mf_sim_groups[g]);
+		for (size_t i = 0; i < MF_SIM_N_EVENTS; i++) {
+			const struct mf_sim_event *e = &mf_sim_events[i];
+
+			if (strcmp(e->group, mf_sim_groups[g]) != 0)
+				continue;
+			for (size_t k = 0; k < 2; k++)
+				pm_strbuf__printf(&b, "write 0x%02x 0x%02x 0x%04x 0x%02x%s%s\n",
+						  e->mux[k].port, e->mux[k].opcode,
+						  e->mux[k].offset, e->mux[k].value,
+						  k ? "" : "    # ", k ? "" : e->event);
+		}
+		for (size_t i = 0; i < MF_SIM_N_EVENTS; i++) {
+			const struct mf_sim_event *e = &mf_sim_events[i];
+
+			if (!strcmp(e->group, mf_sim_groups[g]))
+				pm_strbuf__printf(&b, "counter %d 0x%02x 0x%02x 0x%02x\n",
+						  e->counter, MF_CHAP_PORT, MF_SIM_CCCR(e->counter),
+						  MF_SIM_DATA(e->counter));
+		}
+	}
+	if (b.oom) {
+		pm_strbuf__done(&b);
+		return -ENOMEM;
+	}
+	*ret_text = pm_strbuf__steal(&b);
+	return 0;
+}
+
 const struct sim_platform sim_platform_merrifield = {
 	.name = "merrifield",
 	.summary = "Intel Merrifield (Atom Z34xx): 2 CPUs, IOSF sideband debugfs and PCI "

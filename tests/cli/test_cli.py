@@ -618,6 +618,106 @@ class Simulated(unittest.TestCase):
         self.assertIn("unknown term or event 'MEMORY_READ' for PMU 'bfperf/tile0'", r.stderr)
         r = run('--sim', 'bluefield2', 'list', 'pmus')
         self.assertRegex(r.stdout, r'bfperf/l3cachehalf0 +hwmon +0 +5 +57 ')
+    def merrifield_list(self):
+        # the SIMULATION-ONLY list, as a user would capture theirs from Intel's tools
+        r = run('--sim', 'merrifield', 'list', 'program')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('SIMULATION-ONLY', r.stdout)
+        fd, path = tempfile.mkstemp(suffix='.list')
+        with os.fdopen(fd, 'w') as f:
+            f.write(r.stdout)
+        self.addCleanup(os.unlink, path)
+        return path
+
+    def test_merrifield_done_when(self):
+        # issue 7: channel read/write MB/s every interval equal the scenario's
+        program = self.merrifield_list()
+        fd, scn = tempfile.mkstemp(suffix='.scn')
+        with os.fdopen(fd, 'w') as f:
+            f.write('ddr.read[0] 640M\nddr.write[0] 256M\nddr.read[1] 320M\n'
+                    'ddr.write[1] 128M\n')
+        self.addCleanup(os.unlink, scn)
+        args = ['--sim', 'merrifield:scenario=' + scn, 'stat', '-g', 'UNC_SOC_Memory_DDR_BW',
+                '--program', program, '-I', '1000']
+        r = run(*args, '--', 'sleep', '5')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('counting system-wide while', r.stderr)
+        self.assertRegex(r.stdout, r'640\.00 MB/s +DDR_Chan0_Read_MBps')
+        r = run(*args, '-j', '--', 'sleep', '5')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [json.loads(l) for l in r.stdout.splitlines()]
+        want = {'DDR_Chan0_Read_MBps': 640, 'DDR_Chan0_Write_MBps': 256,
+                'DDR_Chan1_Read_MBps': 320, 'DDR_Chan1_Write_MBps': 128,
+                'DDR_Total_MBps': 1344}
+        seen = 0
+        for o in rows:
+            if o['event'] in want:
+                self.assertAlmostEqual(o['value'], want[o['event']], places=6, msg=o)
+                seen += 1
+            elif '/' in o['event']:
+                self.assertEqual(o['source'], 'sideband', o)
+        self.assertEqual(seen, len(want) * 6)  # 5 intervals and the totals
+
+    def test_merrifield_errors(self):
+        r = run('--sim', 'merrifield', 'stat', '-a', '-g', 'UNC_SOC_Memory_DDR_BW',
+                '--timeout', '1000')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('group needs a programming list', r.stderr)
+        self.assertIn('--program FILE', r.stderr)
+        self.assertIn("'pmumon import'", r.stderr)
+        fd, bad = tempfile.mkstemp(suffix='.list')
+        with os.fdopen(fd, 'w') as f:
+            f.write('group UNC_SOC_Memory_DDR_BW\ncounter 0 0x17 0x10\n')
+        self.addCleanup(os.unlink, bad)
+        r = run('--sim', 'merrifield', 'stat', '-a', '-g', 'UNC_SOC_Memory_DDR_BW',
+                '--program', bad, '--timeout', '1000')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(bad + ":2: 'counter' takes 4 numbers", r.stderr)
+        r = run('--sim', 'merrifield', 'stat', '-a', '-g', 'UNC_SOC_Memory_DDR_BW',
+                '--program', bad + '.missing', '--timeout', '1000')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('cannot read the programming list', r.stderr)
+        r = run('--sim', 'merrifield:user=nobody', 'stat', '-a', '-g', 'UNC_SOC_Memory_DDR_BW',
+                '--program', self.merrifield_list(), '--timeout', '1000')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('run pmumon as root', r.stderr)
+        r = run('--sim', 'amdzen2', 'list', 'program')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('capture it from Intel', r.stderr)
+
+    def test_merrifield_notes_and_constant(self):
+        program = self.merrifield_list()
+        args = ['--sim', 'merrifield', 'stat', '-a', '-g', 'UNC_SOC_DDR_Self_Refresh',
+                '--program', program, '-j', '--timeout', '2000']
+        r = run(*args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('may be running at a different source clock frequency', r.stderr)
+        self.assertIn('add --define base_DRAM_frequency=VALUE', r.stderr)
+        vals = {json.loads(l)['event']: json.loads(l)['value'] for l in r.stdout.splitlines()}
+        self.assertIsNone(vals['DDR_Chan0_Deep_Self_Refresh_Residency'])
+        r = run(*args, '--define', 'base_DRAM_frequency=400e6')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn('base_DRAM_frequency is not known', r.stderr)
+        vals = {json.loads(l)['event']: json.loads(l)['value'] for l in r.stdout.splitlines()}
+        # the built-in scenario's defaults: 20% deep, 10% shallow
+        self.assertAlmostEqual(vals['DDR_Chan0_Deep_Self_Refresh_Residency'], 20, places=6)
+        self.assertAlmostEqual(vals['DDR_Chan1_Shallow_Self_Refresh_Residency'], 10, places=6)
+        r = run('--sim', 'merrifield', 'list', 'metrics', 'UNC_SOC_Module0_BW')
+        self.assertIn('Mod0_ReadPartial - Mod0_Read32B - Mod0_Read64B', r.stdout)
+        self.assertIn('note: UNC_SOC_Module0_BW: the module 0 partial event', r.stdout)
+
+    def test_merrifield_stops_on_signals(self):
+        program = self.merrifield_list()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            p = subprocess.Popen([PMUMON, '-v', '--sim', 'merrifield:clock=real', 'stat', '-a',
+                                  '-g', 'UNC_SOC_Memory_DDR_BW', '--program', program, '-x,'],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(0.5)
+            p.send_signal(sig)
+            out, err = p.communicate(timeout=10)
+            self.assertEqual(p.returncode, 0, err)
+            self.assertIn('DDR_Total_MBps', out)
+            self.assertIn('stopped 4 SoC counters (STOP to iosf_sb)', err)
 
     def test_scheduled_vanish(self):
         # a PMU goes away mid-run: the totals up to the last good read survive
