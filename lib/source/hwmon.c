@@ -494,6 +494,18 @@ static void add_delta(struct pm_session *s, struct hw_block *k, size_t c, uint64
 	*last = val;
 }
 
+/* `enable`=1: l3cache resets and starts all counters; CRSPACE sets EN and CLR (from 0). */
+static int start(struct pm_session *s, struct hw_block *k, uint64_t now)
+{
+	int r = write_text(s, k->enable_fd, "1");
+
+	if (r < 0)
+		return block_error(s, k, "writing 1 to enable", r);
+	k->started = k->ran = true;
+	k->t_run = now;
+	return 0;
+}
+
 /*
  * Bring a block's counters up to now. Every value is read before any total
  * changes, so a failed read changes nothing. The l3cache block is stopped
@@ -538,14 +550,7 @@ static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bo
 	for (size_t i = 0; i < k->n_ctr; i++)
 		s->hwmon->acc[k->ctr[i]].ena += dt;
 	k->t_last = now;
-	if (l3 && restart) {
-		r = write_text(s, k->enable_fd, "1"); /* resets and starts all of them */
-		if (r < 0)
-			return block_error(s, k, "writing 1 to enable", r);
-		k->started = k->ran = true;
-		k->t_run = now;
-	}
-	return 0;
+	return l3 && restart ? start(s, k, now) : 0;
 }
 
 /*
@@ -610,15 +615,8 @@ static int hwmon_enable(struct pm_session *s)
 			continue;
 		}
 		r = program(s, k);
-		if (r == 0 && !k->gone && k->enable_fd >= 0) {
-			/* l3cache: reset and start all; CRSPACE: EN and CLR, from 0 */
-			r = write_text(s, k->enable_fd, "1");
-			if (r < 0)
-				r = block_error(s, k, "writing 1 to enable", r);
-			k->started = r == 0;
-			k->ran |= k->started;
-			k->t_run = now;
-		}
+		if (r == 0 && !k->gone && k->enable_fd >= 0)
+			r = start(s, k, now);
 	}
 	return r;
 }
@@ -659,14 +657,8 @@ static int poll_at(struct pm_session *s, uint64_t now)
 			/* the next events take their turn */
 			k->first = (k->first + free_slots(k)) % k->n_ctr;
 			r = program(s, k);
-			if (r == 0 && k->b->kind == PM_HWMON_L3CACHE && !k->gone) {
-				r = write_text(s, k->enable_fd, "1");
-				if (r < 0)
-					r = block_error(s, k, "writing 1 to enable", r);
-				k->started = r == 0;
-				k->ran |= k->started;
-				k->t_run = now;
-			}
+			if (r == 0 && k->b->kind == PM_HWMON_L3CACHE && !k->gone)
+				r = start(s, k, now);
 		}
 		k->t_phase = now;
 	}

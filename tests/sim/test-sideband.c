@@ -108,21 +108,6 @@ static char *sim_program(void)
 	return text;
 }
 
-/* Advance the virtual clock to t, polling the session when it asks, as stat does. */
-static void run_until(struct th_run *r, uint64_t t)
-{
-	for (;;) {
-		uint64_t now = pm_sim__now(r->sim), poll = pm_session__next_poll(r->s);
-
-		if (poll >= t) {
-			pm_sim__advance(r->sim, t - now);
-			return;
-		}
-		pm_sim__advance(r->sim, poll > now ? poll - now : 0);
-		assert_int_equal(pm_session__poll(r->s), 0);
-	}
-}
-
 /* Count specs and metrics through the sideband source with a list (NULL: none). */
 static int start(struct th_run *r, struct pm_sim *sim, const char *const *specs,
 		 const char *metrics, const char *program, bool pci)
@@ -158,7 +143,7 @@ static void test_all_groups(void **state)
 
 		assert_int_equal(start(&r, sim, NULL, mf_sim_groups[g], program, false), 0);
 		/* base_DRAM_frequency is defined below for the self-refresh group */
-		run_until(&r, pm_sim__now(sim) + RUN_S * SEC);
+		th_run_until(&r, pm_sim__now(sim) + RUN_S * SEC);
 		assert_int_equal(pm_session__read(r.s), 0);
 		rep = pm_session__report(r.s, false);
 		for (size_t i = 0; i < rep->n_rows; i++)
@@ -219,7 +204,7 @@ static void test_self_refresh_constant(void **state)
 			assert_int_equal(pm_session__open(r.s, &r.d), 0);
 			assert_int_equal(pm_session__enable(r.s), 0);
 		}
-		run_until(&r, pm_sim__now(sim) + RUN_S * SEC);
+		th_run_until(&r, pm_sim__now(sim) + RUN_S * SEC);
 		assert_int_equal(pm_session__read(r.s), 0);
 		rep = pm_session__report(r.s, false);
 		for (size_t i = 0; i < PM_ARRAY_SIZE(worked); i++) {
@@ -255,7 +240,7 @@ static void test_intervals_vs_truth(void **state)
 		uint64_t t1;
 		const struct pm_report *rep;
 
-		run_until(&r, pm_sim__now(sim) + SEC);
+		th_run_until(&r, pm_sim__now(sim) + SEC);
 		assert_int_equal(pm_session__read(r.s), 0);
 		t1 = pm_sim__now(sim) - pm_sim__scenario_start(sim);
 		rep = pm_session__report(r.s, true);
@@ -356,7 +341,7 @@ static void test_stopped_on_exit(void **state)
 		uint32_t before;
 
 		assert_int_equal(start(&r, sim, NULL, "UNC_SOC_Memory_DDR_BW", program, false), 0);
-		run_until(&r, pm_sim__now(sim) + SEC);
+		th_run_until(&r, pm_sim__now(sim) + SEC);
 		for (int c = 0; c < 4; c++) {
 			before = data_now(sim, c);
 			pm_sim__advance(sim, SEC / 10);
@@ -389,7 +374,7 @@ static void test_pci_fallback(void **state)
 	th_log_clear();
 	assert_int_equal(start(&r, sim, NULL, "UNC_SOC_Memory_DDR_BW", program, true), 0);
 	assert_true(th_logged("races with the kernel's own users of the bus"));
-	run_until(&r, pm_sim__now(sim) + RUN_S * SEC);
+	th_run_until(&r, pm_sim__now(sim) + RUN_S * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	assert_true(fabs(row(pm_session__report(r.s, false), "DDR_Total_MBps")->value - 1344) <
 		    1e-6);
