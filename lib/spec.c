@@ -190,10 +190,10 @@ static bool is_tp_char(char c)
 
 /*
  * A PMU with a device path, "bfperf/tile2/HNF_REQUESTS/": is what follows
- * the PMU's '/' a block name, a '/', terms and a closing '/' (then the end
- * of the event)? Returns the block name's length, 0 if not. A probe: it
- * parses ahead and leaves the parser as it was, so "cpu/cycles/u" stays
- * the PMU cpu with the term cycles and modifier u.
+ * the PMU's '/' a block name, a '/', terms and a closing '/', then the end
+ * of the event (',', '}', ':' or the end)? Returns the block name's length,
+ * 0 if not. A probe: it parses ahead and leaves the parser as it was, so
+ * "cpu/cycles/u" and "cpu/cycles/u,cpu/k,event=0x3c/" keep perf's reading.
  */
 static size_t device_path_len(struct parser *p)
 {
@@ -203,14 +203,10 @@ static size_t device_path_len(struct parser *p)
 
 	if (n && at(p, '/') && p->pos + 1 < p->len && is_name_char(p->s[p->pos + 1])) {
 		p->pos++;
-		if (parse_terms(p, &probe, true) == 0) {
-			size_t end = p->pos;
-
-			while (end < p->len && p->s[end] != ',' && p->s[end] != '}')
-				end++;
-			if (at(p, ':') || end == p->pos || all_mods(p->s + p->pos, end - p->pos))
-				found = n;
-		}
+		/* ends the event: modifiers, if any, only after ':' */
+		if (parse_terms(p, &probe, true) == 0 &&
+		    (p->pos == p->len || at(p, ',') || at(p, '}') || at(p, ':')))
+			found = n;
 	}
 	pm_spec__done_event(&probe);
 	p->err = err;

@@ -59,6 +59,13 @@ void pm_hwmon_block__free(struct pm_hwmon_block *b)
 	free(b);
 }
 
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
 static bool has_file(struct pm_ctx *ctx, const char *dir, const char *name)
 {
 	char path[512];
@@ -74,6 +81,14 @@ static int add_format(struct pm_pmu *p, const char *name, const char *text)
 	int r = pm_format__parse(text, strlen(text), &f, &col);
 
 	return r < 0 ? r : pm_pmu__add_format(p, name, text, &f);
+}
+
+static bool code_listed(const struct pm_pmu *p, const char *terms)
+{
+	for (size_t i = 0; i < p->n_aliases; i++)
+		if (!strcmp(p->aliases[i].terms, terms))
+			return true;
+	return false;
 }
 
 /* "0x45: HNF_REQUESTS" lines into aliases event=0x45. */
@@ -100,13 +115,24 @@ static int add_event_list(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 		uint64_t code;
 
 		if (!colon || pm_parse_u64(line, (size_t)(colon - line), 16, &code) < 0 ||
-		    code > UINT32_MAX || !colon[1] || !colon[2]) {
+		    code > UINT32_MAX || colon[1] != ' ' || !colon[2]) {
 			pm_log(ctx, PM_LOG_WARN,
 			       "malformed line in '%s': '%s' (expected '0x45: NAME'), ignoring it",
 			       path, line);
 			continue;
 		}
+		/* kernels before f13bce715d16 list some llt_miss names with a trailing space */
+		pm_rtrim(colon + 2);
 		snprintf(terms, sizeof(terms), "event=0x%llx", (unsigned long long)code);
+		if (code_listed(p, terms)) {
+			/* kernels before 173bbec6693f list llt code 103 twice (kernel-facts
+			 * §2.2): the second name is the pack's to give its real code */
+			pm_log(ctx, PM_LOG_WARN,
+			       "%s: event_list gives code 0x%llx twice; '%s' is left to the "
+			       "platform pack",
+			       p->name, (unsigned long long)code, colon + 2);
+			continue;
+		}
 		r = pm_pmu__add_alias(p, &(struct pm_alias){ .name = colon + 2,
 							     .terms = terms,
 							     .scale = 1.0,
@@ -152,10 +178,15 @@ static int add_registers(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 			break;
 		}
 		snprintf(terms, sizeof(terms), "reg=%zu", b->n_regs++);
-		r = pm_pmu__add_alias(p, &(struct pm_alias){ .name = files.name[i],
-							     .terms = terms,
-							     .scale = 1.0,
-							     .origin = "sysfs" });
+		/* statistics count (*_CNT, DRAM_ECC_COUNT); the rest are values: clock
+		 * measurements, ecc injection and error-address registers */
+		r = pm_pmu__add_alias(p, &(struct pm_alias){
+						 .name = files.name[i],
+						 .terms = terms,
+						 .scale = 1.0,
+						 .snapshot = !has_suffix(files.name[i], "_CNT") &&
+							     !has_suffix(files.name[i], "_COUNT"),
+						 .origin = "sysfs" });
 	}
 	pm_names__done(&files);
 	pm_names__done(&dirs);

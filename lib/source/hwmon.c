@@ -44,10 +44,16 @@
 #include "source/hwmon.h"
 #include "util/util.h"
 
-#define PHASE_NS 100000000ull		/* 100 ms, as the msr source */
-#define FIRST_WRAP_POLL_NS 100000000ull /* before any rate is known */
-#define MAX_WRAP_POLL_NS 10000000000ull
+#define PHASE_NS 100000000ull /* 100 ms, as the msr source */
+/*
+ * Narrow counters (32-bit CRSPACE, ecc registers) are read at least every
+ * MAX_WRAP_POLL_NS: no wrap is missed below 2^32 per 250 ms = 17 G counts/s,
+ * whatever the traffic did since the last read (model choice: no public
+ * source bounds the blocks' clocks). Faster rates seen shorten it.
+ */
+#define MAX_WRAP_POLL_NS 250000000ull
 #define MIN_WRAP_POLL_NS 1000000ull
+#define WRAP_WIDTH 48 /* wider counters do not wrap in a run (57 bits: 4.5 years at 1 GHz) */
 #define LOCK_PATH "run/pmumon-bfperf.lock"
 
 struct hw_slot {
@@ -86,6 +92,7 @@ struct pm_hwmon_state {
 	struct hw_block *blk;
 	size_t n_blk, cap_blk;
 	int lock;
+	int deferred; /* an error of the last accumulation (in disable): the next read says it */
 	char failed[192];
 };
 
@@ -194,7 +201,7 @@ static const char *driver_error(int err)
 
 static int block_error(struct pm_session *s, const struct hw_block *k, const char *what, int err)
 {
-	snprintf(s->hwmon->failed, sizeof(s->hwmon->failed), "%s/%s", k->b->dir, what);
+	snprintf(s->hwmon->failed, sizeof(s->hwmon->failed), "%s", k->pmu->name);
 	s->failed_device = s->hwmon->failed;
 	pm_log(s->ctx, PM_LOG_WARN, "%s: %s: %s", k->pmu->name, what, driver_error(err));
 	return err;
@@ -234,6 +241,36 @@ static struct hw_block *block_for(struct pm_hwmon_state *st, const struct pm_pmu
 	return k;
 }
 
+/*
+ * CRSPACE `count_clock` (§2.5): a set bit i makes counter i count clock
+ * cycles whatever its event says. Someone set it: those slots are theirs.
+ */
+static int read_count_clock(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
+{
+	char path[512], text[32];
+	uint64_t mask = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/count_clock", k->b->dir);
+	n = pm_read_file(s->ctx, path, text, sizeof(text));
+	if (n == -ENOENT)
+		return 0; /* kernels before the count_clock patch */
+	if (n < 0 || pm_parse_u64_str(text, 0, &mask) < 0) {
+		pm_diag_set(d, NULL, "cannot read /%s: %s", path,
+			    driver_error(n < 0 ? (int)n : -EPROTO));
+		return n < 0 ? (int)n : -EPROTO;
+	}
+	for (unsigned j = 0; j < k->b->counters && j < 32; j++)
+		if (mask & (1ull << j)) {
+			k->slot[j].other = true;
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s counter %u counts clock cycles (bit %u of count_clock is set): "
+			       "left alone",
+			       k->pmu->name, j, j);
+		}
+	return 0;
+}
+
 /* The block's counters: files open, and whose is each slot? */
 static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 {
@@ -243,11 +280,11 @@ static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 
 	k->has_disable = code_name(k->pmu, 0) && !strcmp(code_name(k->pmu, 0), "DISABLE");
 	k->slot = calloc(n ? n : 1, sizeof(*k->slot));
+	for (unsigned j = 0; k->slot && j < n; j++)
+		k->slot[j] = (struct hw_slot){ .ev_fd = -1, .ctr_fd = -1, .on = -1 };
 	k->vals = calloc(n ? n : 1, sizeof(*k->vals));
 	if (!k->slot || !k->vals)
 		return -ENOMEM;
-	for (unsigned j = 0; j < n; j++)
-		k->slot[j] = (struct hw_slot){ .ev_fd = -1, .ctr_fd = -1, .on = -1 };
 	if (k->b->kind == PM_HWMON_L3CACHE || k->b->kind == PM_HWMON_CRSPACE) {
 		k->enable_fd = open_file(s, k, "enable", O_RDWR, d);
 		if (k->enable_fd < 0)
@@ -266,6 +303,11 @@ static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 			       k->pmu->name);
 			return 0;
 		}
+	}
+	if (k->b->kind == PM_HWMON_CRSPACE) {
+		r = read_count_clock(s, k, d);
+		if (r < 0)
+			return r;
 	}
 	for (unsigned j = 0; j < n && r == 0; j++) {
 		struct hw_slot *sl = &k->slot[j];
@@ -402,14 +444,14 @@ needed:
 			continue;
 		}
 		k->reg_fd = malloc(k->n_ctr * sizeof(*k->reg_fd));
+		for (size_t j = 0; k->reg_fd && j < k->n_ctr; j++)
+			k->reg_fd[j] = -1;
 		k->reg_last = calloc(k->n_ctr, sizeof(*k->reg_last));
 		k->vals = calloc(k->n_ctr, sizeof(*k->vals));
 		if (!k->reg_fd || !k->reg_last || !k->vals) {
 			r = -ENOMEM;
 			break;
 		}
-		for (size_t j = 0; j < k->n_ctr; j++)
-			k->reg_fd[j] = -1;
 		for (size_t j = 0; j < k->n_ctr && r == 0; j++) {
 			size_t reg = (size_t)s->l->inst[s->c[k->ctr[j]].inst].attr.config;
 
@@ -502,7 +544,8 @@ static int start(struct pm_session *s, struct hw_block *k, uint64_t now)
 	if (r < 0)
 		return block_error(s, k, "writing 1 to enable", r);
 	k->started = k->ran = true;
-	k->t_run = now;
+	/* counting from here: the stopped moments before are not running time */
+	k->t_run = PM_MAX(now, now_ns(s));
 	return 0;
 }
 
@@ -534,8 +577,17 @@ static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bo
 	if (r < 0)
 		return block_error(s, k, "reading its counters", r);
 	if (k->b->kind == PM_HWMON_REGISTER) {
-		for (size_t j = 0; j < k->n_ctr; j++)
-			add_delta(s, k, k->ctr[j], &k->reg_last[j], k->vals[j], dt);
+		for (size_t j = 0; j < k->n_ctr; j++) {
+			struct pm_reading *a = &s->hwmon->acc[k->ctr[j]];
+
+			if (s->l->ev[s->c[k->ctr[j]].event].snapshot) {
+				/* a current value (clock_measure, ecc settings): SET, not added */
+				a->val = k->vals[j];
+				a->run += dt;
+			} else {
+				add_delta(s, k, k->ctr[j], &k->reg_last[j], k->vals[j], dt);
+			}
+		}
 	} else {
 		for (unsigned j = 0; j < k->b->counters; j++) {
 			struct hw_slot *sl = &k->slot[j];
@@ -630,13 +682,14 @@ static uint64_t due(const struct hw_block *k)
 		return UINT64_MAX;
 	if (rotates(k))
 		return k->t_phase + PHASE_NS;
-	if (k->b->width < 64) {
-		/* at most half the range between reads, at the fastest rate seen */
+	if (k->b->width < WRAP_WIDTH) {
+		/* at most half the range between reads at the fastest rate seen, clamped
+		 * as a double: the quotient may exceed any integer */
 		double half = (double)(1ull << (k->b->width - 1));
-		uint64_t every = k->max_rate > 0 ? (uint64_t)(half / k->max_rate) :
-						   FIRST_WRAP_POLL_NS;
+		double every = k->max_rate > 0 ? half / k->max_rate : (double)MAX_WRAP_POLL_NS;
 
-		wrap = k->t_last + PM_MAX(MIN_WRAP_POLL_NS, PM_MIN(every, MAX_WRAP_POLL_NS));
+		every = PM_MAX((double)MIN_WRAP_POLL_NS, PM_MIN(every, (double)MAX_WRAP_POLL_NS));
+		wrap = k->t_last + (uint64_t)every;
 	}
 	return wrap;
 }
@@ -653,7 +706,7 @@ static int poll_at(struct pm_session *s, uint64_t now)
 		if (now < due(k))
 			continue;
 		r = accumulate(s, k, now, !turn);
-		if (r == 0 && turn) {
+		if (r == 0 && turn && !k->gone) {
 			/* the next events take their turn */
 			k->first = (k->first + free_slots(k)) % k->n_ctr;
 			r = program(s, k);
@@ -688,6 +741,11 @@ static int hwmon_read(struct pm_session *s)
 
 	if (!st)
 		return 0;
+	if (st->deferred) {
+		r = st->deferred;
+		st->deferred = 0;
+		return r;
+	}
 	if (s->enabled) {
 		r = poll_at(s, now); /* a phase that is due ends first */
 		for (size_t i = 0; i < st->n_blk && r == 0; i++)
@@ -734,6 +792,8 @@ next:
 		if (e < 0 && r == 0)
 			r = e;
 	}
+	if (st && r < 0)
+		st->deferred = r; /* the totals' read must not pass for a good one */
 	return r;
 }
 
@@ -743,7 +803,7 @@ static void restore_slot(struct pm_session *s, struct hw_block *k, unsigned j)
 	struct hw_slot *sl = &k->slot[j];
 	long now_code;
 
-	if (!sl->touched || read_code(s, sl->ev_fd, &now_code) < 0)
+	if (!sl->touched || sl->ev_fd < 0 || read_code(s, sl->ev_fd, &now_code) < 0)
 		return;
 	if (now_code != (long)sl->wrote) {
 		pm_log(s->ctx, PM_LOG_WARN,
@@ -752,9 +812,11 @@ static void restore_slot(struct pm_session *s, struct hw_block *k, unsigned j)
 		       k->pmu->name, j, now_code);
 		return;
 	}
-	if (k->has_disable ? write_code(s, sl, 0) < 0 :
-	    sl->saved >= 0 ? write_code(s, sl, (uint32_t)sl->saved) < 0 :
-			     false)
+	/* the event found there; DISABLE where it could not be read and the table has it */
+	if ((sl->saved >= 0 ? write_code(s, sl, (uint32_t)sl->saved) < 0 :
+	     k->has_disable ? write_code(s, sl, 0) < 0 :
+			      false) &&
+	    !k->gone)
 		pm_log(s->ctx, PM_LOG_WARN, "could not restore %s/event%u", k->b->dir, j);
 }
 
@@ -773,8 +835,9 @@ static void hwmon_close(struct pm_session *s)
 	for (size_t i = 0; i < st->n_blk; i++) {
 		struct hw_block *k = &st->blk[i];
 
-		if (!k->gone && !k->other) {
-			if (k->ran && write_text(s, k->enable_fd, "0") < 0)
+		if (!k->other) {
+			/* a block that went away may have lost one file only: try anyway */
+			if (k->ran && write_text(s, k->enable_fd, "0") < 0 && !k->gone)
 				pm_log(s->ctx, PM_LOG_WARN, "could not write 0 to %s/enable",
 				       k->b->dir);
 			for (unsigned j = 0; k->slot && j < k->b->counters; j++)

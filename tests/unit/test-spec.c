@@ -78,7 +78,7 @@ static void test_parse_ok(void **state)
 		{ "msr//", "pmu:msr[]" },
 		/* a device's block: pmu '/' block '/' terms '/' */
 		{ "bfperf/tile2/HNF_REQUESTS/", "pmu:bfperf/tile2[HNF_REQUESTS]" },
-		{ "bfperf/tile*/MEMORY_READS/u", "pmu:bfperf/tile*[MEMORY_READS]:u" },
+		{ "bfperf/tile*/MEMORY_READS/:u", "pmu:bfperf/tile*[MEMORY_READS]:u" },
 		{ "bfperf/pcie0/IN_P_BYTE_CNT/:k,cycles",
 		  "pmu:bfperf/pcie0[IN_P_BYTE_CNT]:k sym:cycles" },
 		{ "{bfperf/l3cachehalf0/event=0x17,name=h/}",
@@ -87,6 +87,7 @@ static void test_parse_ok(void **state)
 		{ "cpu/cycles/u", "pmu:cpu[cycles]:u" },
 		{ "cpu/cycles/,cpu/instructions/", "pmu:cpu[cycles] pmu:cpu[instructions]" },
 		{ "cpu/cycles/u,cpu/instructions/", "pmu:cpu[cycles]:u pmu:cpu[instructions]" },
+		{ "cpu/cycles/u,cpu/k,event=0x3c/", "pmu:cpu[cycles]:u pmu:cpu[k,event=0x3c]" },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
