@@ -429,7 +429,7 @@ static void place_instances(struct pm_ctx *ctx, struct pm_db *db)
 				snprintf(pl->label, sizeof(pl->label), "%s", pl->channel_label);
 			else
 				snprintf(pl->label, sizeof(pl->label), "die%d", PM_MAX(die, 0));
-			pm_log(ctx, PM_LOG_DEBUG, "%s is %s (pack %s, InstanceTopology)",
+			pm_log(ctx, PM_LOG_DEBUG, "%s is %s (%s's InstanceTopology)",
 			       ctx->pmus[i]->name, pl->label, tp->pack);
 		}
 	}
