@@ -203,6 +203,28 @@ static void test_yitian_ddrc_sum_of_devices(void **state)
 	th_stop(&r);
 }
 
+/* SumOfDevices per channel: the two sub-channels, each over its own cycles, added. */
+static void test_yitian_ddrc_per_channel(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("yitian710",
+						  "jitter 0\nddr.read 0\n"
+						  "ddr.read[5] 12.8G\nddr.clock 1.6G\n");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, NULL, "ddr_read_bandwidth.ddrc", PM_AGGR_CHANNEL,
+				  "ddrc_freq", 1.6e9),
+			 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	/* on the channel's summed cycles (2 x) it would be half */
+	assert_within_permille(placed_row(rep, "ddr_read_bandwidth.ddrc", "die1/ch1", 1)->value,
+			       12800);
+	assert_true(placed_row(rep, "ddr_read_bandwidth.ddrc", "die0/ch1", 0)->value == 0);
+	th_stop(&r);
+}
+
 static void test_define_missing(void **state)
 {
 	struct pm_sim *sim = th_sim_platform("yitian710");
@@ -410,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_yitian_ddrc_sum_of_devices),
 		cmocka_unit_test(test_yitian_one_channel_every_scope),
 		cmocka_unit_test(test_yitian_die_from_name),
+		cmocka_unit_test(test_yitian_ddrc_per_channel),
 		cmocka_unit_test(test_define_missing),
 		cmocka_unit_test(test_unknown_metric),
 		cmocka_unit_test(test_yitian_entries),
