@@ -65,8 +65,9 @@ static void usage(FILE *f)
 		"      --input-format F  perf-csv, perf-json, pmumon-csv or counts-csv\n"
 		"      --input-separator SEP  perf stat -x's separator when not ','\n"
 		"How to show it (default: the finest rows the file has):\n"
-		"      --per-device, -A/--per-cpu, --per-die, --per-socket, --merge\n"
-		"                        rows per PMU instance, CPU, die, socket, or merged\n"
+		"      --per-device, --per-channel, -A/--per-cpu, --per-die, --per-socket, --merge\n"
+		"                        rows per PMU instance, memory channel, CPU, die,\n"
+		"                        socket, or merged\n"
 		"      --metric-only     only the metrics' rows\n"
 		"  -x, --field-separator SEP  CSV, as pmumon stat -x\n"
 		"  -j, --json            JSON Lines (schema %d)\n"
@@ -88,6 +89,7 @@ enum {
 	OPT_IN_FORMAT,
 	OPT_IN_SEP,
 	OPT_PER_DEVICE,
+	OPT_PER_CHANNEL,
 	OPT_PER_DIE,
 	OPT_PER_SOCKET,
 	OPT_MERGE,
@@ -128,6 +130,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		{ "input-format", required_argument, NULL, OPT_IN_FORMAT },
 		{ "input-separator", required_argument, NULL, OPT_IN_SEP },
 		{ "per-device", no_argument, NULL, OPT_PER_DEVICE },
+		{ "per-channel", no_argument, NULL, OPT_PER_CHANNEL },
 		{ "per-cpu", no_argument, NULL, 'A' },
 		{ "no-aggr", no_argument, NULL, 'A' },
 		{ "per-die", no_argument, NULL, OPT_PER_DIE },
@@ -195,6 +198,9 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		case OPT_PER_DEVICE:
 			set_aggr(a, PM_AGGR_DEVICE);
 			break;
+		case OPT_PER_CHANNEL:
+			set_aggr(a, PM_AGGR_CHANNEL);
+			break;
 		case 'A':
 			set_aggr(a, PM_AGGR_CPU);
 			break;
@@ -230,7 +236,9 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		}
 	}
 	if (a->n_aggr > 1) {
-		cli_error("give one of --per-device, --per-cpu, --per-die, --per-socket, --merge");
+		cli_error(
+			"give one of --per-device, --per-channel, --per-cpu, --per-die, --per-socket, "
+			"--merge");
 		return -EINVAL;
 	}
 	if (optind + 1 != argc) {

@@ -95,9 +95,12 @@ static void usage(FILE *f)
 		"      --interval-count N     stop after N intervals\n"
 		"      --timeout MS           stop after MS milliseconds\n"
 		"How to show it:\n"
-		"      --per-device      one row per PMU instance (ali_drw_21000, ...)\n"
+		"      --per-device      one row per PMU instance, with its place where a pack\n"
+		"                        decodes the name (ali_drw_21080 die0/ch0/sub1)\n"
+		"      --per-channel     one row per memory channel, its sub-channels added\n"
+		"                        (die0/ch0); other PMUs keep one row per device\n"
 		"  -A, --per-cpu         one row per CPU (also --no-aggr)\n"
-		"      --per-die         one row per die\n"
+		"      --per-die         one row per die (for ali_drw, the die its name says)\n"
 		"      --per-socket      one row per socket\n"
 		"                        (default: instances of a family merged, one row per event)\n"
 		"  -x, --field-separator SEP  CSV with a header row and fixed columns\n"
@@ -114,7 +117,8 @@ static void usage(FILE *f)
 		"  pmumon stat -a -e msr/tsc/ -e page-faults -I 1000 --interval-count 10\n"
 		"  pmumon stat -e page-faults -- make -j2\n"
 		"  pmumon stat -a --per-device -e 'ali_drw/hif_rd/' -x, -o bw.csv -I 1000\n"
-		"  pmumon stat -a --per-die -M ddr_read_bandwidth.all -I 1000\n",
+		"  pmumon stat -a --per-die -M ddr_read_bandwidth.all -I 1000\n"
+		"  pmumon stat -a --per-channel -M ddr_read_bandwidth.all -- sleep 1\n",
 		PM_JSON_SCHEMA);
 }
 
@@ -122,6 +126,7 @@ enum {
 	OPT_INTERVAL_COUNT = 1000,
 	OPT_TIMEOUT,
 	OPT_PER_DEVICE,
+	OPT_PER_CHANNEL,
 	OPT_PER_DIE,
 	OPT_PER_SOCKET,
 	OPT_DEFINE,
@@ -153,6 +158,7 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "per-device", no_argument, NULL, OPT_PER_DEVICE },
+		{ "per-channel", no_argument, NULL, OPT_PER_CHANNEL },
 		{ "per-cpu", no_argument, NULL, 'A' },
 		{ "no-aggr", no_argument, NULL, 'A' },
 		{ "per-die", no_argument, NULL, OPT_PER_DIE },
@@ -238,6 +244,9 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		case OPT_PER_DEVICE:
 			set_aggr(a, PM_AGGR_DEVICE);
 			break;
+		case OPT_PER_CHANNEL:
+			set_aggr(a, PM_AGGR_CHANNEL);
+			break;
 		case 'A':
 			set_aggr(a, PM_AGGR_CPU);
 			break;
@@ -275,7 +284,8 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		}
 	}
 	if (a->n_aggr > 1) {
-		cli_error("give one of --per-device, --per-cpu, --per-die, --per-socket");
+		cli_error(
+			"give one of --per-device, --per-channel, --per-cpu, --per-die, --per-socket");
 		return -EINVAL;
 	}
 	if (a->interval_count && !a->interval_ms) {

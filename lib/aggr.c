@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "pmu.h"
 #include "session.h"
 #include "util/util.h"
 
@@ -23,16 +24,35 @@ struct slot {
 	size_t counter;
 };
 
+/* Where a pack placed the counter's PMU (pack.c InstanceTopology), or NULL. */
+static const struct pm_pmu_place *place_of(const struct pm_session *s, const struct pm_counter *c)
+{
+	const struct pm_pmu *p = s->l->inst[c->inst].pmu;
+
+	return p && p->place.label[0] ? &p->place : NULL;
+}
+
 static long row_key(const struct pm_session *s, const struct pm_counter *c)
 {
 	const struct pm_cpu_topo *t = pm_topo__cpu(&s->ctx->topo, c->cpu);
+	const struct pm_pmu_place *pl = place_of(s, c);
+	long pkg = t ? t->package : 0;
 
 	switch (s->opts.aggr) {
 	case PM_AGGR_DEVICE:
 		return (long)(c->inst - s->l->ev[c->event].first_inst);
+	case PM_AGGR_CHANNEL:
+		/* channels after every device index; other PMUs stay per device */
+		if (pl && pl->channel >= 0)
+			return (1L << 24) + (pkg * 256 + pl->die) * 256 + pl->channel;
+		return (long)(c->inst - s->l->ev[c->event].first_inst);
 	case PM_AGGR_CPU:
 		return c->cpu;
 	case PM_AGGR_DIE:
+		/* the die the PMU's name says: the cpumask CPU may sit on any die, and
+		 * arm64 has no die_id at all (every CPU is die 0) */
+		if (pl && pl->die >= 0)
+			return pkg * 256 + pl->die;
 		return pm_topo__die_key(&s->ctx->topo, c->cpu);
 	case PM_AGGR_SOCKET:
 		return t ? t->package : -1;
@@ -57,23 +77,47 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 {
 	const struct pm_event *ev = &s->l->ev[c->event];
 	const struct pm_cpu_topo *t = pm_topo__cpu(&s->ctx->topo, c->cpu);
+	const struct pm_pmu_place *pl = place_of(s, c);
 
 	*row = (struct pm_row){ .event = ev->label,
 				.source = pm_source_name(c->source),
 				.unit = ev->unit ? ev->unit : "",
 				.cpu = -1,
 				.die = -1,
-				.socket = -1 };
+				.socket = -1,
+				.channel = -1,
+				.subchannel = -1 };
 	switch (s->opts.aggr) {
+	case PM_AGGR_CHANNEL:
+		if (pl && pl->channel >= 0) {
+			row->place = pl->channel_label;
+			row->channel = pl->channel;
+			row->die = pl->die;
+			if (t)
+				row->socket = t->package;
+			break;
+		}
+		/* a PMU no pack places in a channel keeps its device row */
+		/* fall through */
 	case PM_AGGR_DEVICE:
 		row->device = s->l->inst[c->inst].device;
+		if (pl) {
+			row->place = pl->label;
+			row->channel = pl->channel;
+			row->subchannel = pl->subchannel;
+			row->die = pl->die;
+			if (t)
+				row->socket = t->package;
+		}
 		break;
 	case PM_AGGR_CPU:
 		/* a CPU's row also says which die and socket it is on */
 		row->cpu = c->cpu;
 		/* fall through */
 	case PM_AGGR_DIE:
-		if (t)
+		if (pl && pl->die >= 0)
+			row->die = pl->die;
+		else if (t)
 			row->die = t->die;
 		/* fall through */
 	case PM_AGGR_SOCKET:

@@ -34,6 +34,7 @@ int pm_pmu__new(const char *name, struct pm_pmu **ret)
 	if (!p)
 		return -ENOMEM;
 	p->mux_interval_ms = -1;
+	p->place = (struct pm_pmu_place){ .die = -1, .channel = -1, .subchannel = -1 };
 	p->name = strdup(name);
 	p->family = strndup(name, pm_pmu_family_len(name));
 	if (!p->name || !p->family) {

@@ -59,6 +59,18 @@ enum pm_pmu_source {
 
 struct pm_hwmon_block;
 
+/*
+ * Where a PMU instance sits in the memory system, decoded from its name by a
+ * pack's InstanceTopology (db/pack.c): -1 where the pack says nothing.
+ */
+struct pm_pmu_place {
+	int die;		/* from the name, not from the cpumask CPU */
+	int channel;		/* within the die */
+	int subchannel;		/* within the channel */
+	char label[64];		/* "die0/ch2/sub1" ("" when not placed) */
+	char channel_label[32]; /* "die0/ch2" */
+};
+
 struct pm_pmu {
 	char *name;
 	char *family;
@@ -74,6 +86,7 @@ struct pm_pmu {
 	int mux_interval_ms;		    /* -1 when the file is absent */
 	const struct pm_pmu_traits *traits; /* NULL when no pack knows it */
 	struct pm_hwmon_block *hwmon;	    /* PM_PMU_FROM_HWMON: its files (source/hwmon.h) */
+	struct pm_pmu_place place;	    /* its topology, when a pack decodes its name */
 };
 
 /* Length of name without its instance suffix, perf's rule

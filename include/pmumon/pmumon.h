@@ -204,8 +204,10 @@ enum pm_aggr {
 	PM_AGGR_FAMILY, /* one row per event, PMU instances merged (default) */
 	PM_AGGR_DEVICE, /* one row per PMU instance */
 	PM_AGGR_CPU,
-	PM_AGGR_DIE,
+	PM_AGGR_DIE, /* the die a pack decodes from the PMU's name, else its CPU's */
 	PM_AGGR_SOCKET,
+	PM_AGGR_CHANNEL, /* one row per memory channel a pack places PMUs in (its
+			  * sub-channels added up); one per device for other PMUs */
 };
 
 /* Where uncore counts come from (AMD DF and L3; APERF/MPERF). */
@@ -303,13 +305,17 @@ int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr);
 
 /* One value of one event in one aggregation bucket. */
 struct pm_row {
-	const char *event;    /* label as the user sees it */
-	const char *unit;     /* "" for a plain count */
-	const char *device;   /* PMU instance under PM_AGGR_DEVICE, else NULL */
-	const char *source;   /* "perf", "msr" or "hwmon": who counted it; NULL for a metric */
-	int cpu, die, socket; /* -1 when not part of the aggregation */
-	double value;	      /* multiplex-scaled and unit-scaled; NaN when not counted */
-	uint64_t raw;	      /* sum of the raw counts */
+	const char *event;  /* label as the user sees it */
+	const char *unit;   /* "" for a plain count */
+	const char *device; /* PMU instance under PM_AGGR_DEVICE, else NULL */
+	/* where the row's PMU sits, when a pack decodes its name: "die0/ch2/sub1" per
+	 * device, "die0/ch2" per channel; NULL otherwise */
+	const char *place;
+	int channel, subchannel; /* -1 when not part of the aggregation */
+	const char *source;	 /* "perf", "msr" or "hwmon": who counted it; NULL for a metric */
+	int cpu, die, socket;	 /* -1 when not part of the aggregation */
+	double value;		 /* multiplex-scaled and unit-scaled; NaN when not counted */
+	uint64_t raw;		 /* sum of the raw counts */
 	uint64_t enabled_ns, running_ns; /* of the input with the least running share */
 	double running; /* smallest running/enabled of the inputs, 0..1 (NaN: never enabled) */
 	unsigned flags; /* PM_ROW_* */

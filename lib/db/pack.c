@@ -24,9 +24,18 @@ struct pm_pack {
 	char *defaults_note;
 };
 
+/* A pack's InstanceTopology: how its PMU instances' names map to die, channel, sub-channel. */
+struct pm_inst_topo {
+	char *unit, *compat;
+	const char *pack; /* borrowed from the pack */
+	struct pm_place_rule rule;
+};
+
 struct pm_db {
 	struct pm_pmu_traits *traits;
 	size_t n_traits, cap_traits;
+	struct pm_inst_topo *topos;
+	size_t n_topos, cap_topos;
 	struct pm_pack *packs; /* the ones that matched */
 	size_t n_packs, cap_packs;
 	char **defaults; /* borrowed from packs, in order */
@@ -270,6 +279,160 @@ static int add_traits(struct pm_ctx *ctx, struct pm_db *db, const char *pack, js
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+static int parse_mask(struct pm_ctx *ctx, const char *pack, json_t *o, const char *key,
+		      uint64_t *ret)
+{
+	const char *text = jstr(o, key);
+
+	*ret = 0;
+	if (!text)
+		return 0;
+	if (pm_parse_u64_str(text, 0, ret) < 0 || *ret == 0) {
+		pm_log(ctx, PM_LOG_WARN, "pack '%s': InstanceTopology %s '%s' is not a bit mask",
+		       pack, key, text);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "InstanceTopology": [{ Unit, Compat, NameSuffix, DieMask, SubChannelMask, Channel }] */
+static int add_topos(struct pm_ctx *ctx, struct pm_db *db, const char *pack, json_t *list)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(list, i, o) {
+		struct pm_inst_topo *t;
+		struct pm_place_rule rule = { 0 };
+		const char *suffix = jstr(o, "NameSuffix"), *channel = jstr(o, "Channel");
+		int r;
+
+		if (!jstr(o, "Unit") || !suffix || strcmp(suffix, "hex") ||
+		    (channel && strcmp(channel, "AddressOrder")) ||
+		    parse_mask(ctx, pack, o, "DieMask", &rule.die_mask) < 0 ||
+		    parse_mask(ctx, pack, o, "SubChannelMask", &rule.sub_mask) < 0) {
+			pm_log(ctx, PM_LOG_WARN,
+			       "pack '%s': InstanceTopology[%zu] wants a Unit, NameSuffix \"hex\", "
+			       "bit masks and Channel \"AddressOrder\"; ignoring it",
+			       pack, i);
+			continue;
+		}
+		rule.channel_by_address = channel != NULL;
+		r = pm_grow((void **)&db->topos, &db->cap_topos, db->n_topos + 1, sizeof(*t));
+		if (r < 0)
+			return r;
+		t = &db->topos[db->n_topos++];
+		*t = (struct pm_inst_topo){ .unit = strdup(jstr(o, "Unit")),
+					    .compat = pm_strdup0(jstr(o, "Compat")),
+					    .pack = pack,
+					    .rule = rule };
+		if (!t->unit || (jstr(o, "Compat") && !t->compat))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pm_place_decode(const struct pm_place_rule *rule, const char *name, const char *family,
+		    uint64_t *ret_addr, int *ret_die, int *ret_sub)
+{
+	size_t n = strlen(family);
+	uint64_t addr;
+
+	if (strncmp(name, family, n) || name[n] != '_' ||
+	    pm_parse_u64_str(name + n + 1, 16, &addr) < 0)
+		return -EINVAL;
+	*ret_addr = addr;
+	*ret_die = rule->die_mask ?
+			   (int)((addr & rule->die_mask) >> __builtin_ctzll(rule->die_mask)) :
+			   -1;
+	*ret_sub = rule->sub_mask ?
+			   (int)((addr & rule->sub_mask) >> __builtin_ctzll(rule->sub_mask)) :
+			   -1;
+	return 0;
+}
+
+/* The channel base of an instance: its address without the die and sub-channel bits. */
+static uint64_t channel_base(const struct pm_place_rule *rule, uint64_t addr)
+{
+	return addr & ~(rule->die_mask | rule->sub_mask);
+}
+
+static bool topo_applies(const struct pm_inst_topo *t, const struct pm_pmu *p)
+{
+	return !strcmp(t->unit, p->family) &&
+	       (!t->compat || (p->identifier && !strcmp(t->compat, p->identifier)));
+}
+
+/* Instance i of the PMUs rule t applies to, decoded: false when it is not one of them. */
+static bool decoded(struct pm_ctx *ctx, const struct pm_inst_topo *t, size_t i, uint64_t *ret_base,
+		    int *ret_die, int *ret_sub)
+{
+	const struct pm_pmu *p = ctx->pmus[i];
+	uint64_t addr;
+
+	if (!topo_applies(t, p) ||
+	    pm_place_decode(&t->rule, p->name, p->family, &addr, ret_die, ret_sub) < 0)
+		return false;
+	*ret_base = channel_base(&t->rule, addr);
+	return true;
+}
+
+/*
+ * Place every PMU a pack's InstanceTopology describes. Channels are numbered
+ * within their die in the order of their addresses (the inference is in
+ * docs/facts-metrics.md, "Yitian 710 instance names").
+ */
+static void place_instances(struct pm_ctx *ctx, struct pm_db *db)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		ctx->pmus[i]->place = (struct pm_pmu_place){ .die = -1,
+							     .channel = -1,
+							     .subchannel = -1 };
+	for (size_t t = 0; t < db->n_topos; t++) {
+		const struct pm_inst_topo *tp = &db->topos[t];
+
+		for (size_t i = 0; i < ctx->n_pmus; i++) {
+			struct pm_pmu_place *pl = &ctx->pmus[i]->place;
+			uint64_t base, ob;
+			int die, sub, od, os, ch = 0;
+
+			if (!decoded(ctx, tp, i, &base, &die, &sub))
+				continue;
+			/* the distinct lower channel bases on the same die */
+			for (size_t j = 0; tp->rule.channel_by_address && j < ctx->n_pmus; j++) {
+				bool first = true;
+
+				if (!decoded(ctx, tp, j, &ob, &od, &os) || od != die || ob >= base)
+					continue;
+				for (size_t k = 0; k < j && first; k++) {
+					uint64_t kb;
+					int kd, ks;
+
+					if (decoded(ctx, tp, k, &kb, &kd, &ks) && kd == die &&
+					    kb == ob)
+						first = false;
+				}
+				ch += first;
+			}
+			pl->die = die;
+			pl->subchannel = sub;
+			pl->channel = tp->rule.channel_by_address ? ch : -1;
+			if (tp->rule.channel_by_address)
+				snprintf(pl->channel_label, sizeof(pl->channel_label), "die%d/ch%d",
+					 PM_MAX(die, 0), ch);
+			if (tp->rule.channel_by_address && sub >= 0)
+				snprintf(pl->label, sizeof(pl->label), "%s/sub%d",
+					 pl->channel_label, sub);
+			else if (tp->rule.channel_by_address)
+				snprintf(pl->label, sizeof(pl->label), "%s", pl->channel_label);
+			else
+				snprintf(pl->label, sizeof(pl->label), "die%d", PM_MAX(die, 0));
+			pm_log(ctx, PM_LOG_DEBUG, "%s is %s (%s's InstanceTopology)",
+			       ctx->pmus[i]->name, pl->label, tp->pack);
+		}
+	}
 }
 
 /* Build the perf term string of one pmu-events entry, as jevents.py does. */
@@ -602,6 +765,9 @@ static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embed
 	/* names borrowed by traits and aliases live as long as the db */
 	r = add_traits(ctx, db, db->packs[db->n_packs - 1].name, json_object_get(root, "Pmus"));
 	if (r == 0)
+		r = add_topos(ctx, db, db->packs[db->n_packs - 1].name,
+			      json_object_get(root, "InstanceTopology"));
+	if (r == 0)
 		r = add_events(ctx, db, db->packs[db->n_packs - 1].name, dir,
 			       json_object_get(root, "Events"));
 	if (r == 0)
@@ -796,6 +962,7 @@ int pm_db__load(struct pm_ctx *ctx, struct pm_db **ret_db)
 		return r;
 	}
 	attach_traits(ctx, db);
+	place_instances(ctx, db);
 	for (size_t i = 0; i < db->n_packs; i++) {
 		struct pm_pack *pk = &db->packs[i];
 
@@ -830,6 +997,11 @@ void pm_db__free(struct pm_db *db)
 		free(db->traits[i].compat);
 		free(db->traits[i].note);
 	}
+	for (size_t i = 0; i < db->n_topos; i++) {
+		free(db->topos[i].unit);
+		free(db->topos[i].compat);
+	}
+	free(db->topos);
 	for (size_t i = 0; i < db->n_packs; i++) {
 		for (size_t d = 0; d < db->packs[i].n_defaults; d++)
 			free(db->packs[i].defaults[d]);

@@ -599,11 +599,16 @@ void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows)
 					.unit = m->unit,
 					.cpu = -1,
 					.die = -1,
-					.socket = -1 };
+					.socket = -1,
+					.channel = -1,
+					.subchannel = -1 };
 		for (size_t k = 0; k < m->n_slots; k++) {
 			if (mr->in[k] == SIZE_MAX)
 				continue;
 			row->device = rows[mr->in[k]].device;
+			row->place = rows[mr->in[k]].place;
+			row->channel = rows[mr->in[k]].channel;
+			row->subchannel = rows[mr->in[k]].subchannel;
 			row->cpu = rows[mr->in[k]].cpu;
 			row->die = rows[mr->in[k]].die;
 			row->socket = rows[mr->in[k]].socket;

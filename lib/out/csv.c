@@ -3,7 +3,9 @@
  * CSV: a header row, then fixed columns whatever the aggregation, fields
  * quoted as RFC 4180 says when they hold the separator, a quote or a newline.
  * Numbers are C-locale; a value that was not counted is an empty field with
- * the not_counted flag, never 0.
+ * the not_counted flag, never 0. Per channel, the device column holds the
+ * channel ("die0/ch2"); per device it stays the PMU's name and the die
+ * column holds the die its name says.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -82,7 +84,8 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 		field(o, t, false);
 		field(o, ts, false);
 		field(o, row->event, false);
-		field(o, row->device ? row->device : "", false);
+		/* a channel row names its channel where a device row names its PMU */
+		field(o, row->device ? row->device : row->place ? row->place : "", false);
 		int_field(o, row->socket);
 		int_field(o, row->die);
 		int_field(o, row->cpu);

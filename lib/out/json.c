@@ -49,6 +49,12 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		opt_int(&w, "socket", row->socket);
 		opt_int(&w, "die", row->die);
 		opt_int(&w, "cpu", row->cpu);
+		if (row->place) { /* a PMU a pack places: "die0/ch2/sub1", or a channel */
+			pm_jw__key(&w, "place");
+			pm_jw__string(&w, row->place);
+			opt_int(&w, "channel", row->channel);
+			opt_int(&w, "subchannel", row->subchannel);
+		}
 		pm_jw__key(&w, "value");
 		pm_jw__double(&w, counted ? row->value : NAN);
 		pm_jw__key(&w, "unit");

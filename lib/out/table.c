@@ -14,7 +14,12 @@ static void aggr_label(const struct pm_report *r, const struct pm_row *row, char
 {
 	switch (r->aggr) {
 	case PM_AGGR_DEVICE:
-		snprintf(buf, size, "%s", row->device ? row->device : "-");
+	case PM_AGGR_CHANNEL:
+		/* "ali_drw_25080 die0/ch2/sub1", "die0/ch2", or a device no pack places */
+		snprintf(buf, size, "%s%s%s", row->device ? row->device : "",
+			 row->device && row->place ? " " : "", row->place ? row->place : "");
+		if (!buf[0])
+			snprintf(buf, size, "-");
 		break;
 	case PM_AGGR_CPU:
 		if (row->cpu < 0)

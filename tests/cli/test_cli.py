@@ -354,6 +354,49 @@ class Simulated(unittest.TestCase):
         self.assertIn('[SIMULATED: yitian710]', r.stdout)
         self.assertEqual(run(*args).stdout, r.stdout)
 
+    def test_per_channel(self):
+        # die 1's second channel at 12.8 GB/s read, every other idle: one row per channel
+        # in the table, the channel in CSV's device column, the place in JSON
+        fd, scn = tempfile.mkstemp(suffix='.scn')
+        with os.fdopen(fd, 'w') as f:
+            f.write('jitter 0\nddr.read 0\nddr.read[5] 12.8G\n')
+        try:
+            base = ['--sim', 'yitian710:scenario=' + scn, 'stat', '-a',
+                    '-M', 'ddr_read_bandwidth.all']
+            r = run(*base, '--per-channel', '--', 'sleep', '2')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            rows = re.findall(r'^(die\d/ch\d) +([\d,.]+) MB/s +ddr_read_bandwidth.all$',
+                              r.stdout, re.M)
+            self.assertEqual([w for w, _ in rows],
+                             ['die%d/ch%d' % (d, c) for d in range(2) for c in range(4)])
+            self.assertEqual(dict(rows)['die1/ch1'], '12,800.00')
+            self.assertEqual(sum(float(v.replace(',', '')) for _, v in rows), 12800)
+
+            r = run(*base, '--per-channel', '-x,', '--', 'sleep', '2')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            lines = [l for l in r.stdout.splitlines() if not l.startswith('#')]
+            cols = lines[0].split(',')
+            got = {l.split(',')[cols.index('device')]: l.split(',') for l in lines[1:]
+                   if 'ddr_read_bandwidth' in l}
+            self.assertEqual(len(got), 8)
+            self.assertAlmostEqual(float(got['die1/ch1'][cols.index('value')]), 12800,
+                                   delta=12.8)
+            self.assertEqual(got['die1/ch1'][cols.index('die')], '1')
+
+            r = run(*base, '--per-device', '-j', '--', 'sleep', '2')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            objs = [json.loads(l) for l in r.stdout.splitlines()]
+            sub = {o['place']: o for o in objs if o['event'] == 'ddr_read_bandwidth.all'}
+            self.assertEqual(sub['die1/ch1/sub1']['device'], 'ali_drw_40023080')
+            self.assertEqual((sub['die1/ch1/sub1']['channel'],
+                              sub['die1/ch1/sub1']['subchannel']), (1, 1))
+            self.assertAlmostEqual(sub['die1/ch1/sub0']['value'], 6400, delta=6.4)
+            r = run(*base, '--per-channel', '--per-die', '--', 'sleep', '1')
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn('give one of --per-device, --per-channel', r.stderr)
+        finally:
+            os.unlink(scn)
+
     def test_csv_and_json_say_simulated(self):
         r = run('--sim', 'amdzen2', 'stat', '-a', '-e', 'amd_df/event=0x7,umask=0x38/', '-x,',
                 '--', 'sleep', '1')

@@ -53,6 +53,19 @@ class RoundTrip(unittest.TestCase):
         r = run('import', fixture('pmumon-sim-yitian710.csv'))
         self.assertIn('[SIMULATED: yitian710]', r.stdout)
 
+    def test_per_channel_adds_sub_channels(self):
+        # a per-device recording regrouped: each channel row is its two sub-channels' sum
+        dev = [j for j in rows('--per-device', fixture('pmumon-sim-yitian710.csv'))
+               if j['type'] == 'total' and j['event'] == 'ali_drw/hif_rd/']
+        ch = [j for j in rows('--per-channel', fixture('pmumon-sim-yitian710.csv'))
+              if j['type'] == 'total' and j['event'] == 'ali_drw/hif_rd/']
+        self.assertEqual(len(dev), 16)
+        self.assertEqual([j['place'] for j in ch],
+                         ['die%d/ch%d' % (d, c) for d in range(2) for c in range(4)])
+        for j in ch:
+            want = sum(d['raw'] for d in dev if d['place'].startswith(j['place'] + '/'))
+            self.assertEqual(j['raw'], want, j['place'])
+
     def test_metrics_from_a_recording_equal_the_live_ones(self):
         live = run('--sim', 'yitian710', 'stat', '-a', '-j', '-M', 'ali_drw', '--', 'sleep', '2')
         self.assertEqual(live.returncode, 0, live.stderr)

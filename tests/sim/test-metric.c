@@ -76,6 +76,111 @@ static void test_yitian_bandwidth_every_aggregation(void **state)
 	}
 }
 
+/* value within 0.1% of want */
+static void assert_within_permille(double got, double want)
+{
+	if (!(fabs(got - want) <= 1e-3 * fabs(want)))
+		fail_msg("%.12g, want %.12g within 0.1%%", got, want);
+}
+
+/* The metric row whose place (or, with no place, die) is where; fails when there is none. */
+static const struct pm_row *placed_row(const struct pm_report *rep, const char *name,
+				       const char *where, int die)
+{
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		const struct pm_row *row = &rep->rows[i];
+
+		if (strcmp(row->event, name) || !(row->flags & PM_ROW_METRIC))
+			continue;
+		if (where ? row->place && !strcmp(row->place, where) : row->die == die)
+			return row;
+	}
+	fail_msg("no row of %s at %s (die %d)", name, where ? where : "-", die);
+	return NULL;
+}
+
+/*
+ * One Yitian channel driven at 12.8 GB/s read, the others idle: the sim's
+ * channel 5 is die 1's second channel (ali_drw_40023000 and _40023080), each
+ * sub-channel carrying half. ddr_read_bandwidth.all says 12.8 GB/s for the
+ * channel, its die and the machine, 6.4 GB/s per sub-channel, 0 elsewhere.
+ */
+static void test_yitian_one_channel_every_scope(void **state)
+{
+	static const char *const scn = "jitter 0\nddr.read 0\nddr.read[5] 12.8G\n";
+	static const struct {
+		enum pm_aggr aggr;
+		size_t rows;
+		const char *where; /* the driven row's place (NULL: by die) */
+		int die;
+		double mbs;
+	} cases[] = {
+		{ PM_AGGR_DEVICE, 16, "die1/ch1/sub0", 1, 6400 },
+		{ PM_AGGR_DEVICE, 16, "die1/ch1/sub1", 1, 6400 },
+		{ PM_AGGR_CHANNEL, 8, "die1/ch1", 1, 12800 },
+		{ PM_AGGR_DIE, 2, NULL, 1, 12800 },
+		{ PM_AGGR_FAMILY, 1, NULL, -1, 12800 },
+	};
+
+	for (size_t c = 0; c < PM_ARRAY_SIZE(cases); c++) {
+		struct pm_sim *sim = th_sim_platform_with("yitian710", scn);
+		const struct pm_report *rep;
+		const struct pm_row *row;
+		double total = 0;
+		size_t n = 0;
+		struct th_run r;
+
+		assert_int_equal(th_start(&r, sim, NULL, "ddr_read_bandwidth.all", cases[c].aggr,
+					  NULL, 0),
+				 0);
+		pm_sim__advance(sim, 2 * SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, false);
+		row = placed_row(rep, "ddr_read_bandwidth.all", cases[c].where, cases[c].die);
+		assert_within_permille(row->value, cases[c].mbs);
+		for (size_t i = 0; i < rep->n_rows; i++) {
+			if (!(rep->rows[i].flags & PM_ROW_METRIC))
+				continue;
+			n++;
+			total += rep->rows[i].value;
+			if (&rep->rows[i] != row && !(cases[c].aggr == PM_AGGR_DEVICE &&
+						      !strncmp(rep->rows[i].place, "die1/ch1/", 9)))
+				assert_true(rep->rows[i].value == 0);
+		}
+		assert_int_equal(n, cases[c].rows);
+		/* whatever the scope, the rows add up to the one channel's 12.8 GB/s */
+		assert_within_permille(total, 12800);
+		th_stop(&r);
+	}
+}
+
+/* The die the name says, not the die of the cpumask CPU: here every PMU is probed by CPU 0. */
+static void test_yitian_die_from_name(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("yitian710", "jitter 0\nddr.read 0\n"
+							       "ddr.read[4-7] 6.4G\n");
+	static const char *const die1[] = { "40021000", "40021080", "40023000", "40023080",
+					    "40025000", "40025080", "40027000", "40027080" };
+	const struct pm_report *rep;
+	struct th_run r;
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(die1); i++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "sys/bus/event_source/devices/ali_drw_%s/cpumask",
+			 die1[i]);
+		assert_int_equal(pm_sim__write_file(sim, path, "0\n"), 0);
+	}
+	assert_int_equal(th_start(&r, sim, NULL, "ddr_read_bandwidth.all", PM_AGGR_DIE, NULL, 0),
+			 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_within_permille(placed_row(rep, "ddr_read_bandwidth.all", NULL, 1)->value, 4 * 6400);
+	assert_true(placed_row(rep, "ddr_read_bandwidth.all", NULL, 0)->value == 0);
+	th_stop(&r);
+}
+
 /*
  * Against the DDRC cycle counter: each sub-channel's bytes x DDRC_freq over
  * its own cycles, added up. With the clock at 1.6 GHz and --define
@@ -95,6 +200,28 @@ static void test_yitian_ddrc_sum_of_devices(void **state)
 	rep = pm_session__report(r.s, false);
 	/* 16 x 3200 MB/s x 2; on the summed cycles (16 x) it would be 16 times too small */
 	assert_near(metric_row(rep, "ddr_read_bandwidth.ddrc", 0)->value, 16 * 3200.0 * 2);
+	th_stop(&r);
+}
+
+/* SumOfDevices per channel: the two sub-channels, each over its own cycles, added. */
+static void test_yitian_ddrc_per_channel(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("yitian710",
+						  "jitter 0\nddr.read 0\n"
+						  "ddr.read[5] 12.8G\nddr.clock 1.6G\n");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, NULL, "ddr_read_bandwidth.ddrc", PM_AGGR_CHANNEL,
+				  "ddrc_freq", 1.6e9),
+			 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	/* on the channel's summed cycles (2 x) it would be half */
+	assert_within_permille(placed_row(rep, "ddr_read_bandwidth.ddrc", "die1/ch1", 1)->value,
+			       12800);
+	assert_true(placed_row(rep, "ddr_read_bandwidth.ddrc", "die0/ch1", 0)->value == 0);
 	th_stop(&r);
 }
 
@@ -303,6 +430,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_yitian_bandwidth_every_aggregation),
 		cmocka_unit_test(test_yitian_ddrc_sum_of_devices),
+		cmocka_unit_test(test_yitian_one_channel_every_scope),
+		cmocka_unit_test(test_yitian_die_from_name),
+		cmocka_unit_test(test_yitian_ddrc_per_channel),
 		cmocka_unit_test(test_define_missing),
 		cmocka_unit_test(test_unknown_metric),
 		cmocka_unit_test(test_yitian_entries),

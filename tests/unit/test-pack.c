@@ -3,6 +3,7 @@
 #include "helpers.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctx.h"
@@ -23,6 +24,66 @@ static void test_unit_to_family(void **state)
 		assert_int_equal(pm_db_unit_to_family(t[i][0], buf, sizeof(buf)), 0);
 		assert_string_equal(buf, t[i][1]);
 	}
+}
+
+/* yitian710's InstanceTopology over the names alibaba_pmu.rst gives, and names it refuses. */
+static void test_place_decode(void **state)
+{
+	static const struct pm_place_rule rule = { .die_mask = 0x40000000, .sub_mask = 0x80 };
+	static const struct {
+		const char *name;
+		int r, die, sub;
+		uint64_t addr;
+	} t[] = {
+		{ "ali_drw_21000", 0, 0, 0, 0x21000 },
+		{ "ali_drw_21080", 0, 0, 1, 0x21080 },
+		{ "ali_drw_27080", 0, 0, 1, 0x27080 },
+		{ "ali_drw_40021000", 0, 1, 0, 0x40021000 },
+		{ "ali_drw_40025080", 0, 1, 1, 0x40025080 },
+		{ "ali_drw_", -EINVAL, 0, 0, 0 },
+		{ "ali_drw_21g00", -EINVAL, 0, 0, 0 },
+		{ "ali_drw21000", -EINVAL, 0, 0, 0 },
+		{ "amd_df_21000", -EINVAL, 0, 0, 0 },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		uint64_t addr = 7;
+		int die = 7, sub = 7;
+
+		assert_int_equal(pm_place_decode(&rule, t[i].name, "ali_drw", &addr, &die, &sub),
+				 t[i].r);
+		if (t[i].r < 0) { /* out-parameters untouched */
+			assert_true(addr == 7 && die == 7 && sub == 7);
+			continue;
+		}
+		assert_true(addr == t[i].addr);
+		assert_int_equal(die, t[i].die);
+		assert_int_equal(sub, t[i].sub);
+	}
+}
+
+/* Every yitian710 PMU placed: die from the name, channels in address order, sub-channel 0x80. */
+static void test_yitian_places(void **state)
+{
+	struct pm_ctx *ctx = th_ctx_sim(th_sim_platform("yitian710"));
+	size_t placed = 0;
+
+	assert_int_equal(pm_ctx__discover(ctx), 0);
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		const struct pm_pmu *p = ctx->pmus[i];
+		unsigned long addr;
+		char want[64];
+
+		if (strcmp(p->family, "ali_drw"))
+			continue;
+		addr = strtoul(p->name + strlen("ali_drw_"), NULL, 16);
+		snprintf(want, sizeof(want), "die%d/ch%lu/sub%lu", addr >= 0x40000000,
+			 ((addr & 0xffff) - 0x1000) / 0x2000, (addr >> 7) & 1);
+		assert_string_equal(p->place.label, want);
+		placed++;
+	}
+	assert_int_equal(placed, 16);
+	pm_ctx__free(ctx);
 }
 
 static void test_scale_unit(void **state)
@@ -146,6 +207,7 @@ static void test_df_descriptions(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_place_decode),   cmocka_unit_test(test_yitian_places),
 		cmocka_unit_test(test_unit_to_family), cmocka_unit_test(test_scale_unit),
 		cmocka_unit_test(test_cpuid_match),    cmocka_unit_test(test_packs_load_clean),
 		cmocka_unit_test(test_matching),       cmocka_unit_test(test_df_descriptions),
