@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* pmumon list [pmus|events|metrics|scenario] [GLOB]: what this machine can count. */
+/* pmumon list [pmus|events|metrics|groups|scenario|program] [GLOB]: what this machine can count. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -14,7 +14,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmumon list [pmus|events|metrics|scenario|program] [GLOB]\n"
+		"usage: pmumon list [pmus|events|metrics|groups|scenario|program] [GLOB]\n"
 		"\n"
 		"  pmus    every PMU: perf type, the CPUs its events open on, its counters\n"
 		"          (from a platform pack; 'unknown' when none describes it), counter\n"
@@ -24,6 +24,7 @@ static void usage(FILE *f)
 		"  GLOB    only PMUs whose name or family matches (ali_drw*, amd_df, msr), or\n"
 		"          events whose name matches (hif_*)\n"
 		"  metrics the platform packs' metrics: formula, unit, groups, scope\n"
+		"  groups  the metric groups (stat -g GROUP) and the metrics in each\n"
 		"  scenario with --sim: what a scenario file can set on that platform\n"
 		"  program with --sim merrifield: the SIMULATION-ONLY programming list its\n"
 		"          made-up register map needs (stat --program FILE; docs/sideband.md)\n"
@@ -242,6 +243,44 @@ static void list_metrics(struct pm_ctx *ctx, const char *glob, bool asked)
 		printf("no metrics: no platform pack with metrics matches this machine\n");
 }
 
+/* The metric groups: each with its pack and its metrics' names, in pack order. */
+static void list_groups(struct pm_ctx *ctx, const char *glob)
+{
+	struct pm_metric_info m;
+	char done[4096] = ";";
+	size_t shown = 0;
+
+	for (size_t i = 0; pm_ctx__metric(ctx, i, &m) == 0; i++) {
+		for (const char *g = m.groups; *g;) {
+			size_t l = strcspn(g, ";");
+			char name[128], key[132];
+			struct pm_metric_info o;
+			const char *sep = "";
+
+			snprintf(name, sizeof(name), "%.*s", (int)PM_MIN(l, sizeof(name) - 1), g);
+			g += l + (g[l] == ';');
+			snprintf(key, sizeof(key), ";%s;", name);
+			if (!name[0] || strstr(done, key) || (glob && fnmatch(glob, name, 0) != 0))
+				continue;
+			if (strlen(done) + strlen(name) + 2 < sizeof(done))
+				strcat(strcat(done, name), ";");
+			if (!shown++)
+				printf("metric groups (pmumon stat -g GROUP; pmumon list metrics GROUP):\n");
+			printf("  %-28s (%s)\n     ", name, m.pack);
+			for (size_t j = i; pm_ctx__metric(ctx, j, &o) == 0; j++)
+				if (group_matches(name, o.groups)) {
+					printf("%s%s", sep, o.name);
+					sep = ", ";
+				}
+			printf("\n");
+		}
+	}
+	if (!shown)
+		printf(glob ? "no metric group matches '%s'\n" :
+			      "no metric groups: no platform pack with metrics matches this machine\n",
+		       glob);
+}
+
 /* What a --sim scenario file can set on this platform (docs/simulator.md). */
 static int list_scenario(const char *platform)
 {
@@ -311,14 +350,14 @@ int cmd_list(int argc, char **argv)
 	}
 	if (optind < argc &&
 	    (!strcmp(argv[optind], "pmus") || !strcmp(argv[optind], "events") ||
-	     !strcmp(argv[optind], "metrics") || !strcmp(argv[optind], "scenario") ||
-	     !strcmp(argv[optind], "program")))
+	     !strcmp(argv[optind], "metrics") || !strcmp(argv[optind], "groups") ||
+	     !strcmp(argv[optind], "scenario") || !strcmp(argv[optind], "program")))
 		what = argv[optind++];
 	if (optind < argc)
 		glob = argv[optind++];
 	if (optind < argc) {
 		cli_error("unexpected argument '%s' (pmumon list "
-			  "[pmus|events|metrics|scenario|program] [GLOB])",
+			  "[pmus|events|metrics|groups|scenario|program] [GLOB])",
 			  argv[optind]);
 		return EXIT_USAGE;
 	}
@@ -347,6 +386,8 @@ int cmd_list(int argc, char **argv)
 		list_events(ctx, glob);
 	if (!what || !strcmp(what, "metrics"))
 		list_metrics(ctx, glob, what != NULL);
+	if (what && !strcmp(what, "groups"))
+		list_groups(ctx, glob);
 	pm_ctx__free(ctx);
 	return EXIT_OK;
 }

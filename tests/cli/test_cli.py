@@ -513,6 +513,21 @@ class Simulated(unittest.TestCase):
         r = run('--sim', 'amdzen2', 'list', 'metrics', 'no_such_*')
         self.assertIn("no metric or metric group matches 'no_such_*'", r.stdout)
 
+    def test_list_groups(self):
+        # every platform's groups, each once, with its pack and metrics
+        for plat, group, metric in (('yitian710', 'ali_drw', 'ddr_read_bandwidth.all'),
+                                    ('amdzen2', 'amd_df_channels', 'DF_CH7_BW_GB'),
+                                    ('bluefield2', 'bf_pcie', 'pcie_out_packets'),
+                                    ('merrifield', 'UNC_SOC_DDR_Self_Refresh', None)):
+            r = run('--sim', plat, 'list', 'groups')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(len(re.findall(r'^  %s +\(' % re.escape(group), r.stdout, re.M)), 1,
+                             r.stdout)
+            if metric:
+                self.assertIn(metric, r.stdout)
+        r = run('--sim', 'bluefield2', 'list', 'groups', 'nope*')
+        self.assertIn("no metric group matches 'nope*'", r.stdout)
+
     def test_command_line_overrides_environment(self):
         env = dict(os.environ, PMUMON_ROOT=os.path.join(FIXTURES, 'epyc7742-1s'))
         r = run('--sim', 'yitian710', 'list', 'pmus', env=env)
