@@ -108,6 +108,15 @@ int pm_pmu__add_format(struct pm_pmu *p, const char *name, const char *text,
 	return 0;
 }
 
+int pm_pmu__add_format_text(struct pm_pmu *p, const char *name, const char *text)
+{
+	struct pm_format f;
+	size_t col;
+	int r = pm_format__parse(text, strlen(text), &f, &col);
+
+	return r < 0 ? r : pm_pmu__add_format(p, name, text, &f);
+}
+
 int pm_pmu__add_alias(struct pm_pmu *p, const struct pm_alias *a)
 {
 	struct pm_alias *e;

@@ -101,6 +101,8 @@ const struct pm_alias *pm_pmu__find_alias(const struct pm_pmu *p, const char *na
 /* Add a format or alias; the PMU copies the strings. */
 int pm_pmu__add_format(struct pm_pmu *p, const char *name, const char *text,
 		       const struct pm_format *f);
+/* Add a format from its sysfs text ("config:0-7,32-35"), as a source defines it. */
+int pm_pmu__add_format_text(struct pm_pmu *p, const char *name, const char *text);
 int pm_pmu__add_alias(struct pm_pmu *p, const struct pm_alias *a);
 /* Does the PMU match a name, a family or a glob over names? */
 bool pm_pmu__matches(const struct pm_pmu *p, const char *pattern);

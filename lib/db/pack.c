@@ -795,13 +795,6 @@ static bool in_dir(const char *path, const char *dir, size_t dir_len)
 	return !strncmp(path, dir, dir_len) && path[dir_len] == '/';
 }
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 /* A perf JSON file: each entry an event or a metric (files mix them). */
 static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack,
 			  const struct pm_embedded *f)
@@ -852,7 +845,7 @@ static int load_perf_dir(struct pm_ctx *ctx, struct pm_db *db, const char *dir, 
 		const char *path = db->files[i]->path;
 
 		if (in_dir(path, dir, dir_len) && !strchr(path + dir_len + 1, '/') &&
-		    has_suffix(path, ".json"))
+		    pm_str_has_suffix(path, ".json"))
 			r = load_perf_json(ctx, db, pack, db->files[i]);
 	}
 	return r;
@@ -899,7 +892,7 @@ static int load_sys_tables(struct pm_ctx *ctx, struct pm_db *db)
 	for (size_t i = 0; i < db->n_files && r == 0; i++) {
 		const char *path = db->files[i]->path, *sys = strstr(path, "/sys/");
 
-		if (i >= pm_embedded_count && sys && has_suffix(path, ".json") &&
+		if (i >= pm_embedded_count && sys && pm_str_has_suffix(path, ".json") &&
 		    !strchr(sys + 5, '/'))
 			r = load_perf_dir(ctx, db, path, (size_t)(sys + 4 - path));
 	}
@@ -953,7 +946,7 @@ int pm_db__load(struct pm_ctx *ctx, struct pm_db **ret_db)
 		}
 	}
 	for (size_t i = pm_embedded_count; i < db->n_files && r == 0; i++)
-		if (has_suffix(db->files[i]->path, "/mapfile.csv"))
+		if (pm_str_has_suffix(db->files[i]->path, "/mapfile.csv"))
 			r = load_mapfile(ctx, db, db->files[i]);
 	if (r == 0)
 		r = load_sys_tables(ctx, db);

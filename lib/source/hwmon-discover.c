@@ -59,28 +59,12 @@ void pm_hwmon_block__free(struct pm_hwmon_block *b)
 	free(b);
 }
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 static bool has_file(struct pm_ctx *ctx, const char *dir, const char *name)
 {
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return pm_path_exists(ctx, path);
-}
-
-static int add_format(struct pm_pmu *p, const char *name, const char *text)
-{
-	struct pm_format f;
-	size_t col;
-	int r = pm_format__parse(text, strlen(text), &f, &col);
-
-	return r < 0 ? r : pm_pmu__add_format(p, name, text, &f);
 }
 
 static bool code_listed(const struct pm_pmu *p, const char *terms)
@@ -184,8 +168,10 @@ static int add_registers(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 						 .name = files.name[i],
 						 .terms = terms,
 						 .scale = 1.0,
-						 .snapshot = !has_suffix(files.name[i], "_CNT") &&
-							     !has_suffix(files.name[i], "_COUNT"),
+						 .snapshot = !pm_str_has_suffix(files.name[i],
+										"_CNT") &&
+							     !pm_str_has_suffix(files.name[i],
+										"_COUNT"),
 						 .origin = "sysfs" });
 	}
 	pm_names__done(&files);
@@ -263,13 +249,13 @@ static int add_block(struct pm_ctx *ctx, const char *dev, const char *hid, const
 			b->kind = PM_HWMON_COUNTER;
 			b->width = 64;
 		}
-		r = add_format(p, "event", "config:0-31");
+		r = pm_pmu__add_format_text(p, "event", "config:0-31");
 		if (r == 0)
 			r = add_event_list(ctx, p, b->dir);
 	} else if (r == 0) {
 		b->kind = PM_HWMON_REGISTER;
 		b->width = strstr(block, "ecc") || strstr(block, "clock_measure") ? 32 : 64;
-		r = add_format(p, "reg", "config:0-15");
+		r = pm_pmu__add_format_text(p, "reg", "config:0-15");
 		if (r == 0)
 			r = add_registers(ctx, p, b->dir);
 	}

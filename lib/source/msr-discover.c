@@ -42,17 +42,11 @@ static bool has_pmu(struct pm_ctx *ctx, const char *name)
 
 static int add_formats(struct pm_pmu *p, const char *const (*fmt)[2])
 {
-	for (; (*fmt)[0]; fmt++) {
-		struct pm_format f;
-		size_t col;
-		int r = pm_format__parse((*fmt)[1], strlen((*fmt)[1]), &f, &col);
+	int r = 0;
 
-		if (r == 0)
-			r = pm_pmu__add_format(p, (*fmt)[0], (*fmt)[1], &f);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	for (; (*fmt)[0] && r == 0; fmt++)
+		r = pm_pmu__add_format_text(p, (*fmt)[0], (*fmt)[1]);
+	return r;
 }
 
 /* The first CPU of each package, or of each group sharing an L3. */

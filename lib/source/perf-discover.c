@@ -19,13 +19,6 @@
 
 #define PERF_DEVICES "sys/bus/event_source/devices"
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n > m && !strcmp(s + n - m, suffix);
-}
-
 static int read_formats(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 {
 	struct pm_names l;
@@ -88,7 +81,7 @@ static int read_events(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 		ssize_t n;
 
 		for (size_t s = 0; s < PM_ARRAY_SIZE(sides); s++)
-			is_side |= has_suffix(l.name[i], sides[s]);
+			is_side |= pm_str_has_suffix(l.name[i], sides[s]);
 		if (is_side)
 			continue;
 		snprintf(path, sizeof(path), "%s/events/%s", dir, l.name[i]);
@@ -132,7 +125,7 @@ static void read_identifier(struct pm_ctx *ctx, struct pm_pmu *p, const char *di
 	if (pm_list_names(ctx, dir, false, NULL, &l) < 0)
 		return;
 	for (size_t i = 0; i < l.n; i++) {
-		if (!has_suffix(l.name[i], "_identifier"))
+		if (!pm_str_has_suffix(l.name[i], "_identifier"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, l.name[i]);
 		if (pm_read_file(ctx, path, buf, sizeof(buf)) >= 0) {

@@ -41,19 +41,15 @@ static int add_group_pmu(struct pm_ctx *ctx, const char *name)
 	/* the seed's counter number within the group; the block has 8 (merrifield.md §3) */
 	static const char fmt[] = "config:0-2";
 	struct pm_pmu *p = NULL;
-	struct pm_format f;
-	size_t col;
-	int r = pm_format__parse(fmt, strlen(fmt), &f, &col);
+	int r = pm_pmu__new(name, &p);
 
-	if (r == 0)
-		r = pm_pmu__new(name, &p);
 	if (r < 0)
 		return r;
 	p->source = PM_PMU_FROM_SIDEBAND;
 	p->uncore = true; /* one SoC: counted once, on the first CPU */
 	r = pm_cpus__parse("0", 1, &p->cpus);
 	if (r == 0)
-		r = pm_pmu__add_format(p, "event", fmt, &f);
+		r = pm_pmu__add_format_text(p, "event", fmt);
 	if (r == 0)
 		r = pm_ctx__add_pmu(ctx, p);
 	if (r < 0)

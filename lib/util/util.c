@@ -211,6 +211,13 @@ bool pm_str_has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+bool pm_str_has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
 int pm_snprintf(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;

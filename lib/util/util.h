@@ -54,6 +54,8 @@ void pm_strbuf__done(struct pm_strbuf *b);
 /* strdup that tolerates NULL (returns NULL for NULL). */
 char *pm_strdup0(const char *s);
 bool pm_str_has_prefix(const char *s, const char *prefix);
+/* Does s end with suffix and have something before it ("x.json", not ".json")? */
+bool pm_str_has_suffix(const char *s, const char *suffix);
 
 /* snprintf that reports truncation: 0 or -ENAMETOOLONG. */
 int pm_snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

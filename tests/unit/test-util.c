@@ -159,6 +159,17 @@ static void test_cpus_ops(void **state)
 	pm_cpus__done(&c);
 }
 
+static void test_affixes(void **state)
+{
+	assert_true(pm_str_has_prefix("ali_drw_21000", "ali_drw"));
+	assert_false(pm_str_has_prefix("ali", "ali_drw"));
+	assert_true(pm_str_has_suffix("hif_rd.scale", ".scale"));
+	assert_true(pm_str_has_suffix("ECC_SINGLE_ERROR_CNT", "_CNT"));
+	assert_false(pm_str_has_suffix(".json", ".json")); /* nothing before it */
+	assert_false(pm_str_has_suffix("SERR_INJ", "_CNT"));
+	assert_false(pm_str_has_suffix("x", "_CNT"));
+}
+
 static void test_strbuf(void **state)
 {
 	struct pm_strbuf b = { 0 };
@@ -178,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_parse_u64),    cmocka_unit_test(test_parse_int),
 		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_cpus),
 		cmocka_unit_test(test_cpus_ops),     cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_affixes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
