@@ -56,6 +56,9 @@ int cli_ctx_new(struct pm_ctx **ret_ctx);
 int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, struct pm_ctx **ret_ctx);
 
 /* Strict option values: print the error naming the option and return -EINVAL. */
+/* A whole file ("-": standard input) into *ret (caller frees): 0, -errno,
+ * or -EFBIG beyond max bytes. */
+int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
 int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret);
 
 int cmd_list(int argc, char **argv);

@@ -256,54 +256,6 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 	return 0;
 }
 
-/* The whole file in memory (recordings are small: perf prints a line per count). */
-static int slurp(const char *path, char **ret_buf, size_t *ret_len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-
-	if (!f) {
-		cli_error("cannot read '%s': %s", path, strerror(errno));
-		return -errno;
-	}
-	for (;;) {
-		size_t n;
-
-		if (len + 65536 > cap) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 131072;
-			nb = cap <= MAX_FILE_BYTES ? realloc(buf, cap) : NULL;
-			if (!nb) {
-				cli_error("'%s' is too large to import (at most %u MiB)", path,
-					  MAX_FILE_BYTES >> 20);
-				free(buf);
-				if (f != stdin)
-					fclose(f);
-				return -EFBIG;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		cli_error("cannot read '%s': %s", path, strerror(errno));
-		free(buf);
-		if (f != stdin)
-			fclose(f);
-		return -EIO;
-	}
-	if (f != stdin)
-		fclose(f);
-	*ret_buf = buf;
-	*ret_len = len;
-	return 0;
-}
-
 static int add_metrics(struct pm_evlist *l, const struct import_args *a)
 {
 	struct pm_diag d;
@@ -405,8 +357,16 @@ int cmd_import(int argc, char **argv)
 	r = parse_args(argc, argv, &a);
 	if (r)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (slurp(a.file, &buf, &len) < 0)
+	r = cli_read_file(a.file, MAX_FILE_BYTES, &buf, &len);
+	if (r == -EFBIG) {
+		cli_error("'%s' is too large to import (at most %u MiB)", a.file,
+			  MAX_FILE_BYTES >> 20);
 		return EXIT_FAIL;
+	}
+	if (r < 0) {
+		cli_error("cannot read '%s': %s", a.file, strerror(-r));
+		return EXIT_FAIL;
+	}
 	ro.format = a.in_format;
 	ro.sep = a.in_sep;
 	ro.name = a.file;

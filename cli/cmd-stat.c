@@ -542,44 +542,14 @@ static void say_msr_events(const struct pm_session *s, const struct pm_evlist *l
 /* The whole --program file, for the library to parse; NULL after an error said why. */
 static char *read_program(const char *path, size_t *ret_len)
 {
-	FILE *f = fopen(path, "r");
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	int r = cli_read_file(path, 16u << 20, &buf, ret_len);
 
-	if (!f) {
-		cli_error("cannot read the programming list '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		size_t n;
-
-		if (len + 4096 > cap) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 65536;
-			nb = cap > (16u << 20) ? NULL : realloc(buf, cap);
-			if (!nb) {
-				cli_error("the programming list '%s' is too large (16 MiB at most)",
-					  path);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		cli_error("cannot read the programming list '%s': %s", path, strerror(errno));
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*ret_len = len;
-	return buf;
+	if (r == -EFBIG)
+		cli_error("the programming list '%s' is too large (16 MiB at most)", path);
+	else if (r < 0)
+		cli_error("cannot read the programming list '%s': %s", path, strerror(-r));
+	return r < 0 ? NULL : buf;
 }
 
 static int add_events(struct pm_evlist *l, const struct stat_args *a, bool system_wide)

@@ -130,29 +130,35 @@ static void file_list_done(struct file_list *l)
 	*l = (struct file_list){ 0 };
 }
 
-static int read_whole(const char *path, char **ret, size_t *ret_len)
+int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
+	int r = 0;
 
 	if (!f)
 		return -errno;
 	do {
 		if (pm_grow((void **)&buf, &cap, len + 65536, 1) < 0) {
-			fclose(f);
-			free(buf);
-			return -ENOMEM;
+			r = -ENOMEM;
+			break;
 		}
 		n = fread(buf + len, 1, cap - len, f);
 		len += n;
+		if (len > max) {
+			r = -EFBIG;
+			break;
+		}
 	} while (n > 0);
-	if (ferror(f)) {
+	if (r == 0 && ferror(f))
+		r = -EIO;
+	if (f != stdin)
 		fclose(f);
+	if (r < 0) {
 		free(buf);
-		return -EIO;
+		return r;
 	}
-	fclose(f);
 	*ret = buf;
 	*ret_len = len;
 	return 0;
@@ -160,9 +166,7 @@ static int read_whole(const char *path, char **ret, size_t *ret_len)
 
 static bool wanted(const char *name)
 {
-	size_t n = strlen(name);
-
-	return (n > 5 && !strcmp(name + n - 5, ".json")) || !strcmp(name, "mapfile.csv");
+	return pm_str_has_suffix(name, ".json") || !strcmp(name, "mapfile.csv");
 }
 
 /* Add the files under host directory dir as prefix/relative-path. */
@@ -204,7 +208,7 @@ static int collect(const char *dir, const char *prefix, struct file_list *l, int
 			char *data = NULL;
 			size_t len = 0;
 
-			r = read_whole(host, &data, &len);
+			r = cli_read_file(host, SIZE_MAX, &data, &len);
 			if (r < 0)
 				break;
 			l->f[l->n] = (struct pm_file){ .path = strdup(rel),
