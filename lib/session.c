@@ -36,6 +36,21 @@ int pm_session__poll(struct pm_session *s)
 	return 0;
 }
 
+int pm_session__lock(struct pm_session *s, const char *path, pid_t *ret_holder)
+{
+	int h;
+
+	*ret_holder = 0;
+	h = s->ctx->ops->lock(s->ctx->os, path, ret_holder);
+	if (h >= 0 || h == -EBUSY)
+		return h;
+	pm_log(s->ctx, PM_LOG_WARN,
+	       "cannot take the lock /%s (%s): counting without protection against a second "
+	       "pmumon",
+	       path, strerror(-h));
+	return -1;
+}
+
 const char *pm_source_name(enum pm_source_id id)
 {
 	return sources[id]->name;

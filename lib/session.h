@@ -127,6 +127,14 @@ struct pm_session {
 /* sched.c: place every event instance on CPUs as counters, with groups. */
 int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr);
 
+/*
+ * The advisory lock a source holds while it programs shared registers
+ * (hwmon, sideband). Returns the handle (>= 0); -1 when no lock file can be
+ * made (warned: counting goes on, unprotected from a second pmumon); or
+ * -EBUSY with *ret_holder the pid that holds it (0 if unknown).
+ */
+int pm_session__lock(struct pm_session *s, const char *path, pid_t *ret_holder);
+
 /* "perf", "msr": a source's name. */
 const char *pm_source_name(enum pm_source_id id);
 

@@ -42,19 +42,11 @@
 #include "pmu.h"
 #include "session.h"
 #include "source/hwmon.h"
+#include "source/wrap.h"
 #include "util/util.h"
 
 #define PHASE_NS 100000000ull /* 100 ms, as the msr source */
-/*
- * Narrow counters (32-bit CRSPACE, ecc registers) are read at least every
- * MAX_WRAP_POLL_NS: no wrap is missed below 2^32 per 250 ms = 17 G counts/s,
- * whatever the traffic did since the last read (model choice: no public
- * source bounds the blocks' clocks). Faster rates seen shorten it.
- */
-#define MAX_WRAP_POLL_NS 250000000ull
-#define MIN_WRAP_POLL_NS 1000000ull
-#define WRAP_WIDTH 48 /* wider counters do not wrap in a run (57 bits: 4.5 years at 1 GHz) */
-#define LOCK_PATH "run/pmumon-bfperf.lock"
+#define LOCK_PATH "run/lock/pmumon-bfperf.lock"
 
 struct hw_slot {
 	int ev_fd, ctr_fd;
@@ -84,7 +76,7 @@ struct hw_block {
 	uint64_t *vals;	    /* scratch: one value per slot, or per ctr for registers */
 	size_t first;
 	uint64_t t_last, t_phase, t_run; /* t_run: l3cache started counting */
-	double max_rate;		 /* fastest counts per ns seen, for the wrap poll */
+	struct pm_wrap_poll wrap;	 /* how often a narrow counter must be read */
 };
 
 struct pm_hwmon_state {
@@ -374,8 +366,8 @@ static void hwmon_close(struct pm_session *s);
 
 static int take_lock(struct pm_session *s, struct pm_diag *d)
 {
-	pid_t holder = 0;
-	int h = s->ctx->ops->lock(s->ctx->os, LOCK_PATH, &holder);
+	pid_t holder;
+	int h = pm_session__lock(s, LOCK_PATH, &holder);
 
 	if (h == -EBUSY) {
 		if (holder)
@@ -391,11 +383,6 @@ static int take_lock(struct pm_session *s, struct pm_diag *d)
 				    LOCK_PATH);
 		return h;
 	}
-	if (h < 0)
-		pm_log(s->ctx, PM_LOG_WARN,
-		       "cannot take /%s (%s): counting without protection against a second "
-		       "pmumon",
-		       LOCK_PATH, strerror(-h));
 	s->hwmon->lock = h;
 	return 0;
 }
@@ -498,7 +485,7 @@ static void note_rate(struct pm_session *s, struct hw_block *k, uint64_t delta, 
 {
 	if (!dt || k->b->width >= 64)
 		return;
-	k->max_rate = PM_MAX(k->max_rate, (double)delta / (double)dt);
+	pm_wrap_poll__note(&k->wrap, delta, dt);
 	if (delta > (1ull << (k->b->width - 1)) && !k->warned_wrap) {
 		k->warned_wrap = true;
 		pm_log(s->ctx, PM_LOG_WARN,
@@ -676,22 +663,14 @@ static int hwmon_enable(struct pm_session *s)
 /* When a block must be read next: its next phase, or before a narrow counter can wrap. */
 static uint64_t due(const struct hw_block *k)
 {
-	uint64_t wrap = UINT64_MAX;
+	uint64_t every;
 
 	if (k->gone || k->other)
 		return UINT64_MAX;
 	if (rotates(k))
 		return k->t_phase + PHASE_NS;
-	if (k->b->width < WRAP_WIDTH) {
-		/* at most half the range between reads at the fastest rate seen, clamped
-		 * as a double: the quotient may exceed any integer */
-		double half = (double)(1ull << (k->b->width - 1));
-		double every = k->max_rate > 0 ? half / k->max_rate : (double)MAX_WRAP_POLL_NS;
-
-		every = PM_MAX((double)MIN_WRAP_POLL_NS, PM_MIN(every, (double)MAX_WRAP_POLL_NS));
-		wrap = k->t_last + (uint64_t)every;
-	}
-	return wrap;
+	every = pm_wrap_poll__interval(&k->wrap, k->b->width);
+	return every == UINT64_MAX ? UINT64_MAX : k->t_last + every;
 }
 
 static int poll_at(struct pm_session *s, uint64_t now)
