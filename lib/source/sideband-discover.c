@@ -27,7 +27,7 @@ static const char *const groups[] = {
 	"unc_soc_display_bw",	 "unc_soc_imaging_bw",	     "unc_soc_lowspeedpf_bw",
 };
 
-bool pm_sideband__supported_cpu(struct pm_ctx *ctx)
+static bool supported_cpu(struct pm_ctx *ctx)
 {
 	char cpuid[128];
 
@@ -61,7 +61,7 @@ int pm_sideband__discover(struct pm_ctx *ctx)
 {
 	int r = 0;
 
-	if (!pm_sideband__supported_cpu(ctx))
+	if (!supported_cpu(ctx))
 		return 0;
 	for (size_t i = 0; i < PM_ARRAY_SIZE(groups) && r == 0; i++)
 		r = add_group_pmu(ctx, groups[i]);

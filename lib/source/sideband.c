@@ -18,9 +18,8 @@
  *   counter's control register, then reads its data register (§3: the
  *   drivers' sequence). Nothing else is ever written.
  * - Counters are 32 bits (§3): deltas are taken modulo 2^32 and added up
- *   in 64 bits. Polls keep a counter from wrapping twice unseen: the first
- *   after FIRST_POLL_NS, then at half the time the fastest counter seen so
- *   far takes to wrap, at most every MAX_POLL_NS.
+ *   in 64 bits. Polls keep a counter from wrapping twice unseen
+ *   (source/wrap.h: at most every 250 ms, sooner at the fastest rate seen).
  * - One instance at a time: an advisory lock is held from open to close.
  *   Counters are stopped on disable and again on close (pmumon's exit path,
  *   SIGINT and SIGTERM included), whatever happened in between.
@@ -37,6 +36,7 @@
 #include "evlist.h"
 #include "pmu.h"
 #include "session.h"
+#include "source/wrap.h"
 #include "util/util.h"
 
 #define DBG_DIR "sys/kernel/debug"
@@ -49,11 +49,7 @@
 #define CFG_MDR 0xD4
 #define CFG_MCRX 0xD8
 #define MBI_ENABLE 0xF0u
-#define CTR_MASK 0xffffffffull
-#define FIRST_POLL_NS 100000000ull     /* 100 ms: 2^32 takes 43 G/s to cross */
-#define MAX_POLL_NS 10000000000ull     /* 10 s */
-#define MIN_POLL_NS 1000000ull	       /* 1 ms */
-#define HALF_WRAP 2147483648.0	       /* 2^31: half a 32-bit counter */
+#define CTR_MASK ((1ull << PM_SB_COUNTER_BITS) - 1)
 #define MAX_READS (4 * PM_SB_COUNTERS) /* session counters on the block (an event may repeat) */
 
 struct sb_ctr {
@@ -74,8 +70,8 @@ struct pm_sideband_state {
 	int fd_mcrx, fd_mdr, fd_mcr, fd_cfg;
 	struct sb_ctr *c;
 	size_t n_c, cap_c;
-	uint64_t t_enable, t_last, poll_ns;
-	char failed[64];
+	uint64_t t_enable, t_last;
+	struct pm_wrap_poll wrap;
 };
 
 /* ---- transport ---------------------------------------------------------------------- */
@@ -129,10 +125,9 @@ static int sb_write(struct pm_session *s, uint8_t port, uint8_t op, uint32_t off
 static int sb_read(struct pm_session *s, uint8_t port, uint32_t off, uint32_t *ret)
 {
 	struct pm_sideband_state *st = s->sideband;
-	char text[32];
 	uint64_t v;
 	ssize_t n;
-	int r = fire(s, PM_SB_OP_READ, port, off), fd;
+	int r = fire(s, PM_SB_OP_READ, port, off);
 
 	if (r < 0)
 		return r;
@@ -146,18 +141,12 @@ static int sb_read(struct pm_session *s, uint8_t port, uint32_t off, uint32_t *r
 		       (uint32_t)b[3] << 24;
 		return 0;
 	}
-	/* a fresh descriptor: the attribute formats its value on a read at position 0 */
-	fd = s->ctx->ops->open(s->ctx->os, SB_DIR "/mdr", O_RDONLY);
-	if (fd < 0)
-		return fd;
-	n = s->ctx->ops->read(s->ctx->os, fd, text, sizeof(text) - 1);
-	s->ctx->ops->close(s->ctx->os, fd);
-	if (n < 0)
-		return (int)n;
-	text[n] = '\0';
-	pm_rtrim(text);
-	if (pm_parse_u64_str(text, 16, &v) < 0 || v > CTR_MASK)
+	/* read afresh: the attribute formats its value on a read at position 0 */
+	r = pm_read_u64(s->ctx, SB_DIR "/mdr", &v);
+	if (r == -EINVAL || r == -ERANGE || (r == 0 && v > CTR_MASK))
 		return -EIO; /* not "0x%08llx" */
+	if (r < 0)
+		return r;
 	*ret = (uint32_t)v;
 	return 0;
 }
@@ -179,23 +168,43 @@ static int no_iosf_sb(struct pm_session *s, struct pm_diag *d)
 			    "reads Merrifield's SoC counters through its iosf_sb files");
 		return -ENOENT;
 	}
+	if (!pm_path_exists(s->ctx, PCI_DRIVERS "/" IOSF_MBI_DRIVER)) {
+		pm_diag_set(d,
+			    "load it (modprobe iosf_mbi) or boot a kernel with CONFIG_IOSF_MBI; its "
+			    "debug files also need CONFIG_IOSF_MBI_DEBUG=y. Where iosf_mbi is absent "
+			    "altogether, --sideband-pci uses the host bridge's config space instead, "
+			    "at the risk of racing the kernel's own users of the bus",
+			    "no /sys/kernel/debug/iosf_sb: the iosf_mbi driver is not loaded "
+			    "(no /%s/%s)",
+			    PCI_DRIVERS, IOSF_MBI_DRIVER);
+		return -ENOENT;
+	}
 	pm_diag_set(d,
-		    "boot a kernel built with CONFIG_IOSF_MBI=y and CONFIG_IOSF_MBI_DEBUG=y "
-		    "(arch/x86/platform/intel/iosf_mbi.c); where iosf_mbi is absent altogether, "
-		    "--sideband-pci uses the host bridge's config space instead, at the risk of "
-		    "racing the kernel's own users of the bus",
+		    "boot a kernel built with CONFIG_IOSF_MBI_DEBUG=y "
+		    "(arch/x86/platform/intel/iosf_mbi.c)",
 		    "no /sys/kernel/debug/iosf_sb: this kernel lacks iosf_mbi's debug files "
-		    "(CONFIG_IOSF_MBI_DEBUG)");
+		    "(CONFIG_IOSF_MBI_DEBUG; the driver itself is loaded)");
 	return -ENOENT;
 }
 
 static int open_error(struct pm_session *s, const char *path, int err, struct pm_diag *d)
 {
-	if (err == -EACCES || err == -EPERM) {
+	bool pci = !strcmp(path, BRIDGE "/config");
+
+	if (err == -EACCES) {
 		pm_diag_set(d,
-			    "run pmumon as root: debugfs is root's (mode 0700), and iosf_sb/mcr "
-			    "needs CAP_SYS_RAWIO",
+			    pci ? "run pmumon as root: writing PCI config space is root's" :
+				  "run pmumon as root: debugfs is root's (mode 0700), and "
+				  "iosf_sb/mcr needs CAP_SYS_RAWIO",
 			    "no permission to open /%s", path);
+		return err;
+	}
+	if (err == -EPERM) {
+		/* root, and still refused: what kernel lockdown does to debugfs and PCI writes */
+		pm_diag_set(d,
+			    "check /sys/kernel/security/lockdown: under lockdown the kernel refuses "
+			    "writable debugfs files and PCI config writes, even to root",
+			    "the kernel refused to open /%s for writing", path);
 		return err;
 	}
 	pm_diag_set(d, NULL, "cannot open /%s: %s", path, strerror(-err));
@@ -279,11 +288,18 @@ static int access_error(struct pm_session *s, int err, unsigned line, const char
 			    what, where);
 		return err;
 	}
+	if (err == -EPERM && st->pci) {
+		pm_diag_set(d, "check /sys/kernel/security/lockdown (it forbids PCI config writes)",
+			    "the kernel refused a write to /%s/config (%s, %s)", BRIDGE, what,
+			    where);
+		return err;
+	}
 	pm_diag_set(d,
 		    err == -EPERM ? "iosf_mbi refuses port 0x06 (the GFX unit); check the list "
 				    "against your capture" :
 				    "check the list against your capture (docs/sideband.md)",
-		    "the sideband bus rejected %s (%s): %s", what, where, strerror(-err));
+		    "%s refused %s (%s): %s", st->pci ? "the host bridge" : "iosf_mbi", what, where,
+		    strerror(-err));
 	return err;
 }
 
@@ -434,7 +450,7 @@ needed:
 	if (r == 0)
 		r = bind_counters(s, reterr);
 	if (r == 0) {
-		st->lock = s->ctx->ops->lock(s->ctx->os, LOCK_PATH, &holder);
+		st->lock = pm_session__lock(s, LOCK_PATH, &holder);
 		if (st->lock == -EBUSY) {
 			char who[32] = "";
 
@@ -444,10 +460,6 @@ needed:
 				    "another pmumon%s is using the SoC counters (lock /%s)", who,
 				    LOCK_PATH);
 			r = -EBUSY;
-		} else if (st->lock < 0) {
-			pm_diag_set(reterr, NULL, "cannot take the sideband lock /%s: %s",
-				    LOCK_PATH, strerror(-st->lock));
-			r = st->lock;
 		}
 	}
 	if (r == 0)
@@ -470,9 +482,7 @@ static uint64_t now_ns(const struct pm_session *s)
 
 static int fail(struct pm_session *s, int err)
 {
-	snprintf(s->sideband->failed, sizeof(s->sideband->failed), "%s",
-		 s->sideband->pci ? "/" BRIDGE "/config" : "/" SB_DIR);
-	s->failed_device = s->sideband->failed;
+	s->failed_device = s->sideband->pci ? "/" BRIDGE "/config" : "/" SB_DIR;
 	return err;
 }
 
@@ -485,7 +495,7 @@ static int accumulate(struct pm_session *s, uint64_t now)
 {
 	struct pm_sideband_state *st = s->sideband;
 	uint32_t v[MAX_READS];
-	double fastest = 0, dt = (double)(now > st->t_last ? now - st->t_last : 0);
+	uint64_t dt = now > st->t_last ? now - st->t_last : 0;
 	int r;
 
 	for (size_t i = 0; i < st->n_c; i++) {
@@ -502,13 +512,9 @@ static int accumulate(struct pm_session *s, uint64_t now)
 
 		st->c[i].acc += delta;
 		st->c[i].last = v[i];
-		if (dt > 0 && (double)delta / dt > fastest)
-			fastest = (double)delta / dt;
+		pm_wrap_poll__note(&st->wrap, delta, dt);
 	}
 	st->t_last = now;
-	/* half the time the fastest counter needs to wrap */
-	st->poll_ns = fastest > 0 ? (uint64_t)(HALF_WRAP / fastest) : MAX_POLL_NS;
-	st->poll_ns = PM_MAX(MIN_POLL_NS, PM_MIN(MAX_POLL_NS, st->poll_ns));
 	return 0;
 }
 
@@ -525,14 +531,17 @@ static int sideband_enable(struct pm_session *s)
 	if (!st)
 		return 0;
 	for (size_t i = 0; i < st->n_c && r == 0; i++) {
-		r = sb_write(s, st->c[i].reg->port, PM_SB_OP_WRITE, st->c[i].reg->ctl,
-			     st->g->start);
+		const struct pm_sb_counter *c = st->c[i].reg;
+
+		/* from 0 every time: a second enable must not count the first run again */
+		r = sb_write(s, c->port, PM_SB_OP_WRITE, c->data, 0);
+		if (r == 0)
+			r = sb_write(s, c->port, PM_SB_OP_WRITE, c->ctl, st->g->start);
 		st->c[i].started = r == 0;
 		st->c[i].last = 0;
 		st->c[i].acc = 0;
 	}
 	st->t_enable = st->t_last = now_ns(s);
-	st->poll_ns = FIRST_POLL_NS;
 	return r < 0 ? fail(s, r) : 0;
 }
 
@@ -540,7 +549,8 @@ static uint64_t sideband_next_poll(const struct pm_session *s)
 {
 	const struct pm_sideband_state *st = s->sideband;
 
-	return running(st) ? st->t_last + st->poll_ns : UINT64_MAX;
+	return running(st) ? st->t_last + pm_wrap_poll__interval(&st->wrap, PM_SB_COUNTER_BITS) :
+			     UINT64_MAX;
 }
 
 static int sideband_poll(struct pm_session *s)
@@ -548,7 +558,7 @@ static int sideband_poll(struct pm_session *s)
 	struct pm_sideband_state *st = s->sideband;
 	uint64_t now = now_ns(s);
 
-	if (!running(st) || now < st->t_last + st->poll_ns)
+	if (!running(st) || now < sideband_next_poll(s))
 		return 0;
 	return accumulate(s, now);
 }

@@ -70,8 +70,6 @@ void pm_sb_list__free(struct pm_sb_list *l);
 /* The group of that name (case-insensitive, as PMU names are lowercase), or NULL. */
 const struct pm_sb_group *pm_sb_list__group(const struct pm_sb_list *l, const char *name);
 
-/* Is this Intel's Tangier (Merrifield), family 6 model 0x4A? */
-bool pm_sideband__supported_cpu(struct pm_ctx *ctx);
 /* On Merrifield, add a PMU per seed 001 group (unc_soc_memory_ddr_bw, ...). */
 int pm_sideband__discover(struct pm_ctx *ctx);
 

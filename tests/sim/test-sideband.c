@@ -266,6 +266,50 @@ static void test_intervals_vs_truth(void **state)
 	free(program);
 }
 
+/* Idle for 2 s, then 15 G requests/s: the reads at the burst lose no wrap (wrap.h: below 17 G/s). */
+static void test_wrap_after_idle(void **state)
+{
+	static const char *const one[] = { "unc_soc_memory_ddr_bw/DDR_Chan0-Read32B/", NULL };
+	struct pm_sim *sim =
+		th_sim_platform_with("merrifield",
+				     "jitter 0\nphase idle 2s\nddr.read[0] 1k\nphase burst 20s\n"
+				     "ddr.read[0] 480G\n");
+	char *program = sim_program();
+	struct th_run r;
+	double truth;
+
+	assert_int_equal(start(&r, sim, one, NULL, program, false), 0);
+	th_run_until(&r, pm_sim__scenario_start(sim) + 10 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	/* 1k/32 for 2 s, then 480e9/32 for 8 s: 27 wraps */
+	assert_int_equal(pm_sim__truth(sim, "ddr.read", 0, 10 * SEC, &truth), 0);
+	assert_true(fabs((double)pm_session__report(r.s, false)->rows[0].raw - truth / 32) <= 1.0);
+	th_stop(&r);
+	free(program);
+}
+
+/* Enable, disable, enable: the second run counts only itself. */
+static void test_enable_twice(void **state)
+{
+	static const char *const one[] = { "unc_soc_memory_ddr_bw/DDR_Chan0-Read32B/", NULL };
+	struct pm_sim *sim = th_sim_platform_with("merrifield", "jitter 0\nddr.read[0] 320M\n");
+	char *program = sim_program();
+	struct th_run r;
+
+	assert_int_equal(start(&r, sim, one, NULL, program, false), 0);
+	th_run_until(&r, pm_sim__now(sim) + SEC);
+	assert_int_equal(pm_session__disable(r.s), 0);
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_int_equal(pm_session__report(r.s, false)->rows[0].raw, 10000000); /* 320M / 32 */
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__enable(r.s), 0);
+	th_run_until(&r, pm_sim__now(sim) + SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_int_equal(pm_session__report(r.s, false)->rows[0].raw, 10000000);
+	th_stop(&r);
+	free(program);
+}
+
 /* 31.25 G requests/s wrap a 32-bit counter every 137 ms: polls keep the count exact. */
 static void test_wrap(void **state)
 {
@@ -400,7 +444,10 @@ static void test_errors(void **state)
 		  false },
 		{ "no iosf_sb", "merrifield", "", "sys/kernel/debug/iosf_sb",
 		  "UNC_SOC_Memory_DDR_BW", -ENOENT, "lacks iosf_mbi's debug files",
-		  "CONFIG_IOSF_MBI_DEBUG=y", false, false },
+		  "CONFIG_IOSF_MBI_DEBUG=y", false, true },
+		{ "no iosf_mbi", "merrifield", "", "sys/kernel/debug/iosf_sb",
+		  "UNC_SOC_Memory_DDR_BW", -ENOENT, "the iosf_mbi driver is not loaded",
+		  "modprobe iosf_mbi", false, false },
 		{ "no debugfs", "merrifield", "", "sys/kernel/debug", "UNC_SOC_Memory_DDR_BW",
 		  -ENOENT, "debugfs is not mounted", "mount -t debugfs", false, false },
 		{ "pci beside iosf_mbi", "merrifield", "", "sys/kernel/debug/iosf_sb",
@@ -415,12 +462,12 @@ static void test_errors(void **state)
 		  "test.list:2: control register offset "
 		  "'010' has a leading 0",
 		  "0x", false, false },
-		{ "bus rejects", "merrifield",
+		{ "iosf_mbi refuses", "merrifield",
 		  "group UNC_SOC_Memory_DDR_BW\nwrite 0x06 0x01 0x10 0x1\n"
 		  "counter 0 0x17 0x10 0x14\ncounter 1 0x17 0x18 0x1c\ncounter 2 0x17 0x20 0x24\n"
 		  "counter 3 0x17 0x28 0x2c\n",
 		  NULL, "UNC_SOC_Memory_DDR_BW", -EPERM,
-		  "the sideband bus rejected the write of 0x1 to port 0x06 offset 0x10 (opcode "
+		  "iosf_mbi refused the write of 0x1 to port 0x06 offset 0x10 (opcode "
 		  "0x01) (test.list:2)",
 		  "port 0x06", false, false },
 		{ "group missing", "merrifield",
@@ -485,6 +532,8 @@ int main(void)
 		cmocka_unit_test(test_self_refresh_constant),
 		cmocka_unit_test(test_intervals_vs_truth),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_wrap_after_idle),
+		cmocka_unit_test(test_enable_twice),
 		cmocka_unit_test(test_stopped_on_exit),
 		cmocka_unit_test(test_pci_fallback),
 		cmocka_unit_test(test_errors),
