@@ -222,7 +222,7 @@ static bool pack_matches(struct pm_ctx *ctx, struct pm_db *db, const char *pack,
 	compat = jstr(match, "Compat");
 	cpuid = jstr(match, "Cpuid");
 	if (ctx->replay) /* import: the machine that counted is elsewhere */
-		return pm_replay__pack_matches(ctx, pack, pmu, compat);
+		return pm_replay__pack_matches(ctx, pack, match != NULL, pmu, compat);
 	if (!match)
 		return true;
 	if (pmu) {

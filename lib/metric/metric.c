@@ -383,9 +383,13 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 			else
 				pm_diag_set(
 					reterr,
-					"run 'pmumon list metrics' for the metrics and groups here",
-					"no metric or metric group '%s' on this machine (packs: %s)",
-					n,
+					l->ctx->replay ?
+						"name the counting machine's pack with --pack NAME" :
+						"run 'pmumon list metrics' for the metrics and groups "
+						"here",
+					"no metric or metric group '%s' %s (packs: %s)", n,
+					l->ctx->replay ? "in the packs matched to the recording" :
+							 "on this machine",
 					pm_db__matched_names(db)[0] ? pm_db__matched_names(db) :
 								      "none");
 			r = why ? -EOPNOTSUPP : -ENOENT;

@@ -424,14 +424,16 @@ static void set_identifier(struct pm_ctx *ctx, const char *family, const char *c
 	}
 }
 
-bool pm_replay__pack_matches(struct pm_ctx *ctx, const char *pack, const char *family,
-			     const char *compat)
+bool pm_replay__pack_matches(struct pm_ctx *ctx, const char *pack, bool has_match,
+			     const char *family, const char *compat)
 {
 	const char *forced = ctx->replay->packs;
 	bool match;
 
-	if (!family && !compat)
-		return !forced || !strcmp(pack, "kernel") || in_list(forced, pack);
+	if (!has_match) /* the kernel's driver traits: always */
+		return true;
+	if (!family) /* matched by CPUID alone (merrifield): only when named */
+		return forced && in_list(forced, pack);
 	/* the machine is elsewhere: neither its CPUID nor its sysfs identifier is known */
 	match = forced ? in_list(forced, pack) : family && have_family(ctx, family);
 	if (match && family)

@@ -87,9 +87,10 @@ int pm_replay_split_name(const char *printed, char **ret_name, char **ret_pmu);
 
 /* replay.c: ctx.c's discovery for a recording: its PMUs and CPUs. */
 int pm_replay__discover(struct pm_ctx *ctx);
-/* pack.c: does a pack match the recording (named by --pack, or its Match.Pmu family)? */
-bool pm_replay__pack_matches(struct pm_ctx *ctx, const char *pack, const char *family,
-			     const char *compat);
+/* pack.c: does a pack match the recording (named by --pack, or its Match.Pmu family)?
+ * has_match: the pack has a Match at all (the kernel traits pack has none). */
+bool pm_replay__pack_matches(struct pm_ctx *ctx, const char *pack, bool has_match,
+			     const char *family, const char *compat);
 /* pack.c: a matching pack has events on this PMU family: have a PMU of it. */
 int pm_replay__need_family(struct pm_ctx *ctx, const char *family, const char *compat);
 /* metric/metric.c: the event a metric names, from the recording (or an empty one). */

@@ -250,6 +250,19 @@ class BadInput(unittest.TestCase):
                  'FILE:2: running_ns 20 is more than enabled_ns 10')
         self.bad('event,count\nhif_rd,-5\n', "FILE:2: expected count to be a whole number")
 
+    def test_a_cpuid_pack_needs_its_name(self):
+        # merrifield matches by CPUID, which a recording does not carry: a Yitian
+        # file brings in yitian710 only, and a metric of another platform is
+        # looked for in the recording's packs
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+            f.write('time_s,device,event,count\n1,ali_drw_21000,hif_rd,100\n')
+            f.flush()
+            r = run('import', '-M', 'amd_df_bw', f.name)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("no metric or metric group 'amd_df_bw' in the packs matched to "
+                          "the recording (packs: yitian710)", r.stderr)
+            self.assertIn('--pack NAME', r.stderr)
+
     def test_not_a_recording(self):
         self.bad('\n# nothing\n', 'FILE:2: no counts found')
         r = run('import', '/nonexistent/file.csv')
