@@ -297,7 +297,7 @@ static int parse_mask(struct pm_ctx *ctx, const char *pack, json_t *o, const cha
 	return 0;
 }
 
-/* "InstanceTopology": [{ Unit, Compat, NameSuffix, DieMask, SubChannelMask, Channel }] */
+/* "InstanceTopology": [{ Unit, Compat, NameSuffix, DieMask, ChannelMask, SubChannelMask }] */
 static int add_topos(struct pm_ctx *ctx, struct pm_db *db, const char *pack, json_t *list)
 {
 	size_t i;
@@ -306,20 +306,19 @@ static int add_topos(struct pm_ctx *ctx, struct pm_db *db, const char *pack, jso
 	json_array_foreach(list, i, o) {
 		struct pm_inst_topo *t;
 		struct pm_place_rule rule = { 0 };
-		const char *suffix = jstr(o, "NameSuffix"), *channel = jstr(o, "Channel");
+		const char *suffix = jstr(o, "NameSuffix");
 		int r;
 
 		if (!jstr(o, "Unit") || !suffix || strcmp(suffix, "hex") ||
-		    (channel && strcmp(channel, "AddressOrder")) ||
 		    parse_mask(ctx, pack, o, "DieMask", &rule.die_mask) < 0 ||
+		    parse_mask(ctx, pack, o, "ChannelMask", &rule.chan_mask) < 0 ||
 		    parse_mask(ctx, pack, o, "SubChannelMask", &rule.sub_mask) < 0) {
 			pm_log(ctx, PM_LOG_WARN,
-			       "pack '%s': InstanceTopology[%zu] wants a Unit, NameSuffix \"hex\", "
-			       "bit masks and Channel \"AddressOrder\"; ignoring it",
+			       "pack '%s': InstanceTopology[%zu] wants a Unit, NameSuffix \"hex\" "
+			       "and bit masks (DieMask, ChannelMask, SubChannelMask); ignoring it",
 			       pack, i);
 			continue;
 		}
-		rule.channel_by_address = channel != NULL;
 		r = pm_grow((void **)&db->topos, &db->cap_topos, db->n_topos + 1, sizeof(*t));
 		if (r < 0)
 			return r;
@@ -334,8 +333,13 @@ static int add_topos(struct pm_ctx *ctx, struct pm_db *db, const char *pack, jso
 	return 0;
 }
 
+static int field(uint64_t addr, uint64_t mask)
+{
+	return mask ? (int)((addr & mask) >> __builtin_ctzll(mask)) : -1;
+}
+
 int pm_place_decode(const struct pm_place_rule *rule, const char *name, const char *family,
-		    uint64_t *ret_addr, int *ret_die, int *ret_sub)
+		    uint64_t *ret_addr, int *ret_die, int *ret_chan, int *ret_sub)
 {
 	size_t n = strlen(family);
 	uint64_t addr;
@@ -344,19 +348,10 @@ int pm_place_decode(const struct pm_place_rule *rule, const char *name, const ch
 	    pm_parse_u64_str(name + n + 1, 16, &addr) < 0)
 		return -EINVAL;
 	*ret_addr = addr;
-	*ret_die = rule->die_mask ?
-			   (int)((addr & rule->die_mask) >> __builtin_ctzll(rule->die_mask)) :
-			   -1;
-	*ret_sub = rule->sub_mask ?
-			   (int)((addr & rule->sub_mask) >> __builtin_ctzll(rule->sub_mask)) :
-			   -1;
+	*ret_die = field(addr, rule->die_mask);
+	*ret_chan = field(addr, rule->chan_mask);
+	*ret_sub = field(addr, rule->sub_mask);
 	return 0;
-}
-
-/* The channel base of an instance: its address without the die and sub-channel bits. */
-static uint64_t channel_base(const struct pm_place_rule *rule, uint64_t addr)
-{
-	return addr & ~(rule->die_mask | rule->sub_mask);
 }
 
 static bool topo_applies(const struct pm_inst_topo *t, const struct pm_pmu *p)
@@ -365,25 +360,8 @@ static bool topo_applies(const struct pm_inst_topo *t, const struct pm_pmu *p)
 	       (!t->compat || (p->identifier && !strcmp(t->compat, p->identifier)));
 }
 
-/* Instance i of the PMUs rule t applies to, decoded: false when it is not one of them. */
-static bool decoded(struct pm_ctx *ctx, const struct pm_inst_topo *t, size_t i, uint64_t *ret_base,
-		    int *ret_die, int *ret_sub)
-{
-	const struct pm_pmu *p = ctx->pmus[i];
-	uint64_t addr;
-
-	if (!topo_applies(t, p) ||
-	    pm_place_decode(&t->rule, p->name, p->family, &addr, ret_die, ret_sub) < 0)
-		return false;
-	*ret_base = channel_base(&t->rule, addr);
-	return true;
-}
-
-/*
- * Place every PMU a pack's InstanceTopology describes. Channels are numbered
- * within their die in the order of their addresses (the inference is in
- * docs/facts-metrics.md, "Yitian 710 instance names").
- */
+/* Place every PMU a pack's InstanceTopology describes (docs/facts-metrics.md,
+ * "Yitian 710 instance names", for where the masks come from). */
 static void place_instances(struct pm_ctx *ctx, struct pm_db *db)
 {
 	for (size_t i = 0; i < ctx->n_pmus; i++)
@@ -394,43 +372,29 @@ static void place_instances(struct pm_ctx *ctx, struct pm_db *db)
 		const struct pm_inst_topo *tp = &db->topos[t];
 
 		for (size_t i = 0; i < ctx->n_pmus; i++) {
-			struct pm_pmu_place *pl = &ctx->pmus[i]->place;
-			uint64_t base, ob;
-			int die, sub, od, os, ch = 0;
+			struct pm_pmu *p = ctx->pmus[i];
+			struct pm_pmu_place *pl = &p->place;
+			uint64_t addr;
+			int die, ch, sub;
 
-			if (!decoded(ctx, tp, i, &base, &die, &sub))
+			if (!topo_applies(tp, p) || pm_place_decode(&tp->rule, p->name, p->family,
+								    &addr, &die, &ch, &sub) < 0)
 				continue;
-			/* the distinct lower channel bases on the same die */
-			for (size_t j = 0; tp->rule.channel_by_address && j < ctx->n_pmus; j++) {
-				bool first = true;
-
-				if (!decoded(ctx, tp, j, &ob, &od, &os) || od != die || ob >= base)
-					continue;
-				for (size_t k = 0; k < j && first; k++) {
-					uint64_t kb;
-					int kd, ks;
-
-					if (decoded(ctx, tp, k, &kb, &kd, &ks) && kd == die &&
-					    kb == ob)
-						first = false;
-				}
-				ch += first;
-			}
 			pl->die = die;
+			pl->channel = ch;
 			pl->subchannel = sub;
-			pl->channel = tp->rule.channel_by_address ? ch : -1;
-			if (tp->rule.channel_by_address)
+			if (ch >= 0)
 				snprintf(pl->channel_label, sizeof(pl->channel_label), "die%d/ch%d",
 					 PM_MAX(die, 0), ch);
-			if (tp->rule.channel_by_address && sub >= 0)
+			if (ch >= 0 && sub >= 0)
 				snprintf(pl->label, sizeof(pl->label), "%s/sub%d",
 					 pl->channel_label, sub);
-			else if (tp->rule.channel_by_address)
+			else if (ch >= 0)
 				snprintf(pl->label, sizeof(pl->label), "%s", pl->channel_label);
 			else
 				snprintf(pl->label, sizeof(pl->label), "die%d", PM_MAX(die, 0));
-			pm_log(ctx, PM_LOG_DEBUG, "%s is %s (%s's InstanceTopology)",
-			       ctx->pmus[i]->name, pl->label, tp->pack);
+			pm_log(ctx, PM_LOG_DEBUG, "%s is %s (%s's InstanceTopology)", p->name,
+			       pl->label, tp->pack);
 		}
 	}
 }

@@ -29,20 +29,19 @@ void pm_db__free(struct pm_db *db);
 /*
  * A pack's "InstanceTopology" for one PMU family: the instance name is the
  * family, '_', and a hex address (NameSuffix "hex"); the die and the
- * sub-channel are bit fields of that address (DieMask, SubChannelMask);
- * with Channel "AddressOrder", instances whose addresses differ only in
- * those bits are one channel, and channels are numbered in address order
- * within their die. pm_db__load fills each matching PMU's place (pmu.h).
+ * sub-channel and the channel within its die are bit fields of that
+ * address (DieMask, SubChannelMask, ChannelMask): every instance decodes on
+ * its own, whichever others the machine or a recording has. pm_db__load
+ * fills each matching PMU's place (pmu.h).
  */
 struct pm_place_rule {
-	uint64_t die_mask, sub_mask; /* 0: the name does not say */
-	bool channel_by_address;
+	uint64_t die_mask, sub_mask, chan_mask; /* 0: the name does not say */
 };
 
-/* Decode one instance name: its address, die and sub-channel (-1: the rule has no such field).
- * Return: 0, or -EINVAL when the name is not family_<hex>. */
+/* Decode one instance name: its address, die, channel and sub-channel (-1: the
+ * rule has no such field). Return: 0, or -EINVAL when the name is not family_<hex>. */
 int pm_place_decode(const struct pm_place_rule *rule, const char *name, const char *family,
-		    uint64_t *ret_addr, int *ret_die, int *ret_sub);
+		    uint64_t *ret_addr, int *ret_die, int *ret_chan, int *ret_sub);
 
 /* Comma-separated names of the packs that matched ("" if none). */
 const char *pm_db__matched_names(const struct pm_db *db);

@@ -250,6 +250,18 @@ class BadInput(unittest.TestCase):
                  'FILE:2: running_ns 20 is more than enabled_ns 10')
         self.bad('event,count\nhif_rd,-5\n', "FILE:2: expected count to be a whole number")
 
+    def test_partial_recording_keeps_channel_numbers(self):
+        # a channel is read from the PMU's own name, not from which others are there
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+            f.write('time_s,device,event,count\n1,ali_drw_25000,hif_rd,100\n'
+                    '1,ali_drw_27080,hif_rd,200\n')
+            f.flush()
+            r = run('import', '--per-device', '-j', f.name)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            places = {o['device']: o['place'] for o in map(json.loads, r.stdout.splitlines())}
+            self.assertEqual(places, {'ali_drw_25000': 'die0/ch2/sub0',
+                                      'ali_drw_27080': 'die0/ch3/sub1'})
+
     def test_a_cpuid_pack_needs_its_name(self):
         # merrifield matches by CPUID, which a recording does not carry: a Yitian
         # file brings in yitian710 only, and a metric of another platform is

@@ -29,40 +29,46 @@ static void test_unit_to_family(void **state)
 /* yitian710's InstanceTopology over the names alibaba_pmu.rst gives, and names it refuses. */
 static void test_place_decode(void **state)
 {
-	static const struct pm_place_rule rule = { .die_mask = 0x40000000, .sub_mask = 0x80 };
+	static const struct pm_place_rule rule = { .die_mask = 0x40000000,
+						   .chan_mask = 0x6000,
+						   .sub_mask = 0x80 };
 	static const struct {
 		const char *name;
-		int r, die, sub;
+		int r, die, ch, sub;
 		uint64_t addr;
 	} t[] = {
-		{ "ali_drw_21000", 0, 0, 0, 0x21000 },
-		{ "ali_drw_21080", 0, 0, 1, 0x21080 },
-		{ "ali_drw_27080", 0, 0, 1, 0x27080 },
-		{ "ali_drw_40021000", 0, 1, 0, 0x40021000 },
-		{ "ali_drw_40025080", 0, 1, 1, 0x40025080 },
-		{ "ali_drw_", -EINVAL, 0, 0, 0 },
-		{ "ali_drw_21g00", -EINVAL, 0, 0, 0 },
-		{ "ali_drw21000", -EINVAL, 0, 0, 0 },
-		{ "amd_df_21000", -EINVAL, 0, 0, 0 },
+		{ "ali_drw_21000", 0, 0, 0, 0, 0x21000 },
+		{ "ali_drw_21080", 0, 0, 0, 1, 0x21080 },
+		{ "ali_drw_23000", 0, 0, 1, 0, 0x23000 },
+		{ "ali_drw_25080", 0, 0, 2, 1, 0x25080 },
+		{ "ali_drw_27080", 0, 0, 3, 1, 0x27080 },
+		{ "ali_drw_40021000", 0, 1, 0, 0, 0x40021000 },
+		{ "ali_drw_40025080", 0, 1, 2, 1, 0x40025080 },
+		{ "ali_drw_", -EINVAL, 0, 0, 0, 0 },
+		{ "ali_drw_21g00", -EINVAL, 0, 0, 0, 0 },
+		{ "ali_drw21000", -EINVAL, 0, 0, 0, 0 },
+		{ "amd_df_21000", -EINVAL, 0, 0, 0, 0 },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
 		uint64_t addr = 7;
-		int die = 7, sub = 7;
+		int die = 7, ch = 7, sub = 7;
 
-		assert_int_equal(pm_place_decode(&rule, t[i].name, "ali_drw", &addr, &die, &sub),
+		assert_int_equal(pm_place_decode(&rule, t[i].name, "ali_drw", &addr, &die, &ch,
+						 &sub),
 				 t[i].r);
 		if (t[i].r < 0) { /* out-parameters untouched */
-			assert_true(addr == 7 && die == 7 && sub == 7);
+			assert_true(addr == 7 && die == 7 && ch == 7 && sub == 7);
 			continue;
 		}
 		assert_true(addr == t[i].addr);
 		assert_int_equal(die, t[i].die);
+		assert_int_equal(ch, t[i].ch);
 		assert_int_equal(sub, t[i].sub);
 	}
 }
 
-/* Every yitian710 PMU placed: die from the name, channels in address order, sub-channel 0x80. */
+/* Every yitian710 PMU placed: die, channel and sub-channel from the name. */
 static void test_yitian_places(void **state)
 {
 	struct pm_ctx *ctx = th_ctx_sim(th_sim_platform("yitian710"));
