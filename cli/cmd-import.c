@@ -5,6 +5,7 @@
  * rows, metrics and output formats as pmumon stat (docs/import.md).
  */
 #include <errno.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -433,6 +434,7 @@ int cmd_import(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is EPIPE: the end of a wanted output */
 	r = pm_session__enable(s);
 	for (size_t i = 0; r == 0 && i < n_samples; i++) {
 		r = pm_session__read(s);
@@ -442,13 +444,12 @@ int cmd_import(int argc, char **argv)
 	if (r == 0)
 		r = report(out, pm_session__report(s, false), a.metric_only, &scratch);
 	pm_session__disable(s);
-	if (r < 0) {
-		if (r != -EPIPE)
-			cli_error("cannot write the output%s%s: %s", a.output ? " to " : "",
-				  a.output ? a.output : "", strerror(-r));
+	if (r < 0 && r != -EPIPE) {
+		cli_error("cannot write the output%s%s: %s", a.output ? " to " : "",
+			  a.output ? a.output : "", strerror(-r));
 		goto out;
 	}
-	ret = EXIT_OK;
+	ret = EXIT_OK; /* a reader that stopped early (| head) is not a failure, as in stat */
 out:
 	free(scratch);
 	pm_out__free(out);

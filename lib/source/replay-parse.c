@@ -51,11 +51,22 @@ static int fail(struct parser *p, const char *hint, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pm_diag_set(p->d, hint, "%s:%zu: %s", p->rp->name, p->line, msg);
+	if (p->line)
+		pm_diag_set(p->d, hint, "%s:%zu: %s", p->rp->name, p->line, msg);
+	else /* before any line: the file as a whole */
+		pm_diag_set(p->d, hint, "%s: %s", p->rp->name, msg);
 	return -EINVAL;
 }
 
 /* ---- small pure helpers ------------------------------------------------------ */
+
+/* "die0/ch2": a row --per-channel wrote (lib/out/csv.c), not a PMU. */
+static bool is_channel_label(const char *s)
+{
+	int die, ch, end = 0;
+
+	return s && sscanf(s, "die%d/ch%d%n", &die, &ch, &end) == 2 && !s[end];
+}
 
 static char *trim(char *s)
 {
@@ -706,6 +717,11 @@ static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c
 		return fail(p, NULL, "expected a value, not '%s'", value);
 	if (flags && strstr(flags, "snapshot"))
 		return fail(p, NULL, "snapshot values (.snapshot events) cannot be imported yet");
+	if (is_channel_label(col(c, f, n, "device")))
+		return fail(p, "record with --per-device: import regroups by channel itself",
+			    "'%s' is a channel row (pmumon --per-channel): it adds up PMUs that "
+			    "an import cannot tell apart again",
+			    col(c, f, n, "device"));
 	/* pmumon writes time_s on every row, totals included */
 	p->rp->duration_known = true;
 	return take(p, !strcmp(type, "interval"), t_ns, wall, col(c, f, n, "event"),

@@ -262,6 +262,32 @@ class BadInput(unittest.TestCase):
             self.assertEqual(places, {'ali_drw_25000': 'die0/ch2/sub0',
                                       'ali_drw_27080': 'die0/ch3/sub1'})
 
+    def test_channel_rows_are_refused(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+            f.write('time_s,device,event,count\n1,ali_drw_25000,hif_rd,100\n')
+            f.flush()
+            ch = run('import', '--per-channel', '-x,', f.name)
+            self.assertEqual(ch.returncode, 0, ch.stderr)
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+            f.write(ch.stdout)
+            f.flush()
+            r = run('import', '-x,', f.name)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("'die0/ch2' is a channel row (pmumon --per-channel)", r.stderr)
+            self.assertIn('record with --per-device', r.stderr)
+
+    def test_a_closed_pipe_is_not_an_error(self):
+        # more output than a pipe holds, to a reader that stops after 10 bytes:
+        # EPIPE ends the import quietly with 0, as it ends stat (was killed: 141)
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+            f.write('time_s,device,event,count\n')
+            f.writelines('%d,ali_drw_21000,hif_rd,%d\n' % (t, t) for t in range(1, 3001))
+            f.flush()
+            p = subprocess.run('"%s" import -j "%s" | head -c 10 >/dev/null; '
+                               'echo ${PIPESTATUS[0]}' % (PMUMON, f.name), shell=True,
+                               executable='/bin/bash', capture_output=True, text=True)
+        self.assertEqual(p.stdout.strip(), '0', p.stderr)
+
     def test_a_cpuid_pack_needs_its_name(self):
         # merrifield matches by CPUID, which a recording does not carry: a Yitian
         # file brings in yitian710 only, and a metric of another platform is
