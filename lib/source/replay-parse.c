@@ -819,8 +819,7 @@ static int build_matrix(struct parser *p)
 				    rp->intervals ? "interval" : "totals");
 		}
 		*v = r->v;
-		if (r->v.have || !r->v.not_counted)
-			rp->series[r->series].counted |= !r->v.not_counted;
+		rp->series[r->series].counted |= !r->v.not_counted;
 		if ((v->have & (PM_RV_RAW | PM_RV_VALUE)) == (PM_RV_RAW | PM_RV_VALUE) && v->raw &&
 		    v->run == v->ena)
 			rp->series[r->series].scale = v->value / (double)v->raw;

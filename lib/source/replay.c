@@ -457,10 +457,10 @@ int pm_replay__need_family(struct pm_ctx *ctx, const char *family, const char *c
 /* perf's generic event names resolve without a PMU. */
 static bool is_generic(const char *name)
 {
-	const char *kind;
+	const char *kind, *g;
 
-	for (size_t i = 0; pm_generic_event(i, &kind); i++)
-		if (!strcmp(pm_generic_event(i, &kind), name))
+	for (size_t i = 0; (g = pm_generic_event(i, &kind)); i++)
+		if (!strcmp(g, name))
 			return true;
 	return false;
 }

@@ -66,8 +66,7 @@ struct pm_replay {
 	struct pm_replay_sample *samples;
 	size_t n_samples, cap_samples;
 	struct pm_replay_val *vals; /* n_samples x n_series, sample-major */
-	size_t cap_vals;
-	bool intervals; /* samples are intervals (-I), else one total */
+	bool intervals;		    /* samples are intervals (-I), else one total */
 	bool duration_known;
 	bool simulated;
 	char *sim_platform;
