@@ -50,6 +50,13 @@ void cli_report(const char *what, int err, const struct pm_diag *d);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Warn once per kind of doubt (partial, wrap?, reprogrammed, reset, lost,
+ * undefined) when a report's rows first carry it. */
+struct cli_quality {
+	unsigned warned; /* PM_ROW_* already said */
+};
+void cli_quality__warn(struct cli_quality *q, const struct pm_report *r);
+
 /* A context for the machine the global options name, discovered; reports its own errors. */
 int cli_ctx_new(struct pm_ctx **ret_ctx);
 /* A context for a recording's machine (pmumon import); it takes the recording over. */

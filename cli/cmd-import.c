@@ -293,9 +293,11 @@ static int add_metrics(struct pm_evlist *l, const struct import_args *a)
 static int report(struct pm_out *out, const struct pm_report *rep, bool metric_only,
 		  struct pm_row **scratch)
 {
+	static struct cli_quality quality; /* one recording per run */
 	struct pm_report only = *rep;
 	size_t n = 0;
 
+	cli_quality__warn(&quality, rep);
 	if (!metric_only)
 		return pm_out__report(out, rep);
 	if (!*scratch)

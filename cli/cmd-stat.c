@@ -339,12 +339,14 @@ struct run {
 	bool out_failed;
 	int out_errno;
 	const char *output; /* -o FILE, for messages */
+	struct cli_quality quality;
 };
 
 static int report(struct run *run, const struct pm_report *rep)
 {
 	int r = pm_out__report(run->out, rep);
 
+	cli_quality__warn(&run->quality, rep);
 	if (r < 0 && !run->out_failed) {
 		run->out_failed = true;
 		run->out_errno = -r;

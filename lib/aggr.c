@@ -7,6 +7,12 @@
  * that was enabled but never ran has no honest value: it is NaN, "not
  * counted", never 0. Uncore and per-package events were placed on one CPU per
  * domain (sched.c), so sums never count a domain twice.
+ *
+ * A row also says how many of the PMU instances it stands for its value
+ * covers (an instance -C left without a CPU, that another program holds or
+ * that went away is not covered: the row is flagged partial), and carries
+ * what the sources saw of its counters (wrap uncertain, reprogrammed, reset,
+ * lost: session.h, pm_counter__raise).
  */
 #include <errno.h>
 #include <math.h>
@@ -129,6 +135,123 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 	}
 }
 
+/* The row of (event, key), or SIZE_MAX (rows are sorted by event, then key). */
+static size_t find_row(const struct pm_session *s, size_t event, long key)
+{
+	size_t lo = 0, hi = s->n_rows;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct pm_row_acc *a = &s->acc[mid];
+
+		if (a->event < event || (a->event == event && a->key < key))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n_rows && s->acc[lo].event == event && s->acc[lo].key == key ? lo : SIZE_MAX;
+}
+
+/*
+ * What a row's coverage counts: a PMU instance, or for an uncore PMU each
+ * domain of its cpumask (amd_l3 has one PMU for every CCX, one cpumask CPU
+ * each; amd_df one per socket). A unit counts in every row its open counters
+ * go to, and the first of them marks it covered while it lives.
+ */
+struct unit {
+	size_t inst;
+	int cpu; /* the cpumask CPU of an uncore PMU's domain; -1 for a core PMU */
+	long row;
+	size_t counter;
+};
+
+static int cmp_unit(const void *a, const void *b)
+{
+	const struct unit *x = a, *y = b;
+
+	if (x->inst != y->inst)
+		return x->inst < y->inst ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return x->counter < y->counter ? -1 : x->counter > y->counter;
+}
+
+static bool is_uncore(const struct pm_session *s, size_t inst)
+{
+	const struct pm_pmu *p = s->l->inst[inst].pmu;
+
+	return p && p->uncore && p->cpus.n;
+}
+
+/* A unit no counter of which opened (-C left it out, another program holds it,
+ * it failed): it counts in the row its bucket would have had, if any. */
+static void count_missing(struct pm_session *s, size_t inst, int cpu)
+{
+	struct pm_counter probe = { .inst = inst, .event = s->l->inst[inst].event, .cpu = cpu };
+	size_t row;
+
+	for (size_t k = 0; cpu < 0 && k < s->n_c; k++)
+		if (s->c[k].inst == inst) {
+			probe.cpu = s->c[k].cpu;
+			break;
+		}
+	row = find_row(s, probe.event, row_key(s, &probe));
+	if (row != SIZE_MAX)
+		s->acc[row].instances++;
+}
+
+/* How many units each row stands for (pm_row_acc.instances), and which counter marks each. */
+static int count_instances(struct pm_session *s)
+{
+	struct unit *u = calloc(s->n_c ? s->n_c : 1, sizeof(*u));
+	size_t n = 0, i = 0;
+
+	if (!u)
+		return -ENOMEM;
+	for (size_t k = 0; k < s->n_c; k++) {
+		const struct pm_counter *c = &s->c[k];
+
+		s->c[k].first_of_inst = false;
+		if (c->fd >= 0)
+			u[n++] = (struct unit){ c->inst, is_uncore(s, c->inst) ? c->cpu : -1,
+						(long)c->row, k };
+	}
+	if (n)
+		qsort(u, n, sizeof(*u), cmp_unit);
+	for (size_t j = 0; j < n; j++) {
+		if (j && u[j].inst == u[j - 1].inst && u[j].cpu == u[j - 1].cpu &&
+		    u[j].row == u[j - 1].row)
+			continue;
+		s->c[u[j].counter].first_of_inst = true;
+		s->acc[u[j].row].instances++;
+	}
+	/* the units without an open counter: u is sorted by instance, then CPU */
+	for (size_t inst = 0; inst < s->l->n_inst; inst++) {
+		const struct pm_pmu *p = s->l->inst[inst].pmu;
+		size_t first = i;
+
+		while (i < n && u[i].inst == inst)
+			i++;
+		if (!is_uncore(s, inst)) {
+			if (first == i)
+				count_missing(s, inst, -1);
+			continue;
+		}
+		for (size_t d = 0; d < p->cpus.n; d++) {
+			bool open = false;
+
+			for (size_t j = first; j < i && !open; j++)
+				open = u[j].cpu == p->cpus.cpu[d];
+			if (!open)
+				count_missing(s, inst, p->cpus.cpu[d]);
+		}
+	}
+	free(u);
+	return 0;
+}
+
 int pm_aggr__build(struct pm_session *s)
 {
 	struct slot *slot;
@@ -163,8 +286,10 @@ int pm_aggr__build(struct pm_session *s)
 		s->acc[c->row].event = c->event;
 		s->acc[c->row].key = slot[i].key;
 	}
+	r = count_instances(s);
 	/* metric rows follow the event rows: their buckets come from the events' */
-	r = pm_metric__build_rows(s);
+	if (r == 0)
+		r = pm_metric__build_rows(s);
 	if (r == 0) {
 		s->rows_iv = calloc(rows + s->n_mrows + 1, sizeof(*s->rows_iv));
 		s->rows_tot = calloc(rows + s->n_mrows + 1, sizeof(*s->rows_tot));
@@ -207,7 +332,9 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		rows[r].enabled_ns = rows[r].running_ns = 0;
 		rows[r].running = NAN;
 		rows[r].flags = 0;
-		s->acc[r] = (struct pm_row_acc){ .event = s->acc[r].event, .key = s->acc[r].key };
+		s->acc[r] = (struct pm_row_acc){ .event = s->acc[r].event,
+						 .key = s->acc[r].key,
+						 .instances = s->acc[r].instances };
 	}
 	for (size_t k = 0; k < s->n_c; k++) {
 		const struct pm_counter *c = &s->c[k];
@@ -217,6 +344,11 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		uint64_t val, ena, run;
 		double ratio;
 
+		if (c->fd < 0)
+			continue;
+		row->flags |= interval ? c->qual_iv : c->qual_tot;
+		if (c->first_of_inst && !c->lost)
+			a->covered++;
 		if (!pm_aggr__delta(s, c, interval, &val, &ena, &run))
 			continue;
 		a->n_in++;
@@ -244,6 +376,10 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		const struct pm_event *ev = &s->l->ev[a->event];
 		struct pm_row *row = &rows[r];
 
+		row->covered = a->covered;
+		row->instances = a->instances;
+		if (a->covered < a->instances)
+			row->flags |= PM_ROW_PARTIAL;
 		if (a->n_in == 0 || a->n_uncounted) {
 			row->value = NAN;
 			row->flags |= PM_ROW_NOT_COUNTED;

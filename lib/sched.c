@@ -216,6 +216,53 @@ static void batch_reads(struct pm_session *s)
 	}
 }
 
+/*
+ * A CPU list leaves out the uncore domains whose cpumask CPUs it does not
+ * name (the other die's ali_drw PMUs, the other CCXs' L3): say which, once,
+ * since every row that adds them up covers only part of the machine (aggr.c
+ * flags those rows partial).
+ */
+static void warn_left_out(struct pm_session *s)
+{
+	char list[512] = "", cpus[64];
+	size_t off = 0, n = 0;
+
+	for (size_t i = 0; i < s->l->n_inst; i++) {
+		const struct pm_pmu *p = s->l->inst[i].pmu;
+		bool dup = false;
+		size_t out = 0;
+
+		if (!p || !p->uncore || !p->cpus.n)
+			continue;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = s->l->inst[j].pmu == p;
+		for (size_t d = 0; d < p->cpus.n; d++)
+			out += !pm_cpus__has(&s->cpus, p->cpus.cpu[d]);
+		if (dup || !out)
+			continue;
+		n++;
+		if (off + 64 >= sizeof(list)) {
+			if (!strstr(list, ", ..."))
+				off += (size_t)snprintf(list + off, sizeof(list) - off, ", ...");
+			continue;
+		}
+		if (out == p->cpus.n)
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+						off ? ", " : "", p->name);
+		else
+			off += (size_t)snprintf(list + off, sizeof(list) - off,
+						"%s%s (%zu of its %zu domains)", off ? ", " : "",
+						p->name, out, p->cpus.n);
+	}
+	if (!n)
+		return;
+	pm_cpus__format(&s->cpus, cpus, sizeof(cpus));
+	pm_log(s->ctx, PM_LOG_WARN,
+	       "CPU(s) %s leave out %zu uncore device%s that count only on other CPUs: %s; rows "
+	       "that add them up cover part of the machine and are marked partial",
+	       cpus, n, n == 1 ? "" : "s", list);
+}
+
 int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 {
 	const struct pm_evlist *l = s->l;
@@ -288,6 +335,8 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 		if (s->opts.target == PM_TARGET_CPUS && placed == 0)
 			return no_cpu_error(s, ev, reterr);
 	}
+	if (s->opts.target == PM_TARGET_CPUS)
+		warn_left_out(s);
 	batch_reads(s);
 	return 0;
 }

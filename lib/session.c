@@ -185,9 +185,47 @@ int pm_session__read(struct pm_session *s)
 			return r;
 		}
 	}
+	/* what the sources saw since the last read belongs to this interval */
+	for (size_t k = 0; k < s->n_c; k++) {
+		struct pm_counter *c = &s->c[k];
+
+		c->qual_iv = c->qual_new | (c->lost ? PM_ROW_LOST : 0);
+		c->qual_tot |= c->qual_iv;
+		c->qual_new = 0;
+	}
 	s->t_now_ns = s->ctx->ops->mono_ns(s->ctx->os);
 	s->wall_now_ns = s->ctx->ops->wall_ns(s->ctx->os);
 	return 0;
+}
+
+const char *pm_row_flag_name(unsigned flag)
+{
+	switch (flag) {
+	case PM_ROW_MULTIPLEXED:
+		return "multiplexed";
+	case PM_ROW_NOT_COUNTED:
+		return "not_counted";
+	case PM_ROW_SNAPSHOT:
+		return "snapshot";
+	case PM_ROW_METRIC:
+		return "metric";
+	case PM_ROW_APPROXIMATE:
+		return "approximate";
+	case PM_ROW_UNDEFINED:
+		return "undefined";
+	case PM_ROW_WRAP_UNCERTAIN:
+		return "wrap_uncertain";
+	case PM_ROW_REPROGRAMMED:
+		return "reprogrammed";
+	case PM_ROW_RESET:
+		return "reset";
+	case PM_ROW_PARTIAL:
+		return "partial";
+	case PM_ROW_LOST:
+		return "lost";
+	default:
+		return NULL;
+	}
 }
 
 const char *pm_session__failed_device(const struct pm_session *s)

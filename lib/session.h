@@ -40,7 +40,22 @@ struct pm_counter {
 	bool dropped;	   /* an unsupported default, left out */
 	struct pm_reading cur, prev;
 	size_t row; /* row of the current aggregation */
+	/*
+	 * Quality: what a source saw that makes this counter's value less than
+	 * it seems (PM_ROW_WRAP_UNCERTAIN, _REPROGRAMMED, _RESET, _LOST), raised
+	 * with pm_counter__raise between reads; at each read they become the
+	 * interval's, and add to the totals'.
+	 */
+	unsigned qual_new, qual_iv, qual_tot;
+	bool lost;	    /* its device went away: cur stays at its last good read */
+	bool first_of_inst; /* the first counter of its instance: coverage counts instances */
 };
+
+/* A source saw something that makes c's value less than it seems (PM_ROW_*). */
+static inline void pm_counter__raise(struct pm_counter *c, unsigned flag)
+{
+	c->qual_new |= flag;
+}
 
 /* One read(2): a group leader with its members, or a lone counter. */
 struct pm_read_unit {
@@ -55,6 +70,8 @@ struct pm_row_acc {
 	long key;	      /* its aggregation bucket (device, CPU, die, socket) */
 	unsigned n_in;	      /* inputs enabled during the report */
 	unsigned n_uncounted; /* of those, inputs that never ran */
+	unsigned instances;   /* PMU instances the row stands for (set when rows are built) */
+	unsigned covered;     /* of those, instances with a live counter in the report */
 	double sum;
 };
 

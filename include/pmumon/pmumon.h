@@ -318,6 +318,14 @@ struct pm_row {
 	uint64_t raw;		 /* sum of the raw counts */
 	uint64_t enabled_ns, running_ns; /* of the input with the least running share */
 	double running; /* smallest running/enabled of the inputs, 0..1 (NaN: never enabled) */
+	/*
+	 * The PMU instances (devices) the value covers, of those the row stands
+	 * for: 8 of 16 when -C leaves out a die's uncore PMUs, or a device was
+	 * lost or held by another program (then PM_ROW_PARTIAL). A metric
+	 * takes its least covered input's. 0 of 0: no instances (a metric of
+	 * constants only).
+	 */
+	unsigned covered, instances;
 	unsigned flags; /* PM_ROW_* */
 };
 
@@ -327,7 +335,31 @@ enum {
 	PM_ROW_SNAPSHOT = 1 << 2,    /* a current value (.snapshot), not a count */
 	PM_ROW_METRIC = 1 << 3,	     /* a metric computed from the event rows */
 	PM_ROW_APPROXIMATE = 1 << 4, /* a vendor formula known to be an estimate */
+	/* every input counted, but the formula has no value (0/0, x/0): NaN */
+	PM_ROW_UNDEFINED = 1 << 5,
+	/* a read came later than an input counter's wrap time at its rate (a
+	 * stopped or starved pmumon): whole wraps may be missing, the value may be low */
+	PM_ROW_WRAP_UNCERTAIN = 1 << 6,
+	/* another program changed an input's event: pmumon stopped counting it there */
+	PM_ROW_REPROGRAMMED = 1 << 7,
+	/* an input went down (someone reset it): its counts in that interval are left out */
+	PM_ROW_RESET = 1 << 8,
+	/* the value covers fewer PMU instances than the row stands for (covered < instances) */
+	PM_ROW_PARTIAL = 1 << 9,
+	/* an input's device went away: its counts stop at its last good read */
+	PM_ROW_LOST = 1 << 10,
 };
+
+/* The flags that say a value is less than it seems (each shown in every output). */
+#define PM_ROW_QUALITY                                                                        \
+	(PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED | PM_ROW_UNDEFINED | PM_ROW_WRAP_UNCERTAIN | \
+	 PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_PARTIAL | PM_ROW_LOST)
+
+/*
+ * Each PM_ROW_* flag's name in CSV, JSON Lines and exposition
+ * ("multiplexed", "wrap_uncertain", ...), NULL for a bit that is no flag.
+ */
+const char *pm_row_flag_name(unsigned flag);
 
 struct pm_report {
 	bool interval;	      /* one interval, or the totals since enable */
@@ -350,7 +382,7 @@ enum pm_out_format {
 	PM_OUT_JSON, /* JSON Lines */
 };
 
-#define PM_JSON_SCHEMA 1 /* "schema" field of every JSON line */
+#define PM_JSON_SCHEMA 2 /* "schema" field of every JSON line (docs/output.md) */
 
 struct pm_out_opts {
 	enum pm_out_format format;

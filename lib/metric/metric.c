@@ -647,13 +647,18 @@ static double unit_value(const struct pm_session *s, const struct pm_metric_row 
 		    !pm_aggr__delta(s, c, interval, &val, &ena, &run))
 			continue;
 		take_quality(row, (double)run / (double)ena, ena, run);
-		if (run == 0)
+		row->flags |= interval ? c->qual_iv : c->qual_tot;
+		if (run == 0) {
+			row->flags |= PM_ROW_NOT_COUNTED;
 			return NAN;
+		}
 		if (run < ena)
 			row->flags |= PM_ROW_MULTIPLEXED;
 		sum += run < ena ? (double)val * ((double)ena / (double)run) : (double)val;
 		any = true;
 	}
+	if (!any)
+		row->flags |= PM_ROW_NOT_COUNTED;
 	return any ? sum * ev->scale : NAN;
 }
 
@@ -664,6 +669,10 @@ static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *m
 	const struct pm_metric *m = &s->l->metrics[mr->metric];
 	double total = 0;
 
+	if (!mr->n_units) {
+		row->flags |= PM_ROW_NOT_COUNTED;
+		return NAN;
+	}
 	for (size_t u = 0; u < mr->n_units; u++) {
 		for (size_t k = 0; k < m->n_slots; k++) {
 			const struct pm_metric_slot *sl = &m->slots[k];
@@ -680,7 +689,38 @@ static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *m
 		}
 		total += pm_expr__eval(m->expr, s->mvals);
 	}
-	return mr->n_units ? total * m->scale : NAN;
+	return total * m->scale;
+}
+
+/* What a metric row's value inherits from its input rows: flags and the least coverage. */
+#define PM_ROW_INHERITED                                                                        \
+	(PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED | PM_ROW_APPROXIMATE | PM_ROW_WRAP_UNCERTAIN | \
+	 PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_PARTIAL | PM_ROW_LOST)
+
+static void take_input(struct pm_row *row, const struct pm_row *in)
+{
+	row->flags |= in->flags & PM_ROW_INHERITED;
+	take_quality(row, in->running, in->enabled_ns, in->running_ns);
+	/* the least covered input: a smaller share covered, compared without division */
+	if (in->instances && (!row->instances || (uint64_t)in->covered * row->instances <
+							 (uint64_t)row->covered * in->instances)) {
+		row->covered = in->covered;
+		row->instances = in->instances;
+	}
+}
+
+/*
+ * A value that is NaN although every input counted and every constant is
+ * known is undefined (0/0, x/0: perf gives no value either); otherwise it is
+ * not counted.
+ */
+static void no_value(const struct pm_metric *m, const double *vals, struct pm_row *row)
+{
+	bool known = !(row->flags & PM_ROW_NOT_COUNTED);
+
+	for (size_t k = 0; known && k < m->n_slots; k++)
+		known = m->slots[k].kind != PM_SLOT_CONST || !isnan(vals[k]);
+	row->flags |= known ? PM_ROW_UNDEFINED : PM_ROW_NOT_COUNTED;
 }
 
 /* After the event rows' values: the metric rows', in order (a metric's inputs come first). */
@@ -695,46 +735,47 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 		row->raw = 0;
 		row->running = NAN;
 		row->enabled_ns = row->running_ns = 0;
+		row->covered = row->instances = 0;
 		row->flags = PM_ROW_METRIC | (m->def->approximate ? PM_ROW_APPROXIMATE : 0);
 		if (m->def->sum_of_devices) {
-			row->value = sum_of_devices(s, mr, rep, row);
-			if (isnan(row->value))
-				row->flags |= PM_ROW_NOT_COUNTED;
-			continue;
-		}
-		for (size_t k = 0; k < m->n_slots; k++) {
-			const struct pm_metric_slot *sl = &m->slots[k];
-			const struct pm_row *in;
+			for (size_t k = 0; k < m->n_slots; k++)
+				if (mr->in[k] != SIZE_MAX && m->slots[k].kind == PM_SLOT_EVENT)
+					take_input(row, &rows[mr->in[k]]);
+			row->flags &= ~PM_ROW_NOT_COUNTED; /* each device's own inputs decide */
+			v = sum_of_devices(s, mr, rep, row);
+		} else {
+			for (size_t k = 0; k < m->n_slots; k++) {
+				const struct pm_metric_slot *sl = &m->slots[k];
 
-			switch (sl->kind) {
-			case PM_SLOT_DURATION:
-				s->mvals[k] = (double)rep->duration_ns / 1e9;
-				continue;
-			case PM_SLOT_CONST:
-				s->mvals[k] = sl->value;
-				continue;
-			default:
-				break;
+				switch (sl->kind) {
+				case PM_SLOT_DURATION:
+					s->mvals[k] = (double)rep->duration_ns / 1e9;
+					continue;
+				case PM_SLOT_CONST:
+					s->mvals[k] = sl->value;
+					continue;
+				default:
+					break;
+				}
+				if (mr->in[k] == SIZE_MAX) {
+					s->mvals[k] = NAN; /* that input has no row in this bucket */
+					row->flags |= PM_ROW_NOT_COUNTED;
+					continue;
+				}
+				if (sl->kind == PM_SLOT_SOURCES) {
+					s->mvals[k] = s->acc[mr->in[k]].n_in;
+					continue;
+				}
+				s->mvals[k] = rows[mr->in[k]].value;
+				take_input(row, &rows[mr->in[k]]);
 			}
-			if (mr->in[k] == SIZE_MAX) {
-				s->mvals[k] = NAN; /* that input has no row in this bucket */
-				row->flags |= PM_ROW_NOT_COUNTED;
-				continue;
-			}
-			in = &rows[mr->in[k]];
-			if (sl->kind == PM_SLOT_SOURCES) {
-				s->mvals[k] = s->acc[mr->in[k]].n_in;
-				continue;
-			}
-			s->mvals[k] = in->value;
-			row->flags |= in->flags & (PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED |
-						   PM_ROW_APPROXIMATE);
-			take_quality(row, in->running, in->enabled_ns, in->running_ns);
+			v = pm_expr__eval(m->expr, s->mvals) * m->scale;
 		}
-		v = pm_expr__eval(m->expr, s->mvals) * m->scale;
 		row->value = v;
-		if (isnan(v))
-			row->flags |= PM_ROW_NOT_COUNTED;
+		if (!isfinite(v)) {
+			row->value = NAN;
+			no_value(m, s->mvals, row);
+		}
 	}
 }
 

@@ -3,7 +3,10 @@
  * CSV: a header row, then fixed columns whatever the aggregation, fields
  * quoted as RFC 4180 says when they hold the separator, a quote or a newline.
  * Numbers are C-locale; a value that was not counted is an empty field with
- * the not_counted flag, never 0. Per channel, the device column holds the
+ * the not_counted flag (or undefined: every input counted, but the formula
+ * divided by zero), never 0. covered and instances say how many of the PMU
+ * instances the row stands for its value covers (empty when it stands for
+ * none); columns are only ever added at the end. Per channel, the device column holds the
  * channel ("die0/ch2"); per device it stays the PMU's name and the die
  * column holds the die its name says.
  */
@@ -15,9 +18,9 @@
 #include "out/out.h"
 
 static const char *const columns[] = {
-	"type",	      "time_s",	     "timestamp", "event",     "device", "socket",
-	"die",	      "cpu",	     "value",	  "unit",      "raw",	 "enabled_ns",
-	"running_ns", "running_pct", "flags",	  "simulated",
+	"type",	      "time_s",	     "timestamp", "event",     "device",  "socket",
+	"die",	      "cpu",	     "value",	  "unit",      "raw",	  "enabled_ns",
+	"running_ns", "running_pct", "flags",	  "simulated", "covered", "instances",
 };
 
 static void field(struct pm_out *o, const char *s, bool last)
@@ -45,19 +48,18 @@ static void int_field(struct pm_out *o, int v)
 	field(o, buf, false);
 }
 
+/* "multiplexed|partial": every flag the row has, by pm_row_flag_name. */
 static void flags_text(const struct pm_row *row, char *buf, size_t size)
 {
+	size_t n = 0;
+
 	buf[0] = '\0';
-	if (row->flags & PM_ROW_MULTIPLEXED)
-		strncat(buf, "multiplexed", size - strlen(buf) - 1);
-	if (row->flags & PM_ROW_NOT_COUNTED)
-		strncat(buf, buf[0] ? "|not_counted" : "not_counted", size - strlen(buf) - 1);
-	if (row->flags & PM_ROW_SNAPSHOT)
-		strncat(buf, buf[0] ? "|snapshot" : "snapshot", size - strlen(buf) - 1);
-	if (row->flags & PM_ROW_METRIC)
-		strncat(buf, buf[0] ? "|metric" : "metric", size - strlen(buf) - 1);
-	if (row->flags & PM_ROW_APPROXIMATE)
-		strncat(buf, buf[0] ? "|approximate" : "approximate", size - strlen(buf) - 1);
+	for (unsigned bit = 1; bit && n < size; bit <<= 1) {
+		const char *name = row->flags & bit ? pm_row_flag_name(bit) : NULL;
+
+		if (name)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "|" : "", name);
+	}
 }
 
 static int csv_report(struct pm_out *o, const struct pm_report *r)
@@ -111,7 +113,16 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 		field(o, buf, false);
 		flags_text(row, buf, sizeof(buf));
 		field(o, buf, false);
-		field(o, o->opts.simulated ? "1" : "0", true);
+		field(o, o->opts.simulated ? "1" : "0", false);
+		if (row->instances) {
+			snprintf(buf, sizeof(buf), "%u", row->covered);
+			field(o, buf, false);
+			snprintf(buf, sizeof(buf), "%u", row->instances);
+			field(o, buf, true);
+		} else {
+			field(o, "", false);
+			field(o, "", true);
+		}
 	}
 	return 0;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * JSON Lines: one object per value per report, every one self-contained and
- * carrying the schema version. A value not counted is null, never 0.
+ * carrying the schema version (docs/output.md). A value not counted is null,
+ * never 0; so is an undefined one (0/0), with counted true and undefined true.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +19,12 @@ static void opt_int(struct pm_jw *w, const char *key, int v)
 		pm_jw__null(w);
 }
 
+/* The flags schema 2 added, each a boolean named by pm_row_flag_name. */
+static const unsigned schema2_flags[] = {
+	PM_ROW_UNDEFINED, PM_ROW_WRAP_UNCERTAIN, PM_ROW_REPROGRAMMED,
+	PM_ROW_RESET,	  PM_ROW_PARTIAL,	 PM_ROW_LOST,
+};
+
 static int json_report(struct pm_out *o, const struct pm_report *r)
 {
 	char ts[40];
@@ -26,7 +33,8 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 	pm_fmt_timestamp(ts, sizeof(ts), r->wall_ns);
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct pm_row *row = &r->rows[i];
-		bool counted = !(row->flags & PM_ROW_NOT_COUNTED) && isfinite(row->value);
+		/* an undefined value (0/0) was counted: it is null, but says why */
+		bool counted = !(row->flags & PM_ROW_NOT_COUNTED);
 
 		pm_jw__init(&w, o->f);
 		pm_jw__object_begin(&w);
@@ -56,7 +64,7 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 			opt_int(&w, "subchannel", row->subchannel);
 		}
 		pm_jw__key(&w, "value");
-		pm_jw__double(&w, counted ? row->value : NAN);
+		pm_jw__double(&w, counted && isfinite(row->value) ? row->value : NAN);
 		pm_jw__key(&w, "unit");
 		pm_jw__string(&w, row->unit);
 		pm_jw__key(&w, "raw");
@@ -80,6 +88,20 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		pm_jw__bool(&w, row->flags & PM_ROW_METRIC);
 		pm_jw__key(&w, "approximate");
 		pm_jw__bool(&w, row->flags & PM_ROW_APPROXIMATE);
+		for (size_t f = 0; f < sizeof(schema2_flags) / sizeof(schema2_flags[0]); f++) {
+			pm_jw__key(&w, pm_row_flag_name(schema2_flags[f]));
+			pm_jw__bool(&w, row->flags & schema2_flags[f]);
+		}
+		pm_jw__key(&w, "covered");
+		if (row->instances)
+			pm_jw__int(&w, (int)row->covered);
+		else
+			pm_jw__null(&w);
+		pm_jw__key(&w, "instances");
+		if (row->instances)
+			pm_jw__int(&w, (int)row->instances);
+		else
+			pm_jw__null(&w);
 		pm_jw__key(&w, "source");
 		pm_jw__string(&w, row->source);
 		pm_jw__key(&w, "simulated");

@@ -2,7 +2,11 @@
 /*
  * The table people read: perf stat's layout, units scaled for people,
  * thousands grouped, the running share in parentheses when a value was
- * extrapolated from multiplexed counting, and <not counted> rather than 0.
+ * extrapolated from multiplexed counting, <not counted> rather than 0,
+ * "undefined (0/0)" for a formula with no value although its inputs counted
+ * (any division by zero), and a mark in brackets for every other reason to
+ * doubt a value: [partial 8/16] (it covers 8 of the 16 devices it stands
+ * for), [wrap?], [reprogrammed], [reset], [lost].
  */
 #include <math.h>
 #include <stdio.h>
@@ -40,7 +44,9 @@ static void aggr_label(const struct pm_report *r, const struct pm_row *row, char
 
 static void value_text(const struct pm_row *row, char *buf, size_t size)
 {
-	if (row->flags & PM_ROW_NOT_COUNTED || !isfinite(row->value))
+	if (row->flags & PM_ROW_UNDEFINED && !(row->flags & PM_ROW_NOT_COUNTED))
+		snprintf(buf, size, "undefined (0/0)");
+	else if (row->flags & PM_ROW_NOT_COUNTED || !isfinite(row->value))
 		snprintf(buf, size, "<not counted>");
 	else if (!row->unit[0] && !(row->flags & PM_ROW_SNAPSHOT) &&
 		 (!(row->flags & PM_ROW_METRIC) || row->value == round(row->value)))
@@ -65,13 +71,37 @@ static int aggr_width(const struct pm_report *r)
 	return w;
 }
 
-/* One row: [prefix] [aggregation] value unit event [(running%)]. */
+/* What follows the event: " (50.00%)" when extrapolated, then the marks; "" for none. */
+static void suffix_text(const struct pm_row *row, char *buf, size_t size)
+{
+	static const struct {
+		unsigned flag;
+		const char *mark;
+	} marks[] = {
+		{ PM_ROW_WRAP_UNCERTAIN, " [wrap?]" },
+		{ PM_ROW_REPROGRAMMED, " [reprogrammed]" },
+		{ PM_ROW_RESET, " [reset]" },
+		{ PM_ROW_LOST, " [lost]" },
+	};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (row->flags & PM_ROW_MULTIPLEXED && !(row->flags & PM_ROW_NOT_COUNTED))
+		n += (size_t)snprintf(buf, size, " (%.2f%%)", 100.0 * row->running);
+	if (row->flags & PM_ROW_PARTIAL && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " [partial %u/%u]", row->covered,
+				      row->instances);
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]) && n < size; i++)
+		if (row->flags & marks[i].flag)
+			n += (size_t)snprintf(buf + n, size - n, "%s", marks[i].mark);
+}
+
+/* One row: [prefix] [aggregation] value unit event [(running%)] [marks]. */
 static void print_row(struct pm_out *o, const struct pm_report *r, const struct pm_row *row, int aw,
 		      const char *prefix)
 {
 	struct pm_line l;
-	char agg[128], val[64];
-	bool mux = row->flags & PM_ROW_MULTIPLEXED && !(row->flags & PM_ROW_NOT_COUNTED);
+	char agg[128], val[64], suffix[128];
 
 	l.n = 0;
 	value_text(row, val, sizeof(val));
@@ -86,13 +116,9 @@ static void print_row(struct pm_out *o, const struct pm_report *r, const struct 
 	pm_line__put(&l, " ", 0, false);
 	pm_line__put(&l, row->unit, 6, false);
 	pm_line__put(&l, " ", 0, false);
-	pm_line__put(&l, row->event, mux ? 40 : 0, false);
-	if (mux) {
-		char pct[32];
-
-		snprintf(pct, sizeof(pct), " (%.2f%%)", 100.0 * row->running);
-		pm_line__put(&l, pct, 0, false);
-	}
+	suffix_text(row, suffix, sizeof(suffix));
+	pm_line__put(&l, row->event, suffix[0] ? 40 : 0, false);
+	pm_line__put(&l, suffix, 0, false);
 	pm_line__put(&l, "\n", 0, false);
 	fputs(l.buf, o->f);
 }

@@ -20,7 +20,7 @@ PMUMON = os.environ['PMUMON']
 FIXTURES = os.environ['PMUMON_TEST_SYSFS']
 
 CSV_HEADER = ('type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,'
-              'enabled_ns,running_ns,running_pct,flags,simulated')
+              'enabled_ns,running_ns,running_pct,flags,simulated,covered,instances')
 
 
 def run(*args, root=None, timeout=60, **kw):
@@ -188,7 +188,7 @@ class StatOnThisMachine(unittest.TestCase):
         objs = [json.loads(l) for l in r.stdout.splitlines()]
         self.assertEqual([o['type'] for o in objs], ['interval'] * 3 + ['total'])
         for o in objs:
-            self.assertEqual(o['schema'], 1)
+            self.assertEqual(o['schema'], 2)
             self.assertEqual(o['event'], 'msr/tsc/')
             self.assertTrue(o['counted'])
             self.assertRegex(o['timestamp'], r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$')
@@ -410,6 +410,30 @@ class Simulated(unittest.TestCase):
         obj = json.loads(r.stdout.splitlines()[0])
         self.assertIs(obj['simulated'], True)
         self.assertEqual(obj['sim_platform'], 'amdzen2')
+
+    def test_partial_selection_is_flagged_everywhere(self):
+        # -C 0 on a two-die Yitian reaches die 0's 8 of the 16 ali_drw PMUs
+        args = ('--sim', 'yitian710', 'stat', '-C', '0', '-e', 'ali_drw/hif_rd/',
+                '-M', 'ddr_read_bandwidth.all')
+        r = run(*args, '-x,', '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('CPU(s) 0 leave out 8 uncore devices', r.stderr)
+        self.assertIn('covers 8 of the 16 devices', r.stderr)
+        recs = [x for x in csv.DictReader(io.StringIO(
+            '\n'.join(l for l in r.stdout.splitlines() if not l.startswith('#'))))]
+        self.assertEqual(len(recs), 2)
+        for rec in recs:
+            self.assertIn('partial', rec['flags'].split('|'), rec)
+            self.assertEqual((rec['covered'], rec['instances']), ('8', '16'))
+        r = run(*args, '-j', '--', 'sleep', '1')
+        for obj in map(json.loads, r.stdout.splitlines()):
+            self.assertIs(obj['partial'], True)
+            self.assertEqual((obj['covered'], obj['instances']), (8, 16))
+        r = run(*args, '--', 'sleep', '1')
+        self.assertEqual(r.stdout.count('[partial 8/16]'), 2, r.stdout)
+        # the whole machine is whole
+        r = run('--sim', 'yitian710', 'stat', '-a', '-e', 'ali_drw/hif_rd/', '--', 'sleep', '1')
+        self.assertNotIn('partial', r.stdout + r.stderr)
 
     def test_env_and_list(self):
         env = dict(os.environ, PMUMON_SIM='amdzen2:sockets=2')

@@ -36,10 +36,21 @@ def rows(*args):
 
 class RoundTrip(unittest.TestCase):
     def same_csv(self, name, *args):
+        # the fixtures were written before the covered/instances columns: what
+        # they have comes back unchanged, and the new layout round-trips exactly
         r = run('import', '-x,', *args, fixture(name))
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(fixture(name)) as f:
-            self.assertEqual(r.stdout, f.read())
+            old = f.read()
+        cut = [line if line.startswith('#') else line.rsplit(',', 2)[0]
+               for line in r.stdout.splitlines()]
+        self.assertEqual('\n'.join(cut) + '\n', old)
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as again:
+            again.write(r.stdout)
+            again.flush()
+            r2 = run('import', '-x,', *args, again.name)
+            self.assertEqual(r2.returncode, 0, r2.stderr)
+            self.assertEqual(r2.stdout, r.stdout)
 
     def test_pmumon_interval_csv(self):
         # every column, timestamps included: stat's output back unchanged

@@ -165,18 +165,18 @@ static void test_csv(void **state)
 	assert_string_equal(
 		s,
 		"type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,enabled_ns,"
-		"running_ns,running_pct,flags,simulated\n"
+		"running_ns,running_pct,flags,simulated,covered,instances\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,msr/tsc/,,,,,4009862308,,4009862308,"
-		"1000,1000,100.00,,0\n"
+		"1000,1000,100.00,,0,,\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,\"amd_df/dram,x/\",,,,,,,0,1000,0,0.00,"
-		"not_counted,0\n"
+		"not_counted,0,,\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,ch0,amd_df,1,0,3,1234.5,MiB,20,1000,500,"
-		"50.00,multiplexed,0\n");
+		"50.00,multiplexed,0,,\n");
 	free(s);
 	s = render(PM_OUT_CSV, ';', true);
 	assert_true(!strncmp(s, "# SIMULATED: yitian710", 22));
 	assert_non_null(strstr(s, "amd_df/dram,x/;")); /* no quotes needed with ';' */
-	assert_non_null(strstr(s, ";1\n"));
+	assert_non_null(strstr(s, ";1;;\n"));
 	free(s);
 }
 
@@ -184,7 +184,7 @@ static void test_json(void **state)
 {
 	char *s = render(PM_OUT_JSON, 0, false), *line2;
 
-	assert_true(!strncmp(s, "{\"schema\":1,\"type\":\"total\"", 26));
+	assert_true(!strncmp(s, "{\"schema\":2,\"type\":\"total\"", 26));
 	line2 = strchr(s, '\n') + 1;
 	assert_non_null(strstr(line2, "\"value\":null"));
 	assert_non_null(strstr(line2, "\"counted\":false"));
@@ -209,6 +209,81 @@ static void test_table(void **state)
 	free(s);
 }
 
+/* Every reason to doubt a value reaches every format (issue 12: a flag on the row). */
+static const struct pm_row doubtful[] = {
+	{ .event = "bw",
+	  .unit = "MB/s",
+	  .cpu = -1,
+	  .die = -1,
+	  .socket = -1,
+	  .value = 250.0,
+	  .enabled_ns = 1000,
+	  .running_ns = 1000,
+	  .running = 1.0,
+	  .covered = 8,
+	  .instances = 16,
+	  .flags = PM_ROW_METRIC | PM_ROW_PARTIAL | PM_ROW_WRAP_UNCERTAIN | PM_ROW_LOST },
+	{ .event = "hit_ratio",
+	  .unit = "%",
+	  .cpu = -1,
+	  .die = -1,
+	  .socket = -1,
+	  .value = NAN,
+	  .enabled_ns = 1000,
+	  .running_ns = 1000,
+	  .running = 1.0,
+	  .flags = PM_ROW_METRIC | PM_ROW_UNDEFINED | PM_ROW_REPROGRAMMED | PM_ROW_RESET },
+};
+
+static char *render_rows(enum pm_out_format fmt, const struct pm_row *r, size_t n)
+{
+	struct pm_report q = rep;
+	struct pm_out_opts o = { .format = fmt, .sep = ',', .target = "'system wide'" };
+	struct pm_out *out = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	q.rows = r;
+	q.n_rows = n;
+	assert_int_equal(pm_out__new(f, &o, &out), 0);
+	assert_int_equal(pm_out__report(out, &q), 0);
+	pm_out__free(out);
+	fclose(f);
+	return buf;
+}
+
+static void test_quality_flags(void **state)
+{
+	char *s = render_rows(PM_OUT_CSV, doubtful, 2);
+
+	assert_non_null(strstr(s, ",250,MB/s,,1000,1000,100.00,"
+				  "metric|wrap_uncertain|partial|lost,0,8,16\n"));
+	/* undefined: no value, but counted, and the flag says why */
+	assert_non_null(strstr(s, ",hit_ratio,,,,,,%,,1000,1000,100.00,"
+				  "metric|undefined|reprogrammed|reset,0,,\n"));
+	free(s);
+
+	s = render_rows(PM_OUT_JSON, doubtful, 2);
+	assert_non_null(strstr(s, "\"wrap_uncertain\":true,\"reprogrammed\":false,\"reset\":false,"
+				  "\"partial\":true,\"lost\":true,\"covered\":8,\"instances\":16"));
+	assert_non_null(strstr(s, "\"value\":null,\"unit\":\"%\""));
+	assert_non_null(
+		strstr(s, "\"counted\":true,\"snapshot\":false,\"metric\":true,"
+			  "\"approximate\":false,\"undefined\":true,\"wrap_uncertain\":false,"
+			  "\"reprogrammed\":true,\"reset\":true,\"partial\":false,\"lost\":false,"
+			  "\"covered\":null,\"instances\":null"));
+	free(s);
+
+	s = render_rows(PM_OUT_TABLE, doubtful, 2);
+	assert_non_null(strstr(s, "bw                                       [partial 8/16] [wrap?] "
+				  "[lost]\n"));
+	assert_non_null(strstr(s, "undefined (0/0) %      hit_ratio"));
+	assert_non_null(strstr(s, "[reprogrammed] [reset]\n"));
+	assert_null(strstr(s, "<not counted>"));
+	free(s);
+}
+
 static void test_locale(void **state)
 {
 	char *s;
@@ -225,9 +300,10 @@ static void test_locale(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_jsonw), cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_csv),   cmocka_unit_test(test_json),
-		cmocka_unit_test(test_table), cmocka_unit_test(test_locale),
+		cmocka_unit_test(test_jsonw),	      cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_csv),	      cmocka_unit_test(test_json),
+		cmocka_unit_test(test_table),	      cmocka_unit_test(test_locale),
+		cmocka_unit_test(test_quality_flags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

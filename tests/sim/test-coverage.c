@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * How much of the machine a row covers (issue 12, item 8), and the one
+ * answer to 0/0 (item 10). A CPU list that leaves out a die's uncore PMUs
+ * must not pass half the machine off as the total: the row says 8 of 16 and
+ * is flagged partial, and so is every metric computed from it. A formula that
+ * divides by zero although every input counted is undefined, not "not
+ * counted" and never 0.
+ */
+#include "helpers.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/util.h"
+
+#define SEC 1000000000ull
+
+static const struct pm_row *find(const struct pm_report *rep, const char *event, size_t nth)
+{
+	for (size_t i = 0; i < rep->n_rows; i++)
+		if (!strcmp(rep->rows[i].event, event) && nth-- == 0)
+			return &rep->rows[i];
+	fail_msg("no row %zu of %s", nth, event);
+	return NULL;
+}
+
+static size_t count_rows(const struct pm_report *rep, const char *event)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->n_rows; i++)
+		n += !strcmp(rep->rows[i].event, event);
+	return n;
+}
+
+/* Count ali_drw/hif_rd/ and the read bandwidth for 1 s on the CPUs given (NULL: -a). */
+static const struct pm_report *yitian(struct th_run *r, const char *cpus, enum pm_aggr aggr)
+{
+	static const char *const specs[] = { "ali_drw/hif_rd/", NULL };
+	struct pm_session_opts o = { .target = cpus ? PM_TARGET_CPUS : PM_TARGET_SYSTEM,
+				     .cpus = cpus,
+				     .aggr = aggr };
+
+	assert_int_equal(th_start_opts(r, th_sim_platform_with("yitian710", "ddr.read 6.4G\n"),
+				       specs, "ddr_read_bandwidth.all", &o),
+			 0);
+	pm_sim__advance(r->sim, SEC);
+	assert_int_equal(pm_session__read(r->s), 0);
+	return pm_session__report(r->s, true);
+}
+
+static void test_cpu_list_leaves_out_a_die(void **state)
+{
+	struct th_run all, one;
+	const struct pm_report *rep;
+	const struct pm_row *row, *bw;
+	double whole;
+
+	th_log_clear();
+	rep = yitian(&all, NULL, PM_AGGR_FAMILY);
+	row = find(rep, "ali_drw/hif_rd/", 0);
+	assert_int_equal(row->covered, 16);
+	assert_int_equal(row->instances, 16);
+	assert_false(row->flags & PM_ROW_PARTIAL);
+	whole = row->value;
+	assert_false(th_logged("leave out"));
+
+	/* CPU 0 is on die 0: only die 0's 8 sub-channel PMUs have a CPU to count on */
+	rep = yitian(&one, "0", PM_AGGR_FAMILY);
+	row = find(rep, "ali_drw/hif_rd/", 0);
+	assert_int_equal(row->covered, 8);
+	assert_int_equal(row->instances, 16);
+	assert_true(row->flags & PM_ROW_PARTIAL);
+	assert_false(row->flags & PM_ROW_NOT_COUNTED);
+	/* every channel reads 6.4 GB/s: what is counted is exactly die 0's half */
+	if (!(fabs(row->value - whole / 2) <= 1))
+		fail_msg("%.1f, want %.1f", row->value, whole / 2);
+	bw = find(rep, "ddr_read_bandwidth.all", 0);
+	assert_true(bw->flags & PM_ROW_PARTIAL);
+	assert_int_equal(bw->covered, 8);
+	assert_int_equal(bw->instances, 16);
+	assert_true(th_logged("CPU(s) 0 leave out 8 uncore devices"));
+	assert_true(th_logged("ali_drw_40021000"));
+	th_stop(&one);
+	th_stop(&all);
+
+	/* per die, die 0's row is whole: the missing die has no row to be partial */
+	rep = yitian(&one, "0", PM_AGGR_DIE);
+	assert_int_equal(count_rows(rep, "ali_drw/hif_rd/"), 1);
+	row = find(rep, "ali_drw/hif_rd/", 0);
+	assert_int_equal(row->die, 0);
+	assert_int_equal(row->covered, 8);
+	assert_int_equal(row->instances, 8);
+	assert_false(row->flags & PM_ROW_PARTIAL);
+	th_stop(&one);
+
+	/* per device: each row is its one PMU, whole */
+	rep = yitian(&one, "0", PM_AGGR_DEVICE);
+	assert_int_equal(count_rows(rep, "ali_drw/hif_rd/"), 8);
+	for (size_t i = 0; i < 8; i++) {
+		row = find(rep, "ali_drw/hif_rd/", i);
+		assert_int_equal(row->covered, 1);
+		assert_int_equal(row->instances, 1);
+	}
+	th_stop(&one);
+}
+
+/* amd_l3 is one PMU with a cpumask CPU per CCX; amd_df one per socket: each is a domain. */
+static void test_two_sockets_count_domains(void **state)
+{
+	static const char *const specs[] = { "amd_l3/event=0x4,umask=0xff/",
+					     "amd_df/event=0x7,umask=0x38/", "cycles", NULL };
+	struct pm_session_opts o = { .target = PM_TARGET_CPUS,
+				     .cpus = "0",
+				     .aggr = PM_AGGR_SOCKET };
+	struct th_run r;
+	const struct pm_report *rep;
+	const struct pm_row *l3, *df, *cyc;
+
+	assert_int_equal(th_start_opts(&r, th_sim_platform("amdzen2:sockets=2"), specs, NULL, &o),
+			 0);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	/* socket 0's row: its 16 CCXs, of which CPU 0 reaches one */
+	l3 = find(rep, "amd_l3/event=0x4,umask=0xff/", 0);
+	assert_int_equal(l3->socket, 0);
+	assert_int_equal(l3->covered, 1);
+	assert_int_equal(l3->instances, 16);
+	assert_true(l3->flags & PM_ROW_PARTIAL);
+	df = find(rep, "amd_df/event=0x7,umask=0x38/", 0);
+	assert_int_equal(df->covered, 1);
+	assert_int_equal(df->instances, 1);
+	assert_false(df->flags & PM_ROW_PARTIAL);
+	/* a core event on the CPUs asked for is what was asked: whole */
+	cyc = find(rep, "cycles", 0);
+	assert_int_equal(cyc->covered, cyc->instances);
+	assert_false(cyc->flags & PM_ROW_PARTIAL);
+	th_stop(&r);
+
+	o.aggr = PM_AGGR_FAMILY;
+	assert_int_equal(th_start_opts(&r, th_sim_platform("amdzen2:sockets=2"), specs, NULL, &o),
+			 0);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	l3 = find(rep, "amd_l3/event=0x4,umask=0xff/", 0);
+	assert_int_equal(l3->covered, 1);
+	assert_int_equal(l3->instances, 32);
+	df = find(rep, "amd_df/event=0x7,umask=0x38/", 0);
+	assert_int_equal(df->covered, 1);
+	assert_int_equal(df->instances, 2);
+	assert_true(df->flags & PM_ROW_PARTIAL);
+	th_stop(&r);
+}
+
+/* BlueField's L3 hit ratio is HITS / (HITS + MISSES): an idle bank is 0/0. */
+static void test_zero_over_zero_is_undefined(void **state)
+{
+	struct th_run r;
+	const struct pm_report *rep;
+	const struct pm_row *idle, *busy;
+
+	/* bank 0 of half 0 idle (instance 0), the others busy */
+	assert_int_equal(th_start(&r, th_sim_platform_with("bluefield2", "l3.access[0] 0\n"), NULL,
+				  "l3_hit_ratio_bank0", PM_AGGR_DEVICE, NULL, 0),
+			 0);
+	th_run_until(&r, pm_sim__now(r.sim) + SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	idle = find(rep, "l3_hit_ratio_bank0", 0);
+	busy = find(rep, "l3_hit_ratio_bank0", 1);
+	assert_true(isnan(idle->value));
+	assert_true(idle->flags & PM_ROW_UNDEFINED);
+	assert_false(idle->flags & PM_ROW_NOT_COUNTED);
+	assert_true(isfinite(busy->value));
+	assert_false(busy->flags & (PM_ROW_UNDEFINED | PM_ROW_NOT_COUNTED));
+	th_stop(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_list_leaves_out_a_die),
+		cmocka_unit_test(test_two_sockets_count_domains),
+		cmocka_unit_test(test_zero_over_zero_is_undefined),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
