@@ -198,3 +198,11 @@ int th_rate_count(void *data, const struct perf_event_attr *attr, int cpu, uint6
 	*ret = (uint64_t)floor(rate * (double)(t_ns - m->start_ns) / 1e9);
 	return 0;
 }
+
+void th_assert_near_(double got, double want, double tol, const char *file, int line)
+{
+	if (fabs(got - want) <= tol)
+		return;
+	print_error("%.17g, want %.17g within %g\n", got, want, tol);
+	_fail(file, line);
+}

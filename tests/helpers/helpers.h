@@ -3,6 +3,7 @@
 #ifndef PM_TEST_HELPERS_H
 #define PM_TEST_HELPERS_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,6 +56,16 @@ extern const char *const th_df8[];
 void th_stop(struct th_run *r);
 /* Advance the virtual clock to t, polling the session when it asks, as stat does. */
 void th_run_until(struct th_run *r, uint64_t t);
+
+/*
+ * got within tol of want: the one float comparison of the tests. It fails on
+ * NaN on either side (fabs(NaN) > tol is false: a test written that way
+ * passes on NaN). th_assert_rel takes a tolerance relative to want.
+ */
+#define th_assert_near(got, want, tol) th_assert_near_((got), (want), (tol), __FILE__, __LINE__)
+#define th_assert_rel(got, want, rel) \
+	th_assert_near_((got), (want), (rel)*fabs((double)(want)), __FILE__, __LINE__)
+void th_assert_near_(double got, double want, double tol, const char *file, int line);
 
 /* The log so far contains s? */
 int th_logged(const char *s);

@@ -622,7 +622,7 @@ static void test_crspace(void **state)
 	v = rd_hex(sim, H "llt4/counter0");
 	assert_true(v + rd_hex(sim, H "llt4/counter1") == rd_hex(sim, H "llt_miss4/counter5"));
 	w = rd_hex(sim, H "llt4/counter2");
-	assert_true(fabs((double)w / (double)(w + v) - 0.7) < 1e-6);
+	th_assert_near((double)w / (double)(w + v), 0.7, 1e-6);
 	pm_sim__free(sim);
 }
 

@@ -303,14 +303,12 @@ static void test_multiplexed_df(void **state)
 
 			/* 8 events on 4 counters: each runs half the time, scaled within 1% */
 			assert_true(w->flags & PM_ROW_MULTIPLEXED);
-			assert_true(fabs(w->running - 0.5) < 0.01);
-			if (fabs(w->value - truth) / truth > 0.01)
-				fail_msg("interval %d channel %d: %.0f vs truth %.0f", iv, ch,
-					 w->value, truth);
+			th_assert_near(w->running, 0.5, 0.01);
+			th_assert_rel(w->value, truth, 0.01);
 		}
 	}
 	rep = pm_session__report(r.s, false);
-	assert_true(fabs(rep->rows[7].value - 8e8 * 5) / (8e8 * 5) < 0.01);
+	th_assert_rel(rep->rows[7].value, 8e8 * 5, 0.01);
 	stop(&r);
 }
 
@@ -330,6 +328,42 @@ static void test_group_read(void **state)
 	rep = pm_session__report(r.s, false);
 	assert_true(row(rep, "amd_l3/l3_accesses/", NULL, -2, -2)->value == 16 * 5e8 * 2);
 	assert_true(row(rep, "amd_l3/l3_misses/", NULL, -2, -2)->value == 16 * 1e8 * 2);
+	stop(&r);
+}
+
+/*
+ * Groups that multiplex: the group read's enabled and running times (which
+ * come before the values in PERF_FORMAT_GROUP) scale every member. 4 groups
+ * of 2 DF events on 4 counters: each group runs half the time.
+ */
+static void test_group_read_multiplexed(void **state)
+{
+	static const char *const specs[] = {
+		"{amd_df/dram_channel_data_controller_0/,amd_df/dram_channel_data_controller_1/}",
+		"{amd_df/dram_channel_data_controller_2/,amd_df/dram_channel_data_controller_3/}",
+		"{amd_df/dram_channel_data_controller_4/,amd_df/dram_channel_data_controller_5/}",
+		"{amd_df/dram_channel_data_controller_6/,amd_df/dram_channel_data_controller_7/}",
+		NULL,
+	};
+	const struct pm_report *rep;
+	struct run r;
+
+	assert_int_equal(start(&r, epyc_sim(), specs, &system_wide), 0);
+	assert_int_equal(r.s->n_ru, 4);
+	assert_true(r.s->ru[0].group);
+	for (int iv = 0; iv < 3; iv++) {
+		pm_sim__advance(r.sim, SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, true);
+		for (int ch = 0; ch < 8; ch++) {
+			const struct pm_row *w = &rep->rows[ch];
+
+			assert_true(w->flags & PM_ROW_MULTIPLEXED);
+			th_assert_near(w->running, 0.5, 0.01);
+			assert_true(w->running_ns < w->enabled_ns);
+			th_assert_rel(w->value, (ch + 1) * 1e8, 0.01);
+		}
+	}
 	stop(&r);
 }
 
@@ -426,7 +460,7 @@ static void test_intervals_add_up(void **state)
 		rep = pm_session__report(r.s, true);
 		assert_true(rep->rows[0].value == 128 * 2.25e9 / 2);
 		/* cpu-clock counts ns and shows msec: 128 CPUs x 500 ms */
-		assert_true(fabs(rep->rows[1].value - 128 * 500.0) < 1e-6);
+		th_assert_near(rep->rows[1].value, 128 * 500.0, 1e-6);
 		assert_string_equal(rep->rows[1].unit, "msec");
 		sum += rep->rows[0].value;
 	}
@@ -524,8 +558,8 @@ static void test_task_mode(void **state)
 	assert_int_equal(status, 0);
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
-	assert_true(rep->rows[0].value == 3000);	      /* 1500/s for the 2 s it ran */
-	assert_true(fabs(rep->rows[1].value - 200.0) < 1e-9); /* 10% of 2 s, in msec */
+	assert_true(rep->rows[0].value == 3000);	 /* 1500/s for the 2 s it ran */
+	th_assert_near(rep->rows[1].value, 200.0, 1e-9); /* 10% of 2 s, in msec */
 	assert_true(rep->rows[0].running == 1.0);
 	ops->proc_free(sim, proc);
 	stop(&r);
@@ -720,6 +754,7 @@ int main(void)
 		cmocka_unit_test(test_reset_on_open_model),
 		cmocka_unit_test(test_multiplexed_df),
 		cmocka_unit_test(test_group_read),
+		cmocka_unit_test(test_group_read_multiplexed),
 		cmocka_unit_test(test_not_counted),
 		cmocka_unit_test(test_aggregation),
 		cmocka_unit_test(test_intervals_add_up),

@@ -74,8 +74,7 @@ static void test_cpu_list_leaves_out_a_die(void **state)
 	assert_true(row->flags & PM_ROW_PARTIAL);
 	assert_false(row->flags & PM_ROW_NOT_COUNTED);
 	/* every channel reads 6.4 GB/s: what is counted is exactly die 0's half */
-	if (!(fabs(row->value - whole / 2) <= 1))
-		fail_msg("%.1f, want %.1f", row->value, whole / 2);
+	th_assert_near(row->value, whole / 2, 1);
 	bw = find(rep, "ddr_read_bandwidth.all", 0);
 	assert_true(bw->flags & PM_ROW_PARTIAL);
 	assert_int_equal(bw->covered, 8);
@@ -155,6 +154,44 @@ static void test_two_sockets_count_domains(void **state)
 	th_stop(&r);
 }
 
+/* Two sockets, every CPU: one row per socket (and per die), each with its own socket's counts. */
+static void test_two_sockets_keys(void **state)
+{
+	static const char *const specs[] = { "cycles", "amd_df/event=0x7,umask=0x38/", NULL };
+	static const enum pm_aggr aggrs[] = { PM_AGGR_SOCKET, PM_AGGR_DIE };
+
+	for (size_t a = 0; a < PM_ARRAY_SIZE(aggrs); a++) {
+		struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = aggrs[a] };
+		struct th_run r;
+		const struct pm_report *rep;
+
+		assert_int_equal(th_start_opts(&r,
+					       th_sim_platform_with("amdzen2:sockets=2",
+								    "core.cycles 1e9\n"),
+					       specs, NULL, &o),
+				 0);
+		pm_sim__advance(r.sim, SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, true);
+		assert_int_equal(count_rows(rep, "cycles"), 2);
+		assert_int_equal(count_rows(rep, "amd_df/event=0x7,umask=0x38/"), 2);
+		for (int sock = 0; sock < 2; sock++) {
+			const struct pm_row *cyc = find(rep, "cycles", (size_t)sock);
+			const struct pm_row *df = find(rep, "amd_df/event=0x7,umask=0x38/",
+						       (size_t)sock);
+
+			assert_int_equal(cyc->socket, sock);
+			assert_int_equal(df->socket, sock);
+			/* an EPYC 7742 socket: 64 cores, 128 threads, each at 1 GHz */
+			th_assert_near(cyc->value, 128 * 1e9, 128);
+			assert_int_equal(df->covered, 1);
+			assert_int_equal(df->instances, 1);
+			assert_false((cyc->flags | df->flags) & PM_ROW_PARTIAL);
+		}
+		th_stop(&r);
+	}
+}
+
 /* BlueField's L3 hit ratio is HITS / (HITS + MISSES): an idle bank is 0/0. */
 static void test_zero_over_zero_is_undefined(void **state)
 {
@@ -184,6 +221,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_list_leaves_out_a_die),
 		cmocka_unit_test(test_two_sockets_count_domains),
+		cmocka_unit_test(test_two_sockets_keys),
 		cmocka_unit_test(test_zero_over_zero_is_undefined),
 	};
 

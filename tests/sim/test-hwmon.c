@@ -167,7 +167,7 @@ static void test_done_when(void **state)
 					      truth(sim, "l3.access", 2 * h, (iv - 1) * SEC));
 
 			/* hits = access x 0.6, floored per part: within a count */
-			assert_true(fabs((double)rep->rows[4 + h].raw - acc * 0.6) <= 1.0);
+			th_assert_near((double)rep->rows[4 + h].raw, acc * 0.6, 1.0);
 		}
 	}
 	th_stop(&r);
@@ -207,19 +207,15 @@ static void test_rotation(void **state)
 		double t = (double)truth(sim, want[i].key, want[i].inst, 10 * SEC);
 
 		/* 4 of 6 in 100 ms phases: two thirds of the time, scaled back */
-		assert_true(fabs(rep->rows[i].running - 4.0 / 6) < 0.02);
+		th_assert_near(rep->rows[i].running, 4.0 / 6, 0.02);
 		assert_true(rep->rows[i].flags & PM_ROW_MULTIPLEXED);
-		if (fabs(rep->rows[i].value - t) / t > 0.01)
-			fail_msg("%s: %.0f vs truth %.0f", rep->rows[i].event, rep->rows[i].value,
-				 t);
+		th_assert_rel(rep->rows[i].value, t, 0.01);
 	}
 	/* CYCLES at the 1 GHz L3 clock, 5 of 7 */
-	assert_true(fabs(rep->rows[6].running - 5.0 / 7) < 0.02);
-	assert_true(fabs(rep->rows[6].value - 1e10) / 1e10 < 0.01);
+	th_assert_near(rep->rows[6].running, 5.0 / 7, 0.02);
+	th_assert_rel(rep->rows[6].value, 1e10, 0.01);
 	/* hits + misses = requests in bank 0, each scaled from its own share */
-	assert_true(fabs(rep->rows[7].value + rep->rows[8].value - rep->rows[11].value) /
-			    rep->rows[11].value <
-		    0.01);
+	th_assert_rel(rep->rows[7].value + rep->rows[8].value, rep->rows[11].value, 0.01);
 	th_stop(&r);
 }
 
@@ -331,8 +327,8 @@ static void test_count_clock_slot_left_alone(void **state)
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
 	/* HNF0 gets half of llt.mem_reads (the model), not 1.5 G cycles/s */
-	assert_true(fabs((double)rep->rows[0].raw -
-			 (double)truth(sim, "llt.mem_reads", 0, 2 * SEC) / 2) <= 1.0);
+	th_assert_near((double)rep->rows[0].raw,
+		       (double)truth(sim, "llt.mem_reads", 0, 2 * SEC) / 2, 1.0);
 	assert_file(sim, H "llt0/event0", "0x0: HNF0_CYCLES\n");
 	th_stop(&r);
 }
@@ -425,7 +421,7 @@ static void test_someone_elses_counters(void **state)
 	/* four events rotate on the three slots left */
 	assert_int_equal(pm_session__read(r.s), 0);
 	rep = pm_session__report(r.s, false);
-	assert_true(fabs(rep->rows[0].running - 0.75) < 0.05);
+	th_assert_near(rep->rows[0].running, 0.75, 0.05);
 	/* the other tool takes counter 1 back mid-run */
 	write_sim_file(sim, H "tile3/event1", "0x73");
 	pm_session__free(r.s);
@@ -571,8 +567,7 @@ static void test_metrics(void **state)
 			       4;
 		else
 			continue;
-		if (fabs(row->value - want) / want > 1e-6)
-			fail_msg("%s: %f vs %f", row->event, row->value, want);
+		th_assert_rel(row->value, want, 1e-6);
 		checked++;
 	}
 	assert_int_equal(checked, 4);

@@ -29,8 +29,7 @@ static const struct pm_row *metric_row(const struct pm_report *rep, const char *
 
 static void assert_near(double got, double want)
 {
-	if (fabs(got - want) > 1e-9 * fabs(want) + 1e-9)
-		fail_msg("%.12g, want %.12g", got, want);
+	th_assert_near(got, want, 1e-9 * fabs(want) + 1e-9);
 }
 
 /* 6.4 GB/s read and 1.28 GB/s write per channel: half of each per sub-channel. */
@@ -79,8 +78,7 @@ static void test_yitian_bandwidth_every_aggregation(void **state)
 /* value within 0.1% of want */
 static void assert_within_permille(double got, double want)
 {
-	if (!(fabs(got - want) <= 1e-3 * fabs(want)))
-		fail_msg("%.12g, want %.12g within 0.1%%", got, want);
+	th_assert_rel(got, want, 1e-3);
 }
 
 /* The metric row whose place (or, with no place, die) is where; fails when there is none. */
@@ -315,14 +313,13 @@ static void test_amd_df_channels(void **state)
 		/* 12 DF events on 4 counters: extrapolated, within 1% with steady traffic */
 		assert_true(w->flags & PM_ROW_MULTIPLEXED);
 		assert_true(w->flags & PM_ROW_APPROXIMATE); /* the seed marks it approximate */
-		assert_true(fabs(w->value - want) / want < 0.01);
+		th_assert_rel(w->value, want, 0.01);
 		assert_string_equal(w->unit, "GB");
 		total += want;
 	}
-	assert_true(fabs(metric_row(rep, "DF_DRAM_BYTES_GB", 0)->value - total) / total < 0.01);
+	th_assert_rel(metric_row(rep, "DF_DRAM_BYTES_GB", 0)->value, total, 0.01);
 	/* 4 links x 3.2 GB/s x 4 s in 32-byte beats */
-	assert_true(fabs(metric_row(rep, "Remote_Links_Outbound_GB", 0)->value - 51.2) / 51.2 <
-		    0.01);
+	th_assert_rel(metric_row(rep, "Remote_Links_Outbound_GB", 0)->value, 51.2, 0.01);
 	th_stop(&r);
 }
 
@@ -351,16 +348,10 @@ static void test_amd_core_and_l3(void **state)
 		double acc = 128 * 2 * (100e6 + 40e6), hit = 128 * 2 * (60e6 + 20e6);
 		double flops = 128 * 2 * 0.5e9 / 1e9;
 
-		assert_true(fabs(metric_row(rep, "All_L2_Cache_Accesses", 0)->value - acc) / acc <
-			    0.01);
-		assert_true(fabs(metric_row(rep, "All_L2_Cache_Hits", 0)->value - hit) / hit <
-			    0.01);
-		assert_true(fabs(metric_row(rep, "All_L2_Cache_Misses", 0)->value - (acc - hit)) /
-				    (acc - hit) <
-			    0.01);
-		assert_true(fabs(metric_row(rep, "RETIRED_SSE_AVX_GFLOPS_ALL", 0)->value - flops) /
-				    flops <
-			    0.01);
+		th_assert_rel(metric_row(rep, "All_L2_Cache_Accesses", 0)->value, acc, 0.01);
+		th_assert_rel(metric_row(rep, "All_L2_Cache_Hits", 0)->value, hit, 0.01);
+		th_assert_rel(metric_row(rep, "All_L2_Cache_Misses", 0)->value, acc - hit, 0.01);
+		th_assert_rel(metric_row(rep, "RETIRED_SSE_AVX_GFLOPS_ALL", 0)->value, flops, 0.01);
 	}
 	th_stop(&r);
 }

@@ -82,11 +82,9 @@ static void test_rotation(void **state)
 			double truth = (ch + 1) * 10e6;
 
 			/* 4 pairs, 8 events, 100 ms phases: exactly half of every second */
-			assert_true(fabs(rep->rows[ch].running - 0.5) < 1e-9);
+			th_assert_near(rep->rows[ch].running, 0.5, 1e-9);
 			assert_true(rep->rows[ch].flags & PM_ROW_MULTIPLEXED);
-			if (fabs(rep->rows[ch].value - truth) / truth > 0.01)
-				fail_msg("interval %d channel %d: %.0f vs %.0f", iv, ch,
-					 rep->rows[ch].value, truth);
+			th_assert_rel(rep->rows[ch].value, truth, 0.01);
 		}
 	}
 	th_stop(&r);
@@ -122,8 +120,8 @@ static void test_agrees_with_perf(void **state)
 	for (int ch = 0; ch < 8; ch++) {
 		double want = (ch + 1) * 0.64 * 4; /* GB in 4 s */
 
-		assert_true(fabs(v[0][ch] - want) / want < 0.01);
-		assert_true(fabs(v[1][ch] - v[0][ch]) / want < 0.01);
+		th_assert_rel(v[0][ch], want, 0.01);
+		th_assert_near(v[1][ch], v[0][ch], 0.01 * want);
 	}
 }
 
@@ -162,8 +160,8 @@ static void test_someone_else_and_restore(void **state)
 	rep = pm_session__report(r.s, false);
 	for (int ch = 0; ch < 8; ch++) {
 		/* 3 pairs for 8 events: 3/8 of the time, give or take one of the 30 phases */
-		assert_true(fabs(rep->rows[ch].running - 3.0 / 8) <= 1.0 / 30 + 1e-9);
-		assert_true(fabs(rep->rows[ch].value - 3e8) / 3e8 < 0.01);
+		th_assert_near(rep->rows[ch].running, 3.0 / 8, 1.0 / 30 + 1e-9);
+		th_assert_rel(rep->rows[ch].value, 3e8, 0.01);
 	}
 	/* pmumon's exit path, also taken on SIGINT and SIGTERM */
 	pm_session__disable(r.s);

@@ -111,6 +111,11 @@ static void test_generic_and_raw(void **state)
 	assert_int_equal(inst(&f, ev, 0)->attr.exclude_kernel, 1);
 	assert_int_equal(inst(&f, ev, 0)->attr.exclude_hv, 1);
 	assert_int_equal(inst(&f, ev, 0)->attr.exclude_user, 0);
+	/* :h counts the hypervisor only: not :k's encoding */
+	ev = add_ok(&f, "instructions:h");
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_hv, 0);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_kernel, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_user, 1);
 	ev = add_ok(&f, "msr/tsc/");
 	assert_int_equal(inst(&f, ev, 0)->attr.type, 10);
 	assert_int_equal(inst(&f, ev, 0)->attr.config, 0);

@@ -99,8 +99,8 @@ static void test_arithmetic(void **state)
 	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {
 		double v = eval(cases[i].text);
 
-		if (fabs(v - cases[i].want) > 1e-12)
-			fail_msg("'%s' = %g, want %g", cases[i].text, v, cases[i].want);
+		print_message("%s\n", cases[i].text);
+		th_assert_near(v, cases[i].want, 1e-12);
 	}
 }
 

@@ -55,6 +55,9 @@ static void test_parse_ok(void **state)
 		{ "msr/tsc/", "pmu:msr[tsc]" },
 		{ "msr/tsc/u", "pmu:msr[tsc]:u" },
 		{ "msr/tsc/:k", "pmu:msr[tsc]:k" },
+		{ "cycles:h", "sym:cycles:h" }, /* each modifier its own bit */
+		{ "cycles:uh", "sym:cycles:uh" },
+		{ "cycles:kh", "sym:cycles:kh" },
 		{ "ali_drw_*/hif_rd/", "pmu:ali_drw_*[hif_rd]" },
 		{ "ali_drw/hif_rd/", "pmu:ali_drw[hif_rd]" },
 		{ "amd_df/event=0x107,umask=0x38/", "pmu:amd_df[event=0x107,umask=0x38]" },
