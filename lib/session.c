@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "pmu.h"
 #include "util/util.h"
 
 /* Every source a session may use; counters name theirs by index. */
@@ -167,6 +168,15 @@ int pm_session__disable(struct pm_session *s)
 	return r;
 }
 
+/* Does any counter still count (open, its device not lost)? */
+static bool any_live(const struct pm_session *s)
+{
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].fd >= 0 && !s->c[k].lost)
+			return true;
+	return false;
+}
+
 int pm_session__read(struct pm_session *s)
 {
 	int r;
@@ -192,6 +202,13 @@ int pm_session__read(struct pm_session *s)
 		c->qual_iv = c->qual_new | (c->lost ? PM_ROW_LOST : 0);
 		c->qual_tot |= c->qual_iv;
 		c->qual_new = 0;
+	}
+	/* devices lost mid-run leave the rest counting; with none left, it failed */
+	if (s->lost_err && !any_live(s)) {
+		for (size_t k = 0; k < s->n_c; k++)
+			s->c[k].cur = s->c[k].prev;
+		s->failed_device = pm_session__lost_device(s, pm_session__lost_count(s) - 1);
+		return s->lost_err;
 	}
 	s->t_now_ns = s->ctx->ops->mono_ns(s->ctx->os);
 	s->wall_now_ns = s->ctx->ops->wall_ns(s->ctx->os);
@@ -231,6 +248,39 @@ const char *pm_row_flag_name(unsigned flag)
 const char *pm_session__failed_device(const struct pm_session *s)
 {
 	return s->failed_device;
+}
+
+/* The i-th PMU with a lost counter, in counter order, or NULL. */
+static const struct pm_pmu *lost_pmu(const struct pm_session *s, size_t i)
+{
+	for (size_t k = 0; k < s->n_c; k++) {
+		const struct pm_pmu *p = s->l->inst[s->c[k].inst].pmu;
+		bool seen = false;
+
+		if (!s->c[k].lost)
+			continue;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = s->c[j].lost && s->l->inst[s->c[j].inst].pmu == p;
+		if (!seen && i-- == 0)
+			return p;
+	}
+	return NULL;
+}
+
+size_t pm_session__lost_count(const struct pm_session *s)
+{
+	size_t n = 0;
+
+	while (lost_pmu(s, n))
+		n++;
+	return n;
+}
+
+const char *pm_session__lost_device(const struct pm_session *s, size_t i)
+{
+	const struct pm_pmu *p = lost_pmu(s, i);
+
+	return p ? p->name : NULL;
 }
 
 size_t pm_session__counter_count(const struct pm_session *s)

@@ -47,7 +47,9 @@ struct pm_counter {
 	 * interval's, and add to the totals'.
 	 */
 	unsigned qual_new, qual_iv, qual_tot;
-	bool lost;	    /* its device went away: cur stays at its last good read */
+	/* its device went away or failed mid-run (the source says so once, and sets
+	 * the session's lost_err): cur stays at its last good read, the rest go on */
+	bool lost;
 	bool first_of_inst; /* the first counter of its instance: coverage counts instances */
 };
 
@@ -131,6 +133,8 @@ struct pm_session {
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 	/* the sideband source's state (source/sideband.c) */
 	struct pm_sideband_state *sideband;
+	/* the error of the last device lost mid-run (its counters' lost; 0: none) */
+	int lost_err;
 
 	struct pm_row *rows_iv, *rows_tot; /* event rows, then metric rows */
 	struct pm_row_acc *acc;		   /* per event row scratch for pm_aggr__compute */

@@ -244,11 +244,26 @@ int pm_session__open(struct pm_session *s, struct pm_diag *reterr);
 /* Start every counter together (ali_drw resets its counters on each open). */
 int pm_session__enable(struct pm_session *s);
 int pm_session__disable(struct pm_session *s);
-/* Read every counter now; the interval runs from the previous read. On
- * failure nothing changes: reports still show the last good read. */
+/*
+ * Read every counter now; the interval runs from the previous read. On
+ * failure nothing changes: reports still show the last good read. A device
+ * that goes away or fails mid-run while others still count is no failure:
+ * its counters are lost (their counts stop at their last good read, their
+ * rows are marked lost and partial, pm_session__lost_count says which),
+ * the rest go on, and the read returns 0; it fails with the last loss's
+ * error once no device counts any more.
+ */
 int pm_session__read(struct pm_session *s);
 /* The PMU (or device) whose read failed in the last pm_session__read, or NULL. */
 const char *pm_session__failed_device(const struct pm_session *s);
+/*
+ * Devices lost since the session opened (went away, or their driver failed
+ * a read: a BlueField block's EIO, EBUSY, EACCES, EINVAL, ENODEV), each
+ * once: how many, and the i-th's PMU name ("bfperf/tile1", in counter
+ * order; NULL past the end). The library logged each loss with its error.
+ */
+size_t pm_session__lost_count(const struct pm_session *s);
+const char *pm_session__lost_device(const struct pm_session *s, size_t i);
 /*
  * Sources pmumon drives itself (the msr source rotates 8 DF events over 4
  * counters and keeps 48-bit counters from wrapping unseen) need to be

@@ -19,7 +19,11 @@
  * - More events than a block's counters take turns in phases of PHASE_NS,
  *   as the msr source does; counts keep enabled and running time each.
  * - Counters narrower than 64 bits are read often enough not to wrap twice
- *   unseen: at most every 2^(width-1) / fastest rate seen.
+ *   unseen: at most every 2^(width-1) / fastest rate seen. A read that came
+ *   later than that allows (pmumon stopped, starved) marks its counters
+ *   wrap_uncertain; a statistic register or a 64-bit counter that went down
+ *   was reset by someone: that stretch's counts are left out and the
+ *   counter is marked reset (source/wrap.h).
  * - One instance at a time: an advisory lock (the second one is told the
  *   holder's pid). A slot someone else has programmed (an event other than
  *   DISABLE where the table has one), or a block whose `enable` is already
@@ -27,9 +31,14 @@
  *   put back as found: DISABLE where the table has it (never the NVIDIA
  *   doc's 0xff, which current kernels reject, §2.8), else the event that
  *   was there; `enable` back to 0. A slot reprogrammed meanwhile by someone
- *   else is left to them.
- * - A block that goes away mid-run (ENODEV) is reported; its events stop
- *   counting (not enabled from then on) and the rest go on.
+ *   else is left to them: every look at a counting slot reads its eventN
+ *   back (check_slots), and a slot whose event is not the one pmumon wrote
+ *   stops counting there (the counts before the change are kept, the
+ *   counter is marked reprogrammed) and is never written again.
+ * - A block that fails mid-run — it goes away (ENODEV), or the driver
+ *   refuses a read or a write (EIO, EBUSY, EACCES, EINVAL, ...) — is
+ *   reported once; its counters are lost (their counts stop at the last
+ *   good read, their rows say so) and the rest go on.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -80,7 +89,8 @@ struct hw_block {
 };
 
 struct pm_hwmon_state {
-	struct pm_reading *acc; /* per session counter, since enable */
+	struct pm_reading *acc;	   /* per session counter, since enable */
+	struct pm_wrap_poll *rate; /* per session counter: its fastest rate, to doubt a late read */
 	struct hw_block *blk;
 	size_t n_blk, cap_blk;
 	int lock;
@@ -91,11 +101,6 @@ struct pm_hwmon_state {
 static uint64_t now_ns(const struct pm_session *s)
 {
 	return s->ctx->ops->mono_ns(s->ctx->os);
-}
-
-static uint64_t width_mask(unsigned width)
-{
-	return width >= 64 ? UINT64_MAX : (1ull << width) - 1;
 }
 
 /* ---- file access ------------------------------------------------------------------ */
@@ -137,11 +142,10 @@ static int read_value(struct pm_session *s, int fd, uint64_t *ret)
 	char buf[32];
 	int r = read_text(s, fd, buf, sizeof(buf));
 
-	if (r == 0) {
-		pm_rtrim(buf);
-		r = pm_parse_u64_str(buf, 0, ret);
-	}
-	return r == -EINVAL || r == -ERANGE ? -EPROTO : r;
+	if (r < 0)
+		return r; /* the driver's own error (EINVAL, EIO, ...) */
+	pm_rtrim(buf);
+	return pm_parse_u64_str(buf, 0, ret) < 0 ? -EPROTO : 0;
 }
 
 /* eventN: "0x45: HNF_REQUESTS\n", or "No event being monitored" (§2.4): -1. */
@@ -399,7 +403,10 @@ static int hwmon_open(struct pm_session *s, struct pm_diag *reterr)
 	return 0;
 needed:
 	st = s->hwmon = calloc(1, sizeof(*st));
-	if (!st || !(st->acc = calloc(s->n_c, sizeof(*st->acc)))) {
+	if (!st || !(st->acc = calloc(s->n_c, sizeof(*st->acc))) ||
+	    !(st->rate = calloc(s->n_c, sizeof(*st->rate)))) {
+		if (st)
+			free(st->acc);
 		free(st);
 		s->hwmon = NULL;
 		return -ENOMEM;
@@ -472,12 +479,31 @@ static bool rotates(const struct hw_block *k)
 	return k->b->kind != PM_HWMON_REGISTER && k->n_ctr > free_slots(k) && free_slots(k) > 0;
 }
 
-static void gone(struct pm_session *s, struct hw_block *k, int err)
+/*
+ * A block failed mid-run: it went away (ENODEV, ENOENT), or the driver
+ * refused a read or a write (EIO, EBUSY, EACCES, EINVAL, EFAULT, ...). Its
+ * counters are lost from here on: their counts stop at the last good read
+ * (the totals keep what came before), their rows are marked lost and
+ * partial, and the rest of the session goes on (session.c says when
+ * nothing is left). Said once, naming the block and the error.
+ */
+static void lose(struct pm_session *s, struct hw_block *k, const char *what, int err)
 {
+	if (k->gone)
+		return;
 	k->gone = true;
-	pm_log(s->ctx, PM_LOG_WARN,
-	       "%s went away (%s): its events are not counted from now on; the rest go on",
-	       k->pmu->name, driver_error(err));
+	for (size_t i = 0; i < k->n_ctr; i++)
+		s->c[k->ctr[i]].lost = true;
+	s->lost_err = err;
+	if (err == -ENODEV || err == -ENOENT)
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "%s went away (%s): its events are not counted from now on; the rest go on",
+		       k->pmu->name, driver_error(err));
+	else
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "%s: %s failed: %s; its events are not counted from now on (their counts "
+		       "stop at the last good read); the rest go on",
+		       k->pmu->name, what, driver_error(err));
 }
 
 /* A counter advanced by delta in dt: remember the fastest rate, warn of a risky wrap. */
@@ -511,12 +537,20 @@ static int read_values(struct pm_session *s, struct hw_block *k)
 	return r;
 }
 
+/*
+ * A counter read val, run_dt after it read *last: add the difference, and
+ * raise what makes it doubtful (a read too late to trust its wraps; a
+ * statistic or a 64-bit counter that went down, whose stretch is left out).
+ */
 static void add_delta(struct pm_session *s, struct hw_block *k, size_t c, uint64_t *last,
 		      uint64_t val, uint64_t run_dt)
 {
 	struct pm_reading *a = &s->hwmon->acc[c];
-	uint64_t delta = (val - *last) & width_mask(k->b->width);
+	uint64_t delta;
 
+	pm_counter__raise(&s->c[c], pm_wrap__delta(&s->hwmon->rate[c], k->b->width,
+						   k->b->kind != PM_HWMON_REGISTER, *last, val,
+						   run_dt, &delta));
 	note_rate(s, k, delta, run_dt);
 	a->val += delta;
 	a->run += run_dt;
@@ -529,22 +563,87 @@ static int start(struct pm_session *s, struct hw_block *k, uint64_t now)
 	int r = write_text(s, k->enable_fd, "1");
 
 	if (r < 0)
-		return block_error(s, k, "writing 1 to enable", r);
+		return r;
 	k->started = k->ran = true;
 	/* counting from here: the stopped moments before are not running time */
 	k->t_run = PM_MAX(now, now_ns(s));
 	return 0;
 }
 
+/* Someone else wrote slot j's event (it reads code now, -1: not in the table). */
+static void taken(struct pm_session *s, struct hw_block *k, unsigned j, long code)
+{
+	struct hw_slot *sl = &k->slot[j];
+	size_t c = k->ctr[sl->on];
+	const char *name = code >= 0 ? code_name(k->pmu, (uint64_t)code) : NULL;
+	char now[96];
+
+	if (code < 0)
+		snprintf(now, sizeof(now), "an event outside the block's table");
+	else
+		snprintf(now, sizeof(now), "%s (0x%lx)", name ? name : "an event", code);
+	pm_log(s->ctx, PM_LOG_WARN,
+	       "%s counter %u was reprogrammed by another program (it counts %s now): pmumon "
+	       "stops counting %s there, keeps its counts from before, and leaves the counter "
+	       "to that program",
+	       k->pmu->name, j, now, s->l->ev[s->c[c].event].label);
+	pm_counter__raise(&s->c[c], PM_ROW_REPROGRAMMED);
+	/* theirs from now on: never counted, written or restored by pmumon again
+	 * (an l3cache block still starts and stops as a whole: `enable` is shared) */
+	sl->other = true;
+	sl->touched = false;
+	sl->on = -1;
+}
+
+/*
+ * Is every slot pmumon counts on still its own? Another program may have
+ * written its eventN since the last look: a COUNTER slot then restarts from
+ * 0 on their event, a CRSPACE slot goes on from its value with their event,
+ * and either would pass their counts off as ours. So each look reads the
+ * event back, after the values: a slot that still shows our code showed it
+ * when its value was read. Cost: one pread of eventN (an MMIO or firmware
+ * read in the driver, a few microseconds) per counting slot per look —
+ * each interval's read, each 100 ms phase of a rotating block, each wrap
+ * poll of a 32-bit block (at most 4 a second at the 250 ms cap): for a
+ * block of 8 counters, about 40 small reads a second. Registers, idle slots
+ * and other programs' slots are never read back.
+ */
+static int check_slots(struct pm_session *s, struct hw_block *k)
+{
+	for (unsigned j = 0; j < k->b->counters; j++) {
+		struct hw_slot *sl = &k->slot[j];
+		long code;
+		int r;
+
+		if (sl->on < 0)
+			continue;
+		r = read_code(s, sl->ev_fd, &code);
+		if (r == -EINVAL) {
+			/* a code outside the table (§2.4): not ours */
+			taken(s, k, j, -1);
+			continue;
+		}
+		if (r == 0 && code < 0)
+			r = -EIO; /* "No event being monitored": the driver could not read it */
+		if (r < 0)
+			return r;
+		if (code != (long)sl->wrote)
+			taken(s, k, j, code);
+	}
+	return 0;
+}
+
 /*
  * Bring a block's counters up to now. Every value is read before any total
- * changes, so a failed read changes nothing. The l3cache block is stopped
- * for the read (no torn halves) and, with restart, started again from 0.
+ * changes, so a failed read changes nothing (and loses the block). The
+ * l3cache block is stopped for the read (no torn halves) and, with
+ * restart, started again from 0.
  */
 static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bool restart)
 {
 	uint64_t dt = now > k->t_last ? now - k->t_last : 0, run_dt = dt;
 	bool l3 = k->b->kind == PM_HWMON_L3CACHE;
+	const char *what = "reading its counters";
 	int r = 0;
 
 	if (k->gone || k->other)
@@ -553,16 +652,21 @@ static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bo
 		r = write_text(s, k->enable_fd, "0");
 		if (r == 0)
 			k->started = false;
+		else
+			what = "writing 0 to enable";
 		run_dt = now > k->t_run ? now - k->t_run : 0;
 	}
 	if (r == 0)
 		r = read_values(s, k);
-	if (r == -ENODEV || r == -ENOENT) {
-		gone(s, k, r);
+	if (r == 0 && k->b->kind != PM_HWMON_REGISTER) {
+		r = check_slots(s, k);
+		if (r < 0)
+			what = "reading its events back";
+	}
+	if (r < 0) {
+		lose(s, k, what, r);
 		return 0;
 	}
-	if (r < 0)
-		return block_error(s, k, "reading its counters", r);
 	if (k->b->kind == PM_HWMON_REGISTER) {
 		for (size_t j = 0; j < k->n_ctr; j++) {
 			struct pm_reading *a = &s->hwmon->acc[k->ctr[j]];
@@ -589,7 +693,12 @@ static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bo
 	for (size_t i = 0; i < k->n_ctr; i++)
 		s->hwmon->acc[k->ctr[i]].ena += dt;
 	k->t_last = now;
-	return l3 && restart ? start(s, k, now) : 0;
+	if (l3 && restart) {
+		r = start(s, k, now);
+		if (r < 0)
+			lose(s, k, "writing 1 to enable", r);
+	}
+	return 0;
 }
 
 /*
@@ -624,11 +733,7 @@ static int program(struct pm_session *s, struct hw_block *k)
 			r = write_text(s, sl->ctr_fd, "0");
 		sl->last = 0;
 	}
-	if (r == -ENODEV || r == -ENOENT) {
-		gone(s, k, r);
-		return 0;
-	}
-	return r < 0 ? block_error(s, k, "programming its events", r) : 0;
+	return r;
 }
 
 static int hwmon_enable(struct pm_session *s)
@@ -654,8 +759,14 @@ static int hwmon_enable(struct pm_session *s)
 			continue;
 		}
 		r = program(s, k);
-		if (r == 0 && !k->gone && k->enable_fd >= 0)
+		if (r == 0 && k->enable_fd >= 0)
 			r = start(s, k, now);
+		if (r == -ENODEV || r == -ENOENT) {
+			lose(s, k, "programming its events", r);
+			r = 0;
+		} else if (r < 0) {
+			r = block_error(s, k, "programming its events", r);
+		}
 	}
 	return r;
 }
@@ -685,12 +796,16 @@ static int poll_at(struct pm_session *s, uint64_t now)
 		if (now < due(k))
 			continue;
 		r = accumulate(s, k, now, !turn);
-		if (r == 0 && turn && !k->gone) {
+		if (r == 0 && turn && !k->gone && free_slots(k)) {
 			/* the next events take their turn */
 			k->first = (k->first + free_slots(k)) % k->n_ctr;
 			r = program(s, k);
-			if (r == 0 && k->b->kind == PM_HWMON_L3CACHE && !k->gone)
+			if (r == 0 && k->b->kind == PM_HWMON_L3CACHE)
 				r = start(s, k, now);
+			if (r < 0) {
+				lose(s, k, "programming its next events", r);
+				r = 0;
+			}
 		}
 		k->t_phase = now;
 	}
@@ -842,6 +957,7 @@ static void hwmon_close(struct pm_session *s)
 			s->c[c].fd = -1;
 	free(st->blk);
 	free(st->acc);
+	free(st->rate);
 	free(st);
 	s->hwmon = NULL;
 }

@@ -14,10 +14,13 @@
  *   of all slices and threads (kernel-facts §3.3).
  * - More events than free pairs rotate in explicit phases of PHASE_NS, and
  *   each counter keeps enabled and running time, so scaling and quality
- *   work as for perf. Counters are 48 bits; deltas are taken modulo 2^48.
+ *   work as for perf. Counters are 48 bits; deltas are taken modulo 2^48,
+ *   and a read that came later than the counter's wrap time at its rate
+ *   allows (pmumon stopped for hours) marks it wrap_uncertain (source/wrap.h).
  * - A pair whose CTL already has the enable bit is someone else's (perf,
- *   another tool): left alone and reported. Only the DF and L3 CTL/CTR
- *   registers are ever written, and every CTL is restored on close.
+ *   another tool): left alone and reported; one reprogrammed mid-run stops
+ *   counting there, its counter marked reprogrammed. Only the DF and L3
+ *   CTL/CTR registers are ever written, and every CTL is restored on close.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +33,7 @@
 #include "pmu.h"
 #include "session.h"
 #include "source/msr.h"
+#include "source/wrap.h"
 #include "util/util.h"
 
 #define MSR_IA32_MPERF 0xe7
@@ -37,7 +41,7 @@
 #define MSR_DF_CTL 0xc0010240 /* MSR_F15H_NB_PERF_CTL */
 #define MSR_L3_CTL 0xc0010230 /* MSR_F16H_L2I_PERF_CTL */
 #define CTL_EN (1ull << 22)
-#define CTR_MASK ((1ull << 48) - 1)
+#define CTR_BITS 48
 #define MAX_SLOTS 6
 #define PHASE_NS 100000000ull	    /* 100 ms: 10 phases in a 1 s interval */
 #define WRAP_POLL_NS 10000000000ull /* 48 bits at 1e10/s last 7.8 hours */
@@ -69,7 +73,8 @@ struct pm_msr_state {
 	/* per session counter: what it has counted since enable (polls add to
 	 * it between reads; a read hands it to the session) */
 	struct pm_reading *acc;
-	char failed[64]; /* the device a failed access was on, for messages */
+	struct pm_wrap_poll *rate; /* per session counter: its fastest rate, to doubt a late read */
+	char failed[64];	   /* the device a failed access was on, for messages */
 	struct msr_dom *dom;
 	size_t n_dom, cap_dom;
 	struct msr_core *core;
@@ -279,7 +284,8 @@ needed:
 		return -ENOMEM;
 	st->cpu_fd = malloc((size_t)(n_cpus > 0 ? n_cpus : 1) * sizeof(int));
 	st->acc = calloc(s->n_c, sizeof(*st->acc));
-	if (!st->cpu_fd || !st->acc) {
+	st->rate = calloc(s->n_c, sizeof(*st->rate));
+	if (!st->cpu_fd || !st->acc || !st->rate) {
 		msr_close(s);
 		return -ENOMEM;
 	}
@@ -350,6 +356,8 @@ static bool taken(struct pm_session *s, struct msr_dom *d, unsigned j, uint64_t 
 	       "%s counter %u on CPU %d was reprogrammed by another program (control register "
 	       "0x%llx is 0x%llx): left to it, and not restored",
 	       dom_name(d), j, d->cpu, (unsigned long long)ctl_of(d, j), (unsigned long long)ctl);
+	if (d->on[j] >= 0)
+		pm_counter__raise(&s->c[d->ctr[d->on[j]]], PM_ROW_REPROGRAMMED);
 	d->other[j] = true;
 	d->touched[j] = false;
 	d->on[j] = -1;
@@ -379,11 +387,16 @@ static int accumulate(struct pm_session *s, struct msr_dom *d, uint64_t now)
 	}
 	for (unsigned j = 0; j < d->n_slots; j++) {
 		struct pm_reading *c;
+		size_t k;
+		uint64_t delta; /* modulo 2^48 */
 
 		if (d->on[j] < 0 || taken(s, d, j, ctl[j]))
 			continue;
-		c = &s->msr->acc[d->ctr[d->on[j]]];
-		c->val += (ctr[j] - d->last[j]) & CTR_MASK; /* 48 bits */
+		k = d->ctr[d->on[j]];
+		pm_counter__raise(&s->c[k], pm_wrap__delta(&s->msr->rate[k], CTR_BITS, true,
+							   d->last[j], ctr[j], dt, &delta));
+		c = &s->msr->acc[k];
+		c->val += delta;
 		c->run += dt;
 		d->last[j] = ctr[j];
 	}
@@ -613,6 +626,7 @@ static void msr_close(struct pm_session *s)
 			s->c[k].fd = -1;
 	free(st->cpu_fd);
 	free(st->acc);
+	free(st->rate);
 	free(st->dom);
 	free(st->core);
 	free(st);

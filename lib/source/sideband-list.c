@@ -12,7 +12,11 @@
  *   start VALUE
  *
  * Numbers are hexadecimal with 0x or decimal; a leading 0 without x is
- * refused (C would read it as octal, a capture means hex).
+ * refused (C would read it as octal, a capture means hex). Two counters of
+ * a group sharing a register (the same port and offset) are refused: one
+ * would report the other's count. A write line may target a counter's
+ * register: it is replayed as captured, before pmumon stops and clears
+ * the counters, so it cannot make one counter read another's.
  */
 #include "source/sideband.h"
 
@@ -97,6 +101,46 @@ static int add_group(struct pm_sb_list *l, struct parser *p, const char *name)
 	return 0;
 }
 
+/*
+ * Counter n (just read) may not share a register with another counter of
+ * its group: a register is a port and an offset, and two counters on one
+ * data register would each report the other's count, a control register
+ * shared takes one's STOP, SAMPLE and START for the other's, and a data
+ * register that is another's control register gets commands written into
+ * the count. Say both counters, with their lines.
+ */
+static int check_shared(struct parser *p, const struct pm_sb_group *g, unsigned n,
+			const struct pm_sb_counter *c)
+{
+	static const char *const hint =
+		"each counter of a group has its own control and data registers: check the "
+		"capture (docs/sideband.md)";
+
+	if (c->ctl == c->data)
+		return bad(p, hint,
+			   "counter %u's control and data registers are both 0x%x: SAMPLE would "
+			   "overwrite its count",
+			   n, c->ctl);
+	for (unsigned k = 0; k < PM_SB_COUNTERS; k++) {
+		const struct pm_sb_counter *o = &g->ctr[k];
+		const uint32_t mine[2] = { c->ctl, c->data }, theirs[2] = { o->ctl, o->data };
+		static const char *const what[2] = { "control", "data" };
+
+		if (!o->present || o->port != c->port)
+			continue;
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < 2; j++)
+				if (mine[i] == theirs[j])
+					return bad(p, hint,
+						   "counter %u's %s register 0x%x on port 0x%02x "
+						   "is counter %u's %s register too (line %u): "
+						   "one would report the other's count",
+						   n, what[i], mine[i], c->port, k, what[j],
+						   o->line);
+	}
+	return 0;
+}
+
 static int parse_line(struct pm_sb_list *l, struct parser *p, char *line)
 {
 	struct pm_sb_group *g = l->n_g ? &l->g[l->n_g - 1] : NULL;
@@ -167,6 +211,12 @@ static int parse_line(struct pm_sb_list *l, struct parser *p, char *line)
 		if (c->present)
 			return bad(p, "give each counter of a group once",
 				   "counter %s again in group '%s'", tok[1], g->name);
+		r = check_shared(p, g, (unsigned)v[0],
+				 &(struct pm_sb_counter){ .port = (uint8_t)v[1],
+							  .ctl = (uint32_t)v[2],
+							  .data = (uint32_t)v[3] });
+		if (r < 0)
+			return r;
 		*c = (struct pm_sb_counter){ .present = true,
 					     .port = (uint8_t)v[1],
 					     .ctl = (uint32_t)v[2],

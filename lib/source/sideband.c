@@ -19,7 +19,9 @@
  *   drivers' sequence). Nothing else is ever written.
  * - Counters are 32 bits (§3): deltas are taken modulo 2^32 and added up
  *   in 64 bits. Polls keep a counter from wrapping twice unseen
- *   (source/wrap.h: at most every 250 ms, sooner at the fastest rate seen).
+ *   (source/wrap.h: at most every 250 ms, sooner at the fastest rate seen);
+ *   a sample that came later than the counter's wrap time at its rate
+ *   allows (pmumon stopped, starved) marks it wrap_uncertain.
  * - One instance at a time: an advisory lock is held from open to close.
  *   Counters are stopped on disable and again on close (pmumon's exit path,
  *   SIGINT and SIGTERM included), whatever happened in between.
@@ -56,9 +58,10 @@ struct sb_ctr {
 	size_t counter; /* session counter */
 	unsigned n;	/* the seed's counter number in the group */
 	const struct pm_sb_counter *reg;
-	bool started;  /* START written, STOP not yet */
-	uint32_t last; /* DATA at the last sample */
-	uint64_t acc;  /* counted since enable, wraps extended */
+	bool started;		  /* START written, STOP not yet */
+	uint32_t last;		  /* DATA at the last sample */
+	uint64_t acc;		  /* counted since enable, wraps extended */
+	struct pm_wrap_poll rate; /* its fastest rate: a sample too late for it is doubted */
 };
 
 struct pm_sideband_state {
@@ -508,8 +511,11 @@ static int accumulate(struct pm_session *s, uint64_t now)
 			return fail(s, r);
 	}
 	for (size_t i = 0; i < st->n_c; i++) {
-		uint64_t delta = (uint64_t)(v[i] - st->c[i].last) & CTR_MASK; /* 32 bits */
+		uint64_t delta; /* modulo 2^32 */
 
+		pm_counter__raise(&s->c[st->c[i].counter],
+				  pm_wrap__delta(&st->c[i].rate, PM_SB_COUNTER_BITS, true,
+						 st->c[i].last, v[i], dt, &delta));
 		st->c[i].acc += delta;
 		st->c[i].last = v[i];
 		pm_wrap_poll__note(&st->wrap, delta, dt);

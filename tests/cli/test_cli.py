@@ -700,6 +700,71 @@ class Simulated(unittest.TestCase):
         self.assertIn("unknown term or event 'MEMORY_READ' for PMU 'bfperf/tile0'", r.stderr)
         r = run('--sim', 'bluefield2', 'list', 'pmus')
         self.assertRegex(r.stdout, r'bfperf/l3cachehalf0 +hwmon +0 +5 +57 ')
+    def scenario(self, text):
+        fd, path = tempfile.mkstemp(suffix='.scn')
+        with os.fdopen(fd, 'w') as f:
+            f.write(text)
+        self.addCleanup(os.unlink, path)
+        return path
+
+    def test_late_read_is_doubted(self):
+        # issue 12 item 4: pmumon stopped for 10 s (the freeze fault) while a
+        # 32-bit counter wraps every 2.9 s: that interval and the totals say so
+        scn = self.scenario('jitter 0\nllt.clock 1.5G\nat 2500ms freeze 10s\n')
+        r = run('--sim', 'bluefield3:scenario=' + scn, 'stat', '-a', '-x,', '-e',
+                'bfperf/llt2/HNF0_CYCLES/', '-I', '1000', '--', 'sleep', '5')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = sim_csv(r.stdout)
+        self.assertEqual([row['flags'] for row in rows],
+                         ['', '', 'wrap_uncertain', 'wrap_uncertain'])
+        self.assertIn('a read came later than its counter takes to wrap', r.stderr)
+
+    def test_hwmon_trust_at_the_edges(self):
+        # issue 12 items 5, 6, 9 in one run: another tool reprograms tile3's
+        # counter, tile1 fails with EIO, someone resets a pcie statistic
+        scn = self.scenario('jitter 0\n'
+                            'at 1500ms write sys/class/hwmon/hwmon1/tile3/event0 0x73\n'
+                            'at 1500ms error sys/class/hwmon/hwmon1/tile1/counter0 EIO\n'
+                            'at 1500ms write sys/class/hwmon/hwmon1/pcie0/IN_P_BYTE_CNT 0\n')
+        with tempfile.TemporaryDirectory() as d:
+            state = os.path.join(d, 'state')
+            r = run('--sim', 'bluefield2:scenario=%s,state=%s' % (scn, state), 'stat', '-a',
+                    '--per-device', '-x,', '-e', 'bfperf/tile*/MEMORY_READS/', '-e',
+                    'bfperf/pcie0/IN_P_BYTE_CNT/', '-I', '1000', '--', 'sleep', '3')
+            with open(state) as f:
+                after = f.read()
+        # the other tool's event is still in the slot after pmumon
+        self.assertIn('tile3/event0: 0x73: IO_WRITE\n', after)
+        self.assertIn('tile3/event1: 0x0: DISABLE\n', after)
+        self.assertIn('bfperf/tile1: reading its counters failed: Input/output error',
+                      r.stderr)
+        self.assertIn('bfperf/tile3 counter 0 was reprogrammed by another program', r.stderr)
+        rows = sim_csv(r.stdout)
+        iv = {}
+        for row in rows:
+            if row['type'] == 'interval':
+                iv.setdefault(row['device'], []).append(row)
+        total = {row['device']: row for row in rows if row['type'] == 'total'}
+        for dev in ('bfperf/tile0', 'bfperf/tile2'):
+            self.assertEqual([row['raw'] for row in iv[dev]], ['20000000'] * 3)
+            self.assertEqual(total[dev]['flags'], '')
+        # lost: counts up to the last good read, marked in every row after
+        self.assertEqual([row['flags'] for row in iv['bfperf/tile1']],
+                         ['', 'not_counted|partial|lost', 'not_counted|partial|lost'])
+        self.assertEqual(total['bfperf/tile1']['raw'], '20000000')
+        self.assertEqual(total['bfperf/tile1']['covered'], '0')
+        # reprogrammed: IO_WRITE's counts never pass for MEMORY_READS
+        self.assertEqual(iv['bfperf/tile3'][1]['flags'], 'not_counted|reprogrammed')
+        self.assertEqual(total['bfperf/tile3']['raw'], '20000000')
+        self.assertIn('reprogrammed', total['bfperf/tile3']['flags'])
+        # reset: that interval left out, not 2^64 - x
+        self.assertEqual([row['raw'] for row in iv['bfperf/pcie0']],
+                         ['2000000000', '0', '2000000000'])
+        self.assertEqual(iv['bfperf/pcie0'][1]['flags'], 'reset')
+        # the totals are the sum of the intervals
+        for dev, rs in iv.items():
+            self.assertEqual(sum(int(row['raw']) for row in rs), int(total[dev]['raw']), dev)
+
     def merrifield_list(self):
         # the SIMULATION-ONLY list, as a user would capture theirs from Intel's tools
         r = run('--sim', 'merrifield', 'list', 'program')

@@ -490,9 +490,265 @@ static void test_block_goes_away(void **state)
 	assert_true(th_logged("bfperf/tile1 went away"));
 	rep = pm_session__report(r.s, true);
 	assert_true(rep->rows[1].enabled_ns == 0 || isnan(rep->rows[1].value));
+	/* a device gone is a device lost: its rows say so, the session names it */
+	assert_true(rep->rows[1].flags & PM_ROW_LOST);
+	assert_true(rep->rows[1].flags & PM_ROW_PARTIAL);
+	assert_int_equal(pm_session__lost_count(r.s), 1);
+	assert_string_equal(pm_session__lost_device(r.s, 0), "bfperf/tile1");
 	for (int t = 0; t < 4; t += 2)
 		assert_int_equal(rep->rows[t].raw, truth(sim, "tile.mem_reads", t, 2 * SEC) -
 							   truth(sim, "tile.mem_reads", t, SEC));
+	th_stop(&r);
+}
+
+/*
+ * Issue 12 item 4: a read later than a 32-bit counter's wrap time at its rate
+ * (pmumon stopped by SIGSTOP or Ctrl-Z, a paused VM) loses whole wraps
+ * unseen. The counter that could have wrapped is marked; one that counts
+ * too slowly to wrap in the gap is not; with the polls the session asks
+ * for, nothing is.
+ */
+static void test_late_read_doubted(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("bluefield3", "jitter 0\nllt.clock 1.5G\n");
+	static const char *const specs[] = { "bfperf/llt2/HNF0_CYCLES/",
+					     "bfperf/mss1/SKYLIB_DDN_TX_FLITS/", NULL };
+	const struct pm_report *rep;
+	uint64_t t0;
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	t0 = pm_sim__scenario_start(sim);
+	th_run_until(&r, t0 + 5 * SEC); /* polled as the session asks */
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	assert_int_equal(rep->rows[0].raw, 7500000000ull); /* 1.5 GHz x 5 s: 1.7 wraps */
+	assert_false(rep->rows[0].flags & PM_ROW_WRAP_UNCERTAIN);
+	assert_false(rep->rows[1].flags & PM_ROW_WRAP_UNCERTAIN);
+	/* stopped for 10 s: 2^32 cycles take 2.86 s at 1.5 GHz, 3 wraps go unseen */
+	pm_sim__advance(sim, 10 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	assert_int_equal(rep->rows[0].raw, 15000000000ull - 3 * (1ull << 32));
+	assert_true(rep->rows[0].flags & PM_ROW_WRAP_UNCERTAIN);
+	/* 3e7 flits/s take 143 s to wrap: 10 s late loses nothing */
+	assert_int_equal(rep->rows[1].raw, truth(sim, "mss.ddn_tx_flits", 1, 15 * SEC) -
+						   truth(sim, "mss.ddn_tx_flits", 1, 5 * SEC));
+	assert_false(rep->rows[1].flags & PM_ROW_WRAP_UNCERTAIN);
+	/* polled again: the next interval is trusted, the totals keep the doubt */
+	th_run_until(&r, t0 + 20 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	assert_int_equal(rep->rows[0].raw, 7500000000ull);
+	assert_false(rep->rows[0].flags & PM_ROW_WRAP_UNCERTAIN);
+	rep = pm_session__report(r.s, false);
+	assert_true(rep->rows[0].flags & PM_ROW_WRAP_UNCERTAIN);
+	assert_false(rep->rows[1].flags & PM_ROW_WRAP_UNCERTAIN);
+	th_stop(&r);
+}
+
+/*
+ * Issue 12 item 5: another tool writes a different event to a slot pmumon
+ * counts on. Its counts must not pass for ours (a COUNTER slot restarts
+ * from 0: 2^64 - x), pmumon stops counting there, and the slot is the
+ * other tool's after pmumon ends, through disable and close as stat does.
+ */
+static void test_reprogrammed_mid_run(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("bluefield2", "jitter 0\nat 1500ms write " H
+								"tile3/event0 0x73\n");
+	static const char *const specs[] = { "bfperf/tile3/MEMORY_READS/", NULL };
+	const struct pm_report *rep;
+	uint64_t t0;
+	struct th_run r;
+
+	th_log_clear();
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	t0 = pm_sim__scenario_start(sim);
+	assert_file(sim, H "tile3/event0", "0x4c: MEMORY_READS\n");
+	th_run_until(&r, t0 + SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_false(pm_session__report(r.s, true)->rows[0].flags & PM_ROW_REPROGRAMMED);
+	th_run_until(&r, t0 + 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_true(th_logged("bfperf/tile3 counter 0 was reprogrammed by another program (it "
+			      "counts IO_WRITE (0x73) now)"));
+	rep = pm_session__report(r.s, true);
+	/* nothing of IO_WRITE under MEMORY_READS: the stretch since the last look is left out */
+	assert_int_equal(rep->rows[0].raw, 0);
+	assert_true(rep->rows[0].flags & PM_ROW_REPROGRAMMED);
+	th_run_until(&r, t0 + 3 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->rows[0].raw, truth(sim, "tile.mem_reads", 3, SEC));
+	assert_true(rep->rows[0].flags & PM_ROW_REPROGRAMMED);
+	/* stat's exit path: disable, then close */
+	assert_int_equal(pm_session__disable(r.s), 0);
+	pm_session__free(r.s);
+	r.s = NULL;
+	assert_file(sim, H "tile3/event0", "0x73: IO_WRITE\n");
+	assert_file(sim, H "tile3/event1", "0x0: DISABLE\n");
+	th_stop(&r);
+
+	/* BF-3 CRSPACE: the counter goes on from its value with their event; polled
+	 * every 250 ms, pmumon keeps what it counted up to its last look before */
+	sim = th_sim_platform_with("bluefield3",
+				   "jitter 0\nat 1100ms write " H "llt0/event0 0x2\n");
+	static const char *const llt[] = { "bfperf/llt0/HNF0_MEM_READS/",
+					   "bfperf/llt0/HNF0_MEM_WRITES/", NULL };
+	assert_int_equal(th_start(&r, sim, llt, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	t0 = pm_sim__scenario_start(sim);
+	assert_file(sim, H "llt0/event0", "0xb: HNF0_MEM_READS\n");
+	th_run_until(&r, t0 + 3 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_true(rep->rows[0].raw <= truth(sim, "llt.mem_reads", 0, 1100 * 1000000ull) / 2);
+	assert_true(rep->rows[0].raw >= truth(sim, "llt.mem_reads", 0, 850 * 1000000ull) / 2);
+	assert_true(rep->rows[0].flags & PM_ROW_REPROGRAMMED);
+	/* the other slot is still ours, and exact */
+	assert_int_equal(rep->rows[1].raw, truth(sim, "llt.mem_writes", 0, 3 * SEC) / 2);
+	assert_false(rep->rows[1].flags & PM_ROW_REPROGRAMMED);
+	assert_int_equal(pm_session__disable(r.s), 0);
+	pm_session__free(r.s);
+	r.s = NULL;
+	assert_file(sim, H "llt0/event0", "0x2: HNF0_REQS_PROCESSED\n");
+	assert_file(sim, H "llt0/event1", "0x0: HNF0_CYCLES\n"); /* ours, put back */
+	th_stop(&r);
+}
+
+/*
+ * Issue 12 item 6: a statistic register someone resets ("write 0", seed
+ * 003) went down: that is a reset, not a 2^64 wrap (1.8e13 MB/s). The
+ * counts of the stretch it happened in are left out, the row says reset,
+ * and counting goes on from the new value. pcie registers (64 bits) are
+ * read at each interval only: the whole interval is left out; ecc ones (32
+ * bits) are polled every 250 ms: only the poll's stretch is.
+ */
+static void test_register_reset(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("bluefield2",
+						  "jitter 0\necc.single 1k\n"
+						  "at 1500ms write " H "pcie0/IN_P_BYTE_CNT 0\n"
+						  "at 1500ms write " H
+						  "ecc/ECC_SINGLE_ERROR_CNT 0\n");
+	static const char *const specs[] = { "bfperf/pcie0/IN_P_BYTE_CNT/",
+					     "bfperf/ecc/ECC_SINGLE_ERROR_CNT/", NULL };
+	static const char *const keys[] = { "pcie.in_p_bytes", "ecc.single" };
+	const struct pm_report *rep;
+	uint64_t t0, ecc_total;
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	t0 = pm_sim__scenario_start(sim);
+	th_run_until(&r, t0 + SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	th_run_until(&r, t0 + 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	assert_int_equal(rep->rows[0].raw, 0);
+	/* 500 errors before the reset, polled; at most 250 ms of them after it left out */
+	assert_true(rep->rows[1].raw >= 500 + 250 && rep->rows[1].raw < 1000);
+	for (int i = 0; i < 2; i++)
+		assert_true(rep->rows[i].flags & PM_ROW_RESET);
+	ecc_total = 1000 + rep->rows[1].raw;
+	th_run_until(&r, t0 + 3 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(rep->rows[i].raw,
+				 truth(sim, keys[i], 0, 3 * SEC) - truth(sim, keys[i], 0, 2 * SEC));
+		assert_false(rep->rows[i].flags & PM_ROW_RESET);
+	}
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->rows[0].raw, truth(sim, keys[0], 0, SEC) +
+						   truth(sim, keys[0], 0, 3 * SEC) -
+						   truth(sim, keys[0], 0, 2 * SEC));
+	assert_int_equal(rep->rows[1].raw, ecc_total + 1000);
+	for (int i = 0; i < 2; i++)
+		assert_true(rep->rows[i].flags & PM_ROW_RESET);
+	th_stop(&r);
+}
+
+/*
+ * Issue 12 item 9: one block's EIO, EBUSY, EACCES or EINVAL mid-run stops
+ * that block only. Its rows are marked lost and partial and keep the
+ * counts up to its last good read; the other blocks count on; the totals
+ * are the sum of the intervals; the session names the lost device. With
+ * nothing left counting, the read fails.
+ */
+static void test_block_fails_mid_run(void **state)
+{
+	static const char *const errs[] = { "EIO", "EBUSY", "EACCES", "EINVAL" };
+	static const char *const specs[] = { "bfperf/tile*/MEMORY_READS/", NULL };
+
+	for (size_t e = 0; e < PM_ARRAY_SIZE(errs); e++) {
+		char scn[128], want[96];
+		uint64_t sum[4] = { 0 }, t0;
+		const struct pm_report *rep;
+		struct pm_sim *sim;
+		struct th_run r;
+
+		snprintf(scn, sizeof(scn), "jitter 0\nat 1500ms error " H "tile1/counter0 %s\n",
+			 errs[e]);
+		sim = th_sim_platform_with("bluefield2", scn);
+		th_log_clear();
+		assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_DEVICE, NULL, 0), 0);
+		t0 = pm_sim__scenario_start(sim);
+		for (int i = 1; i <= 3; i++) {
+			th_run_until(&r, t0 + (uint64_t)i * SEC);
+			assert_int_equal(pm_session__read(r.s), 0);
+			rep = pm_session__report(r.s, true);
+			for (int t = 0; t < 4; t++) {
+				sum[t] += rep->rows[t].raw;
+				if (t == 1 && i > 1) {
+					assert_true(rep->rows[t].flags & PM_ROW_LOST);
+					assert_true(rep->rows[t].flags & PM_ROW_PARTIAL);
+					assert_true(rep->rows[t].flags & PM_ROW_NOT_COUNTED);
+					continue;
+				}
+				assert_false(rep->rows[t].flags & (PM_ROW_LOST | PM_ROW_PARTIAL));
+				assert_int_equal(rep->rows[t].raw,
+						 truth(sim, "tile.mem_reads", t,
+						       (uint64_t)i * SEC) -
+							 truth(sim, "tile.mem_reads", t,
+							       (uint64_t)(i - 1) * SEC));
+			}
+		}
+		snprintf(want, sizeof(want), "bfperf/tile1: reading its counters failed: %s",
+			 !strcmp(errs[e], "EIO")    ? "Input/output error" :
+			 !strcmp(errs[e], "EBUSY")  ? "Device or resource busy" :
+			 !strcmp(errs[e], "EACCES") ? "permission denied" :
+						      "the driver rejected the value");
+		if (!th_logged(want))
+			fail_msg("%s: not logged: %s\nlog: %s", errs[e], want, th_log);
+		assert_null(strstr(strstr(th_log, want) + 1, "bfperf/tile1:")); /* once */
+		rep = pm_session__report(r.s, false);
+		for (int t = 0; t < 4; t++)
+			assert_int_equal(rep->rows[t].raw, sum[t]);
+		assert_int_equal(rep->rows[1].raw, truth(sim, "tile.mem_reads", 1, SEC));
+		assert_true(rep->rows[1].flags & PM_ROW_LOST);
+		assert_int_equal(rep->rows[1].covered, 0);
+		assert_int_equal(rep->rows[1].instances, 1);
+		assert_int_equal(pm_session__lost_count(r.s), 1);
+		assert_string_equal(pm_session__lost_device(r.s, 0), "bfperf/tile1");
+		assert_null(pm_session__lost_device(r.s, 1));
+		th_stop(&r);
+	}
+
+	/* the only block fails: nothing counts any more, and the read says so */
+	static const char *const one[] = { "bfperf/tile1/MEMORY_READS/", NULL };
+	struct pm_sim *sim = th_sim_platform_with("bluefield2",
+						  "at 1500ms error " H "tile1/counter0 EIO\n");
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, one, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	th_run_until(&r, pm_sim__scenario_start(sim) + SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	th_run_until(&r, pm_sim__scenario_start(sim) + 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), -EIO);
+	assert_string_equal(pm_session__failed_device(r.s), "bfperf/tile1");
+	assert_int_equal(pm_session__report(r.s, false)->rows[0].raw,
+			 truth(sim, "tile.mem_reads", 1, SEC));
 	th_stop(&r);
 }
 
@@ -590,6 +846,10 @@ int main(void)
 		cmocka_unit_test(test_someone_elses_counters),
 		cmocka_unit_test(test_second_instance),
 		cmocka_unit_test(test_block_goes_away),
+		cmocka_unit_test(test_late_read_doubted),
+		cmocka_unit_test(test_reprogrammed_mid_run),
+		cmocka_unit_test(test_register_reset),
+		cmocka_unit_test(test_block_fails_mid_run),
 		cmocka_unit_test(test_bad_events),
 		cmocka_unit_test(test_not_root),
 		cmocka_unit_test(test_metrics),

@@ -140,6 +140,33 @@ static void test_wrap(void **state)
 	th_stop(&r);
 }
 
+/*
+ * Issue 12 item 4 for the msr source: 48 bits wrap every 3 minutes at 1.6e12
+ * requests/s. Polled every 10 s nothing is doubted; a read 200 s late (a
+ * pmumon stopped that long) is.
+ */
+static void test_late_read_doubted(void **state)
+{
+	static const char *const one[] = { "amd_df/event=0x7,umask=0x38/",
+					   "amd_df/event=0x47,umask=0x38/", NULL };
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", "dram.write 0\ndram.read[0] 100T\n"
+							     "dram.read[1] 640M\n");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	assert_int_equal(start_msr(&r, sim, one), 0);
+	th_run_until(&r, pm_sim__now(sim) + 400 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_false(pm_session__report(r.s, true)->rows[0].flags & PM_ROW_WRAP_UNCERTAIN);
+	pm_sim__advance(sim, 200 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	assert_true(rep->rows[0].flags & PM_ROW_WRAP_UNCERTAIN);
+	assert_int_equal(rep->rows[0].raw, 312500000000000ull - (1ull << 48));
+	assert_false(rep->rows[1].flags & PM_ROW_WRAP_UNCERTAIN); /* 10 M/s: 325 days */
+	th_stop(&r);
+}
+
 /* Someone else's counter is left alone, and every control register is restored. */
 static void test_someone_else_and_restore(void **state)
 {
@@ -303,6 +330,8 @@ static void test_read_after_disable(void **state)
 static void test_taken_mid_run(void **state)
 {
 	struct pm_sim *sim = df_sim("at 1050ms poke dev/cpu/0/msr 0xc0010240 0x403887\n");
+	const struct pm_report *rep;
+	unsigned marked = 0;
 	struct th_run r;
 
 	assert_int_equal(start_msr(&r, sim, th_df8), 0);
@@ -311,6 +340,11 @@ static void test_taken_mid_run(void **state)
 	assert_true(
 		th_logged("Data Fabric counter 0 on CPU 0 was reprogrammed by another program"));
 	assert_int_equal(rdmsr(sim, 0, DF_CTL(0)), 0x403887);
+	/* the event it counted for us says so (issue 12 item 5) */
+	rep = pm_session__report(r.s, false);
+	for (size_t i = 0; i < rep->n_rows; i++)
+		marked += !!(rep->rows[i].flags & PM_ROW_REPROGRAMMED);
+	assert_int_equal(marked, 1);
 	pm_session__disable(r.s);
 	pm_session__free(r.s);
 	r.s = NULL;
@@ -338,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_agrees_with_perf),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_late_read_doubted),
 		cmocka_unit_test(test_someone_else_and_restore),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_auto_without_amd_uncore),

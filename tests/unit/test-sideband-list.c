@@ -18,7 +18,10 @@ static void test_good(void **state)
 				   "counter 0 0x17 0x10 0x14\r\n"
 				   "group unc_soc_all_reqs\n"
 				   "start 0x00110001\n"
-				   "counter 7 0 0xffffffff 0\n";
+				   "counter 7 0 0xffffffff 0\n"
+				   /* registers of another group, or on another port, are others */
+				   "counter 0 0x17 0x10 0x14\n"
+				   "counter 1 0x18 0x10 0x14\n";
 	struct pm_sb_list *l = NULL;
 	const struct pm_sb_group *g;
 	struct pm_diag d;
@@ -38,6 +41,7 @@ static void test_good(void **state)
 	g = pm_sb_list__group(l, "UNC_SOC_All_Reqs");
 	assert_int_equal(g->start, 0x00110001);
 	assert_int_equal(g->ctr[7].ctl, 0xffffffffu);
+	assert_true(g->ctr[0].present && g->ctr[1].present && g->ctr[1].port == 0x18);
 	assert_null(pm_sb_list__group(l, "UNC_SOC_Graphics_BW"));
 	pm_sb_list__free(l);
 }
@@ -67,6 +71,21 @@ static void test_bad(void **state)
 		{ "group A\nread 0x17 0 0x14\n", "b.list:2: unknown keyword 'read'" },
 		{ "group A\ncounter 0 0x17 0x10 0x14\nwrite 0x18 1 0x10 1 2\n",
 		  "b.list:3: 'write' takes 4 numbers" },
+		/* issue 12 item 13: counters sharing a register, both named with their lines */
+		{ "group A\ncounter 0 0x17 0x10 0x14\ncounter 1 0x17 0x20 0x14\n",
+		  "b.list:3: counter 1's data register 0x14 on port 0x17 is counter 0's data "
+		  "register too (line 2): one would report the other's count" },
+		{ "group A\ncounter 2 0x17 0x10 0x14\n# c\ncounter 5 0x17 0x10 0x24\n",
+		  "b.list:4: counter 5's control register 0x10 on port 0x17 is counter 2's "
+		  "control register too (line 2)" },
+		{ "group A\ncounter 0 0x17 0x10 0x14\ncounter 1 0x17 0x14 0x18\n",
+		  "b.list:3: counter 1's control register 0x14 on port 0x17 is counter 0's data "
+		  "register too (line 2)" },
+		{ "group A\ncounter 3 0x17 0x10 0x14\ncounter 1 0x17 0x18 0x10\n",
+		  "b.list:3: counter 1's data register 0x10 on port 0x17 is counter 3's control "
+		  "register too (line 2)" },
+		{ "group A\ncounter 0 0x17 0x10 0x10\n",
+		  "b.list:2: counter 0's control and data registers are both 0x10" },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Strict number parsing and CPU lists: table-driven, out-parameters untouched on failure. */
+/*
+ * Strict number parsing and CPU lists: table-driven, out-parameters untouched
+ * on failure. The wrap arithmetic of the counters pmumon reads itself.
+ */
 #include "helpers.h"
 
 #include <errno.h>
@@ -7,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmumon/pmumon.h"
+#include "source/wrap.h"
 #include "util/cpus.h"
 #include "util/util.h"
 
@@ -183,13 +188,65 @@ static void test_strbuf(void **state)
 	free(s);
 }
 
+/*
+ * A read's difference modulo the width, the doubt of a read later than 3/4
+ * of the wrap time at the fastest rate seen before it, and a counter that
+ * cannot wrap going down: a reset, its stretch left out (issue 12 items 4, 6).
+ */
+static void test_wrap_delta(void **state)
+{
+	static const struct {
+		double rate; /* counts per ns seen before */
+		unsigned width;
+		bool wraps;
+		uint64_t last, val, dt;
+		uint64_t delta;
+		unsigned flags;
+	} t[] = {
+		/* a wrap, before any rate is known: nothing to doubt */
+		{ 0, 32, true, 10, 5, 1000000000, 0xfffffffbull, 0 },
+		/* 1 G/s: 2^32 in 4.295 s, doubted past 3.221 s */
+		{ 1.0, 32, true, 0, 100, 3200000000ull, 100, 0 },
+		{ 1.0, 32, true, 0, 100, 3250000000ull, 100, PM_ROW_WRAP_UNCERTAIN },
+		{ 1.0, 32, true, 4000000000ull, 100, 3250000000ull, 294967396ull,
+		  PM_ROW_WRAP_UNCERTAIN },
+		/* 48 bits at 1.5625e12/s: 180 s to wrap, doubted past 135 s */
+		{ 1562.5, 48, true, 5, 4, 130000000000ull, (1ull << 48) - 1, 0 },
+		{ 1562.5, 48, true, 5, 4, 140000000000ull, (1ull << 48) - 1,
+		  PM_ROW_WRAP_UNCERTAIN },
+		/* a statistic that went down: reset, whatever its width */
+		{ 1.0, 32, false, 100, 7, 1000000, 0, PM_ROW_RESET },
+		{ 0, 64, false, 100, 0, 1000000, 0, PM_ROW_RESET },
+		{ 0, 32, false, 100, 107, 1000000, 7, 0 },
+		/* a 64-bit counter does not wrap: going down is a reset, and never late */
+		{ 1e9, 64, true, 100, 7, 1000000, 0, PM_ROW_RESET },
+		{ 1e9, 64, true, 7, 100, 1000000000000ull, 93, 0 },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		struct pm_wrap_poll w = { .max_rate = t[i].rate };
+		uint64_t delta = 12345;
+		unsigned flags = pm_wrap__delta(&w, t[i].width, t[i].wraps, t[i].last, t[i].val,
+						t[i].dt, &delta);
+
+		if (flags != t[i].flags || delta != t[i].delta)
+			fail_msg("case %zu: flags %#x delta %llu, want %#x %llu", i, flags,
+				 (unsigned long long)delta, t[i].flags,
+				 (unsigned long long)t[i].delta);
+		/* the rate is learned after the check, from what was counted */
+		if (!(w.max_rate >= t[i].rate) ||
+		    (t[i].dt && !(w.max_rate >= (double)t[i].delta / (double)t[i].dt)))
+			fail_msg("case %zu: rate %g", i, w.max_rate);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_u64),    cmocka_unit_test(test_parse_int),
 		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_cpus),
 		cmocka_unit_test(test_cpus_ops),     cmocka_unit_test(test_strbuf),
-		cmocka_unit_test(test_affixes),
+		cmocka_unit_test(test_affixes),	     cmocka_unit_test(test_wrap_delta),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
