@@ -19,6 +19,9 @@ struct cli_global {
 	 * whether its clock is virtual (time moves only when pmumon waits) */
 	const char *sim_platform;
 	bool sim_virtual_clock;
+	/* a write error on standard output was dealt with already (said, or a
+	 * reader that went away): main's last check need not say it again */
+	bool stdout_error_handled;
 };
 
 extern struct cli_global arg_global;

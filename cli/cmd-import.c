@@ -444,9 +444,11 @@ int cmd_import(int argc, char **argv)
 	if (r == 0)
 		r = report(out, pm_session__report(s, false), a.metric_only, &scratch);
 	pm_session__disable(s);
+	if (r < 0 && !a.output)
+		arg_global.stdout_error_handled = true; /* said here, or a reader gone */
 	if (r < 0 && r != -EPIPE) {
-		cli_error("cannot write the output%s%s: %s", a.output ? " to " : "",
-			  a.output ? a.output : "", strerror(-r));
+		cli_error("cannot write the output to %s: %s",
+			  a.output ? a.output : "standard output", strerror(-r));
 		goto out;
 	}
 	ret = EXIT_OK; /* a reader that stopped early (| head) is not a failure, as in stat */

@@ -409,7 +409,47 @@ int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned l
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * Every byte of standard output reached its file, or the error is said
+ * (naming it) and the exit status says so. A reader that went away (EPIPE:
+ * | head) ends the output quietly, as a failure a command already dealt
+ * with is not said twice.
+ */
+static int close_stdout(int ret)
+{
+	int e = 0;
+
+	errno = 0;
+	if (fflush(stdout) != 0)
+		e = errno ? errno : EIO;
+	if (!e && ferror(stdout))
+		e = EIO; /* an earlier write failed; its errno is gone */
+	errno = 0;
+	if (fclose(stdout) != 0 && !e)
+		e = errno ? errno : EIO;
+	if (!e || e == EPIPE || arg_global.stdout_error_handled)
+		return ret;
+	cli_error("cannot write to standard output: %s", strerror(e));
+	return ret == EXIT_OK ? EXIT_FAIL : ret;
+}
+
+static void unknown_command(const char *name)
+{
+	char list[256] = "";
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++) {
+		size_t off = strlen(list);
+
+		snprintf(list + off, sizeof(list) - off, "%s%s",
+			 !i				  ? "" :
+			 i + 1 == PM_ARRAY_SIZE(commands) ? " and " :
+							    ", ",
+			 commands[i].name);
+	}
+	cli_error("unknown command '%s'; the commands are %s (pmumon --help)", name, list);
+}
+
+static int run_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		CLI_GLOBAL_OPTIONS,
@@ -449,15 +489,30 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(argv[optind], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
 	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++) {
+		char name[32];
+
 		if (strcmp(argv[optind], commands[i].name) != 0)
 			continue;
 		argv += optind;
 		argc -= optind;
 		optind = 0; /* restart getopt for the command */
+		/* getopt names the program by argv[0]: "pmumon stat: unrecognized option" */
+		snprintf(name, sizeof(name), "pmumon %s", commands[i].name);
+		argv[0] = name;
 		return commands[i].fn(argc, argv);
 	}
-	cli_error("unknown command '%s'; the commands are list and stat (pmumon --help)",
-		  argv[optind]);
+	unknown_command(argv[optind]);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 0)
+		argv[0] = "pmumon"; /* getopt's messages say pmumon, not the path it ran from */
+	return close_stdout(run_main(argc, argv));
 }

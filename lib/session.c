@@ -30,10 +30,39 @@ int pm_session__poll(struct pm_session *s)
 	for (size_t i = 0; s->enabled && i < PM_ARRAY_SIZE(sources); i++) {
 		int r = sources[i]->poll ? sources[i]->poll(s) : 0;
 
+		if (r == -ENODEV && s->failed_device)
+			pm_session__note_lost(s, s->failed_device);
 		if (r < 0)
 			return r;
 	}
 	return 0;
+}
+
+int pm_session__note_lost(struct pm_session *s, const char *device)
+{
+	char *copy;
+
+	for (size_t i = 0; i < s->lost.n; i++)
+		if (!strcmp(s->lost.name[i], device))
+			return 0;
+	copy = strdup(device);
+	if (!copy || pm_grow((void **)&s->lost.name, &s->lost.cap, s->lost.n + 1,
+			     sizeof(*s->lost.name)) < 0) {
+		free(copy);
+		return -ENOMEM;
+	}
+	s->lost.name[s->lost.n++] = copy;
+	return 0;
+}
+
+size_t pm_session__lost_count(const struct pm_session *s)
+{
+	return s ? s->lost.n : 0;
+}
+
+const char *pm_session__lost_device(const struct pm_session *s, size_t i)
+{
+	return s && i < s->lost.n ? s->lost.name[i] : NULL;
 }
 
 int pm_session__lock(struct pm_session *s, const char *path, pid_t *ret_holder)
@@ -112,6 +141,7 @@ void pm_session__free(struct pm_session *s)
 	free(s->acc);
 	pm_metric__rows_done(s);
 	pm_cpus__done(&s->cpus);
+	pm_names__done(&s->lost);
 	free(s);
 }
 
@@ -178,6 +208,8 @@ int pm_session__read(struct pm_session *s)
 	s->t_prev_ns = s->t_now_ns;
 	for (size_t i = 0; i < PM_ARRAY_SIZE(sources); i++) {
 		r = sources[i]->read(s);
+		if (r == -ENODEV && s->failed_device)
+			pm_session__note_lost(s, s->failed_device);
 		if (r < 0) {
 			/* all or nothing: the last good read stays, so totals stay true */
 			for (size_t k = 0; k < s->n_c; k++)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ctx.h"
 #include "evlist.h"
 #include "pmumon/pmumon.h"
 #include "util/cpus.h"
@@ -110,6 +111,7 @@ struct pm_session {
 	struct pm_msr_state *msr;     /* the msr source's domains (source/msr.c) */
 	struct pm_hwmon_state *hwmon; /* the hwmon source's blocks (source/hwmon.c) */
 	const char *failed_device;    /* the PMU whose read failed last (NULL: none) */
+	struct pm_names lost;	      /* devices that went away while counting, in order */
 	bool warned_user_only;	      /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 	/* the sideband source's state (source/sideband.c) */
@@ -134,6 +136,12 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr);
  * -EBUSY with *ret_holder the pid that holds it (0 if unknown).
  */
 int pm_session__lock(struct pm_session *s, const char *path, pid_t *ret_holder);
+
+/*
+ * A device (PMU, hwmon block, MSR file) went away while counting: remember
+ * it once, for pm_session__lost_device. Return: 0 or -ENOMEM.
+ */
+int pm_session__note_lost(struct pm_session *s, const char *device);
 
 /* "perf", "msr": a source's name. */
 const char *pm_source_name(enum pm_source_id id);

@@ -250,6 +250,14 @@ int pm_session__read(struct pm_session *s);
 /* The PMU (or device) whose read failed in the last pm_session__read, or NULL. */
 const char *pm_session__failed_device(const struct pm_session *s);
 /*
+ * The devices (PMUs, hwmon blocks, MSR files) that went away while counting
+ * (ENODEV), each once, in the order they did: whether the session stopped
+ * there or kept counting the others, their counts end at their last good
+ * read. A caller's exit status should say so.
+ */
+size_t pm_session__lost_count(const struct pm_session *s);
+const char *pm_session__lost_device(const struct pm_session *s, size_t i);
+/*
  * Sources pmumon drives itself (the msr source rotates 8 DF events over 4
  * counters and keeps 48-bit counters from wrapping unseen) need to be
  * polled: by this monotonic time (UINT64_MAX: never), call

@@ -475,6 +475,7 @@ static bool rotates(const struct hw_block *k)
 static void gone(struct pm_session *s, struct hw_block *k, int err)
 {
 	k->gone = true;
+	pm_session__note_lost(s, k->pmu->name);
 	pm_log(s->ctx, PM_LOG_WARN,
 	       "%s went away (%s): its events are not counted from now on; the rest go on",
 	       k->pmu->name, driver_error(err));

@@ -792,6 +792,73 @@ class Simulated(unittest.TestCase):
         self.assertEqual(len([l for l in r.stdout.splitlines() if 'hif_rd' in l]), 3)
 
 
+class OutputFailures(unittest.TestCase):
+    """A failed write is an error naming the file; a lost device or pmumon's own failure
+    is never passed off as success or as the command's exit status (issue 12, item 18)."""
+
+    def run_into(self, path, *args):
+        with open(path, 'w') as out:
+            return subprocess.run([PMUMON] + list(args), stdout=out, stderr=subprocess.PIPE,
+                                  text=True, timeout=60)
+
+    def test_full_output_file_fails(self):
+        r = run('--sim', 'amdzen2', 'stat', '-a', '-e', 'msr/tsc/', '-o', '/dev/full',
+                '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn('cannot write the output to /dev/full: No space left on device', r.stderr)
+
+    def test_full_standard_output_fails(self):
+        for args in (['--sim', 'amdzen2', 'stat', '-a', '-e', 'msr/tsc/', '--', 'sleep', '1'],
+                     ['--sim', 'amdzen2', 'list'], ['--help'], ['help'], ['--version'],
+                     ['--sim', 'amdzen2', 'stat', '--help'],
+                     ['import', os.path.join(os.environ['PMUMON_SOURCE_ROOT'], 'tests', 'data',
+                                             'import', 'pmumon-interval.csv')]):
+            r = self.run_into('/dev/full', *args)
+            self.assertEqual(r.returncode, 1, args)
+            self.assertIn('standard output: No space left on device', r.stderr, args)
+            self.assertEqual(r.stderr.count('No space left'), 1, r.stderr)
+
+    def test_closed_pipe_is_a_quiet_end(self):
+        # pmumon stat -I ... -- COMMAND | head: the reader went away; pmumon ends the
+        # command and itself, successfully and without a message
+        p = subprocess.Popen([PMUMON, '--sim', 'amdzen2:clock=real', 'stat', '-a', '-e',
+                              'msr/tsc/', '-I', '20', '--', 'sleep', '10'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        t0 = time.monotonic()
+        p.stdout.readline()
+        p.stdout.close()
+        self.assertEqual(p.wait(timeout=10), 0)
+        self.assertLess(time.monotonic() - t0, 5)
+        with p.stderr:
+            self.assertEqual(p.stderr.read(), b'')
+
+    def test_own_failure_is_not_the_commands_status(self):
+        # the write fails at the first interval: pmumon ends 'sleep 10' (which would make
+        # it 143) but the exit status and the message are pmumon's
+        r = run('--sim', 'amdzen2:clock=real', 'stat', '-a', '-e', 'msr/tsc/', '-I', '100',
+                '-o', '/dev/full', '--', 'sleep', '10')
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn('cannot write the output to /dev/full', r.stderr)
+        self.assertIn("ended 'sleep' early because of the error above; the exit status (1) "
+                      "is pmumon's", r.stderr)
+
+    def test_lost_device_fails_even_when_counting_goes_on(self):
+        # a BlueField block vanishes: the other blocks are still counted, the totals are
+        # printed, and the exit status says a device was lost
+        fd, scn = tempfile.mkstemp(suffix='.scn')
+        with os.fdopen(fd, 'w') as f:
+            f.write('at 2500ms vanish sys/class/hwmon/hwmon1/tile0\n')
+        self.addCleanup(os.unlink, scn)
+        r = run('--sim', 'bluefield2:scenario=' + scn, 'stat', '-a', '-e',
+                'bfperf/tile0/MEMORY_READS/', '-e', 'bfperf/tile1/MEMORY_READS/', '-x,', '--',
+                'sleep', '5')
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn('pmumon: bfperf/tile0 went away while counting', r.stderr)
+        got = {row['event']: row['value'] for row in sim_csv(r.stdout)}
+        self.assertEqual(got['bfperf/tile0/MEMORY_READS/'], '')
+        self.assertEqual(got['bfperf/tile1/MEMORY_READS/'], '100000000')
+
+
 if __name__ == '__main__':
     if not PERF_OK:
         print('note: perf events are not permitted here; the stat tests are skipped',
