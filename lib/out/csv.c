@@ -3,7 +3,9 @@
  * CSV: a header row, then fixed columns whatever the aggregation, fields
  * quoted as RFC 4180 says when they hold the separator, a quote or a newline.
  * Numbers are C-locale; a value that was not counted is an empty field with
- * the not_counted flag, never 0. Per channel, the device column holds the
+ * the not_counted flag, never 0. The header is the first line (no comment
+ * before it: readers take the first line as the header); a simulated run
+ * says so in every row's simulated column. Per channel, the device column holds the
  * channel ("die0/ch2"); per device it stays the PMU's name and the die
  * column holds the die its name says.
  */
@@ -65,12 +67,8 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 	char buf[128], ts[40], t[40];
 
 	if (!o->header_done) {
-		if (o->opts.simulated)
-			fprintf(o->f,
-				"# SIMULATED%s%s: numbers come from pmumon's simulator, not "
-				"hardware\n",
-				o->opts.sim_platform ? ": " : "",
-				o->opts.sim_platform ? o->opts.sim_platform : "");
+		/* the header is the first line, as csv.DictReader and pandas expect: a
+		 * simulated run says so in its simulated column, not in a comment */
 		for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
 			field(o, columns[i], i + 1 == sizeof(columns) / sizeof(columns[0]));
 		o->header_done = true;
