@@ -257,16 +257,8 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 			set_aggr(a, PM_AGGR_SOCKET);
 			break;
 		case 'x':
-			if (!strcmp(optarg, "\\t")) {
-				a->sep = '\t';
-			} else if (strlen(optarg) != 1 || optarg[0] == '"' || optarg[0] == '\n') {
-				cli_error("option -x wants one separator character such as , or ';' "
-					  "(or \\t), not '%s'",
-					  optarg);
+			if (cli_parse_separator("-x", optarg, &a->sep) < 0)
 				return -EINVAL;
-			} else {
-				a->sep = optarg[0];
-			}
 			a->format = PM_OUT_CSV;
 			break;
 		case 'j':
@@ -602,18 +594,11 @@ static int add_events(struct pm_evlist *l, const struct stat_args *a, bool syste
 	int r;
 
 	for (size_t i = 0; i < a->n_defines; i++) {
-		const char *eq = strchr(a->defines[i], '=');
 		double v;
 		char name[128];
 
-		if (!eq || eq == a->defines[i] || (size_t)(eq - a->defines[i]) >= sizeof(name) ||
-		    pm_parse_double(eq + 1, strlen(eq + 1), &v) < 0) {
-			cli_error("--define wants NAME=NUMBER (ddrc_freq=1.6e9), not '%s'",
-				  a->defines[i]);
+		if (cli_parse_define(a->defines[i], name, sizeof(name), &v) < 0)
 			return -EINVAL;
-		}
-		memcpy(name, a->defines[i], (size_t)(eq - a->defines[i]));
-		name[eq - a->defines[i]] = '\0';
 		r = pm_evlist__define(l, name, v);
 		if (r < 0)
 			return r;

@@ -180,7 +180,8 @@ size_t pm_evlist__count(const struct pm_evlist *l);
  * every bucket the events have rows in, flagged PM_ROW_METRIC.
  */
 int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr);
-/* A constant metrics may use by name, for what no counter gives (a DDRC clock). */
+/* A constant metrics may use by name, for what no counter gives (a DDRC clock).
+ * Every pack constant is a clock rate or a size: -EINVAL unless finite and > 0. */
 int pm_evlist__define(struct pm_evlist *l, const char *name, double value);
 /*
  * What a reader of the list's metrics should know: each pack note of the

@@ -859,6 +859,48 @@ class OutputFailures(unittest.TestCase):
         self.assertEqual(got['bfperf/tile1/MEMORY_READS/'], '100000000')
 
 
+class CommandLineEdges(unittest.TestCase):
+    """Options and messages at the edges (issue 12, items 19 and 20)."""
+
+    def check(self, args, code, *texts):
+        r = run(*args)
+        self.assertEqual(r.returncode, code, (args, r.stderr))
+        for t in texts:
+            self.assertIn(t, r.stderr, args)
+        return r
+
+    def test_separator_cannot_be_part_of_a_number(self):
+        base = ['--sim', 'amdzen2', 'stat', '-a', '-e', 'msr/tsc/', '--', 'sleep', '1']
+        for sep in ('0', '7', '.', '-', '+', 'e', 'E', '"', '\r', '\n'):
+            r = self.check(base[:3] + ['-x', sep] + base[3:], 2, 'cannot separate fields')
+            self.assertEqual(r.stdout, '')
+        for sep, want in ((';', ';'), ('|', '|'), ('\\t', '\t')):
+            r = self.check(base[:3] + ['-x', sep] + base[3:], 0)
+            self.assertEqual(r.stdout.splitlines()[0], CSV_HEADER.replace(',', want))
+        self.check(['import', '-x', '0', '-'], 2, "option -x: '0' cannot separate fields")
+        self.check(['import', '--input-separator', '.', '-'], 2,
+                   "option --input-separator: '.' cannot separate fields")
+
+    def test_define_is_a_positive_number(self):
+        base = ['--sim', 'yitian710', 'stat', '-a', '-M', 'ddr_read_bandwidth.ddrc']
+        for value in ('-1', '0', '-0.0', '0e5'):
+            self.check(base + ['--define', 'ddrc_freq=' + value, '--', 'sleep', '1'], 2,
+                       '--define ddrc_freq=%s: a constant is a clock rate or a size, so it '
+                       'must be greater than 0' % value)
+        self.check(base + ['--define', 'ddrc_freq=nan', '--', 'sleep', '1'], 2,
+                   "--define ddrc_freq: 'nan' is not a number")
+        self.check(base + ['--define', 'ddrc_freq=inf', '--', 'sleep', '1'], 2,
+                   "--define ddrc_freq: 'inf' is not a number")
+        self.check(base + ['--define', 'ddrc_freq=1e999', '--', 'sleep', '1'], 2,
+                   "--define ddrc_freq: the value '1e999' is out of range")
+        r = self.check(base + ['--define', 'ddrc_freq=1.6e9', '-x,', '--', 'sleep', '1'], 0)
+        self.assertTrue(any(row['event'] == 'ddr_read_bandwidth.ddrc' and row['value']
+                            for row in sim_csv(r.stdout)))
+        self.check(['import', '--define', 'ddrc_freq=-1', os.path.join(
+            os.environ['PMUMON_SOURCE_ROOT'], 'tests', 'data', 'import', 'pmumon-interval.csv')],
+            2, '--define ddrc_freq=-1: a constant is a clock rate or a size')
+
+
 if __name__ == '__main__':
     if not PERF_OK:
         print('note: perf events are not permitted here; the stat tests are skipped',
