@@ -74,12 +74,38 @@ static void usage(FILE *f)
 		fprintf(f, "  %-11s %s\n", name, summary);
 }
 
+/* Text on standard error with what a terminal would act on escaped (\x1b):
+ * messages quote user text (event specs, file names) */
+static void put_escaped(const char *s, size_t len)
+{
+	struct pm_strbuf b = { 0 };
+
+	pm_strbuf__escape(&b, s, len);
+	if (b.oom)
+		fputs("(out of memory)", stderr);
+	else if (b.s)
+		fputs(b.s, stderr);
+	pm_strbuf__done(&b);
+}
+
+/* The columns s[0..len) takes once escaped: its characters, not its bytes. */
+static int escaped_width(const char *s, size_t len)
+{
+	struct pm_strbuf b = { 0 };
+	int w = 0;
+
+	pm_strbuf__escape(&b, s, len);
+	for (size_t i = 0; i < b.len; i++)
+		w += ((unsigned char)b.s[i] & 0xc0) != 0x80;
+	pm_strbuf__done(&b);
+	return w;
+}
+
 static void log_to_stderr(enum pm_log_level level, const char *msg, void *userdata)
 {
-	if (level == PM_LOG_WARN)
-		fprintf(stderr, "pmumon: warning: %s\n", msg);
-	else
-		fprintf(stderr, "pmumon: %s\n", msg);
+	fputs(level == PM_LOG_WARN ? "pmumon: warning: " : "pmumon: ", stderr);
+	put_escaped(msg, strlen(msg));
+	fputc('\n', stderr);
 }
 
 bool cli_global_option(int c, const char *arg)
@@ -139,6 +165,16 @@ int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len)
 
 	if (!f)
 		return -errno;
+	{
+		struct stat st;
+
+		/* a directory opens, then fails to read with EISDIR (or EIO): say what it is */
+		if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (f != stdin)
+				fclose(f);
+			return -EISDIR;
+		}
+	}
 	do {
 		if (pm_grow((void **)&buf, &cap, len + 65536, 1) < 0) {
 			r = -ENOMEM;
@@ -354,8 +390,59 @@ int cli_ctx_new(struct pm_ctx **ret_ctx)
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+	struct pm_strbuf b = { 0 };
+
+	pm_strbuf__vprintf(&b, fmt, ap);
 	fprintf(stderr, "pmumon: %s", prefix);
-	vfprintf(stderr, fmt, ap);
+	if (b.s)
+		put_escaped(b.s, b.len);
+	fputc('\n', stderr);
+	pm_strbuf__done(&b);
+}
+
+#define ECHO_CONTEXT 60 /* columns of a long input shown on each side of the caret */
+
+/* The input a diag points into, with a caret under the part it means. */
+static void show_input(const struct pm_diag *d)
+{
+	size_t n = strlen(d->input), from = 0, to = n, mark = 0;
+	int col;
+
+	if (d->pos >= 0 && (size_t)d->pos > n) {
+		fputs("    ", stderr);
+		put_escaped(d->input, n);
+		fputc('\n', stderr);
+		return;
+	}
+	if (d->pos >= 0) {
+		size_t pos = (size_t)d->pos, len = (size_t)(d->len > 0 ? d->len : 1);
+
+		mark = PM_MIN(PM_MIN(len, n - pos), (size_t)ECHO_CONTEXT * 2);
+		/* a byte position inside a character marks the whole character */
+		while (pos + mark < n && ((unsigned char)d->input[pos + mark] & 0xc0) == 0x80)
+			mark++;
+		/* a long line: the part around the caret, cut at characters */
+		if (escaped_width(d->input, n) > 3 * ECHO_CONTEXT) {
+			if (pos > ECHO_CONTEXT)
+				from = pos - ECHO_CONTEXT;
+			to = PM_MIN(n, pos + mark + ECHO_CONTEXT);
+			while (from > 0 && ((unsigned char)d->input[from] & 0xc0) == 0x80)
+				from--;
+			while (to < n && ((unsigned char)d->input[to] & 0xc0) == 0x80)
+				to++;
+		}
+	}
+	fputs("    ", stderr);
+	if (from)
+		fputs("...", stderr);
+	put_escaped(d->input + from, to - from);
+	fputs(to < n ? "...\n" : "\n", stderr);
+	if (d->pos < 0)
+		return;
+	col = (from ? 3 : 0) + escaped_width(d->input + from, (size_t)d->pos - from);
+	fprintf(stderr, "    %*s^", col, "");
+	for (int i = escaped_width(d->input + d->pos, mark); i > 1; i--)
+		fputc('~', stderr);
 	fputc('\n', stderr);
 }
 
@@ -384,17 +471,13 @@ void cli_report(const char *what, int err, const struct pm_diag *d)
 		return;
 	}
 	cli_error("%s", d->msg);
-	if (d->input[0]) {
-		fprintf(stderr, "    %s\n", d->input);
-		if (d->pos >= 0) {
-			fprintf(stderr, "    %*s^", d->pos, "");
-			for (int i = 1; i < d->len; i++)
-				fputc('~', stderr);
-			fputc('\n', stderr);
-		}
+	if (d->input[0])
+		show_input(d);
+	if (d->hint[0]) {
+		fputs("  hint: ", stderr);
+		put_escaped(d->hint, strlen(d->hint));
+		fputc('\n', stderr);
 	}
-	if (d->hint[0])
-		fprintf(stderr, "  hint: %s\n", d->hint);
 }
 
 int cli_parse_separator(const char *opt, const char *arg, char *ret)

@@ -900,6 +900,77 @@ class CommandLineEdges(unittest.TestCase):
             os.environ['PMUMON_SOURCE_ROOT'], 'tests', 'data', 'import', 'pmumon-interval.csv')],
             2, '--define ddrc_freq=-1: a constant is a clock rate or a size')
 
+    def test_help_and_unknown_commands_name_every_command(self):
+        r = run('help')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith('usage: pmumon '), r.stdout)
+        self.assertEqual(r.stdout, run('--help').stdout)
+        r = self.check(['frobnicate'], 2, "unknown command 'frobnicate'")
+        self.assertIn('the commands are list, stat and import', r.stderr)
+        for name in ('list', 'stat', 'import'):
+            self.assertRegex(run('--help').stdout, r'\n  %s +' % name)
+
+    def test_list_typo_is_an_error(self):
+        self.check(['--sim', 'amdzen2', 'list', 'metircs'], 2,
+                   "'metircs' is not a list subcommand (pmus, events, metrics, groups, "
+                   "scenario, program)", "did you mean 'metrics'?")
+        self.check(['--sim', 'amdzen2', 'list', 'pmu'], 2, "did you mean 'pmus'?")
+        r = self.check(['--sim', 'amdzen2', 'list', 'zzz*'], 2, 'matches no PMU, event or metric')
+        self.assertNotIn('did you mean', r.stderr)
+        # a glob that matches a PMU, an event, a generic event or a metric still lists it
+        for glob in ('amd_df', 'dram_channel_*', 'cycles', 'amd_df_bw'):
+            r = self.check(['--sim', 'amdzen2', 'list', glob], 0)
+            self.assertIn(glob.rstrip('*'), r.stdout)
+
+    def test_option_errors_name_the_command(self):
+        for args, prefix in ((['stat', '-q'], 'pmumon stat: '),
+                             (['list', '--bogus'], 'pmumon list: '),
+                             (['import', '-q', 'x'], 'pmumon import: '),
+                             (['-q'], 'pmumon: '),
+                             (['stat', '-I'], 'pmumon stat: ')):
+            r = self.check(args, 2)
+            self.assertTrue(r.stderr.startswith(prefix), (args, r.stderr))
+            self.assertNotIn(PMUMON, r.stderr)
+            self.assertNotIn('\nstat:', '\n' + r.stderr)
+
+    def test_long_spec_keeps_the_reason(self):
+        spec = 'amd_df/event=0x7,umask=' + 'x' * 700 + '/'
+        r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-e', spec, '--', 'sleep', '1'], 2,
+                       "value of term 'umask' is not a number: 'xxx")
+        first = r.stderr.splitlines()[0]
+        self.assertLess(len(first), 200, first)
+        spec = 'msr/tsc/,' * 250 + 'amd_df/event=0x7'
+        r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-e', spec, '--', 'sleep', '1'], 2,
+                       "': missing closing '/'")
+        echo, caret = r.stderr.splitlines()[1:3]
+        self.assertTrue(echo.startswith('    ...'), echo)
+        self.assertLess(len(echo), 250)
+        self.assertEqual(echo[caret.index('^'):], 'amd_df/event=0x7')
+        self.assertEqual(caret.strip(), '^' + '~' * 15)
+
+    def test_control_characters_are_escaped(self):
+        esc = 'amd_df/ev\x1b[2Jnt=1/'
+        r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-e', esc, '--', 'sleep', '1'], 2,
+                       'amd_df/ev\\x1b[2Jnt=1/')
+        self.assertNotIn('\x1b', r.stderr)
+        echo, caret = r.stderr.splitlines()[1:3]
+        self.assertEqual(echo[caret.index('^'):], '\\x1b[2Jnt=1/')
+        r = self.check(['import', 'a\x1b]0;title\x07b\r.csv'], 1,
+                       "cannot read 'a\\x1b]0;title\\x07b\\r.csv'")
+        self.assertNotIn('\x1b', r.stderr)
+        self.assertNotIn('\r', r.stderr)
+        r = self.check(['--sim', 'amdzen2', 'stat', '-x', '\r', '--', 'sleep', '1'], 2,
+                       "'\\r' cannot separate fields")
+
+    def test_directory_where_a_file_is_expected(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.check(['--sim', 'merrifield', 'stat', '-a', '-g', 'UNC_SOC_Memory_DDR_BW',
+                        '--program', d, '--timeout', '1000'], 1,
+                       "cannot read the programming list '%s': Is a directory" % d)
+            self.check(['import', d], 1, "cannot read '%s': Is a directory" % d)
+            self.check(['--sim', 'amdzen2', 'stat', '-a', '-e', 'msr/tsc/', '-o', d, '--',
+                        'sleep', '1'], 1, "cannot write '%s': Is a directory" % d)
+
 
 if __name__ == '__main__':
     if not PERF_OK:
