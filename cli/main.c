@@ -33,7 +33,8 @@ static void usage(FILE *f)
 {
 	const char *name, *summary;
 
-	fprintf(f, "usage: pmumon [--root DIR | --sim PLATFORM[:OPTIONS]] [-v] COMMAND [ARGS]\n"
+	fprintf(f, "usage: pmumon [--root DIR | --sim PLATFORM[:OPTIONS]] [--events-dir DIR] [-v] "
+		   "COMMAND [ARGS]\n"
 		   "\n"
 		   "Reads the hardware performance counters of this machine (perf PMUs) and\n"
 		   "reports them with their quality: how long each counted, what was scaled.\n"
@@ -50,9 +51,10 @@ static void usage(FILE *f)
 		"                 run on a simulated machine whose every count is known (also\n"
 		"                 PMUMON_SIM); all output says SIMULATED. Keys: clock=real (follow\n"
 		"                 wall time; needed to run commands other than 'sleep N'),\n"
-		"                 scenario=FILE (the workload, docs/simulator.md), seed=N, and\n"
-		"                 per platform sockets=1|2, channels=1|2, msr=rw|none|noperm|locked,\n"
-		"                 user=root|nobody\n"
+		"                 scenario=FILE (the workload, docs/simulator.md), seed=N,\n"
+		"                 state=FILE (the device control files at exit), and per\n"
+		"                 platform sockets=1|2, channels=1|2, msr=rw|none|noperm|locked,\n"
+		"                 uncore=perf|none, user=root|nobody\n"
 		"  --events-dir DIR\n"
 		"                 more platform packs: directories with a pack.json, or a\n"
 		"                 checkout of perf's tools/perf/pmu-events (its mapfile.csv\n"

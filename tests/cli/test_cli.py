@@ -972,6 +972,64 @@ class CommandLineEdges(unittest.TestCase):
                         'sleep', '1'], 1, "cannot write '%s': Is a directory" % d)
 
 
+class DocsSayWhatIsTrue(unittest.TestCase):
+    """README and --help against the program and the tree (issue 12, item 21)."""
+    SRC = os.environ.get('PMUMON_SOURCE_ROOT', '')
+
+    def read(self, *path):
+        with open(os.path.join(self.SRC, *path)) as f:
+            return f.read()
+
+    def text_block(self, first_line):
+        """The lines of README's ```text block whose first line starts so."""
+        for block in re.findall(r'```text\n(.*?)```', self.read('README.md'), re.S):
+            if block.startswith(first_line):
+                return block.splitlines()
+        self.fail('README has no example starting %r' % first_line)
+
+    def test_readme_msr_example_prints_that(self):
+        lines = self.text_block('$ pmumon --sim amdzen2 stat --source msr')
+        args = lines[0].split()[2:]
+        r = subprocess.run([PMUMON] + args, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TZ='UTC'))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = r.stderr.splitlines() + r.stdout.splitlines()
+        for want in lines[1:]:
+            if want == '...':
+                continue
+            if want.endswith(', ...'):
+                self.assertTrue(any(g.startswith(want[:-3]) for g in got), want)
+            else:
+                self.assertIn(want, got)
+
+    def test_readme_layout_matches_the_tree(self):
+        layout = '\n'.join(self.text_block('include/pmumon/'))
+        self.assertEqual(len(re.findall(r'^  source/', layout, re.M)), 1, layout)
+        for d in sorted(os.listdir(os.path.join(self.SRC, 'data'))):
+            if os.path.isdir(os.path.join(self.SRC, 'data', d)):
+                self.assertIn(d + '/', layout)
+        for d in sorted(os.listdir(os.path.join(self.SRC, 'lib'))):
+            if os.path.isdir(os.path.join(self.SRC, 'lib', d)):
+                self.assertRegex(layout, r'(^|\s)%s/' % d)
+
+    def test_help_names_every_option_and_sim_key(self):
+        r = run('--help')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        usage = r.stdout.splitlines()[0]
+        for opt in ('--root', '--sim', '--events-dir', '-v'):
+            self.assertIn(opt, usage)
+        sources = self.read('sim', 'platform.c')
+        keys = set(re.findall(r'strcmp\(kv, "(\w+)"\)', sources))
+        for name in os.listdir(os.path.join(self.SRC, 'sim', 'platform')):
+            if name.endswith('.c'):
+                for opts in re.findall(r'\.options = "([\w,]+)"',
+                                       self.read('sim', 'platform', name)):
+                    keys.update(opts.split(','))
+        self.assertIn('uncore', keys)
+        for key in sorted(keys):
+            self.assertIn(key + '=', r.stdout, key)
+
+
 if __name__ == '__main__':
     if not PERF_OK:
         print('note: perf events are not permitted here; the stat tests are skipped',
