@@ -211,6 +211,48 @@ static void test_table(void **state)
 	free(s);
 }
 
+/* A small non-zero value is not printed as a true zero's 0.00. */
+static void test_table_small_values(void **state)
+{
+	static const struct {
+		double v;
+		const char *text;
+	} t[] = {
+		{ 0.00421, "0.00421" }, { 0.5, "0.500" },	  { 0.0, "0.00" },
+		{ 1234.5, "1,234.50" }, { -0.00421, "-0.00421" }, { 4.21e-9, "4.21e-09" },
+		{ 1.0, "1.00" },	{ 0.0999, "0.0999" },
+	};
+	struct pm_row row[sizeof(t) / sizeof(t[0])];
+	struct pm_report r = rep;
+	struct pm_out_opts o = { .format = PM_OUT_TABLE, .target = "'system wide'" };
+	struct pm_out *out = NULL;
+	char *buf = NULL, line[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		row[i] = (struct pm_row){ .event = "DF_CH0_BW_GB",
+					  .unit = "GB",
+					  .cpu = -1,
+					  .die = -1,
+					  .socket = -1,
+					  .value = t[i].v,
+					  .running = 1.0,
+					  .flags = PM_ROW_METRIC };
+	r.rows = row;
+	r.n_rows = sizeof(t) / sizeof(t[0]);
+	assert_int_equal(pm_out__new(f, &o, &out), 0);
+	assert_int_equal(pm_out__report(out, &r), 0);
+	pm_out__free(out);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(line, sizeof(line), "\n%18s GB     DF_CH0_BW_GB\n", t[i].text);
+		if (!strstr(buf, line))
+			fail_msg("%g: no '%s' in\n%s", t[i].v, line + 1, buf);
+	}
+	free(buf);
+}
+
 static void test_locale(void **state)
 {
 	char *s;
@@ -227,9 +269,13 @@ static void test_locale(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_jsonw), cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_csv),   cmocka_unit_test(test_json),
-		cmocka_unit_test(test_table), cmocka_unit_test(test_locale),
+		cmocka_unit_test(test_jsonw),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_locale),
+		cmocka_unit_test(test_table_small_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
