@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
@@ -562,15 +563,16 @@ static int close_stdout(int ret)
 
 	errno = 0;
 	if (fflush(stdout) != 0)
-		e = errno ? errno : EIO;
+		e = errno ? errno : -1;
 	if (!e && ferror(stdout))
-		e = EIO; /* an earlier write failed; its errno is gone */
+		e = -1; /* an earlier write failed; its errno is gone */
 	errno = 0;
 	if (fclose(stdout) != 0 && !e)
-		e = errno ? errno : EIO;
+		e = errno ? errno : -1;
 	if (!e || e == EPIPE || arg_global.stdout_error_handled)
 		return ret;
-	cli_error("cannot write to standard output: %s", strerror(e));
+	cli_error("cannot write to standard output: %s",
+		  e > 0 ? strerror(e) : "a write failed (is the disk full?)");
 	return ret == EXIT_OK ? EXIT_FAIL : ret;
 }
 
@@ -653,6 +655,13 @@ static int run_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* room for any help text and most listings: a write that fails does so at the
+	 * last flush, where its errno can be said (a big printf that bypasses a smaller
+	 * buffer would fail early and leave no errno behind) */
+	static char outbuf[1 << 16]; /* glibc ignores the size without a buffer */
+
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	if (argc > 0)
 		argv[0] = "pmumon"; /* getopt's messages say pmumon, not the path it ran from */
 	return close_stdout(run_main(argc, argv));
