@@ -142,6 +142,7 @@ void pm_session__free(struct pm_session *s)
 	pm_metric__rows_done(s);
 	pm_cpus__done(&s->cpus);
 	pm_names__done(&s->lost);
+	pm_names__done(&s->domains);
 	free(s);
 }
 

@@ -112,6 +112,7 @@ struct pm_session {
 	struct pm_hwmon_state *hwmon; /* the hwmon source's blocks (source/hwmon.c) */
 	const char *failed_device;    /* the PMU whose read failed last (NULL: none) */
 	struct pm_names lost;	      /* devices that went away while counting, in order */
+	struct pm_names domains;      /* the rows' domain labels (aggr.c), owned here */
 	bool warned_user_only;	      /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 	/* the sideband source's state (source/sideband.c) */

@@ -320,6 +320,10 @@ struct pm_row {
 	/* where the row's PMU sits, when a pack decodes its name: "die0/ch2/sub1" per
 	 * device, "die0/ch2" per channel; NULL otherwise */
 	const char *place;
+	/* per CPU (-A), an uncore PMU's row: the domain its CPU reads for, as the
+	 * PMU's cpumask (one CPU per domain) and sysfs say: "S0", "S0-D1",
+	 * "L3 CPUs 4-7,68-71"; NULL for a CPU's own counts */
+	const char *domain;
 	int channel, subchannel; /* -1 when not part of the aggregation */
 	const char *source;	 /* "perf", "msr" or "hwmon": who counted it; NULL for a metric */
 	int cpu, die, socket;	 /* -1 when not part of the aggregation */

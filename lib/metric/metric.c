@@ -614,6 +614,7 @@ void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows)
 				continue;
 			row->device = rows[mr->in[k]].device;
 			row->place = rows[mr->in[k]].place;
+			row->domain = rows[mr->in[k]].domain;
 			row->channel = rows[mr->in[k]].channel;
 			row->subchannel = rows[mr->in[k]].subchannel;
 			row->cpu = rows[mr->in[k]].cpu;

@@ -22,7 +22,10 @@ static void aggr_label(const struct pm_report *r, const struct pm_row *row, char
 			snprintf(buf, size, "-");
 		break;
 	case PM_AGGR_CPU:
-		if (row->cpu < 0)
+		/* an uncore count read on one CPU for its L3, die or socket says which */
+		if (row->domain)
+			snprintf(buf, size, "%s", row->domain);
+		else if (row->cpu < 0)
 			snprintf(buf, size, "task");
 		else
 			snprintf(buf, size, "CPU%d", row->cpu);

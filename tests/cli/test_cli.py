@@ -962,6 +962,16 @@ class CommandLineEdges(unittest.TestCase):
         r = self.check(['--sim', 'amdzen2', 'stat', '-x', '\r', '--', 'sleep', '1'], 2,
                        "'\\r' cannot separate fields")
 
+    def test_per_cpu_rows_name_their_domain(self):
+        # issue 12 item 22: amd_l3 counts per CCX, amd_df per socket, whatever CPU reads them
+        r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-A', '-e', 'amd_l3/l3_accesses/',
+                        '-e', 'amd_df/event=0x7,umask=0x38/', '-e', 'msr/tsc/', '--', 'sleep',
+                        '1'], 0)
+        self.assertRegex(r.stdout, r'\nL3 CPUs 4-7,68-71 +[\d,]+ +amd_l3/l3_accesses/\n')
+        self.assertRegex(r.stdout, r'\nS0 +[\d,]+ +amd_df/event=0x7,umask=0x38/\n')
+        self.assertRegex(r.stdout, r'\nCPU4 +[\d,]+ +msr/tsc/\n')
+        self.assertNotRegex(r.stdout, r'CPU4 .*amd_l3')
+
     def test_directory_where_a_file_is_expected(self):
         with tempfile.TemporaryDirectory() as d:
             self.check(['--sim', 'merrifield', 'stat', '-a', '-g', 'UNC_SOC_Memory_DDR_BW',

@@ -253,6 +253,48 @@ static void test_table_small_values(void **state)
 	free(buf);
 }
 
+/* Per CPU, an uncore row is labelled by its domain, not by the CPU that read it. */
+static void test_table_domain_labels(void **state)
+{
+	struct pm_row row[2] = {
+		{ .event = "amd_l3/l3_accesses/",
+		  .unit = "",
+		  .domain = "L3 CPUs 4-7,68-71",
+		  .cpu = 4,
+		  .die = 0,
+		  .socket = 0,
+		  .value = 10,
+		  .raw = 10,
+		  .running = 1.0 },
+		{ .event = "msr/tsc/",
+		  .unit = "",
+		  .cpu = 3,
+		  .die = 0,
+		  .socket = 0,
+		  .value = 20,
+		  .raw = 20,
+		  .running = 1.0 },
+	};
+	struct pm_report r = rep;
+	struct pm_out_opts o = { .format = PM_OUT_TABLE, .target = "'system wide'" };
+	struct pm_out *out = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	r.aggr = PM_AGGR_CPU;
+	r.rows = row;
+	r.n_rows = 2;
+	assert_int_equal(pm_out__new(f, &o, &out), 0);
+	assert_int_equal(pm_out__report(out, &r), 0);
+	pm_out__free(out);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nL3 CPUs 4-7,68-71                 10        amd_l3/"));
+	assert_non_null(strstr(buf, "\nCPU3                              20        msr/tsc/"));
+	assert_null(strstr(buf, "CPU4"));
+	free(buf);
+}
+
 static void test_locale(void **state)
 {
 	char *s;
@@ -276,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_locale),
 		cmocka_unit_test(test_table_small_values),
+		cmocka_unit_test(test_table_domain_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
