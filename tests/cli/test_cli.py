@@ -933,6 +933,12 @@ class CommandLineEdges(unittest.TestCase):
             self.assertNotIn(PMUMON, r.stderr)
             self.assertNotIn('\nstat:', '\n' + r.stderr)
 
+    @staticmethod
+    def echo_and_caret(stderr):
+        lines = stderr.splitlines()
+        i = next(i for i, l in enumerate(lines) if l.startswith('pmumon: cannot parse'))
+        return lines[i + 1], lines[i + 2]
+
     def test_long_spec_keeps_the_reason(self):
         spec = 'amd_df/event=0x7,umask=' + 'x' * 700 + '/'
         r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-e', spec, '--', 'sleep', '1'], 2,
@@ -942,7 +948,7 @@ class CommandLineEdges(unittest.TestCase):
         spec = 'msr/tsc/,' * 250 + 'amd_df/event=0x7'
         r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-e', spec, '--', 'sleep', '1'], 2,
                        "': missing closing '/'")
-        echo, caret = r.stderr.splitlines()[1:3]
+        echo, caret = self.echo_and_caret(r.stderr)
         self.assertTrue(echo.startswith('    ...'), echo)
         self.assertLess(len(echo), 250)
         self.assertEqual(echo[caret.index('^'):], 'amd_df/event=0x7')
@@ -953,7 +959,7 @@ class CommandLineEdges(unittest.TestCase):
         r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-e', esc, '--', 'sleep', '1'], 2,
                        'amd_df/ev\\x1b[2Jnt=1/')
         self.assertNotIn('\x1b', r.stderr)
-        echo, caret = r.stderr.splitlines()[1:3]
+        echo, caret = self.echo_and_caret(r.stderr)
         self.assertEqual(echo[caret.index('^'):], '\\x1b[2Jnt=1/')
         r = self.check(['import', 'a\x1b]0;title\x07b\r.csv'], 1,
                        "cannot read 'a\\x1b]0;title\\x07b\\r.csv'")
