@@ -19,6 +19,9 @@ struct cli_global {
 	 * whether its clock is virtual (time moves only when pmumon waits) */
 	const char *sim_platform;
 	bool sim_virtual_clock;
+	/* a write error on standard output was dealt with already (said, or a
+	 * reader that went away): main's last check need not say it again */
+	bool stdout_error_handled;
 };
 
 extern struct cli_global arg_global;
@@ -67,6 +70,10 @@ int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, struct pm_ct
  * or -EFBIG beyond max bytes. */
 int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
 int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret);
+/* A CSV separator: one character (or \t) that no number or quoting uses. */
+int cli_parse_separator(const char *opt, const char *arg, char *ret);
+/* --define NAME=VALUE: the name into name (size bytes), a finite value > 0. */
+int cli_parse_define(const char *arg, char *name, size_t size, double *ret);
 
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

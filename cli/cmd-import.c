@@ -106,18 +106,7 @@ static int set_aggr(struct import_args *a, enum pm_aggr aggr)
 
 static int one_char(const char *opt, const char *arg, char *ret)
 {
-	if (!strcmp(arg, "\\t")) {
-		*ret = '\t';
-		return 0;
-	}
-	if (strlen(arg) != 1 || arg[0] == '"' || arg[0] == '\n') {
-		cli_error("option %s wants one separator character such as , or ';' (or \\t), "
-			  "not '%s'",
-			  opt, arg);
-		return -EINVAL;
-	}
-	*ret = arg[0];
-	return 0;
+	return cli_parse_separator(opt, arg, ret);
 }
 
 static int parse_args(int argc, char **argv, struct import_args *a)
@@ -263,17 +252,11 @@ static int add_metrics(struct pm_evlist *l, const struct import_args *a)
 	int r;
 
 	for (size_t i = 0; i < a->n_defines; i++) {
-		const char *eq = strchr(a->defines[i], '=');
 		char name[128];
 		double v;
 
-		if (!eq || eq == a->defines[i] || (size_t)(eq - a->defines[i]) >= sizeof(name) ||
-		    pm_parse_double(eq + 1, strlen(eq + 1), &v) < 0) {
-			cli_error("--define wants NAME=NUMBER (ddrc_freq=1.6e9), not '%s'",
-				  a->defines[i]);
+		if (cli_parse_define(a->defines[i], name, sizeof(name), &v) < 0)
 			return -EINVAL;
-		}
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - a->defines[i]), a->defines[i]);
 		r = pm_evlist__define(l, name, v);
 		if (r < 0)
 			return r;
@@ -446,9 +429,11 @@ int cmd_import(int argc, char **argv)
 	if (r == 0)
 		r = report(out, pm_session__report(s, false), a.metric_only, &scratch);
 	pm_session__disable(s);
+	if (r < 0 && !a.output)
+		arg_global.stdout_error_handled = true; /* said here, or a reader gone */
 	if (r < 0 && r != -EPIPE) {
-		cli_error("cannot write the output%s%s: %s", a.output ? " to " : "",
-			  a.output ? a.output : "", strerror(-r));
+		cli_error("cannot write the output to %s: %s",
+			  a.output ? a.output : "standard output", strerror(-r));
 		goto out;
 	}
 	ret = EXIT_OK; /* a reader that stopped early (| head) is not a failure, as in stat */

@@ -325,6 +325,65 @@ static int list_program(const char *platform)
 	return EXIT_OK;
 }
 
+static const char *const subcommands[] = { "pmus",   "events",	 "metrics",
+					   "groups", "scenario", "program" };
+
+/* Does anything the bare `pmumon list GLOB` shows match glob? */
+static bool anything_matches(struct pm_ctx *ctx, const char *glob)
+{
+	struct pm_metric_info m;
+	const char *kind;
+
+	for (size_t i = 0; i < pm_ctx__pmu_count(ctx); i++)
+		if (pmu_matches(pm_ctx__pmu(ctx, i), glob) ||
+		    family_has_event(pm_ctx__pmu(ctx, i), glob))
+			return true;
+	for (size_t i = 0; i < pm_generic_event_count(); i++)
+		if (!fnmatch(glob, pm_generic_event(i, &kind), 0))
+			return true;
+	for (size_t i = 0; pm_ctx__metric(ctx, i, &m) == 0; i++)
+		if (!fnmatch(glob, m.name, 0) || group_matches(glob, m.groups))
+			return true;
+	return false;
+}
+
+/* Edits (insert, delete, change, swap two neighbours) from a to b, up to 3. */
+static int edits(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+	int d[16][16];
+
+	if (n > 14 || m > 14)
+		return 3;
+	for (size_t i = 0; i <= n; i++)
+		for (size_t j = 0; j <= m; j++) {
+			if (!i || !j) {
+				d[i][j] = (int)(i + j);
+				continue;
+			}
+			d[i][j] = PM_MIN(PM_MIN(d[i - 1][j], d[i][j - 1]) + 1,
+					 d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+				d[i][j] = PM_MIN(d[i][j], d[i - 2][j - 2] + 1);
+		}
+	return PM_MIN(d[n][m], 3);
+}
+
+/* `pmumon list metircs`: a mistyped subcommand, not a glob that matches nothing. */
+static void not_a_subcommand(const char *arg)
+{
+	const char *near = NULL;
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(subcommands); i++)
+		if (edits(arg, subcommands[i]) <= 2) {
+			near = subcommands[i];
+			break;
+		}
+	cli_error("'%s' is not a list subcommand (pmus, events, metrics, groups, scenario, "
+		  "program) and matches no PMU, event or metric here%s%s%s",
+		  arg, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -348,11 +407,11 @@ int cmd_list(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc &&
-	    (!strcmp(argv[optind], "pmus") || !strcmp(argv[optind], "events") ||
-	     !strcmp(argv[optind], "metrics") || !strcmp(argv[optind], "groups") ||
-	     !strcmp(argv[optind], "scenario") || !strcmp(argv[optind], "program")))
-		what = argv[optind++];
+	for (size_t i = 0; optind < argc && i < PM_ARRAY_SIZE(subcommands); i++)
+		if (!strcmp(argv[optind], subcommands[i])) {
+			what = argv[optind++];
+			break;
+		}
 	if (optind < argc)
 		glob = argv[optind++];
 	if (optind < argc) {
@@ -374,6 +433,11 @@ int cmd_list(int argc, char **argv)
 
 		pm_ctx__free(ctx);
 		return r;
+	}
+	if (!what && glob && !anything_matches(ctx, glob)) {
+		not_a_subcommand(glob);
+		pm_ctx__free(ctx);
+		return EXIT_USAGE;
 	}
 	if (pm_ctx__simulated(ctx))
 		printf("[SIMULATED: %s] a simulated machine (--sim), not this one\n\n",

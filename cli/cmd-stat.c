@@ -99,7 +99,8 @@ static void usage(FILE *f)
 		"                        decodes the name (ali_drw_21080 die0/ch0/sub1)\n"
 		"      --per-channel     one row per memory channel, its sub-channels added\n"
 		"                        (die0/ch0); other PMUs keep one row per device\n"
-		"  -A, --per-cpu         one row per CPU (also --no-aggr)\n"
+		"  -A, --per-cpu         one row per CPU (also --no-aggr); an uncore PMU's row\n"
+		"                        names the L3, die or socket its CPU reads for\n"
 		"      --per-die         one row per die (for ali_drw, the die its name says)\n"
 		"      --per-socket      one row per socket\n"
 		"                        (default: instances of a family merged, one row per event)\n"
@@ -257,16 +258,8 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 			set_aggr(a, PM_AGGR_SOCKET);
 			break;
 		case 'x':
-			if (!strcmp(optarg, "\\t")) {
-				a->sep = '\t';
-			} else if (strlen(optarg) != 1 || optarg[0] == '"' || optarg[0] == '\n') {
-				cli_error("option -x wants one separator character such as , or ';' "
-					  "(or \\t), not '%s'",
-					  optarg);
+			if (cli_parse_separator("-x", optarg, &a->sep) < 0)
 				return -EINVAL;
-			} else {
-				a->sep = optarg[0];
-			}
 			a->format = PM_OUT_CSV;
 			break;
 		case 'j':
@@ -335,9 +328,13 @@ struct run {
 	struct pm_out *out;
 	struct pm_proc *proc;
 	bool proc_done;
+	bool proc_ended; /* pmumon signalled the command to end it */
 	int proc_status;
 	bool out_failed;
 	int out_errno;
+	/* pmumon itself failed (said already): its exit status wins over the command's */
+	bool failed;
+	size_t lost_said;   /* lost devices a message named already */
 	const char *output; /* -o FILE, for messages */
 	struct cli_quality quality;
 };
@@ -350,10 +347,14 @@ static int report(struct run *run, const struct pm_report *rep)
 	if (r < 0 && !run->out_failed) {
 		run->out_failed = true;
 		run->out_errno = -r;
+		if (!run->output)
+			arg_global.stdout_error_handled = true;
 		/* a reader that went away (| head) is not an error worth a message */
-		if (r != -EPIPE)
-			cli_error("cannot write the output%s%s: %s", run->output ? " to " : "",
-				  run->output ? run->output : "", strerror(-r));
+		if (r != -EPIPE) {
+			run->failed = true;
+			cli_error("cannot write the output to %s: %s",
+				  run->output ? run->output : "standard output", strerror(-r));
+		}
 	}
 	return r;
 }
@@ -363,11 +364,14 @@ static int read_counters(struct run *run)
 	int r = pm_session__read(run->s);
 	const char *dev = pm_session__failed_device(run->s);
 
-	if (r == -ENODEV)
+	if (r < 0)
+		run->failed = true;
+	if (r == -ENODEV) {
 		cli_error("%s%s went away while counting (device removed or driver unloaded); "
 			  "stopping, with the totals up to the last good read",
 			  dev ? "PMU " : "a PMU", dev ? dev : "");
-	else if (r < 0)
+		run->lost_said = pm_session__lost_count(run->s);
+	} else if (r < 0)
 		cli_error("reading %s%s failed: %s%s; stopping, with the totals up to the "
 			  "last good read",
 			  dev ? "PMU " : "the counters", dev ? dev : "", strerror(-r),
@@ -410,6 +414,7 @@ static void finish_child(struct run *run)
 	now = run->ops->mono_ns(run->os);
 	if (stop_signal == SIGINT && wait_child(run, now + 2000 * NS_PER_MS))
 		return;
+	run->proc_ended = true;
 	run->ops->proc_kill(run->os, run->proc, stop_signal ? stop_signal : SIGTERM);
 	if (wait_child(run, run->ops->mono_ns(run->os) + 2000 * NS_PER_MS))
 		return;
@@ -417,8 +422,9 @@ static void finish_child(struct run *run)
 	wait_child(run, UINT64_MAX);
 }
 
-/* Count until the command ends, the timeout passes, enough intervals, or a signal. */
-static int count_loop(struct run *run, const struct stat_args *a)
+/* Count until the command ends, the timeout passes, enough intervals, a signal, or a
+ * failure (run->failed says which). */
+static void count_loop(struct run *run, const struct stat_args *a)
 {
 	uint64_t t0 = run->ops->mono_ns(run->os);
 	uint64_t step = a->interval_ms * NS_PER_MS, next = step ? t0 + step : UINT64_MAX;
@@ -439,6 +445,7 @@ static int count_loop(struct run *run, const struct stat_args *a)
 				   &run->proc_status);
 		if (w < 0) {
 			cli_error("waiting for the next interval failed: %s", strerror(-w));
+			run->failed = true;
 			break;
 		}
 		if (w == PM_OS_WAKE_EXIT) {
@@ -460,6 +467,8 @@ static int count_loop(struct run *run, const struct stat_args *a)
 				cli_error("polling the counters%s%s failed: %s; stopping, with the "
 					  "totals up to the last good read",
 					  dev ? " on " : "", dev ? dev : "", strerror(-r));
+				run->failed = true;
+				run->lost_said = pm_session__lost_count(run->s);
 				read_failed = r;
 				break;
 			}
@@ -502,7 +511,34 @@ static int count_loop(struct run *run, const struct stat_args *a)
 	}
 	if (!run->out_failed)
 		report(run, pm_session__report(run->s, false));
-	return read_failed;
+}
+
+/*
+ * The exit status. pmumon's own failure (said already) or a device lost
+ * while counting (said here, once) wins: it is never passed off as the
+ * command's, nor as the 143 of a command pmumon ended because of it. Then
+ * the command's status; then success. A reader that went away (| head)
+ * ends the output quietly: no failure, and a command pmumon ended for it
+ * does not make the run look killed.
+ */
+static int exit_status(struct run *run, char **cmd)
+{
+	size_t lost = pm_session__lost_count(run->s);
+
+	for (size_t i = run->lost_said; i < lost; i++)
+		cli_error("%s went away while counting (device removed or driver unloaded): its "
+			  "counts end at its last good read",
+			  pm_session__lost_device(run->s, i));
+	if (run->failed || lost) {
+		if (run->proc && run->proc_ended)
+			cli_error("ended '%s' early because of the error above; the exit status "
+				  "(%d) is pmumon's, not the command's",
+				  cmd[0], EXIT_FAIL);
+		return EXIT_FAIL;
+	}
+	if (run->proc && !(run->out_failed && run->proc_ended))
+		return exit_status_of(run->proc_status);
+	return EXIT_OK;
 }
 
 static void setup_signals(void)
@@ -561,18 +597,11 @@ static int add_events(struct pm_evlist *l, const struct stat_args *a, bool syste
 	int r;
 
 	for (size_t i = 0; i < a->n_defines; i++) {
-		const char *eq = strchr(a->defines[i], '=');
 		double v;
 		char name[128];
 
-		if (!eq || eq == a->defines[i] || (size_t)(eq - a->defines[i]) >= sizeof(name) ||
-		    pm_parse_double(eq + 1, strlen(eq + 1), &v) < 0) {
-			cli_error("--define wants NAME=NUMBER (ddrc_freq=1.6e9), not '%s'",
-				  a->defines[i]);
+		if (cli_parse_define(a->defines[i], name, sizeof(name), &v) < 0)
 			return -EINVAL;
-		}
-		memcpy(name, a->defines[i], (size_t)(eq - a->defines[i]));
-		name[eq - a->defines[i]] = '\0';
 		r = pm_evlist__define(l, name, v);
 		if (r < 0)
 			return r;
@@ -753,14 +782,9 @@ int cmd_stat(int argc, char **argv)
 			goto out;
 		}
 	}
-	r = count_loop(&run, &a);
+	count_loop(&run, &a);
 	finish_child(&run); /* when counting failed before the command ended */
-	if (r < 0)
-		goto out;
-	if (run.proc)
-		ret = exit_status_of(run.proc_status);
-	else
-		ret = run.out_failed && run.out_errno != EPIPE ? EXIT_FAIL : EXIT_OK;
+	ret = exit_status(&run, a.cmd);
 out:
 	if (run.proc)
 		run.ops->proc_free(run.os, run.proc);
@@ -769,8 +793,8 @@ out:
 	pm_evlist__free(l);
 	pm_ctx__free(run.ctx);
 	free(program);
-	if (f != stdout && fclose(f) != 0 && ret == EXIT_OK) {
-		cli_error("cannot write '%s': %s", a.output, strerror(errno));
+	if (f != stdout && fclose(f) != 0 && !run.out_failed) {
+		cli_error("cannot write the output to %s: %s", a.output, strerror(errno));
 		ret = EXIT_FAIL;
 	}
 	return ret;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
@@ -33,7 +34,8 @@ static void usage(FILE *f)
 {
 	const char *name, *summary;
 
-	fprintf(f, "usage: pmumon [--root DIR | --sim PLATFORM[:OPTIONS]] [-v] COMMAND [ARGS]\n"
+	fprintf(f, "usage: pmumon [--root DIR | --sim PLATFORM[:OPTIONS]] [--events-dir DIR] [-v] "
+		   "COMMAND [ARGS]\n"
 		   "\n"
 		   "Reads the hardware performance counters of this machine (perf PMUs) and\n"
 		   "reports them with their quality: how long each counted, what was scaled.\n"
@@ -50,9 +52,10 @@ static void usage(FILE *f)
 		"                 run on a simulated machine whose every count is known (also\n"
 		"                 PMUMON_SIM); all output says SIMULATED. Keys: clock=real (follow\n"
 		"                 wall time; needed to run commands other than 'sleep N'),\n"
-		"                 scenario=FILE (the workload, docs/simulator.md), seed=N, and\n"
-		"                 per platform sockets=1|2, channels=1|2, msr=rw|none|noperm|locked,\n"
-		"                 user=root|nobody\n"
+		"                 scenario=FILE (the workload, docs/simulator.md), seed=N,\n"
+		"                 state=FILE (the device control files at exit), and per\n"
+		"                 platform sockets=1|2, channels=1|2, msr=rw|none|noperm|locked,\n"
+		"                 uncore=perf|none, user=root|nobody\n"
 		"  --events-dir DIR\n"
 		"                 more platform packs: directories with a pack.json, or a\n"
 		"                 checkout of perf's tools/perf/pmu-events (its mapfile.csv\n"
@@ -74,12 +77,38 @@ static void usage(FILE *f)
 		fprintf(f, "  %-11s %s\n", name, summary);
 }
 
+/* Text on standard error with what a terminal would act on escaped (\x1b):
+ * messages quote user text (event specs, file names) */
+static void put_escaped(const char *s, size_t len)
+{
+	struct pm_strbuf b = { 0 };
+
+	pm_strbuf__escape(&b, s, len);
+	if (b.oom)
+		fputs("(out of memory)", stderr);
+	else if (b.s)
+		fputs(b.s, stderr);
+	pm_strbuf__done(&b);
+}
+
+/* The columns s[0..len) takes once escaped: its characters, not its bytes. */
+static int escaped_width(const char *s, size_t len)
+{
+	struct pm_strbuf b = { 0 };
+	int w = 0;
+
+	pm_strbuf__escape(&b, s, len);
+	for (size_t i = 0; i < b.len; i++)
+		w += ((unsigned char)b.s[i] & 0xc0) != 0x80;
+	pm_strbuf__done(&b);
+	return w;
+}
+
 static void log_to_stderr(enum pm_log_level level, const char *msg, void *userdata)
 {
-	if (level == PM_LOG_WARN)
-		fprintf(stderr, "pmumon: warning: %s\n", msg);
-	else
-		fprintf(stderr, "pmumon: %s\n", msg);
+	fputs(level == PM_LOG_WARN ? "pmumon: warning: " : "pmumon: ", stderr);
+	put_escaped(msg, strlen(msg));
+	fputc('\n', stderr);
 }
 
 bool cli_global_option(int c, const char *arg)
@@ -139,6 +168,16 @@ int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len)
 
 	if (!f)
 		return -errno;
+	{
+		struct stat st;
+
+		/* a directory opens, then fails to read with EISDIR (or EIO): say what it is */
+		if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (f != stdin)
+				fclose(f);
+			return -EISDIR;
+		}
+	}
 	do {
 		if (pm_grow((void **)&buf, &cap, len + 65536, 1) < 0) {
 			r = -ENOMEM;
@@ -354,8 +393,59 @@ int cli_ctx_new(struct pm_ctx **ret_ctx)
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+	struct pm_strbuf b = { 0 };
+
+	pm_strbuf__vprintf(&b, fmt, ap);
 	fprintf(stderr, "pmumon: %s", prefix);
-	vfprintf(stderr, fmt, ap);
+	if (b.s)
+		put_escaped(b.s, b.len);
+	fputc('\n', stderr);
+	pm_strbuf__done(&b);
+}
+
+#define ECHO_CONTEXT 60 /* columns of a long input shown on each side of the caret */
+
+/* The input a diag points into, with a caret under the part it means. */
+static void show_input(const struct pm_diag *d)
+{
+	size_t n = strlen(d->input), from = 0, to = n, mark = 0;
+	int col;
+
+	if (d->pos >= 0 && (size_t)d->pos > n) {
+		fputs("    ", stderr);
+		put_escaped(d->input, n);
+		fputc('\n', stderr);
+		return;
+	}
+	if (d->pos >= 0) {
+		size_t pos = (size_t)d->pos, len = (size_t)(d->len > 0 ? d->len : 1);
+
+		mark = PM_MIN(PM_MIN(len, n - pos), (size_t)ECHO_CONTEXT * 2);
+		/* a byte position inside a character marks the whole character */
+		while (pos + mark < n && ((unsigned char)d->input[pos + mark] & 0xc0) == 0x80)
+			mark++;
+		/* a long line: the part around the caret, cut at characters */
+		if (escaped_width(d->input, n) > 3 * ECHO_CONTEXT) {
+			if (pos > ECHO_CONTEXT)
+				from = pos - ECHO_CONTEXT;
+			to = PM_MIN(n, pos + mark + ECHO_CONTEXT);
+			while (from > 0 && ((unsigned char)d->input[from] & 0xc0) == 0x80)
+				from--;
+			while (to < n && ((unsigned char)d->input[to] & 0xc0) == 0x80)
+				to++;
+		}
+	}
+	fputs("    ", stderr);
+	if (from)
+		fputs("...", stderr);
+	put_escaped(d->input + from, to - from);
+	fputs(to < n ? "...\n" : "\n", stderr);
+	if (d->pos < 0)
+		return;
+	col = (from ? 3 : 0) + escaped_width(d->input + from, (size_t)d->pos - from);
+	fprintf(stderr, "    %*s^", col, "");
+	for (int i = escaped_width(d->input + d->pos, mark); i > 1; i--)
+		fputc('~', stderr);
 	fputc('\n', stderr);
 }
 
@@ -384,17 +474,69 @@ void cli_report(const char *what, int err, const struct pm_diag *d)
 		return;
 	}
 	cli_error("%s", d->msg);
-	if (d->input[0]) {
-		fprintf(stderr, "    %s\n", d->input);
-		if (d->pos >= 0) {
-			fprintf(stderr, "    %*s^", d->pos, "");
-			for (int i = 1; i < d->len; i++)
-				fputc('~', stderr);
-			fputc('\n', stderr);
-		}
+	if (d->input[0])
+		show_input(d);
+	if (d->hint[0]) {
+		fputs("  hint: ", stderr);
+		put_escaped(d->hint, strlen(d->hint));
+		fputc('\n', stderr);
 	}
-	if (d->hint[0])
-		fprintf(stderr, "  hint: %s\n", d->hint);
+}
+
+int cli_parse_separator(const char *opt, const char *arg, char *ret)
+{
+	if (!strcmp(arg, "\\t")) {
+		*ret = '\t';
+		return 0;
+	}
+	if (strlen(arg) != 1) {
+		cli_error("option %s wants one separator character such as , or ';' (or \\t), "
+			  "not '%s'",
+			  opt, arg);
+		return -EINVAL;
+	}
+	/* numbers (-1.5e+09) and quoting are made of these: a field could not be told apart */
+	if (strchr("0123456789.-+eE\"\n\r", arg[0])) {
+		cli_error("option %s: '%s' cannot separate fields, as numbers and quoting use "
+			  "digits, '.', '-', '+', 'e', '\"', newline and carriage return; use , ; | "
+			  "or \\t",
+			  opt, arg);
+		return -EINVAL;
+	}
+	*ret = arg[0];
+	return 0;
+}
+
+int cli_parse_define(const char *arg, char *name, size_t size, double *ret)
+{
+	const char *eq = strchr(arg, '=');
+	double v;
+	int r;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= size) {
+		cli_error("--define wants NAME=NUMBER (ddrc_freq=1.6e9), not '%s'", arg);
+		return -EINVAL;
+	}
+	snprintf(name, size, "%.*s", (int)(eq - arg), arg);
+	r = pm_parse_double(eq + 1, strlen(eq + 1), &v);
+	if (r == -ERANGE) {
+		cli_error("--define %s: the value '%s' is out of range", name, eq + 1);
+		return r;
+	}
+	if (r < 0) {
+		cli_error("--define %s: '%s' is not a number (write it as 1.6e9 or 1600000000)",
+			  name, eq + 1);
+		return r;
+	}
+	/* every constant a pack names is a clock rate or a size (the Constants of data/PACK/pack.json) */
+	if (!(v > 0)) {
+		cli_error("--define %s=%s: a constant is a clock rate or a size, so it must be "
+			  "greater than 0",
+			  name, eq + 1);
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
 }
 
 int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret)
@@ -409,7 +551,48 @@ int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned l
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * Every byte of standard output reached its file, or the error is said
+ * (naming it) and the exit status says so. A reader that went away (EPIPE:
+ * | head) ends the output quietly, as a failure a command already dealt
+ * with is not said twice.
+ */
+static int close_stdout(int ret)
+{
+	int e = 0;
+
+	errno = 0;
+	if (fflush(stdout) != 0)
+		e = errno ? errno : -1;
+	if (!e && ferror(stdout))
+		e = -1; /* an earlier write failed; its errno is gone */
+	errno = 0;
+	if (fclose(stdout) != 0 && !e)
+		e = errno ? errno : -1;
+	if (!e || e == EPIPE || arg_global.stdout_error_handled)
+		return ret;
+	cli_error("cannot write to standard output: %s",
+		  e > 0 ? strerror(e) : "a write failed (is the disk full?)");
+	return ret == EXIT_OK ? EXIT_FAIL : ret;
+}
+
+static void unknown_command(const char *name)
+{
+	char list[256] = "";
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++) {
+		size_t off = strlen(list);
+
+		snprintf(list + off, sizeof(list) - off, "%s%s",
+			 !i				  ? "" :
+			 i + 1 == PM_ARRAY_SIZE(commands) ? " and " :
+							    ", ",
+			 commands[i].name);
+	}
+	cli_error("unknown command '%s'; the commands are %s (pmumon --help)", name, list);
+}
+
+static int run_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		CLI_GLOBAL_OPTIONS,
@@ -449,15 +632,37 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(argv[optind], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
 	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++) {
+		char name[32];
+
 		if (strcmp(argv[optind], commands[i].name) != 0)
 			continue;
 		argv += optind;
 		argc -= optind;
 		optind = 0; /* restart getopt for the command */
+		/* getopt names the program by argv[0]: "pmumon stat: unrecognized option" */
+		snprintf(name, sizeof(name), "pmumon %s", commands[i].name);
+		argv[0] = name;
 		return commands[i].fn(argc, argv);
 	}
-	cli_error("unknown command '%s'; the commands are list and stat (pmumon --help)",
-		  argv[optind]);
+	unknown_command(argv[optind]);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	/* room for any help text and most listings: a write that fails does so at the
+	 * last flush, where its errno can be said (a big printf that bypasses a smaller
+	 * buffer would fail early and leave no errno behind) */
+	static char outbuf[1 << 16]; /* glibc ignores the size without a buffer */
+
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (argc > 0)
+		argv[0] = "pmumon"; /* getopt's messages say pmumon, not the path it ran from */
+	return close_stdout(run_main(argc, argv));
 }

@@ -38,6 +38,138 @@ static const struct pm_pmu_place *place_of(const struct pm_session *s, const str
 	return p && p->place.label[0] ? &p->place : NULL;
 }
 
+/* ---- per CPU: the domain an uncore PMU's CPU reads for ---------------------------- */
+
+/*
+ * An uncore PMU's cpumask holds one CPU per domain the hardware shares
+ * (kernel-facts §3.4: amd_df per die or socket, amd_l3 per LLC), and its
+ * count on that CPU is the domain's, not the CPU's. Which domain is read
+ * from the machine, never assumed: the cpumask must be the same for every
+ * instance of the event, and its CPUs must be one per L3 (their
+ * cache/index3/shared_cpu_list split the online CPUs), one per socket or
+ * one per die. Otherwise (ali_drw's instances each name the CPU that
+ * probed them) the row keeps its CPU.
+ */
+enum domain_kind { DOMAIN_NONE, DOMAIN_L3, DOMAIN_SOCKET, DOMAIN_DIE };
+
+static bool same_cpus(const struct pm_cpus *a, const struct pm_cpus *b)
+{
+	return a->n == b->n && (!a->n || !memcmp(a->cpu, b->cpu, a->n * sizeof(*a->cpu)));
+}
+
+/* Does a CPU list of the sysfs L3 sharing file of each cpumask CPU split the online CPUs? */
+static bool one_per_l3(struct pm_session *s, const struct pm_cpus *mask)
+{
+	const struct pm_topo *t = &s->ctx->topo;
+	struct pm_cpus seen = { 0 };
+	size_t total = 0;
+	bool ok = true;
+
+	for (size_t i = 0; ok && i < mask->n; i++) {
+		char path[96], buf[512];
+		struct pm_cpus sharing = { 0 }, u = { 0 };
+
+		snprintf(path, sizeof(path),
+			 "sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", mask->cpu[i]);
+		ok = pm_read_file(s->ctx, path, buf, sizeof(buf)) >= 0 &&
+		     pm_cpus__parse(buf, strlen(buf), &sharing) == 0 &&
+		     pm_cpus__has(&sharing, mask->cpu[i]) &&
+		     pm_cpus__union(&seen, &sharing, &u) == 0;
+		total += sharing.n;
+		pm_cpus__done(&sharing);
+		if (ok) {
+			pm_cpus__done(&seen);
+			seen = u;
+		}
+	}
+	/* disjoint (no CPU twice) and covering every online CPU */
+	ok = ok && total == seen.n && seen.n >= t->online.n;
+	for (size_t i = 0; ok && i < t->online.n; i++)
+		ok = pm_cpus__has(&seen, t->online.cpu[i]);
+	pm_cpus__done(&seen);
+	return ok;
+}
+
+/* Are the CPUs of mask on distinct sockets (by_die false) or dies, one on each? */
+static bool one_per(const struct pm_session *s, const struct pm_cpus *mask, bool by_die)
+{
+	const struct pm_topo *t = &s->ctx->topo;
+
+	if (mask->n != (size_t)(by_die ? t->n_dies : t->n_packages))
+		return false;
+	for (size_t i = 0; i < mask->n; i++) {
+		const struct pm_cpu_topo *a = pm_topo__cpu(t, mask->cpu[i]);
+
+		if (!a)
+			return false;
+		for (size_t j = 0; j < i; j++) {
+			const struct pm_cpu_topo *b = pm_topo__cpu(t, mask->cpu[j]);
+
+			if (b->package == a->package && (!by_die || b->die == a->die))
+				return false;
+		}
+	}
+	return true;
+}
+
+static enum domain_kind event_domain(struct pm_session *s, size_t e)
+{
+	const struct pm_event *ev = &s->l->ev[e];
+	const struct pm_pmu *p = ev->n_inst ? s->l->inst[ev->first_inst].pmu : NULL;
+
+	if (!p || !p->uncore || !p->cpus.n)
+		return DOMAIN_NONE;
+	for (size_t i = 1; i < ev->n_inst; i++) {
+		const struct pm_pmu *q = s->l->inst[ev->first_inst + i].pmu;
+
+		if (!q || !q->uncore || !same_cpus(&q->cpus, &p->cpus))
+			return DOMAIN_NONE;
+	}
+	/* finer than a die: an L3 domain, if sysfs says the cpumask splits that way */
+	if (p->cpus.n > (size_t)s->ctx->topo.n_dies && one_per_l3(s, &p->cpus))
+		return DOMAIN_L3;
+	if (one_per(s, &p->cpus, false))
+		return DOMAIN_SOCKET;
+	if (one_per(s, &p->cpus, true))
+		return DOMAIN_DIE;
+	return DOMAIN_NONE;
+}
+
+/* The label of cpu's domain, kept in the session; NULL when none (or no memory). */
+static const char *domain_label(struct pm_session *s, enum domain_kind kind, int cpu)
+{
+	const struct pm_cpu_topo *t = pm_topo__cpu(&s->ctx->topo, cpu);
+	char label[256], path[96], buf[200];
+	size_t n;
+
+	switch (kind) {
+	case DOMAIN_L3:
+		snprintf(path, sizeof(path),
+			 "sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", cpu);
+		if (pm_read_file(s->ctx, path, buf, sizeof(buf)) < 0)
+			return NULL;
+		n = strcspn(buf, " \t\n");
+		snprintf(label, sizeof(label), "L3 CPUs %.*s", (int)n, buf);
+		break;
+	case DOMAIN_SOCKET:
+		snprintf(label, sizeof(label), "S%d", t ? t->package : 0);
+		break;
+	case DOMAIN_DIE:
+		snprintf(label, sizeof(label), "S%d-D%d", t ? t->package : 0, t ? t->die : 0);
+		break;
+	default:
+		return NULL;
+	}
+	for (size_t i = 0; i < s->domains.n; i++)
+		if (!strcmp(s->domains.name[i], label))
+			return s->domains.name[i];
+	if (pm_grow((void **)&s->domains.name, &s->domains.cap, s->domains.n + 1,
+		    sizeof(*s->domains.name)) < 0)
+		return NULL;
+	s->domains.name[s->domains.n] = strdup(label);
+	return s->domains.name[s->domains.n] ? s->domains.name[s->domains.n++] : NULL;
+}
+
 static long row_key(const struct pm_session *s, const struct pm_counter *c)
 {
 	const struct pm_cpu_topo *t = pm_topo__cpu(&s->ctx->topo, c->cpu);
@@ -273,6 +405,7 @@ int pm_aggr__build(struct pm_session *s)
 	free(s->rows_iv);
 	free(s->rows_tot);
 	free(s->acc);
+	pm_names__done(&s->domains);
 	s->rows_iv = s->rows_tot = NULL;
 	s->acc = calloc(rows ? rows : 1, sizeof(*s->acc));
 	if (!s->acc) {
@@ -301,6 +434,25 @@ int pm_aggr__build(struct pm_session *s)
 
 		fill_row(s, c, &s->rows_iv[c->row]);
 		fill_row(s, c, &s->rows_tot[c->row]);
+	}
+	if (r == 0 && s->opts.aggr == PM_AGGR_CPU) {
+		/* per CPU, an uncore row is its domain's: say which (event_domain) */
+		enum domain_kind kind = DOMAIN_NONE;
+		size_t last_event = SIZE_MAX;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct pm_counter *c = &s->c[slot[i].counter];
+			const char *label;
+
+			if (c->event != last_event) {
+				kind = event_domain(s, c->event);
+				last_event = c->event;
+			}
+			if (kind == DOMAIN_NONE || c->cpu < 0)
+				continue;
+			label = domain_label(s, kind, c->cpu);
+			s->rows_iv[c->row].domain = s->rows_tot[c->row].domain = label;
+		}
 	}
 	if (r == 0) {
 		pm_metric__label_rows(s, s->rows_iv);

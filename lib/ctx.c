@@ -282,6 +282,77 @@ void pm_diag__init(struct pm_diag *d)
 	d->pos = d->len = -1;
 }
 
+#define DIAG_QUOTE_MAX 64 /* a quoted text longer than this is cut in its middle */
+
+static bool is_word(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (unsigned char)c >= 0x80;
+}
+
+/* Step back from i to the start of a UTF-8 character. */
+static size_t char_start(const char *s, size_t i)
+{
+	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+void pm_diag_vformat(char *msg, size_t size, const char *fmt, va_list ap)
+{
+	struct pm_strbuf in = { 0 }, out = { 0 };
+	va_list aq;
+
+	va_copy(aq, ap);
+	pm_strbuf__vprintf(&in, fmt, aq);
+	va_end(aq);
+	if (in.oom || !in.s) {
+		vsnprintf(msg, size, fmt, ap);
+		pm_strbuf__done(&in);
+		return;
+	}
+	/*
+	 * The user's text is quoted ('ali_drw_2x/...'): a long one keeps its
+	 * start and end, so the reason around it always fits. A quote opens
+	 * after a non-word character and closes before one ("PMU's" is neither).
+	 */
+	for (size_t i = 0; in.s[i];) {
+		size_t open = i, close;
+
+		while (in.s[open] &&
+		       !(in.s[open] == '\'' && (open == 0 || !is_word(in.s[open - 1]))))
+			open++;
+		pm_strbuf__append(&out, in.s + i, open - i);
+		if (!in.s[open])
+			break;
+		for (close = open + 1; in.s[close]; close++)
+			if (in.s[close] == '\'' && !is_word(in.s[close + 1]))
+				break;
+		if (!in.s[close] || close - open - 1 <= DIAG_QUOTE_MAX) {
+			size_t end = in.s[close] ? close + 1 : close;
+
+			pm_strbuf__append(&out, in.s + open, end - open);
+			i = end;
+			continue;
+		}
+		{
+			size_t head = char_start(in.s, open + 1 + 40);
+			size_t tail = char_start(in.s, close - 16);
+
+			pm_strbuf__append(&out, in.s + open, head - open);
+			pm_strbuf__puts(&out, "...");
+			pm_strbuf__append(&out, in.s + tail, close + 1 - tail);
+			i = close + 1;
+		}
+	}
+	if (out.oom || !out.s)
+		snprintf(msg, size, "%s", in.s);
+	else if (pm_snprintf(msg, size, "%s", out.s) < 0 && size > 4)
+		memcpy(msg + char_start(msg, size - 4), "...", 4);
+	pm_strbuf__done(&in);
+	pm_strbuf__done(&out);
+}
+
 void pm_diag_set(struct pm_diag *d, const char *hint, const char *fmt, ...)
 {
 	va_list ap;
@@ -289,22 +360,35 @@ void pm_diag_set(struct pm_diag *d, const char *hint, const char *fmt, ...)
 	if (!d)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	pm_diag_vformat(d->msg, sizeof(d->msg), fmt, ap);
 	va_end(ap);
 	snprintf(d->hint, sizeof(d->hint), "%s", hint ? hint : "");
 }
 
 void pm_diag_point(struct pm_diag *d, const char *input, size_t pos, size_t len)
 {
+	size_t n, from = 0;
+
 	if (!d)
 		return;
-	snprintf(d->input, sizeof(d->input), "%s", input);
-	if (pos >= sizeof(d->input) - 1) {
+	n = strlen(input);
+	/* longer than input[]: keep the part around the position, so the caret still
+	 * points at it (after a "..." that says the start is left out) */
+	if (n >= sizeof(d->input) && pos > sizeof(d->input) / 2 && pos < n)
+		from = char_start(input, pos - sizeof(d->input) / 4);
+	if (from) {
+		snprintf(d->input, sizeof(d->input), "...%s", input + from);
+		pos = pos - from + 3;
+	} else {
+		snprintf(d->input, sizeof(d->input), "%s", input);
+	}
+	n = strlen(d->input);
+	if (pos > n || pos >= sizeof(d->input) - 1) {
 		d->pos = d->len = -1;
 		return;
 	}
-	d->pos = (int)pos;
-	d->len = (int)(len ? len : 1);
+	d->pos = (int)pos; /* at n: just after the end ("missing closing '/'") */
+	d->len = (int)PM_MAX(PM_MIN(len ? len : 1, n - pos), 1);
 }
 
 static void find_tracefs(struct pm_ctx *ctx)

@@ -69,6 +69,10 @@ int pm_list_names(struct pm_ctx *ctx, const char *path, bool dirs_only, const ch
 		  struct pm_names *ret);
 void pm_names__done(struct pm_names *n);
 
+/* A diag message into msg: the user's quoted texts longer than 64 bytes cut
+ * in their middle ('ali_drw_...hif_rd'), so the reason is never cut off. */
+void pm_diag_vformat(char *msg, size_t size, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 /* Fill a pm_diag; the printf-style text goes to msg, hint may be NULL. */
 void pm_diag_set(struct pm_diag *d, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

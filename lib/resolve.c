@@ -173,7 +173,7 @@ static int spec_error(struct resolver *rs, size_t pos, size_t len, int err, cons
 
 	if (rs->diag) {
 		va_start(ap, fmt);
-		vsnprintf(rs->diag->msg, sizeof(rs->diag->msg), fmt, ap);
+		pm_diag_vformat(rs->diag->msg, sizeof(rs->diag->msg), fmt, ap);
 		va_end(ap);
 		snprintf(rs->diag->hint, sizeof(rs->diag->hint), "%s", hint ? hint : "");
 		pm_diag_point(rs->diag, rs->text, pos, len);

@@ -26,11 +26,21 @@ uint64_t pm_session__next_poll(const struct pm_session *s)
 	return next;
 }
 
+/* A device went away under a source that cannot go on without it: its counters are lost. */
+static void mark_lost(struct pm_session *s, const char *device)
+{
+	for (size_t k = 0; k < s->n_c; k++)
+		if (!strcmp(s->l->inst[s->c[k].inst].device, device))
+			s->c[k].lost = true;
+}
+
 int pm_session__poll(struct pm_session *s)
 {
 	for (size_t i = 0; s->enabled && i < PM_ARRAY_SIZE(sources); i++) {
 		int r = sources[i]->poll ? sources[i]->poll(s) : 0;
 
+		if (r == -ENODEV && s->failed_device)
+			mark_lost(s, s->failed_device);
 		if (r < 0)
 			return r;
 	}
@@ -113,6 +123,7 @@ void pm_session__free(struct pm_session *s)
 	free(s->acc);
 	pm_metric__rows_done(s);
 	pm_cpus__done(&s->cpus);
+	pm_names__done(&s->domains);
 	free(s);
 }
 
@@ -188,6 +199,8 @@ int pm_session__read(struct pm_session *s)
 	s->t_prev_ns = s->t_now_ns;
 	for (size_t i = 0; i < PM_ARRAY_SIZE(sources); i++) {
 		r = sources[i]->read(s);
+		if (r == -ENODEV && s->failed_device)
+			mark_lost(s, s->failed_device);
 		if (r < 0) {
 			/* all or nothing: the last good read stays, so totals stay true */
 			for (size_t k = 0; k < s->n_c; k++)

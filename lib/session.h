@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ctx.h"
 #include "evlist.h"
 #include "pmumon/pmumon.h"
 #include "util/cpus.h"
@@ -129,6 +130,7 @@ struct pm_session {
 	struct pm_msr_state *msr;     /* the msr source's domains (source/msr.c) */
 	struct pm_hwmon_state *hwmon; /* the hwmon source's blocks (source/hwmon.c) */
 	const char *failed_device;    /* the PMU whose read failed last (NULL: none) */
+	struct pm_names domains;      /* the rows' domain labels (aggr.c), owned here */
 	bool warned_user_only;	      /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 	/* the sideband source's state (source/sideband.c) */

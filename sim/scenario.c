@@ -389,7 +389,8 @@ int sim_scenario__parse(struct sim_scenario *s, const char *text, const char *na
 			return r;
 	}
 	apply_jitter(s);
-	qsort(s->faults, s->n_faults, sizeof(*s->faults), cmp_fault); /* in time order */
+	if (s->n_faults) /* qsort(NULL, 0) is undefined */
+		qsort(s->faults, s->n_faults, sizeof(*s->faults), cmp_fault); /* in time order */
 	s->cycle_ns = s->ph[s->n_ph - 1].start_ns + s->ph[s->n_ph - 1].len_ns;
 	return 0;
 }

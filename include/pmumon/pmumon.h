@@ -180,7 +180,8 @@ size_t pm_evlist__count(const struct pm_evlist *l);
  * every bucket the events have rows in, flagged PM_ROW_METRIC.
  */
 int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr);
-/* A constant metrics may use by name, for what no counter gives (a DDRC clock). */
+/* A constant metrics may use by name, for what no counter gives (a DDRC clock).
+ * Every pack constant is a clock rate or a size: -EINVAL unless finite and > 0. */
 int pm_evlist__define(struct pm_evlist *l, const char *name, double value);
 /*
  * What a reader of the list's metrics should know: each pack note of the
@@ -326,6 +327,10 @@ struct pm_row {
 	/* where the row's PMU sits, when a pack decodes its name: "die0/ch2/sub1" per
 	 * device, "die0/ch2" per channel; NULL otherwise */
 	const char *place;
+	/* per CPU (-A), an uncore PMU's row: the domain its CPU reads for, as the
+	 * PMU's cpumask (one CPU per domain) and sysfs say: "S0", "S0-D1",
+	 * "L3 CPUs 4-7,68-71"; NULL for a CPU's own counts */
+	const char *domain;
 	int channel, subchannel; /* -1 when not part of the aggregation */
 	const char *source;	 /* "perf", "msr" or "hwmon": who counted it; NULL for a metric */
 	int cpu, die, socket;	 /* -1 when not part of the aggregation */

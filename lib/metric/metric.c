@@ -34,6 +34,9 @@ int pm_evlist__define(struct pm_evlist *l, const char *name, double value)
 {
 	struct pm_define *d;
 
+	/* every constant a pack names is a clock rate or a size */
+	if (!l || !name || !isfinite(value) || !(value > 0))
+		return -EINVAL;
 	for (size_t i = 0; i < l->n_defines; i++) {
 		if (!strcmp(l->defines[i].name, name)) {
 			l->defines[i].value = value;
@@ -611,6 +614,7 @@ void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows)
 				continue;
 			row->device = rows[mr->in[k]].device;
 			row->place = rows[mr->in[k]].place;
+			row->domain = rows[mr->in[k]].domain;
 			row->channel = rows[mr->in[k]].channel;
 			row->subchannel = rows[mr->in[k]].subchannel;
 			row->cpu = rows[mr->in[k]].cpu;

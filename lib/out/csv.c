@@ -6,7 +6,10 @@
  * the not_counted flag (or undefined: every input counted, but the formula
  * divided by zero), never 0. covered and instances say how many of the PMU
  * instances the row stands for its value covers (empty when it stands for
- * none); columns are only ever added at the end. Per channel, the device column holds the
+ * none); columns are only ever added at the end. The header is the first
+ * line (no comment before it: readers take the first line as the header); a
+ * simulated run says so in every row's simulated column. Per channel, the
+ * device column holds the
  * channel ("die0/ch2"); per device it stays the PMU's name and the die
  * column holds the die its name says.
  */
@@ -67,12 +70,8 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 	char buf[128], ts[40], t[40];
 
 	if (!o->header_done) {
-		if (o->opts.simulated)
-			fprintf(o->f,
-				"# SIMULATED%s%s: numbers come from pmumon's simulator, not "
-				"hardware\n",
-				o->opts.sim_platform ? ": " : "",
-				o->opts.sim_platform ? o->opts.sim_platform : "");
+		/* the header is the first line, as csv.DictReader and pandas expect: a
+		 * simulated run says so in its simulated column, not in a comment */
 		for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
 			field(o, columns[i], i + 1 == sizeof(columns) / sizeof(columns[0]));
 		o->header_done = true;

@@ -26,7 +26,10 @@ static void aggr_label(const struct pm_report *r, const struct pm_row *row, char
 			snprintf(buf, size, "-");
 		break;
 	case PM_AGGR_CPU:
-		if (row->cpu < 0)
+		/* an uncore count read on one CPU for its L3, die or socket says which */
+		if (row->domain)
+			snprintf(buf, size, "%s", row->domain);
+		else if (row->cpu < 0)
 			snprintf(buf, size, "task");
 		else
 			snprintf(buf, size, "CPU%d", row->cpu);
@@ -42,8 +45,17 @@ static void aggr_label(const struct pm_report *r, const struct pm_row *row, char
 	}
 }
 
+/*
+ * A value: counts whole and grouped (4,009,862,308); other values with 2
+ * decimals (1,200.90 MB/s), except that a non-zero value below 1 shows 3
+ * significant digits (0.500, 0.00421 GB), and one below 1e-6 in exponent
+ * form (4.21e-09): a small rate never prints as 0.00, which only a true
+ * zero does.
+ */
 static void value_text(const struct pm_row *row, char *buf, size_t size)
 {
+	double a = fabs(row->value);
+
 	if (row->flags & PM_ROW_UNDEFINED && !(row->flags & PM_ROW_NOT_COUNTED))
 		snprintf(buf, size, "undefined (0/0)");
 	else if (row->flags & PM_ROW_NOT_COUNTED || !isfinite(row->value))
@@ -51,6 +63,10 @@ static void value_text(const struct pm_row *row, char *buf, size_t size)
 	else if (!row->unit[0] && !(row->flags & PM_ROW_SNAPSHOT) &&
 		 (!(row->flags & PM_ROW_METRIC) || row->value == round(row->value)))
 		pm_fmt_grouped(buf, size, round(row->value), 0); /* a count */
+	else if (a > 0 && a < 1e-6)
+		snprintf(buf, size, "%.2e", row->value);
+	else if (a > 0 && a < 1)
+		pm_fmt_grouped(buf, size, row->value, 2 - (int)floor(log10(a)));
 	else
 		pm_fmt_grouped(buf, size, row->value, 2);
 }

@@ -230,3 +230,57 @@ int pm_snprintf(char *buf, size_t size, const char *fmt, ...)
 		return -EINVAL;
 	return (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
+
+/* Bytes of the UTF-8 character at s (at most len) that is neither a control
+ * character nor malformed; 0 when the first byte must be escaped. */
+static size_t printable_utf8(const unsigned char *s, size_t len)
+{
+	uint32_t cp;
+	size_t n;
+
+	if (s[0] >= 0x20 && s[0] < 0x7f)
+		return 1;
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0; /* C0, DEL, a continuation byte, an overlong or too-large lead */
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n > len)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((cp < 0xa0) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0; /* C1 controls (U+0080-U+009F), overlong forms, surrogates */
+	return n;
+}
+
+void pm_strbuf__escape(struct pm_strbuf *b, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t run = 0, n;
+		char esc[8];
+
+		/* the printable run from i, then one escaped byte */
+		while (i + run < len && (n = printable_utf8(u + i + run, len - i - run)))
+			run += n;
+		pm_strbuf__append(b, s + i, run);
+		i += run;
+		if (i == len)
+			break;
+		if (u[i] == '\t' || u[i] == '\n' || u[i] == '\r')
+			snprintf(esc, sizeof(esc), "\\%c",
+				 u[i] == '\t' ? 't' :
+				 u[i] == '\n' ? 'n' :
+						'r');
+		else
+			snprintf(esc, sizeof(esc), "\\x%02x", u[i]);
+		pm_strbuf__puts(b, esc);
+		i++;
+	}
+}

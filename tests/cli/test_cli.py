@@ -31,8 +31,8 @@ def run(*args, root=None, timeout=60, **kw):
 
 
 def sim_csv(text):
-    """Rows of a simulated run's CSV (after its '# SIMULATED' comment line)."""
-    return list(csv.DictReader(l for l in io.StringIO(text) if not l.startswith('#')))
+    """Rows of a simulated run's CSV (its header is the first line)."""
+    return list(csv.DictReader(io.StringIO(text)))
 
 
 def perf_permitted():
@@ -401,9 +401,9 @@ class Simulated(unittest.TestCase):
         r = run('--sim', 'amdzen2', 'stat', '-a', '-e', 'amd_df/event=0x7,umask=0x38/', '-x,',
                 '--', 'sleep', '1')
         self.assertEqual(r.returncode, 0, r.stderr)
-        lines = r.stdout.splitlines()
-        self.assertTrue(lines[0].startswith('# SIMULATED'), lines[0])
-        rec = next(csv.DictReader(io.StringIO('\n'.join(lines[1:]))))
+        # the header comes first (csv.DictReader, pandas); the simulated column says it
+        self.assertEqual(r.stdout.splitlines()[0], CSV_HEADER)
+        rec = next(csv.DictReader(io.StringIO(r.stdout)))
         self.assertEqual(rec['simulated'], '1')
         r = run('--sim', 'amdzen2', 'stat', '-a', '-e', 'msr/tsc/', '-j', '--', 'sleep', '1')
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -879,6 +879,260 @@ class Simulated(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn('PMU ali_drw_21000 went away while counting', r.stderr)
         self.assertEqual(len([l for l in r.stdout.splitlines() if 'hif_rd' in l]), 3)
+
+
+class OutputFailures(unittest.TestCase):
+    """A failed write is an error naming the file; a lost device or pmumon's own failure
+    is never passed off as success or as the command's exit status (issue 12, item 18)."""
+
+    def run_into(self, path, *args):
+        with open(path, 'w') as out:
+            return subprocess.run([PMUMON] + list(args), stdout=out, stderr=subprocess.PIPE,
+                                  text=True, timeout=60)
+
+    def test_full_output_file_fails(self):
+        r = run('--sim', 'amdzen2', 'stat', '-a', '-e', 'msr/tsc/', '-o', '/dev/full',
+                '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn('cannot write the output to /dev/full: No space left on device', r.stderr)
+
+    def test_full_standard_output_fails(self):
+        for args in (['--sim', 'amdzen2', 'stat', '-a', '-e', 'msr/tsc/', '--', 'sleep', '1'],
+                     ['--sim', 'amdzen2', 'list'], ['--help'], ['help'], ['--version'],
+                     ['--sim', 'amdzen2', 'stat', '--help'],
+                     ['import', os.path.join(os.environ['PMUMON_SOURCE_ROOT'], 'tests', 'data',
+                                             'import', 'pmumon-interval.csv')]):
+            r = self.run_into('/dev/full', *args)
+            self.assertEqual(r.returncode, 1, args)
+            self.assertIn('standard output: No space left on device', r.stderr, args)
+            self.assertEqual(r.stderr.count('No space left'), 1, r.stderr)
+
+    def test_closed_pipe_is_a_quiet_end(self):
+        # pmumon stat -I ... -- COMMAND | head: the reader went away; pmumon ends the
+        # command and itself, successfully and without a message
+        p = subprocess.Popen([PMUMON, '--sim', 'amdzen2:clock=real', 'stat', '-a', '-e',
+                              'msr/tsc/', '-I', '20', '--', 'sleep', '10'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        t0 = time.monotonic()
+        p.stdout.readline()
+        p.stdout.close()
+        self.assertEqual(p.wait(timeout=10), 0)
+        self.assertLess(time.monotonic() - t0, 5)
+        with p.stderr:
+            self.assertEqual(p.stderr.read(), b'')
+
+    def test_own_failure_is_not_the_commands_status(self):
+        # the write fails at the first interval: pmumon ends 'sleep 10' (which would make
+        # it 143) but the exit status and the message are pmumon's
+        r = run('--sim', 'amdzen2:clock=real', 'stat', '-a', '-e', 'msr/tsc/', '-I', '100',
+                '-o', '/dev/full', '--', 'sleep', '10')
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn('cannot write the output to /dev/full', r.stderr)
+        self.assertIn("ended 'sleep' early because of the error above; the exit status (1) "
+                      "is pmumon's", r.stderr)
+
+    def test_lost_device_fails_even_when_counting_goes_on(self):
+        # a BlueField block vanishes: the other blocks are still counted, the totals are
+        # printed, and the exit status says a device was lost
+        fd, scn = tempfile.mkstemp(suffix='.scn')
+        with os.fdopen(fd, 'w') as f:
+            f.write('at 2500ms vanish sys/class/hwmon/hwmon1/tile0\n')
+        self.addCleanup(os.unlink, scn)
+        r = run('--sim', 'bluefield2:scenario=' + scn, 'stat', '-a', '-e',
+                'bfperf/tile0/MEMORY_READS/', '-e', 'bfperf/tile1/MEMORY_READS/', '-x,', '--',
+                'sleep', '5')
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn('pmumon: bfperf/tile0 went away while counting', r.stderr)
+        got = {row['event']: row['value'] for row in sim_csv(r.stdout)}
+        self.assertEqual(got['bfperf/tile0/MEMORY_READS/'], '')
+        self.assertEqual(got['bfperf/tile1/MEMORY_READS/'], '100000000')
+
+
+class CommandLineEdges(unittest.TestCase):
+    """Options and messages at the edges (issue 12, items 19 and 20)."""
+
+    def check(self, args, code, *texts):
+        r = run(*args)
+        self.assertEqual(r.returncode, code, (args, r.stderr))
+        for t in texts:
+            self.assertIn(t, r.stderr, args)
+        return r
+
+    def test_separator_cannot_be_part_of_a_number(self):
+        base = ['--sim', 'amdzen2', 'stat', '-a', '-e', 'msr/tsc/', '--', 'sleep', '1']
+        for sep in ('0', '7', '.', '-', '+', 'e', 'E', '"', '\r', '\n'):
+            r = self.check(base[:3] + ['-x', sep] + base[3:], 2, 'cannot separate fields')
+            self.assertEqual(r.stdout, '')
+        for sep, want in ((';', ';'), ('|', '|'), ('\\t', '\t')):
+            r = self.check(base[:3] + ['-x', sep] + base[3:], 0)
+            self.assertEqual(r.stdout.splitlines()[0], CSV_HEADER.replace(',', want))
+        self.check(['import', '-x', '0', '-'], 2, "option -x: '0' cannot separate fields")
+        self.check(['import', '--input-separator', '.', '-'], 2,
+                   "option --input-separator: '.' cannot separate fields")
+
+    def test_define_is_a_positive_number(self):
+        base = ['--sim', 'yitian710', 'stat', '-a', '-M', 'ddr_read_bandwidth.ddrc']
+        for value in ('-1', '0', '-0.0', '0e5'):
+            self.check(base + ['--define', 'ddrc_freq=' + value, '--', 'sleep', '1'], 2,
+                       '--define ddrc_freq=%s: a constant is a clock rate or a size, so it '
+                       'must be greater than 0' % value)
+        self.check(base + ['--define', 'ddrc_freq=nan', '--', 'sleep', '1'], 2,
+                   "--define ddrc_freq: 'nan' is not a number")
+        self.check(base + ['--define', 'ddrc_freq=inf', '--', 'sleep', '1'], 2,
+                   "--define ddrc_freq: 'inf' is not a number")
+        self.check(base + ['--define', 'ddrc_freq=1e999', '--', 'sleep', '1'], 2,
+                   "--define ddrc_freq: the value '1e999' is out of range")
+        r = self.check(base + ['--define', 'ddrc_freq=1.6e9', '-x,', '--', 'sleep', '1'], 0)
+        self.assertTrue(any(row['event'] == 'ddr_read_bandwidth.ddrc' and row['value']
+                            for row in sim_csv(r.stdout)))
+        self.check(['import', '--define', 'ddrc_freq=-1', os.path.join(
+            os.environ['PMUMON_SOURCE_ROOT'], 'tests', 'data', 'import', 'pmumon-interval.csv')],
+            2, '--define ddrc_freq=-1: a constant is a clock rate or a size')
+
+    def test_help_and_unknown_commands_name_every_command(self):
+        r = run('help')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith('usage: pmumon '), r.stdout)
+        self.assertEqual(r.stdout, run('--help').stdout)
+        r = self.check(['frobnicate'], 2, "unknown command 'frobnicate'")
+        self.assertIn('the commands are list, stat and import', r.stderr)
+        for name in ('list', 'stat', 'import'):
+            self.assertRegex(run('--help').stdout, r'\n  %s +' % name)
+
+    def test_list_typo_is_an_error(self):
+        self.check(['--sim', 'amdzen2', 'list', 'metircs'], 2,
+                   "'metircs' is not a list subcommand (pmus, events, metrics, groups, "
+                   "scenario, program)", "did you mean 'metrics'?")
+        self.check(['--sim', 'amdzen2', 'list', 'pmu'], 2, "did you mean 'pmus'?")
+        r = self.check(['--sim', 'amdzen2', 'list', 'zzz*'], 2, 'matches no PMU, event or metric')
+        self.assertNotIn('did you mean', r.stderr)
+        # a glob that matches a PMU, an event, a generic event or a metric still lists it
+        for glob in ('amd_df', 'dram_channel_*', 'cycles', 'amd_df_bw'):
+            r = self.check(['--sim', 'amdzen2', 'list', glob], 0)
+            self.assertIn(glob.rstrip('*'), r.stdout)
+
+    def test_option_errors_name_the_command(self):
+        for args, prefix in ((['stat', '-q'], 'pmumon stat: '),
+                             (['list', '--bogus'], 'pmumon list: '),
+                             (['import', '-q', 'x'], 'pmumon import: '),
+                             (['-q'], 'pmumon: '),
+                             (['stat', '-I'], 'pmumon stat: ')):
+            r = self.check(args, 2)
+            self.assertTrue(r.stderr.startswith(prefix), (args, r.stderr))
+            self.assertNotIn(PMUMON, r.stderr)
+            self.assertNotIn('\nstat:', '\n' + r.stderr)
+
+    @staticmethod
+    def echo_and_caret(stderr):
+        lines = stderr.splitlines()
+        i = next(i for i, l in enumerate(lines) if l.startswith('pmumon: cannot parse'))
+        return lines[i + 1], lines[i + 2]
+
+    def test_long_spec_keeps_the_reason(self):
+        spec = 'amd_df/event=0x7,umask=' + 'x' * 700 + '/'
+        r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-e', spec, '--', 'sleep', '1'], 2,
+                       "value of term 'umask' is not a number: 'xxx")
+        first = r.stderr.splitlines()[0]
+        self.assertLess(len(first), 200, first)
+        spec = 'msr/tsc/,' * 250 + 'amd_df/event=0x7'
+        r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-e', spec, '--', 'sleep', '1'], 2,
+                       "': missing closing '/'")
+        echo, caret = self.echo_and_caret(r.stderr)
+        self.assertTrue(echo.startswith('    ...'), echo)
+        self.assertLess(len(echo), 250)
+        self.assertEqual(echo[caret.index('^'):], 'amd_df/event=0x7')
+        self.assertEqual(caret.strip(), '^' + '~' * 15)
+
+    def test_control_characters_are_escaped(self):
+        esc = 'amd_df/ev\x1b[2Jnt=1/'
+        r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-e', esc, '--', 'sleep', '1'], 2,
+                       'amd_df/ev\\x1b[2Jnt=1/')
+        self.assertNotIn('\x1b', r.stderr)
+        echo, caret = self.echo_and_caret(r.stderr)
+        self.assertEqual(echo[caret.index('^'):], '\\x1b[2Jnt=1/')
+        r = self.check(['import', 'a\x1b]0;title\x07b\r.csv'], 1,
+                       "cannot read 'a\\x1b]0;title\\x07b\\r.csv'")
+        self.assertNotIn('\x1b', r.stderr)
+        self.assertNotIn('\r', r.stderr)
+        r = self.check(['--sim', 'amdzen2', 'stat', '-x', '\r', '--', 'sleep', '1'], 2,
+                       "'\\r' cannot separate fields")
+
+    def test_per_cpu_rows_name_their_domain(self):
+        # issue 12 item 22: amd_l3 counts per CCX, amd_df per socket, whatever CPU reads them
+        r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-A', '-e', 'amd_l3/l3_accesses/',
+                        '-e', 'amd_df/event=0x7,umask=0x38/', '-e', 'msr/tsc/', '--', 'sleep',
+                        '1'], 0)
+        self.assertRegex(r.stdout, r'\nL3 CPUs 4-7,68-71 +[\d,]+ +amd_l3/l3_accesses/\n')
+        self.assertRegex(r.stdout, r'\nS0 +[\d,]+ +amd_df/event=0x7,umask=0x38/\n')
+        self.assertRegex(r.stdout, r'\nCPU4 +[\d,]+ +msr/tsc/\n')
+        self.assertNotRegex(r.stdout, r'CPU4 .*amd_l3')
+
+    def test_directory_where_a_file_is_expected(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.check(['--sim', 'merrifield', 'stat', '-a', '-g', 'UNC_SOC_Memory_DDR_BW',
+                        '--program', d, '--timeout', '1000'], 1,
+                       "cannot read the programming list '%s': Is a directory" % d)
+            self.check(['import', d], 1, "cannot read '%s': Is a directory" % d)
+            self.check(['--sim', 'amdzen2', 'stat', '-a', '-e', 'msr/tsc/', '-o', d, '--',
+                        'sleep', '1'], 1, "cannot write '%s': Is a directory" % d)
+
+
+class DocsSayWhatIsTrue(unittest.TestCase):
+    """README and --help against the program and the tree (issue 12, item 21)."""
+    SRC = os.environ.get('PMUMON_SOURCE_ROOT', '')
+
+    def read(self, *path):
+        with open(os.path.join(self.SRC, *path)) as f:
+            return f.read()
+
+    def text_block(self, first_line):
+        """The lines of README's ```text block whose first line starts so."""
+        for block in re.findall(r'```text\n(.*?)```', self.read('README.md'), re.S):
+            if block.startswith(first_line):
+                return block.splitlines()
+        self.fail('README has no example starting %r' % first_line)
+
+    def test_readme_msr_example_prints_that(self):
+        lines = self.text_block('$ pmumon --sim amdzen2 stat --source msr')
+        args = lines[0].split()[2:]
+        r = subprocess.run([PMUMON] + args, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TZ='UTC'))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = r.stderr.splitlines() + r.stdout.splitlines()
+        for want in lines[1:]:
+            if want == '...':
+                continue
+            if want.endswith(', ...'):
+                self.assertTrue(any(g.startswith(want[:-3]) for g in got), want)
+            else:
+                self.assertIn(want, got)
+
+    def test_readme_layout_matches_the_tree(self):
+        layout = '\n'.join(self.text_block('include/pmumon/'))
+        self.assertEqual(len(re.findall(r'^  source/', layout, re.M)), 1, layout)
+        for d in sorted(os.listdir(os.path.join(self.SRC, 'data'))):
+            if os.path.isdir(os.path.join(self.SRC, 'data', d)):
+                self.assertIn(d + '/', layout)
+        for d in sorted(os.listdir(os.path.join(self.SRC, 'lib'))):
+            if os.path.isdir(os.path.join(self.SRC, 'lib', d)):
+                self.assertRegex(layout, r'(^|\s)%s/' % d)
+
+    def test_help_names_every_option_and_sim_key(self):
+        r = run('--help')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        usage = r.stdout.splitlines()[0]
+        for opt in ('--root', '--sim', '--events-dir', '-v'):
+            self.assertIn(opt, usage)
+        sources = self.read('sim', 'platform.c')
+        keys = set(re.findall(r'strcmp\(kv, "(\w+)"\)', sources))
+        for name in os.listdir(os.path.join(self.SRC, 'sim', 'platform')):
+            if name.endswith('.c'):
+                for opts in re.findall(r'\.options = "([\w,]+)"',
+                                       self.read('sim', 'platform', name)):
+                    keys.update(opts.split(','))
+        self.assertIn('uncore', keys)
+        for key in sorted(keys):
+            self.assertIn(key + '=', r.stdout, key)
 
 
 if __name__ == '__main__':

@@ -708,9 +708,15 @@ static void test_device_gone(void **state)
 	assert_int_equal(start(&r, epyc_sim(), specs, &system_wide), 0);
 	pm_sim__advance(r.sim, SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
+	assert_int_equal(pm_session__lost_count(r.s), 0);
 	pm_sim__fail_reads(r.sim, "amd_l3", -ENODEV);
 	pm_sim__advance(r.sim, SEC);
 	assert_int_equal(pm_session__read(r.s), -ENODEV);
+	/* the session remembers what went away, once, for the caller's exit status */
+	assert_int_equal(pm_session__read(r.s), -ENODEV);
+	assert_int_equal(pm_session__lost_count(r.s), 1);
+	assert_string_equal(pm_session__lost_device(r.s, 0), "amd_l3");
+	assert_null(pm_session__lost_device(r.s, 1));
 	rep = pm_session__report(r.s, false);
 	/* msr/tsc/ was read before amd_l3 failed; it too stays at the last good read */
 	assert_true(rep->rows[0].value == 128 * 2.25e9);

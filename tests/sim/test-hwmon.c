@@ -488,6 +488,9 @@ static void test_block_goes_away(void **state)
 	th_run_until(&r, pm_sim__scenario_start(sim) + 2 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	assert_true(th_logged("bfperf/tile1 went away"));
+	/* counting goes on, yet the session says a device was lost */
+	assert_int_equal(pm_session__lost_count(r.s), 1);
+	assert_string_equal(pm_session__lost_device(r.s, 0), "bfperf/tile1");
 	rep = pm_session__report(r.s, true);
 	assert_true(rep->rows[1].enabled_ns == 0 || isnan(rep->rows[1].value));
 	/* a device gone is a device lost: its rows say so, the session names it */

@@ -386,6 +386,11 @@ static void test_failed_metric_rolls_back(void **state)
 	/* it adds hif_rd, then fails on ddrc_freq */
 	assert_int_equal(pm_evlist__add_metrics(r.l, "ddr_read_bandwidth.ddrc", &d), -EINVAL);
 	assert_int_equal(pm_evlist__count(r.l), 0);
+	/* a clock is finite and > 0: the rest would make every value a lie */
+	assert_int_equal(pm_evlist__define(r.l, "ddrc_freq", -1), -EINVAL);
+	assert_int_equal(pm_evlist__define(r.l, "ddrc_freq", 0), -EINVAL);
+	assert_int_equal(pm_evlist__define(r.l, "ddrc_freq", NAN), -EINVAL);
+	assert_int_equal(pm_evlist__define(r.l, "ddrc_freq", INFINITY), -EINVAL);
 	/* after the fix the user was told, it works */
 	assert_int_equal(pm_evlist__define(r.l, "ddrc_freq", 1.6e9), 0);
 	assert_int_equal(pm_evlist__add_metrics(r.l, "ddr_read_bandwidth.ddrc", &d), 0);

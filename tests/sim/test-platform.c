@@ -640,6 +640,59 @@ static void test_steal_mid_run(void **state)
 	th_stop(&r);
 }
 
+/* Per CPU, an uncore row says the domain its CPU reads for, as the machine tells it. */
+static void test_per_cpu_domains(void **state)
+{
+	static const char *const amd[] = { "amd_l3/l3_accesses/", "amd_df/event=0x7,umask=0x38/",
+					   "msr/tsc/", NULL };
+	static const char *const drw[] = { "ali_drw/hif_rd/", NULL };
+	const struct pm_report *rep;
+	struct th_run r;
+	size_t l3 = 0, df = 0, tsc = 0;
+
+	assert_int_equal(th_start(&r, th_sim_platform("amdzen2:sockets=2"), amd, NULL, PM_AGGR_CPU,
+				  NULL, 0),
+			 0);
+	rep = pm_session__report(r.s, false);
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		const struct pm_row *row = &rep->rows[i];
+		char want[64];
+
+		if (!strcmp(row->event, "amd_l3/l3_accesses/")) {
+			/* one CPU per CCX reads its L3: 4 cores and their SMT siblings */
+			int first = row->cpu, sib = row->cpu + 128;
+
+			snprintf(want, sizeof(want), "L3 CPUs %d-%d,%d-%d", first, first + 3, sib,
+				 sib + 3);
+			assert_non_null(row->domain);
+			assert_string_equal(row->domain, want);
+			l3++;
+		} else if (!strcmp(row->event, "amd_df/event=0x7,umask=0x38/")) {
+			snprintf(want, sizeof(want), "S%d", row->cpu / 64);
+			assert_non_null(row->domain);
+			assert_string_equal(row->domain, want);
+			df++;
+		} else {
+			assert_null(row->domain); /* a CPU's own count */
+			tsc++;
+		}
+	}
+	assert_int_equal(l3, 32);
+	assert_int_equal(df, 2);
+	assert_int_equal(tsc, 256);
+	th_stop(&r);
+	/* Yitian: each ali_drw names the CPU that probed it (0, or 64 on die 1): no
+	 * domain is one per CPU of a shared cpumask, so the rows keep their CPU */
+	assert_int_equal(th_start(&r, th_sim_platform("yitian710"), drw, NULL, PM_AGGR_CPU, NULL,
+				  0),
+			 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->n_rows, 2);
+	for (size_t i = 0; i < rep->n_rows; i++)
+		assert_null(rep->rows[i].domain);
+	th_stop(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -663,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_faults_on_time),
 		cmocka_unit_test(test_steal_mid_run),
 		cmocka_unit_test(test_scenario_last_phase_forever),
+		cmocka_unit_test(test_per_cpu_domains),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

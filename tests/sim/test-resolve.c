@@ -222,6 +222,44 @@ static void test_errors(void **state)
 	}
 }
 
+/* A long spec keeps the reason in the message, and the caret on the bad part. */
+static void test_long_spec_errors(void **state)
+{
+	struct fx f = open_fx("epyc7742-1s");
+	char spec[3000], want[64];
+	struct pm_diag d;
+	size_t n;
+
+	/* a 700-byte value: the message shortens it, the reason survives */
+	n = (size_t)snprintf(spec, sizeof(spec), "amd_df/event=0x7,umask=");
+	memset(spec + n, 'x', 700);
+	snprintf(spec + n + 700, sizeof(spec) - n - 700, "/");
+	assert_int_equal(pm_evlist__add(f.l, spec, &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "value of term 'umask' is not a number: 'xxxx"));
+	assert_non_null(strstr(d.msg, "xxx...xxx"));
+	assert_true(strlen(d.msg) < 200);
+	assert_int_equal(d.pos, 23);
+	/* a parse error after 2,000 bytes: the reason, and a caret still on it */
+	n = 0;
+	while (n < 2000)
+		n += (size_t)snprintf(spec + n, sizeof(spec) - n, "msr/tsc/,");
+	snprintf(spec + n, sizeof(spec) - n, "amd_df/event=0x7");
+	assert_int_equal(pm_evlist__add(f.l, spec, &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "': missing closing '/'"));
+	assert_true(d.pos > 0 && d.pos < (int)sizeof(d.input));
+	assert_true(!strncmp(d.input, "...", 3));
+	snprintf(want, sizeof(want), "%.6s", d.input + d.pos);
+	assert_string_equal(want, "amd_df");
+	/* an unknown PMU name of 700 bytes */
+	memset(spec, 'y', 700);
+	snprintf(spec + 700, sizeof(spec) - 700, "/event=1/");
+	assert_int_equal(pm_evlist__add(f.l, spec, &d), -ENOENT);
+	assert_non_null(strstr(d.msg, "unknown PMU 'yyyy"));
+	assert_int_equal(d.pos, 0);
+	assert_int_equal(d.len, 700);
+	close_fx(&f);
+}
+
 static void test_groups(void **state)
 {
 	struct fx f = open_fx("epyc7742-1s");
@@ -309,7 +347,7 @@ int main(void)
 		cmocka_unit_test(test_amd_encodings),	cmocka_unit_test(test_generic_and_raw),
 		cmocka_unit_test(test_yitian_families), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_groups),		cmocka_unit_test(test_tracepoints),
-		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_defaults),	cmocka_unit_test(test_long_spec_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

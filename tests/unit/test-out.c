@@ -174,7 +174,9 @@ static void test_csv(void **state)
 		"50.00,multiplexed,0,,\n");
 	free(s);
 	s = render(PM_OUT_CSV, ';', true);
-	assert_true(!strncmp(s, "# SIMULATED: yitian710", 22));
+	/* the header first, as csv.DictReader and pandas read it: no comment line */
+	assert_true(!strncmp(s, "type;time_s;timestamp;", 22));
+	assert_null(strchr(s, '#'));
 	assert_non_null(strstr(s, "amd_df/dram,x/;")); /* no quotes needed with ';' */
 	assert_non_null(strstr(s, ";1;;\n"));
 	free(s);
@@ -207,6 +209,90 @@ static void test_table(void **state)
 	assert_non_null(strstr(s, "(50.00%)"));
 	assert_non_null(strstr(s, "1.002358130 seconds time elapsed"));
 	free(s);
+}
+
+/* A small non-zero value is not printed as a true zero's 0.00. */
+static void test_table_small_values(void **state)
+{
+	static const struct {
+		double v;
+		const char *text;
+	} t[] = {
+		{ 0.00421, "0.00421" }, { 0.5, "0.500" },	  { 0.0, "0.00" },
+		{ 1234.5, "1,234.50" }, { -0.00421, "-0.00421" }, { 4.21e-9, "4.21e-09" },
+		{ 1.0, "1.00" },	{ 0.0999, "0.0999" },
+	};
+	struct pm_row row[sizeof(t) / sizeof(t[0])];
+	struct pm_report r = rep;
+	struct pm_out_opts o = { .format = PM_OUT_TABLE, .target = "'system wide'" };
+	struct pm_out *out = NULL;
+	char *buf = NULL, line[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		row[i] = (struct pm_row){ .event = "DF_CH0_BW_GB",
+					  .unit = "GB",
+					  .cpu = -1,
+					  .die = -1,
+					  .socket = -1,
+					  .value = t[i].v,
+					  .running = 1.0,
+					  .flags = PM_ROW_METRIC };
+	r.rows = row;
+	r.n_rows = sizeof(t) / sizeof(t[0]);
+	assert_int_equal(pm_out__new(f, &o, &out), 0);
+	assert_int_equal(pm_out__report(out, &r), 0);
+	pm_out__free(out);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(line, sizeof(line), "\n%18s GB     DF_CH0_BW_GB\n", t[i].text);
+		if (!strstr(buf, line))
+			fail_msg("%g: no '%s' in\n%s", t[i].v, line + 1, buf);
+	}
+	free(buf);
+}
+
+/* Per CPU, an uncore row is labelled by its domain, not by the CPU that read it. */
+static void test_table_domain_labels(void **state)
+{
+	struct pm_row row[2] = {
+		{ .event = "amd_l3/l3_accesses/",
+		  .unit = "",
+		  .domain = "L3 CPUs 4-7,68-71",
+		  .cpu = 4,
+		  .die = 0,
+		  .socket = 0,
+		  .value = 10,
+		  .raw = 10,
+		  .running = 1.0 },
+		{ .event = "msr/tsc/",
+		  .unit = "",
+		  .cpu = 3,
+		  .die = 0,
+		  .socket = 0,
+		  .value = 20,
+		  .raw = 20,
+		  .running = 1.0 },
+	};
+	struct pm_report r = rep;
+	struct pm_out_opts o = { .format = PM_OUT_TABLE, .target = "'system wide'" };
+	struct pm_out *out = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	r.aggr = PM_AGGR_CPU;
+	r.rows = row;
+	r.n_rows = 2;
+	assert_int_equal(pm_out__new(f, &o, &out), 0);
+	assert_int_equal(pm_out__report(out, &r), 0);
+	pm_out__free(out);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nL3 CPUs 4-7,68-71                 10        amd_l3/"));
+	assert_non_null(strstr(buf, "\nCPU3                              20        msr/tsc/"));
+	assert_null(strstr(buf, "CPU4"));
+	free(buf);
 }
 
 /* Every reason to doubt a value reaches every format (issue 12: a flag on the row). */
@@ -300,10 +386,15 @@ static void test_locale(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_jsonw),	      cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_csv),	      cmocka_unit_test(test_json),
-		cmocka_unit_test(test_table),	      cmocka_unit_test(test_locale),
+		cmocka_unit_test(test_jsonw),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_locale),
 		cmocka_unit_test(test_quality_flags),
+		cmocka_unit_test(test_table_small_values),
+		cmocka_unit_test(test_table_domain_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
