@@ -62,6 +62,7 @@ struct pm_evlist;
 struct pm_session;
 struct pm_out;
 struct pm_replay;
+struct pm_snapshot;
 
 /* ---- context ---------------------------------------------------------- */
 
@@ -409,6 +410,24 @@ struct pm_report {
 
 /* The rows of the last interval or of the totals; valid until the next read. */
 PM_API const struct pm_report *pm_session__report(struct pm_session *s, bool interval);
+
+/*
+ * A snapshot: an immutable copy of the report pm_session__report(s,
+ * interval) gives now, with copies of every string its rows point to, in
+ * one allocation. It outlives the session, its event list and its context,
+ * and may cross threads (the top of this file): nothing in it changes after
+ * pm_session__snapshot returns, and its reference count is atomic. The
+ * caller holds the first reference; pm_snapshot__ref takes another (for
+ * another thread), each pm_snapshot__unref drops one and the last frees it.
+ */
+PM_API int pm_session__snapshot(struct pm_session *s, bool interval,
+				struct pm_snapshot **ret_snapshot);
+/* Take a reference to a snapshot the caller holds one of; returns snap. */
+PM_API struct pm_snapshot *pm_snapshot__ref(struct pm_snapshot *snap);
+/* Drop one (NULL: nothing to do). */
+PM_API void pm_snapshot__unref(struct pm_snapshot *snap);
+/* Its report, valid while the caller holds a reference. */
+PM_API const struct pm_report *pm_snapshot__report(const struct pm_snapshot *snap);
 
 /* ---- output ------------------------------------------------------------- */
 
