@@ -31,10 +31,17 @@ for h in pmumon.h os.h sim.h; do
 	[ -f "$tmp/root$prefix/include/pmumon/$h" ] || { echo "pmumon/$h not installed"; exit 1; }
 done
 
+# a sanitized build installs sanitized libraries: the programs need the runtime
+sanitize=$("${MESON:-meson}" introspect "$build" --buildoptions | python3 -c '
+import json, sys
+print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "b_sanitize"))')
+san=
+[ "$sanitize" = none ] || san=-fsanitize=$sanitize
+
 # strict C11 for count.c: the public headers need no feature macros
-${CC:-cc} -std=c11 -Wall -Wextra -Werror $cflags "$src/examples/count.c" -o "$tmp/count" $libs
-${CC:-cc} -std=gnu11 -pthread -Wall -Wextra -Werror $cflags "$src/examples/snapshot-threads.c" \
-	-o "$tmp/snapshot-threads" $libs -lm
+${CC:-cc} -std=c11 -Wall -Wextra -Werror $san $cflags "$src/examples/count.c" -o "$tmp/count" $libs
+${CC:-cc} -std=gnu11 -pthread -Wall -Wextra -Werror $san $cflags \
+	"$src/examples/snapshot-threads.c" -o "$tmp/snapshot-threads" $libs -lm
 
 # the programs use the installed libraries, not the build tree's
 LD_LIBRARY_PATH="$libdir" ldd "$tmp/count" | grep -E 'libpmumon(-sim)?\.so' | tee "$tmp/ldd"
