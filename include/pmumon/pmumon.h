@@ -22,7 +22,7 @@
  * it cannot honour is refused, not ignored).
  *
  * Threads. The library starts no threads and has no global mutable state, so
- * separate objects may be used from separate threads freely. One context and
+ * separate contexts may be used from separate threads freely. One context and
  * everything made from it (PMUs, event lists, sessions, outputs, the reports
  * a session returns) is used by one thread at a time: the caller serialises
  * (e.g. a sampler thread owns them). What crosses threads is a snapshot
