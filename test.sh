@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Build pmumon and run every test suite (unit, sim, cli, hw, fuzz), then the
-# unit/sim/fuzz suites again under ASan+UBSan and under valgrind, and check the
-# formatting. Ends with the line "N passed, N failed".
+# Build pmumon and run every test suite (unit, sim, cli, hw, fuzz, lib), then
+# the unit/sim/fuzz suites again under ASan+UBSan and under valgrind, the
+# snapshot threads example under ThreadSanitizer, and check the formatting.
+# Ends with the line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps || exit 1
@@ -42,13 +43,22 @@ meson test -C build --print-errorlogs
 meson test -C build-asan --suite unit --suite sim --suite fuzz --print-errorlogs
 meson test -C build --suite unit --suite sim --print-errorlogs --setup valgrind --logbase valgrind
 
-FORMAT_FAILED=$format_failed python3 - <<'PY'
+# the snapshot thread model under ThreadSanitizer (its own build directory)
+tsan_failed=0
+if ! tsan_out=$(tests/lib/tsan.sh build-tsan 2>&1); then
+	echo "$tsan_out" | tail -40
+	echo "ThreadSanitizer: examples/snapshot-threads failed (tests/lib/tsan.sh)"
+	tsan_failed=1
+fi
+
+FORMAT_FAILED=$format_failed TSAN_FAILED=$tsan_failed python3 - <<'PY'
 import json, os, sys
 passed = failed = skipped = 0
-if os.environ['FORMAT_FAILED'] == '1':
-    failed += 1
-else:
-    passed += 1
+for check in ('FORMAT_FAILED', 'TSAN_FAILED'):
+    if os.environ[check] == '1':
+        failed += 1
+    else:
+        passed += 1
 for log in ('build/meson-logs/testlog.json', 'build-asan/meson-logs/testlog.json',
             'build/meson-logs/valgrind-valgrind.json'):
     for line in open(log):

@@ -325,13 +325,13 @@ static bool packs_known(struct pm_ctx *ctx, const char *packs)
 int cmd_import(int argc, char **argv)
 {
 	struct import_args a = { .format = PM_OUT_TABLE, .sep = ',', .aggr = PM_AGGR_FAMILY };
-	struct pm_replay_opts ro = { 0 };
+	struct pm_replay_opts ro = { .size = sizeof(ro) };
 	struct pm_replay *rp = NULL;
 	struct pm_ctx *ctx = NULL;
 	struct pm_evlist *l = NULL;
 	struct pm_session *s = NULL;
-	struct pm_session_opts so = { .target = PM_TARGET_SYSTEM };
-	struct pm_out_opts oo = { 0 };
+	struct pm_session_opts so = { .size = sizeof(so), .target = PM_TARGET_SYSTEM };
+	struct pm_out_opts oo = { .size = sizeof(oo) };
 	struct pm_out *out = NULL;
 	struct pm_row *scratch = NULL;
 	struct pm_diag d;

@@ -639,8 +639,8 @@ int cmd_stat(int argc, char **argv)
 	struct stat_args a = { .format = PM_OUT_TABLE, .sep = ',', .aggr = PM_AGGR_FAMILY };
 	struct run run = { 0 };
 	struct pm_evlist *l = NULL;
-	struct pm_session_opts so = { 0 };
-	struct pm_out_opts oo = { 0 };
+	struct pm_session_opts so = { .size = sizeof(so) };
+	struct pm_out_opts oo = { .size = sizeof(oo) };
 	struct pm_diag d;
 	FILE *f = stdout;
 	char target[512], *program = NULL;

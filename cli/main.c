@@ -312,6 +312,7 @@ static int use_sim(struct pm_ctx_opts *o)
 int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, struct pm_ctx **ret_ctx)
 {
 	struct pm_ctx_opts o = {
+		.size = sizeof(o),
 		.replay = replay,
 		.packs = packs,
 		.simulated = pm_replay__sim_platform(replay) != NULL,
@@ -348,6 +349,7 @@ int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, struct pm_ct
 int cli_ctx_new(struct pm_ctx **ret_ctx)
 {
 	struct pm_ctx_opts o = {
+		.size = sizeof(o),
 		.root = arg_global.root,
 		.log_fn = log_to_stderr,
 		.log_level = arg_global.verbose >= 2 ? PM_LOG_DEBUG :

@@ -16,6 +16,7 @@
 #include "source/sideband.h"
 #include "source/perf.h"
 #include "source/replay.h"
+#include "util/opts.h"
 #include "util/util.h"
 
 /* Forget a discovery that failed half way. */
@@ -44,11 +45,16 @@ static void free_extra(struct pm_ctx *ctx)
 
 int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 {
+	struct pm_ctx_opts o;
 	struct pm_ctx *ctx;
 	int r;
 
 	if (!opts || !ret_ctx)
 		return -EINVAL;
+	r = PM_OPTS_COPY(&o, opts);
+	if (r < 0)
+		return r;
+	opts = &o;
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
 		return -ENOMEM;

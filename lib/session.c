@@ -7,6 +7,7 @@
 
 #include "ctx.h"
 #include "pmu.h"
+#include "util/opts.h"
 #include "util/util.h"
 
 /* Every source a session may use; counters name theirs by index. */
@@ -78,12 +79,21 @@ const char *pm_session__event_source(const struct pm_session *s, size_t event)
 int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 		    struct pm_session **ret_session, struct pm_diag *reterr)
 {
+	struct pm_session_opts o;
 	struct pm_session *s;
 	int r;
 
 	if (!l || !opts || !ret_session)
 		return -EINVAL;
 	pm_diag__init(reterr);
+	r = PM_OPTS_COPY(&o, opts);
+	if (r < 0) {
+		pm_diag_set(reterr, "set it to sizeof(struct pm_session_opts) (pmumon.h, Options)",
+			    "struct pm_session_opts: size %zu is not one this library takes",
+			    opts->size);
+		return r;
+	}
+	opts = &o;
 	if (l->n_ev == 0) {
 		pm_diag_set(reterr, "give events with -e, or none for the defaults",
 			    "no events to count");

@@ -29,8 +29,7 @@
 #include <sys/types.h>
 
 #include "pmumon/os.h"
-
-struct pm_sim;
+#include "pmumon/sim.h"
 
 /* Driver rules a PMU model can have (kernel-facts §0.4, §1.5, §3.4). */
 enum {
@@ -71,47 +70,14 @@ struct pm_sim_pmu_model {
 	void *data;
 };
 
+/*
+ * The building blocks below are the simulator's own, for pmumon's tests:
+ * the platform-level API an embedder uses is in pmumon/sim.h (installed,
+ * exported from libpmumon-sim); these are not exported.
+ */
+
+/* A bare simulator, with no platform: add files and PMU models by hand. */
 int pm_sim__new(struct pm_sim **ret);
-/*
- * A whole simulated machine from a spec "PLATFORM[:KEY=VALUE,...]":
- * platforms yitian710, amdzen2, bluefield2, bluefield3, merrifield; keys
- * clock=virtual|real, scenario=FILE, seed=N, and the platform's own
- * (sockets=, channels=, msr=, user=). On failure err says why.
- */
-int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_t errsz);
-/* The platforms, for help texts: name and one-line summary; NULL past the end. */
-const char *pm_sim__platform_info(size_t i, const char **ret_summary);
-/* Scenario quantity i of a platform, for help and docs; false past the end. */
-bool pm_sim__platform_quantity(const char *platform, size_t i, const char **ret_key,
-			       const char **ret_unit, int *ret_instances, double *ret_default,
-			       const char **ret_doc);
-/*
- * SIMULATION-ONLY: the programming list (docs/sideband.md) the simulated
- * Merrifield needs for each of seed 001's groups, made from the simulator's
- * invented register map (sim/platform/merrifield-map.h) as a user with real
- * hardware would capture one from Intel's tools. It counts nothing on real
- * hardware. *ret_text is the caller's (free()). -ENOENT: the platform has
- * no sideband counters.
- */
-int pm_sim__sideband_program(const char *platform, char **ret_text);
-/* Does the simulation follow wall time (clock=real)? */
-bool pm_sim__real_clock(const struct pm_sim *sim);
-/* The platform this simulation runs, or NULL for a bare simulator. */
-const char *pm_sim__platform_name(const struct pm_sim *sim);
-/*
- * The truth: the integral of scenario quantity key[inst] from the start of
- * the scenario to scenario time t_ns (bytes for a bytes/s rate). -ENOENT for
- * an unknown key or instance.
- */
-int pm_sim__truth(const struct pm_sim *sim, const char *key, int inst, uint64_t t_ns, double *ret);
-/* The integral of key_a[inst_a] * key_b[inst_b] (accesses x hit ratio = hits). */
-int pm_sim__truth2(const struct pm_sim *sim, const char *key_a, int inst_a, const char *key_b,
-		   int inst_b, uint64_t t_ns, double *ret);
-/* Monotonic simulator time at which the scenario starts. */
-uint64_t pm_sim__scenario_start(const struct pm_sim *sim);
-/* The ops to hand to pm_ctx_opts with the sim as os; destroy frees the sim. */
-const struct pm_os_ops *pm_sim__ops(void);
-void pm_sim__free(struct pm_sim *sim);
 
 /* Files. */
 int pm_sim__write_file(struct pm_sim *sim, const char *path, const char *text);
@@ -132,9 +98,7 @@ unsigned pm_sim__opens(const struct pm_sim *sim);
 /* Did any ENABLE ioctl come before the last open? (ali_drw's reset would bite.) */
 bool pm_sim__enabled_before_open(const struct pm_sim *sim);
 
-/* Time. */
+/* Time (pm_sim__now and pm_sim__advance are public). */
 void pm_sim__use_real_clock(struct pm_sim *sim, bool real);
-uint64_t pm_sim__now(const struct pm_sim *sim); /* ns since the simulated boot */
-void pm_sim__advance(struct pm_sim *sim, uint64_t ns);
 
 #endif

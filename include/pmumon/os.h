@@ -17,6 +17,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#ifndef PM_API /* as in pmumon/pmumon.h: an exported function */
+#define PM_API __attribute__((visibility("default")))
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -92,7 +96,7 @@ struct pm_os_ops {
 };
 
 /* The real machine, with files under root ("/" or a fixture tree). */
-int pm_os_linux_new(const char *root, const struct pm_os_ops **ret_ops, void **ret_os);
+PM_API int pm_os_linux_new(const char *root, const struct pm_os_ops **ret_ops, void **ret_os);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,32 @@
  * are untouched on failure. Objects are opaque; getters return borrowed
  * pointers valid until their owner is freed. The library never prints: it
  * reports through the context's log callback and pm_diag.
+ *
+ * Options: struct pm_ctx_opts, pm_session_opts, pm_replay_opts and
+ * pm_out_opts open with `size_t size`, which the caller sets to the size of
+ * the struct it was built with:
+ *
+ *	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM };
+ *
+ * The library reads only the fields within size and gives every field after
+ * them its default (zero), so a caller built against an older header keeps
+ * working when fields are added. A size of 0 (not set) is -EINVAL; bytes
+ * beyond the fields this library knows must be zero (else -E2BIG: an option
+ * it cannot honour is refused, not ignored).
+ *
+ * Threads. The library starts no threads and has no global mutable state, so
+ * separate contexts may be used from separate threads freely. One context and
+ * everything made from it (PMUs, event lists, sessions, outputs, the reports
+ * a session returns) is used by one thread at a time: the caller serialises
+ * (e.g. a sampler thread owns them). What crosses threads is a snapshot
+ * (pm_session__snapshot): an immutable copy of a report, with its own
+ * strings, reference counted with atomics. Any thread may take a reference,
+ * read it and drop it, concurrently and after the session, event list and
+ * context are gone. A pm_out writes to one FILE from one thread at a time;
+ * each reader thread renders with its own pm_out. docs/library.md has more.
+ *
+ * Linking: pkg-config --cflags --libs pmumon. Only the functions marked
+ * PM_API are exported (lib/libpmumon.map, version PMUMON_0).
  */
 #ifndef PMUMON_PMUMON_H
 #define PMUMON_PMUMON_H
@@ -17,6 +43,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+/* The library's exported functions; everything else in it is hidden. */
+#ifndef PM_API
+#define PM_API __attribute__((visibility("default")))
+#endif
 
 #include "pmumon/os.h"
 
@@ -31,6 +62,7 @@ struct pm_evlist;
 struct pm_session;
 struct pm_out;
 struct pm_replay;
+struct pm_snapshot;
 
 /* ---- context ---------------------------------------------------------- */
 
@@ -50,6 +82,7 @@ struct pm_file {
 };
 
 struct pm_ctx_opts {
+	size_t size; /* sizeof(struct pm_ctx_opts): see the top of this file */
 	/* Root of the machine's files for the real os ("/" when NULL). */
 	const char *root;
 	/* Another os behind the seam (the simulator); the context owns it. */
@@ -77,11 +110,11 @@ struct pm_ctx_opts {
 	enum pm_log_level log_level;
 };
 
-int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx);
-void pm_ctx__free(struct pm_ctx *ctx);
-const struct pm_os_ops *pm_ctx__os_ops(const struct pm_ctx *ctx);
-void *pm_ctx__os(const struct pm_ctx *ctx);
-bool pm_ctx__simulated(const struct pm_ctx *ctx);
+PM_API int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx);
+PM_API void pm_ctx__free(struct pm_ctx *ctx);
+PM_API const struct pm_os_ops *pm_ctx__os_ops(const struct pm_ctx *ctx);
+PM_API void *pm_ctx__os(const struct pm_ctx *ctx);
+PM_API bool pm_ctx__simulated(const struct pm_ctx *ctx);
 
 /*
  * What went wrong, for a person: msg names the thing, hint says how to fix
@@ -95,52 +128,54 @@ struct pm_diag {
 	int pos, len; /* -1 when there is no position */
 };
 
-void pm_diag__init(struct pm_diag *d);
+PM_API void pm_diag__init(struct pm_diag *d);
 
 /* ---- discovery -------------------------------------------------------- */
 
 /* Find every PMU and the CPU topology (done once; later calls are cheap). */
-int pm_ctx__discover(struct pm_ctx *ctx);
-size_t pm_ctx__pmu_count(struct pm_ctx *ctx);
-const struct pm_pmu *pm_ctx__pmu(struct pm_ctx *ctx, size_t i);
-int pm_ctx__cpu_count(struct pm_ctx *ctx);
-int pm_ctx__package_count(struct pm_ctx *ctx);
-int pm_ctx__die_count(struct pm_ctx *ctx);
+PM_API int pm_ctx__discover(struct pm_ctx *ctx);
+PM_API size_t pm_ctx__pmu_count(struct pm_ctx *ctx);
+PM_API const struct pm_pmu *pm_ctx__pmu(struct pm_ctx *ctx, size_t i);
+PM_API int pm_ctx__cpu_count(struct pm_ctx *ctx);
+PM_API int pm_ctx__package_count(struct pm_ctx *ctx);
+PM_API int pm_ctx__die_count(struct pm_ctx *ctx);
 /* Names of the platform packs that match this machine, comma separated. */
-const char *pm_ctx__packs(struct pm_ctx *ctx);
+PM_API const char *pm_ctx__packs(struct pm_ctx *ctx);
 
-const char *pm_pmu__name(const struct pm_pmu *p);
+PM_API const char *pm_pmu__name(const struct pm_pmu *p);
 /* The family: the name without an instance suffix (ali_drw_21000 -> ali_drw). */
-const char *pm_pmu__family(const struct pm_pmu *p);
-uint32_t pm_pmu__type(const struct pm_pmu *p); /* 0 for a PMU only MSRs provide */
+PM_API const char *pm_pmu__family(const struct pm_pmu *p);
+PM_API uint32_t pm_pmu__type(const struct pm_pmu *p); /* 0 for a PMU only MSRs provide */
 /* Who counts it: "perf" (the kernel), or "msr" (pmumon through /dev/cpu/N/msr). */
-const char *pm_pmu__source(const struct pm_pmu *p);
+PM_API const char *pm_pmu__source(const struct pm_pmu *p);
 /* The CPUs its events open on, as a list; "" for per-CPU (core) PMUs. */
-int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size);
-int pm_pmu__cpu_count(const struct pm_pmu *p); /* 0 for per-CPU (core) PMUs */
+PM_API int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size);
+PM_API int pm_pmu__cpu_count(const struct pm_pmu *p); /* 0 for per-CPU (core) PMUs */
 /* General-purpose counters per instance, -1 when no pack knows. */
-int pm_pmu__counters(const struct pm_pmu *p);
-int pm_pmu__fixed_counters(const struct pm_pmu *p);
-int pm_pmu__counter_width(const struct pm_pmu *p);	   /* bits, 0 unknown */
-const char *pm_pmu__identifier(const struct pm_pmu *p);	   /* NULL when absent */
-int pm_pmu__mux_interval_ms(const struct pm_pmu *p);	   /* -1 when absent */
-const char *pm_pmu__traits_source(const struct pm_pmu *p); /* which pack, or NULL */
-size_t pm_pmu__format_count(const struct pm_pmu *p);
+PM_API int pm_pmu__counters(const struct pm_pmu *p);
+PM_API int pm_pmu__fixed_counters(const struct pm_pmu *p);
+PM_API int pm_pmu__counter_width(const struct pm_pmu *p);	  /* bits, 0 unknown */
+PM_API const char *pm_pmu__identifier(const struct pm_pmu *p);	  /* NULL when absent */
+PM_API int pm_pmu__mux_interval_ms(const struct pm_pmu *p);	  /* -1 when absent */
+PM_API const char *pm_pmu__traits_source(const struct pm_pmu *p); /* which pack, or NULL */
+PM_API size_t pm_pmu__format_count(const struct pm_pmu *p);
 /* Term name and its sysfs text ("config:0-7"). */
-int pm_pmu__format(const struct pm_pmu *p, size_t i, const char **ret_name, const char **ret_spec);
-size_t pm_pmu__alias_count(const struct pm_pmu *p);
-const struct pm_alias *pm_pmu__alias(const struct pm_pmu *p, size_t i);
+PM_API int pm_pmu__format(const struct pm_pmu *p, size_t i, const char **ret_name,
+			  const char **ret_spec);
+PM_API size_t pm_pmu__alias_count(const struct pm_pmu *p);
+PM_API const struct pm_alias *pm_pmu__alias(const struct pm_pmu *p, size_t i);
 
-const char *pm_alias__name(const struct pm_alias *a);
-const char *pm_alias__terms(const struct pm_alias *a); /* "event=0x7,umask=0x38" */
-const char *pm_alias__desc(const struct pm_alias *a);  /* NULL when none */
-const char *pm_alias__unit(const struct pm_alias *a);  /* NULL when a plain count */
-double pm_alias__scale(const struct pm_alias *a);
-bool pm_alias__per_pkg(const struct pm_alias *a);
-bool pm_alias__snapshot(const struct pm_alias *a);
-const char *pm_alias__origin(const struct pm_alias *a); /* "sysfs" or a pack name */
+PM_API const char *pm_alias__name(const struct pm_alias *a);
+PM_API const char *pm_alias__terms(const struct pm_alias *a); /* "event=0x7,umask=0x38" */
+PM_API const char *pm_alias__desc(const struct pm_alias *a);  /* NULL when none */
+PM_API const char *pm_alias__unit(const struct pm_alias *a);  /* NULL when a plain count */
+PM_API double pm_alias__scale(const struct pm_alias *a);
+PM_API bool pm_alias__per_pkg(const struct pm_alias *a);
+PM_API bool pm_alias__snapshot(const struct pm_alias *a);
+PM_API const char *pm_alias__origin(const struct pm_alias *a); /* "sysfs" or a pack name */
 /* The encoding on its PMU, "config=0x100003807[,config1=..]". */
-int pm_alias__encoding(const struct pm_alias *a, const struct pm_pmu *p, char *buf, size_t size);
+PM_API int pm_alias__encoding(const struct pm_alias *a, const struct pm_pmu *p, char *buf,
+			      size_t size);
 
 /* The platform packs' metrics that match this machine, for listing. */
 struct pm_metric_info {
@@ -151,47 +186,47 @@ struct pm_metric_info {
 	const char *note;	 /* what to know when reading it, or NULL */
 };
 
-size_t pm_ctx__metric_count(struct pm_ctx *ctx);
-int pm_ctx__metric(struct pm_ctx *ctx, size_t i, struct pm_metric_info *ret);
+PM_API size_t pm_ctx__metric_count(struct pm_ctx *ctx);
+PM_API int pm_ctx__metric(struct pm_ctx *ctx, size_t i, struct pm_metric_info *ret);
 
 /* perf's generic event names (cycles, page-faults, ...), for listing. */
-size_t pm_generic_event_count(void);
+PM_API size_t pm_generic_event_count(void);
 /* Its name; *ret_kind gets "hardware" or "software". NULL past the end. */
-const char *pm_generic_event(size_t i, const char **ret_kind);
+PM_API const char *pm_generic_event(size_t i, const char **ret_kind);
 
 /* ---- event lists ------------------------------------------------------ */
 
-int pm_evlist__new(struct pm_ctx *ctx, struct pm_evlist **ret_list);
-void pm_evlist__free(struct pm_evlist *l);
+PM_API int pm_evlist__new(struct pm_ctx *ctx, struct pm_evlist **ret_list);
+PM_API void pm_evlist__free(struct pm_evlist *l);
 /* Parse and resolve one event spec in perf's syntax and add its events. */
-int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag *reterr);
+PM_API int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag *reterr);
 /*
  * Add the default events: the platform pack's (memory bandwidth first) or
  * the generic events this machine has (cpu-clock when system_wide, else
  * task-clock, as perf). ret_desc gets what was chosen, for the user. Events
  * that turn out unsupported are dropped when opened.
  */
-int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc, size_t desc_size,
-			    struct pm_diag *reterr);
-size_t pm_evlist__count(const struct pm_evlist *l);
+PM_API int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
+				   size_t desc_size, struct pm_diag *reterr);
+PM_API size_t pm_evlist__count(const struct pm_evlist *l);
 /*
  * Add the platform packs' metrics named (or in the MetricGroups named),
  * comma separated; the events they need join the list. Rows follow for
  * every bucket the events have rows in, flagged PM_ROW_METRIC.
  */
-int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr);
+PM_API int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr);
 /* A constant metrics may use by name, for what no counter gives (a DDRC clock).
  * Every pack constant is a clock rate or a size: -EINVAL unless finite and > 0. */
-int pm_evlist__define(struct pm_evlist *l, const char *name, double value);
+PM_API int pm_evlist__define(struct pm_evlist *l, const char *name, double value);
 /*
  * What a reader of the list's metrics should know: each pack note of the
  * metrics added (a seed's known behaviours), and each constant a metric
  * needs that neither the pack nor --define gives (those metrics are NaN).
  * Borrowed; valid until the next pm_evlist__add_metrics or the list's end.
  */
-size_t pm_evlist__note_count(const struct pm_evlist *l);
-const char *pm_evlist__note(const struct pm_evlist *l, size_t i);
-const char *pm_evlist__name(const struct pm_evlist *l, size_t i);
+PM_API size_t pm_evlist__note_count(const struct pm_evlist *l);
+PM_API const char *pm_evlist__note(const struct pm_evlist *l, size_t i);
+PM_API const char *pm_evlist__name(const struct pm_evlist *l, size_t i);
 
 /* ---- counting ----------------------------------------------------------- */
 
@@ -219,6 +254,7 @@ enum pm_source_choice {
 };
 
 struct pm_session_opts {
+	size_t size; /* sizeof(struct pm_session_opts) */
 	enum pm_target_kind target;
 	enum pm_source_choice source;
 	const char *cpus; /* PM_TARGET_CPUS */
@@ -237,14 +273,14 @@ struct pm_session_opts {
 	bool sideband_pci;
 };
 
-int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
-		    struct pm_session **ret_session, struct pm_diag *reterr);
-void pm_session__free(struct pm_session *s);
+PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
+			   struct pm_session **ret_session, struct pm_diag *reterr);
+PM_API void pm_session__free(struct pm_session *s);
 /* Open every counter, disabled. */
-int pm_session__open(struct pm_session *s, struct pm_diag *reterr);
+PM_API int pm_session__open(struct pm_session *s, struct pm_diag *reterr);
 /* Start every counter together (ali_drw resets its counters on each open). */
-int pm_session__enable(struct pm_session *s);
-int pm_session__disable(struct pm_session *s);
+PM_API int pm_session__enable(struct pm_session *s);
+PM_API int pm_session__disable(struct pm_session *s);
 /*
  * Read every counter now; the interval runs from the previous read. On
  * failure nothing changes: reports still show the last good read. A device
@@ -254,32 +290,32 @@ int pm_session__disable(struct pm_session *s);
  * the rest go on, and the read returns 0; it fails with the last loss's
  * error once no device counts any more.
  */
-int pm_session__read(struct pm_session *s);
+PM_API int pm_session__read(struct pm_session *s);
 /* The PMU (or device) whose read failed in the last pm_session__read, or NULL. */
-const char *pm_session__failed_device(const struct pm_session *s);
+PM_API const char *pm_session__failed_device(const struct pm_session *s);
 /*
  * Devices lost since the session opened (went away, or their driver failed
  * a read: a BlueField block's EIO, EBUSY, EACCES, EINVAL, ENODEV), each
  * once: how many, and the i-th's PMU name ("bfperf/tile1", in counter
  * order; NULL past the end). The library logged each loss with its error.
  */
-size_t pm_session__lost_count(const struct pm_session *s);
-const char *pm_session__lost_device(const struct pm_session *s, size_t i);
+PM_API size_t pm_session__lost_count(const struct pm_session *s);
+PM_API const char *pm_session__lost_device(const struct pm_session *s, size_t i);
 /*
  * Sources pmumon drives itself (the msr source rotates 8 DF events over 4
  * counters and keeps 48-bit counters from wrapping unseen) need to be
  * polled: by this monotonic time (UINT64_MAX: never), call
  * pm_session__poll. Reads poll too.
  */
-uint64_t pm_session__next_poll(const struct pm_session *s);
-int pm_session__poll(struct pm_session *s);
+PM_API uint64_t pm_session__next_poll(const struct pm_session *s);
+PM_API int pm_session__poll(struct pm_session *s);
 /* Which source counts event i of the list: "perf", "msr", or NULL (none opened). */
-const char *pm_session__event_source(const struct pm_session *s, size_t event);
+PM_API const char *pm_session__event_source(const struct pm_session *s, size_t event);
 /* Counters actually opened (unsupported defaults are dropped). */
-size_t pm_session__counter_count(const struct pm_session *s);
+PM_API size_t pm_session__counter_count(const struct pm_session *s);
 /* Names of the events left out because this machine does not support them,
  * comma separated ("" if none). Return: 0 or -ENAMETOOLONG (truncated). */
-int pm_session__dropped(const struct pm_session *s, char *buf, size_t size);
+PM_API int pm_session__dropped(const struct pm_session *s, char *buf, size_t size);
 
 /* ---- importing counts recorded elsewhere (docs/import.md) --------------- */
 
@@ -292,6 +328,7 @@ enum pm_replay_format {
 };
 
 struct pm_replay_opts {
+	size_t size; /* sizeof(struct pm_replay_opts) */
 	enum pm_replay_format format;
 	char sep;	      /* perf stat -x separator; 0: ',' (the CSVs say theirs) */
 	const char *name;     /* the file's name, for messages */
@@ -303,21 +340,21 @@ struct pm_replay_opts {
  * there. The result goes to pm_ctx_opts.replay (which frees it) or to
  * pm_replay__free.
  */
-int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *opts,
-		     struct pm_replay **ret_replay, struct pm_diag *reterr);
-void pm_replay__free(struct pm_replay *r);
+PM_API int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *opts,
+			    struct pm_replay **ret_replay, struct pm_diag *reterr);
+PM_API void pm_replay__free(struct pm_replay *r);
 /* "perf stat -x", "perf stat -j", "pmumon CSV", "counts CSV" */
-const char *pm_replay__format_name(const struct pm_replay *r);
-size_t pm_replay__sample_count(const struct pm_replay *r);
-bool pm_replay__intervals(const struct pm_replay *r);		/* else one total */
-bool pm_replay__duration_known(const struct pm_replay *r);	/* duration_time has a value */
-const char *pm_replay__sim_platform(const struct pm_replay *r); /* NULL: real counts */
+PM_API const char *pm_replay__format_name(const struct pm_replay *r);
+PM_API size_t pm_replay__sample_count(const struct pm_replay *r);
+PM_API bool pm_replay__intervals(const struct pm_replay *r);	  /* else one total */
+PM_API bool pm_replay__duration_known(const struct pm_replay *r); /* duration_time has a value */
+PM_API const char *pm_replay__sim_platform(const struct pm_replay *r); /* NULL: real counts */
 /* The finest rows the file has: per device, CPU, die, socket, or merged. */
-enum pm_aggr pm_replay__aggr(const struct pm_replay *r);
+PM_API enum pm_aggr pm_replay__aggr(const struct pm_replay *r);
 /* Events the file only has as <not supported>, comma separated ("" if none). */
-int pm_replay__unsupported(const struct pm_replay *r, char *buf, size_t size);
+PM_API int pm_replay__unsupported(const struct pm_replay *r, char *buf, size_t size);
 /* Add every event of the context's recording (counted ones) to the list. */
-int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr);
+PM_API int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr);
 
 /* One value of one event in one aggregation bucket. */
 struct pm_row {
@@ -379,7 +416,7 @@ enum {
  * Each PM_ROW_* flag's name in CSV, JSON Lines and exposition
  * ("multiplexed", "wrap_uncertain", ...), NULL for a bit that is no flag.
  */
-const char *pm_row_flag_name(unsigned flag);
+PM_API const char *pm_row_flag_name(unsigned flag);
 
 struct pm_report {
 	bool interval;	      /* one interval, or the totals since enable */
@@ -392,7 +429,25 @@ struct pm_report {
 };
 
 /* The rows of the last interval or of the totals; valid until the next read. */
-const struct pm_report *pm_session__report(struct pm_session *s, bool interval);
+PM_API const struct pm_report *pm_session__report(struct pm_session *s, bool interval);
+
+/*
+ * A snapshot: an immutable copy of the report pm_session__report(s,
+ * interval) gives now, with copies of every string its rows point to, in
+ * one allocation. It outlives the session, its event list and its context,
+ * and may cross threads (the top of this file): nothing in it changes after
+ * pm_session__snapshot returns, and its reference count is atomic. The
+ * caller holds the first reference; pm_snapshot__ref takes another (for
+ * another thread), each pm_snapshot__unref drops one and the last frees it.
+ */
+PM_API int pm_session__snapshot(struct pm_session *s, bool interval,
+				struct pm_snapshot **ret_snapshot);
+/* Take a reference to a snapshot the caller holds one of; returns snap. */
+PM_API struct pm_snapshot *pm_snapshot__ref(struct pm_snapshot *snap);
+/* Drop one (NULL: nothing to do). */
+PM_API void pm_snapshot__unref(struct pm_snapshot *snap);
+/* Its report, valid while the caller holds a reference. */
+PM_API const struct pm_report *pm_snapshot__report(const struct pm_snapshot *snap);
 
 /* ---- output ------------------------------------------------------------- */
 
@@ -405,6 +460,7 @@ enum pm_out_format {
 #define PM_JSON_SCHEMA 2 /* "schema" field of every JSON line (docs/output.md) */
 
 struct pm_out_opts {
+	size_t size; /* sizeof(struct pm_out_opts) */
 	enum pm_out_format format;
 	char sep;		  /* CSV separator, ',' by default */
 	const char *target;	  /* "system wide", "CPU(s) 0-3", "'sleep 1'" */
@@ -412,10 +468,10 @@ struct pm_out_opts {
 	const char *sim_platform; /* platform name when simulated */
 };
 
-int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out);
+PM_API int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out);
 /* Write one report (an interval or the totals). */
-int pm_out__report(struct pm_out *o, const struct pm_report *r);
-void pm_out__free(struct pm_out *o);
+PM_API int pm_out__report(struct pm_out *o, const struct pm_report *r);
+PM_API void pm_out__free(struct pm_out *o);
 
 #ifdef __cplusplus
 }

@@ -8,14 +8,21 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/opts.h"
 #include "util/util.h"
 
 int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out)
 {
+	struct pm_out_opts oo;
 	struct pm_out *o;
+	int r;
 
 	if (!f || !opts || !ret_out)
 		return -EINVAL;
+	r = PM_OPTS_COPY(&oo, opts);
+	if (r < 0)
+		return r;
+	opts = &oo;
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return -ENOMEM;

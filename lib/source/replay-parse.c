@@ -19,6 +19,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "source/replay.h"
+#include "util/opts.h"
 #include "util/util.h"
 
 /* One value as a line gave it, before the matrix exists. */
@@ -831,7 +832,8 @@ int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *o
 		     struct pm_replay **ret_replay, struct pm_diag *reterr)
 {
 	struct pm_replay *rp = calloc(1, sizeof(*rp));
-	struct parser p = { .rp = rp, .opts = opts, .d = reterr, .duration_ns = NAN };
+	struct parser p = { .rp = rp, .d = reterr, .duration_ns = NAN };
+	struct pm_replay_opts o;
 	struct columns c = { 0 };
 	char *text = NULL;
 	size_t pos = 0;
@@ -843,6 +845,12 @@ int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *o
 		free(rp);
 		return rp ? -EINVAL : -ENOMEM;
 	}
+	r = PM_OPTS_COPY(&o, opts);
+	if (r < 0) {
+		free(rp);
+		return r;
+	}
+	p.opts = opts = &o;
 	rp->name = strdup(opts->name ? opts->name : "<input>");
 	text = malloc(len + 1);
 	if (!rp->name || !text) {

@@ -30,7 +30,7 @@ const char *th_fixtures(void)
 
 struct pm_ctx *th_ctx_fixture(const char *machine)
 {
-	struct pm_ctx_opts o = { .log_fn = capture, .log_level = PM_LOG_DEBUG };
+	struct pm_ctx_opts o = { .size = sizeof(o), .log_fn = capture, .log_level = PM_LOG_DEBUG };
 	struct pm_ctx *ctx = NULL;
 	char root[4096];
 
@@ -88,7 +88,8 @@ const char *th_temp_file(const char *text)
 
 struct pm_ctx *th_ctx_sim(struct pm_sim *sim)
 {
-	struct pm_ctx_opts o = { .os_ops = pm_sim__ops(),
+	struct pm_ctx_opts o = { .size = sizeof(o),
+				 .os_ops = pm_sim__ops(),
 				 .os = sim,
 				 .simulated = true,
 				 .log_fn = capture,
@@ -141,7 +142,7 @@ static int start_common(struct th_run *r, struct pm_sim *sim, const char *const 
 int th_start(struct th_run *r, struct pm_sim *sim, const char *const *specs, const char *metrics,
 	     enum pm_aggr aggr, const char *define, double value)
 {
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = aggr };
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM, .aggr = aggr };
 
 	return start_common(r, sim, specs, metrics, &o, define, value);
 }

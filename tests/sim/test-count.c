@@ -200,7 +200,8 @@ static const struct pm_row *row(const struct pm_report *rep, const char *event, 
 	return NULL;
 }
 
-static const struct pm_session_opts system_wide = { .target = PM_TARGET_SYSTEM };
+static const struct pm_session_opts system_wide = { .size = sizeof(system_wide),
+						    .target = PM_TARGET_SYSTEM };
 
 /* ---- tests ------------------------------------------------------------------------- */
 
@@ -208,7 +209,9 @@ static void test_uncore_exact(void **state)
 {
 	static const char *const specs[] = { "ali_drw/hif_rd/", "ali_drw/hif_wr/", "ali_drw/cycle/",
 					     NULL };
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = PM_AGGR_DEVICE };
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = PM_TARGET_SYSTEM,
+				     .aggr = PM_AGGR_DEVICE };
 	const struct pm_report *rep;
 	struct run r;
 
@@ -370,7 +373,9 @@ static void test_group_read_multiplexed(void **state)
 static void test_not_counted(void **state)
 {
 	static const char *const specs[] = { "amd_l3/l3_accesses/", NULL };
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = PM_AGGR_CPU };
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = PM_TARGET_SYSTEM,
+				     .aggr = PM_AGGR_CPU };
 	struct pm_sim *sim = epyc_sim();
 	const struct pm_report *rep;
 	struct run r;
@@ -400,7 +405,7 @@ static void test_not_counted(void **state)
 static void test_aggregation(void **state)
 {
 	static const char *const specs[] = { "ali_drw/hif_rd/", NULL };
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM };
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM };
 	const struct pm_report *rep;
 	struct run r;
 
@@ -543,7 +548,7 @@ static void test_task_mode(void **state)
 	struct pm_sim *sim = epyc_sim();
 	const struct pm_os_ops *ops = pm_sim__ops();
 	char *argv[] = { "sleep", "2", NULL };
-	struct pm_session_opts o = { .target = PM_TARGET_TASK };
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_TASK };
 	struct pm_proc *proc;
 	const struct pm_report *rep;
 	struct run r;
@@ -568,8 +573,12 @@ static void test_task_mode(void **state)
 static void test_target_errors(void **state)
 {
 	static const char *const uncore[] = { "ali_drw/hif_rd/", NULL };
-	struct pm_session_opts task = { .target = PM_TARGET_TASK, .pid = 4242 };
-	struct pm_session_opts cpus = { .target = PM_TARGET_CPUS, .cpus = "1-3" };
+	struct pm_session_opts task = { .size = sizeof(task),
+					.target = PM_TARGET_TASK,
+					.pid = 4242 };
+	struct pm_session_opts cpus = { .size = sizeof(cpus),
+					.target = PM_TARGET_CPUS,
+					.cpus = "1-3" };
 	struct run r;
 
 	assert_int_equal(start(&r, yitian_sim(), uncore, &task), -EINVAL);
@@ -670,7 +679,7 @@ static void test_open_errors(void **state)
 static void test_paranoid_user_only_fallback(void **state)
 {
 	static const char *const specs[] = { "page-faults", NULL };
-	struct pm_session_opts o = { .target = PM_TARGET_TASK, .pid = 4242 };
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_TASK, .pid = 4242 };
 	struct pm_sim *sim = epyc_sim();
 	const struct pm_report *rep;
 	struct run r;

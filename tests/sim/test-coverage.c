@@ -38,7 +38,8 @@ static size_t count_rows(const struct pm_report *rep, const char *event)
 static const struct pm_report *yitian(struct th_run *r, const char *cpus, enum pm_aggr aggr)
 {
 	static const char *const specs[] = { "ali_drw/hif_rd/", NULL };
-	struct pm_session_opts o = { .target = cpus ? PM_TARGET_CPUS : PM_TARGET_SYSTEM,
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = cpus ? PM_TARGET_CPUS : PM_TARGET_SYSTEM,
 				     .cpus = cpus,
 				     .aggr = aggr };
 
@@ -110,7 +111,8 @@ static void test_two_sockets_count_domains(void **state)
 {
 	static const char *const specs[] = { "amd_l3/event=0x4,umask=0xff/",
 					     "amd_df/event=0x7,umask=0x38/", "cycles", NULL };
-	struct pm_session_opts o = { .target = PM_TARGET_CPUS,
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = PM_TARGET_CPUS,
 				     .cpus = "0",
 				     .aggr = PM_AGGR_SOCKET };
 	struct th_run r;
@@ -161,7 +163,9 @@ static void test_two_sockets_keys(void **state)
 	static const enum pm_aggr aggrs[] = { PM_AGGR_SOCKET, PM_AGGR_DIE };
 
 	for (size_t a = 0; a < PM_ARRAY_SIZE(aggrs); a++) {
-		struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .aggr = aggrs[a] };
+		struct pm_session_opts o = { .size = sizeof(o),
+					     .target = PM_TARGET_SYSTEM,
+					     .aggr = aggrs[a] };
 		struct th_run r;
 		const struct pm_report *rep;
 

@@ -439,7 +439,7 @@ static void test_second_instance(void **state)
 	struct pm_sim *sim = th_sim_platform("bluefield2");
 	static const char *const specs[] = { "bfperf/tile0/MEMORY_READS/", NULL };
 	static const char *const regs[] = { "bfperf/pcie0/IN_P_BYTE_CNT/", NULL };
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM };
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM };
 	struct pm_session *s2;
 	struct pm_evlist *l2;
 	struct th_run r;
@@ -758,7 +758,7 @@ static void test_block_fails_mid_run(void **state)
 static void test_bad_events(void **state)
 {
 	struct pm_ctx *ctx = th_ctx_sim(th_sim_platform("bluefield2"));
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM };
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM };
 	struct pm_session *s;
 	struct pm_evlist *l;
 	struct pm_diag d;

@@ -395,7 +395,9 @@ static void test_failed_metric_rolls_back(void **state)
 	assert_int_equal(pm_evlist__define(r.l, "ddrc_freq", 1.6e9), 0);
 	assert_int_equal(pm_evlist__add_metrics(r.l, "ddr_read_bandwidth.ddrc", &d), 0);
 	assert_int_equal(pm_session__new(r.l,
-					 &(struct pm_session_opts){ .target = PM_TARGET_SYSTEM },
+					 &(struct pm_session_opts){
+						 .size = sizeof(struct pm_session_opts),
+						 .target = PM_TARGET_SYSTEM },
 					 &r.s, &d),
 			 0);
 	assert_int_equal(pm_session__open(r.s, &d), 0);

@@ -25,7 +25,9 @@ static const char *const steady = "dram.write 0\ndram.read[0] 640M\ndram.read[1]
 
 static int start_msr(struct th_run *r, struct pm_sim *sim, const char *const *specs)
 {
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .source = PM_SOURCE_MSR };
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = PM_TARGET_SYSTEM,
+				     .source = PM_SOURCE_MSR };
 
 	return th_start_opts(r, sim, specs, NULL, &o);
 }
@@ -97,7 +99,8 @@ static void test_agrees_with_perf(void **state)
 
 	for (int src = 0; src < 2; src++) {
 		struct pm_sim *sim = th_sim_platform_with("amdzen2", steady);
-		struct pm_session_opts o = { .target = PM_TARGET_SYSTEM,
+		struct pm_session_opts o = { .size = sizeof(o),
+					     .target = PM_TARGET_SYSTEM,
 					     .source = src ? PM_SOURCE_MSR : PM_SOURCE_PERF };
 		const struct pm_report *rep;
 		struct th_run r;
@@ -233,7 +236,7 @@ static void test_refusals(void **state)
 static void test_auto_without_amd_uncore(void **state)
 {
 	struct pm_sim *sim = th_sim_platform_with("amdzen2:uncore=none", steady);
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM }; /* auto */
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM }; /* auto */
 	const struct pm_report *rep;
 	struct th_run r;
 	bool df = false;

@@ -399,7 +399,7 @@ static void test_amd_flops_pair(void **state)
 					    "cpu/event=0x3,umask=0xff/", NULL };
 	struct pm_sim *sim = th_sim_platform_with("amdzen2",
 						  "core.flops 1G\ncore.instructions 2G\n");
-	struct pm_session_opts o = { .target = PM_TARGET_CPUS, .cpus = "3" };
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_CPUS, .cpus = "3" };
 	const struct pm_report *rep;
 	struct th_run r;
 

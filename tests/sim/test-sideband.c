@@ -112,7 +112,8 @@ static char *sim_program(void)
 static int start(struct th_run *r, struct pm_sim *sim, const char *const *specs,
 		 const char *metrics, const char *program, bool pci)
 {
-	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM,
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = PM_TARGET_SYSTEM,
 				     .program = program,
 				     .program_len = program ? strlen(program) : 0,
 				     .program_name = "test.list",
@@ -195,7 +196,8 @@ static void test_self_refresh_constant(void **state)
 			assert_true(noted);
 		}
 		{
-			struct pm_session_opts o = { .target = PM_TARGET_SYSTEM,
+			struct pm_session_opts o = { .size = sizeof(o),
+						     .target = PM_TARGET_SYSTEM,
 						     .program = program,
 						     .program_len = strlen(program) };
 

@@ -141,7 +141,8 @@ static const struct pm_report rep = {
 
 static char *render(enum pm_out_format fmt, char sep, bool sim)
 {
-	struct pm_out_opts o = { .format = fmt,
+	struct pm_out_opts o = { .size = sizeof(o),
+				 .format = fmt,
 				 .sep = sep,
 				 .target = "'system wide'",
 				 .simulated = sim,
@@ -224,7 +225,9 @@ static void test_table_small_values(void **state)
 	};
 	struct pm_row row[sizeof(t) / sizeof(t[0])];
 	struct pm_report r = rep;
-	struct pm_out_opts o = { .format = PM_OUT_TABLE, .target = "'system wide'" };
+	struct pm_out_opts o = { .size = sizeof(o),
+				 .format = PM_OUT_TABLE,
+				 .target = "'system wide'" };
 	struct pm_out *out = NULL;
 	char *buf = NULL, line[128];
 	size_t len = 0;
@@ -276,7 +279,9 @@ static void test_table_domain_labels(void **state)
 		  .running = 1.0 },
 	};
 	struct pm_report r = rep;
-	struct pm_out_opts o = { .format = PM_OUT_TABLE, .target = "'system wide'" };
+	struct pm_out_opts o = { .size = sizeof(o),
+				 .format = PM_OUT_TABLE,
+				 .target = "'system wide'" };
 	struct pm_out *out = NULL;
 	char *buf = NULL;
 	size_t len = 0;
@@ -324,7 +329,10 @@ static const struct pm_row doubtful[] = {
 static char *render_rows(enum pm_out_format fmt, const struct pm_row *r, size_t n)
 {
 	struct pm_report q = rep;
-	struct pm_out_opts o = { .format = fmt, .sep = ',', .target = "'system wide'" };
+	struct pm_out_opts o = { .size = sizeof(o),
+				 .format = fmt,
+				 .sep = ',',
+				 .target = "'system wide'" };
 	struct pm_out *out = NULL;
 	char *buf = NULL;
 	size_t len = 0;

@@ -74,7 +74,7 @@ static void test_unquoted_terms(void **state)
 	static const char text[] =
 		"     1.000000000,100,,amd_df/event=0x7,umask=0x38/,500000000,50.00,,\n"
 		"     1.000000000,<not counted>,,amd_df/event=0x47,umask=0x38/,0,0.00,,\n";
-	struct pm_replay_opts o = { .name = "t.csv" };
+	struct pm_replay_opts o = { .size = sizeof(o), .name = "t.csv" };
 	struct pm_replay *rp = NULL;
 	struct pm_diag d;
 
