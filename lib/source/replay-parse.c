@@ -19,6 +19,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "source/replay.h"
+#include "util/cpus.h"
 #include "util/util.h"
 
 /* One value as a line gave it, before the matrix exists. */
@@ -115,45 +116,45 @@ static bool seconds_ns(const char *s, uint64_t *ret_ns)
 	return true;
 }
 
+/* A number of an id: decimal, no sign or leading zero; *big when PM_CPU_MAX or more. */
+static const char *id_num(const char *s, int *ret, bool *big)
+{
+	size_t n = strspn(s, "0123456789");
+	uint64_t v = PM_CPU_MAX;
+
+	if (n == 0 || (n > 1 && s[0] == '0'))
+		return NULL;
+	if (n > 9 || pm_parse_u64(s, n, 10, &v) < 0 || v >= PM_CPU_MAX)
+		*big = true;
+	*ret = v < PM_CPU_MAX ? (int)v : -1;
+	return s + n;
+}
+
 int pm_replay_parse_aggr_id(const char *s, int *ret_cpu, int *ret_socket, int *ret_die,
 			    int *ret_core)
 {
-	int cpu = -1, socket = -1, die = -1, core = -1, n = 0;
-	char tail;
+	static const char *const part[] = { "S", "-D", "-C" }; /* S%d-D%d-C%d */
+	int cpu = -1, id[3] = { -1, -1, -1 };
+	bool big = false;
 
-	if (sscanf(s, "CPU%d%c", &cpu, &tail) == 1 && cpu >= 0 && isdigit((unsigned char)s[3])) {
-		/* CPU%d */
-	} else if (s[0] == 'S' && isdigit((unsigned char)s[1])) {
-		n = sscanf(s, "S%d-D%d-C%d%c", &socket, &die, &core, &tail);
-		if (n < 1 || n > 3 || socket < 0 || (n >= 2 && die < 0) || (n == 3 && core < 0))
-			return -EINVAL;
-		/* sscanf stops quietly at a bad character: check the rest spells it */
-		{
-			char again[64];
-
-			if (n == 1)
-				snprintf(again, sizeof(again), "S%d", socket);
-			else if (n == 2)
-				snprintf(again, sizeof(again), "S%d-D%d", socket, die);
-			else
-				snprintf(again, sizeof(again), "S%d-D%d-C%d", socket, die, core);
-			if (strcmp(again, s) != 0)
-				return -EINVAL;
-		}
+	if (!strncmp(s, "CPU", 3)) {
+		s = id_num(s + 3, &cpu, &big);
+	} else if (s[0] == 'S') {
+		for (size_t k = 0; s && *s && k < PM_ARRAY_SIZE(part); k++)
+			s = strncmp(s, part[k], strlen(part[k])) ?
+				    NULL :
+				    id_num(s + strlen(part[k]), &id[k], &big);
 	} else {
 		return -EINVAL;
 	}
-	if (cpu >= 0) {
-		char again[32];
-
-		snprintf(again, sizeof(again), "CPU%d", cpu);
-		if (strcmp(again, s) != 0)
-			return -EINVAL;
-	}
+	if (!s || *s)
+		return -EINVAL;
+	if (big)
+		return -ERANGE;
 	*ret_cpu = cpu;
-	*ret_socket = socket;
-	*ret_die = die;
-	*ret_core = core;
+	*ret_socket = id[0];
+	*ret_die = id[1];
+	*ret_core = id[2];
 	return 0;
 }
 
@@ -408,7 +409,11 @@ static int perf_csv_line(struct parser *p, char *line)
 	}
 	if (i < n && !strcmp(f[i], "summary"))
 		return 0; /* --summary repeats the totals of the intervals */
-	if (i < n && pm_replay_parse_aggr_id(f[i], &cpu, &socket, &die, &core) == 0) {
+	r = i < n ? pm_replay_parse_aggr_id(f[i], &cpu, &socket, &die, &core) : -EINVAL;
+	if (r == -ERANGE)
+		return fail(p, NULL, "'%s' numbers a CPU, socket, die or core of %d or more", f[i],
+			    PM_CPU_MAX);
+	if (r == 0) {
 		i++;
 		if (cpu < 0) {
 			uint64_t nr;
@@ -550,8 +555,9 @@ static int perf_json_line(struct parser *p, const char *line, size_t len)
 		t_ns = (uint64_t)llround(json_number_value(j) * 1e9);
 	if ((j = json_object_get(o, "cpu"))) {
 		if (!json_is_string(j) || pm_parse_int_str(json_string_value(j), &cpu) < 0 ||
-		    cpu < 0) {
-			fail(p, NULL, "expected \"cpu\" to be a CPU number in a string");
+		    cpu < 0 || cpu >= PM_CPU_MAX) {
+			fail(p, NULL, "expected \"cpu\" to be a CPU number below %d in a string",
+			     PM_CPU_MAX);
 			goto out;
 		}
 	}
@@ -717,8 +723,9 @@ static int int_col(struct parser *p, const char *s, const char *what, int *ret)
 	*ret = -1;
 	if (!s || !s[0])
 		return 0;
-	if (pm_parse_int_str(s, ret) < 0 || *ret < 0)
-		return fail(p, NULL, "expected %s to be a number, not '%s'", what, s);
+	if (pm_parse_int_str(s, ret) < 0 || *ret < 0 || *ret >= PM_CPU_MAX)
+		return fail(p, NULL, "expected %s to be a number below %d, not '%s'", what,
+			    PM_CPU_MAX, s);
 	return 0;
 }
 

@@ -17,12 +17,30 @@ static void test_aggr_id(void **state)
 		const char *s;
 		int r, cpu, socket, die, core;
 	} t[] = {
-		{ "CPU0", 0, 0, -1, -1, -1 },	    { "CPU17", 0, 17, -1, -1, -1 },
-		{ "S0", 0, -1, 0, -1, -1 },	    { "S1-D0", 0, -1, 1, 0, -1 },
-		{ "S0-D1-C3", 0, -1, 0, 1, 3 },	    { "CPU", -EINVAL, 0, 0, 0, 0 },
-		{ "CPU1x", -EINVAL, 0, 0, 0, 0 },   { "S0-D", -EINVAL, 0, 0, 0, 0 },
-		{ "S0-X1", -EINVAL, 0, 0, 0, 0 },   { "N0", -EINVAL, 0, 0, 0, 0 },
-		{ "summary", -EINVAL, 0, 0, 0, 0 }, { "0.200323643", -EINVAL, 0, 0, 0, 0 },
+		{ "CPU0", 0, 0, -1, -1, -1 },
+		{ "CPU17", 0, 17, -1, -1, -1 },
+		{ "S0", 0, -1, 0, -1, -1 },
+		{ "S1-D0", 0, -1, 1, 0, -1 },
+		{ "S0-D1-C3", 0, -1, 0, 1, 3 },
+		{ "CPU", -EINVAL, 0, 0, 0, 0 },
+		{ "CPU1x", -EINVAL, 0, 0, 0, 0 },
+		{ "S0-D", -EINVAL, 0, 0, 0, 0 },
+		{ "S0-X1", -EINVAL, 0, 0, 0, 0 },
+		{ "N0", -EINVAL, 0, 0, 0, 0 },
+		{ "summary", -EINVAL, 0, 0, 0, 0 },
+		{ "0.200323643", -EINVAL, 0, 0, 0, 0 },
+		{ "CPU01", -EINVAL, 0, 0, 0, 0 },
+		{ "CPU-1", -EINVAL, 0, 0, 0, 0 },
+		{ "S", -EINVAL, 0, 0, 0, 0 },
+		{ "S0-D1-C3-X", -EINVAL, 0, 0, 0, 0 },
+		{ "S0-C1", -EINVAL, 0, 0, 0, 0 },
+		/* numbers pmumon's CPU sets hold (an import sized its machine from them) */
+		{ "CPU8191", 0, 8191, -1, -1, -1 },
+		{ "S8191-D8191-C8191", 0, -1, 8191, 8191, 8191 },
+		{ "CPU8192", -ERANGE, 0, 0, 0, 0 },
+		{ "CPU2147483647", -ERANGE, 0, 0, 0, 0 },
+		{ "S0-D8192", -ERANGE, 0, 0, 0, 0 },
+		{ "S0-D0-C99999999999999999999", -ERANGE, 0, 0, 0, 0 },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -177,6 +195,18 @@ static void test_refused(void **state)
 		  "t.csv:2: running_ns 20 is more than enabled_ns 10" },
 		{ PM_REPLAY_AUTO, "event,count,enabled_ns,running_ns\nmsr/tsc/,5,10,0\n",
 		  "t.csv:2: a count that ran 0 ns" },
+		/* CPUs, sockets and dies pmumon can hold: CPU 2147483647 overflowed, and
+		 * CPU 200000000 took 17 s and 2.3 GB before it was refused */
+		{ PM_REPLAY_AUTO, "cpu,event,count\n8192,msr/tsc/,5\n",
+		  "t.csv:2: expected cpu to be a number below 8192, not '8192'" },
+		{ PM_REPLAY_AUTO, PM_HEADER "\ntotal,1.0,,msr/tsc/,,2147483647,,,5,,5,10,10,,,0\n",
+		  "t.csv:2: expected socket to be a number below 8192, not '2147483647'" },
+		{ PM_REPLAY_AUTO, "CPU2147483647,5,,msr/tsc/,1000,100.00,,\n",
+		  "t.csv:1: 'CPU2147483647' numbers a CPU, socket, die or core of 8192 or more" },
+		{ PM_REPLAY_AUTO,
+		  "{\"cpu\" : \"8192\", \"counter-value\" : \"5\", \"unit\" : \"\", "
+		  "\"event\" : \"msr/tsc/\", \"event-runtime\" : 1000, \"pcnt-running\" : 100.00}\n",
+		  "t.csv:1: expected \"cpu\" to be a CPU number below 8192 in a string" },
 		/* simulated or not, never a third thing read as real */
 		{ PM_REPLAY_AUTO, PM_HEADER "\n" PM_ROW("5", "10", "10", "yes"),
 		  "t.csv:2: expected simulated to be 0 or 1, not 'yes'" },
