@@ -19,6 +19,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "source/replay.h"
+#include "util/cpus.h"
 #include "util/opts.h"
 #include "util/util.h"
 
@@ -77,14 +78,14 @@ static char *trim(char *s)
 	return s;
 }
 
-static bool parse_dbl(const char *s, double *ret)
+/* A count as a file prints it: a number (perf scales it, so a fraction), never negative. */
+static bool parse_count(const char *s, double *ret)
 {
-	bool neg = *s == '-';
+	double v;
 
-	if (pm_parse_double(s + neg, strlen(s + neg), ret) < 0)
+	if (pm_parse_double(s, strlen(s), &v) < 0 || v < 0)
 		return false;
-	if (neg)
-		*ret = -*ret;
+	*ret = v;
 	return true;
 }
 
@@ -116,45 +117,45 @@ static bool seconds_ns(const char *s, uint64_t *ret_ns)
 	return true;
 }
 
+/* A number of an id: decimal, no sign or leading zero; *big when PM_CPU_MAX or more. */
+static const char *id_num(const char *s, int *ret, bool *big)
+{
+	size_t n = strspn(s, "0123456789");
+	uint64_t v = PM_CPU_MAX;
+
+	if (n == 0 || (n > 1 && s[0] == '0'))
+		return NULL;
+	if (n > 9 || pm_parse_u64(s, n, 10, &v) < 0 || v >= PM_CPU_MAX)
+		*big = true;
+	*ret = v < PM_CPU_MAX ? (int)v : -1;
+	return s + n;
+}
+
 int pm_replay_parse_aggr_id(const char *s, int *ret_cpu, int *ret_socket, int *ret_die,
 			    int *ret_core)
 {
-	int cpu = -1, socket = -1, die = -1, core = -1, n = 0;
-	char tail;
+	static const char *const part[] = { "S", "-D", "-C" }; /* S%d-D%d-C%d */
+	int cpu = -1, id[3] = { -1, -1, -1 };
+	bool big = false;
 
-	if (sscanf(s, "CPU%d%c", &cpu, &tail) == 1 && cpu >= 0 && isdigit((unsigned char)s[3])) {
-		/* CPU%d */
-	} else if (s[0] == 'S' && isdigit((unsigned char)s[1])) {
-		n = sscanf(s, "S%d-D%d-C%d%c", &socket, &die, &core, &tail);
-		if (n < 1 || n > 3 || socket < 0 || (n >= 2 && die < 0) || (n == 3 && core < 0))
-			return -EINVAL;
-		/* sscanf stops quietly at a bad character: check the rest spells it */
-		{
-			char again[64];
-
-			if (n == 1)
-				snprintf(again, sizeof(again), "S%d", socket);
-			else if (n == 2)
-				snprintf(again, sizeof(again), "S%d-D%d", socket, die);
-			else
-				snprintf(again, sizeof(again), "S%d-D%d-C%d", socket, die, core);
-			if (strcmp(again, s) != 0)
-				return -EINVAL;
-		}
+	if (!strncmp(s, "CPU", 3)) {
+		s = id_num(s + 3, &cpu, &big);
+	} else if (s[0] == 'S') {
+		for (size_t k = 0; s && *s && k < PM_ARRAY_SIZE(part); k++)
+			s = strncmp(s, part[k], strlen(part[k])) ?
+				    NULL :
+				    id_num(s + strlen(part[k]), &id[k], &big);
 	} else {
 		return -EINVAL;
 	}
-	if (cpu >= 0) {
-		char again[32];
-
-		snprintf(again, sizeof(again), "CPU%d", cpu);
-		if (strcmp(again, s) != 0)
-			return -EINVAL;
-	}
+	if (!s || *s)
+		return -EINVAL;
+	if (big)
+		return -ERANGE;
 	*ret_cpu = cpu;
-	*ret_socket = socket;
-	*ret_die = die;
-	*ret_core = core;
+	*ret_socket = id[0];
+	*ret_die = id[1];
+	*ret_core = id[2];
 	return 0;
 }
 
@@ -288,6 +289,21 @@ static int add_rec(struct parser *p, size_t sample, size_t series, const struct 
 	return 0;
 }
 
+/* What no counter can have read, whatever the format said it in. */
+static int check_times(struct parser *p, const struct pm_replay_val *v)
+{
+	if (v->not_counted || !(v->have & PM_RV_TIMES))
+		return 0;
+	if (v->run > v->ena)
+		return fail(p, "a counter runs at most as long as it is enabled",
+			    "running_ns %llu is more than enabled_ns %llu",
+			    (unsigned long long)v->run, (unsigned long long)v->ena);
+	if (v->run == 0)
+		return fail(p, "a counter that did not run is <not counted>, without a count",
+			    "a count that ran 0 ns");
+	return 0;
+}
+
 /* A counter line of any format, after its own fields were taken apart. */
 static int take(struct parser *p, bool timed, uint64_t t_ns, uint64_t wall_ns, const char *event,
 		const char *device, int cpu, int socket, int die, int core, const char *unit,
@@ -296,8 +312,11 @@ static int take(struct parser *p, bool timed, uint64_t t_ns, uint64_t wall_ns, c
 	size_t sample = 0, series = 0;
 	int r;
 
-	if (!event[0])
+	if (!event || !event[0])
 		return fail(p, NULL, "expected an event name");
+	r = check_times(p, v);
+	if (r < 0)
+		return r;
 	if (!strcmp(event, "duration_time")) {
 		/* perf adds it for metrics: the time a totals file covers, not a counter */
 		if (!timed && !v->not_counted)
@@ -318,6 +337,29 @@ static int take(struct parser *p, bool timed, uint64_t t_ns, uint64_t wall_ns, c
 }
 
 /* ---- perf stat -x SEP -------------------------------------------------------------- */
+
+/*
+ * perf prints the run time and 100 x run / enabled (%.2f, 100 when they are
+ * equal, and <not counted> when either is 0): the enabled time back from them.
+ */
+static int perf_times(struct parser *p, uint64_t run, double pct, struct pm_replay_val *v)
+{
+	double ena;
+
+	if (!(pct >= 0 && pct <= 100))
+		return fail(p, "perf prints the share of its time a counter ran, 0.00 to 100.00",
+			    "expected the running percentage, not %.2f%%", pct);
+	if (pct == 0 && !v->not_counted)
+		return fail(p, "perf prints <not counted> for a counter that did not run",
+			    "a count that ran 0.00%% of the time");
+	ena = pct > 0 && pct < 100 ? (double)run * 100.0 / pct : (double)run;
+	if (!(ena < 0x1p63))
+		return fail(p, NULL, "a run time of %llu ns at %.2f%% is beyond any recording",
+			    (unsigned long long)run, pct);
+	v->run = run;
+	v->ena = pct > 0 && pct < 100 ? (uint64_t)llround(ena) : run;
+	return 0;
+}
 
 /* perf does not quote: an event "amd_df/event=0x7,umask=0x38/" spans fields. */
 static char *join_event(char **f, size_t n, size_t *i, char sep)
@@ -368,7 +410,11 @@ static int perf_csv_line(struct parser *p, char *line)
 	}
 	if (i < n && !strcmp(f[i], "summary"))
 		return 0; /* --summary repeats the totals of the intervals */
-	if (i < n && pm_replay_parse_aggr_id(f[i], &cpu, &socket, &die, &core) == 0) {
+	r = i < n ? pm_replay_parse_aggr_id(f[i], &cpu, &socket, &die, &core) : -EINVAL;
+	if (r == -ERANGE)
+		return fail(p, NULL, "'%s' numbers a CPU, socket, die or core of %d or more", f[i],
+			    PM_CPU_MAX);
+	if (r == 0) {
 		i++;
 		if (cpu < 0) {
 			uint64_t nr;
@@ -408,15 +454,17 @@ static int perf_csv_line(struct parser *p, char *line)
 	}
 	if (!strcmp(value, "<not counted>") || !strcmp(value, "<not supported>") || !value[0]) {
 		v.not_counted = true;
-	} else if (!parse_dbl(value, &v.value)) {
+	} else if (!parse_count(value, &v.value)) {
 		r = fail(p, NULL, "expected a count or <not counted>, not '%s'", value);
 		free(event);
 		return r;
 	}
 	v.have = PM_RV_VALUE | PM_RV_TIMES;
-	v.run = run;
-	/* pct = run / enabled x 100, printed %.2f */
-	v.ena = pct > 0 ? (pct >= 100.0 ? run : (uint64_t)llround((double)run * 100.0 / pct)) : run;
+	r = perf_times(p, run, pct, &v);
+	if (r < 0) {
+		free(event);
+		return r;
+	}
 	if (!strcmp(value, "<not supported>"))
 		v.have = 0; /* it never opened: nothing to say about it */
 	r = take(p, timed, t_ns, 0, event, NULL, cpu, socket, die, core, unit, &v);
@@ -467,9 +515,19 @@ static int perf_json_line(struct parser *p, const char *line, size_t len)
 		free(fixed);
 	}
 	if (!json_is_object(o)) {
+		r = o ? fail(p, "perf stat -j prints one JSON object per line",
+			     "expected a JSON object") :
+			fail(p, "perf stat -j prints one JSON object per line", "column %d: %s",
+			     err.column, err.text);
 		json_decref(o);
-		return fail(p, "perf stat -j prints one JSON object per line", "column %d: %s",
-			    err.column, err.text);
+		return r;
+	}
+	if (json_is_integer(json_object_get(o, "schema"))) {
+		r = fail(p, "record with pmumon stat -x, (pmumon CSV), which import reads",
+			 "pmumon's JSON Lines (schema %lld) cannot be imported",
+			 (long long)json_integer_value(json_object_get(o, "schema")));
+		json_decref(o);
+		return r;
 	}
 	if (json_object_get(o, "thread") || json_object_get(o, "node")) {
 		json_decref(o);
@@ -489,7 +547,8 @@ static int perf_json_line(struct parser *p, const char *line, size_t len)
 	}
 	j = json_object_get(o, "interval");
 	timed = j != NULL;
-	if (timed && (!json_is_number(j) || json_number_value(j) < 0)) {
+	if (timed &&
+	    (!json_is_number(j) || !(json_number_value(j) >= 0) || json_number_value(j) > 1e10)) {
 		fail(p, NULL, "expected \"interval\" to be seconds");
 		goto out;
 	}
@@ -497,8 +556,9 @@ static int perf_json_line(struct parser *p, const char *line, size_t len)
 		t_ns = (uint64_t)llround(json_number_value(j) * 1e9);
 	if ((j = json_object_get(o, "cpu"))) {
 		if (!json_is_string(j) || pm_parse_int_str(json_string_value(j), &cpu) < 0 ||
-		    cpu < 0) {
-			fail(p, NULL, "expected \"cpu\" to be a CPU number in a string");
+		    cpu < 0 || cpu >= PM_CPU_MAX) {
+			fail(p, NULL, "expected \"cpu\" to be a CPU number below %d in a string",
+			     PM_CPU_MAX);
 			goto out;
 		}
 	}
@@ -519,24 +579,22 @@ static int perf_json_line(struct parser *p, const char *line, size_t len)
 		fail(p, NULL, "expected \"event-runtime\" (ns) and \"pcnt-running\"");
 		goto out;
 	}
-	v.run = (uint64_t)json_integer_value(j);
-	{
-		double pct = json_number_value(json_object_get(o, "pcnt-running"));
-
-		v.ena = pct > 0 && pct < 100.0 ? (uint64_t)llround((double)v.run * 100.0 / pct) :
-						 v.run;
-	}
 	v.have = PM_RV_VALUE | PM_RV_TIMES;
 	if (!strcmp(value, "<not counted>")) {
 		v.not_counted = true;
 	} else if (!strcmp(value, "<not supported>")) {
 		v.not_counted = true;
-		v.have = 0;
-	} else if (!parse_dbl(value, &v.value)) {
-		fail(p, NULL,
-		     "expected \"counter-value\" to be a number or <not counted>, not '%s'", value);
+	} else if (!parse_count(value, &v.value)) {
+		fail(p, NULL, "expected \"counter-value\" to be a count or <not counted>, not '%s'",
+		     value);
 		goto out;
 	}
+	r = perf_times(p, (uint64_t)json_integer_value(j),
+		       json_number_value(json_object_get(o, "pcnt-running")), &v);
+	if (r < 0)
+		goto out;
+	if (!strcmp(value, "<not supported>"))
+		v.have = 0; /* it never opened: nothing to say about it */
 	r = take(p, timed, t_ns, 0, event, NULL, cpu, socket, die, core, unit, &v);
 out:
 	json_decref(o);
@@ -586,23 +644,42 @@ static int csv_split(struct parser *p, char *line, char **f, size_t max, size_t 
 	return 0;
 }
 
+/* The separator a header uses: the character after its first column's name. */
+static char header_sep(const char *line, char fallback)
+{
+	char c = line[strspn(line, "abcdefghijklmnopqrstuvwxyz_")];
+
+	/* a header of one column has none; a letter, digit or quote separates nothing */
+	return c && !isalnum((unsigned char)c) && c != '"' ? c : fallback;
+}
+
 struct columns {
 	const char *const *names;
 	int at[24];
+	size_t n_fields, line; /* the header's: every row has as many fields */
 };
 
 static int header(struct parser *p, char *line, struct columns *c, const char *const *required)
 {
 	char *f[64];
-	size_t n;
+	size_t n = 0;
 	int r = csv_split(p, line, f, PM_ARRAY_SIZE(f), &n);
 
 	if (r < 0)
 		return r;
+	for (size_t i = 0; i < n; i++) {
+		f[i] = trim(f[i]);
+		for (size_t j = 0; j < i && f[i][0]; j++)
+			if (!strcmp(f[i], f[j]))
+				return fail(p, "each column once", "the header names '%s' twice",
+					    f[i]);
+	}
+	c->n_fields = n;
+	c->line = p->line;
 	for (size_t k = 0; c->names[k]; k++) {
 		c->at[k] = -1;
 		for (size_t i = 0; i < n; i++)
-			if (!strcmp(trim(f[i]), c->names[k]))
+			if (!strcmp(f[i], c->names[k]))
 				c->at[k] = (int)i;
 	}
 	for (size_t k = 0; required[k]; k++) {
@@ -614,6 +691,23 @@ static int header(struct parser *p, char *line, struct columns *c, const char *c
 			return fail(p, "docs/import.md describes the columns",
 				    "the header has no '%s' column", required[k]);
 	}
+	return 0;
+}
+
+/* A row, taken apart: as many fields as the header has, else it was cut or is not a row. */
+static int row(struct parser *p, char *line, const struct columns *c, char **f, size_t max,
+	       size_t *ret_n)
+{
+	size_t n;
+	int r = csv_split(p, line, f, max, &n);
+
+	if (r < 0)
+		return r;
+	if (n != c->n_fields)
+		return fail(p, "every row has the header's columns, in its order",
+			    "expected %zu fields, as the header (line %zu) has, not %zu",
+			    c->n_fields, c->line, n);
+	*ret_n = n;
 	return 0;
 }
 
@@ -630,8 +724,9 @@ static int int_col(struct parser *p, const char *s, const char *what, int *ret)
 	*ret = -1;
 	if (!s || !s[0])
 		return 0;
-	if (pm_parse_int_str(s, ret) < 0 || *ret < 0)
-		return fail(p, NULL, "expected %s to be a number, not '%s'", what, s);
+	if (pm_parse_int_str(s, ret) < 0 || *ret < 0 || *ret >= PM_CPU_MAX)
+		return fail(p, NULL, "expected %s to be a number below %d, not '%s'", what,
+			    PM_CPU_MAX, s);
 	return 0;
 }
 
@@ -667,13 +762,13 @@ static const char *const pmumon_cols[] = { "type",	 "time_s", "timestamp", "even
 static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c)
 {
 	char *f[64];
-	size_t n;
-	const char *type, *flags, *value, *ts;
+	size_t n = 0;
+	const char *type, *flags, *value, *ts, *sim;
 	int cpu, socket, die, r;
 	uint64_t t_ns, wall = 0;
 	struct pm_replay_val v = { 0 };
 
-	r = csv_split(p, line, f, PM_ARRAY_SIZE(f), &n);
+	r = row(p, line, c, f, PM_ARRAY_SIZE(f), &n);
 	if (r < 0)
 		return r;
 	type = col(c, f, n, "type");
@@ -687,7 +782,10 @@ static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c
 		p->saw_interval_rows = true;
 	else if (p->saw_interval_rows)
 		return 0; /* the totals of the intervals above */
-	if (col(c, f, n, "simulated") && !strcmp(col(c, f, n, "simulated"), "1"))
+	sim = col(c, f, n, "simulated");
+	if (sim && strcmp(sim, "0") != 0 && strcmp(sim, "1") != 0)
+		return fail(p, NULL, "expected simulated to be 0 or 1, not '%s'", sim);
+	if (sim && !strcmp(sim, "1"))
 		p->rp->simulated = true;
 	if (!seconds_ns(col(c, f, n, "time_s") ? col(c, f, n, "time_s") : "", &t_ns))
 		return fail(p, NULL, "expected time_s in seconds");
@@ -712,7 +810,7 @@ static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c
 	value = col(c, f, n, "value");
 	if (!value || !value[0] || (flags && strstr(flags, "not_counted")))
 		v.not_counted = true;
-	else if (parse_dbl(value, &v.value))
+	else if (parse_count(value, &v.value))
 		v.have |= PM_RV_VALUE;
 	else
 		return fail(p, NULL, "expected a value, not '%s'", value);
@@ -736,13 +834,13 @@ static const char *const counts_cols[] = { "time_s",	 "device", "cpu",   "socket
 static int counts_csv_line(struct parser *p, char *line, const struct columns *c)
 {
 	char *f[64];
-	size_t n;
+	size_t n = 0;
 	int cpu, socket, die, r;
 	uint64_t t_ns = 0;
 	const char *t, *ena, *run;
 	struct pm_replay_val v = { .have = PM_RV_RAW };
 
-	r = csv_split(p, line, f, PM_ARRAY_SIZE(f), &n);
+	r = row(p, line, c, f, PM_ARRAY_SIZE(f), &n);
 	if (r < 0)
 		return r;
 	t = col(c, f, n, "time_s");
@@ -766,10 +864,9 @@ static int counts_csv_line(struct parser *p, char *line, const struct columns *c
 			r = u64_col(p, run, "running_ns", &v.run);
 		if (r < 0)
 			return r;
-		if (v.run > v.ena)
-			return fail(p, NULL, "running_ns %llu is more than enabled_ns %llu",
-				    (unsigned long long)v.run, (unsigned long long)v.ena);
 		v.have |= PM_RV_TIMES;
+		/* what a counter the kernel never scheduled reads */
+		v.not_counted = v.run == 0 && v.raw == 0;
 	}
 	return take(p, t != NULL, t_ns, 0, col(c, f, n, "event"), col(c, f, n, "device"), cpu,
 		    socket, die, -1, col(c, f, n, "unit"), &v);
@@ -782,7 +879,7 @@ static enum pm_replay_format detect(const char *first, char *ret_sep)
 	if (first[0] == '{')
 		return PM_REPLAY_PERF_JSON;
 	if (!strncmp(first, "type", 4) && strstr(first, "time_s") && strstr(first, "raw")) {
-		*ret_sep = first[4];
+		*ret_sep = header_sep(first, *ret_sep);
 		return PM_REPLAY_PMUMON_CSV;
 	}
 	{
@@ -791,12 +888,30 @@ static enum pm_replay_format detect(const char *first, char *ret_sep)
 
 		for (size_t k = 0; n && counts_cols[k]; k++) {
 			if (strlen(counts_cols[k]) == n && !strncmp(first, counts_cols[k], n)) {
-				*ret_sep = first[n];
+				*ret_sep = header_sep(first, *ret_sep);
 				return PM_REPLAY_COUNTS_CSV;
 			}
 		}
 	}
 	return PM_REPLAY_PERF_CSV;
+}
+
+/* pmumon's "# SIMULATED: yitian710: numbers come from ...": the platform, if it says. */
+static int simulated_comment(struct pm_replay *rp, const char *rest)
+{
+	size_t n;
+
+	rp->simulated = true;
+	if (*rest != ':' || rp->sim_platform)
+		return 0;
+	rest += 1 + strspn(rest + 1, " \t");
+	n = strcspn(rest, ":");
+	while (n && (rest[n - 1] == ' ' || rest[n - 1] == '\t'))
+		n--;
+	if (!n)
+		return 0;
+	rp->sim_platform = strndup(rest, n);
+	return rp->sim_platform ? 0 : -ENOMEM;
 }
 
 /* Samples x series, from the lines' records; each value once per sample. */
@@ -877,15 +992,10 @@ int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *o
 		if (!trim(line)[0])
 			continue;
 		if (line[0] == '#') {
-			/* pmumon: "# SIMULATED: yitian710: ..."; perf -o: "# started on ..." */
-			if (pm_str_has_prefix(line, "# SIMULATED")) {
-				const char *plat = line + strlen("# SIMULATED");
-
-				rp->simulated = true;
-				if (*plat == ':' && !rp->sim_platform)
-					rp->sim_platform = strndup(plat + 2,
-								   strcspn(plat + 2, ":"));
-			}
+			/* perf -o: "# started on ..."; pmumon's "# SIMULATED: ...", before its
+			 * header (older files), after it, or not at all */
+			if (pm_str_has_prefix(line, "# SIMULATED"))
+				r = simulated_comment(rp, line + strlen("# SIMULATED"));
 			continue;
 		}
 		if (!header_done && rp->format == PM_REPLAY_AUTO)
@@ -909,9 +1019,7 @@ int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *o
 				static const char *const counts_req[] = { "event", "count", NULL };
 
 				if (opts->format != PM_REPLAY_AUTO)
-					p.sep = pm ? line[4] :
-						     line[strspn(line,
-								 "abcdefghijklmnopqrstuvwxyz_")];
+					p.sep = header_sep(line, p.sep);
 				c.names = pm ? pmumon_cols : counts_cols;
 				r = header(&p, line, &c, pm ? pm_req : counts_req);
 				break;

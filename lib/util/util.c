@@ -75,18 +75,48 @@ int pm_parse_int_str(const char *s, int *ret)
 	return 0;
 }
 
+static size_t digits(const char *s, size_t len, size_t i)
+{
+	while (i < len && isdigit((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+/*
+ * The grammar pm_parse_double takes, checked before strtod, which would also
+ * take a '+', hex floats, "inf", "nan" and leading spaces.
+ */
+static bool is_decimal(const char *s, size_t len)
+{
+	size_t i = s[0] == '-', end = digits(s, len, i), n = end - i;
+
+	if (end < len && s[end] == '.') {
+		size_t frac = end + 1;
+
+		end = digits(s, len, frac);
+		n += end - frac;
+	}
+	if (n == 0)
+		return false; /* no digit before or after the point */
+	if (end < len && (s[end] == 'e' || s[end] == 'E')) {
+		size_t e = end + 1;
+
+		e += e < len && (s[e] == '+' || s[e] == '-');
+		end = digits(s, len, e);
+		if (end == e)
+			return false;
+	}
+	return end == len;
+}
+
 int pm_parse_double(const char *s, size_t len, double *ret)
 {
 	char buf[128], *end;
 	locale_t c, old;
 	double v;
 
-	if (!s || len == 0 || len >= sizeof(buf))
+	if (!s || len == 0 || len >= sizeof(buf) || !is_decimal(s, len))
 		return -EINVAL;
-	/* strtod would also take hex floats, "inf", "nan" and spaces: we do not */
-	for (size_t i = 0; i < len; i++)
-		if (!isdigit((unsigned char)s[i]) && !strchr("+-.eE", s[i]))
-			return -EINVAL;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);

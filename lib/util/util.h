@@ -22,7 +22,11 @@ int pm_parse_u64(const char *s, size_t len, int base, uint64_t *ret);
 /* As above for a NUL-terminated string. */
 int pm_parse_u64_str(const char *s, int base, uint64_t *ret);
 int pm_parse_int_str(const char *s, int *ret);
-/* A finite decimal or exponent float, C locale whatever the process locale. */
+/*
+ * A finite decimal or exponent float, C locale whatever the process locale:
+ * [-]DIGITS[.DIGITS][e[+-]DIGITS] (".5" and "5." too), one sign at most and
+ * only a minus: "--5", "+5", "-+5" are not numbers.
+ */
 int pm_parse_double(const char *s, size_t len, double *ret);
 
 /* Drop trailing whitespace (sysfs values end in "\n"); returns the new length. */

@@ -65,6 +65,39 @@ class RoundTrip(unittest.TestCase):
         r = run('import', fixture('pmumon-sim-yitian710.csv'))
         self.assertIn('[SIMULATED: yitian710]', r.stdout)
 
+    def test_pmumon_csv_both_layouts(self):
+        # stat -x, wrote '# SIMULATED...' before the header; it may write the header
+        # first, the comment anywhere or not at all, and columns after 'simulated'
+        with open(fixture('pmumon-sim-yitian710.csv')) as f:
+            comment, header, *body = f.read().splitlines(keepends=True)
+        self.assertTrue(comment.startswith('# SIMULATED: yitian710:'))
+        extra = [header.rstrip('\n') + ',place,note\n'] + \
+            [l.rstrip('\n') + ',die0/ch0,"a,b"\n' for l in body]
+        layouts = {
+            'header first': [header, comment] + body,
+            'comment last': [header] + body + [comment],
+            'more columns': extra[:5] + [comment] + extra[5:],
+            'no comment': extra,
+        }
+
+        def imported(lines):
+            with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+                f.writelines(lines)
+                f.flush()
+                got = rows(f.name)
+            for j in got:
+                del j['target']  # names the file
+            return got
+
+        want = imported([comment, header] + body)
+        self.assertTrue(all(j['sim_platform'] == 'yitian710' for j in want))
+        for name, lines in layouts.items():
+            got = imported(lines)
+            if name == 'no comment':  # SIMULATED still, from the column; no platform
+                self.assertTrue(all(j['simulated'] and j['sim_platform'] is None for j in got))
+                got = [dict(j, sim_platform='yitian710') for j in got]
+            self.assertEqual(got, want, name)
+
     def test_per_channel_adds_sub_channels(self):
         # a per-device recording regrouped: each channel row is its two sub-channels' sum
         dev = [j for j in rows('--per-device', fixture('pmumon-sim-yitian710.csv'))
@@ -261,6 +294,57 @@ class BadInput(unittest.TestCase):
         self.bad('event,count,enabled_ns,running_ns\nhif_rd,5,10,20\n',
                  'FILE:2: running_ns 20 is more than enabled_ns 10')
         self.bad('event,count\nhif_rd,-5\n', "FILE:2: expected count to be a whole number")
+
+    def test_rows_cut_short(self):
+        # a row shorter than its header was a NULL column: a crash (139)
+        self.bad('count,event\n5\n',
+                 'FILE:2: expected 2 fields, as the header (line 1) has, not 1')
+        # or, where the missing columns were optional, a count as if it ran throughout
+        self.bad('time_s,device,event,count,enabled_ns,running_ns\n'
+                 '1.0,ali_drw_21000,hif_rd,100,1000,500\n1.0,ali_drw_21000,hif_wr,100\n',
+                 'FILE:3: expected 6 fields, as the header (line 1) has, not 4')
+
+    def test_one_column_header(self):
+        # no separator after the first name: it was NUL, and fields ran off the line
+        self.bad('event\n', "FILE:1: the header has no 'count' column")
+        self.bad('+ 2\n', "FILE:1: the header has no 'type' column",
+                 args=('--input-format', 'pmumon-csv'))
+
+    def test_impossible_numbers(self):
+        perf = '5,,msr/tsc/,1000,%s,,\n'
+        self.bad(perf % '200.00', 'FILE:1: expected the running percentage, not 200.00%')
+        self.bad(perf % '-5.00', 'FILE:1: expected the running percentage, not -5.00%')
+        self.bad(perf % '0.00', 'FILE:1: a count that ran 0.00% of the time')
+        self.bad('81,,page-faults,1000,100.00,,\n--5,,msr/tsc/,1000,100.00,,\n',
+                 "FILE:2: expected a count or <not counted>, not '--5'")
+        self.bad('{"counter-value" : "-100", "unit" : "", "event" : "msr/tsc/", '
+                 '"event-runtime" : 1000, "pcnt-running" : 100.00}\n',
+                 "FILE:1: expected \"counter-value\" to be a count or <not counted>, "
+                 "not '-100'")
+        self.bad('event,count,enabled_ns,running_ns\nhif_rd,5,10,0\n',
+                 'FILE:2: a count that ran 0 ns')
+
+    def test_not_counted_stays_accepted(self):
+        # perf's <not counted> at 0.00% (never scheduled in that interval) is no count
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+            f.write('     1.000000000,5,,msr/tsc/,1000,100.00,,\n'
+                    '     2.000000000,<not counted>,,msr/tsc/,0,0.00,,\n')
+            f.flush()
+            got = [j for j in rows(f.name) if j['type'] == 'interval']
+        self.assertEqual([j['value'] for j in got], [5, None])
+        self.assertEqual([j['counted'] for j in got], [True, False])
+
+    def test_pmumon_json_lines_refused(self):
+        live = run('--sim', 'yitian710', 'stat', '-a', '-j', '-e', 'ali_drw/hif_rd/', '--',
+                   'sleep', '1')
+        self.assertEqual(live.returncode, 0, live.stderr)
+        with tempfile.NamedTemporaryFile('w', suffix='.json') as f:
+            f.write(live.stdout)
+            f.flush()
+            r = run('import', f.name)
+        self.assertEqual(r.returncode, 2)
+        self.assertRegex(r.stderr, r":1: pmumon's JSON Lines \(schema \d+\) cannot be imported")
+        self.assertIn('pmumon stat -x,', r.stderr)
 
     def test_partial_recording_keeps_channel_numbers(self):
         # a channel is read from the PMU's own name, not from which others are there

@@ -17,12 +17,30 @@ static void test_aggr_id(void **state)
 		const char *s;
 		int r, cpu, socket, die, core;
 	} t[] = {
-		{ "CPU0", 0, 0, -1, -1, -1 },	    { "CPU17", 0, 17, -1, -1, -1 },
-		{ "S0", 0, -1, 0, -1, -1 },	    { "S1-D0", 0, -1, 1, 0, -1 },
-		{ "S0-D1-C3", 0, -1, 0, 1, 3 },	    { "CPU", -EINVAL, 0, 0, 0, 0 },
-		{ "CPU1x", -EINVAL, 0, 0, 0, 0 },   { "S0-D", -EINVAL, 0, 0, 0, 0 },
-		{ "S0-X1", -EINVAL, 0, 0, 0, 0 },   { "N0", -EINVAL, 0, 0, 0, 0 },
-		{ "summary", -EINVAL, 0, 0, 0, 0 }, { "0.200323643", -EINVAL, 0, 0, 0, 0 },
+		{ "CPU0", 0, 0, -1, -1, -1 },
+		{ "CPU17", 0, 17, -1, -1, -1 },
+		{ "S0", 0, -1, 0, -1, -1 },
+		{ "S1-D0", 0, -1, 1, 0, -1 },
+		{ "S0-D1-C3", 0, -1, 0, 1, 3 },
+		{ "CPU", -EINVAL, 0, 0, 0, 0 },
+		{ "CPU1x", -EINVAL, 0, 0, 0, 0 },
+		{ "S0-D", -EINVAL, 0, 0, 0, 0 },
+		{ "S0-X1", -EINVAL, 0, 0, 0, 0 },
+		{ "N0", -EINVAL, 0, 0, 0, 0 },
+		{ "summary", -EINVAL, 0, 0, 0, 0 },
+		{ "0.200323643", -EINVAL, 0, 0, 0, 0 },
+		{ "CPU01", -EINVAL, 0, 0, 0, 0 },
+		{ "CPU-1", -EINVAL, 0, 0, 0, 0 },
+		{ "S", -EINVAL, 0, 0, 0, 0 },
+		{ "S0-D1-C3-X", -EINVAL, 0, 0, 0, 0 },
+		{ "S0-C1", -EINVAL, 0, 0, 0, 0 },
+		/* numbers pmumon's CPU sets hold (an import sized its machine from them) */
+		{ "CPU8191", 0, 8191, -1, -1, -1 },
+		{ "S8191-D8191-C8191", 0, -1, 8191, 8191, 8191 },
+		{ "CPU8192", -ERANGE, 0, 0, 0, 0 },
+		{ "CPU2147483647", -ERANGE, 0, 0, 0, 0 },
+		{ "S0-D8192", -ERANGE, 0, 0, 0, 0 },
+		{ "S0-D0-C99999999999999999999", -ERANGE, 0, 0, 0, 0 },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -90,12 +108,252 @@ static void test_unquoted_terms(void **state)
 	pm_replay__free(rp);
 }
 
+/* Parse text as file "t.csv"; the replay and the diag for the caller. */
+static int parse(enum pm_replay_format fmt, const char *text, struct pm_replay **rp,
+		 struct pm_diag *d)
+{
+	struct pm_replay_opts o = { .size = sizeof(o), .name = "t.csv", .format = fmt };
+
+	*rp = NULL;
+	return pm_replay__parse(text, strlen(text), &o, rp, d);
+}
+
+#define PM_HEADER                                                                                 \
+	"type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,enabled_ns,running_ns," \
+	"running_pct,flags,simulated"
+#define PM_ROW(value, ena, run, sim)                                                        \
+	"total,1.000000000,2026-01-01T00:00:02.000Z,msr/tsc/,,,,," value ",,5," ena "," run \
+	",100.00,," sim "\n"
+#define JSON_LINE(value, pct)                                                             \
+	"{\"counter-value\" : \"" value "\", \"unit\" : \"\", \"event\" : \"msr/tsc/\", " \
+	"\"event-runtime\" : 1000, \"pcnt-running\" : " pct "}\n"
+
+/*
+ * What no recording holds is refused, naming the file and line: rows cut short
+ * (and headers of one column, which have no separator), numbers with two
+ * signs, negative counts, and shares of time no counter ran.
+ */
+static void test_refused(void **state)
+{
+	static const struct {
+		enum pm_replay_format fmt;
+		const char *text, *msg;
+	} t[] = {
+		/* a row shorter than its header: a column of it was NULL (a crash) */
+		{ PM_REPLAY_AUTO, "count,event\n5\n",
+		  "t.csv:2: expected 2 fields, as the header (line 1) has, not 1" },
+		{ PM_REPLAY_AUTO, "time_s,event,count,enabled_ns,running_ns\n1,msr/tsc/,5\n",
+		  "t.csv:2: expected 5 fields, as the header (line 1) has, not 3" },
+		{ PM_REPLAY_AUTO, PM_HEADER "\ntotal,1.0,,msr/tsc/\n",
+		  "t.csv:2: expected 16 fields, as the header (line 1) has, not 4" },
+		{ PM_REPLAY_AUTO, "event,count\nmsr/tsc/,5,6\n",
+		  "t.csv:2: expected 2 fields, as the header (line 1) has, not 3" },
+		/* a header of one column: its separator was NUL, the splitter ran off the line */
+		{ PM_REPLAY_AUTO, "event\n", "t.csv:1: the header has no 'count' column" },
+		{ PM_REPLAY_AUTO, "event", "t.csv:1: the header has no 'count' column" },
+		{ PM_REPLAY_COUNTS_CSV, "event\n", "t.csv:1: the header has no 'count' column" },
+		{ PM_REPLAY_PMUMON_CSV, "+ 2\n", "t.csv:1: the header has no 'type' column" },
+		{ PM_REPLAY_PMUMON_CSV, "+ 2", "t.csv:1: the header has no 'type' column" },
+		{ PM_REPLAY_PMUMON_CSV, "type\n", "t.csv:1: the header has no 'time_s' column" },
+		{ PM_REPLAY_AUTO, "event,count,count\nmsr/tsc/,5,6\n",
+		  "t.csv:1: the header names 'count' twice" },
+		/* one sign at most: "--5" was 5 */
+		{ PM_REPLAY_AUTO, "--5,,msr/tsc/,1000,100.00,,\n",
+		  "t.csv:1: expected a count or <not counted>, not '--5'" },
+		{ PM_REPLAY_AUTO, JSON_LINE("--5", "100.00"),
+		  "t.csv:1: expected \"counter-value\" to be a count or <not counted>, not '--5'" },
+		{ PM_REPLAY_AUTO, PM_HEADER "\n" PM_ROW("--5", "10", "10", "0"),
+		  "t.csv:2: expected a value, not '--5'" },
+		/* counts are never negative: -100 was read as 0 */
+		{ PM_REPLAY_AUTO, "-5,,msr/tsc/,1000,100.00,,\n",
+		  "t.csv:1: expected a count or <not counted>, not '-5'" },
+		{ PM_REPLAY_AUTO, JSON_LINE("-100", "100.00"),
+		  "t.csv:1: expected \"counter-value\" to be a count or <not counted>, not '-100'" },
+		{ PM_REPLAY_AUTO, PM_HEADER "\n" PM_ROW("-5", "10", "10", "0"),
+		  "t.csv:2: expected a value, not '-5'" },
+		/* perf's share of the time it ran: 0 to 100, and more than 0 for a count */
+		{ PM_REPLAY_AUTO, "5,,msr/tsc/,1000,200.00,,\n",
+		  "t.csv:1: expected the running percentage, not 200.00%" },
+		{ PM_REPLAY_AUTO, "5,,msr/tsc/,1000,-5.00,,\n",
+		  "t.csv:1: expected the running percentage, not -5.00%" },
+		{ PM_REPLAY_AUTO, "5,,msr/tsc/,1000,0.00,,\n",
+		  "t.csv:1: a count that ran 0.00% of the time" },
+		{ PM_REPLAY_AUTO, "5,,msr/tsc/,0,100.00,,\n", "t.csv:1: a count that ran 0 ns" },
+		{ PM_REPLAY_AUTO, "<not counted>,,msr/tsc/,0,200.00,,\n",
+		  "t.csv:1: expected the running percentage, not 200.00%" },
+		{ PM_REPLAY_AUTO, JSON_LINE("5", "200.00"),
+		  "t.csv:1: expected the running percentage, not 200.00%" },
+		{ PM_REPLAY_AUTO, JSON_LINE("5", "-5"),
+		  "t.csv:1: expected the running percentage, not -5.00%" },
+		{ PM_REPLAY_AUTO, JSON_LINE("5", "0.00"),
+		  "t.csv:1: a count that ran 0.00% of the time" },
+		{ PM_REPLAY_AUTO, PM_HEADER "\n" PM_ROW("5", "10", "20", "0"),
+		  "t.csv:2: running_ns 20 is more than enabled_ns 10" },
+		{ PM_REPLAY_AUTO, PM_HEADER "\n" PM_ROW("5", "10", "0", "0"),
+		  "t.csv:2: a count that ran 0 ns" },
+		{ PM_REPLAY_AUTO, "event,count,enabled_ns,running_ns\nmsr/tsc/,5,10,20\n",
+		  "t.csv:2: running_ns 20 is more than enabled_ns 10" },
+		{ PM_REPLAY_AUTO, "event,count,enabled_ns,running_ns\nmsr/tsc/,5,10,0\n",
+		  "t.csv:2: a count that ran 0 ns" },
+		/* CPUs, sockets and dies pmumon can hold: CPU 2147483647 overflowed, and
+		 * CPU 200000000 took 17 s and 2.3 GB before it was refused */
+		{ PM_REPLAY_AUTO, "cpu,event,count\n8192,msr/tsc/,5\n",
+		  "t.csv:2: expected cpu to be a number below 8192, not '8192'" },
+		{ PM_REPLAY_AUTO, PM_HEADER "\ntotal,1.0,,msr/tsc/,,2147483647,,,5,,5,10,10,,,0\n",
+		  "t.csv:2: expected socket to be a number below 8192, not '2147483647'" },
+		{ PM_REPLAY_AUTO, "CPU2147483647,5,,msr/tsc/,1000,100.00,,\n",
+		  "t.csv:1: 'CPU2147483647' numbers a CPU, socket, die or core of 8192 or more" },
+		{ PM_REPLAY_AUTO,
+		  "{\"cpu\" : \"8192\", \"counter-value\" : \"5\", \"unit\" : \"\", "
+		  "\"event\" : \"msr/tsc/\", \"event-runtime\" : 1000, \"pcnt-running\" : 100.00}\n",
+		  "t.csv:1: expected \"cpu\" to be a CPU number below 8192 in a string" },
+		/* simulated or not, never a third thing read as real */
+		{ PM_REPLAY_AUTO, PM_HEADER "\n" PM_ROW("5", "10", "10", "yes"),
+		  "t.csv:2: expected simulated to be 0 or 1, not 'yes'" },
+		/* pmumon's JSON Lines, whatever their schema, are not perf's */
+		{ PM_REPLAY_AUTO, "{\"schema\":2,\"type\":\"total\",\"event\":\"msr/tsc/\"}\n",
+		  "t.csv:1: pmumon's JSON Lines (schema 2) cannot be imported" },
+		{ PM_REPLAY_PERF_JSON, "[1]\n", "t.csv:1: expected a JSON object" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pm_replay *rp;
+		struct pm_diag d;
+		int r = parse(t[i].fmt, t[i].text, &rp, &d);
+
+		if (r != -EINVAL || !strstr(d.msg, t[i].msg))
+			fail_msg("%zu: '%s': got %d '%s', want '%s'", i, t[i].text, r,
+				 r < 0 ? d.msg : "", t[i].msg);
+		assert_null(rp);
+	}
+}
+
+/* What counters that did not run say stays accepted, as not counted. */
+static void test_not_counted_accepted(void **state)
+{
+	static const char *const t[] = {
+		/* perf: <not counted> at 0.00% (never scheduled) or 100.00% (ran 0 of 0 ns) */
+		"<not counted>,,msr/tsc/,0,0.00,,\n",
+		"<not counted>,,msr/tsc/,0,100.00,,\n",
+		JSON_LINE("<not counted>", "0.00"),
+		/* a counts CSV: what the kernel reads for a counter it never scheduled */
+		"event,count,enabled_ns,running_ns\nmsr/tsc/,0,1000,0\n",
+		PM_HEADER "\ntotal,1.0,,msr/tsc/,,,,,,,0,1000,0,0.00,not_counted,0\n",
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pm_replay *rp;
+		struct pm_diag d;
+		int r = parse(PM_REPLAY_AUTO, t[i], &rp, &d);
+
+		if (r != 0)
+			fail_msg("'%s': %s", t[i], d.msg);
+		assert_int_equal(rp->n_series, 1);
+		assert_true(rp->vals[0].not_counted);
+		assert_false(rp->series[0].counted);
+		pm_replay__free(rp);
+	}
+}
+
+/* "# SIMULATED: PLATFORM: ...": the platform where it says one, never the next line. */
+static void test_simulated_comment(void **state)
+{
+	static const struct {
+		const char *text, *platform;
+	} t[] = {
+		{ "# SIMULATED: yitian710: numbers come from pmumon's simulator\nevent,count\n"
+		  "msr/tsc/,5\n",
+		  "yitian710" },
+		{ "event,count\nmsr/tsc/,5\n# SIMULATED: amdzen2: numbers\n", "amdzen2" },
+		/* the last line, no newline: was read one byte past the file */
+		{ "event,count\nmsr/tsc/,5\n# SIMULATED:", "" },
+		{ "event,count\nmsr/tsc/,5\n# SIMULATED", "" },
+		/* no platform: was taken from the next line ("vent,count") */
+		{ "# SIMULATED:\nevent,count\nmsr/tsc/,5\n", "" },
+		{ "# SIMULATED:  \nevent,count\nmsr/tsc/,5\n", "" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pm_replay *rp;
+		struct pm_diag d;
+
+		if (parse(PM_REPLAY_AUTO, t[i].text, &rp, &d) != 0)
+			fail_msg("'%s': %s", t[i].text, d.msg);
+		assert_non_null(pm_replay__sim_platform(rp));
+		assert_string_equal(pm_replay__sim_platform(rp), t[i].platform);
+		pm_replay__free(rp);
+	}
+}
+
+/*
+ * pmumon stat -x, before and after it put its header first: a "# SIMULATED"
+ * line first, anywhere or nowhere; 16 columns, or more after 'simulated'
+ * (columns are read by name). Each reads as the same recording.
+ */
+static void test_pmumon_csv_layouts(void **state)
+{
+#define ROWS(extra)                                                                         \
+	"interval,1.000000000,2026-01-01T00:00:02.000Z,ali_drw/hif_rd/,ali_drw_21000,0,0,," \
+	"29157931,,29157931,1000000000,1000000000,100.00,,1" extra "\n"                     \
+	"interval,1.000000000,2026-01-01T00:00:02.000Z,ali_drw/hif_wr/,ali_drw_21000,0,0,," \
+	"100,,100,1000000000,500000000,50.00,multiplexed,1" extra "\n"                      \
+	"interval,2.000000000,2026-01-01T00:00:03.000Z,ali_drw/hif_rd/,ali_drw_21000,0,0,," \
+	"29678570,,29678570,1000000000,1000000000,100.00,,1" extra "\n"                     \
+	"interval,2.000000000,2026-01-01T00:00:03.000Z,ali_drw/hif_wr/,ali_drw_21000,0,0,," \
+	",,0,1000000000,0,0.00,not_counted,1" extra "\n"                                    \
+	"total,2.000000000,2026-01-01T00:00:03.000Z,ali_drw/hif_rd/,ali_drw_21000,0,0,,"    \
+	"58836501,,58836501,2000000000,2000000000,100.00,,1" extra "\n"
+#define SIM "# SIMULATED: yitian710: numbers come from pmumon's simulator, not hardware\n"
+	static const struct {
+		const char *text, *platform;
+	} t[] = {
+		/* before: the comment, then the header */
+		{ SIM PM_HEADER "\n" ROWS(""), "yitian710" },
+		/* after: the header first, the comment after it, at the end, or none */
+		{ PM_HEADER "\n" SIM ROWS(""), "yitian710" },
+		{ PM_HEADER "\n" ROWS("") SIM, "yitian710" },
+		{ PM_HEADER "\n" ROWS(""), "" },
+		/* and columns after 'simulated', quoted ones too */
+		{ PM_HEADER ",place,note\n" ROWS(",die0/ch2/sub0,\"a,b\"") SIM, "yitian710" },
+		{ PM_HEADER ",schema\n" ROWS(",2"), "" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pm_replay *rp;
+		struct pm_diag d;
+
+		if (parse(PM_REPLAY_AUTO, t[i].text, &rp, &d) != 0)
+			fail_msg("%zu: %s", i, d.msg);
+		assert_int_equal(rp->format, PM_REPLAY_PMUMON_CSV);
+		assert_string_equal(pm_replay__sim_platform(rp), t[i].platform);
+		assert_true(rp->intervals);
+		assert_int_equal(rp->n_samples, 2);
+		assert_int_equal(rp->n_series, 2);
+		assert_string_equal(rp->series[1].name, "ali_drw/hif_wr/");
+		assert_string_equal(rp->series[1].pmu, "ali_drw_21000");
+		assert_int_equal(rp->samples[1].t_ns, 2000000000);
+		assert_int_equal(rp->vals[0].raw, 29157931);
+		assert_int_equal(rp->vals[1].raw, 100);
+		assert_int_equal(rp->vals[1].ena, 1000000000);
+		assert_int_equal(rp->vals[1].run, 500000000);
+		assert_int_equal(rp->vals[2].raw, 29678570);
+		assert_true(rp->vals[3].not_counted);
+		pm_replay__free(rp);
+	}
+#undef ROWS
+#undef SIM
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aggr_id),
 		cmocka_unit_test(test_split_name),
 		cmocka_unit_test(test_unquoted_terms),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_not_counted_accepted),
+		cmocka_unit_test(test_simulated_comment),
+		cmocka_unit_test(test_pmumon_csv_layouts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

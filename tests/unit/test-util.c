@@ -83,6 +83,29 @@ static void test_parse_double(void **state)
 		{ "1e999", -ERANGE, 0 },
 		{ "", -EINVAL, 0 },
 		{ "1.5x", -EINVAL, 0 },
+		/* one sign at most, and only a minus (import read "--5" as 5) */
+		{ "-5", 0, -5.0 },
+		{ "-0.25e-2", 0, -0.25e-2 },
+		{ "--5", -EINVAL, 0 },
+		{ "-+5", -EINVAL, 0 },
+		{ "+-5", -EINVAL, 0 },
+		{ "+5", -EINVAL, 0 },
+		{ "5-", -EINVAL, 0 },
+		{ "-", -EINVAL, 0 },
+		/* a point needs a digit on one side; an exponent needs its digits */
+		{ ".5", 0, 0.5 },
+		{ "5.", 0, 5.0 },
+		{ ".", -EINVAL, 0 },
+		{ "-.", -EINVAL, 0 },
+		{ "1e+3", 0, 1000.0 },
+		{ "1E-3", 0, 1e-3 },
+		{ "1e", -EINVAL, 0 },
+		{ "1e+", -EINVAL, 0 },
+		{ "1e--3", -EINVAL, 0 },
+		{ "e5", -EINVAL, 0 },
+		{ "1.2.3", -EINVAL, 0 },
+		{ "1e3.5", -EINVAL, 0 },
+		{ "- 5", -EINVAL, 0 },
 	};
 
 	/* a comma locale must not change anything (if the machine has one) */
