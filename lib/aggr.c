@@ -357,7 +357,8 @@ static int count_instances(struct pm_session *s)
 		    u[j].row == u[j - 1].row)
 			continue;
 		s->c[u[j].counter].first_of_inst = true;
-		s->acc[u[j].row].instances++;
+		/* a recorded row stands for the instances the recording said */
+		s->acc[u[j].row].instances += PM_MAX(s->c[u[j].counter].rec_instances, 1u);
 	}
 	/* the units without an open counter: u is sorted by instance, then CPU */
 	for (size_t inst = 0; inst < s->l->n_inst; inst++) {
@@ -500,7 +501,7 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 			continue;
 		row->flags |= interval ? c->qual_iv : c->qual_tot;
 		if (c->first_of_inst && !c->lost)
-			a->covered++;
+			a->covered += c->rec_instances ? c->rec_covered : 1;
 		if (!pm_aggr__delta(s, c, interval, &val, &ena, &run))
 			continue;
 		a->n_in++;

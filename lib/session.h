@@ -52,6 +52,9 @@ struct pm_counter {
 	 * the session's lost_err): cur stays at its last good read, the rest go on */
 	bool lost;
 	bool first_of_inst; /* the first counter of its instance: coverage counts instances */
+	/* what a recording says its value covered (replay.c); rec_instances 0: nothing
+	 * said, the counter is one instance */
+	unsigned rec_covered, rec_instances;
 };
 
 /* A source saw something that makes c's value less than it seems (PM_ROW_*). */

@@ -730,12 +730,60 @@ static int int_col(struct parser *p, const char *s, const char *what, int *ret)
 	return 0;
 }
 
+/* covered and instances (written since pmumon wrote them): both empty, or covered <= instances. */
+static int coverage_cols(struct parser *p, const char *covered, const char *instances,
+			 struct pm_replay_val *v)
+{
+	int cov = -1, inst = -1;
+
+	if (covered && covered[0] && pm_parse_int_str(covered, &cov) < 0)
+		cov = -2;
+	if (instances && instances[0] && pm_parse_int_str(instances, &inst) < 0)
+		inst = -2;
+	if (cov == -1 && inst == -1)
+		return 0;
+	if (cov < 0 || inst <= 0 || cov > inst)
+		return fail(p, NULL,
+			    "expected covered and instances to be whole numbers with covered <= "
+			    "instances, not '%s' and '%s'",
+			    covered ? covered : "", instances ? instances : "");
+	v->covered = (unsigned)cov;
+	v->instances = (unsigned)inst;
+	return 0;
+}
+
 static int u64_col(struct parser *p, const char *s, const char *what, uint64_t *ret)
 {
 	if (!s || pm_parse_u64_str(s, 10, ret) < 0)
 		return fail(p, NULL, "expected %s to be a whole number, not '%s'", what,
 			    s ? s : "");
 	return 0;
+}
+
+/*
+ * pmumon's flags column ("multiplexed|partial"): the flags that say a
+ * recorded value is less than it seems come back with it, so an import never
+ * turns a partial or wrap-uncertain value into a clean one. Names pmumon does
+ * not know (a newer writer's) are skipped.
+ */
+static unsigned quality_of(const char *flags)
+{
+	const unsigned kept = PM_ROW_WRAP_UNCERTAIN | PM_ROW_REPROGRAMMED | PM_ROW_RESET |
+			      PM_ROW_PARTIAL | PM_ROW_LOST;
+	unsigned q = 0;
+
+	while (flags && *flags) {
+		size_t n = strcspn(flags, "|");
+
+		for (unsigned bit = 1; bit; bit <<= 1) {
+			const char *name = bit & kept ? pm_row_flag_name(bit) : NULL;
+
+			if (name && strlen(name) == n && !strncmp(flags, name, n))
+				q |= bit;
+		}
+		flags += n + (flags[n] == '|');
+	}
+	return q;
 }
 
 /* "2026-11-22T02:29:59.166Z" */
@@ -754,10 +802,11 @@ static bool iso_wall_ns(const char *s, uint64_t *ret)
 	return true;
 }
 
-static const char *const pmumon_cols[] = { "type",	 "time_s", "timestamp", "event",
-					   "device",	 "socket", "die",	"cpu",
-					   "value",	 "unit",   "raw",	"enabled_ns",
-					   "running_ns", "flags",  "simulated", NULL };
+static const char *const pmumon_cols[] = {
+	"type",	      "time_s", "timestamp", "event",	"device",    "socket",
+	"die",	      "cpu",	"value",     "unit",	"raw",	     "enabled_ns",
+	"running_ns", "flags",	"simulated", "covered", "instances", NULL,
+};
 
 static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c)
 {
@@ -804,8 +853,11 @@ static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c
 		r = u64_col(p, col(c, f, n, "enabled_ns"), "enabled_ns", &v.ena);
 	if (r == 0)
 		r = u64_col(p, col(c, f, n, "running_ns"), "running_ns", &v.run);
+	if (r == 0)
+		r = coverage_cols(p, col(c, f, n, "covered"), col(c, f, n, "instances"), &v);
 	if (r < 0)
 		return r;
+	v.quality = quality_of(flags);
 	v.have = PM_RV_RAW | PM_RV_TIMES;
 	value = col(c, f, n, "value");
 	if (!value || !value[0] || (flags && strstr(flags, "not_counted")))

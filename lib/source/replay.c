@@ -764,6 +764,10 @@ int pm_replay__plan(struct pm_session *s, struct pm_diag *reterr)
 					  .cpu = se->topo_cpu,
 					  .fd = -1,
 					  .leader = s->n_c };
+		/* the row stands for as many instances as the recording said it did */
+		for (size_t k = 0; k < rp->n_samples; k++)
+			c->rec_instances = PM_MAX(c->rec_instances,
+						  rp->vals[k * rp->n_series + i].instances);
 		se->counter = s->n_c++;
 	}
 	return r;
@@ -845,6 +849,8 @@ static int replay_read(struct pm_session *s)
 		if (se->counter == SIZE_MAX || (!v->have && !v->not_counted))
 			continue;
 		c = &s->c[se->counter];
+		pm_counter__raise(c, v->quality);
+		c->rec_covered = v->instances ? v->covered : c->rec_instances;
 		d = delta_of(&s->l->ev[c->event], v, duration);
 		c->cur.val += d.val;
 		c->cur.ena += d.ena;

@@ -50,6 +50,9 @@ struct pm_replay_val {
 	uint64_t raw, ena, run;
 	unsigned have;
 	bool not_counted; /* <not counted>, <not supported>, or an empty value */
+	/* what a pmumon recording said of it: its quality flags (PM_ROW_WRAP_UNCERTAIN,
+	 * _REPROGRAMMED, _RESET, _PARTIAL, _LOST) and coverage (instances 0: none said) */
+	unsigned quality, covered, instances;
 };
 
 struct pm_replay_sample {

@@ -53,6 +53,45 @@ class RoundTrip(unittest.TestCase):
             self.assertEqual(r2.returncode, 0, r2.stderr)
             self.assertEqual(r2.stdout, r.stdout)
 
+    def test_quality_survives_the_round_trip(self):
+        # -C 0 on a two-die Yitian covers 8 of 16 PMUs: an import says so too
+        r = run('--sim', 'yitian710', 'stat', '-C', '0', '-e', 'ali_drw/hif_rd/', '-x,', '-I',
+                '1000', '--', 'sleep', '2')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as rec:
+            rec.write(r.stdout)
+            rec.flush()
+            again = run('import', '-x,', rec.name)
+            self.assertEqual(again.returncode, 0, again.stderr)
+            self.assertEqual(again.stdout, r.stdout)
+            table = run('import', rec.name)
+            self.assertIn('[partial 8/16]', table.stdout)
+            self.assertIn('covers 8 of the 16 devices', table.stderr)
+
+    def test_times_and_shares_each_from_their_own_column(self):
+        # enabled and running differ: a count that ran half its enabled time is
+        # scaled by two; reading one column for the other would not scale it
+        counts = ('time_s,device,event,count,enabled_ns,running_ns\n'
+                  '1,dev0,ev,100,1000000000,500000000\n')
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+            f.write(counts)
+            f.flush()
+            (j,) = [x for x in rows(f.name) if x['type'] == 'interval']
+        self.assertEqual((j['enabled_ns'], j['running_ns']), (1000000000, 500000000))
+        self.assertEqual(j['value'], 200)
+        self.assertTrue(j['multiplexed'])
+        # perf -j prints the running share: 25% of a 250 ms run time is a 1 s enabled time
+        perf = ('{"interval" : 1.000000000, "counter-value" : "400.000000", "unit" : "", '
+                '"event" : "cycles", "event-runtime" : 250000000, "pcnt-running" : 25.00}\n')
+        with tempfile.NamedTemporaryFile('w', suffix='.json') as f:
+            f.write(perf)
+            f.flush()
+            (j,) = [x for x in rows(f.name) if x['type'] == 'interval']
+        self.assertEqual((j['enabled_ns'], j['running_ns']), (1000000000, 250000000))
+        self.assertAlmostEqual(j['running_pct'], 25.0)
+        self.assertEqual(j['value'], 400)
+        self.assertEqual(j['raw'], 100)
+
     def test_pmumon_interval_csv(self):
         # every column, timestamps included: stat's output back unchanged
         self.same_csv('pmumon-interval.csv')
