@@ -6,7 +6,8 @@
  * the not_counted flag (or undefined: every input counted, but the formula
  * divided by zero), never 0. covered and instances say how many of the PMU
  * instances the row stands for its value covers (empty when it stands for
- * none); columns are only ever added at the end. The header is the first
+ * none), sim_platform which simulated platform (empty for a real
+ * machine); columns are only ever added at the end. The header is the first
  * line (no comment before it: readers take the first line as the header); a
  * simulated run says so in every row's simulated column. Per channel, the
  * device column holds the
@@ -21,9 +22,9 @@
 #include "out/out.h"
 
 static const char *const columns[] = {
-	"type",	      "time_s",	     "timestamp", "event",     "device",  "socket",
-	"die",	      "cpu",	     "value",	  "unit",      "raw",	  "enabled_ns",
-	"running_ns", "running_pct", "flags",	  "simulated", "covered", "instances",
+	"type",	 "time_s",    "timestamp", "event",	"device",	"socket",     "die",
+	"cpu",	 "value",     "unit",	   "raw",	"enabled_ns",	"running_ns", "running_pct",
+	"flags", "simulated", "covered",   "instances", "sim_platform",
 };
 
 static void field(struct pm_out *o, const char *s, bool last)
@@ -117,11 +118,13 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 			snprintf(buf, sizeof(buf), "%u", row->covered);
 			field(o, buf, false);
 			snprintf(buf, sizeof(buf), "%u", row->instances);
-			field(o, buf, true);
+			field(o, buf, false);
 		} else {
 			field(o, "", false);
-			field(o, "", true);
+			field(o, "", false);
 		}
+		field(o, o->opts.simulated && o->opts.sim_platform ? o->opts.sim_platform : "",
+		      true);
 	}
 	return 0;
 }

@@ -802,10 +802,25 @@ static bool iso_wall_ns(const char *s, uint64_t *ret)
 	return true;
 }
 
+/* pmumon CSV's sim_platform column: the simulated platform, the same on every row. */
+static int sim_platform_col(struct parser *p, const char *name)
+{
+	if (!name || !name[0])
+		return 0;
+	if (!p->rp->sim_platform) {
+		p->rp->sim_platform = strdup(name);
+		return p->rp->sim_platform ? 0 : -ENOMEM;
+	}
+	if (strcmp(p->rp->sim_platform, name) != 0)
+		return fail(p, NULL, "a recording of one machine: sim_platform '%s' after '%s'",
+			    name, p->rp->sim_platform);
+	return 0;
+}
+
 static const char *const pmumon_cols[] = {
-	"type",	      "time_s", "timestamp", "event",	"device",    "socket",
-	"die",	      "cpu",	"value",     "unit",	"raw",	     "enabled_ns",
-	"running_ns", "flags",	"simulated", "covered", "instances", NULL,
+	"type",	     "time_s",	"timestamp", "event",	     "device",	   "socket",	 "die",
+	"cpu",	     "value",	"unit",	     "raw",	     "enabled_ns", "running_ns", "flags",
+	"simulated", "covered", "instances", "sim_platform", NULL,
 };
 
 static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c)
@@ -836,6 +851,9 @@ static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c
 		return fail(p, NULL, "expected simulated to be 0 or 1, not '%s'", sim);
 	if (sim && !strcmp(sim, "1"))
 		p->rp->simulated = true;
+	r = sim_platform_col(p, col(c, f, n, "sim_platform"));
+	if (r < 0)
+		return r;
 	if (!seconds_ns(col(c, f, n, "time_s") ? col(c, f, n, "time_s") : "", &t_ns))
 		return fail(p, NULL, "expected time_s in seconds");
 	ts = col(c, f, n, "timestamp");

@@ -44,7 +44,7 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(fixture(name)) as f:
             old = ''.join(line for line in f if not line.startswith('#'))
-        cut = [line.rsplit(',', 2)[0] for line in r.stdout.splitlines()]
+        cut = [line.rsplit(',', 3)[0] for line in r.stdout.splitlines()]
         self.assertEqual('\n'.join(cut) + '\n', old)
         with tempfile.NamedTemporaryFile('w', suffix='.csv') as again:
             again.write(r.stdout)
@@ -66,6 +66,7 @@ class RoundTrip(unittest.TestCase):
             self.assertEqual(again.stdout, r.stdout)
             table = run('import', rec.name)
             self.assertIn('[partial 8/16]', table.stdout)
+            self.assertIn('[SIMULATED: yitian710]', table.stdout)  # the sim_platform column
             self.assertIn('covers 8 of the 16 devices', table.stderr)
 
     def test_times_and_shares_each_from_their_own_column(self):
