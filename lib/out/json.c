@@ -63,6 +63,10 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 			opt_int(&w, "channel", row->channel);
 			opt_int(&w, "subchannel", row->subchannel);
 		}
+		if (row->domain) { /* the L3, die or socket an uncore CPU row reads for */
+			pm_jw__key(&w, "domain");
+			pm_jw__string(&w, row->domain);
+		}
 		pm_jw__key(&w, "value");
 		pm_jw__double(&w, counted && isfinite(row->value) ? row->value : NAN);
 		pm_jw__key(&w, "unit");

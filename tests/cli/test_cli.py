@@ -1066,6 +1066,12 @@ class CommandLineEdges(unittest.TestCase):
         self.assertRegex(r.stdout, r'\nS0 +[\d,]+ +amd_df/event=0x7,umask=0x38/\n')
         self.assertRegex(r.stdout, r'\nCPU4 +[\d,]+ +msr/tsc/\n')
         self.assertNotRegex(r.stdout, r'CPU4 .*amd_l3')
+        r = self.check(['--sim', 'amdzen2', 'stat', '-a', '-A', '-e', 'amd_l3/l3_accesses/',
+                        '-e', 'msr/tsc/', '-j', '--', 'sleep', '1'], 0)
+        objs = [json.loads(l) for l in r.stdout.splitlines()]
+        self.assertIn('L3 CPUs 4-7,68-71', [o.get('domain') for o in objs
+                                            if o['event'] == 'amd_l3/l3_accesses/'])
+        self.assertFalse(any('domain' in o for o in objs if o['event'] == 'msr/tsc/'))
 
     def test_directory_where_a_file_is_expected(self):
         with tempfile.TemporaryDirectory() as d:
