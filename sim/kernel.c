@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -509,25 +510,81 @@ static void s_proc_free(void *os, struct pm_proc *proc)
 
 /* ---- locks -------------------------------------------------------------------- */
 
-static int s_lock(void *os, const char *path, pid_t *reterr_holder)
+static struct sim_lock *lock_find(struct pm_sim *sim, const char *path)
 {
-	struct pm_sim *sim = os;
+	for (size_t i = 0; i < sim->n_locks; i++)
+		if (!strcmp(sim->locks[i].path, path))
+			return &sim->locks[i];
+	return NULL;
+}
+
+static struct sim_lock *lock_add(struct pm_sim *sim, const char *path)
+{
 	struct sim_lock *l;
 
-	for (size_t i = 0; i < sim->n_locks; i++) {
-		if (sim->locks[i].path && !strcmp(sim->locks[i].path, path)) {
-			*reterr_holder = sim->locks[i].holder;
-			return -EBUSY;
-		}
-	}
 	if (pm_grow((void **)&sim->locks, &sim->cap_locks, sim->n_locks + 1, sizeof(*l)) < 0)
-		return -ENOMEM;
+		return NULL;
 	l = &sim->locks[sim->n_locks];
-	l->path = strdup(path);
+	*l = (struct sim_lock){ .path = strdup(path) };
 	if (!l->path)
+		return NULL;
+	sim->n_locks++;
+	return l;
+}
+
+int pm_sim__lock_file(struct pm_sim *sim, const char *path, uid_t owner, unsigned mode,
+		      pid_t holder)
+{
+	struct sim_lock *l = lock_find(sim, path);
+
+	if (!l && !(l = lock_add(sim, path)))
 		return -ENOMEM;
-	l->holder = getpid();
-	return (int)sim->n_locks++;
+	l->owner = owner;
+	l->mode = mode;
+	l->holder = holder;
+	return 0;
+}
+
+static const char *user_name(uid_t uid)
+{
+	return uid == 0 ? "root" : uid == 65534 ? "nobody" : "";
+}
+
+/* The rules of lib/os/linux.c's lx_lock, on files that exist only here. */
+static int s_lock(void *os, const char *path, struct pm_lock_info *reterr_info)
+{
+	struct pm_sim *sim = os;
+	struct pm_lock_info info = { .self = sim->uid };
+	struct sim_lock *l = lock_find(sim, path);
+	bool trusted;
+
+	if (!l) {
+		l = lock_add(sim, path);
+		if (!l)
+			return -ENOMEM;
+		l->owner = sim->uid;
+		l->mode = S_IFREG | 0644;
+	}
+	trusted = S_ISREG(l->mode) && (l->owner == sim->uid || l->owner == 0) &&
+		  !(l->mode & (S_IWGRP | S_IWOTH));
+	if (trusted && !l->holder && (l->owner == sim->uid || sim->uid == 0)) {
+		l->holder = getpid();
+		return (int)(l - sim->locks);
+	}
+	info.uid = l->owner;
+	info.mode = l->mode;
+	info.nlink = 1;
+	snprintf(info.user, sizeof(info.user), "%s", user_name(l->owner));
+	if (S_ISREG(l->mode) && l->holder) {
+		info.pid = l->holder;
+		*reterr_info = info;
+		return -EBUSY;
+	}
+	if (!trusted) {
+		*reterr_info = info;
+		return -EPERM;
+	}
+	return -EACCES; /* root's, and we are not root */
 }
 
 static void s_unlock(void *os, int handle)
@@ -536,8 +593,7 @@ static void s_unlock(void *os, int handle)
 
 	if (handle < 0 || (size_t)handle >= sim->n_locks)
 		return;
-	free(sim->locks[handle].path);
-	sim->locks[handle].path = NULL;
+	sim->locks[handle].holder = 0; /* the file stays */
 }
 
 static void s_destroy(void *os)

@@ -649,6 +649,7 @@ int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_
 		r = pm_sim__new(&sim);
 	if (r == 0) {
 		sim->plat = sp.plat;
+		sim->uid = sp.o.root ? 0 : 65534; /* user=nobody */
 		sim->scn_start_ns = pm_sim__now(sim);
 		r = load_scenario(sim, &sp, err, errsz);
 	}

@@ -59,9 +59,12 @@ struct sim_fd {
 	struct sim_event *ev;
 };
 
+/* A lock file: it stays when its holder lets go, as on a real machine. */
 struct sim_lock {
 	char *path;
-	pid_t holder;
+	uid_t owner;
+	unsigned mode; /* type and permissions */
+	pid_t holder;  /* 0: nobody holds it */
 };
 
 struct pm_sim {
@@ -85,6 +88,7 @@ struct pm_sim {
 
 	struct sim_lock *locks;
 	size_t n_locks, cap_locks;
+	uid_t uid; /* the user pmumon runs as: 0, or 65534 (user=nobody) */
 
 	/* a whole platform (sim/platform/), its scenario and its faults */
 	const struct sim_platform *plat;

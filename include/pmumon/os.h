@@ -24,6 +24,16 @@ extern "C" {
 struct perf_event_attr;
 struct pm_proc;
 
+/* A lock pmumon could not take (pm_os_ops.lock): who holds it, or whose file it is. */
+struct pm_lock_info {
+	pid_t pid;	/* -EBUSY: the holder, as the pid note in the file says (0: unknown) */
+	uid_t uid;	/* the file's owner: on -EBUSY, the holder's user */
+	uid_t self;	/* the user pmumon runs as (effective uid) */
+	char user[64];	/* uid's name ("" unknown) */
+	unsigned mode;	/* the file's st_mode: type and permission bits */
+	unsigned nlink; /* its hard links */
+};
+
 /* Called once per directory entry; return non-zero to stop the listing. */
 typedef int (*pm_os_dir_fn)(const char *name, bool is_dir, void *userdata);
 
@@ -81,11 +91,17 @@ struct pm_os_ops {
 	void (*proc_free)(void *os, struct pm_proc *proc);
 
 	/*
-	 * Advisory lock named by a path relative to the root (created if needed).
-	 * Returns a lock handle (>= 0), or -EBUSY with *reterr_holder set to the
-	 * pid that holds it (0 if unknown), or another -errno.
+	 * Advisory lock named by a path relative to the root, in a directory
+	 * anyone may write (/run/lock): created if needed, never through a
+	 * symbolic link, and a file pmumon did not make is never truncated.
+	 * Returns a lock handle (>= 0); -EBUSY when a process holds it
+	 * (*reterr_info: its pid and user); -EPERM when the file is there but
+	 * pmumon will not trust it (*reterr_info: a symbolic link, not a
+	 * regular file, more than one link, owned by a user neither ours nor
+	 * root, or writable by group or others); or another -errno (the
+	 * directory is missing, a file of root's we cannot write).
 	 */
-	int (*lock)(void *os, const char *path, pid_t *reterr_holder);
+	int (*lock)(void *os, const char *path, struct pm_lock_info *reterr_info);
 	void (*unlock)(void *os, int handle);
 
 	void (*destroy)(void *os);

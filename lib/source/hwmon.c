@@ -366,25 +366,10 @@ static void hwmon_close(struct pm_session *s);
 
 static int take_lock(struct pm_session *s, struct pm_diag *d)
 {
-	pid_t holder;
-	int h = pm_session__lock(s, LOCK_PATH, &holder);
-
-	if (h == -EBUSY) {
-		if (holder)
-			pm_diag_set(d,
-				    "stop that pmumon first (register blocks such as pcie need no "
-				    "lock: count only those to run alongside it)",
-				    "the BlueField counters are in use by pid %d (it holds /%s)",
-				    (int)holder, LOCK_PATH);
-		else
-			pm_diag_set(d, NULL,
-				    "the BlueField counters are in use by another pmumon (it holds "
-				    "/%s)",
-				    LOCK_PATH);
-		return h;
-	}
-	s->hwmon->lock = h;
-	return 0;
+	return pm_session__lock(s, LOCK_PATH, "the BlueField counters",
+				"stop that pmumon first (register blocks such as pcie need no lock: "
+				"count only those to run alongside it)",
+				&s->hwmon->lock, d);
 }
 
 static int hwmon_open(struct pm_session *s, struct pm_diag *reterr)

@@ -430,7 +430,6 @@ static int program(struct pm_session *s, struct pm_diag *d)
 static int sideband_open(struct pm_session *s, struct pm_diag *reterr)
 {
 	struct pm_sideband_state *st;
-	pid_t holder = 0;
 	int r;
 
 	for (size_t k = 0; k < s->n_c; k++)
@@ -449,19 +448,10 @@ needed:
 			      0;
 	if (r == 0)
 		r = bind_counters(s, reterr);
-	if (r == 0) {
-		st->lock = pm_session__lock(s, LOCK_PATH, &holder);
-		if (st->lock == -EBUSY) {
-			char who[32] = "";
-
-			if (holder)
-				snprintf(who, sizeof(who), " (pid %d)", (int)holder);
-			pm_diag_set(reterr, "wait for it to finish, or stop it",
-				    "another pmumon%s is using the SoC counters (lock /%s)", who,
-				    LOCK_PATH);
-			r = -EBUSY;
-		}
-	}
+	if (r == 0)
+		r = pm_session__lock(s, LOCK_PATH, "the SoC counters",
+				     "wait for that pmumon to finish, or stop it", &st->lock,
+				     reterr);
 	if (r == 0)
 		r = open_transport(s, reterr);
 	if (r == 0)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -476,6 +477,55 @@ static void test_second_instance(void **state)
 	th_stop(&r);
 }
 
+/*
+ * Lock files someone else made in the directory anyone may write: held by
+ * another user's process (named, with its made-up pid), or left there
+ * unheld (named, with the fix: never a silent wait, never truncated).
+ */
+static void test_lock_of_another_user(void **state)
+{
+	static const char *const specs[] = { "bfperf/tile0/MEMORY_READS/", NULL };
+	static const struct {
+		uid_t owner;
+		unsigned mode;
+		pid_t holder;
+		int err;
+		const char *msg, *hint;
+	} cases[] = {
+		{ 1001, S_IFREG | 0644, 1, -EBUSY,
+		  "the BlueField counters are in use by pid 1 of uid 1001 (it holds "
+		  "/run/lock/pmumon-bfperf.lock)",
+		  "stop that pmumon first" },
+		{ 65534, S_IFREG | 0644, 4242, -EBUSY,
+		  "in use by pid 4242 of user nobody (uid 65534)", "stop that pmumon first" },
+		{ 1001, S_IFREG | 0644, 0, -EPERM,
+		  "the lock file /run/lock/pmumon-bfperf.lock belongs to uid 1001, and no process "
+		  "holds it: pmumon will not use it to guard the BlueField counters",
+		  "remove it (rm /run/lock/pmumon-bfperf.lock) and run again" },
+		{ 1001, S_IFLNK | 0777, 0, -EPERM,
+		  "the lock file /run/lock/pmumon-bfperf.lock is a symbolic link", "remove it" },
+		{ 0, S_IFREG | 0666, 0, -EPERM, "is writable by group or others (mode 0666)",
+		  "remove it" },
+		/* root's own, left behind: simply taken */
+		{ 0, S_IFREG | 0644, 0, 0, "", "" },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {
+		struct pm_sim *sim = th_sim_platform("bluefield2");
+		struct th_run r;
+		int e;
+
+		assert_int_equal(pm_sim__lock_file(sim, "run/lock/pmumon-bfperf.lock",
+						   cases[i].owner, cases[i].mode, cases[i].holder),
+				 0);
+		e = th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0);
+		if (e != cases[i].err || !strstr(r.d.msg, cases[i].msg) ||
+		    !strstr(r.d.hint, cases[i].hint))
+			fail_msg("case %zu: %d '%s' (hint '%s')", i, e, r.d.msg, r.d.hint);
+		th_stop(&r);
+	}
+}
+
 /* A block that goes away is reported; the others keep counting. */
 static void test_block_goes_away(void **state)
 {
@@ -594,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_put_back_as_found),
 		cmocka_unit_test(test_someone_elses_counters),
 		cmocka_unit_test(test_second_instance),
+		cmocka_unit_test(test_lock_of_another_user),
 		cmocka_unit_test(test_block_goes_away),
 		cmocka_unit_test(test_bad_events),
 		cmocka_unit_test(test_not_root),
