@@ -18,6 +18,9 @@
  * - A pair whose CTL already has the enable bit is someone else's (perf,
  *   another tool): left alone and reported. Only the DF and L3 CTL/CTR
  *   registers are ever written, and every CTL is restored on close.
+ * - One instance at a time: an advisory lock, held from open to close while
+ *   any DF or L3 pair is to be programmed (the second one is told the
+ *   holder's pid); two instances would each take the other's pairs for free.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,8 +42,9 @@
 #define CTL_EN (1ull << 22)
 #define CTR_MASK ((1ull << 48) - 1)
 #define MAX_SLOTS 6
-#define PHASE_NS 100000000ull	    /* 100 ms: 10 phases in a 1 s interval */
-#define WRAP_POLL_NS 10000000000ull /* 48 bits at 1e10/s last 7.8 hours */
+#define PHASE_NS 100000000ull		     /* 100 ms: 10 phases in a 1 s interval */
+#define WRAP_POLL_NS 10000000000ull	     /* 48 bits at 1e10/s last 7.8 hours */
+#define LOCK_PATH "run/lock/pmumon-msr.lock" /* one per machine, as hwmon's and sideband's */
 
 struct msr_dom {
 	bool df;
@@ -76,6 +80,7 @@ struct pm_msr_state {
 	size_t n_core, cap_core;
 	int *cpu_fd; /* an open device per CPU, -1 none */
 	int n_cpu_fd;
+	int lock; /* held while we may write a control register; -1 none */
 	uint64_t t_enable;
 };
 
@@ -277,6 +282,7 @@ needed:
 	st = s->msr = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
+	st->lock = -1;
 	st->cpu_fd = malloc((size_t)(n_cpus > 0 ? n_cpus : 1) * sizeof(int));
 	st->acc = calloc(s->n_c, sizeof(*st->acc));
 	if (!st->cpu_fd || !st->acc) {
@@ -324,6 +330,11 @@ needed:
 		}
 		c->fd = fd; /* open: the domain's device */
 	}
+	/* two instances would program the same counters: one at a time (APERF/MPERF need none) */
+	if (r == 0 && st->n_dom)
+		r = pm_session__lock(s, LOCK_PATH, "the Data Fabric and L3 counters (--source msr)",
+				     "stop that pmumon first, or count with --source perf",
+				     &st->lock, reterr);
 	for (size_t i = 0; i < st->n_dom && r == 0; i++)
 		r = survey(s, &st->dom[i], reterr);
 	if (r < 0)
@@ -608,6 +619,8 @@ static void msr_close(struct pm_session *s)
 	for (int i = 0; i < st->n_cpu_fd; i++)
 		if (st->cpu_fd[i] >= 0)
 			s->ctx->ops->close(s->ctx->os, st->cpu_fd[i]);
+	if (st->lock >= 0)
+		s->ctx->ops->unlock(s->ctx->os, st->lock);
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_MSR)
 			s->c[k].fd = -1;

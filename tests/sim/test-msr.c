@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -276,6 +277,49 @@ static void test_restore_as_found(void **state)
 	th_stop(&r);
 }
 
+/*
+ * Two --source msr runs on one machine: the second would program the same
+ * DF counters (survey sees the first one's pairs as free until it enables
+ * them). It is told who has them; APERF/MPERF alone need no lock.
+ */
+static void test_second_instance(void **state)
+{
+	static const char *const one[] = { "amd_df/event=0x7,umask=0x38/", NULL };
+	static const char *const aperf[] = { "msr/aperf/", NULL };
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", steady);
+	struct pm_session_opts o = { .target = PM_TARGET_SYSTEM, .source = PM_SOURCE_MSR };
+	struct pm_session *s2;
+	struct pm_evlist *l2;
+	struct th_run r;
+	char want[128];
+
+	assert_int_equal(start_msr(&r, sim, one), 0);
+	assert_int_equal(pm_evlist__new(r.ctx, &l2), 0);
+	assert_int_equal(pm_evlist__add(l2, one[0], &r.d), 0);
+	assert_int_equal(pm_session__new(l2, &o, &s2, &r.d), 0);
+	assert_int_equal(pm_session__open(s2, &r.d), -EBUSY);
+	snprintf(want, sizeof(want),
+		 "the Data Fabric and L3 counters (--source msr) are in use by pid %d (it holds "
+		 "/run/lock/pmumon-msr.lock)",
+		 (int)getpid());
+	if (!strstr(r.d.msg, want))
+		fail_msg("'%s'", r.d.msg);
+	assert_non_null(strstr(r.d.hint, "--source perf"));
+	pm_session__free(s2);
+	pm_evlist__free(l2);
+	assert_int_equal(pm_evlist__new(r.ctx, &l2), 0);
+	assert_int_equal(pm_evlist__add(l2, aperf[0], &r.d), 0);
+	assert_int_equal(pm_session__new(l2, &o, &s2, &r.d), 0);
+	assert_int_equal(pm_session__open(s2, &r.d), 0);
+	pm_session__free(s2);
+	pm_evlist__free(l2);
+	/* the first one ends: the lock is free again */
+	pm_session__free(r.s);
+	assert_int_equal(pm_session__new(r.l, &o, &r.s, &r.d), 0);
+	assert_int_equal(pm_session__open(r.s, &r.d), 0);
+	th_stop(&r);
+}
+
 /* After disable the counters are stopped for good: a later read changes nothing. */
 static void test_read_after_disable(void **state)
 {
@@ -345,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_auto_without_amd_uncore),
 		cmocka_unit_test(test_restore_as_found),
 		cmocka_unit_test(test_read_after_disable),
+		cmocka_unit_test(test_second_instance),
 		cmocka_unit_test(test_taken_mid_run),
 		cmocka_unit_test(test_config_masked),
 	};
