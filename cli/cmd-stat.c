@@ -42,13 +42,6 @@ struct stat_args {
 	char **cmd;
 };
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -401,14 +394,15 @@ static bool wait_child(struct run *run, uint64_t until)
  */
 static void finish_child(struct run *run)
 {
+	int sig = cli_signals_caught();
 	uint64_t now;
 
 	if (!run->proc || run->proc_done)
 		return;
 	now = run->ops->mono_ns(run->os);
-	if (stop_signal == SIGINT && wait_child(run, now + 2000 * NS_PER_MS))
+	if (sig == SIGINT && wait_child(run, now + 2000 * NS_PER_MS))
 		return;
-	run->ops->proc_kill(run->os, run->proc, stop_signal ? stop_signal : SIGTERM);
+	run->ops->proc_kill(run->os, run->proc, sig ? sig : SIGTERM);
 	if (wait_child(run, run->ops->mono_ns(run->os) + 2000 * NS_PER_MS))
 		return;
 	run->ops->proc_kill(run->os, run->proc, SIGKILL);
@@ -444,7 +438,7 @@ static int count_loop(struct run *run, const struct stat_args *a)
 			break;
 		}
 		if (w == PM_OS_WAKE_SIGNAL) {
-			if (stop_signal)
+			if (cli_signals_caught())
 				break;
 			continue;
 		}
@@ -501,22 +495,6 @@ static int count_loop(struct run *run, const struct stat_args *a)
 	if (!run->out_failed)
 		report(run, pm_session__report(run->s, false));
 	return read_failed;
-}
-
-static void setup_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigset_t block;
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	/* delivered only while we wait (pm_os_ops.wait), never mid-read */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, NULL);
 }
 
 /* Which events the msr source reads (the rest come from perf). */
@@ -613,6 +591,7 @@ int cmd_stat(int argc, char **argv)
 	struct pm_diag d;
 	FILE *f = stdout;
 	char target[512], *program = NULL;
+	sigset_t ending;
 	int r, ret = EXIT_FAIL;
 
 	r = parse_args(argc, argv, &a);
@@ -681,6 +660,13 @@ int cmd_stat(int argc, char **argv)
 		}
 		so.pid = run.ops->proc_pid(run.os, run.proc);
 	}
+	/*
+	 * From the first register pmumon writes (open programs the sideband's
+	 * selects) every signal that ends the run is caught: the way out puts
+	 * everything back, whatever the signal.
+	 */
+	cli_signals_ending(&ending);
+	cli_signals_setup(&ending);
 	r = pm_session__new(l, &so, &run.s, &d);
 	if (r == 0)
 		r = pm_session__open(run.s, &d);
@@ -726,7 +712,6 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (so.target == PM_TARGET_SYSTEM && !a.cmd && !a.timeout_ms && !a.interval_count)
 		cli_info("counting system-wide until Ctrl-C");
-	setup_signals();
 	r = pm_session__enable(run.s);
 	if (r < 0) {
 		cli_error("cannot start the counters: %s (%s)", strerror(-r),

@@ -326,23 +326,33 @@ static int s_perf_ioctl(void *os, int fd, unsigned long request, unsigned long a
 
 /* ---- waiting and processes ---------------------------------------------------- */
 
-/* Let a pending SIGINT/SIGTERM run its handler; true if one did. */
-static bool deliver_pending_signals(void)
+/* The mask to wait with, as the real os's: what the caller blocks but catches is let in. */
+static const sigset_t *wait_mask(struct pm_sim *sim)
+{
+	if (!sim->have_wait_mask) {
+		pm_wait_sigmask(&sim->wait_mask);
+		sim->have_wait_mask = true;
+	}
+	return &sim->wait_mask;
+}
+
+/* Let a pending signal the caller catches run its handler; true if one did. */
+static bool deliver_pending_signals(struct pm_sim *sim)
 {
 	struct timespec zero = { 0 };
-	sigset_t none, pending;
+	const sigset_t *mask = wait_mask(sim);
+	sigset_t pending;
+	bool any = false;
 
 	sigpending(&pending);
-	if (!sigismember(&pending, SIGINT) && !sigismember(&pending, SIGTERM))
-		return false;
-	sigemptyset(&none);
-	return ppoll(NULL, 0, &zero, &none) < 0 && errno == EINTR;
+	for (int sig = 1; sig < NSIG && !any; sig++)
+		any = sigismember(&pending, sig) == 1 && sigismember(mask, sig) != 1;
+	return any && ppoll(NULL, 0, &zero, mask) < 0 && errno == EINTR;
 }
 
 static int real_sleep_until(struct pm_sim *sim, uint64_t deadline)
 {
 	struct timespec ts, *tsp = NULL;
-	sigset_t none;
 
 	if (deadline != UINT64_MAX) {
 		uint64_t now = pm_sim__now(sim), left = deadline > now ? deadline - now : 0;
@@ -351,8 +361,7 @@ static int real_sleep_until(struct pm_sim *sim, uint64_t deadline)
 		ts.tv_nsec = (long)(left % 1000000000ull);
 		tsp = &ts;
 	}
-	sigemptyset(&none);
-	if (ppoll(NULL, 0, tsp, &none) < 0 && errno == EINTR)
+	if (ppoll(NULL, 0, tsp, wait_mask(sim)) < 0 && errno == EINTR)
 		return PM_OS_WAKE_SIGNAL;
 	return PM_OS_WAKE_DEADLINE;
 }
@@ -380,7 +389,7 @@ static int s_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *ret
 
 	if (child && proc->real)
 		return wait_real(sim, deadline_ns, proc, ret_status);
-	if (deliver_pending_signals())
+	if (deliver_pending_signals(sim))
 		return PM_OS_WAKE_SIGNAL;
 	if (child && proc->exit_ns <= deadline_ns) {
 		if (sim->real_clock && real_sleep_until(sim, proc->exit_ns) == PM_OS_WAKE_SIGNAL)

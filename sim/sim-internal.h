@@ -3,6 +3,7 @@
 #ifndef PM_SIM_INTERNAL_H
 #define PM_SIM_INTERNAL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -84,6 +85,8 @@ struct pm_sim {
 
 	bool real_clock;
 	uint64_t now_ns, real_base;
+	bool have_wait_mask;
+	sigset_t wait_mask; /* pm_wait_sigmask at the first wait */
 	pid_t next_pid;
 
 	struct sim_lock *locks;

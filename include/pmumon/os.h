@@ -41,7 +41,7 @@ typedef int (*pm_os_dir_fn)(const char *name, bool is_dir, void *userdata);
 enum pm_os_wake {
 	PM_OS_WAKE_DEADLINE = 0, /* the deadline passed */
 	PM_OS_WAKE_EXIT = 1,	 /* the child process exited */
-	PM_OS_WAKE_SIGNAL = 2,	 /* a signal (SIGINT, SIGTERM, ...) arrived */
+	PM_OS_WAKE_SIGNAL = 2,	 /* a signal the caller catches (SIGINT, SIGTERM, ...) arrived */
 };
 
 struct pm_os_ops {
@@ -68,10 +68,11 @@ struct pm_os_ops {
 
 	/*
 	 * Sleep until the monotonic deadline (UINT64_MAX: no deadline), a child
-	 * started with proc_start() exits, or SIGINT or SIGTERM arrives: those
-	 * two are deliverable while waiting even when the caller blocks them
-	 * (so it can block them everywhere else); other signals keep the mask
-	 * the caller had at its first wait. *ret_status gets the wait status on PM_OS_WAKE_EXIT
+	 * started with proc_start() exits, or a signal the caller catches
+	 * arrives: a signal the caller blocks and catches with a handler is
+	 * deliverable while waiting (so it can block it everywhere else); other
+	 * signals keep the mask the caller had at its first wait, which is when
+	 * both are taken. *ret_status gets the wait status on PM_OS_WAKE_EXIT
 	 * (0 if the child was reaped elsewhere). Returns a pm_os_wake value or
 	 * -errno.
 	 */

@@ -28,7 +28,7 @@
 struct os_linux {
 	int root_fd;
 	bool have_wait_mask;
-	sigset_t wait_mask; /* the caller's mask at its first wait, minus SIGINT/SIGTERM */
+	sigset_t wait_mask; /* the caller's mask at its first wait, less what it catches */
 };
 
 struct pm_proc {
@@ -211,13 +211,12 @@ static int lx_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *re
 		tsp = &ts;
 	}
 	/*
-	 * SIGINT and SIGTERM are deliverable only while we wait; the rest keeps
-	 * the caller's mask, taken once (a syscall per interval otherwise).
+	 * The signals the caller blocks but catches are deliverable only while
+	 * we wait; the rest keeps the caller's mask. Taken once (syscalls per
+	 * interval otherwise).
 	 */
 	if (!l->have_wait_mask) {
-		sigprocmask(SIG_SETMASK, NULL, &l->wait_mask);
-		sigdelset(&l->wait_mask, SIGINT);
-		sigdelset(&l->wait_mask, SIGTERM);
+		pm_wait_sigmask(&l->wait_mask);
 		l->have_wait_mask = true;
 	}
 	r = ppoll(&pfd, pfd.fd >= 0 ? 1 : 0, tsp, &l->wait_mask);

@@ -22,7 +22,7 @@
  *   (source/wrap.h: at most every 250 ms, sooner at the fastest rate seen).
  * - One instance at a time: an advisory lock is held from open to close.
  *   Counters are stopped on disable and again on close (pmumon's exit path,
- *   SIGINT and SIGTERM included), whatever happened in between.
+ *   every signal it catches included), whatever happened in between.
  */
 #include "source/sideband.h"
 
