@@ -29,6 +29,7 @@ struct stat_args {
 	enum pm_source_choice source;
 	const char *program; /* --program FILE: the sideband source's list */
 	bool sideband_pci;
+	bool reclaim;
 	bool all_cpus;
 	const char *cpus;
 	unsigned long interval_ms;
@@ -79,6 +80,11 @@ static void usage(FILE *f)
 		"      --sideband-pci    where the kernel has no iosf_mbi at all, reach the\n"
 		"                        sideband through the host bridge's PCI config space\n"
 		"                        (races with the kernel's own users of the bus)\n"
+		"      --reclaim         reset and use BlueField slots and DF/L3 counters that\n"
+		"                        count exactly what pmumon programs for these events:\n"
+		"                        what a pmumon killed with SIGKILL leaves (without it\n"
+		"                        they are named and left alone); anything else stays\n"
+		"                        left alone\n"
 		"Where:\n"
 		"  -a, --all-cpus        every CPU (the default without a COMMAND)\n"
 		"  -C, --cpu LIST        these CPUs (0-3,8); uncore events use the CPUs of\n"
@@ -126,6 +132,7 @@ enum {
 	OPT_SOURCE,
 	OPT_PROGRAM,
 	OPT_SIDEBAND_PCI,
+	OPT_RECLAIM,
 };
 
 static int set_aggr(struct stat_args *a, enum pm_aggr aggr)
@@ -145,6 +152,7 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "program", required_argument, NULL, OPT_PROGRAM },
 		{ "sideband-pci", no_argument, NULL, OPT_SIDEBAND_PCI },
+		{ "reclaim", no_argument, NULL, OPT_RECLAIM },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "interval-print", required_argument, NULL, 'I' },
@@ -201,6 +209,9 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 			break;
 		case OPT_SIDEBAND_PCI:
 			a->sideband_pci = true;
+			break;
+		case OPT_RECLAIM:
+			a->reclaim = true;
 			break;
 		case 'e':
 			if (a->n_events == MAX_EVENT_ARGS) {
@@ -614,6 +625,7 @@ int cmd_stat(int argc, char **argv)
 		so.program_name = a.program;
 	}
 	so.sideband_pci = a.sideband_pci;
+	so.reclaim = a.reclaim;
 	if (a.cpus) {
 		so.target = PM_TARGET_CPUS;
 		so.cpus = a.cpus;

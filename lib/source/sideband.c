@@ -394,9 +394,10 @@ static int program(struct pm_session *s, struct pm_diag *d)
 		}
 		if (ctl == st->g->start)
 			pm_log(s->ctx, PM_LOG_WARN,
-			       "SoC counter %u's control register reads the START command: another "
-			       "tool (SoC Watch, VTune) may be counting with it; pmumon takes it "
-			       "over and stops it on exit",
+			       "SoC counter %u's control register reads the START command: a pmumon "
+			       "that was killed (SIGKILL) left it running, or another tool (SoC "
+			       "Watch, VTune) is counting with it; pmumon takes it over and stops it "
+			       "on exit",
 			       st->c[i].n);
 		r = sb_write(s, c->port, PM_SB_OP_WRITE, c->ctl, PM_SB_CMD_STOP);
 		if (r < 0) {

@@ -79,7 +79,9 @@ def run_case(platform, args, how, d):
     return p.returncode, first, err.decode(errors='replace'), text
 
 
-class SignalMatrix(unittest.TestCase):
+class Machines(unittest.TestCase):
+    """The programming list, the arguments per platform, and each untouched machine's dump."""
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
@@ -98,6 +100,8 @@ class SignalMatrix(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
+
+class SignalMatrix(Machines):
     def matrix(self, cases):
         with concurrent.futures.ThreadPoolExecutor(max_workers=8) as ex:
             futs = {(p, how): ex.submit(run_case, p, self.args[p], how, self.tmp.name)
@@ -133,6 +137,88 @@ class SignalMatrix(unittest.TestCase):
         self.assertIn('msr/df/socket0/0xc0010246: 0x0000000000000000 stopped', lines)
         self.assertEqual(base['merrifield'].splitlines(),
                          ['sideband/0x17/counter%d: stopped' % i for i in range(8)])
+
+
+H = 'sys/class/hwmon/hwmon1/'
+# What a pmumon counting SOURCES[p] leaves behind when SIGKILL ends it (the
+# first phase of its programming), written at 0 s by the scenario, with one
+# register of another program's that must stay left alone.
+LEFTOVERS = {
+    'bluefield2': ('at 0s write %stile1/event0 0x4c\n'        # MEMORY_READS
+                   'at 0s write %stile0/event1 0x4d\n'        # MEMORY_WRITES
+                   'at 0s write %stile2/event3 0x74\n'        # IO_READ: not asked
+                   'at 0s write %sl3cachehalf0/event0 0x1\n'  # CYCLES, and started
+                   'at 0s write %sl3cachehalf0/enable 1\n') % ((H,) * 5),
+    'bluefield3': ('at 0s write %sllt2/event0 0xb\n'          # HNF0_MEM_READS
+                   'at 0s write %sllt2/event1 0x35\n'         # HNF1_MEM_READS
+                   'at 0s write %sllt2/enable 1\n') % ((H,) * 3),
+    'amdzen2': ('at 0s poke dev/cpu/0/msr 0xc0010240 0x403807\n'  # DF channel 0
+                'at 0s poke dev/cpu/0/msr 0xc0010242 0x403847\n'  # DF channel 1
+                'at 0s poke dev/cpu/0/msr 0xc0010246 0x400003\n'  # not one of ours
+                'at 0s poke dev/cpu/4/msr 0xc0010230 0xff0f00000040ff04\n'),  # L3, CCX 1
+    # START on the 4 counters the group's metrics count
+    'merrifield': ''.join('at 0s sideband 0x17 1 0x%x 0x00110000\n' % (0x10 + 8 * i)
+                          for i in range(4)),
+}
+# registers of another program's, which no run may touch
+THEIRS = {
+    'bluefield2': H + 'tile2/event3: 0x74: IO_READ',
+    'amdzen2': 'msr/df/socket0/0xc0010246: 0x0000000000400003 counting',
+}
+
+
+class Reclaim(Machines):
+    """SIGKILL cannot be caught: the next run names what it left, --reclaim resets it."""
+
+    def leftover_run(self, platform, reclaim):
+        d = self.tmp.name
+        tag = '%s.%s' % (platform, 'reclaim' if reclaim else 'named')
+        scn, state = os.path.join(d, tag + '.scn'), os.path.join(d, tag + '.state')
+        with open(scn, 'w') as f:
+            f.write(LEFTOVERS[platform])
+        cmd = [PMUMON, '--sim', '%s:scenario=%s,state=%s' % (platform, scn, state), 'stat',
+               '-a'] + self.args[platform] + ['-x,'] + (['--reclaim'] if reclaim else [])
+        r = subprocess.run(cmd + ['--', 'sleep', '1'], capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(state) as f:
+            return r.stderr, f.read()
+
+    def test_sigkill_leaves_its_programming(self):
+        # the one ending nothing can catch: no way out, no state written
+        _, _, err, state = run_case('bluefield2', self.args['bluefield2'], 'SIGKILL',
+                                    self.tmp.name)
+        self.assertIsNone(state, err)
+
+    def test_named_then_reclaimed(self):
+        for platform in ('bluefield2', 'bluefield3', 'amdzen2'):
+            with self.subTest(platform=platform):
+                err, state = self.leftover_run(platform, False)
+                self.assertIn('a pmumon that was killed (SIGKILL) left it', err)
+                self.assertIn('run again with --reclaim to reset it', err)
+                self.assertNotEqual(state, self.base[platform])
+                err, state = self.leftover_run(platform, True)
+                self.assertIn('as a pmumon that was killed leaves it: reclaimed (--reclaim)',
+                              err)
+                if platform in THEIRS:
+                    # someone else's stays theirs, named as such
+                    self.assertIn(THEIRS[platform], state.splitlines())
+                    self.assertIn('another program', err)
+                    want = [l for l in self.base[platform].splitlines()
+                            if l.split(':')[0] != THEIRS[platform].split(':')[0]]
+                    self.assertEqual([l for l in state.splitlines()
+                                      if l.split(':')[0] != THEIRS[platform].split(':')[0]],
+                                     want)
+                else:
+                    self.assertEqual(state, self.base[platform], err)
+
+    def test_soc_counters_are_taken_over(self):
+        # the SoC counters cannot be told apart from another tool's: pmumon has
+        # always taken them over and stopped them at the end, --reclaim or not
+        err, state = self.leftover_run('merrifield', False)
+        self.assertIn("SoC counter 0's control register reads the START command: a pmumon "
+                      "that was killed (SIGKILL) left it running", err)
+        self.assertEqual(state, self.base['merrifield'], err)
 
 
 if __name__ == '__main__':

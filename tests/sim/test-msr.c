@@ -155,7 +155,10 @@ static void test_someone_else_and_restore(void **state)
 
 	pm_sim__advance(sim, 1); /* the poke happens */
 	assert_int_equal(start_msr(&r, sim, th_df8), 0);
-	assert_true(th_logged("Data Fabric counter 2 on CPU 0 is in use by another program"));
+	/* channel 1's event, as pmumon programs it: named as perhaps a killed pmumon's */
+	assert_true(th_logged("Data Fabric counter 2 on CPU 0 is counting "
+			      "amd_df/event=0x47,umask=0x38/ exactly as pmumon programs "
+			      "it"));
 	th_run_until(&r, pm_sim__now(sim) + 3 * SEC);
 	/* ours are on 0, 1 and 3 only; counter 2 still has the other tool's event */
 	assert_int_equal(rdmsr(sim, 0, DF_CTL(2)), 0x403847);
@@ -320,6 +323,65 @@ static void test_second_instance(void **state)
 	th_stop(&r);
 }
 
+/*
+ * What a pmumon killed with SIGKILL leaves: DF and L3 control registers
+ * holding exactly the values pmumon writes for the events asked. Named and
+ * left alone without reclaim; reset and used with it. A CTL with any other
+ * value stays someone else's either way.
+ */
+static void test_reclaim(void **state)
+{
+	static const char *const specs[] = { "amd_df/event=0x7,umask=0x38/",
+					     "amd_df/event=0x47,umask=0x38/",
+					     "amd_l3/event=0x4,umask=0xff/", NULL };
+
+	for (int reclaim = 0; reclaim < 2; reclaim++) {
+		struct pm_sim *sim = df_sim(
+			"at 0s poke dev/cpu/0/msr 0xc0010240 0x403807\n"
+			"at 0s poke dev/cpu/0/msr 0xc0010244 0x403847\n"
+			"at 0s poke dev/cpu/0/msr 0xc0010246 0x400003\n"
+			"at 0s poke dev/cpu/0/msr 0xc0010230 0xff0f00000040ff04\n");
+		struct pm_session_opts o = { .target = PM_TARGET_SYSTEM,
+					     .source = PM_SOURCE_MSR,
+					     .reclaim = reclaim };
+		const struct pm_report *rep;
+		struct th_run r;
+
+		pm_sim__advance(sim, 1); /* the pokes happen */
+		th_log_clear();
+		assert_int_equal(th_start_opts(&r, sim, specs, NULL, &o), 0);
+		assert_true(th_logged("Data Fabric counter 3 on CPU 0 is in use by another "
+				      "program"));
+		if (reclaim) {
+			assert_true(
+				th_logged("Data Fabric counter 0 on CPU 0 was counting "
+					  "amd_df/event=0x7,umask=0x38/ (control register "
+					  "0xc0010240 was 0x403807), as a pmumon that was killed "
+					  "leaves it: reclaimed (--reclaim): reset to 0"));
+			assert_true(th_logged("L3 counter 0 on CPU 0 was counting"));
+		} else {
+			assert_true(th_logged("Data Fabric counter 2 on CPU 0 is counting "
+					      "amd_df/event=0x47,umask=0x38/ exactly as pmumon "
+					      "programs it (control register 0xc0010244 is "
+					      "0x403847): a pmumon that was killed (SIGKILL) left "
+					      "it"));
+			assert_true(th_logged("run again with --reclaim to reset it"));
+		}
+		th_run_until(&r, pm_sim__now(sim) + 2 * SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, false);
+		/* 2 DF events on 3 free pairs, or on 1 pair in turns */
+		assert_true(fabs(rep->rows[0].running - (reclaim ? 1.0 : 0.5)) < 0.06);
+		pm_session__free(r.s);
+		r.s = NULL;
+		assert_int_equal(rdmsr(sim, 0, DF_CTL(0)), reclaim ? 0 : 0x403807);
+		assert_int_equal(rdmsr(sim, 0, DF_CTL(2)), reclaim ? 0 : 0x403847);
+		assert_int_equal(rdmsr(sim, 0, DF_CTL(3)), 0x400003);
+		assert_int_equal(rdmsr(sim, 0, 0xc0010230), reclaim ? 0 : 0xff0f00000040ff04ull);
+		th_stop(&r);
+	}
+}
+
 /* After disable the counters are stopped for good: a later read changes nothing. */
 static void test_read_after_disable(void **state)
 {
@@ -390,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_restore_as_found),
 		cmocka_unit_test(test_read_after_disable),
 		cmocka_unit_test(test_second_instance),
+		cmocka_unit_test(test_reclaim),
 		cmocka_unit_test(test_taken_mid_run),
 		cmocka_unit_test(test_config_masked),
 	};
