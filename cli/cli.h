@@ -69,8 +69,9 @@ int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned l
  * meaning of its own (serve: SIGHUP reloads) takes them out. cli_signals_setup
  * catches the signals in end, blocks them but while pmumon waits
  * (pm_os_ops.wait), and ignores SIGPIPE (a reader gone is EPIPE on the next
- * write); -1 if one could not be caught. cli_signals_caught: the last of
- * them that came, 0 while none has: the run must end.
+ * write); -1 if one could not be caught. Call it before any thread starts
+ * (threads inherit the mask). cli_signals_caught: the last of them that
+ * came, 0 while none has: the run must end.
  */
 void cli_signals_ending(sigset_t *ret);
 int cli_signals_setup(const sigset_t *end);
