@@ -110,6 +110,7 @@ class SignalMatrix(Machines):
                 rc, first, err, state = fut.result()
                 with self.subTest(platform=platform, ending=how):
                     # counting had started: the first interval was out, counted
+                    self.assertTrue(first, 'no interval before the end\n' + err)
                     row = json.loads(first)
                     self.assertEqual(row['type'], 'interval', err)
                     self.assertEqual(rc, 0, err)
