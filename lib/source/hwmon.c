@@ -312,7 +312,7 @@ static bool left_by_pmumon(struct pm_session *s, const struct hw_block *k)
 static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 {
 	unsigned n = k->b->counters;
-	bool reclaimed = false; /* the block was left running by a pmumon: reset it */
+	bool mine, reclaimed = false; /* left running by a pmumon; reset for --reclaim */
 	uint64_t en = 0;
 	int r = 0;
 
@@ -333,7 +333,8 @@ static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 				    driver_error(r));
 			return r;
 		}
-		if (en && left_by_pmumon(s, k) && s->opts.reclaim) {
+		mine = en && left_by_pmumon(s, k);
+		if (mine && s->opts.reclaim) {
 			r = write_text(s, k->enable_fd, "0");
 			if (r < 0) {
 				pm_diag_set(d, NULL, "cannot write 0 to /%s/enable: %s", k->b->dir,
@@ -345,7 +346,7 @@ static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 			       "%s was counting exactly the events asked, as a pmumon that was "
 			       "killed leaves it: reclaimed (--reclaim): enable set to 0",
 			       k->pmu->name);
-		} else if (en && left_by_pmumon(s, k)) {
+		} else if (mine) {
 			k->other = true;
 			pm_log(s->ctx, PM_LOG_WARN,
 			       "%s is counting exactly what pmumon programs for the events asked (its "
