@@ -335,6 +335,7 @@ int cmd_import(int argc, char **argv)
 	struct pm_out *out = NULL;
 	struct pm_row *scratch = NULL;
 	struct pm_diag d;
+	sigset_t none;
 	char *buf = NULL, target[600], note[1024];
 	size_t len = 0, n_samples;
 	FILE *f = stdout;
@@ -419,7 +420,10 @@ int cmd_import(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
-	signal(SIGPIPE, SIG_IGN); /* a closed pipe is EPIPE: the end of a wanted output */
+	/* a closed pipe is EPIPE: the end of a wanted output; a replay programs no
+	 * counter, so a signal may end the import where it stands */
+	sigemptyset(&none);
+	cli_signals_setup(&none);
 	r = pm_session__enable(s);
 	for (size_t i = 0; r == 0 && i < n_samples; i++) {
 		r = pm_session__read(s);

@@ -29,6 +29,7 @@ struct stat_args {
 	enum pm_source_choice source;
 	const char *program; /* --program FILE: the sideband source's list */
 	bool sideband_pci;
+	bool reclaim;
 	bool all_cpus;
 	const char *cpus;
 	unsigned long interval_ms;
@@ -41,13 +42,6 @@ struct stat_args {
 	int n_aggr;
 	char **cmd;
 };
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 static void usage(FILE *f)
 {
@@ -86,6 +80,11 @@ static void usage(FILE *f)
 		"      --sideband-pci    where the kernel has no iosf_mbi at all, reach the\n"
 		"                        sideband through the host bridge's PCI config space\n"
 		"                        (races with the kernel's own users of the bus)\n"
+		"      --reclaim         reset and use BlueField slots and DF/L3 counters that\n"
+		"                        count exactly what pmumon programs for these events:\n"
+		"                        what a pmumon killed with SIGKILL leaves (without it\n"
+		"                        they are named and left alone); anything else stays\n"
+		"                        left alone\n"
 		"Where:\n"
 		"  -a, --all-cpus        every CPU (the default without a COMMAND)\n"
 		"  -C, --cpu LIST        these CPUs (0-3,8); uncore events use the CPUs of\n"
@@ -134,6 +133,7 @@ enum {
 	OPT_SOURCE,
 	OPT_PROGRAM,
 	OPT_SIDEBAND_PCI,
+	OPT_RECLAIM,
 };
 
 static int set_aggr(struct stat_args *a, enum pm_aggr aggr)
@@ -153,6 +153,7 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "program", required_argument, NULL, OPT_PROGRAM },
 		{ "sideband-pci", no_argument, NULL, OPT_SIDEBAND_PCI },
+		{ "reclaim", no_argument, NULL, OPT_RECLAIM },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "interval-print", required_argument, NULL, 'I' },
@@ -209,6 +210,9 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 			break;
 		case OPT_SIDEBAND_PCI:
 			a->sideband_pci = true;
+			break;
+		case OPT_RECLAIM:
+			a->reclaim = true;
 			break;
 		case 'e':
 			if (a->n_events == MAX_EVENT_ARGS) {
@@ -407,15 +411,16 @@ static bool wait_child(struct run *run, uint64_t until)
  */
 static void finish_child(struct run *run)
 {
+	int sig = cli_signals_caught();
 	uint64_t now;
 
 	if (!run->proc || run->proc_done)
 		return;
 	now = run->ops->mono_ns(run->os);
-	if (stop_signal == SIGINT && wait_child(run, now + 2000 * NS_PER_MS))
+	if (sig == SIGINT && wait_child(run, now + 2000 * NS_PER_MS))
 		return;
 	run->proc_ended = true;
-	run->ops->proc_kill(run->os, run->proc, stop_signal ? stop_signal : SIGTERM);
+	run->ops->proc_kill(run->os, run->proc, sig ? sig : SIGTERM);
 	if (wait_child(run, run->ops->mono_ns(run->os) + 2000 * NS_PER_MS))
 		return;
 	run->ops->proc_kill(run->os, run->proc, SIGKILL);
@@ -453,7 +458,7 @@ static void count_loop(struct run *run, const struct stat_args *a)
 			break;
 		}
 		if (w == PM_OS_WAKE_SIGNAL) {
-			if (stop_signal)
+			if (cli_signals_caught())
 				break;
 			continue;
 		}
@@ -539,22 +544,6 @@ static int exit_status(struct run *run, char **cmd)
 	if (run->proc && !(run->out_failed && run->proc_ended))
 		return exit_status_of(run->proc_status);
 	return EXIT_OK;
-}
-
-static void setup_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigset_t block;
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	/* delivered only while we wait (pm_os_ops.wait), never mid-read */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, NULL);
 }
 
 /* Which events the msr source reads (the rest come from perf). */
@@ -644,6 +633,7 @@ int cmd_stat(int argc, char **argv)
 	struct pm_diag d;
 	FILE *f = stdout;
 	char target[512], *program = NULL;
+	sigset_t ending;
 	int r, ret = EXIT_FAIL;
 
 	r = parse_args(argc, argv, &a);
@@ -666,6 +656,7 @@ int cmd_stat(int argc, char **argv)
 		so.program_name = a.program;
 	}
 	so.sideband_pci = a.sideband_pci;
+	so.reclaim = a.reclaim;
 	if (a.cpus) {
 		so.target = PM_TARGET_CPUS;
 		so.cpus = a.cpus;
@@ -712,6 +703,13 @@ int cmd_stat(int argc, char **argv)
 		}
 		so.pid = run.ops->proc_pid(run.os, run.proc);
 	}
+	/*
+	 * From the first register pmumon writes (open programs the sideband's
+	 * selects) every signal that ends the run is caught: the way out puts
+	 * everything back, whatever the signal.
+	 */
+	cli_signals_ending(&ending);
+	cli_signals_setup(&ending);
 	r = pm_session__new(l, &so, &run.s, &d);
 	if (r == 0)
 		r = pm_session__open(run.s, &d);
@@ -757,7 +755,6 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (so.target == PM_TARGET_SYSTEM && !a.cmd && !a.timeout_ms && !a.interval_count)
 		cli_info("counting system-wide until Ctrl-C");
-	setup_signals();
 	r = pm_session__enable(run.s);
 	if (r < 0) {
 		cli_error("cannot start the counters: %s (%s)", strerror(-r),

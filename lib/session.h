@@ -155,11 +155,15 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr);
 
 /*
  * The advisory lock a source holds while it programs shared registers
- * (hwmon, sideband). Returns the handle (>= 0); -1 when no lock file can be
- * made (warned: counting goes on, unprotected from a second pmumon); or
- * -EBUSY with *ret_holder the pid that holds it (0 if unknown).
+ * (hwmon, msr, sideband); what names them for messages ("the BlueField
+ * counters"). Returns 0 with *ret_handle the handle, or -1 when no lock file
+ * can be made (warned: counting goes on, unprotected from a second
+ * pmumon); -EBUSY when a process holds it (reterr: its pid, its user when
+ * not ours, and busy_hint), or -EPERM when the lock file is one pmumon will
+ * not trust (reterr: why, and to remove it).
  */
-int pm_session__lock(struct pm_session *s, const char *path, pid_t *ret_holder);
+int pm_session__lock(struct pm_session *s, const char *path, const char *what,
+		     const char *busy_hint, int *ret_handle, struct pm_diag *reterr);
 
 /* "perf", "msr": a source's name. */
 const char *pm_source_name(enum pm_source_id id);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -325,23 +326,33 @@ static int s_perf_ioctl(void *os, int fd, unsigned long request, unsigned long a
 
 /* ---- waiting and processes ---------------------------------------------------- */
 
-/* Let a pending SIGINT/SIGTERM run its handler; true if one did. */
-static bool deliver_pending_signals(void)
+/* The mask to wait with, as the real os's: what the caller blocks but catches is let in. */
+static const sigset_t *wait_mask(struct pm_sim *sim)
+{
+	if (!sim->have_wait_mask) {
+		pm_wait_sigmask(&sim->wait_mask);
+		sim->have_wait_mask = true;
+	}
+	return &sim->wait_mask;
+}
+
+/* Let a pending signal the caller catches run its handler; true if one did. */
+static bool deliver_pending_signals(struct pm_sim *sim)
 {
 	struct timespec zero = { 0 };
-	sigset_t none, pending;
+	const sigset_t *mask = wait_mask(sim);
+	sigset_t pending;
+	bool any = false;
 
 	sigpending(&pending);
-	if (!sigismember(&pending, SIGINT) && !sigismember(&pending, SIGTERM))
-		return false;
-	sigemptyset(&none);
-	return ppoll(NULL, 0, &zero, &none) < 0 && errno == EINTR;
+	for (int sig = 1; sig < NSIG && !any; sig++)
+		any = sigismember(&pending, sig) == 1 && sigismember(mask, sig) != 1;
+	return any && ppoll(NULL, 0, &zero, mask) < 0 && errno == EINTR;
 }
 
 static int real_sleep_until(struct pm_sim *sim, uint64_t deadline)
 {
 	struct timespec ts, *tsp = NULL;
-	sigset_t none;
 
 	if (deadline != UINT64_MAX) {
 		uint64_t now = pm_sim__now(sim), left = deadline > now ? deadline - now : 0;
@@ -350,8 +361,7 @@ static int real_sleep_until(struct pm_sim *sim, uint64_t deadline)
 		ts.tv_nsec = (long)(left % 1000000000ull);
 		tsp = &ts;
 	}
-	sigemptyset(&none);
-	if (ppoll(NULL, 0, tsp, &none) < 0 && errno == EINTR)
+	if (ppoll(NULL, 0, tsp, wait_mask(sim)) < 0 && errno == EINTR)
 		return PM_OS_WAKE_SIGNAL;
 	return PM_OS_WAKE_DEADLINE;
 }
@@ -379,7 +389,7 @@ static int s_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *ret
 
 	if (child && proc->real)
 		return wait_real(sim, deadline_ns, proc, ret_status);
-	if (deliver_pending_signals())
+	if (deliver_pending_signals(sim))
 		return PM_OS_WAKE_SIGNAL;
 	if (child && proc->exit_ns <= deadline_ns) {
 		if (sim->real_clock && real_sleep_until(sim, proc->exit_ns) == PM_OS_WAKE_SIGNAL)
@@ -509,25 +519,81 @@ static void s_proc_free(void *os, struct pm_proc *proc)
 
 /* ---- locks -------------------------------------------------------------------- */
 
-static int s_lock(void *os, const char *path, pid_t *reterr_holder)
+static struct sim_lock *lock_find(struct pm_sim *sim, const char *path)
 {
-	struct pm_sim *sim = os;
+	for (size_t i = 0; i < sim->n_locks; i++)
+		if (!strcmp(sim->locks[i].path, path))
+			return &sim->locks[i];
+	return NULL;
+}
+
+static struct sim_lock *lock_add(struct pm_sim *sim, const char *path)
+{
 	struct sim_lock *l;
 
-	for (size_t i = 0; i < sim->n_locks; i++) {
-		if (sim->locks[i].path && !strcmp(sim->locks[i].path, path)) {
-			*reterr_holder = sim->locks[i].holder;
-			return -EBUSY;
-		}
-	}
 	if (pm_grow((void **)&sim->locks, &sim->cap_locks, sim->n_locks + 1, sizeof(*l)) < 0)
-		return -ENOMEM;
+		return NULL;
 	l = &sim->locks[sim->n_locks];
-	l->path = strdup(path);
+	*l = (struct sim_lock){ .path = strdup(path) };
 	if (!l->path)
+		return NULL;
+	sim->n_locks++;
+	return l;
+}
+
+int pm_sim__lock_file(struct pm_sim *sim, const char *path, uid_t owner, unsigned mode,
+		      pid_t holder)
+{
+	struct sim_lock *l = lock_find(sim, path);
+
+	if (!l && !(l = lock_add(sim, path)))
 		return -ENOMEM;
-	l->holder = getpid();
-	return (int)sim->n_locks++;
+	l->owner = owner;
+	l->mode = mode;
+	l->holder = holder;
+	return 0;
+}
+
+static const char *user_name(uid_t uid)
+{
+	return uid == 0 ? "root" : uid == 65534 ? "nobody" : "";
+}
+
+/* The rules of lib/os/linux.c's lx_lock, on files that exist only here. */
+static int s_lock(void *os, const char *path, struct pm_lock_info *reterr_info)
+{
+	struct pm_sim *sim = os;
+	struct pm_lock_info info = { .self = sim->uid };
+	struct sim_lock *l = lock_find(sim, path);
+	bool trusted;
+
+	if (!l) {
+		l = lock_add(sim, path);
+		if (!l)
+			return -ENOMEM;
+		l->owner = sim->uid;
+		l->mode = S_IFREG | 0644;
+	}
+	trusted = S_ISREG(l->mode) && (l->owner == sim->uid || l->owner == 0) &&
+		  !(l->mode & (S_IWGRP | S_IWOTH));
+	if (trusted && !l->holder && (l->owner == sim->uid || sim->uid == 0)) {
+		l->holder = getpid();
+		return (int)(l - sim->locks);
+	}
+	info.uid = l->owner;
+	info.mode = l->mode;
+	info.nlink = 1;
+	snprintf(info.user, sizeof(info.user), "%s", user_name(l->owner));
+	if (S_ISREG(l->mode) && l->holder) {
+		info.pid = l->holder;
+		*reterr_info = info;
+		return -EBUSY;
+	}
+	if (!trusted) {
+		*reterr_info = info;
+		return -EPERM;
+	}
+	return -EACCES; /* root's, and we are not root */
 }
 
 static void s_unlock(void *os, int handle)
@@ -536,8 +602,7 @@ static void s_unlock(void *os, int handle)
 
 	if (handle < 0 || (size_t)handle >= sim->n_locks)
 		return;
-	free(sim->locks[handle].path);
-	sim->locks[handle].path = NULL;
+	sim->locks[handle].holder = 0; /* the file stays */
 }
 
 static void s_destroy(void *os)

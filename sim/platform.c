@@ -282,6 +282,49 @@ static int errno_named(const char *s)
 	return 0;
 }
 
+/* "sideband PORT OPCODE OFFSET VALUE": the numbers, each in its range. */
+static bool sideband_args(const struct sim_fault *f, uint32_t ret[4])
+{
+	static const uint64_t max[4] = { 0xff, 0xff, 0xffffffff, 0xffffffff };
+	uint64_t v;
+
+	for (int i = 0; i < 4; i++) {
+		if (pm_parse_u64_str(f->arg[i], 0, &v) < 0 || v > max[i])
+			return false;
+		if (ret)
+			ret[i] = (uint32_t)v;
+	}
+	return true;
+}
+
+/*
+ * Another tool (or a pmumon that was killed) does a sideband transaction
+ * through iosf_sb, as root would: mdr, mcrx (the offset's upper 24 bits),
+ * then the command word to mcr, which fires it (merrifield.md §2).
+ */
+static void sideband_fault(struct pm_sim *sim, const struct sim_fault *f)
+{
+	static const char *const files[] = { "mdr", "mcrx", "mcr" };
+	uint32_t a[4], v[3];
+
+	if (!sideband_args(f, a))
+		return;
+	v[0] = a[3];
+	v[1] = a[2] & 0xFFFFFF00u;
+	v[2] = (a[1] << 24) | (a[0] << 16) | ((a[2] & 0xFF) << 8) | 0xF0u;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(files); i++) {
+		char path[64], text[16];
+		struct sim_node *node;
+
+		snprintf(path, sizeof(path), "sys/kernel/debug/iosf_sb/%s", files[i]);
+		node = sim_vfs__lookup(sim->vfs, path);
+		if (!node)
+			return;
+		snprintf(text, sizeof(text), "0x%x\n", v[i]);
+		sim_node__write(node, text, strlen(text), 0);
+	}
+}
+
 /* Check a fault when the scenario is read, so a typo fails at once. */
 static int check_fault(const struct sim_fault *f, char *err, size_t errsz)
 {
@@ -293,6 +336,7 @@ static int check_fault(const struct sim_fault *f, char *err, size_t errsz)
 		{ "freeze", "at T freeze DURATION" },
 		{ "poke", "at T poke PATH OFFSET VALUE" },
 		{ "write", "at T write PATH TEXT" },
+		{ "sideband", "at T sideband PORT OPCODE OFFSET VALUE" },
 	};
 	uint64_t u;
 	uint64_t ns;
@@ -308,7 +352,8 @@ static int check_fault(const struct sim_fault *f, char *err, size_t errsz)
 		    (!strcmp(f->what, "freeze") && sim_parse_duration(f->arg[0], &ns) < 0) ||
 		    (!strcmp(f->what, "poke") && (pm_parse_u64_str(f->arg[1], 0, &u) < 0 ||
 						  pm_parse_u64_str(f->arg[2], 0, &u) < 0)) ||
-		    (!strcmp(f->what, "write") && !f->arg[1][0]) || !f->arg[0][0]) {
+		    (!strcmp(f->what, "write") && !f->arg[1][0]) ||
+		    (!strcmp(f->what, "sideband") && !sideband_args(f, NULL)) || !f->arg[0][0]) {
 			snprintf(err, errsz,
 				 "scenario:%d: '%s' is written: %s (ERRNO one of EIO, EBUSY, "
 				 "EACCES, EPERM, ENODEV, EINVAL, EFAULT, ENOENT, EOPNOTSUPP)",
@@ -319,7 +364,7 @@ static int check_fault(const struct sim_fault *f, char *err, size_t errsz)
 	}
 	snprintf(err, errsz,
 		 "scenario:%d: unknown fault '%s'; faults are vanish, error, open-error, steal, "
-		 "freeze, poke, write",
+		 "freeze, poke, write, sideband",
 		 f->line, f->what);
 	return -EINVAL;
 }
@@ -364,6 +409,8 @@ static void run_fault(struct pm_sim *sim, const struct sim_fault *f)
 			   pm_parse_u64_str(f->arg[2], 0, &v) == 0) {
 			sim_node__write(node, &v, sizeof(v), off); /* x86: little-endian */
 		}
+	} else if (!strcmp(f->what, "sideband")) {
+		sideband_fault(sim, f);
 	} else if (!strcmp(f->what, "freeze")) {
 		/* the process was stopped: the clock jumps, counters kept counting */
 		if (sim_parse_duration(f->arg[0], &ns) == 0 && !sim->real_clock)
@@ -453,6 +500,8 @@ void sim_write_state(struct pm_sim *sim)
 	root = sim_vfs__lookup(sim->vfs, w.path);
 	if (root)
 		sim_node__list(root, state_child, &w);
+	if (sim->plat && sim->plat->state && sim->plat_data)
+		sim->plat->state(sim->plat_data, w.f);
 	fclose(w.f);
 }
 
@@ -649,6 +698,7 @@ int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_
 		r = pm_sim__new(&sim);
 	if (r == 0) {
 		sim->plat = sp.plat;
+		sim->uid = sp.o.root ? 0 : 65534; /* user=nobody */
 		sim->scn_start_ns = pm_sim__now(sim);
 		r = load_scenario(sim, &sp, err, errsz);
 	}

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "scenario.h"
 #include "sim.h"
@@ -33,6 +34,13 @@ struct sim_platform {
 	/* which of the generic options it takes, e.g. "sockets,msr" */
 	const char *options;
 	int (*build)(struct pm_sim *sim, const struct sim_platform_opts *o);
+	/*
+	 * --sim state=PATH: the control registers of its devices that are not
+	 * files (MSRs, the sideband's counter block), one "name: value" line
+	 * each, after the hwmon control files; NULL: none. data is the
+	 * platform data (sim_set_platform_data).
+	 */
+	void (*state)(void *data, FILE *f);
 };
 
 extern const struct sim_platform sim_platform_yitian710;

@@ -277,7 +277,7 @@ static int add_fault(struct parser *p, char **tok, int n)
 	f = &s->faults[s->n_faults++];
 	*f = (struct sim_fault){ .t_ns = t, .line = p->line };
 	snprintf(f->what, sizeof(f->what), "%s", tok[2]);
-	for (int i = 3; i < n && i < 6; i++)
+	for (int i = 3; i < n && i < 3 + (int)PM_ARRAY_SIZE(f->arg); i++)
 		snprintf(f->arg[i - 3], sizeof(f->arg[0]), "%s", tok[i]);
 	return 0;
 }

@@ -33,7 +33,7 @@ struct sim_quantity {
 struct sim_fault {
 	uint64_t t_ns; /* scenario time */
 	char what[32];
-	char arg[3][128];
+	char arg[4][128];
 	int line;
 };
 

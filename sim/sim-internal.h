@@ -3,6 +3,7 @@
 #ifndef PM_SIM_INTERNAL_H
 #define PM_SIM_INTERNAL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -59,9 +60,12 @@ struct sim_fd {
 	struct sim_event *ev;
 };
 
+/* A lock file: it stays when its holder lets go, as on a real machine. */
 struct sim_lock {
 	char *path;
-	pid_t holder;
+	uid_t owner;
+	unsigned mode; /* type and permissions */
+	pid_t holder;  /* 0: nobody holds it */
 };
 
 struct pm_sim {
@@ -81,10 +85,13 @@ struct pm_sim {
 
 	bool real_clock;
 	uint64_t now_ns, real_base;
+	bool have_wait_mask;
+	sigset_t wait_mask; /* pm_wait_sigmask at the first wait */
 	pid_t next_pid;
 
 	struct sim_lock *locks;
 	size_t n_locks, cap_locks;
+	uid_t uid; /* the user pmumon runs as: 0, or 65534 (user=nobody) */
 
 	/* a whole platform (sim/platform/), its scenario and its faults */
 	const struct sim_platform *plat;

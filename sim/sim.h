@@ -98,6 +98,15 @@ unsigned pm_sim__opens(const struct pm_sim *sim);
 /* Did any ENABLE ioctl come before the last open? (ali_drw's reset would bite.) */
 bool pm_sim__enabled_before_open(const struct pm_sim *sim);
 
+/*
+ * Locks (pm_os_ops.lock): a lock file as someone else left it, or holds it
+ * now. mode has the file type (S_IFREG | 0644; S_IFLNK for a symbolic link);
+ * holder 0: nobody holds it. The simulated pmumon runs as root, or as
+ * nobody (65534) with user=nobody.
+ */
+int pm_sim__lock_file(struct pm_sim *sim, const char *path, uid_t owner, unsigned mode,
+		      pid_t holder);
+
 /* Time (pm_sim__now and pm_sim__advance are public). */
 void pm_sim__use_real_clock(struct pm_sim *sim, bool real);
 

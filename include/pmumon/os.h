@@ -28,6 +28,16 @@ extern "C" {
 struct perf_event_attr;
 struct pm_proc;
 
+/* A lock pmumon could not take (pm_os_ops.lock): who holds it, or whose file it is. */
+struct pm_lock_info {
+	pid_t pid;	/* -EBUSY: the holder, as the pid note in the file says (0: unknown) */
+	uid_t uid;	/* the file's owner: on -EBUSY, the holder's user */
+	uid_t self;	/* the user pmumon runs as (effective uid) */
+	char user[64];	/* uid's name ("" unknown) */
+	unsigned mode;	/* the file's st_mode: type and permission bits */
+	unsigned nlink; /* its hard links */
+};
+
 /* Called once per directory entry; return non-zero to stop the listing. */
 typedef int (*pm_os_dir_fn)(const char *name, bool is_dir, void *userdata);
 
@@ -35,7 +45,7 @@ typedef int (*pm_os_dir_fn)(const char *name, bool is_dir, void *userdata);
 enum pm_os_wake {
 	PM_OS_WAKE_DEADLINE = 0, /* the deadline passed */
 	PM_OS_WAKE_EXIT = 1,	 /* the child process exited */
-	PM_OS_WAKE_SIGNAL = 2,	 /* a signal (SIGINT, SIGTERM, ...) arrived */
+	PM_OS_WAKE_SIGNAL = 2,	 /* a signal the caller catches (SIGINT, SIGTERM, ...) arrived */
 };
 
 struct pm_os_ops {
@@ -62,10 +72,11 @@ struct pm_os_ops {
 
 	/*
 	 * Sleep until the monotonic deadline (UINT64_MAX: no deadline), a child
-	 * started with proc_start() exits, or SIGINT or SIGTERM arrives: those
-	 * two are deliverable while waiting even when the caller blocks them
-	 * (so it can block them everywhere else); other signals keep the mask
-	 * the caller had at its first wait. *ret_status gets the wait status on PM_OS_WAKE_EXIT
+	 * started with proc_start() exits, or a signal the caller catches
+	 * arrives: a signal the caller blocks and catches with a handler is
+	 * deliverable while waiting (so it can block it everywhere else); other
+	 * signals keep the mask the caller had at its first wait, which is when
+	 * both are taken. *ret_status gets the wait status on PM_OS_WAKE_EXIT
 	 * (0 if the child was reaped elsewhere). Returns a pm_os_wake value or
 	 * -errno.
 	 */
@@ -85,11 +96,17 @@ struct pm_os_ops {
 	void (*proc_free)(void *os, struct pm_proc *proc);
 
 	/*
-	 * Advisory lock named by a path relative to the root (created if needed).
-	 * Returns a lock handle (>= 0), or -EBUSY with *reterr_holder set to the
-	 * pid that holds it (0 if unknown), or another -errno.
+	 * Advisory lock named by a path relative to the root, in a directory
+	 * anyone may write (/run/lock): created if needed, never through a
+	 * symbolic link, and a file pmumon did not make is never truncated.
+	 * Returns a lock handle (>= 0); -EBUSY when a process holds it
+	 * (*reterr_info: its pid and user); -EPERM when the file is there but
+	 * pmumon will not trust it (*reterr_info: a symbolic link, not a
+	 * regular file, more than one link, owned by a user neither ours nor
+	 * root, or writable by group or others); or another -errno (the
+	 * directory is missing, a file of root's we cannot write).
 	 */
-	int (*lock)(void *os, const char *path, pid_t *reterr_holder);
+	int (*lock)(void *os, const char *path, struct pm_lock_info *reterr_info);
 	void (*unlock)(void *os, int handle);
 
 	void (*destroy)(void *os);

@@ -271,6 +271,15 @@ struct pm_session_opts {
 	size_t program_len;
 	const char *program_name;
 	bool sideband_pci;
+	/*
+	 * A counter someone else programmed is left alone. With reclaim, one
+	 * programmed exactly as pmumon programs the events asked (a BlueField
+	 * slot's event code, a block enabled with only those codes, a DF/L3
+	 * control value), which is what a pmumon killed with SIGKILL leaves, is
+	 * reset and used. Without it such a counter is named as probably
+	 * pmumon's. Safe only because the lock says no other pmumon runs.
+	 */
+	bool reclaim;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@
 struct os_linux {
 	int root_fd;
 	bool have_wait_mask;
-	sigset_t wait_mask; /* the caller's mask at its first wait, minus SIGINT/SIGTERM */
+	sigset_t wait_mask; /* the caller's mask at its first wait, less what it catches */
 };
 
 struct pm_proc {
@@ -210,13 +211,12 @@ static int lx_wait(void *os, uint64_t deadline_ns, struct pm_proc *proc, int *re
 		tsp = &ts;
 	}
 	/*
-	 * SIGINT and SIGTERM are deliverable only while we wait; the rest keeps
-	 * the caller's mask, taken once (a syscall per interval otherwise).
+	 * The signals the caller blocks but catches are deliverable only while
+	 * we wait; the rest keeps the caller's mask. Taken once (syscalls per
+	 * interval otherwise).
 	 */
 	if (!l->have_wait_mask) {
-		sigprocmask(SIG_SETMASK, NULL, &l->wait_mask);
-		sigdelset(&l->wait_mask, SIGINT);
-		sigdelset(&l->wait_mask, SIGTERM);
+		pm_wait_sigmask(&l->wait_mask);
 		l->have_wait_mask = true;
 	}
 	r = ppoll(&pfd, pfd.fd >= 0 ? 1 : 0, tsp, &l->wait_mask);
@@ -353,38 +353,110 @@ static void lx_proc_free(void *os, struct pm_proc *proc)
 	free(proc);
 }
 
-static int lx_lock(void *os, const char *path, pid_t *reterr_holder)
+/* Who the file's owner is, for a lock pmumon cannot take or will not trust. */
+static void lock_describe(const struct stat *st, struct pm_lock_info *info)
 {
+	struct passwd pw, *found = NULL;
+	char buf[1024];
+
+	info->uid = st->st_uid;
+	info->mode = (unsigned)st->st_mode;
+	info->nlink = (unsigned)st->st_nlink;
+	if (getpwuid_r(st->st_uid, &pw, buf, sizeof(buf), &found) == 0 && found)
+		snprintf(info->user, sizeof(info->user), "%s", found->pw_name);
+}
+
+/* Made by us or root, ours alone: the only lock file pmumon writes to. */
+static bool lock_trusted(const struct stat *st, uid_t self)
+{
+	return S_ISREG(st->st_mode) && st->st_nlink == 1 &&
+	       (st->st_uid == self || st->st_uid == 0) && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Someone holds it: their pid from the note in the file. */
+static int lock_busy(int fd, const struct stat *st, struct pm_lock_info *info)
+{
+	char buf[32];
+	ssize_t got = pread(fd, buf, sizeof(buf) - 1, 0);
+	int holder = 0;
+
+	buf[got > 0 ? got : 0] = '\0';
+	pm_rtrim(buf);
+	if (pm_parse_int_str(buf, &holder) < 0 || holder < 0)
+		holder = 0; /* unknown */
+	info->pid = (pid_t)holder;
+	lock_describe(st,
+		      info); /* only its owner (or root) can hold a file no one else may write */
+	return -EBUSY;
+}
+
+/*
+ * The lock directory is writable by everyone (/run/lock is 1777): the file
+ * may be a symbolic link to one of root's files, or another user's with a
+ * made-up pid in it. So: never follow a link, create with O_EXCL, and use
+ * (and truncate) an existing file only once fstat says it is ours or root's,
+ * a regular file with one link that no one else may write, and the lock is ours.
+ */
+static int lx_lock(void *os, const char *path, struct pm_lock_info *reterr_info)
+{
+	const int flags = O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	struct pm_lock_info info = { .self = geteuid() };
+	struct stat st;
 	char buf[32];
 	int fd, r, n;
+	bool writable = true;
 
 	if (!path || path[0] == '/')
 		return -EINVAL; /* relative to the root, like every other path */
-	fd = openat(os_root(os), path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (fcntl(fd, F_OFD_SETLK, &fl) < 0) {
+	fd = openat(os_root(os), path, O_RDWR | O_CREAT | O_EXCL | flags, 0644);
+	if (fd < 0 && errno == EEXIST)
+		fd = openat(os_root(os), path, O_RDWR | flags);
+	if (fd < 0 && errno == EACCES) {
+		/* another user's (or root's, and we are not root): look at it only */
+		fd = openat(os_root(os), path, O_RDONLY | flags);
+		writable = false;
+	}
+	if (fd < 0) {
 		r = -errno;
-		if (r == -EAGAIN || r == -EACCES) {
-			ssize_t got = pread(fd, buf, sizeof(buf) - 1, 0);
-			int holder = 0;
-
-			buf[got > 0 ? got : 0] = '\0';
-			pm_rtrim(buf);
-			if (pm_parse_int_str(buf, &holder) < 0)
-				holder = 0; /* unknown */
-			*reterr_holder = (pid_t)holder;
-			r = -EBUSY;
+		if (r == -ELOOP && fstatat(os_root(os), path, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			lock_describe(&st, &info);
+			*reterr_info = info;
+			return -EPERM;
 		}
-		close(fd);
 		return r;
 	}
-	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
-	if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)n, 0) != n) {
-		/* the lock holds even if the pid note cannot be written */
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		goto fail;
 	}
-	return fd;
+	if (writable && lock_trusted(&st, info.self)) {
+		if (fcntl(fd, F_OFD_SETLK, &fl) == 0) {
+			/* ours, and locked: now the pid note may replace what was there */
+			n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+			if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)n, 0) != n) {
+				/* the lock holds even if the pid note cannot be written */
+			}
+			return fd;
+		}
+		r = errno == EAGAIN || errno == EACCES ? lock_busy(fd, &st, &info) : -errno;
+		goto out;
+	}
+	/* held by someone? (F_OFD_GETLK tests without taking it, on any open file) */
+	if (S_ISREG(st.st_mode) && fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK) {
+		r = lock_busy(fd, &st, &info);
+	} else if (!lock_trusted(&st, info.self)) {
+		lock_describe(&st, &info);
+		r = -EPERM;
+	} else {
+		r = -EACCES; /* root's, and we may not write it */
+	}
+out:
+	if (r == -EBUSY || r == -EPERM)
+		*reterr_info = info;
+fail:
+	close(fd);
+	return r;
 }
 
 static void lx_unlock(void *os, int handle)

@@ -35,6 +35,10 @@
  *   back (check_slots), and a slot whose event is not the one pmumon wrote
  *   stops counting there (the counts before the change are kept, the
  *   counter is marked reprogrammed) and is never written again.
+ * - A slot, or a block with `enable` 1, holding only codes pmumon programs
+ *   for the events asked is what a pmumon killed with SIGKILL leaves: named
+ *   so and left alone; with reclaim (stat --reclaim) reset to the power-up
+ *   select 0 (DISABLE), `enable` 0, and used.
  * - A block that fails mid-run — it goes away (ENODEV), or the driver
  *   refuses a read or a write (EIO, EBUSY, EACCES, EINVAL, ...) — is
  *   reported once; its counters are lost (their counts stop at the last
@@ -42,6 +46,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,10 +272,51 @@ static int read_count_clock(struct pm_session *s, struct hw_block *k, struct pm_
 	return 0;
 }
 
+/* Is code one that pmumon programs on this block for the events asked? */
+static bool asked_code(const struct pm_session *s, const struct hw_block *k, long code)
+{
+	for (size_t i = 0; code >= 0 && i < k->n_ctr; i++)
+		if (s->l->inst[s->c[k->ctr[i]].inst].attr.config == (uint64_t)code)
+			return true;
+	return false;
+}
+
+/*
+ * A block whose `enable` reads 1, programmed as pmumon programs the events
+ * asked: every slot holds one of their codes or the power-up select 0, at
+ * least one holds an asked code, and no count_clock bit is set (pmumon
+ * never sets one). What a pmumon killed with SIGKILL leaves behind.
+ */
+static bool left_by_pmumon(struct pm_session *s, const struct hw_block *k)
+{
+	char path[512], text[96];
+	uint64_t v;
+	bool asked = false;
+
+	if (k->b->kind == PM_HWMON_CRSPACE) {
+		snprintf(path, sizeof(path), "%s/count_clock", k->b->dir);
+		if (pm_read_file(s->ctx, path, text, sizeof(text)) >= 0 &&
+		    (pm_parse_u64_str(text, 0, &v) < 0 || v != 0))
+			return false;
+	}
+	for (unsigned j = 0; j < k->b->counters; j++) {
+		snprintf(path, sizeof(path), "%s/event%u", k->b->dir, j);
+		if (pm_read_file(s->ctx, path, text, sizeof(text)) < 0 || !strchr(text, ':') ||
+		    pm_parse_u64(text, strcspn(text, ":"), 16, &v) < 0 || v > LONG_MAX)
+			return false;
+		if (asked_code(s, k, (long)v))
+			asked = true;
+		else if (v != 0)
+			return false;
+	}
+	return asked;
+}
+
 /* The block's counters: files open, and whose is each slot? */
 static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 {
 	unsigned n = k->b->counters;
+	bool mine, reclaimed = false; /* left running by a pmumon; reset for --reclaim */
 	uint64_t en = 0;
 	int r = 0;
 
@@ -291,7 +337,30 @@ static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 				    driver_error(r));
 			return r;
 		}
-		if (en) {
+		mine = en && left_by_pmumon(s, k);
+		if (mine && s->opts.reclaim) {
+			r = write_text(s, k->enable_fd, "0");
+			if (r < 0) {
+				pm_diag_set(d, NULL, "cannot write 0 to /%s/enable: %s", k->b->dir,
+					    driver_error(r));
+				return r;
+			}
+			reclaimed = true;
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s was counting exactly the events asked, as a pmumon that was "
+			       "killed leaves it: reclaimed (--reclaim): enable set to 0",
+			       k->pmu->name);
+		} else if (mine) {
+			k->other = true;
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s is counting exactly what pmumon programs for the events asked (its "
+			       "enable file reads 1): a pmumon that was killed (SIGKILL) left it, or "
+			       "another program counts the same; left alone, its events will show "
+			       "as not counted (if no other program uses it, run again with "
+			       "--reclaim to reset it)",
+			       k->pmu->name);
+			return 0;
+		} else if (en) {
 			k->other = true;
 			pm_log(s->ctx, PM_LOG_WARN,
 			       "%s is counting for another program (its enable file reads 1): left "
@@ -326,6 +395,27 @@ static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 				    driver_error(r));
 			return r;
 		}
+		/* left by a pmumon that was killed, and reclaim asked: back to the power-up select */
+		if (sl->saved > 0 && asked_code(s, k, sl->saved) &&
+		    (reclaimed ||
+		     (s->opts.reclaim && k->b->kind == PM_HWMON_COUNTER && k->has_disable))) {
+			if (!reclaimed)
+				pm_log(s->ctx, PM_LOG_WARN,
+				       "%s counter %u was counting %s (0x%lx), as a pmumon that was "
+				       "killed leaves it: reclaimed (--reclaim): set to DISABLE",
+				       k->pmu->name, j,
+				       code_name(k->pmu, (uint64_t)sl->saved) ?
+					       code_name(k->pmu, (uint64_t)sl->saved) :
+					       "an event",
+				       sl->saved);
+			r = write_text(s, sl->ev_fd, "0x0");
+			if (r < 0) {
+				pm_diag_set(d, NULL, "cannot write 0 to /%s/event%u: %s", k->b->dir,
+					    j, driver_error(r));
+				return r;
+			}
+			sl->saved = 0;
+		}
 		/* a programmed COUNTER slot counts: someone else's, if DISABLE could say otherwise */
 		if (k->b->kind == PM_HWMON_COUNTER &&
 		    (sl->saved < 0 || (sl->saved && k->has_disable))) {
@@ -335,6 +425,18 @@ static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 				       "%s counter %u: the driver cannot read its event (No event "
 				       "being monitored): left alone",
 				       k->pmu->name, j);
+			else if (asked_code(s, k, sl->saved))
+				pm_log(s->ctx, PM_LOG_WARN,
+				       "%s counter %u is counting %s (0x%lx), exactly what pmumon "
+				       "programs for the events asked: a pmumon that was killed "
+				       "(SIGKILL) left it, or another program counts the same; left "
+				       "alone (if no other program uses it, run again with --reclaim "
+				       "to reset it)",
+				       k->pmu->name, j,
+				       code_name(k->pmu, (uint64_t)sl->saved) ?
+					       code_name(k->pmu, (uint64_t)sl->saved) :
+					       "an event",
+				       sl->saved);
 			else
 				pm_log(s->ctx, PM_LOG_WARN,
 				       "%s counter %u is counting %s (0x%lx) for another program: left "
@@ -370,25 +472,10 @@ static void hwmon_close(struct pm_session *s);
 
 static int take_lock(struct pm_session *s, struct pm_diag *d)
 {
-	pid_t holder;
-	int h = pm_session__lock(s, LOCK_PATH, &holder);
-
-	if (h == -EBUSY) {
-		if (holder)
-			pm_diag_set(d,
-				    "stop that pmumon first (register blocks such as pcie need no "
-				    "lock: count only those to run alongside it)",
-				    "the BlueField counters are in use by pid %d (it holds /%s)",
-				    (int)holder, LOCK_PATH);
-		else
-			pm_diag_set(d, NULL,
-				    "the BlueField counters are in use by another pmumon (it holds "
-				    "/%s)",
-				    LOCK_PATH);
-		return h;
-	}
-	s->hwmon->lock = h;
-	return 0;
+	return pm_session__lock(s, LOCK_PATH, "the BlueField counters",
+				"stop that pmumon first (register blocks such as pcie need no lock: "
+				"count only those to run alongside it)",
+				&s->hwmon->lock, d);
 }
 
 static int hwmon_open(struct pm_session *s, struct pm_diag *reterr)

@@ -21,6 +21,12 @@
  *   another tool): left alone and reported; one reprogrammed mid-run stops
  *   counting there, its counter marked reprogrammed. Only the DF and L3
  *   CTL/CTR registers are ever written, and every CTL is restored on close.
+ * - One whose CTL holds exactly the value pmumon writes for one of the
+ *   events asked is what a pmumon killed with SIGKILL leaves: named so, and
+ *   left alone; with reclaim (stat --reclaim) reset to 0 and used.
+ * - One instance at a time: an advisory lock, held from open to close while
+ *   any DF or L3 pair is to be programmed (the second one is told the
+ *   holder's pid); two instances would each take the other's pairs for free.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,8 +49,9 @@
 #define CTL_EN (1ull << 22)
 #define CTR_BITS 48
 #define MAX_SLOTS 6
-#define PHASE_NS 100000000ull	    /* 100 ms: 10 phases in a 1 s interval */
-#define WRAP_POLL_NS 10000000000ull /* 48 bits at 1e10/s last 7.8 hours */
+#define PHASE_NS 100000000ull		     /* 100 ms: 10 phases in a 1 s interval */
+#define WRAP_POLL_NS 10000000000ull	     /* 48 bits at 1e10/s last 7.8 hours */
+#define LOCK_PATH "run/lock/pmumon-msr.lock" /* one per machine, as hwmon's and sideband's */
 
 struct msr_dom {
 	bool df;
@@ -81,6 +88,7 @@ struct pm_msr_state {
 	size_t n_core, cap_core;
 	int *cpu_fd; /* an open device per CPU, -1 none */
 	int n_cpu_fd;
+	int lock; /* held while we may write a control register; -1 none */
 	uint64_t t_enable;
 };
 
@@ -203,10 +211,24 @@ static struct msr_dom *dom_for(struct pm_msr_state *st, bool df, int cpu)
 	return d;
 }
 
+/*
+ * The session counter whose control value a CTL holds exactly, as pmumon
+ * writes it for the events asked (what a pmumon killed with SIGKILL
+ * leaves); -1 for none.
+ */
+static long left_by_pmumon(const struct pm_session *s, const struct msr_dom *d, uint64_t ctl)
+{
+	for (size_t i = 0; i < d->n_ctr; i++)
+		if (ctl_value(s, d, d->ctr[i]) == ctl)
+			return (long)d->ctr[i];
+	return -1;
+}
+
 /* Look at the pairs as found: whose are they, and may we write? */
 static int survey(struct pm_session *s, struct msr_dom *d, struct pm_diag *reterr)
 {
 	unsigned free_slots = 0;
+	long mine;
 	int r;
 
 	for (unsigned j = 0; j < d->n_slots; j++) {
@@ -220,12 +242,45 @@ static int survey(struct pm_session *s, struct msr_dom *d, struct pm_diag *reter
 			return r;
 		}
 		d->other[j] = d->saved[j] & CTL_EN;
-		if (d->other[j])
+		mine = d->other[j] ? left_by_pmumon(s, d, d->saved[j]) : -1;
+		if (mine >= 0 && s->opts.reclaim) {
+			/* back to a stopped, empty control register: what pmumon restores to */
+			r = wrmsr(s, d->fd, ctl_of(d, j), 0);
+			if (r < 0) {
+				pm_diag_set(reterr,
+					    r == -EPERM ?
+						    "check /sys/kernel/security/lockdown and the "
+						    "msr.allow_writes boot parameter" :
+						    NULL,
+					    "cannot reset the %s control register 0x%llx on CPU %d "
+					    "(--reclaim): %s",
+					    dom_name(d), (unsigned long long)ctl_of(d, j), d->cpu,
+					    strerror(-r));
+				return r;
+			}
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s counter %u on CPU %d was counting %s (control register 0x%llx "
+			       "was 0x%llx), as a pmumon that was killed leaves it: reclaimed "
+			       "(--reclaim): reset to 0",
+			       dom_name(d), j, d->cpu, s->l->ev[s->c[mine].event].label,
+			       (unsigned long long)ctl_of(d, j), (unsigned long long)d->saved[j]);
+			d->saved[j] = 0;
+			d->other[j] = false;
+		} else if (mine >= 0) {
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s counter %u on CPU %d is counting %s exactly as pmumon programs it "
+			       "(control register 0x%llx is 0x%llx): a pmumon that was killed "
+			       "(SIGKILL) left it, or another program counts the same; left alone "
+			       "(if no other program uses it, run again with --reclaim to reset it)",
+			       dom_name(d), j, d->cpu, s->l->ev[s->c[mine].event].label,
+			       (unsigned long long)ctl_of(d, j), (unsigned long long)d->saved[j]);
+		} else if (d->other[j]) {
 			pm_log(s->ctx, PM_LOG_WARN,
 			       "%s counter %u on CPU %d is in use by another program (its control "
 			       "register 0x%llx has the enable bit set): left alone",
 			       dom_name(d), j, d->cpu, (unsigned long long)ctl_of(d, j));
-		else
+		}
+		if (!d->other[j])
 			free_slots++;
 	}
 	if (!free_slots) {
@@ -282,6 +337,7 @@ needed:
 	st = s->msr = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
+	st->lock = -1;
 	st->cpu_fd = malloc((size_t)(n_cpus > 0 ? n_cpus : 1) * sizeof(int));
 	st->acc = calloc(s->n_c, sizeof(*st->acc));
 	st->rate = calloc(s->n_c, sizeof(*st->rate));
@@ -330,6 +386,11 @@ needed:
 		}
 		c->fd = fd; /* open: the domain's device */
 	}
+	/* two instances would program the same counters: one at a time (APERF/MPERF need none) */
+	if (r == 0 && st->n_dom)
+		r = pm_session__lock(s, LOCK_PATH, "the Data Fabric and L3 counters (--source msr)",
+				     "stop that pmumon first, or count with --source perf",
+				     &st->lock, reterr);
 	for (size_t i = 0; i < st->n_dom && r == 0; i++)
 		r = survey(s, &st->dom[i], reterr);
 	if (r < 0)
@@ -621,6 +682,8 @@ static void msr_close(struct pm_session *s)
 	for (int i = 0; i < st->n_cpu_fd; i++)
 		if (st->cpu_fd[i] >= 0)
 			s->ctx->ops->close(s->ctx->os, st->cpu_fd[i]);
+	if (st->lock >= 0)
+		s->ctx->ops->unlock(s->ctx->os, st->lock);
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_MSR)
 			s->c[k].fd = -1;

@@ -222,9 +222,9 @@ static void no_free(void *os, struct pm_proc *proc)
 	(void)os, (void)proc;
 }
 
-static int no_lock(void *os, const char *path, pid_t *holder)
+static int no_lock(void *os, const char *path, struct pm_lock_info *info)
 {
-	(void)os, (void)path, (void)holder;
+	(void)os, (void)path, (void)info;
 	return -EOPNOTSUPP;
 }
 

@@ -24,7 +24,7 @@
  *   allows (pmumon stopped, starved) marks it wrap_uncertain.
  * - One instance at a time: an advisory lock is held from open to close.
  *   Counters are stopped on disable and again on close (pmumon's exit path,
- *   SIGINT and SIGTERM included), whatever happened in between.
+ *   every signal it catches included), whatever happened in between.
  */
 #include "source/sideband.h"
 
@@ -397,9 +397,10 @@ static int program(struct pm_session *s, struct pm_diag *d)
 		}
 		if (ctl == st->g->start)
 			pm_log(s->ctx, PM_LOG_WARN,
-			       "SoC counter %u's control register reads the START command: another "
-			       "tool (SoC Watch, VTune) may be counting with it; pmumon takes it "
-			       "over and stops it on exit",
+			       "SoC counter %u's control register reads the START command: a pmumon "
+			       "that was killed (SIGKILL) left it running, or another tool (SoC "
+			       "Watch, VTune) is counting with it; pmumon takes it over and stops it "
+			       "on exit",
 			       st->c[i].n);
 		r = sb_write(s, c->port, PM_SB_OP_WRITE, c->ctl, PM_SB_CMD_STOP);
 		if (r < 0) {
@@ -433,7 +434,6 @@ static int program(struct pm_session *s, struct pm_diag *d)
 static int sideband_open(struct pm_session *s, struct pm_diag *reterr)
 {
 	struct pm_sideband_state *st;
-	pid_t holder = 0;
 	int r;
 
 	for (size_t k = 0; k < s->n_c; k++)
@@ -452,19 +452,10 @@ needed:
 			      0;
 	if (r == 0)
 		r = bind_counters(s, reterr);
-	if (r == 0) {
-		st->lock = pm_session__lock(s, LOCK_PATH, &holder);
-		if (st->lock == -EBUSY) {
-			char who[32] = "";
-
-			if (holder)
-				snprintf(who, sizeof(who), " (pid %d)", (int)holder);
-			pm_diag_set(reterr, "wait for it to finish, or stop it",
-				    "another pmumon%s is using the SoC counters (lock /%s)", who,
-				    LOCK_PATH);
-			r = -EBUSY;
-		}
-	}
+	if (r == 0)
+		r = pm_session__lock(s, LOCK_PATH, "the SoC counters",
+				     "wait for that pmumon to finish, or stop it", &st->lock,
+				     reterr);
 	if (r == 0)
 		r = open_transport(s, reterr);
 	if (r == 0)

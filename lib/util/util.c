@@ -137,6 +137,21 @@ int pm_parse_double(const char *s, size_t len, double *ret)
 	return 0;
 }
 
+void pm_wait_sigmask(sigset_t *ret)
+{
+	sigprocmask(SIG_SETMASK, NULL, ret);
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+
+		if (sigismember(ret, sig) != 1 || sigaction(sig, NULL, &sa) < 0)
+			continue;
+		if ((sa.sa_flags & SA_SIGINFO) ?
+			    sa.sa_sigaction != NULL :
+			    sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
+			sigdelset(ret, sig);
+	}
+}
+
 size_t pm_rtrim(char *s)
 {
 	size_t n = strlen(s);

@@ -3,6 +3,7 @@
 #ifndef PM_UTIL_H
 #define PM_UTIL_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,6 +32,14 @@ int pm_parse_double(const char *s, size_t len, double *ret);
 
 /* Drop trailing whitespace (sysfs values end in "\n"); returns the new length. */
 size_t pm_rtrim(char *s);
+
+/*
+ * The signal mask to wait with (pm_os_ops.wait): the caller's mask less
+ * every signal it blocks but catches with a handler of its own. Those are
+ * the signals it wants to hear of while it waits, and only then (pmumon's
+ * CLI blocks and catches the signals that end a run, cli/signals.c).
+ */
+void pm_wait_sigmask(sigset_t *ret);
 
 /*
  * Make room for `need` elements in a heap array of `*cap` elements of size

@@ -194,6 +194,23 @@ static ssize_t msr_write(void *data, const void *buf, size_t len, uint64_t off)
 	return (ssize_t)len;
 }
 
+static void pair_state(FILE *f, const char *dom, int n, uint64_t ctl0, const struct pair *p,
+		       int pairs)
+{
+	for (int i = 0; i < pairs; i++)
+		fprintf(f, "msr/%s%d/0x%llx: 0x%016llx %s\n", dom, n,
+			(unsigned long long)(ctl0 + 2 * (unsigned)i), (unsigned long long)p[i].ctl,
+			p[i].ctr.running ? "counting" : "stopped");
+}
+
+void amdzen2_msr_state(const struct amd_msr *m, FILE *f)
+{
+	for (int s = 0; s < m->a->sockets; s++)
+		pair_state(f, "df/socket", s, MSR_F15H_NB_PERF_CTL, m->df[s], DF_PAIRS);
+	for (int c = 0; c < m->a->sockets * AMD_CCX_PER_SOCKET; c++)
+		pair_state(f, "l3/ccx", c, MSR_F16H_L2I_PERF_CTL, m->l3[c], L3_PAIRS);
+}
+
 static const struct sim_file_ops msr_ops = {
 	.read = msr_read,
 	.write = msr_write,

@@ -488,6 +488,14 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 	return r;
 }
 
+static void state(void *data, FILE *f)
+{
+	const struct amd *a = data;
+
+	if (a->msr)
+		amdzen2_msr_state(a->msr, f);
+}
+
 const struct sim_platform sim_platform_amdzen2 = {
 	.name = "amdzen2",
 	.summary = "AMD EPYC 7742 (Zen 2): 1-2 sockets, amd_df, amd_l3, msr, /dev/cpu/N/msr",
@@ -498,4 +506,5 @@ const struct sim_platform sim_platform_amdzen2 = {
 		    "jitter 10%\n",
 	.options = "sockets,msr,uncore,user",
 	.build = build,
+	.state = state,
 };

@@ -34,5 +34,7 @@ uint64_t amdzen2_core_truth(const struct amd *a, int cpu, int what, uint64_t t);
 /* mode: "rw", "none" (no msr driver), "noperm" (opens refused), "locked" (writes refused) */
 int amdzen2_msr_build(struct amd *a, const char *mode, bool root);
 void amdzen2_msr_free(struct amd_msr *m);
+/* --sim state=PATH: every DF and L3 control register, and whether its counter counts. */
+void amdzen2_msr_state(const struct amd_msr *m, FILE *f);
 
 #endif

@@ -656,6 +656,22 @@ int pm_sim__sideband_program(const char *platform, char **ret_text)
 	return 0;
 }
 
+/*
+ * --sim state=PATH: whether each counter of the block counts. A CCCR holds
+ * the last command written (power-up 0, STOP after pmumon); what it leaves
+ * is a counter running or stopped, which is what must be put back. The
+ * event selects stay as the last list left them, as Intel's drivers leave
+ * them: a stopped counter counts nothing whatever it selects.
+ */
+static void state(void *data, FILE *f)
+{
+	const struct mf *m = data;
+
+	for (int i = 0; i < MF_COUNTERS; i++)
+		fprintf(f, "sideband/0x%02x/counter%d: %s\n", MF_CHAP_PORT, i,
+			m->ctr[i].c.running ? "counting" : "stopped");
+}
+
 const struct sim_platform sim_platform_merrifield = {
 	.name = "merrifield",
 	.summary = "Intel Merrifield (Atom Z34xx): 2 CPUs, IOSF sideband debugfs and PCI "
@@ -669,4 +685,5 @@ const struct sim_platform sim_platform_merrifield = {
 		    "agent.read64[1] 8M          # display scans out in 64-byte reads\n",
 	.options = "channels,user",
 	.build = build,
+	.state = state,
 };

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -433,6 +434,100 @@ static void test_someone_elses_counters(void **state)
 	th_stop(&r);
 }
 
+/*
+ * What a pmumon killed with SIGKILL leaves: a tile slot counting an asked
+ * event, an l3cache block enabled with only asked codes. Without reclaim
+ * they are named as probably pmumon's and left alone; with it, reset, used,
+ * and at the end as at power-up. A slot counting anything else stays left
+ * alone either way.
+ */
+static void test_reclaim(void **state)
+{
+	static const char *const specs[] = { "bfperf/tile1/MEMORY_READS/",
+					     "bfperf/l3cachehalf0/CYCLES/", NULL };
+
+	for (int reclaim = 0; reclaim < 2; reclaim++) {
+		struct pm_sim *sim = th_sim_platform("bluefield2");
+		struct pm_session_opts o = { .size = sizeof(o),
+					     .target = PM_TARGET_SYSTEM,
+					     .reclaim = reclaim };
+		const struct pm_report *rep;
+		struct th_run r;
+
+		th_log_clear();
+		write_sim_file(sim, H "tile1/event0", "0x4c"); /* MEMORY_READS */
+		write_sim_file(sim, H "tile1/event1", "0x74"); /* IO_READ: not asked */
+		write_sim_file(sim, H "l3cachehalf0/event0", "0x1");
+		write_sim_file(sim, H "l3cachehalf0/enable", "1");
+		assert_int_equal(th_start_opts(&r, sim, specs, NULL, &o), 0);
+		assert_true(th_logged("bfperf/tile1 counter 1 is counting IO_READ (0x74) for "
+				      "another program: left alone"));
+		if (reclaim) {
+			assert_true(th_logged("bfperf/tile1 counter 0 was counting MEMORY_READS "
+					      "(0x4c), as a pmumon that was killed leaves it: "
+					      "reclaimed (--reclaim): set to DISABLE"));
+			assert_true(th_logged("bfperf/l3cachehalf0 was counting exactly the events "
+					      "asked, as a pmumon that was killed leaves it: "
+					      "reclaimed"));
+		} else {
+			assert_true(th_logged("bfperf/tile1 counter 0 is counting MEMORY_READS "
+					      "(0x4c), exactly what pmumon programs for the events "
+					      "asked: a pmumon that was killed (SIGKILL) left it"));
+			assert_true(
+				th_logged("bfperf/l3cachehalf0 is counting exactly what pmumon "
+					  "programs for the events asked (its enable file reads "
+					  "1)"));
+			assert_true(th_logged("run again with --reclaim to reset it"));
+		}
+		th_run_until(&r, pm_sim__scenario_start(sim) + 2 * SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, false);
+		assert_true(rep->rows[0].running == 1.0);
+		if (reclaim)
+			assert_true(rep->rows[1].running == 1.0 && rep->rows[1].value > 0);
+		else
+			assert_true(isnan(rep->rows[1].value));
+		pm_session__free(r.s);
+		r.s = NULL;
+		assert_file(sim, H "tile1/event0",
+			    reclaim ? "0x0: DISABLE\n" : "0x4c: MEMORY_READS\n");
+		assert_file(sim, H "tile1/event1", "0x74: IO_READ\n");
+		assert_file(sim, H "l3cachehalf0/enable", reclaim ? "0\n" : "1\n");
+		assert_file(sim, H "l3cachehalf0/event0",
+			    reclaim ? "0x0: DISABLE\n" : "0x1: CYCLES\n");
+		th_stop(&r);
+	}
+}
+
+/* BlueField-3's CRSPACE: a block left enabled with asked codes; one with another code is not. */
+static void test_reclaim_crspace(void **state)
+{
+	static const char *const specs[] = { "bfperf/llt0/HNF0_MEM_READS/",
+					     "bfperf/llt1/HNF0_MEM_READS/", NULL };
+	struct pm_sim *sim = th_sim_platform("bluefield3");
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = PM_TARGET_SYSTEM,
+				     .reclaim = true };
+	struct th_run r;
+
+	th_log_clear();
+	write_sim_file(sim, H "llt0/event0", "0xb"); /* HNF0_MEM_READS */
+	write_sim_file(sim, H "llt0/enable", "1");
+	write_sim_file(sim, H "llt1/event0", "0xb");
+	write_sim_file(sim, H "llt1/event3", "0x7"); /* HNF0_DIR_VICTIM: not asked */
+	write_sim_file(sim, H "llt1/enable", "1");
+	assert_int_equal(th_start_opts(&r, sim, specs, NULL, &o), 0);
+	assert_true(th_logged("bfperf/llt0 was counting exactly the events asked"));
+	assert_true(th_logged("bfperf/llt1 is counting for another program"));
+	pm_session__free(r.s);
+	r.s = NULL;
+	assert_file(sim, H "llt0/enable", "0\n");
+	assert_file(sim, H "llt0/event0", "0x0: HNF0_CYCLES\n");
+	assert_file(sim, H "llt1/enable", "1\n");
+	assert_file(sim, H "llt1/event3", "0x7: HNF0_DIR_VICTIM\n");
+	th_stop(&r);
+}
+
 /* Two sessions on one machine: the second is told who holds the counters. */
 static void test_second_instance(void **state)
 {
@@ -470,6 +565,55 @@ static void test_second_instance(void **state)
 	pm_evlist__free(r.l);
 	r.l = l2;
 	th_stop(&r);
+}
+
+/*
+ * Lock files someone else made in the directory anyone may write: held by
+ * another user's process (named, with its made-up pid), or left there
+ * unheld (named, with the fix: never a silent wait, never truncated).
+ */
+static void test_lock_of_another_user(void **state)
+{
+	static const char *const specs[] = { "bfperf/tile0/MEMORY_READS/", NULL };
+	static const struct {
+		uid_t owner;
+		unsigned mode;
+		pid_t holder;
+		int err;
+		const char *msg, *hint;
+	} cases[] = {
+		{ 1001, S_IFREG | 0644, 1, -EBUSY,
+		  "the BlueField counters are in use by pid 1 of uid 1001 (it holds "
+		  "/run/lock/pmumon-bfperf.lock)",
+		  "stop that pmumon first" },
+		{ 65534, S_IFREG | 0644, 4242, -EBUSY,
+		  "in use by pid 4242 of user nobody (uid 65534)", "stop that pmumon first" },
+		{ 1001, S_IFREG | 0644, 0, -EPERM,
+		  "the lock file /run/lock/pmumon-bfperf.lock belongs to uid 1001, and no process "
+		  "holds it: pmumon will not use it to guard the BlueField counters",
+		  "remove it (rm /run/lock/pmumon-bfperf.lock) and run again" },
+		{ 1001, S_IFLNK | 0777, 0, -EPERM,
+		  "the lock file /run/lock/pmumon-bfperf.lock is a symbolic link", "remove it" },
+		{ 0, S_IFREG | 0666, 0, -EPERM, "is writable by group or others (mode 0666)",
+		  "remove it" },
+		/* root's own, left behind: simply taken */
+		{ 0, S_IFREG | 0644, 0, 0, "", "" },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {
+		struct pm_sim *sim = th_sim_platform("bluefield2");
+		struct th_run r;
+		int e;
+
+		assert_int_equal(pm_sim__lock_file(sim, "run/lock/pmumon-bfperf.lock",
+						   cases[i].owner, cases[i].mode, cases[i].holder),
+				 0);
+		e = th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0);
+		if (e != cases[i].err || !strstr(r.d.msg, cases[i].msg) ||
+		    !strstr(r.d.hint, cases[i].hint))
+			fail_msg("case %zu: %d '%s' (hint '%s')", i, e, r.d.msg, r.d.hint);
+		th_stop(&r);
+	}
 }
 
 /* A block that goes away is reported; the others keep counting. */
@@ -847,7 +991,10 @@ int main(void)
 		cmocka_unit_test(test_registers),
 		cmocka_unit_test(test_put_back_as_found),
 		cmocka_unit_test(test_someone_elses_counters),
+		cmocka_unit_test(test_reclaim),
+		cmocka_unit_test(test_reclaim_crspace),
 		cmocka_unit_test(test_second_instance),
+		cmocka_unit_test(test_lock_of_another_user),
 		cmocka_unit_test(test_block_goes_away),
 		cmocka_unit_test(test_late_read_doubted),
 		cmocka_unit_test(test_reprogrammed_mid_run),

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -182,7 +183,10 @@ static void test_someone_else_and_restore(void **state)
 
 	pm_sim__advance(sim, 1); /* the poke happens */
 	assert_int_equal(start_msr(&r, sim, th_df8), 0);
-	assert_true(th_logged("Data Fabric counter 2 on CPU 0 is in use by another program"));
+	/* channel 1's event, as pmumon programs it: named as perhaps a killed pmumon's */
+	assert_true(th_logged("Data Fabric counter 2 on CPU 0 is counting "
+			      "amd_df/event=0x47,umask=0x38/ exactly as pmumon programs "
+			      "it"));
 	th_run_until(&r, pm_sim__now(sim) + 3 * SEC);
 	/* ours are on 0, 1 and 3 only; counter 2 still has the other tool's event */
 	assert_int_equal(rdmsr(sim, 0, DF_CTL(2)), 0x403847);
@@ -304,6 +308,111 @@ static void test_restore_as_found(void **state)
 	th_stop(&r);
 }
 
+/*
+ * Two --source msr runs on one machine: the second would program the same
+ * DF counters (survey sees the first one's pairs as free until it enables
+ * them). It is told who has them; APERF/MPERF alone need no lock.
+ */
+static void test_second_instance(void **state)
+{
+	static const char *const one[] = { "amd_df/event=0x7,umask=0x38/", NULL };
+	static const char *const aperf[] = { "msr/aperf/", NULL };
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", steady);
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = PM_TARGET_SYSTEM,
+				     .source = PM_SOURCE_MSR };
+	struct pm_session *s2;
+	struct pm_evlist *l2;
+	struct th_run r;
+	char want[128];
+
+	assert_int_equal(start_msr(&r, sim, one), 0);
+	assert_int_equal(pm_evlist__new(r.ctx, &l2), 0);
+	assert_int_equal(pm_evlist__add(l2, one[0], &r.d), 0);
+	assert_int_equal(pm_session__new(l2, &o, &s2, &r.d), 0);
+	assert_int_equal(pm_session__open(s2, &r.d), -EBUSY);
+	snprintf(want, sizeof(want),
+		 "the Data Fabric and L3 counters (--source msr) are in use by pid %d (it holds "
+		 "/run/lock/pmumon-msr.lock)",
+		 (int)getpid());
+	if (!strstr(r.d.msg, want))
+		fail_msg("'%s'", r.d.msg);
+	assert_non_null(strstr(r.d.hint, "--source perf"));
+	pm_session__free(s2);
+	pm_evlist__free(l2);
+	assert_int_equal(pm_evlist__new(r.ctx, &l2), 0);
+	assert_int_equal(pm_evlist__add(l2, aperf[0], &r.d), 0);
+	assert_int_equal(pm_session__new(l2, &o, &s2, &r.d), 0);
+	assert_int_equal(pm_session__open(s2, &r.d), 0);
+	pm_session__free(s2);
+	pm_evlist__free(l2);
+	/* the first one ends: the lock is free again */
+	pm_session__free(r.s);
+	assert_int_equal(pm_session__new(r.l, &o, &r.s, &r.d), 0);
+	assert_int_equal(pm_session__open(r.s, &r.d), 0);
+	th_stop(&r);
+}
+
+/*
+ * What a pmumon killed with SIGKILL leaves: DF and L3 control registers
+ * holding exactly the values pmumon writes for the events asked. Named and
+ * left alone without reclaim; reset and used with it. A CTL with any other
+ * value stays someone else's either way.
+ */
+static void test_reclaim(void **state)
+{
+	static const char *const specs[] = { "amd_df/event=0x7,umask=0x38/",
+					     "amd_df/event=0x47,umask=0x38/",
+					     "amd_l3/event=0x4,umask=0xff/", NULL };
+
+	for (int reclaim = 0; reclaim < 2; reclaim++) {
+		struct pm_sim *sim = df_sim(
+			"at 0s poke dev/cpu/0/msr 0xc0010240 0x403807\n"
+			"at 0s poke dev/cpu/0/msr 0xc0010244 0x403847\n"
+			"at 0s poke dev/cpu/0/msr 0xc0010246 0x400003\n"
+			"at 0s poke dev/cpu/0/msr 0xc0010230 0xff0f00000040ff04\n");
+		struct pm_session_opts o = { .size = sizeof(o),
+					     .target = PM_TARGET_SYSTEM,
+					     .source = PM_SOURCE_MSR,
+					     .reclaim = reclaim };
+		const struct pm_report *rep;
+		struct th_run r;
+
+		pm_sim__advance(sim, 1); /* the pokes happen */
+		th_log_clear();
+		assert_int_equal(th_start_opts(&r, sim, specs, NULL, &o), 0);
+		assert_true(th_logged("Data Fabric counter 3 on CPU 0 is in use by another "
+				      "program"));
+		if (reclaim) {
+			assert_true(
+				th_logged("Data Fabric counter 0 on CPU 0 was counting "
+					  "amd_df/event=0x7,umask=0x38/ (control register "
+					  "0xc0010240 was 0x403807), as a pmumon that was killed "
+					  "leaves it: reclaimed (--reclaim): reset to 0"));
+			assert_true(th_logged("L3 counter 0 on CPU 0 was counting"));
+		} else {
+			assert_true(th_logged("Data Fabric counter 2 on CPU 0 is counting "
+					      "amd_df/event=0x47,umask=0x38/ exactly as pmumon "
+					      "programs it (control register 0xc0010244 is "
+					      "0x403847): a pmumon that was killed (SIGKILL) left "
+					      "it"));
+			assert_true(th_logged("run again with --reclaim to reset it"));
+		}
+		th_run_until(&r, pm_sim__now(sim) + 2 * SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, false);
+		/* 2 DF events on 3 free pairs, or on 1 pair in turns */
+		assert_true(fabs(rep->rows[0].running - (reclaim ? 1.0 : 0.5)) < 0.06);
+		pm_session__free(r.s);
+		r.s = NULL;
+		assert_int_equal(rdmsr(sim, 0, DF_CTL(0)), reclaim ? 0 : 0x403807);
+		assert_int_equal(rdmsr(sim, 0, DF_CTL(2)), reclaim ? 0 : 0x403847);
+		assert_int_equal(rdmsr(sim, 0, DF_CTL(3)), 0x400003);
+		assert_int_equal(rdmsr(sim, 0, 0xc0010230), reclaim ? 0 : 0xff0f00000040ff04ull);
+		th_stop(&r);
+	}
+}
+
 /* After disable the counters are stopped for good: a later read changes nothing. */
 static void test_read_after_disable(void **state)
 {
@@ -381,6 +490,8 @@ int main(void)
 		cmocka_unit_test(test_auto_without_amd_uncore),
 		cmocka_unit_test(test_restore_as_found),
 		cmocka_unit_test(test_read_after_disable),
+		cmocka_unit_test(test_second_instance),
+		cmocka_unit_test(test_reclaim),
 		cmocka_unit_test(test_taken_mid_run),
 		cmocka_unit_test(test_config_masked),
 	};
