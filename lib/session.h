@@ -40,6 +40,9 @@ struct pm_counter {
 	bool group_format; /* opened with PERF_FORMAT_GROUP (leaders) */
 	bool dropped;	   /* an unsupported default, left out */
 	struct pm_reading cur, prev;
+	/* the latest good reading, also from between reads (perf's checkpoint
+	 * polls): where a counter whose device goes away stops */
+	struct pm_reading last_good;
 	size_t row; /* row of the current aggregation */
 	/*
 	 * Quality: what a source saw that makes this counter's value less than
@@ -136,6 +139,7 @@ struct pm_session {
 	struct pm_names domains;      /* the rows' domain labels (aggr.c), owned here */
 	bool warned_user_only;	      /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
+	uint64_t perf_polled_ns; /* perf's last checkpoint read (source/perf.c) */
 	/* the sideband source's state (source/sideband.c) */
 	struct pm_sideband_state *sideband;
 	/* the error of the last device lost mid-run (its counters' lost; 0: none) */

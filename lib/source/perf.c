@@ -358,7 +358,39 @@ static int perf_disable(struct pm_session *s)
 	return task_mode(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_DISABLE);
 }
 
-static int perf_read(struct pm_session *s)
+/*
+ * A read that says the PMU is gone: ENODEV (its driver unregistered it: what
+ * the simulator's vanish does), ENXIO (no such device behind it), EIO (the
+ * device failed). Its counters are lost from here on: their counts stop at
+ * the last good read, their rows are marked lost and partial, and the other
+ * PMUs go on (session.c fails the read once nothing counts any more). Any
+ * other error is the read's, and fails it whole.
+ */
+static bool gone(ssize_t err)
+{
+	return err == -ENODEV || err == -ENXIO || err == -EIO;
+}
+
+static void lose_unit(struct pm_session *s, const struct pm_read_unit *ru, int err)
+{
+	const char *device = s->l->inst[s->c[s->ru_idx[ru->first]].inst].device;
+
+	for (size_t m = 0; m < ru->n; m++) {
+		struct pm_counter *c = &s->c[s->ru_idx[ru->first + m]];
+
+		c->lost = true;
+		c->cur = c->last_good;
+	}
+	s->lost_err = err;
+	s->failed_device = device;
+	pm_log(s->ctx, PM_LOG_WARN,
+	       "%s went away (%s): its events are not counted from now on (their counts stop at "
+	       "the last good read); the rest go on",
+	       device, strerror(-err));
+}
+
+/* Read every counter into last_good (and cur too when publish). */
+static int read_all(struct pm_session *s, bool publish)
 {
 	const struct pm_os_ops *ops = s->ctx->ops;
 	uint64_t *buf = s->readbuf;
@@ -366,8 +398,15 @@ static int perf_read(struct pm_session *s)
 	for (size_t u = 0; u < s->n_ru; u++) {
 		const struct pm_read_unit *ru = &s->ru[u];
 		size_t want = ru->group ? 3 + ru->n : 3;
-		ssize_t n = ops->read(s->ctx->os, ru->fd, buf, want * sizeof(uint64_t));
+		ssize_t n;
 
+		if (s->c[s->ru_idx[ru->first]].lost)
+			continue; /* its PMU went away: nothing more to read */
+		n = ops->read(s->ctx->os, ru->fd, buf, want * sizeof(uint64_t));
+		if (gone(n)) {
+			lose_unit(s, ru, (int)n);
+			continue;
+		}
 		if (n < 0) {
 			s->failed_device = s->l->inst[s->c[s->ru_idx[ru->first]].inst].device;
 			return (int)n;
@@ -378,12 +417,45 @@ static int perf_read(struct pm_session *s)
 			struct pm_counter *c = &s->c[s->ru_idx[ru->first + m]];
 
 			if (ru->group)
-				c->cur = (struct pm_reading){ buf[3 + m], buf[1], buf[2] };
+				c->last_good = (struct pm_reading){ buf[3 + m], buf[1], buf[2] };
 			else
-				c->cur = (struct pm_reading){ buf[0], buf[1], buf[2] };
+				c->last_good = (struct pm_reading){ buf[0], buf[1], buf[2] };
+			if (publish)
+				c->cur = c->last_good;
 		}
 	}
 	return 0;
+}
+
+static int perf_read(struct pm_session *s)
+{
+	return read_all(s, true);
+}
+
+/*
+ * Checkpoints: between reports (all of them, without -I) the counters are
+ * read at least every PERF_CHECKPOINT_NS into last_good only, so that a PMU
+ * that goes away keeps its counts up to the last checkpoint, and the totals
+ * are the same whether or not intervals were read. One read per read unit
+ * per second; none while reports come more often.
+ */
+#define PERF_CHECKPOINT_NS 1000000000ull
+
+static uint64_t perf_next_poll(const struct pm_session *s)
+{
+	if (!s->n_ru)
+		return UINT64_MAX;
+	return PM_MAX(s->t_now_ns, s->perf_polled_ns) + PERF_CHECKPOINT_NS;
+}
+
+static int perf_poll(struct pm_session *s)
+{
+	uint64_t now = s->ctx->ops->mono_ns(s->ctx->os);
+
+	if (now < perf_next_poll(s))
+		return 0;
+	s->perf_polled_ns = now;
+	return read_all(s, false);
 }
 
 static void perf_close(struct pm_session *s)
@@ -395,6 +467,8 @@ static void perf_close(struct pm_session *s)
 
 const struct pm_source_ops pm_source_perf = {
 	.name = "perf",
+	.next_poll = perf_next_poll,
+	.poll = perf_poll,
 	.open = perf_open,
 	.enable = perf_enable,
 	.disable = perf_disable,

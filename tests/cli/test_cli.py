@@ -411,6 +411,29 @@ class Simulated(unittest.TestCase):
         self.assertIs(obj['simulated'], True)
         self.assertEqual(obj['sim_platform'], 'amdzen2')
 
+    def test_vanished_pmu_leaves_the_rest_counting(self):
+        # one of 16 ali_drw PMUs goes away at 2.5 s: the other 15 go on, the rows
+        # say so, the totals are the same with and without -I, and the exit says it
+        with tempfile.NamedTemporaryFile('w', suffix='.scn') as scn:
+            scn.write('ddr.read 6.4G\nat 2500ms vanish ali_drw_40021000\n')
+            scn.flush()
+            sim = 'yitian710:scenario=' + scn.name
+            iv = run('--sim', sim, 'stat', '-a', '-e', 'ali_drw/hif_rd/', '-x,', '-I', '1000',
+                     '--', 'sleep', '4')
+            tot = run('--sim', sim, 'stat', '-a', '-e', 'ali_drw/hif_rd/', '-x,', '--',
+                      'sleep', '4')
+        for r in (iv, tot):
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn('ali_drw_40021000 went away', r.stderr)
+        rows = sim_csv(iv.stdout)
+        self.assertEqual([x['type'] for x in rows], ['interval'] * 4 + ['total'])
+        self.assertEqual([x['flags'] for x in rows[:2]], ['', ''])
+        for x in rows[2:]:
+            self.assertEqual(x['flags'], 'partial|lost')
+            self.assertEqual((x['covered'], x['instances']), ('15', '16'))
+        self.assertEqual(rows[3]['raw'], str(15 * 50000000))
+        self.assertEqual(rows[-1]['raw'], sim_csv(tot.stdout)[-1]['raw'])
+
     def test_partial_selection_is_flagged_everywhere(self):
         # -C 0 on a two-die Yitian reaches die 0's 8 of the 16 ali_drw PMUs
         args = ('--sim', 'yitian710', 'stat', '-C', '0', '-e', 'ali_drw/hif_rd/',

@@ -714,22 +714,48 @@ static void test_device_gone(void **state)
 	const struct pm_report *rep;
 	struct run r;
 
+	th_log_clear();
 	assert_int_equal(start(&r, epyc_sim(), specs, &system_wide), 0);
 	pm_sim__advance(r.sim, SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	assert_int_equal(pm_session__lost_count(r.s), 0);
 	pm_sim__fail_reads(r.sim, "amd_l3", -ENODEV);
 	pm_sim__advance(r.sim, SEC);
-	assert_int_equal(pm_session__read(r.s), -ENODEV);
+	/* amd_l3 went away: the other PMUs go on (issue 12, item 9) */
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_true(th_logged("amd_l3 went away"));
+	rep = pm_session__report(r.s, true);
+	assert_true(rep->rows[0].value == 128 * 2.25e9);
+	assert_false(rep->rows[0].flags & (PM_ROW_LOST | PM_ROW_PARTIAL));
+	assert_true(isnan(rep->rows[1].value));
+	assert_true(rep->rows[1].flags & PM_ROW_LOST);
+	assert_true(rep->rows[1].flags & PM_ROW_PARTIAL);
+	assert_int_equal(rep->rows[1].covered, 0);
+	assert_int_equal(rep->rows[1].instances, 16);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
 	/* the session remembers what went away, once, for the caller's exit status */
-	assert_int_equal(pm_session__read(r.s), -ENODEV);
 	assert_int_equal(pm_session__lost_count(r.s), 1);
 	assert_string_equal(pm_session__lost_device(r.s, 0), "amd_l3");
 	assert_null(pm_session__lost_device(r.s, 1));
 	rep = pm_session__report(r.s, false);
-	/* msr/tsc/ was read before amd_l3 failed; it too stays at the last good read */
-	assert_true(rep->rows[0].value == 128 * 2.25e9);
+	/* msr/tsc/ counted all 3 s; amd_l3's total keeps its first second, marked */
+	assert_true(rep->rows[0].value == 3 * 128 * 2.25e9);
 	assert_true(rep->rows[1].value == 16 * 5e8);
+	assert_true(rep->rows[1].flags & PM_ROW_LOST);
+	assert_int_equal(rep->t_ns, 3 * SEC);
+	stop(&r);
+
+	/* with nothing left to count, the read fails and names what went */
+	assert_int_equal(start(&r, epyc_sim(), specs + 1, &system_wide), 0);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	pm_sim__fail_reads(r.sim, "amd_l3", -ENODEV);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), -ENODEV);
+	assert_string_equal(pm_session__failed_device(r.s), "amd_l3");
+	rep = pm_session__report(r.s, false);
+	assert_true(rep->rows[0].value == 16 * 5e8);
 	assert_int_equal(rep->t_ns, SEC);
 	stop(&r);
 }

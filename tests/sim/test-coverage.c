@@ -196,6 +196,54 @@ static void test_two_sockets_keys(void **state)
 	}
 }
 
+/*
+ * One ali_drw PMU of 16 vanishes mid-run: the other 15 keep counting
+ * exactly, the merged row says 15 of 16 and lost, and the totals are the
+ * same whether or not the run read intervals (issue 12, item 9).
+ */
+static void test_vanished_pmu_leaves_the_rest(void **state)
+{
+	static const char *const specs[] = { "ali_drw/hif_rd/", NULL };
+	const char *scn = "ddr.read 6.4G\nat 2500ms vanish ali_drw_40021000\n";
+	double totals[2];
+
+	for (int intervals = 0; intervals < 2; intervals++) {
+		struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM };
+		struct pm_sim *sim = th_sim_platform_with("yitian710", scn);
+		uint64_t t0 = pm_sim__scenario_start(sim);
+		const struct pm_report *rep;
+		struct th_run r;
+
+		assert_int_equal(th_start_opts(&r, sim, specs, NULL, &o), 0);
+		for (int s = 1; s <= 4; s++) {
+			if (!intervals && s < 4)
+				continue;
+			th_run_until(&r, t0 + (uint64_t)s * SEC);
+			assert_int_equal(pm_session__read(r.s), 0);
+			rep = pm_session__report(r.s, true);
+			if (s >= 3) {
+				const struct pm_row *row = find(rep, "ali_drw/hif_rd/", 0);
+
+				assert_int_equal(row->covered, 15);
+				assert_int_equal(row->instances, 16);
+				assert_true(row->flags & PM_ROW_LOST);
+				assert_true(row->flags & PM_ROW_PARTIAL);
+			}
+		}
+		if (intervals) {
+			/* the 4th second: 15 sub-channels at 3.2 GB/s, 64-byte reads */
+			rep = pm_session__report(r.s, true);
+			th_assert_near(find(rep, "ali_drw/hif_rd/", 0)->value, 15 * 3.2e9 / 64, 1);
+		}
+		assert_int_equal(pm_session__lost_count(r.s), 1);
+		assert_string_equal(pm_session__lost_device(r.s, 0), "ali_drw_40021000");
+		totals[intervals] =
+			find(pm_session__report(r.s, false), "ali_drw/hif_rd/", 0)->value;
+		th_stop(&r);
+	}
+	th_assert_near(totals[1], totals[0], 0);
+}
+
 /* BlueField's L3 hit ratio is HITS / (HITS + MISSES): an idle bank is 0/0. */
 static void test_zero_over_zero_is_undefined(void **state)
 {
@@ -226,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_list_leaves_out_a_die),
 		cmocka_unit_test(test_two_sockets_count_domains),
 		cmocka_unit_test(test_two_sockets_keys),
+		cmocka_unit_test(test_vanished_pmu_leaves_the_rest),
 		cmocka_unit_test(test_zero_over_zero_is_undefined),
 	};
 
