@@ -621,6 +621,42 @@ static void test_faults_on_time(void **state)
 	pm_sim__free(sim);
 }
 
+/*
+ * A freeze of years with 8 DF events rotating over 4 counters: the catch-up
+ * goes by whole rotation cycles, so it takes no time (the alarm fails the
+ * test if it walks the 1.8e11 mux ticks one by one), and the counts are the
+ * truth's halves, extrapolated to the truth within 1%.
+ */
+static void test_freeze_years(void **state)
+{
+	char text[512];
+	struct pm_sim *sim;
+	const struct pm_report *rep;
+	struct th_run r;
+	double secs = 1 + 200000.0 * 3600 + 2; /* 1 s, the freeze, 2 s */
+
+	snprintf(text, sizeof(text), "%sat 1s freeze 200000h\n", df_steady);
+	sim = th_sim_platform_with("amdzen2", text);
+	alarm(60);
+	assert_int_equal(th_start(&r, sim, th_df8, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	pm_sim__advance(sim, 3 * SEC); /* to the freeze at 1 s, and past it */
+	pm_sim__advance(sim, 2 * SEC);
+	assert_true(pm_sim__now(sim) - pm_sim__scenario_start(sim) ==
+		    3 * SEC + 200000ull * 3600 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	for (int ch = 0; ch < 8; ch++) {
+		const struct pm_row *w = find(rep, th_df8[ch], NULL);
+
+		assert_true(w->flags & PM_ROW_MULTIPLEXED);
+		assert_true(fabs(w->running - 0.5) < 0.01);
+		if (!(fabs(w->value - df_rate(ch) * secs) / (df_rate(ch) * secs) <= 0.01))
+			fail_msg("channel %d: %.0f vs %.0f", ch, w->value, df_rate(ch) * secs);
+	}
+	alarm(0);
+	th_stop(&r);
+}
+
 /* Counters taken by someone else mid-run: the rest of the run is multiplexed. */
 static void test_steal_mid_run(void **state)
 {
@@ -662,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_msr_refusals),
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_faults_on_time),
+		cmocka_unit_test(test_freeze_years),
 		cmocka_unit_test(test_steal_mid_run),
 		cmocka_unit_test(test_scenario_last_phase_forever),
 	};
