@@ -14,9 +14,11 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "platform.h"
 #include "util/util.h"
 
 #define SEC 1000000000ull
@@ -94,6 +96,28 @@ static void test_scenario_errors(void **state)
 		{ "phase busy 10parsecs\n", ":1: '10parsecs' is not a duration" },
 		{ "at 1s explode ali_drw_21000\n", ":1: unknown fault 'explode'" },
 		{ "at 1s error sys/x EWHAT\n", ":1: 'error' is written: at T error PATH ERRNO" },
+		{ "at 1s vanish ali_drw_21000 now\n",
+		  ":1: 'vanish' is written: at T vanish PMU|PATH" },
+		{ "at 1s steal ali_drw_21000 64 1\n",
+		  ":1: 'steal' is written: at T steal PMU CPU N" },
+		/* huge values: refused, never a float-to-integer overflow later */
+		{ "ddr.read 1e300\n", ":1: ddr.read 1e300 is more than the simulator counts" },
+		{ "ddr.read 2000T\n", ":1: ddr.read 2000T is more than the simulator counts" },
+		{ "phase a 277777h\nphase b 277777h\n",
+		  ":2: the phases add up to more than 1e18 ns" },
+		{ "at 1s freeze 200000h\nat 2s freeze 200000h\n",
+		  ":2: the freezes add up to more than 1e18 ns" },
+		/* a fault whose target the machine does not have is a typo, not a no-op */
+		{ "ddr.read 1G\n\nat 7s vanish ali_drw_99999\n",
+		  ":3: 'ali_drw_99999' names nothing on the simulated yitian710" },
+		{ "at 1s error sys/nope EIO\n",
+		  ":1: no file 'sys/nope' on the simulated yitian710" },
+		{ "at 1s open-error amd_df EIO\n",
+		  ":1: no PMU 'amd_df' on the simulated yitian710" },
+		{ "at 1s steal nope 0 16\n", ":1: no PMU 'nope' on the simulated yitian710" },
+		{ "at 1s poke dev/cpu/0/msr 0xc0010244 1\n", ":1: no file 'dev/cpu/0/msr'" },
+		{ "at 1s write sys/class/hwmon/hwmon0/event0 0x4d\n",
+		  ":1: no file 'sys/class/hwmon/hwmon0/event0'" },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(bad); i++) {
@@ -106,7 +130,69 @@ static void test_scenario_errors(void **state)
 		unlink(path);
 		if (!strstr(err, bad[i].want))
 			fail_msg("'%s': got '%s', want '%s'", bad[i].text, err, bad[i].want);
+		/* the file is named, as a compiler names it: FILE:LINE: */
+		if (strncmp(err, path, strlen(path)) != 0 || err[strlen(path)] != ':')
+			fail_msg("'%s': '%s' does not start with '%s:'", bad[i].text, err, path);
 	}
+}
+
+/* A fault a clock=real machine cannot have: named with the file and line too. */
+static void test_scenario_freeze_real_clock(void **state)
+{
+	const char *path = th_temp_file("dram.read 1G\nat 2s freeze 10s\n");
+	struct pm_sim *sim = NULL;
+	char spec[128], err[512] = "", want[128];
+
+	snprintf(spec, sizeof(spec), "amdzen2:clock=real,scenario=%s", path);
+	snprintf(want, sizeof(want), "%s:2: 'freeze' jumps the virtual clock", path);
+	assert_int_equal(pm_sim__new_platform(spec, &sim, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("got '%s', want '%s'", err, want);
+}
+
+/* A NUL byte is an error at its line, not the end of the text. */
+static void test_scenario_nul(void **state)
+{
+	static const char text[] = "ddr.read 1G\nddr.write 1G\0 junk\nat 1s vanish ali_drw_99999\n";
+	char path[] = "/tmp/pmumon-nul-XXXXXX", spec[128], err[512] = "", want[128];
+	struct pm_sim *sim = NULL;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	snprintf(spec, sizeof(spec), "yitian710:scenario=%s", path);
+	snprintf(want, sizeof(want), "%s:2: a NUL byte", path);
+	assert_int_equal(pm_sim__new_platform(spec, &sim, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("got '%s', want '%s'", err, want);
+}
+
+/* The parser on its own: (buffer, length), no NUL needed after it, no faults at all. */
+static void test_scenario_parse_buffer(void **state)
+{
+	static const struct sim_quantity q[] = { { "x", "1/s", 2, 5, "a rate" } };
+	struct sim_scenario *s = NULL;
+	char err[256] = "";
+
+	assert_int_equal(sim_scenario__new(q, 1, &s), 0);
+	/* the length ends the text: "x 7" is read, "9" after it is not */
+	assert_int_equal(sim_scenario__parse(s, "x 79", 3, "t.scn", err, sizeof(err)), 0);
+	assert_int_equal(sim_scenario__fault_count(s), 0);
+	assert_true(sim_scenario__integral(s, 0, 1, 2 * SEC) == 14);
+	sim_scenario__free(s);
+}
+
+/* A count past 2^64 wraps as a register does (and converts without undefined behaviour). */
+static void test_count_wraps(void **state)
+{
+	assert_int_equal(sim_count(18446744073709551616.0 + 4096, 1), 4096);
+	assert_int_equal(sim_count(1e300, 1), (uint64_t)fmod(1e300, 18446744073709551616.0));
+	assert_int_equal(sim_count(NAN, 1), 0);
+	assert_int_equal(sim_count(-5, 1), 0);
+	assert_int_equal(sim_count(1e3, 2), 2000);
 }
 
 static void test_spec_errors(void **state)
@@ -122,6 +208,9 @@ static void test_spec_errors(void **state)
 		{ "amdzen2:clock=fast", "'virtual' (the default) or 'real'" },
 		{ "amdzen2:msr=maybe", "'rw' (loaded, writable), 'none'" },
 		{ "amdzen2:scenario=/nonexistent", "cannot read scenario '/nonexistent'" },
+		/* a file that never ends is read up to a limit, not to the memory's end */
+		{ "amdzen2:scenario=/dev/zero",
+		  "the scenario '/dev/zero' is too large (16 MiB at most)" },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(bad); i++) {
@@ -682,6 +771,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scenario_phases),
 		cmocka_unit_test(test_scenario_errors),
+		cmocka_unit_test(test_scenario_freeze_real_clock),
+		cmocka_unit_test(test_scenario_nul),
+		cmocka_unit_test(test_scenario_parse_buffer),
+		cmocka_unit_test(test_count_wraps),
 		cmocka_unit_test(test_spec_errors),
 		cmocka_unit_test(test_seeded),
 		cmocka_unit_test(test_yitian_exact),
