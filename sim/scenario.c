@@ -509,11 +509,18 @@ static void check_instance(const struct sim_scenario *s, int q, int inst)
 	       inst < (s->q[q].instances > 0 ? s->q[q].instances : 1));
 }
 
-/* The integral of f over [0, t] where f is constant in each phase. */
+/*
+ * The integral of f over [0, t] where f is constant in each phase, built so
+ * that rounding can never make it decrease in t (a count from it would jump
+ * back, and a counter's growth wrap to 2^64): each phase adds to the sum at
+ * its start, the value inside a phase is capped by the one at its end,
+ * computed by the same expression, and inside the n-th cycle the sum is
+ * capped by the (n+1)-th cycle's start.
+ */
 static double integrate(const struct sim_scenario *s, size_t ia, size_t ib, bool product,
 			uint64_t t)
 {
-	double cycle = 0, part = 0;
+	double at_start = 0, part = -1, lo, hi;
 	uint64_t full = 0, rest = t;
 
 	if (s->repeat) {
@@ -523,19 +530,21 @@ static double integrate(const struct sim_scenario *s, size_t ia, size_t ib, bool
 	for (size_t i = 0; i < s->n_ph; i++) {
 		const struct phase *ph = &s->ph[i];
 		double v = product ? ph->v[ia] * ph->v[ib] : ph->v[ia];
-		bool last = i == s->n_ph - 1;
+		double at_end = at_start + v * (double)ph->len_ns / 1e9;
+		bool forever = i == s->n_ph - 1 && !s->repeat;
 
-		if (s->repeat)
-			cycle += v * (double)ph->len_ns / 1e9;
-		if (rest > ph->start_ns) {
-			uint64_t span = rest - ph->start_ns;
-
-			if (!(last && !s->repeat) && span > ph->len_ns)
-				span = ph->len_ns;
-			part += v * (double)span / 1e9;
+		if (part < 0 && (rest <= ph->start_ns + ph->len_ns || forever)) {
+			part = at_start + v * (double)(rest - ph->start_ns) / 1e9;
+			if (!forever && part > at_end)
+				part = at_end;
+			if (!s->repeat)
+				return part;
 		}
+		at_start = at_end; /* after the last phase: one whole cycle */
 	}
-	return (double)full * cycle + part;
+	lo = (double)full * at_start;
+	hi = full == UINT64_MAX ? INFINITY : (double)(full + 1) * at_start;
+	return fmin(lo + part, hi);
 }
 
 double sim_scenario__integral(const struct sim_scenario *s, int q, int inst, uint64_t t_ns)

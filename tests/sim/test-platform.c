@@ -185,6 +185,46 @@ static void test_scenario_parse_buffer(void **state)
 	sim_scenario__free(s);
 }
 
+/*
+ * The truth never decreases, to the last bit: a count from it would jump
+ * back, and a counter's growth (truth(b) - truth(a)) wrap to 2^64. Rounding
+ * made 1 s of this 8 ms cycle come out one ulp below 1 s - 1 ns (the fuzzer
+ * found it).
+ */
+static void test_truth_nondecreasing(void **state)
+{
+	static const char *const texts[] = {
+		"phase quit 6ms\nphase bst 2ms\n  dram.read 4\nrepeat\n",
+		"dram.write 0\nphase quiet 3ms\n  dram.read 0.1\nphase burst 2ms\n"
+		"  dram.read 20.3G\nrepeat\n",
+		"jitter 7%\nphase a 1ms\n  dram.read 3.3\nphase b 7us\n  dram.read 1.1G\n",
+	};
+	static const uint64_t around[] = { SEC, 7 * SEC, 3600 * SEC, 1000003 * SEC };
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(texts); i++) {
+		struct pm_sim *sim = th_sim_platform_with("amdzen2", texts[i]);
+
+		for (int inst = 0; inst < 16; inst++) {
+			for (size_t a = 0; a < PM_ARRAY_SIZE(around); a++) {
+				double prev = -1, v;
+
+				for (uint64_t t = around[a] - 3000; t < around[a] + 3000; t++) {
+					assert_int_equal(pm_sim__truth(sim, "dram.read", inst, t,
+								       &v),
+							 0);
+					if (!(v >= prev))
+						fail_msg("'%s': dram.read[%d] at %llu ns: %.17g, below "
+							 "%.17g 1 ns before",
+							 texts[i], inst, (unsigned long long)t, v,
+							 prev);
+					prev = v;
+				}
+			}
+		}
+		pm_sim__free(sim);
+	}
+}
+
 /* A count past 2^64 wraps as a register does (and converts without undefined behaviour). */
 static void test_count_wraps(void **state)
 {
@@ -775,6 +815,7 @@ int main(void)
 		cmocka_unit_test(test_scenario_nul),
 		cmocka_unit_test(test_scenario_parse_buffer),
 		cmocka_unit_test(test_count_wraps),
+		cmocka_unit_test(test_truth_nondecreasing),
 		cmocka_unit_test(test_spec_errors),
 		cmocka_unit_test(test_seeded),
 		cmocka_unit_test(test_yitian_exact),
