@@ -290,6 +290,8 @@ int sim_fault_errno(const char *name)
 	return 0;
 }
 
+_Static_assert(SIM_STEAL_CPUS == 64, "the steal message says CPU 0-63");
+
 /* What a fault's words must be; its target is checked against the machine later. */
 static int check_fault(struct parser *p, const struct sim_fault *f, int n_args)
 {
@@ -320,10 +322,12 @@ static int check_fault(struct parser *p, const struct sim_fault *f, int n_args)
 		    (!strcmp(f->what, "freeze") && sim_parse_duration(f->arg[0], &ns) < 0) ||
 		    (!strcmp(f->what, "poke") && (pm_parse_u64_str(f->arg[1], 0, &u) < 0 ||
 						  pm_parse_u64_str(f->arg[2], 0, &u) < 0)))
-			return fail(p,
-				    "'%s' is written: %s (ERRNO one of EIO, EBUSY, EACCES, EPERM, "
-				    "ENODEV, EINVAL, EFAULT, ENOENT, EOPNOTSUPP; CPU 0-%d)",
-				    f->what, kinds[i].usage, SIM_STEAL_CPUS - 1);
+			return fail(p, "'%s' is written: %s%s", f->what, kinds[i].usage,
+				    strstr(kinds[i].usage, "ERRNO") ?
+					    " (ERRNO one of EIO, EBUSY, EACCES, EPERM, ENODEV, "
+					    "EINVAL, EFAULT, ENOENT, EOPNOTSUPP)" :
+				    strstr(kinds[i].usage, "CPU") ? " (CPU 0-63, N >= 0)" :
+								    "");
 		return 0;
 	}
 	return fail(p,
