@@ -208,18 +208,53 @@ static bool wanted(const char *name)
 	return pm_str_has_suffix(name, ".json") || !strcmp(name, "mapfile.csv");
 }
 
-/* Add the files under host directory dir as prefix/relative-path. */
-static int collect(const char *dir, const char *prefix, struct file_list *l, int depth)
+/* The directories a walk has been in, by (st_dev, st_ino): each is read once. */
+struct dir_seen {
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} * d;
+	size_t n, cap;
+};
+
+/* 1 if the directory was new (and is now seen), 0 if seen before, -errno. */
+static int dir_see(struct dir_seen *seen, const struct stat *st)
+{
+	for (size_t i = 0; i < seen->n; i++)
+		if (seen->d[i].dev == st->st_dev && seen->d[i].ino == st->st_ino)
+			return 0;
+	if (pm_grow((void **)&seen->d, &seen->cap, seen->n + 1, sizeof(*seen->d)) < 0)
+		return -ENOMEM;
+	seen->d[seen->n].dev = st->st_dev;
+	seen->d[seen->n].ino = st->st_ino;
+	seen->n++;
+	return 1;
+}
+
+/*
+ * Add the files under host directory dir as prefix/relative-path. Symlinks
+ * are followed (a pmu-events tree may be linked in), but no directory is
+ * read twice: a link back up the tree (ln -s . d) ends there instead of
+ * multiplying the walk.
+ */
+static int collect(const char *dir, const char *prefix, struct file_list *l, struct dir_seen *seen,
+		   int depth)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
+	struct stat st;
 	int r = 0;
 
 	if (!d)
 		return -errno;
+	if (fstat(dirfd(d), &st) < 0 || (r = dir_see(seen, &st)) <= 0) {
+		r = r < 0 ? r : 0; /* fstat failing: nothing to read either */
+		closedir(d);
+		return r;
+	}
+	r = 0;
 	while (r == 0 && (de = readdir(d))) {
 		char host[4096], rel[4096];
-		struct stat st;
 
 		if (de->d_name[0] == '.')
 			continue;
@@ -229,7 +264,7 @@ static int collect(const char *dir, const char *prefix, struct file_list *l, int
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			if (depth < 8)
-				r = collect(host, rel, l, depth + 1);
+				r = collect(host, rel, l, seen, depth + 1);
 			continue;
 		}
 		if (!S_ISREG(st.st_mode) || !wanted(de->d_name))
@@ -269,11 +304,13 @@ static int collect(const char *dir, const char *prefix, struct file_list *l, int
 static int read_events_dirs(struct file_list *l)
 {
 	for (int i = 0; i < arg_global.n_events_dirs; i++) {
+		struct dir_seen seen = { 0 };
 		char prefix[16];
 		int r;
 
 		snprintf(prefix, sizeof(prefix), "e%d", i);
-		r = collect(arg_global.events_dirs[i], prefix, l, 0);
+		r = collect(arg_global.events_dirs[i], prefix, l, &seen, 0);
+		free(seen.d);
 		if (r < 0) {
 			cli_error("--events-dir %s: %s%s", arg_global.events_dirs[i], strerror(-r),
 				  r == -E2BIG ? " (more than 20000 files or 128 MiB of JSON: name "

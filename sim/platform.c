@@ -252,9 +252,14 @@ uint64_t sim_scn_now(const struct pm_sim *sim)
 
 uint64_t sim_count(double integral, double factor)
 {
+	const double wrap = 18446744073709551616.0; /* 2^64 */
 	double v = floor(integral * factor + 1e-9); /* 1e-9: exact products stay exact */
 
-	return v > 0 ? (uint64_t)v : 0;
+	if (!(v > 0)) /* NaN too */
+		return 0;
+	if (v >= wrap) /* a count wraps as a 64-bit register does; no undefined conversion */
+		v = fmod(v, wrap);
+	return (uint64_t)v;
 }
 
 void sim_set_platform_data(struct pm_sim *sim, void *data, void (*free_fn)(void *))
@@ -265,20 +270,42 @@ void sim_set_platform_data(struct pm_sim *sim, void *data, void (*free_fn)(void 
 
 /* ---- faults ------------------------------------------------------------------------- */
 
-static const struct {
-	const char *name;
-	int err;
-} errnos[] = {
-	{ "EIO", EIO },	      { "EBUSY", EBUSY },   { "EACCES", EACCES },
-	{ "EPERM", EPERM },   { "ENODEV", ENODEV }, { "EINVAL", EINVAL },
-	{ "EFAULT", EFAULT }, { "ENOENT", ENOENT }, { "EOPNOTSUPP", EOPNOTSUPP },
-};
-
-static int errno_named(const char *s)
+/* A fault's target names something on the machine as built: a typo fails at once. */
+static int check_fault_target(struct pm_sim *sim, const struct sim_fault *f, const char *name,
+			      char *err, size_t errsz)
 {
-	for (size_t i = 0; i < PM_ARRAY_SIZE(errnos); i++)
-		if (!strcmp(errnos[i].name, s))
-			return errnos[i].err;
+	bool pmu = !strcmp(f->what, "open-error") || !strcmp(f->what, "steal");
+	bool path = !strcmp(f->what, "error") || !strcmp(f->what, "poke") ||
+		    !strcmp(f->what, "write");
+
+	if (!strcmp(f->what, "vanish") && !sim_pmu_by_name(sim, f->arg[0]) &&
+	    !sim_vfs__lookup(sim->vfs, f->arg[0])) {
+		snprintf(err, errsz,
+			 "%s:%d: '%s' names nothing on the simulated %s: neither a PMU (pmumon "
+			 "--sim %s list pmus) nor a file (a path such as sys/class/hwmon/hwmon0)",
+			 name, f->line, f->arg[0], sim->plat->name, sim->plat->name);
+		return -EINVAL;
+	}
+	if (pmu && !sim_pmu_by_name(sim, f->arg[0])) {
+		snprintf(err, errsz,
+			 "%s:%d: no PMU '%s' on the simulated %s (pmumon --sim %s list pmus)", name,
+			 f->line, f->arg[0], sim->plat->name, sim->plat->name);
+		return -EINVAL;
+	}
+	if (!strcmp(f->what, "sideband") &&
+	    !sim_vfs__lookup(sim->vfs, "sys/kernel/debug/iosf_sb/mcr")) {
+		snprintf(err, errsz,
+			 "%s:%d: the simulated %s has no sideband (iosf_sb): only merrifield has",
+			 name, f->line, sim->plat->name);
+		return -EINVAL;
+	}
+	if (path && !sim_vfs__lookup(sim->vfs, f->arg[0])) {
+		snprintf(err, errsz,
+			 "%s:%d: no file '%s' on the simulated %s (a path from its root, such as "
+			 "dev/cpu/0/msr or sys/class/hwmon/hwmon0/event0)",
+			 name, f->line, f->arg[0], sim->plat->name);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -325,50 +352,6 @@ static void sideband_fault(struct pm_sim *sim, const struct sim_fault *f)
 	}
 }
 
-/* Check a fault when the scenario is read, so a typo fails at once. */
-static int check_fault(const struct sim_fault *f, char *err, size_t errsz)
-{
-	static const char *const kinds[][2] = {
-		{ "vanish", "at T vanish PMU|PATH" },
-		{ "error", "at T error PATH ERRNO" },
-		{ "open-error", "at T open-error PMU ERRNO" },
-		{ "steal", "at T steal PMU CPU N" },
-		{ "freeze", "at T freeze DURATION" },
-		{ "poke", "at T poke PATH OFFSET VALUE" },
-		{ "write", "at T write PATH TEXT" },
-		{ "sideband", "at T sideband PORT OPCODE OFFSET VALUE" },
-	};
-	uint64_t u;
-	uint64_t ns;
-	int n;
-
-	for (size_t i = 0; i < PM_ARRAY_SIZE(kinds); i++) {
-		if (strcmp(f->what, kinds[i][0]) != 0)
-			continue;
-		if ((!strcmp(f->what, "error") && !errno_named(f->arg[1])) ||
-		    (!strcmp(f->what, "open-error") && !errno_named(f->arg[1])) ||
-		    (!strcmp(f->what, "steal") && (pm_parse_int_str(f->arg[1], &n) < 0 ||
-						   pm_parse_int_str(f->arg[2], &n) < 0)) ||
-		    (!strcmp(f->what, "freeze") && sim_parse_duration(f->arg[0], &ns) < 0) ||
-		    (!strcmp(f->what, "poke") && (pm_parse_u64_str(f->arg[1], 0, &u) < 0 ||
-						  pm_parse_u64_str(f->arg[2], 0, &u) < 0)) ||
-		    (!strcmp(f->what, "write") && !f->arg[1][0]) ||
-		    (!strcmp(f->what, "sideband") && !sideband_args(f, NULL)) || !f->arg[0][0]) {
-			snprintf(err, errsz,
-				 "scenario:%d: '%s' is written: %s (ERRNO one of EIO, EBUSY, "
-				 "EACCES, EPERM, ENODEV, EINVAL, EFAULT, ENOENT, EOPNOTSUPP)",
-				 f->line, f->what, kinds[i][1]);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	snprintf(err, errsz,
-		 "scenario:%d: unknown fault '%s'; faults are vanish, error, open-error, steal, "
-		 "freeze, poke, write, sideband",
-		 f->line, f->what);
-	return -EINVAL;
-}
-
 static void run_fault(struct pm_sim *sim, const struct sim_fault *f)
 {
 	struct sim_pmu *p;
@@ -387,9 +370,9 @@ static void run_fault(struct pm_sim *sim, const struct sim_fault *f)
 			sim_vfs__remove(sim->vfs, f->arg[0]);
 		}
 	} else if (!strcmp(f->what, "error")) {
-		sim_vfs__set_error(sim->vfs, f->arg[0], -errno_named(f->arg[1]));
+		sim_vfs__set_error(sim->vfs, f->arg[0], -sim_fault_errno(f->arg[1]));
 	} else if (!strcmp(f->what, "open-error")) {
-		pm_sim__fail_next_open(sim, f->arg[0], -errno_named(f->arg[1]));
+		pm_sim__fail_next_open(sim, f->arg[0], -sim_fault_errno(f->arg[1]));
 	} else if (!strcmp(f->what, "steal")) {
 		if (pm_parse_int_str(f->arg[1], &cpu) == 0 && pm_parse_int_str(f->arg[2], &n) == 0)
 			pm_sim__steal_counters(sim, f->arg[0], cpu, n);
@@ -650,11 +633,16 @@ static int parse_spec(char *s, struct spec *sp, char *err, size_t errsz)
 	return 0;
 }
 
+static const char *scenario_name(const struct spec *sp)
+{
+	return sp->scenario_file ? sp->scenario_file : "built-in scenario";
+}
+
 static int load_scenario(struct pm_sim *sim, const struct spec *sp, char *err, size_t errsz)
 {
 	const struct sim_platform *p = sp->plat;
 	char *text = NULL;
-	const char *name = "built-in scenario";
+	size_t len = 0;
 	int r = sim_scenario__new(p->quantities, p->n_quantities, &sim->scn);
 
 	if (r < 0)
@@ -662,22 +650,38 @@ static int load_scenario(struct pm_sim *sim, const struct spec *sp, char *err, s
 	if (sp->has_seed)
 		sim_scenario__set_seed(sim->scn, sp->seed); /* the command line wins */
 	if (sp->scenario_file) {
-		r = sim_read_host_file(sp->scenario_file, &text);
-		if (r < 0) {
+		r = sim_read_host_file(sp->scenario_file, SIM_HOST_FILE_MAX, &text, &len);
+		if (r == -EFBIG)
+			snprintf(err, errsz, "the scenario '%s' is too large (%u MiB at most)",
+				 sp->scenario_file, SIM_HOST_FILE_MAX >> 20);
+		else if (r < 0)
 			snprintf(err, errsz, "cannot read scenario '%s': %s", sp->scenario_file,
 				 strerror(-r));
-			return r;
-		}
-		name = sp->scenario_file;
-	}
-	r = sim_scenario__parse(sim->scn, text ? text : p->scenario, name, err, errsz);
-	free(text);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < sim_scenario__fault_count(sim->scn); i++) {
-		r = check_fault(sim_scenario__fault(sim->scn, i), err, errsz);
 		if (r < 0)
 			return r;
+	}
+	r = sim_scenario__parse(sim->scn, text ? text : p->scenario,
+				text ? len : strlen(p->scenario), scenario_name(sp), err, errsz);
+	free(text);
+	return r;
+}
+
+/* What the scenario's faults name, on the machine as built. */
+static int check_faults(struct pm_sim *sim, const struct spec *sp, char *err, size_t errsz)
+{
+	for (size_t i = 0; i < sim_scenario__fault_count(sim->scn); i++) {
+		const struct sim_fault *f = sim_scenario__fault(sim->scn, i);
+		int r = check_fault_target(sim, f, scenario_name(sp), err, errsz);
+
+		if (r < 0)
+			return r;
+		if (sp->real_clock && !strcmp(f->what, "freeze")) {
+			snprintf(err, errsz,
+				 "%s:%d: 'freeze' jumps the virtual clock; it cannot under "
+				 "clock=real",
+				 scenario_name(sp), f->line);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -708,18 +712,8 @@ int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_
 			snprintf(err, errsz, "cannot build the simulated %s: %s", sp.plat->name,
 				 strerror(-r));
 	}
-	for (size_t i = 0; r == 0 && sp.real_clock && i < sim_scenario__fault_count(sim->scn);
-	     i++) {
-		const struct sim_fault *f = sim_scenario__fault(sim->scn, i);
-
-		if (!strcmp(f->what, "freeze")) {
-			snprintf(err, errsz,
-				 "scenario:%d: 'freeze' jumps the virtual clock; it cannot under "
-				 "clock=real",
-				 f->line);
-			r = -EINVAL;
-		}
-	}
+	if (r == 0)
+		r = check_faults(sim, &sp, err, errsz);
 	if (r == 0 && sp.real_clock)
 		pm_sim__use_real_clock(sim, true);
 	if (r == 0 && sp.state_path && !(sim->state_path = strdup(sp.state_path)))

@@ -33,6 +33,7 @@ struct sim_scenario {
 	uint64_t cycle_ns;
 	struct sim_fault *faults;
 	size_t n_faults, cap_faults;
+	uint64_t frozen_ns; /* the freeze faults' durations, added up */
 };
 
 int sim_scenario__new(const struct sim_quantity *q, size_t n, struct sim_scenario **ret)
@@ -95,6 +96,8 @@ int sim_parse_value(const char *str, double *ret)
 	}
 	if (!len || pm_parse_double(str, len, &v) < 0 || v < 0)
 		return -EINVAL;
+	if (v * mul > SIM_VALUE_MAX)
+		return -ERANGE;
 	*ret = v * mul;
 	return 0;
 }
@@ -117,7 +120,7 @@ int sim_parse_duration(const char *str, uint64_t *ret_ns)
 			break;
 		}
 	}
-	if (!len || pm_parse_double(str, len, &v) < 0 || v < 0 || v * mul > 1e18)
+	if (!len || pm_parse_double(str, len, &v) < 0 || v < 0 || v * mul > (double)SIM_TIME_MAX)
 		return -EINVAL;
 	*ret_ns = (uint64_t)llround(v * mul);
 	return 0;
@@ -190,7 +193,7 @@ static int set_value(struct parser *p, char *key, const char *val)
 {
 	struct sim_scenario *s = p->s;
 	char *br = strchr(key, '[');
-	int q, lo = 0, hi, n;
+	int q, lo = 0, hi, n, r;
 	double v;
 
 	if (br) {
@@ -223,7 +226,11 @@ static int set_value(struct parser *p, char *key, const char *val)
 		hi = n - 1;
 	if (hi >= n)
 		return fail(p, "'%s' has instances 0-%d, not %d", key, n - 1, hi);
-	if (sim_parse_value(val, &v) < 0)
+	r = sim_parse_value(val, &v);
+	if (r == -ERANGE)
+		return fail(p, "%s %s is more than the simulator counts (at most 1000T per second)",
+			    key, val);
+	if (r < 0)
 		return fail(p,
 			    "'%s' is not a value for %s (a number >= 0, optionally with k, M, G, "
 			    "T or %%)",
@@ -246,6 +253,11 @@ static int add_phase(struct parser *p, const char *name, const char *dur)
 		return fail(p, "a phase is written: phase NAME DURATION (e.g. phase busy 10s)");
 	if (sim_parse_duration(dur, &ns) < 0 || ns == 0)
 		return fail(p, "'%s' is not a duration (e.g. 500ms, 10s, 2m)", dur);
+	if (s->n_ph == SIM_MAX_PHASES)
+		return fail(p, "more than %d phases", SIM_MAX_PHASES);
+	if (s->n_ph &&
+	    ns > SIM_TIME_MAX - (s->ph[s->n_ph - 1].start_ns + s->ph[s->n_ph - 1].len_ns))
+		return fail(p, "the phases add up to more than 1e18 ns (31 years)");
 	if (pm_grow((void **)&s->ph, &s->cap_ph, s->n_ph + 1, sizeof(*s->ph)) < 0)
 		return -ENOMEM;
 	ph = &s->ph[s->n_ph];
@@ -261,24 +273,118 @@ static int add_phase(struct parser *p, const char *name, const char *dur)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	int err;
+} errnos[] = {
+	{ "EIO", EIO },	      { "EBUSY", EBUSY },   { "EACCES", EACCES },
+	{ "EPERM", EPERM },   { "ENODEV", ENODEV }, { "EINVAL", EINVAL },
+	{ "EFAULT", EFAULT }, { "ENOENT", ENOENT }, { "EOPNOTSUPP", EOPNOTSUPP },
+};
+
+int sim_fault_errno(const char *name)
+{
+	for (size_t i = 0; i < PM_ARRAY_SIZE(errnos); i++)
+		if (!strcmp(errnos[i].name, name))
+			return errnos[i].err;
+	return 0;
+}
+
+_Static_assert(SIM_STEAL_CPUS == 64, "the steal message says CPU 0-63");
+
+/* sideband's PORT and OPCODE fit 8 bits, OFFSET and VALUE 32 (merrifield.md §2). */
+static bool sideband_numbers(const struct sim_fault *f)
+{
+	static const uint64_t max[4] = { 0xff, 0xff, 0xffffffff, 0xffffffff };
+	uint64_t v;
+
+	for (int i = 0; i < 4; i++)
+		if (pm_parse_u64_str(f->arg[i], 0, &v) < 0 || v > max[i])
+			return false;
+	return true;
+}
+
+/* What a fault's words must be; its target is checked against the machine later. */
+static int check_fault(struct parser *p, const struct sim_fault *f, int n_args)
+{
+	static const struct {
+		const char *what, *usage;
+		int n_args;
+	} kinds[] = {
+		{ "vanish", "at T vanish PMU|PATH", 1 },
+		{ "error", "at T error PATH ERRNO", 2 },
+		{ "open-error", "at T open-error PMU ERRNO", 2 },
+		{ "steal", "at T steal PMU CPU N", 3 },
+		{ "freeze", "at T freeze DURATION", 1 },
+		{ "poke", "at T poke PATH OFFSET VALUE", 3 },
+		{ "write", "at T write PATH TEXT", 2 },
+		{ "sideband", "at T sideband PORT OPCODE OFFSET VALUE", 4 },
+	};
+	uint64_t u, ns;
+	int cpu, n;
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(kinds); i++) {
+		if (strcmp(f->what, kinds[i].what) != 0)
+			continue;
+		if (n_args != kinds[i].n_args ||
+		    (!strcmp(f->what, "error") && !sim_fault_errno(f->arg[1])) ||
+		    (!strcmp(f->what, "open-error") && !sim_fault_errno(f->arg[1])) ||
+		    (!strcmp(f->what, "steal") && (pm_parse_int_str(f->arg[1], &cpu) < 0 ||
+						   pm_parse_int_str(f->arg[2], &n) < 0 || cpu < 0 ||
+						   cpu >= SIM_STEAL_CPUS || n < 0)) ||
+		    (!strcmp(f->what, "freeze") && sim_parse_duration(f->arg[0], &ns) < 0) ||
+		    (!strcmp(f->what, "poke") && (pm_parse_u64_str(f->arg[1], 0, &u) < 0 ||
+						  pm_parse_u64_str(f->arg[2], 0, &u) < 0)) ||
+		    (!strcmp(f->what, "sideband") && !sideband_numbers(f)))
+			return fail(p, "'%s' is written: %s%s", f->what, kinds[i].usage,
+				    strstr(kinds[i].usage, "ERRNO") ?
+					    " (ERRNO one of EIO, EBUSY, EACCES, EPERM, ENODEV, "
+					    "EINVAL, EFAULT, ENOENT, EOPNOTSUPP)" :
+				    strstr(kinds[i].usage, "CPU") ? " (CPU 0-63, N >= 0)" :
+								    "");
+		return 0;
+	}
+	return fail(p,
+		    "unknown fault '%s'; faults are vanish, error, open-error, steal, freeze, "
+		    "poke, write, sideband",
+		    f->what);
+}
+
 static int add_fault(struct parser *p, char **tok, int n)
 {
 	struct sim_scenario *s = p->s;
-	struct sim_fault *f;
+	struct sim_fault f;
 	uint64_t t;
+	int r;
 
 	if (n < 3)
 		return fail(p, "a fault is written: at TIME WHAT [ARGS] (e.g. at 2s vanish "
 			       "ali_drw_21000)");
 	if (sim_parse_duration(tok[1], &t) < 0)
 		return fail(p, "'%s' is not a time (e.g. 2.5s)", tok[1]);
+	if (s->n_faults == SIM_MAX_FAULTS)
+		return fail(p, "more than %d faults", SIM_MAX_FAULTS);
+	f = (struct sim_fault){ .t_ns = t, .line = p->line };
+	if (pm_snprintf(f.what, sizeof(f.what), "%s", tok[2]) < 0)
+		return fail(p, "unknown fault '%.*s...'", (int)sizeof(f.what) - 1, tok[2]);
+	for (int i = 3; i < n && i < 3 + (int)PM_ARRAY_SIZE(f.arg); i++)
+		if (pm_snprintf(f.arg[i - 3], sizeof(f.arg[0]), "%s", tok[i]) < 0)
+			return fail(p, "'%.20s...' is longer than %zu characters", tok[i],
+				    sizeof(f.arg[0]) - 1);
+	r = check_fault(p, &f, n - 3);
+	if (r < 0)
+		return r;
+	if (!strcmp(f.what, "freeze")) {
+		uint64_t ns = 0;
+
+		sim_parse_duration(f.arg[0], &ns);
+		if (ns > SIM_TIME_MAX - s->frozen_ns)
+			return fail(p, "the freezes add up to more than 1e18 ns (31 years)");
+		s->frozen_ns += ns;
+	}
 	if (pm_grow((void **)&s->faults, &s->cap_faults, s->n_faults + 1, sizeof(*s->faults)) < 0)
 		return -ENOMEM;
-	f = &s->faults[s->n_faults++];
-	*f = (struct sim_fault){ .t_ns = t, .line = p->line };
-	snprintf(f->what, sizeof(f->what), "%s", tok[2]);
-	for (int i = 3; i < n && i < 3 + (int)PM_ARRAY_SIZE(f->arg); i++)
-		snprintf(f->arg[i - 3], sizeof(f->arg[0]), "%s", tok[i]);
+	s->faults[s->n_faults++] = f;
 	return 0;
 }
 
@@ -355,8 +461,8 @@ static int cmp_fault(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line); /* same time: file order */
 }
 
-int sim_scenario__parse(struct sim_scenario *s, const char *text, const char *name, char *err,
-			size_t errsz)
+int sim_scenario__parse(struct sim_scenario *s, const char *text, size_t len, const char *name,
+			char *err, size_t errsz)
 {
 	struct parser p = { .s = s, .name = name, .err = err, .errsz = errsz, .cur = s->base };
 	char *copy, *save = NULL;
@@ -364,16 +470,23 @@ int sim_scenario__parse(struct sim_scenario *s, const char *text, const char *na
 
 	if (s->n_ph)
 		return -EBUSY; /* one scenario per simulation */
-	copy = strdup(text);
+	copy = malloc(len + 1);
 	if (!copy)
 		return -ENOMEM;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
 	for (char *l = copy; r == 0 && l; l = save) {
-		char *nl = strchr(l, '\n'), *hash;
+		char *nl = memchr(l, '\n', len - (size_t)(l - copy)), *hash;
+		size_t ll = nl ? (size_t)(nl - l) : len - (size_t)(l - copy);
 
 		save = nl ? nl + 1 : NULL;
+		p.line++;
+		if (memchr(l, '\0', ll)) {
+			r = fail(&p, "a NUL byte: a scenario is a text file");
+			break;
+		}
 		if (nl)
 			*nl = '\0';
-		p.line++;
 		hash = strchr(l, '#');
 		if (hash)
 			*hash = '\0';
@@ -389,7 +502,7 @@ int sim_scenario__parse(struct sim_scenario *s, const char *text, const char *na
 			return r;
 	}
 	apply_jitter(s);
-	if (s->n_faults) /* qsort(NULL, 0) is undefined */
+	if (s->n_faults) /* qsort's base may not be NULL, even for no elements */
 		qsort(s->faults, s->n_faults, sizeof(*s->faults), cmp_fault); /* in time order */
 	s->cycle_ns = s->ph[s->n_ph - 1].start_ns + s->ph[s->n_ph - 1].len_ns;
 	return 0;
@@ -414,11 +527,18 @@ static void check_instance(const struct sim_scenario *s, int q, int inst)
 	       inst < (s->q[q].instances > 0 ? s->q[q].instances : 1));
 }
 
-/* The integral of f over [0, t] where f is constant in each phase. */
+/*
+ * The integral of f over [0, t] where f is constant in each phase, built so
+ * that rounding can never make it decrease in t (a count from it would jump
+ * back, and a counter's growth wrap to 2^64): each phase adds to the sum at
+ * its start, the value inside a phase is capped by the one at its end,
+ * computed by the same expression, and inside the n-th cycle the sum is
+ * capped by the (n+1)-th cycle's start.
+ */
 static double integrate(const struct sim_scenario *s, size_t ia, size_t ib, bool product,
 			uint64_t t)
 {
-	double cycle = 0, part = 0;
+	double at_start = 0, part = -1, lo, hi;
 	uint64_t full = 0, rest = t;
 
 	if (s->repeat) {
@@ -428,19 +548,21 @@ static double integrate(const struct sim_scenario *s, size_t ia, size_t ib, bool
 	for (size_t i = 0; i < s->n_ph; i++) {
 		const struct phase *ph = &s->ph[i];
 		double v = product ? ph->v[ia] * ph->v[ib] : ph->v[ia];
-		bool last = i == s->n_ph - 1;
+		double at_end = at_start + v * (double)ph->len_ns / 1e9;
+		bool forever = i == s->n_ph - 1 && !s->repeat;
 
-		if (s->repeat)
-			cycle += v * (double)ph->len_ns / 1e9;
-		if (rest > ph->start_ns) {
-			uint64_t span = rest - ph->start_ns;
-
-			if (!(last && !s->repeat) && span > ph->len_ns)
-				span = ph->len_ns;
-			part += v * (double)span / 1e9;
+		if (part < 0 && (rest <= ph->start_ns + ph->len_ns || forever)) {
+			part = at_start + v * (double)(rest - ph->start_ns) / 1e9;
+			if (!forever && part > at_end)
+				part = at_end;
+			if (!s->repeat)
+				return part;
 		}
+		at_start = at_end; /* after the last phase: one whole cycle */
 	}
-	return (double)full * cycle + part;
+	lo = (double)full * at_start;
+	hi = full == UINT64_MAX ? INFINITY : (double)(full + 1) * at_start;
+	return fmin(lo + part, hi);
 }
 
 double sim_scenario__integral(const struct sim_scenario *s, int q, int inst, uint64_t t_ns)

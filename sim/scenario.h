@@ -20,6 +20,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The longest duration, phase cycle or sum of freezes: 1e18 ns, 31 years. */
+#define SIM_TIME_MAX 1000000000000000000ull
+/* The largest value a quantity takes: 1e15 (1000T) per second, so that a
+ * count over SIM_TIME_MAX stays a finite number (the count itself wraps at
+ * 64 bits, as a register does). */
+#define SIM_VALUE_MAX 1e15
+#define SIM_MAX_PHASES 10000
+#define SIM_MAX_FAULTS 10000
+/* `steal` reaches CPUs 0 to SIM_STEAL_CPUS - 1. */
+#define SIM_STEAL_CPUS 64
+
 /* One quantity a platform's workload has. */
 struct sim_quantity {
 	const char *key;  /* "ddr.read" */
@@ -41,9 +52,11 @@ struct sim_scenario;
 
 int sim_scenario__new(const struct sim_quantity *q, size_t n, struct sim_scenario **ret);
 void sim_scenario__free(struct sim_scenario *s);
-/* Read the scenario text (once). On error err says "name:line: what". */
-int sim_scenario__parse(struct sim_scenario *s, const char *text, const char *name, char *err,
-			size_t errsz);
+/* Read the scenario text of len bytes (once); a NUL byte in it is an error.
+ * On error err says "name:line: what". The faults' words are checked here,
+ * what they name on the machine is the platform's to check. */
+int sim_scenario__parse(struct sim_scenario *s, const char *text, size_t len, const char *name,
+			char *err, size_t errsz);
 
 /* Index of a quantity key, or -1. */
 int sim_scenario__find(const struct sim_scenario *s, const char *key);
@@ -62,9 +75,12 @@ double sim_scenario__background(const struct sim_scenario *s, uint64_t a, uint64
 size_t sim_scenario__fault_count(const struct sim_scenario *s);
 const struct sim_fault *sim_scenario__fault(const struct sim_scenario *s, size_t i);
 
+/* The errno a fault names ("EIO"), or 0 for none of the known ones. */
+int sim_fault_errno(const char *name);
 /* A duration such as "500ms", "2s", "1.5m", "1h" (a bare number is seconds). */
 int sim_parse_duration(const char *s, uint64_t *ret_ns);
-/* A value such as "2.5G", "300M", "80%", "1e9". */
+/* A value such as "2.5G", "300M", "80%", "1e9": -EINVAL if it is none,
+ * -ERANGE above SIM_VALUE_MAX. */
 int sim_parse_value(const char *s, double *ret);
 
 #endif

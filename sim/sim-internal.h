@@ -20,9 +20,9 @@ struct sim_platform;
 struct sim_pmu {
 	char *name;
 	struct pm_sim_pmu_model m;
-	int fail_next;	/* fault injection: errno for the next open */
-	int fail_reads; /* fault injection: errno for every read */
-	int stolen[64]; /* counters taken by someone else, per CPU (first 64) */
+	int fail_next;		    /* fault injection: errno for the next open */
+	int fail_reads;		    /* fault injection: errno for every read */
+	int stolen[SIM_STEAL_CPUS]; /* counters taken by someone else, per CPU */
 };
 
 struct sim_event {

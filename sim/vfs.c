@@ -231,26 +231,46 @@ int sim_vfs__set_error(struct sim_vfs *v, const char *path, int err)
 	return 0;
 }
 
-int sim_read_host_file(const char *path, char **ret)
+int sim_read_host_file(const char *path, size_t max, char **ret, size_t *ret_len)
 {
 	struct pm_strbuf b = { 0 };
 	char buf[4096];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
 
 	if (fd < 0)
 		return -errno;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
+	/* a file that never ends (/dev/zero, a pipe) stops at max, not at the memory's end */
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -EIO;
+			break;
+		}
+		if ((size_t)n > max - len) {
+			r = -EFBIG;
+			break;
+		}
 		pm_strbuf__append(&b, buf, (size_t)n);
+		len += (size_t)n;
+	}
 	close(fd);
-	if (n < 0 || b.oom) {
+	if (r == 0 && b.oom)
+		r = -ENOMEM;
+	if (r < 0) {
 		pm_strbuf__done(&b);
-		return n < 0 ? -EIO : -ENOMEM;
+		return r;
 	}
 	*ret = pm_strbuf__steal(&b);
 	if (!*ret)
 		*ret = strdup(""); /* an empty file */
-	return *ret ? 0 : -ENOMEM;
+	if (!*ret)
+		return -ENOMEM;
+	if (ret_len)
+		*ret_len = len;
+	return 0;
 }
 
 int sim_vfs__load_tree(struct sim_vfs *v, const char *host_dir, const char *path)
@@ -284,7 +304,7 @@ int sim_vfs__load_tree(struct sim_vfs *v, const char *host_dir, const char *path
 		} else {
 			char *text = NULL;
 
-			r = sim_read_host_file(host, &text);
+			r = sim_read_host_file(host, SIM_HOST_FILE_MAX, &text, NULL);
 			if (r == 0)
 				r = sim_vfs__write_text(v, inner, text);
 			free(text);

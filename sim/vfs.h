@@ -41,8 +41,12 @@ int sim_vfs__mkdir(struct sim_vfs *v, const char *path);
 int sim_vfs__remove(struct sim_vfs *v, const char *path);
 /* Make every read and write of path fail with err (0: work again). */
 int sim_vfs__set_error(struct sim_vfs *v, const char *path, int err);
-/* Read a whole host file (a fixture, a scenario) into *ret (caller frees). */
-int sim_read_host_file(const char *path, char **ret);
+/* The most a host file the simulator reads may hold: 16 MiB, as --program. */
+#define SIM_HOST_FILE_MAX (16u << 20)
+/* Read a whole host file (a fixture, a scenario) into *ret (caller frees; a
+ * NUL after the last byte), its length into *ret_len if not NULL; -EFBIG past
+ * max bytes. */
+int sim_read_host_file(const char *path, size_t max, char **ret, size_t *ret_len);
 /* Copy a host directory tree (a fixture) to path inside the vfs. */
 int sim_vfs__load_tree(struct sim_vfs *v, const char *host_dir, const char *path);
 

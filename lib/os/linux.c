@@ -3,10 +3,19 @@
  * The real machine behind the os seam. Files are opened relative to a root
  * directory fd, so a fixture tree can stand in for /sys and /proc; perf,
  * clock, wait, process and lock operations are the kernel's own.
+ *
+ * A root other than "/" confines every path to it, as chroot would: an
+ * absolute symlink inside the tree (sys/x -> /etc/passwd) means the tree's
+ * own etc/passwd, and ".." stops at the root, for reads, writes and
+ * directory listings alike. openat2(RESOLVE_IN_ROOT) does that where the
+ * kernel has it (Linux 5.6+); elsewhere (ENOSYS, a seccomp profile that
+ * refuses it) the path is walked here, one component at a time with
+ * O_NOFOLLOW, symlink targets resolved from the root.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pwd.h>
@@ -25,8 +34,17 @@
 #include "pmumon/os.h"
 #include "util/util.h"
 
+#if __has_include(<linux/openat2.h>) && defined(SYS_openat2)
+#include <linux/openat2.h>
+#define HAVE_OPENAT2 1
+#else
+#define HAVE_OPENAT2 0
+#endif
+
 struct os_linux {
 	int root_fd;
+	bool confined;	 /* the root is not "/": no path may leave it */
+	bool no_openat2; /* confined by the walk below, not by the kernel */
 	bool have_wait_mask;
 	sigset_t wait_mask; /* the caller's mask at its first wait, less what it catches */
 };
@@ -45,14 +63,154 @@ static int os_root(void *os)
 	return ((struct os_linux *)os)->root_fd;
 }
 
-static int lx_open(void *os, const char *path, int flags)
+#define MAX_SYMLINKS 40 /* the kernel's MAXSYMLINKS */
+#define MAX_DEPTH 256
+
+/*
+ * Open path inside the root without the kernel's help: each component is
+ * looked at without following it; a symlink's target takes its place in
+ * what is left to walk, from the root when absolute; ".." at the root stays
+ * there. Only the last component is opened with the caller's flags, and
+ * with O_NOFOLLOW, so nothing outside the tree is ever opened.
+ */
+static int open_in_root_walk(int root_fd, const char *path, int flags, mode_t mode)
+{
+	int dir[MAX_DEPTH]; /* dir[0] is the root (not ours), dir[depth] where we are */
+	size_t depth = 0;
+	int links = 0, r;
+	char *todo = strdup(path), *p;
+
+	dir[0] = root_fd;
+	if (!todo)
+		return -ENOMEM;
+	p = todo;
+	for (;;) {
+		char name[NAME_MAX + 1], target[PATH_MAX];
+		const char *end, *rest;
+		bool last, follow;
+		struct stat st;
+		size_t len;
+		ssize_t n;
+
+		while (*p == '/')
+			p++;
+		if (!*p) { /* "dir/" or "dir/..": the directory itself */
+			r = openat(dir[depth], ".", flags | O_CLOEXEC | O_NOCTTY, mode);
+			r = r < 0 ? -errno : r;
+			break;
+		}
+		end = strchrnul(p, '/');
+		len = (size_t)(end - p);
+		if (len > NAME_MAX) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		for (rest = end; *rest == '/'; rest++)
+			;
+		last = !*rest;
+		if (!strcmp(name, ".")) {
+			p = (char *)end;
+			continue;
+		}
+		if (!strcmp(name, "..")) {
+			if (depth > 0)
+				close(dir[depth--]);
+			p = (char *)end;
+			continue;
+		}
+		follow = !last ||
+			 !((flags & O_NOFOLLOW) || ((flags & O_CREAT) && (flags & O_EXCL)));
+		if (follow && fstatat(dir[depth], name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode)) {
+			char *next;
+
+			if (++links > MAX_SYMLINKS) {
+				r = -ELOOP;
+				break;
+			}
+			n = readlinkat(dir[depth], name, target, sizeof(target));
+			if (n < 0 || (size_t)n >= sizeof(target)) {
+				r = n < 0 ? -errno : -ENAMETOOLONG;
+				break;
+			}
+			target[n] = '\0';
+			if (target[0] == '/') /* absolute: from the root, not the machine's */
+				while (depth > 0)
+					close(dir[depth--]);
+			if (asprintf(&next, "%s%s", target, end) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			free(todo);
+			todo = p = next;
+			continue;
+		}
+		if (last) {
+			r = openat(dir[depth], name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+				   mode);
+			r = r < 0 ? -errno : r;
+			break;
+		}
+		if (depth + 1 == MAX_DEPTH) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		r = openat(dir[depth], name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (r < 0) {
+			r = -errno;
+			break;
+		}
+		dir[++depth] = r;
+		p = (char *)end;
+	}
+	while (depth > 0)
+		close(dir[depth--]);
+	free(todo);
+	return r;
+}
+
+/* Open a path relative to the root, never outside it when the root is a tree. */
+static int open_in_root(struct os_linux *l, const char *path, int flags, mode_t mode)
 {
 	int fd;
 
 	if (!path || path[0] == '/')
 		return -EINVAL;
-	fd = openat(os_root(os), path, flags | O_CLOEXEC | O_NOCTTY);
-	return fd < 0 ? -errno : fd;
+	if (!path[0])
+		return -ENOENT;
+	if (!(flags & (O_CREAT | O_TMPFILE)))
+		mode = 0; /* openat2 refuses a mode it would not use */
+	if (!l->confined) {
+		fd = openat(l->root_fd, path, flags | O_CLOEXEC | O_NOCTTY, mode);
+		return fd < 0 ? -errno : fd;
+	}
+#if HAVE_OPENAT2
+	if (!l->no_openat2) {
+		struct open_how how = {
+			/* openat2 refuses O_NOCTTY beside O_PATH, where open ignores it */
+			.flags = (uint64_t)(flags | O_CLOEXEC | (flags & O_PATH ? 0 : O_NOCTTY)),
+			.mode = mode,
+			.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		};
+
+		int tries = 0;
+
+		do /* EAGAIN: a rename or mount raced the lookup; look again */
+			fd = (int)syscall(SYS_openat2, l->root_fd, path, &how, sizeof(how));
+		while (fd < 0 && errno == EAGAIN && ++tries < 8);
+		if (fd >= 0 || errno != ENOSYS)
+			return fd < 0 ? -errno : fd;
+		l->no_openat2 = true; /* the probe passed, yet it is gone: walk from now on */
+	}
+#endif
+	return open_in_root_walk(l->root_fd, path, flags, mode);
+}
+
+static int lx_open(void *os, const char *path, int flags)
+{
+	return open_in_root(os, path, flags, 0);
 }
 
 static ssize_t lx_read(void *os, int fd, void *buf, size_t len)
@@ -112,10 +270,25 @@ static int lx_list_dir(void *os, const char *path, pm_os_dir_fn fn, void *userda
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		if (de->d_type == DT_UNKNOWN || de->d_type == DT_LNK) {
+			struct os_linux *l = os;
 			struct stat st;
+			char *child;
 
-			/* sysfs devices are symlinks to directories: follow them */
-			is_dir = fstatat(dirfd(d), de->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
+			/* sysfs devices are symlinks to directories: follow them, inside the root */
+			if (!l->confined) {
+				is_dir = fstatat(dirfd(d), de->d_name, &st, 0) == 0 &&
+					 S_ISDIR(st.st_mode);
+			} else if (asprintf(&child, "%s/%s", path, de->d_name) < 0) {
+				r = -ENOMEM;
+				break;
+			} else {
+				int cfd = open_in_root(l, child, O_PATH, 0);
+
+				free(child);
+				is_dir = cfd >= 0 && fstat(cfd, &st) == 0 && S_ISDIR(st.st_mode);
+				if (cfd >= 0)
+					close(cfd);
+			}
 		} else {
 			is_dir = de->d_type == DT_DIR;
 		}
@@ -521,6 +694,28 @@ int pm_os_linux_new(const char *root, const struct pm_os_ops **ret_ops, void **r
 		free(l);
 		return r;
 	}
+	{
+		struct stat st, sys_root;
+
+		/* the machine's own root needs no confining: plain openat, as ever */
+		l->confined = fstat(l->root_fd, &st) < 0 || stat("/", &sys_root) < 0 ||
+			      st.st_dev != sys_root.st_dev || st.st_ino != sys_root.st_ino;
+	}
+#if HAVE_OPENAT2
+	if (l->confined) {
+		/* may the root be opened through openat2? If not (ENOSYS: before Linux
+		 * 5.6; EPERM: a seccomp profile that does not know it), walk paths here */
+		struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+					.resolve = RESOLVE_IN_ROOT };
+		int fd = (int)syscall(SYS_openat2, l->root_fd, ".", &how, sizeof(how));
+
+		if (fd >= 0)
+			close(fd);
+		l->no_openat2 = fd < 0;
+	}
+#else
+	l->no_openat2 = true;
+#endif
 	*ret_ops = &linux_ops;
 	*ret_os = l;
 	return 0;

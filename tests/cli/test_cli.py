@@ -553,6 +553,29 @@ class Simulated(unittest.TestCase):
             self.assertRegex(r.stderr, r"malformed pack file 'e0/pmu-events/arch/x86/amdzen2/"
                                        r"broken.json': line 2, column \d+")
 
+    def test_events_dir_symlinks(self):
+        # issue 12: links back up the tree (ln -s . dN) are walked once, not
+        # 6^8 times; a pack linked in from elsewhere still loads, once
+        with tempfile.TemporaryDirectory() as d:
+            ed, ext = os.path.join(d, 'events'), os.path.join(d, 'elsewhere', 'lab2')
+            os.makedirs(os.path.join(ed, 'lab'))
+            os.makedirs(ext)
+            for name, where in (('lab', os.path.join(ed, 'lab')), ('lab2', ext)):
+                with open(os.path.join(where, 'pack.json'), 'w') as f:
+                    f.write('{"Pack": "%s", "Match": {"Pmu": "amd_df"}, "Metrics": ["m.json"]}'
+                            % name)
+                with open(os.path.join(where, 'm.json'), 'w') as f:
+                    f.write('[{"MetricName": "%s_ch0_gbps", "Unit": "DFPMC", "MetricExpr": '
+                            '"dram_channel_data_controller_0 * 64 / duration_time"}]' % name)
+            for i in range(6):
+                os.symlink('.', os.path.join(ed, 'd%d' % i))
+            os.symlink(os.path.dirname(ext), os.path.join(ed, 'linked'))
+            r = run('--sim', 'amdzen2', '--events-dir', ed, 'list', 'metrics', 'lab*',
+                    timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(len(re.findall(r'^  lab_ch0_gbps ', r.stdout, re.M)), 1, r.stdout)
+            self.assertEqual(len(re.findall(r'^  lab2_ch0_gbps ', r.stdout, re.M)), 1, r.stdout)
+
     def test_list_metrics_by_group(self):
         r = run('--sim', 'amdzen2', 'list', 'metrics', 'amd_df_channels')
         self.assertEqual(r.returncode, 0, r.stderr)

@@ -14,9 +14,11 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "platform.h"
 #include "util/util.h"
 
 #define SEC 1000000000ull
@@ -94,6 +96,28 @@ static void test_scenario_errors(void **state)
 		{ "phase busy 10parsecs\n", ":1: '10parsecs' is not a duration" },
 		{ "at 1s explode ali_drw_21000\n", ":1: unknown fault 'explode'" },
 		{ "at 1s error sys/x EWHAT\n", ":1: 'error' is written: at T error PATH ERRNO" },
+		{ "at 1s vanish ali_drw_21000 now\n",
+		  ":1: 'vanish' is written: at T vanish PMU|PATH" },
+		{ "at 1s steal ali_drw_21000 64 1\n",
+		  ":1: 'steal' is written: at T steal PMU CPU N" },
+		/* huge values: refused, never a float-to-integer overflow later */
+		{ "ddr.read 1e300\n", ":1: ddr.read 1e300 is more than the simulator counts" },
+		{ "ddr.read 2000T\n", ":1: ddr.read 2000T is more than the simulator counts" },
+		{ "phase a 277777h\nphase b 277777h\n",
+		  ":2: the phases add up to more than 1e18 ns" },
+		{ "at 1s freeze 200000h\nat 2s freeze 200000h\n",
+		  ":2: the freezes add up to more than 1e18 ns" },
+		/* a fault whose target the machine does not have is a typo, not a no-op */
+		{ "ddr.read 1G\n\nat 7s vanish ali_drw_99999\n",
+		  ":3: 'ali_drw_99999' names nothing on the simulated yitian710" },
+		{ "at 1s error sys/nope EIO\n",
+		  ":1: no file 'sys/nope' on the simulated yitian710" },
+		{ "at 1s open-error amd_df EIO\n",
+		  ":1: no PMU 'amd_df' on the simulated yitian710" },
+		{ "at 1s steal nope 0 16\n", ":1: no PMU 'nope' on the simulated yitian710" },
+		{ "at 1s poke dev/cpu/0/msr 0xc0010244 1\n", ":1: no file 'dev/cpu/0/msr'" },
+		{ "at 1s write sys/class/hwmon/hwmon0/event0 0x4d\n",
+		  ":1: no file 'sys/class/hwmon/hwmon0/event0'" },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(bad); i++) {
@@ -106,7 +130,109 @@ static void test_scenario_errors(void **state)
 		unlink(path);
 		if (!strstr(err, bad[i].want))
 			fail_msg("'%s': got '%s', want '%s'", bad[i].text, err, bad[i].want);
+		/* the file is named, as a compiler names it: FILE:LINE: */
+		if (strncmp(err, path, strlen(path)) != 0 || err[strlen(path)] != ':')
+			fail_msg("'%s': '%s' does not start with '%s:'", bad[i].text, err, path);
 	}
+}
+
+/* A fault a clock=real machine cannot have: named with the file and line too. */
+static void test_scenario_freeze_real_clock(void **state)
+{
+	const char *path = th_temp_file("dram.read 1G\nat 2s freeze 10s\n");
+	struct pm_sim *sim = NULL;
+	char spec[128], err[512] = "", want[128];
+
+	snprintf(spec, sizeof(spec), "amdzen2:clock=real,scenario=%s", path);
+	snprintf(want, sizeof(want), "%s:2: 'freeze' jumps the virtual clock", path);
+	assert_int_equal(pm_sim__new_platform(spec, &sim, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("got '%s', want '%s'", err, want);
+}
+
+/* A NUL byte is an error at its line, not the end of the text. */
+static void test_scenario_nul(void **state)
+{
+	static const char text[] = "ddr.read 1G\nddr.write 1G\0 junk\nat 1s vanish ali_drw_99999\n";
+	char path[] = "/tmp/pmumon-nul-XXXXXX", spec[128], err[512] = "", want[128];
+	struct pm_sim *sim = NULL;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	snprintf(spec, sizeof(spec), "yitian710:scenario=%s", path);
+	snprintf(want, sizeof(want), "%s:2: a NUL byte", path);
+	assert_int_equal(pm_sim__new_platform(spec, &sim, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("got '%s', want '%s'", err, want);
+}
+
+/* The parser on its own: (buffer, length), no NUL needed after it, no faults at all. */
+static void test_scenario_parse_buffer(void **state)
+{
+	static const struct sim_quantity q[] = { { "x", "1/s", 2, 5, "a rate" } };
+	struct sim_scenario *s = NULL;
+	char err[256] = "";
+
+	assert_int_equal(sim_scenario__new(q, 1, &s), 0);
+	/* the length ends the text: "x 7" is read, "9" after it is not */
+	assert_int_equal(sim_scenario__parse(s, "x 79", 3, "t.scn", err, sizeof(err)), 0);
+	assert_int_equal(sim_scenario__fault_count(s), 0);
+	assert_true(sim_scenario__integral(s, 0, 1, 2 * SEC) == 14);
+	sim_scenario__free(s);
+}
+
+/*
+ * The truth never decreases, to the last bit: a count from it would jump
+ * back, and a counter's growth (truth(b) - truth(a)) wrap to 2^64. Rounding
+ * made 1 s of this 8 ms cycle come out one ulp below 1 s - 1 ns (the fuzzer
+ * found it).
+ */
+static void test_truth_nondecreasing(void **state)
+{
+	static const char *const texts[] = {
+		"phase quit 6ms\nphase bst 2ms\n  dram.read 4\nrepeat\n",
+		"dram.write 0\nphase quiet 3ms\n  dram.read 0.1\nphase burst 2ms\n"
+		"  dram.read 20.3G\nrepeat\n",
+		"jitter 7%\nphase a 1ms\n  dram.read 3.3\nphase b 7us\n  dram.read 1.1G\n",
+	};
+	static const uint64_t around[] = { SEC, 7 * SEC, 3600 * SEC, 1000003 * SEC };
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(texts); i++) {
+		struct pm_sim *sim = th_sim_platform_with("amdzen2", texts[i]);
+
+		for (int inst = 0; inst < 16; inst++) {
+			for (size_t a = 0; a < PM_ARRAY_SIZE(around); a++) {
+				double prev = -1, v;
+
+				for (uint64_t t = around[a] - 3000; t < around[a] + 3000; t++) {
+					assert_int_equal(pm_sim__truth(sim, "dram.read", inst, t,
+								       &v),
+							 0);
+					if (!(v >= prev))
+						fail_msg("'%s': dram.read[%d] at %llu ns: %.17g, below "
+							 "%.17g 1 ns before",
+							 texts[i], inst, (unsigned long long)t, v,
+							 prev);
+					prev = v;
+				}
+			}
+		}
+		pm_sim__free(sim);
+	}
+}
+
+/* A count past 2^64 wraps as a register does (and converts without undefined behaviour). */
+static void test_count_wraps(void **state)
+{
+	assert_int_equal(sim_count(18446744073709551616.0 + 4096, 1), 4096);
+	assert_int_equal(sim_count(1e300, 1), (uint64_t)fmod(1e300, 18446744073709551616.0));
+	assert_int_equal(sim_count(NAN, 1), 0);
+	assert_int_equal(sim_count(-5, 1), 0);
+	assert_int_equal(sim_count(1e3, 2), 2000);
 }
 
 static void test_spec_errors(void **state)
@@ -122,6 +248,9 @@ static void test_spec_errors(void **state)
 		{ "amdzen2:clock=fast", "'virtual' (the default) or 'real'" },
 		{ "amdzen2:msr=maybe", "'rw' (loaded, writable), 'none'" },
 		{ "amdzen2:scenario=/nonexistent", "cannot read scenario '/nonexistent'" },
+		/* a file that never ends is read up to a limit, not to the memory's end */
+		{ "amdzen2:scenario=/dev/zero",
+		  "the scenario '/dev/zero' is too large (16 MiB at most)" },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(bad); i++) {
@@ -620,6 +749,42 @@ static void test_faults_on_time(void **state)
 	pm_sim__free(sim);
 }
 
+/*
+ * A freeze of years with 8 DF events rotating over 4 counters: the catch-up
+ * goes by whole rotation cycles, so it takes no time (the alarm fails the
+ * test if it walks the 1.8e11 mux ticks one by one), and the counts are the
+ * truth's halves, extrapolated to the truth within 1%.
+ */
+static void test_freeze_years(void **state)
+{
+	char text[512];
+	struct pm_sim *sim;
+	const struct pm_report *rep;
+	struct th_run r;
+	double secs = 1 + 200000.0 * 3600 + 2; /* 1 s, the freeze, 2 s */
+
+	snprintf(text, sizeof(text), "%sat 1s freeze 200000h\n", df_steady);
+	sim = th_sim_platform_with("amdzen2", text);
+	alarm(60);
+	assert_int_equal(th_start(&r, sim, th_df8, NULL, PM_AGGR_FAMILY, NULL, 0), 0);
+	pm_sim__advance(sim, 3 * SEC); /* to the freeze at 1 s, and past it */
+	pm_sim__advance(sim, 2 * SEC);
+	assert_true(pm_sim__now(sim) - pm_sim__scenario_start(sim) ==
+		    3 * SEC + 200000ull * 3600 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	for (int ch = 0; ch < 8; ch++) {
+		const struct pm_row *w = find(rep, th_df8[ch], NULL);
+
+		assert_true(w->flags & PM_ROW_MULTIPLEXED);
+		assert_true(fabs(w->running - 0.5) < 0.01);
+		if (!(fabs(w->value - df_rate(ch) * secs) / (df_rate(ch) * secs) <= 0.01))
+			fail_msg("channel %d: %.0f vs %.0f", ch, w->value, df_rate(ch) * secs);
+	}
+	alarm(0);
+	th_stop(&r);
+}
+
 /* Counters taken by someone else mid-run: the rest of the run is multiplexed. */
 static void test_steal_mid_run(void **state)
 {
@@ -698,6 +863,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scenario_phases),
 		cmocka_unit_test(test_scenario_errors),
+		cmocka_unit_test(test_scenario_freeze_real_clock),
+		cmocka_unit_test(test_scenario_nul),
+		cmocka_unit_test(test_scenario_parse_buffer),
+		cmocka_unit_test(test_count_wraps),
+		cmocka_unit_test(test_truth_nondecreasing),
 		cmocka_unit_test(test_spec_errors),
 		cmocka_unit_test(test_seeded),
 		cmocka_unit_test(test_yitian_exact),
@@ -714,6 +884,7 @@ int main(void)
 		cmocka_unit_test(test_msr_refusals),
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_faults_on_time),
+		cmocka_unit_test(test_freeze_years),
 		cmocka_unit_test(test_steal_mid_run),
 		cmocka_unit_test(test_scenario_last_phase_forever),
 		cmocka_unit_test(test_per_cpu_domains),
