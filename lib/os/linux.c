@@ -582,16 +582,17 @@ static int lx_lock(void *os, const char *path, struct pm_lock_info *reterr_info)
 
 	if (!path || path[0] == '/')
 		return -EINVAL; /* relative to the root, like every other path */
-	fd = openat(os_root(os), path, O_RDWR | O_CREAT | O_EXCL | flags, 0644);
-	if (fd < 0 && errno == EEXIST)
-		fd = openat(os_root(os), path, O_RDWR | flags);
-	if (fd < 0 && errno == EACCES) {
+	/* inside the root like every other path: no directory link leads out of it */
+	fd = open_in_root(os, path, O_RDWR | O_CREAT | O_EXCL | flags, 0644);
+	if (fd == -EEXIST)
+		fd = open_in_root(os, path, O_RDWR | flags, 0);
+	if (fd == -EACCES) {
 		/* another user's (or root's, and we are not root): look at it only */
-		fd = openat(os_root(os), path, O_RDONLY | flags);
+		fd = open_in_root(os, path, O_RDONLY | flags, 0);
 		writable = false;
 	}
 	if (fd < 0) {
-		r = -errno;
+		r = fd;
 		if (r == -ELOOP && fstatat(os_root(os), path, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			lock_describe(&st, &info);
 			*reterr_info = info;

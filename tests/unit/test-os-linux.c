@@ -102,6 +102,8 @@ static int make_tree(void **state)
 	link_to(target, "root/sys/devices/out"); /* a directory outside */
 	link_to("/etc", "root/sys/devices/in");	 /* the tree's etc */
 	link_to("/dev/hw", "root/sys/hw");	 /* a device directory, as sysfs links them */
+	snprintf(target, sizeof(target), "%s/outdir", base);
+	link_to(target, "root/run"); /* the lock directory, a link out of the tree */
 	return 0;
 }
 
@@ -209,6 +211,20 @@ static const char *check_confined(const struct pm_os_ops *ops, void *os)
 		return "sys/devices/in names the tree's etc, a directory, listed as none";
 	if (ops->list_dir(os, "sys/hw", find_event0, &found) < 0 || !found)
 		return "cannot list sys/hw, a link to the tree's dev/hw";
+	/* a lock file is a path like any other: never created through a link out */
+	{
+		struct pm_lock_info info;
+		int h = ops->lock(os, "run/pmumon-test.lock", &info);
+		char out[128];
+
+		if (h >= 0)
+			ops->unlock(os, h);
+		snprintf(out, sizeof(out), "%s/outdir/pmumon-test.lock", base);
+		if (access(out, F_OK) == 0) {
+			unlink(out);
+			return "the lock file was created outside the root, through run -> outdir";
+		}
+	}
 	return NULL;
 }
 
