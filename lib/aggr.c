@@ -22,6 +22,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "session.h"
+#include "util/counts.h"
 #include "util/util.h"
 
 struct slot {
@@ -519,8 +520,7 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		if (ev->snapshot)
 			a->sum += (double)(int64_t)val;
 		else
-			a->sum += run < ena ? (double)val * ((double)ena / (double)run) :
-					      (double)val;
+			a->sum += pm_counts__scale(val, ena, run);
 		if (run < ena)
 			row->flags |= PM_ROW_MULTIPLEXED;
 	}

@@ -20,6 +20,7 @@
 #include "pmu.h"
 #include "session.h"
 #include "source/replay.h"
+#include "util/counts.h"
 #include "util/util.h"
 
 void pm_metric__done(struct pm_metric *m)
@@ -658,7 +659,7 @@ static double unit_value(const struct pm_session *s, const struct pm_metric_row 
 		}
 		if (run < ena)
 			row->flags |= PM_ROW_MULTIPLEXED;
-		sum += run < ena ? (double)val * ((double)ena / (double)run) : (double)val;
+		sum += pm_counts__scale(val, ena, run);
 		any = true;
 	}
 	if (!any)
