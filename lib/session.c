@@ -130,7 +130,7 @@ const char *pm_source_name(enum pm_source_id id)
 const char *pm_session__event_source(const struct pm_session *s, size_t event)
 {
 	for (size_t k = 0; k < s->n_c; k++)
-		if (s->c[k].event == event && s->c[k].fd >= 0)
+		if (s->c[k].event == event && s->c[k].open)
 			return sources[s->c[k].source]->name;
 	return NULL;
 }
@@ -252,7 +252,7 @@ int pm_session__disable(struct pm_session *s)
 static bool any_live(const struct pm_session *s)
 {
 	for (size_t k = 0; k < s->n_c; k++)
-		if (s->c[k].fd >= 0 && !s->c[k].lost)
+		if (s->c[k].open && !s->c[k].lost)
 			return true;
 	return false;
 }
@@ -370,7 +370,7 @@ size_t pm_session__counter_count(const struct pm_session *s)
 	size_t n = 0;
 
 	for (size_t k = 0; k < s->n_c; k++)
-		n += s->c[k].fd >= 0;
+		n += s->c[k].open;
 	return n;
 }
 

@@ -34,7 +34,8 @@ struct pm_counter {
 	size_t inst;	   /* index into evlist->inst */
 	size_t event;	   /* index into evlist->ev */
 	int cpu;	   /* -1: follows the task */
-	int fd;		   /* -1 when not open */
+	bool open;	   /* its source opened it: counting (every module tests this) */
+	int fd;		   /* perf's file descriptor (source/perf.c only; -1: none) */
 	size_t leader;	   /* counter index of its group leader (itself if none) */
 	bool implicit;	   /* in a read group pmumon made, not one the user asked for */
 	bool group_format; /* opened with PERF_FORMAT_GROUP (leaders) */

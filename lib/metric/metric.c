@@ -503,7 +503,7 @@ static int find_units(const struct pm_session *s, struct pm_metric_row *mr)
 		size_t j;
 		bool have = false;
 
-		if (c->fd < 0 || !uses_event(m, c->event) || s->acc[c->row].key != mr->key)
+		if (!c->open || !uses_event(m, c->event) || s->acc[c->row].key != mr->key)
 			continue;
 		j = c->inst - s->l->ev[c->event].first_inst;
 		for (size_t u = 0; u < mr->n_units; u++)

@@ -546,7 +546,7 @@ needed:
 	}
 	for (size_t c = 0; c < s->n_c; c++)
 		if (s->c[c].source == PM_SRC_HWMON)
-			s->c[c].fd = 0; /* open: the block's files */
+			s->c[c].open = true; /* the block's files */
 	return 0;
 }
 
@@ -1041,7 +1041,7 @@ static void hwmon_close(struct pm_session *s)
 		s->ctx->ops->unlock(s->ctx->os, st->lock);
 	for (size_t c = 0; c < s->n_c; c++)
 		if (s->c[c].source == PM_SRC_HWMON)
-			s->c[c].fd = -1;
+			s->c[c].open = false;
 	free(st->blk);
 	free(st->acc);
 	free(st->rate);

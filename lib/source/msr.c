@@ -384,7 +384,7 @@ needed:
 			d->fd = fd;
 			d->ctr[d->n_ctr++] = k;
 		}
-		c->fd = fd; /* open: the domain's device */
+		c->open = true; /* the domain's device */
 	}
 	/* two instances would program the same counters: one at a time (APERF/MPERF need none) */
 	if (r == 0 && st->n_dom)
@@ -686,7 +686,7 @@ static void msr_close(struct pm_session *s)
 		s->ctx->ops->unlock(s->ctx->os, st->lock);
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_MSR)
-			s->c[k].fd = -1;
+			s->c[k].open = false;
 	free(st->cpu_fd);
 	free(st->acc);
 	free(st->rate);

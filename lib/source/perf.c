@@ -190,6 +190,7 @@ static void close_counter(struct pm_session *s, struct pm_counter *c)
 	if (c->fd >= 0)
 		s->ctx->ops->close(s->ctx->os, c->fd);
 	c->fd = -1;
+	c->open = false;
 }
 
 static void drop_event(struct pm_session *s, size_t event)
@@ -249,6 +250,7 @@ static int open_one(struct pm_session *s, size_t k)
 	if (fd < 0)
 		return fd;
 	c->fd = fd;
+	c->open = true;
 	c->group_format = leader && group;
 	return 0;
 }

@@ -780,7 +780,7 @@ static int replay_open(struct pm_session *s, struct pm_diag *reterr)
 	(void)reterr;
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_REPLAY)
-			s->c[k].fd = 0; /* open: its counts are in the recording */
+			s->c[k].open = true; /* its counts are in the recording */
 	if (rp) {
 		rp->next = 0;
 		rp->now_ns = rp->wall_ns = 0;
@@ -866,7 +866,7 @@ static void replay_close(struct pm_session *s)
 {
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_REPLAY)
-			s->c[k].fd = -1;
+			s->c[k].open = false;
 }
 
 const struct pm_source_ops pm_source_replay = {

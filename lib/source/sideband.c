@@ -461,7 +461,7 @@ needed:
 	if (r == 0)
 		r = program(s, reterr);
 	for (size_t i = 0; r == 0 && i < st->n_c; i++)
-		s->c[st->c[i].counter].fd = st->pci ? st->fd_cfg : st->fd_mcr; /* open */
+		s->c[st->c[i].counter].open = true; /* through the sideband's device */
 	if (r < 0)
 		sideband_close(s);
 	return r;
@@ -643,7 +643,7 @@ static void sideband_close(struct pm_session *s)
 		s->ctx->ops->unlock(s->ctx->os, st->lock);
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_SIDEBAND)
-			s->c[k].fd = -1;
+			s->c[k].open = false;
 	pm_sb_list__free(st->list);
 	free(st->c);
 	free(st);
