@@ -13,20 +13,12 @@
 #include "ctx.h"
 #include "evlist.h"
 #include "pmumon/pmumon.h"
+#include "source/source.h"
 #include "util/cpus.h"
 
 /* One read of a counter: the count and the kernel's enabled/running times. */
 struct pm_reading {
 	uint64_t val, ena, run;
-};
-
-/* Which source counts a counter (index into session.c's sources[]). */
-enum pm_source_id {
-	PM_SRC_PERF,
-	PM_SRC_MSR,
-	PM_SRC_HWMON,
-	PM_SRC_REPLAY, /* counts recorded elsewhere (source/replay.c) */
-	PM_SRC_SIDEBAND,
 };
 
 struct pm_counter {
@@ -97,28 +89,6 @@ struct pm_metric_row {
 	size_t n_units;
 };
 
-/* What every counter source implements (perf now; hwmon, msr, sideband later). */
-struct pm_source_ops {
-	const char *name;
-	/* Open the session's counters of this source, all disabled. */
-	int (*open)(struct pm_session *s, struct pm_diag *reterr);
-	/* Start / stop every counter together. */
-	int (*enable)(struct pm_session *s);
-	int (*disable)(struct pm_session *s);
-	/* Read every counter into counter->cur. */
-	int (*read)(struct pm_session *s);
-	void (*close)(struct pm_session *s);
-	/* Sources pmumon polls itself (rotation, wrap): when next, and the poll. */
-	uint64_t (*next_poll)(const struct pm_session *s);
-	int (*poll)(struct pm_session *s);
-};
-
-extern const struct pm_source_ops pm_source_perf;
-extern const struct pm_source_ops pm_source_msr;
-extern const struct pm_source_ops pm_source_hwmon;
-extern const struct pm_source_ops pm_source_replay;
-extern const struct pm_source_ops pm_source_sideband;
-
 struct pm_session {
 	struct pm_ctx *ctx;
 	struct pm_evlist *l;
@@ -169,9 +139,6 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr);
  */
 int pm_session__lock(struct pm_session *s, const char *path, const char *what,
 		     const char *busy_hint, int *ret_handle, struct pm_diag *reterr);
-
-/* "perf", "msr": a source's name. */
-const char *pm_source_name(enum pm_source_id id);
 
 /* metric/metric.c: the metric rows after the event rows. */
 int pm_metric__build_rows(struct pm_session *s);

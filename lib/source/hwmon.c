@@ -1049,8 +1049,18 @@ static void hwmon_close(struct pm_session *s)
 	s->hwmon = NULL;
 }
 
+/* The blocks hwmon-discover.c adds: nothing else reaches them. */
+static bool hwmon_claims(const struct pm_session *s, const struct pm_evinst *in)
+{
+	(void)s;
+	return in->pmu && in->pmu->source == PM_SRC_HWMON;
+}
+
 const struct pm_source_ops pm_source_hwmon = {
 	.name = "hwmon",
+	.origin = PM_SOURCE_LIVE,
+	.discover = pm_hwmon__discover,
+	.claims = hwmon_claims,
 	.open = hwmon_open,
 	.enable = hwmon_enable,
 	.disable = hwmon_disable,

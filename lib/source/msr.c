@@ -696,8 +696,29 @@ static void msr_close(struct pm_session *s)
 	s->msr = NULL;
 }
 
+/*
+ * The kernel has no PMU for the ones msr-discover.c adds: only MSRs count
+ * them. With --source msr, also AMD's DF and L3 counters and APERF/MPERF
+ * (kernel-facts §4), system-wide; everything else stays with perf.
+ */
+static bool msr_claims(const struct pm_session *s, const struct pm_evinst *in)
+{
+	const char *family = in->pmu ? in->pmu->family : "";
+
+	if (in->pmu && in->pmu->source == PM_SRC_MSR)
+		return true;
+	if (s->opts.source != PM_SOURCE_MSR || s->opts.target == PM_TARGET_TASK)
+		return false;
+	if (!strcmp(family, "amd_df") || !strcmp(family, "amd_l3"))
+		return true;
+	return !strcmp(family, "msr") && (in->attr.config == 1 || in->attr.config == 2);
+}
+
 const struct pm_source_ops pm_source_msr = {
 	.name = "msr",
+	.origin = PM_SOURCE_LIVE,
+	.discover = pm_msr__discover,
+	.claims = msr_claims,
 	.open = msr_open,
 	.enable = msr_enable,
 	.disable = msr_disable,

@@ -17,6 +17,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "session.h"
+#include "source/perf.h"
 #include "util/util.h"
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -467,8 +468,11 @@ static void perf_close(struct pm_session *s)
 		close_counter(s, &s->c[k]);
 }
 
+/* perf has no claims: it counts whatever no other source claims. */
 const struct pm_source_ops pm_source_perf = {
 	.name = "perf",
+	.origin = PM_SOURCE_LIVE,
+	.discover = pm_perf__discover,
 	.next_poll = perf_next_poll,
 	.poll = perf_poll,
 	.open = perf_open,

@@ -650,8 +650,18 @@ static void sideband_close(struct pm_session *s)
 	s->sideband = NULL;
 }
 
+/* Merrifield's SoC counters (sideband-discover.c): only the sideband reaches them. */
+static bool sideband_claims(const struct pm_session *s, const struct pm_evinst *in)
+{
+	(void)s;
+	return in->pmu && in->pmu->source == PM_SRC_SIDEBAND;
+}
+
 const struct pm_source_ops pm_source_sideband = {
 	.name = "sideband",
+	.origin = PM_SOURCE_LIVE,
+	.discover = pm_sideband__discover,
+	.claims = sideband_claims,
 	.open = sideband_open,
 	.enable = sideband_enable,
 	.disable = sideband_disable,
