@@ -104,15 +104,13 @@ struct pm_session {
 	size_t readbuf_words;
 
 	bool opened, enabled;
-	struct pm_msr_state *msr;     /* the msr source's domains (source/msr.c) */
-	struct pm_hwmon_state *hwmon; /* the hwmon source's blocks (source/hwmon.c) */
-	const char *failed_device;    /* the PMU whose read failed last (NULL: none) */
-	struct pm_names domains;      /* the rows' domain labels (aggr.c), owned here */
-	bool warned_user_only;	      /* the paranoid :u fallback was announced */
+	/* each source's own state, by its id: what it sets at open and frees at
+	 * close (NULL: none); only that source knows its type */
+	void *state[PM_SRC__N];
+	const char *failed_device; /* the PMU whose read failed last (NULL: none) */
+	struct pm_names domains;   /* the rows' domain labels (aggr.c), owned here */
+	bool warned_user_only;	   /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
-	uint64_t perf_polled_ns; /* perf's last checkpoint read (source/perf.c) */
-	/* the sideband source's state (source/sideband.c) */
-	struct pm_sideband_state *sideband;
 	/* the error of the last device lost mid-run (its counters' lost; 0: none) */
 	int lost_err;
 
