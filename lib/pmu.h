@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "source/format.h"
-#include "source/source.h"
+#include "source/id.h"
 #include "util/cpus.h"
 
 struct pm_ctx;
@@ -67,7 +67,7 @@ struct pm_pmu_place {
 struct pm_pmu {
 	char *name;
 	char *family;
-	enum pm_source_id source; /* the source that provides it (source/source.h) */
+	enum pm_source_id source; /* the source that provides it (source/id.h) */
 	uint32_t type;
 	bool uncore;	     /* has a cpumask: its events open only on those CPUs */
 	struct pm_cpus cpus; /* cpumask (uncore) or cpus (a hybrid core PMU); empty = all */

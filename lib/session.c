@@ -119,7 +119,7 @@ const char *pm_session__event_source(const struct pm_session *s, size_t event)
 {
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].event == event && s->c[k].open)
-			return pm_sources[s->c[k].source]->name;
+			return pm_source_name(s->c[k].source);
 	return NULL;
 }
 

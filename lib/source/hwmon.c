@@ -1063,7 +1063,6 @@ static bool hwmon_claims(const struct pm_session *s, const struct pm_evinst *in)
 }
 
 const struct pm_source_ops pm_source_hwmon = {
-	.name = "hwmon",
 	.origin = PM_SOURCE_LIVE,
 	.discover = pm_hwmon__discover,
 	.claims = hwmon_claims,

@@ -721,7 +721,6 @@ static bool msr_claims(const struct pm_session *s, const struct pm_evinst *in)
 }
 
 const struct pm_source_ops pm_source_msr = {
-	.name = "msr",
 	.origin = PM_SOURCE_LIVE,
 	.discover = pm_msr__discover,
 	.claims = msr_claims,

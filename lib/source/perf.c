@@ -482,7 +482,6 @@ static void perf_close(struct pm_session *s)
 
 /* perf has no claims: it counts whatever no other source claims. */
 const struct pm_source_ops pm_source_perf = {
-	.name = "perf",
 	.origin = PM_SOURCE_LIVE,
 	.discover = pm_perf__discover,
 	.next_poll = perf_next_poll,

@@ -11,8 +11,3 @@ const struct pm_source_ops *const pm_sources[PM_SRC__N] = {
 	PM_SOURCE_REGISTRY(PM_SOURCE_ENTRY)
 #undef PM_SOURCE_ENTRY
 };
-
-const char *pm_source_name(enum pm_source_id id)
-{
-	return id < PM_SRC__N ? pm_sources[id]->name : "?";
-}

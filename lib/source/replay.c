@@ -871,7 +871,6 @@ static void replay_close(struct pm_session *s)
 
 /* Its counters are the recording's series (pm_replay__plan), never claimed. */
 const struct pm_source_ops pm_source_replay = {
-	.name = "replay",
 	.origin = PM_SOURCE_RECORDED,
 	.discover = pm_replay__discover,
 	.open = replay_open,

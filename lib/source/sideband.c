@@ -664,7 +664,6 @@ static bool sideband_claims(const struct pm_session *s, const struct pm_evinst *
 }
 
 const struct pm_source_ops pm_source_sideband = {
-	.name = "sideband",
 	.origin = PM_SOURCE_LIVE,
 	.discover = pm_sideband__discover,
 	.claims = sideband_claims,
