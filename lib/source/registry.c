@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The table of sources, made from PM_SOURCE_REGISTRY (source/source.h). */
+/* The table of sources, made from PM_SOURCE_REGISTRY (source/id.h). */
 #include "source/source.h"
 
 #define PM_SOURCE_EXTERN(id, name) extern const struct pm_source_ops pm_source_##name;
