@@ -2,6 +2,7 @@
 /* Strict number parsing and CPU lists: table-driven, out-parameters untouched on failure. */
 #include "helpers.h"
 #include "pmumon/pmumon.h"
+#include "source/source.h"
 #include "source/wrap.h"
 
 #include <errno.h>
@@ -332,14 +333,41 @@ static void test_counts_scale(void **state)
 	}
 }
 
+/* The registry: every id has a source with the whole lifecycle and its own name. */
+static void test_source_registry(void **state)
+{
+	size_t recorded = 0, unclaiming = 0;
+
+	(void)state;
+	for (size_t i = 0; i < PM_SRC__N; i++) {
+		const struct pm_source_ops *o = pm_sources[i];
+
+		assert_non_null(o);
+		assert_true(o->open && o->enable && o->read && o->disable && o->close &&
+			    o->discover);
+		assert_string_not_equal(pm_source_name((enum pm_source_id)i), "?");
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(pm_source_name((enum pm_source_id)i),
+						pm_source_name((enum pm_source_id)j));
+		recorded += o->origin == PM_SOURCE_RECORDED;
+		unclaiming += !o->claims && o->origin == PM_SOURCE_LIVE;
+	}
+	assert_int_equal(recorded, 1);	 /* replay */
+	assert_int_equal(unclaiming, 1); /* perf: counts what no other source claims */
+	assert_null(pm_sources[PM_SRC_PERF]->claims);
+	assert_string_equal(pm_source_name(PM_SRC_MSR), "msr");
+	assert_string_equal(pm_source_name(PM_SRC__N), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_u64),    cmocka_unit_test(test_parse_int),
-		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_cpus),
-		cmocka_unit_test(test_cpus_ops),     cmocka_unit_test(test_strbuf),
-		cmocka_unit_test(test_affixes),	     cmocka_unit_test(test_escape),
-		cmocka_unit_test(test_wrap_delta),   cmocka_unit_test(test_counts_scale),
+		cmocka_unit_test(test_parse_u64),	cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_parse_double),	cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_cpus_ops),	cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_affixes),		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_wrap_delta),	cmocka_unit_test(test_counts_scale),
+		cmocka_unit_test(test_source_registry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
