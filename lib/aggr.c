@@ -22,6 +22,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "session.h"
+#include "util/counts.h"
 #include "util/util.h"
 
 struct slot {
@@ -346,7 +347,7 @@ static int count_instances(struct pm_session *s)
 		const struct pm_counter *c = &s->c[k];
 
 		s->c[k].first_of_inst = false;
-		if (c->fd >= 0)
+		if (c->open)
 			u[n++] = (struct unit){ c->inst, is_uncore(s, c->inst) ? c->cpu : -1,
 						(long)c->row, k };
 	}
@@ -395,7 +396,7 @@ int pm_aggr__build(struct pm_session *s)
 	if (!slot)
 		return -ENOMEM;
 	for (size_t k = 0; k < s->n_c; k++)
-		if (s->c[k].fd >= 0)
+		if (s->c[k].open)
 			slot[n++] = (struct slot){ s->c[k].event, row_key(s, &s->c[k]), k };
 	qsort(slot, n, sizeof(*slot), cmp_slot);
 	for (size_t i = 0; i < n; i++) {
@@ -468,7 +469,7 @@ bool pm_aggr__delta(const struct pm_session *s, const struct pm_counter *c, bool
 {
 	const struct pm_event *ev = &s->l->ev[c->event];
 
-	if (c->fd < 0)
+	if (!c->open)
 		return false;
 	*ret_ena = c->cur.ena - (interval ? c->prev.ena : 0);
 	*ret_run = c->cur.run - (interval ? c->prev.run : 0);
@@ -497,7 +498,7 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		uint64_t val, ena, run;
 		double ratio;
 
-		if (c->fd < 0)
+		if (!c->open)
 			continue;
 		row->flags |= interval ? c->qual_iv : c->qual_tot;
 		if (c->first_of_inst && !c->lost)
@@ -519,8 +520,7 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		if (ev->snapshot)
 			a->sum += (double)(int64_t)val;
 		else
-			a->sum += run < ena ? (double)val * ((double)ena / (double)run) :
-					      (double)val;
+			a->sum += pm_counts__scale(val, ena, run);
 		if (run < ena)
 			row->flags |= PM_ROW_MULTIPLEXED;
 	}

@@ -11,11 +11,8 @@
 #include "db/embedded.h"
 #include "db/pack.h"
 #include "pmu.h"
-#include "source/hwmon.h"
-#include "source/msr.h"
-#include "source/sideband.h"
-#include "source/perf.h"
 #include "source/replay.h"
+#include "source/source.h"
 #include "util/opts.h"
 #include "util/util.h"
 
@@ -414,25 +411,18 @@ static void find_tracefs(struct pm_ctx *ctx)
 
 int pm_ctx__discover(struct pm_ctx *ctx)
 {
+	enum pm_source_origin origin = ctx->replay ? PM_SOURCE_RECORDED : PM_SOURCE_LIVE;
 	int r;
 
 	if (ctx->discovered)
 		return 0;
 	if (ctx->discover_err)
 		return ctx->discover_err; /* it failed once: the machine has not changed */
-	if (ctx->replay) {
-		r = pm_replay__discover(ctx);
-	} else {
-		r = pm_topo__read(ctx, &ctx->topo);
-		if (r == 0)
-			r = pm_perf__discover(ctx);
-		if (r == 0)
-			r = pm_msr__discover(ctx);
-		if (r == 0)
-			r = pm_hwmon__discover(ctx);
-		if (r == 0)
-			r = pm_sideband__discover(ctx);
-	}
+	/* a recording names its machine's topology; a live machine has its own */
+	r = ctx->replay ? 0 : pm_topo__read(ctx, &ctx->topo);
+	for (size_t i = 0; i < PM_SRC__N && r == 0; i++)
+		if (pm_sources[i]->discover && pm_sources[i]->origin == origin)
+			r = pm_sources[i]->discover(ctx);
 	if (r == 0) {
 		find_tracefs(ctx);
 		r = pm_db__load(ctx, &ctx->db);

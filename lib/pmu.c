@@ -168,18 +168,7 @@ uint32_t pm_pmu__type(const struct pm_pmu *p)
 
 const char *pm_pmu__source(const struct pm_pmu *p)
 {
-	switch (p->source) {
-	case PM_PMU_FROM_MSR:
-		return "msr";
-	case PM_PMU_FROM_HWMON:
-		return "hwmon";
-	case PM_PMU_FROM_REPLAY:
-		return "replay";
-	case PM_PMU_FROM_SIDEBAND:
-		return "sideband";
-	default:
-		return "perf";
-	}
+	return pm_source_name(p->source);
 }
 
 int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "source/format.h"
+#include "source/id.h"
 #include "util/cpus.h"
 
 struct pm_ctx;
@@ -49,14 +50,6 @@ struct pm_alias {
 	const char *origin; /* "sysfs" or the pack's name (borrowed) */
 };
 
-enum pm_pmu_source {
-	PM_PMU_FROM_PERF,     /* found under sys/bus/event_source/devices */
-	PM_PMU_FROM_MSR,      /* provided by the msr source (source/msr-discover.c) */
-	PM_PMU_FROM_HWMON,    /* a block of a hwmon device (source/hwmon-discover.c) */
-	PM_PMU_FROM_REPLAY,   /* named by a recording (source/replay.c) */
-	PM_PMU_FROM_SIDEBAND, /* provided by the sideband source (source/sideband-discover.c) */
-};
-
 struct pm_hwmon_block;
 
 /*
@@ -74,7 +67,7 @@ struct pm_pmu_place {
 struct pm_pmu {
 	char *name;
 	char *family;
-	enum pm_pmu_source source;
+	enum pm_source_id source; /* the source that provides it (source/id.h) */
 	uint32_t type;
 	bool uncore;	     /* has a cpumask: its events open only on those CPUs */
 	struct pm_cpus cpus; /* cpumask (uncore) or cpus (a hybrid core PMU); empty = all */
@@ -85,7 +78,7 @@ struct pm_pmu {
 	char *identifier;
 	int mux_interval_ms;		    /* -1 when the file is absent */
 	const struct pm_pmu_traits *traits; /* NULL when no pack knows it */
-	struct pm_hwmon_block *hwmon;	    /* PM_PMU_FROM_HWMON: its files (source/hwmon.h) */
+	struct pm_hwmon_block *hwmon;	    /* PM_SRC_HWMON: its files (source/hwmon.h) */
 	struct pm_pmu_place place;	    /* its topology, when a pack decodes its name */
 };
 

@@ -18,26 +18,12 @@
 #include "source/replay.h"
 #include "util/util.h"
 
-/*
- * --source msr: AMD's DF and L3 counters and APERF/MPERF are read through
- * /dev/cpu/N/msr (source/msr.c); everything else stays with perf.
- */
+/* The source that counts an instance: the first that claims it, else perf. */
 static enum pm_source_id source_of(const struct pm_session *s, const struct pm_evinst *in)
 {
-	const char *family = in->pmu ? in->pmu->family : "";
-
-	if (in->pmu && in->pmu->source == PM_PMU_FROM_MSR)
-		return PM_SRC_MSR; /* the kernel has no such PMU: only MSRs can count it */
-	if (in->pmu && in->pmu->source == PM_PMU_FROM_HWMON)
-		return PM_SRC_HWMON;
-	if (in->pmu && in->pmu->source == PM_PMU_FROM_SIDEBAND)
-		return PM_SRC_SIDEBAND; /* Merrifield's SoC counters: only the sideband reaches them */
-	if (s->opts.source != PM_SOURCE_MSR || s->opts.target == PM_TARGET_TASK)
-		return PM_SRC_PERF;
-	if (!strcmp(family, "amd_df") || !strcmp(family, "amd_l3"))
-		return PM_SRC_MSR;
-	if (!strcmp(family, "msr") && (in->attr.config == 1 || in->attr.config == 2))
-		return PM_SRC_MSR; /* aperf, mperf (kernel-facts §4) */
+	for (size_t i = 0; i < PM_SRC__N; i++)
+		if (pm_sources[i]->claims && pm_sources[i]->claims(s, in))
+			return (enum pm_source_id)i;
 	return PM_SRC_PERF;
 }
 
@@ -308,7 +294,7 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 									      group_first);
 				continue;
 			}
-			if (in->pmu && in->pmu->source == PM_PMU_FROM_MSR &&
+			if (in->pmu && in->pmu->source == PM_SRC_MSR &&
 			    s->opts.source == PM_SOURCE_PERF) {
 				pm_diag_set(reterr,
 					    "use --source msr or auto, or load a kernel with amd_uncore",

@@ -12,20 +12,13 @@
 #include "util/opts.h"
 #include "util/util.h"
 
-/* Every source a session may use; counters name theirs by index. */
-static const struct pm_source_ops *const sources[] = {
-	[PM_SRC_PERF] = &pm_source_perf,	 [PM_SRC_MSR] = &pm_source_msr,
-	[PM_SRC_HWMON] = &pm_source_hwmon,	 [PM_SRC_REPLAY] = &pm_source_replay,
-	[PM_SRC_SIDEBAND] = &pm_source_sideband,
-};
-
 uint64_t pm_session__next_poll(const struct pm_session *s)
 {
 	uint64_t next = UINT64_MAX;
 
-	for (size_t i = 0; s->enabled && i < PM_ARRAY_SIZE(sources); i++)
-		if (sources[i]->next_poll)
-			next = PM_MIN(next, sources[i]->next_poll(s));
+	for (size_t i = 0; s->enabled && i < PM_SRC__N; i++)
+		if (pm_sources[i]->next_poll)
+			next = PM_MIN(next, pm_sources[i]->next_poll(s));
 	return next;
 }
 
@@ -39,8 +32,8 @@ static void mark_lost(struct pm_session *s, const char *device)
 
 int pm_session__poll(struct pm_session *s)
 {
-	for (size_t i = 0; s->enabled && i < PM_ARRAY_SIZE(sources); i++) {
-		int r = sources[i]->poll ? sources[i]->poll(s) : 0;
+	for (size_t i = 0; s->enabled && i < PM_SRC__N; i++) {
+		int r = pm_sources[i]->poll ? pm_sources[i]->poll(s) : 0;
 
 		if (r == -ENODEV && s->failed_device)
 			mark_lost(s, s->failed_device);
@@ -122,16 +115,11 @@ int pm_session__lock(struct pm_session *s, const char *path, const char *what,
 	return 0;
 }
 
-const char *pm_source_name(enum pm_source_id id)
-{
-	return sources[id]->name;
-}
-
 const char *pm_session__event_source(const struct pm_session *s, size_t event)
 {
 	for (size_t k = 0; k < s->n_c; k++)
-		if (s->c[k].event == event && s->c[k].fd >= 0)
-			return sources[s->c[k].source]->name;
+		if (s->c[k].event == event && s->c[k].open)
+			return pm_source_name(s->c[k].source);
 	return NULL;
 }
 
@@ -181,8 +169,8 @@ void pm_session__free(struct pm_session *s)
 	if (!s)
 		return;
 	if (s->opened)
-		for (size_t i = 0; i < PM_ARRAY_SIZE(sources); i++)
-			sources[i]->close(s);
+		for (size_t i = 0; i < PM_SRC__N; i++)
+			pm_sources[i]->close(s);
 	free(s->c);
 	free(s->ru);
 	free(s->ru_idx);
@@ -204,8 +192,8 @@ int pm_session__open(struct pm_session *s, struct pm_diag *reterr)
 	if (s->opened)
 		return -EALREADY;
 	s->opened = true;
-	for (size_t i = 0; i < PM_ARRAY_SIZE(sources); i++) {
-		r = sources[i]->open(s, reterr);
+	for (size_t i = 0; i < PM_SRC__N; i++) {
+		r = pm_sources[i]->open(s, reterr);
 		if (r < 0)
 			return r;
 	}
@@ -225,8 +213,8 @@ int pm_session__enable(struct pm_session *s)
 		return -EINVAL;
 	/* the start of every interval: just before the counters start */
 	s->t_enable_ns = s->ctx->ops->mono_ns(s->ctx->os);
-	for (size_t i = 0; i < PM_ARRAY_SIZE(sources) && r == 0; i++)
-		r = sources[i]->enable(s);
+	for (size_t i = 0; i < PM_SRC__N && r == 0; i++)
+		r = pm_sources[i]->enable(s);
 	s->t_prev_ns = s->t_now_ns = s->t_enable_ns;
 	s->enabled = r == 0;
 	return r;
@@ -238,8 +226,8 @@ int pm_session__disable(struct pm_session *s)
 
 	if (!s->enabled)
 		return 0;
-	for (size_t i = 0; i < PM_ARRAY_SIZE(sources); i++) {
-		int e = sources[i]->disable(s);
+	for (size_t i = 0; i < PM_SRC__N; i++) {
+		int e = pm_sources[i]->disable(s);
 
 		if (e < 0 && r == 0)
 			r = e;
@@ -252,7 +240,7 @@ int pm_session__disable(struct pm_session *s)
 static bool any_live(const struct pm_session *s)
 {
 	for (size_t k = 0; k < s->n_c; k++)
-		if (s->c[k].fd >= 0 && !s->c[k].lost)
+		if (s->c[k].open && !s->c[k].lost)
 			return true;
 	return false;
 }
@@ -266,8 +254,8 @@ int pm_session__read(struct pm_session *s)
 	for (size_t k = 0; k < s->n_c; k++)
 		s->c[k].prev = s->c[k].cur;
 	s->t_prev_ns = s->t_now_ns;
-	for (size_t i = 0; i < PM_ARRAY_SIZE(sources); i++) {
-		r = sources[i]->read(s);
+	for (size_t i = 0; i < PM_SRC__N; i++) {
+		r = pm_sources[i]->read(s);
 		if (r == -ENODEV && s->failed_device)
 			mark_lost(s, s->failed_device);
 		if (r < 0) {
@@ -370,7 +358,7 @@ size_t pm_session__counter_count(const struct pm_session *s)
 	size_t n = 0;
 
 	for (size_t k = 0; k < s->n_c; k++)
-		n += s->c[k].fd >= 0;
+		n += s->c[k].open;
 	return n;
 }
 

@@ -13,6 +13,7 @@
 #include "ctx.h"
 #include "evlist.h"
 #include "pmumon/pmumon.h"
+#include "source/source.h"
 #include "util/cpus.h"
 
 /* One read of a counter: the count and the kernel's enabled/running times. */
@@ -20,21 +21,13 @@ struct pm_reading {
 	uint64_t val, ena, run;
 };
 
-/* Which source counts a counter (index into session.c's sources[]). */
-enum pm_source_id {
-	PM_SRC_PERF,
-	PM_SRC_MSR,
-	PM_SRC_HWMON,
-	PM_SRC_REPLAY, /* counts recorded elsewhere (source/replay.c) */
-	PM_SRC_SIDEBAND,
-};
-
 struct pm_counter {
 	enum pm_source_id source;
 	size_t inst;	   /* index into evlist->inst */
 	size_t event;	   /* index into evlist->ev */
 	int cpu;	   /* -1: follows the task */
-	int fd;		   /* -1 when not open */
+	bool open;	   /* its source opened it: counting (every module tests this) */
+	int fd;		   /* perf's file descriptor (source/perf.c only; -1: none) */
 	size_t leader;	   /* counter index of its group leader (itself if none) */
 	bool implicit;	   /* in a read group pmumon made, not one the user asked for */
 	bool group_format; /* opened with PERF_FORMAT_GROUP (leaders) */
@@ -96,28 +89,6 @@ struct pm_metric_row {
 	size_t n_units;
 };
 
-/* What every counter source implements (perf now; hwmon, msr, sideband later). */
-struct pm_source_ops {
-	const char *name;
-	/* Open the session's counters of this source, all disabled. */
-	int (*open)(struct pm_session *s, struct pm_diag *reterr);
-	/* Start / stop every counter together. */
-	int (*enable)(struct pm_session *s);
-	int (*disable)(struct pm_session *s);
-	/* Read every counter into counter->cur. */
-	int (*read)(struct pm_session *s);
-	void (*close)(struct pm_session *s);
-	/* Sources pmumon polls itself (rotation, wrap): when next, and the poll. */
-	uint64_t (*next_poll)(const struct pm_session *s);
-	int (*poll)(struct pm_session *s);
-};
-
-extern const struct pm_source_ops pm_source_perf;
-extern const struct pm_source_ops pm_source_msr;
-extern const struct pm_source_ops pm_source_hwmon;
-extern const struct pm_source_ops pm_source_replay;
-extern const struct pm_source_ops pm_source_sideband;
-
 struct pm_session {
 	struct pm_ctx *ctx;
 	struct pm_evlist *l;
@@ -133,15 +104,13 @@ struct pm_session {
 	size_t readbuf_words;
 
 	bool opened, enabled;
-	struct pm_msr_state *msr;     /* the msr source's domains (source/msr.c) */
-	struct pm_hwmon_state *hwmon; /* the hwmon source's blocks (source/hwmon.c) */
-	const char *failed_device;    /* the PMU whose read failed last (NULL: none) */
-	struct pm_names domains;      /* the rows' domain labels (aggr.c), owned here */
-	bool warned_user_only;	      /* the paranoid :u fallback was announced */
+	/* each source's own state, by its id: what it sets at open and frees at
+	 * close (NULL: none); only that source knows its type */
+	void *state[PM_SRC__N];
+	const char *failed_device; /* the PMU whose read failed last (NULL: none) */
+	struct pm_names domains;   /* the rows' domain labels (aggr.c), owned here */
+	bool warned_user_only;	   /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
-	uint64_t perf_polled_ns; /* perf's last checkpoint read (source/perf.c) */
-	/* the sideband source's state (source/sideband.c) */
-	struct pm_sideband_state *sideband;
 	/* the error of the last device lost mid-run (its counters' lost; 0: none) */
 	int lost_err;
 
@@ -168,9 +137,6 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr);
  */
 int pm_session__lock(struct pm_session *s, const char *path, const char *what,
 		     const char *busy_hint, int *ret_handle, struct pm_diag *reterr);
-
-/* "perf", "msr": a source's name. */
-const char *pm_source_name(enum pm_source_id id);
 
 /* metric/metric.c: the metric rows after the event rows. */
 int pm_metric__build_rows(struct pm_session *s);

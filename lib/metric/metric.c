@@ -20,6 +20,7 @@
 #include "pmu.h"
 #include "session.h"
 #include "source/replay.h"
+#include "util/counts.h"
 #include "util/util.h"
 
 void pm_metric__done(struct pm_metric *m)
@@ -502,7 +503,7 @@ static int find_units(const struct pm_session *s, struct pm_metric_row *mr)
 		size_t j;
 		bool have = false;
 
-		if (c->fd < 0 || !uses_event(m, c->event) || s->acc[c->row].key != mr->key)
+		if (!c->open || !uses_event(m, c->event) || s->acc[c->row].key != mr->key)
 			continue;
 		j = c->inst - s->l->ev[c->event].first_inst;
 		for (size_t u = 0; u < mr->n_units; u++)
@@ -658,7 +659,7 @@ static double unit_value(const struct pm_session *s, const struct pm_metric_row 
 		}
 		if (run < ena)
 			row->flags |= PM_ROW_MULTIPLEXED;
-		sum += run < ena ? (double)val * ((double)ena / (double)run) : (double)val;
+		sum += pm_counts__scale(val, ena, run);
 		any = true;
 	}
 	if (!any)

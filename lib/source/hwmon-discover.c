@@ -215,7 +215,7 @@ static int add_block(struct pm_ctx *ctx, const char *dev, const char *hid, const
 		return -ENOMEM;
 	}
 	p->hwmon = b;
-	p->source = PM_PMU_FROM_HWMON;
+	p->source = PM_SRC_HWMON;
 	p->uncore = true; /* a device's counters, read from one place: the first CPU */
 	/* the family is the block name without its instance number: tile2 -> tile */
 	len = strlen(name);

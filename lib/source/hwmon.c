@@ -103,6 +103,12 @@ struct pm_hwmon_state {
 	char failed[192];
 };
 
+/* This source's state in the session (NULL before open and after close). */
+static inline struct pm_hwmon_state *hwmon_state(const struct pm_session *s)
+{
+	return s->state[PM_SRC_HWMON];
+}
+
 static uint64_t now_ns(const struct pm_session *s)
 {
 	return s->ctx->ops->mono_ns(s->ctx->os);
@@ -202,8 +208,8 @@ static const char *driver_error(int err)
 
 static int block_error(struct pm_session *s, const struct hw_block *k, const char *what, int err)
 {
-	snprintf(s->hwmon->failed, sizeof(s->hwmon->failed), "%s", k->pmu->name);
-	s->failed_device = s->hwmon->failed;
+	snprintf(hwmon_state(s)->failed, sizeof(hwmon_state(s)->failed), "%s", k->pmu->name);
+	s->failed_device = hwmon_state(s)->failed;
 	pm_log(s->ctx, PM_LOG_WARN, "%s: %s: %s", k->pmu->name, what, driver_error(err));
 	return err;
 }
@@ -475,7 +481,7 @@ static int take_lock(struct pm_session *s, struct pm_diag *d)
 	return pm_session__lock(s, LOCK_PATH, "the BlueField counters",
 				"stop that pmumon first (register blocks such as pcie need no lock: "
 				"count only those to run alongside it)",
-				&s->hwmon->lock, d);
+				&hwmon_state(s)->lock, d);
 }
 
 static int hwmon_open(struct pm_session *s, struct pm_diag *reterr)
@@ -489,13 +495,13 @@ static int hwmon_open(struct pm_session *s, struct pm_diag *reterr)
 			goto needed;
 	return 0;
 needed:
-	st = s->hwmon = calloc(1, sizeof(*st));
+	st = s->state[PM_SRC_HWMON] = calloc(1, sizeof(*st));
 	if (!st || !(st->acc = calloc(s->n_c, sizeof(*st->acc))) ||
 	    !(st->rate = calloc(s->n_c, sizeof(*st->rate)))) {
 		if (st)
 			free(st->acc);
 		free(st);
-		s->hwmon = NULL;
+		s->state[PM_SRC_HWMON] = NULL;
 		return -ENOMEM;
 	}
 	st->lock = -1;
@@ -546,7 +552,7 @@ needed:
 	}
 	for (size_t c = 0; c < s->n_c; c++)
 		if (s->c[c].source == PM_SRC_HWMON)
-			s->c[c].fd = 0; /* open: the block's files */
+			s->c[c].open = true; /* the block's files */
 	return 0;
 }
 
@@ -632,10 +638,10 @@ static int read_values(struct pm_session *s, struct hw_block *k)
 static void add_delta(struct pm_session *s, struct hw_block *k, size_t c, uint64_t *last,
 		      uint64_t val, uint64_t run_dt)
 {
-	struct pm_reading *a = &s->hwmon->acc[c];
+	struct pm_reading *a = &hwmon_state(s)->acc[c];
 	uint64_t delta;
 
-	pm_counter__raise(&s->c[c], pm_wrap__delta(&s->hwmon->rate[c], k->b->width,
+	pm_counter__raise(&s->c[c], pm_wrap__delta(&hwmon_state(s)->rate[c], k->b->width,
 						   k->b->kind != PM_HWMON_REGISTER, *last, val,
 						   run_dt, &delta));
 	note_rate(s, k, delta, run_dt);
@@ -756,7 +762,7 @@ static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bo
 	}
 	if (k->b->kind == PM_HWMON_REGISTER) {
 		for (size_t j = 0; j < k->n_ctr; j++) {
-			struct pm_reading *a = &s->hwmon->acc[k->ctr[j]];
+			struct pm_reading *a = &hwmon_state(s)->acc[k->ctr[j]];
 
 			if (s->l->ev[s->c[k->ctr[j]].event].snapshot) {
 				/* a current value (clock_measure, ecc settings): SET, not added */
@@ -778,7 +784,7 @@ static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bo
 		}
 	}
 	for (size_t i = 0; i < k->n_ctr; i++)
-		s->hwmon->acc[k->ctr[i]].ena += dt;
+		hwmon_state(s)->acc[k->ctr[i]].ena += dt;
 	k->t_last = now;
 	if (l3 && restart) {
 		r = start(s, k, now);
@@ -825,7 +831,7 @@ static int program(struct pm_session *s, struct hw_block *k)
 
 static int hwmon_enable(struct pm_session *s)
 {
-	struct pm_hwmon_state *st = s->hwmon;
+	struct pm_hwmon_state *st = hwmon_state(s);
 	uint64_t now = now_ns(s);
 	int r = 0;
 
@@ -873,7 +879,7 @@ static uint64_t due(const struct hw_block *k)
 
 static int poll_at(struct pm_session *s, uint64_t now)
 {
-	struct pm_hwmon_state *st = s->hwmon;
+	struct pm_hwmon_state *st = hwmon_state(s);
 	int r = 0;
 
 	for (size_t i = 0; st && i < st->n_blk && r == 0; i++) {
@@ -906,7 +912,7 @@ static int hwmon_poll(struct pm_session *s)
 
 static uint64_t hwmon_next_poll(const struct pm_session *s)
 {
-	const struct pm_hwmon_state *st = s->hwmon;
+	const struct pm_hwmon_state *st = hwmon_state(s);
 	uint64_t next = UINT64_MAX;
 
 	for (size_t i = 0; st && i < st->n_blk; i++)
@@ -916,7 +922,7 @@ static uint64_t hwmon_next_poll(const struct pm_session *s)
 
 static int hwmon_read(struct pm_session *s)
 {
-	struct pm_hwmon_state *st = s->hwmon;
+	struct pm_hwmon_state *st = hwmon_state(s);
 	uint64_t now = now_ns(s);
 	int r = 0;
 
@@ -941,7 +947,7 @@ static int hwmon_read(struct pm_session *s)
 /* Stop counting: the last counts in, then every slot we run stopped. */
 static int hwmon_disable(struct pm_session *s)
 {
-	struct pm_hwmon_state *st = s->hwmon;
+	struct pm_hwmon_state *st = hwmon_state(s);
 	uint64_t now = now_ns(s);
 	int r = 0;
 
@@ -1009,7 +1015,7 @@ static void close_fd(struct pm_session *s, int fd)
 
 static void hwmon_close(struct pm_session *s)
 {
-	struct pm_hwmon_state *st = s->hwmon;
+	struct pm_hwmon_state *st = hwmon_state(s);
 
 	if (!st)
 		return;
@@ -1041,16 +1047,25 @@ static void hwmon_close(struct pm_session *s)
 		s->ctx->ops->unlock(s->ctx->os, st->lock);
 	for (size_t c = 0; c < s->n_c; c++)
 		if (s->c[c].source == PM_SRC_HWMON)
-			s->c[c].fd = -1;
+			s->c[c].open = false;
 	free(st->blk);
 	free(st->acc);
 	free(st->rate);
 	free(st);
-	s->hwmon = NULL;
+	s->state[PM_SRC_HWMON] = NULL;
+}
+
+/* The blocks hwmon-discover.c adds: nothing else reaches them. */
+static bool hwmon_claims(const struct pm_session *s, const struct pm_evinst *in)
+{
+	(void)s;
+	return in->pmu && in->pmu->source == PM_SRC_HWMON;
 }
 
 const struct pm_source_ops pm_source_hwmon = {
-	.name = "hwmon",
+	.origin = PM_SOURCE_LIVE,
+	.discover = pm_hwmon__discover,
+	.claims = hwmon_claims,
 	.open = hwmon_open,
 	.enable = hwmon_enable,
 	.disable = hwmon_disable,

@@ -105,7 +105,7 @@ static int add_msr_pmu(struct pm_ctx *ctx, const char *name, bool l3, const char
 		pm_cpus__done(&cpus);
 		return r;
 	}
-	p->source = PM_PMU_FROM_MSR;
+	p->source = PM_SRC_MSR;
 	p->uncore = true;
 	p->mux_interval_ms = -1;
 	pm_cpus__done(&p->cpus);

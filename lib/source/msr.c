@@ -92,6 +92,12 @@ struct pm_msr_state {
 	uint64_t t_enable;
 };
 
+/* This source's state in the session (NULL before open and after close). */
+static inline struct pm_msr_state *msr_state(const struct pm_session *s)
+{
+	return s->state[PM_SRC_MSR];
+}
+
 static bool writable(uint64_t idx)
 {
 	/* the whitelist: only the DF and L3 control/counter pairs */
@@ -179,7 +185,7 @@ static int open_error(struct pm_session *s, int cpu, int err, struct pm_diag *d)
 
 static int cpu_fd(struct pm_session *s, int cpu, struct pm_diag *reterr)
 {
-	struct pm_msr_state *st = s->msr;
+	struct pm_msr_state *st = msr_state(s);
 	char path[64];
 	int fd;
 
@@ -334,7 +340,7 @@ needed:
 			    "differently, kernel-facts §3.6)");
 		return -EOPNOTSUPP;
 	}
-	st = s->msr = calloc(1, sizeof(*st));
+	st = s->state[PM_SRC_MSR] = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
 	st->lock = -1;
@@ -384,7 +390,7 @@ needed:
 			d->fd = fd;
 			d->ctr[d->n_ctr++] = k;
 		}
-		c->fd = fd; /* open: the domain's device */
+		c->open = true; /* the domain's device */
 	}
 	/* two instances would program the same counters: one at a time (APERF/MPERF need none) */
 	if (r == 0 && st->n_dom)
@@ -403,8 +409,8 @@ needed:
 /* Bring every counter of a domain up to now: counts, enabled and running time. */
 static int dom_error(struct pm_session *s, const struct msr_dom *d, int err)
 {
-	snprintf(s->msr->failed, sizeof(s->msr->failed), "/dev/cpu/%d/msr", d->cpu);
-	s->failed_device = s->msr->failed;
+	snprintf(msr_state(s)->failed, sizeof(msr_state(s)->failed), "/dev/cpu/%d/msr", d->cpu);
+	s->failed_device = msr_state(s)->failed;
 	return err;
 }
 
@@ -454,15 +460,15 @@ static int accumulate(struct pm_session *s, struct msr_dom *d, uint64_t now)
 		if (d->on[j] < 0 || taken(s, d, j, ctl[j]))
 			continue;
 		k = d->ctr[d->on[j]];
-		pm_counter__raise(&s->c[k], pm_wrap__delta(&s->msr->rate[k], CTR_BITS, true,
+		pm_counter__raise(&s->c[k], pm_wrap__delta(&msr_state(s)->rate[k], CTR_BITS, true,
 							   d->last[j], ctr[j], dt, &delta));
-		c = &s->msr->acc[k];
+		c = &msr_state(s)->acc[k];
 		c->val += delta;
 		c->run += dt;
 		d->last[j] = ctr[j];
 	}
 	for (size_t i = 0; i < d->n_ctr; i++)
-		s->msr->acc[d->ctr[i]].ena += dt;
+		msr_state(s)->acc[d->ctr[i]].ena += dt;
 	d->t_last = now;
 	return 0;
 }
@@ -538,7 +544,7 @@ static uint64_t now_ns(const struct pm_session *s)
 
 static int msr_enable(struct pm_session *s)
 {
-	struct pm_msr_state *st = s->msr;
+	struct pm_msr_state *st = msr_state(s);
 	uint64_t now = now_ns(s);
 	int r = 0;
 
@@ -559,7 +565,7 @@ static int msr_enable(struct pm_session *s)
 
 static int poll_at(struct pm_session *s, uint64_t now)
 {
-	struct pm_msr_state *st = s->msr;
+	struct pm_msr_state *st = msr_state(s);
 	int r = 0;
 
 	for (size_t i = 0; st && i < st->n_dom && r == 0; i++) {
@@ -585,7 +591,7 @@ static int msr_poll(struct pm_session *s)
 
 static uint64_t msr_next_poll(const struct pm_session *s)
 {
-	const struct pm_msr_state *st = s->msr;
+	const struct pm_msr_state *st = msr_state(s);
 	uint64_t next = UINT64_MAX;
 
 	for (size_t i = 0; st && i < st->n_dom; i++)
@@ -596,7 +602,7 @@ static uint64_t msr_next_poll(const struct pm_session *s)
 
 static int msr_read(struct pm_session *s)
 {
-	struct pm_msr_state *st = s->msr;
+	struct pm_msr_state *st = msr_state(s);
 	uint64_t now = now_ns(s);
 	int r = 0;
 
@@ -628,7 +634,7 @@ static int msr_read(struct pm_session *s)
 
 static int msr_disable(struct pm_session *s)
 {
-	struct pm_msr_state *st = s->msr;
+	struct pm_msr_state *st = msr_state(s);
 	uint64_t now = now_ns(s);
 	int r = 0;
 
@@ -657,7 +663,7 @@ static int msr_disable(struct pm_session *s)
 
 static void msr_close(struct pm_session *s)
 {
-	struct pm_msr_state *st = s->msr;
+	struct pm_msr_state *st = msr_state(s);
 
 	if (!st)
 		return;
@@ -686,18 +692,38 @@ static void msr_close(struct pm_session *s)
 		s->ctx->ops->unlock(s->ctx->os, st->lock);
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_MSR)
-			s->c[k].fd = -1;
+			s->c[k].open = false;
 	free(st->cpu_fd);
 	free(st->acc);
 	free(st->rate);
 	free(st->dom);
 	free(st->core);
 	free(st);
-	s->msr = NULL;
+	s->state[PM_SRC_MSR] = NULL;
+}
+
+/*
+ * The kernel has no PMU for the ones msr-discover.c adds: only MSRs count
+ * them. With --source msr, also AMD's DF and L3 counters and APERF/MPERF
+ * (kernel-facts §4), system-wide; everything else stays with perf.
+ */
+static bool msr_claims(const struct pm_session *s, const struct pm_evinst *in)
+{
+	const char *family = in->pmu ? in->pmu->family : "";
+
+	if (in->pmu && in->pmu->source == PM_SRC_MSR)
+		return true;
+	if (s->opts.source != PM_SOURCE_MSR || s->opts.target == PM_TARGET_TASK)
+		return false;
+	if (!strcmp(family, "amd_df") || !strcmp(family, "amd_l3"))
+		return true;
+	return !strcmp(family, "msr") && (in->attr.config == 1 || in->attr.config == 2);
 }
 
 const struct pm_source_ops pm_source_msr = {
-	.name = "msr",
+	.origin = PM_SOURCE_LIVE,
+	.discover = pm_msr__discover,
+	.claims = msr_claims,
 	.open = msr_open,
 	.enable = msr_enable,
 	.disable = msr_disable,

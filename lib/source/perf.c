@@ -17,7 +17,13 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "session.h"
+#include "source/perf.h"
 #include "util/util.h"
+
+/* perf's state in the session: when it last read for a checkpoint. */
+struct perf_state {
+	uint64_t polled_ns;
+};
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
@@ -190,6 +196,7 @@ static void close_counter(struct pm_session *s, struct pm_counter *c)
 	if (c->fd >= 0)
 		s->ctx->ops->close(s->ctx->os, c->fd);
 	c->fd = -1;
+	c->open = false;
 }
 
 static void drop_event(struct pm_session *s, size_t event)
@@ -249,6 +256,7 @@ static int open_one(struct pm_session *s, size_t k)
 	if (fd < 0)
 		return fd;
 	c->fd = fd;
+	c->open = true;
 	c->group_format = leader && group;
 	return 0;
 }
@@ -306,6 +314,9 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 {
 	int r;
 
+	s->state[PM_SRC_PERF] = calloc(1, sizeof(struct perf_state));
+	if (!s->state[PM_SRC_PERF])
+		return -ENOMEM;
 	for (size_t k = 0; k < s->n_c; k++) {
 		struct pm_counter *c = &s->c[k];
 		const struct pm_event *ev = &s->l->ev[c->event];
@@ -443,9 +454,11 @@ static int perf_read(struct pm_session *s)
 
 static uint64_t perf_next_poll(const struct pm_session *s)
 {
-	if (!s->n_ru)
+	const struct perf_state *st = s->state[PM_SRC_PERF];
+
+	if (!s->n_ru || !st)
 		return UINT64_MAX;
-	return PM_MAX(s->t_now_ns, s->perf_polled_ns) + PERF_CHECKPOINT_NS;
+	return PM_MAX(s->t_now_ns, st->polled_ns) + PERF_CHECKPOINT_NS;
 }
 
 static int perf_poll(struct pm_session *s)
@@ -454,7 +467,7 @@ static int perf_poll(struct pm_session *s)
 
 	if (now < perf_next_poll(s))
 		return 0;
-	s->perf_polled_ns = now;
+	((struct perf_state *)s->state[PM_SRC_PERF])->polled_ns = now;
 	return read_all(s, false);
 }
 
@@ -463,10 +476,14 @@ static void perf_close(struct pm_session *s)
 	/* members before leaders, as perf does */
 	for (size_t k = s->n_c; k-- > 0;)
 		close_counter(s, &s->c[k]);
+	free(s->state[PM_SRC_PERF]);
+	s->state[PM_SRC_PERF] = NULL;
 }
 
+/* perf has no claims: it counts whatever no other source claims. */
 const struct pm_source_ops pm_source_perf = {
-	.name = "perf",
+	.origin = PM_SOURCE_LIVE,
+	.discover = pm_perf__discover,
 	.next_poll = perf_next_poll,
 	.poll = perf_poll,
 	.open = perf_open,

@@ -291,7 +291,7 @@ static int add_pmu(struct pm_ctx *ctx, const char *name)
 	r = pm_pmu__new(name, &p);
 	if (r < 0)
 		return r;
-	p->source = PM_PMU_FROM_REPLAY;
+	p->source = PM_SRC_REPLAY;
 	r = pm_ctx__add_pmu(ctx, p);
 	if (r < 0)
 		pm_pmu__free(p);
@@ -780,7 +780,7 @@ static int replay_open(struct pm_session *s, struct pm_diag *reterr)
 	(void)reterr;
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_REPLAY)
-			s->c[k].fd = 0; /* open: its counts are in the recording */
+			s->c[k].open = true; /* its counts are in the recording */
 	if (rp) {
 		rp->next = 0;
 		rp->now_ns = rp->wall_ns = 0;
@@ -866,11 +866,13 @@ static void replay_close(struct pm_session *s)
 {
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_REPLAY)
-			s->c[k].fd = -1;
+			s->c[k].open = false;
 }
 
+/* Its counters are the recording's series (pm_replay__plan), never claimed. */
 const struct pm_source_ops pm_source_replay = {
-	.name = "replay",
+	.origin = PM_SOURCE_RECORDED,
+	.discover = pm_replay__discover,
 	.open = replay_open,
 	.enable = replay_nop,
 	.disable = replay_nop,

@@ -45,7 +45,7 @@ static int add_group_pmu(struct pm_ctx *ctx, const char *name)
 
 	if (r < 0)
 		return r;
-	p->source = PM_PMU_FROM_SIDEBAND;
+	p->source = PM_SRC_SIDEBAND;
 	p->uncore = true; /* one SoC: counted once, on the first CPU */
 	r = pm_cpus__parse("0", 1, &p->cpus);
 	if (r == 0)

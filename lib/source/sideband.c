@@ -77,6 +77,12 @@ struct pm_sideband_state {
 	struct pm_wrap_poll wrap;
 };
 
+/* This source's state in the session (NULL before open and after close). */
+static inline struct pm_sideband_state *sideband_state(const struct pm_session *s)
+{
+	return s->state[PM_SRC_SIDEBAND];
+}
+
 /* ---- transport ---------------------------------------------------------------------- */
 
 static uint32_t mcr_word(uint8_t op, uint8_t port, uint32_t off)
@@ -97,7 +103,7 @@ static int put_text(struct pm_session *s, int fd, uint32_t v)
 static int put_cfg(struct pm_session *s, unsigned off, uint32_t v)
 {
 	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
-	ssize_t w = s->ctx->ops->pwrite(s->ctx->os, s->sideband->fd_cfg, b, 4, off);
+	ssize_t w = s->ctx->ops->pwrite(s->ctx->os, sideband_state(s)->fd_cfg, b, 4, off);
 
 	return w == 4 ? 0 : w < 0 ? (int)w : -EIO;
 }
@@ -105,7 +111,7 @@ static int put_cfg(struct pm_session *s, unsigned off, uint32_t v)
 /* The command word, after mcrx (and mdr for a write): it fires the transaction. */
 static int fire(struct pm_session *s, uint8_t op, uint8_t port, uint32_t off)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	int r;
 
 	if (st->pci) {
@@ -119,7 +125,7 @@ static int fire(struct pm_session *s, uint8_t op, uint8_t port, uint32_t off)
 
 static int sb_write(struct pm_session *s, uint8_t port, uint8_t op, uint32_t off, uint32_t v)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	int r = st->pci ? put_cfg(s, CFG_MDR, v) : put_text(s, st->fd_mdr, v);
 
 	return r ? r : fire(s, op, port, off);
@@ -127,7 +133,7 @@ static int sb_write(struct pm_session *s, uint8_t port, uint8_t op, uint32_t off
 
 static int sb_read(struct pm_session *s, uint8_t port, uint32_t off, uint32_t *ret)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	uint64_t v;
 	ssize_t n;
 	int r = fire(s, PM_SB_OP_READ, port, off);
@@ -216,7 +222,7 @@ static int open_error(struct pm_session *s, const char *path, int err, struct pm
 
 static int open_pci(struct pm_session *s, struct pm_diag *d)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	struct pm_names drivers = { 0 };
 	uint64_t vendor = 0, device = 0;
 	bool mbi = false;
@@ -254,7 +260,7 @@ static int open_pci(struct pm_session *s, struct pm_diag *d)
 
 static int open_transport(struct pm_session *s, struct pm_diag *d)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	static const char *const files[] = { SB_DIR "/mcrx", SB_DIR "/mdr", SB_DIR "/mcr" };
 	int *fds[] = { &st->fd_mcrx, &st->fd_mdr, &st->fd_mcr };
 
@@ -277,7 +283,7 @@ static int open_transport(struct pm_session *s, struct pm_diag *d)
 static int access_error(struct pm_session *s, int err, unsigned line, const char *what,
 			struct pm_diag *d)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	char where[320];
 
 	if (line)
@@ -309,7 +315,7 @@ static int access_error(struct pm_session *s, int err, unsigned line, const char
 /* Which counter of the group each of our session counters is. */
 static int bind_counters(struct pm_session *s, struct pm_diag *d)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	const char *group = NULL;
 
 	for (size_t k = 0; k < s->n_c; k++) {
@@ -380,7 +386,7 @@ static int bind_counters(struct pm_session *s, struct pm_diag *d)
 /* Stop our counters, select the group's events, clear the data registers. */
 static int program(struct pm_session *s, struct pm_diag *d)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	char what[128];
 	int r;
 
@@ -441,7 +447,7 @@ static int sideband_open(struct pm_session *s, struct pm_diag *reterr)
 			goto needed;
 	return 0;
 needed:
-	st = s->sideband = calloc(1, sizeof(*st));
+	st = s->state[PM_SRC_SIDEBAND] = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
 	st->lock = st->fd_mcrx = st->fd_mdr = st->fd_mcr = st->fd_cfg = -1;
@@ -461,7 +467,7 @@ needed:
 	if (r == 0)
 		r = program(s, reterr);
 	for (size_t i = 0; r == 0 && i < st->n_c; i++)
-		s->c[st->c[i].counter].fd = st->pci ? st->fd_cfg : st->fd_mcr; /* open */
+		s->c[st->c[i].counter].open = true; /* through the sideband's device */
 	if (r < 0)
 		sideband_close(s);
 	return r;
@@ -476,7 +482,7 @@ static uint64_t now_ns(const struct pm_session *s)
 
 static int fail(struct pm_session *s, int err)
 {
-	s->failed_device = s->sideband->pci ? "/" BRIDGE "/config" : "/" SB_DIR;
+	s->failed_device = sideband_state(s)->pci ? "/" BRIDGE "/config" : "/" SB_DIR;
 	return err;
 }
 
@@ -487,7 +493,7 @@ static int fail(struct pm_session *s, int err)
  */
 static int accumulate(struct pm_session *s, uint64_t now)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	uint32_t v[MAX_READS];
 	uint64_t dt = now > st->t_last ? now - st->t_last : 0;
 	int r;
@@ -522,7 +528,7 @@ static bool running(const struct pm_sideband_state *st)
 
 static int sideband_enable(struct pm_session *s)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	int r = 0;
 
 	if (!st)
@@ -544,7 +550,7 @@ static int sideband_enable(struct pm_session *s)
 
 static uint64_t sideband_next_poll(const struct pm_session *s)
 {
-	const struct pm_sideband_state *st = s->sideband;
+	const struct pm_sideband_state *st = sideband_state(s);
 
 	return running(st) ? st->t_last + pm_wrap_poll__interval(&st->wrap, PM_SB_COUNTER_BITS) :
 			     UINT64_MAX;
@@ -552,7 +558,7 @@ static uint64_t sideband_next_poll(const struct pm_session *s)
 
 static int sideband_poll(struct pm_session *s)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	uint64_t now = now_ns(s);
 
 	if (!running(st) || now < sideband_next_poll(s))
@@ -562,7 +568,7 @@ static int sideband_poll(struct pm_session *s)
 
 static int sideband_read(struct pm_session *s)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	uint64_t now = now_ns(s);
 	int r = 0;
 
@@ -585,7 +591,7 @@ static int sideband_read(struct pm_session *s)
 /* STOP every counter we started, whatever else fails. */
 static int stop_all(struct pm_session *s)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	unsigned stopped = 0;
 	int r = 0;
 
@@ -611,7 +617,7 @@ static int stop_all(struct pm_session *s)
 
 static int sideband_disable(struct pm_session *s)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	int r = 0, e;
 
 	if (!running(st))
@@ -623,7 +629,7 @@ static int sideband_disable(struct pm_session *s)
 
 static void sideband_close(struct pm_session *s)
 {
-	struct pm_sideband_state *st = s->sideband;
+	struct pm_sideband_state *st = sideband_state(s);
 	int fds[4];
 
 	if (!st)
@@ -643,15 +649,24 @@ static void sideband_close(struct pm_session *s)
 		s->ctx->ops->unlock(s->ctx->os, st->lock);
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_SIDEBAND)
-			s->c[k].fd = -1;
+			s->c[k].open = false;
 	pm_sb_list__free(st->list);
 	free(st->c);
 	free(st);
-	s->sideband = NULL;
+	s->state[PM_SRC_SIDEBAND] = NULL;
+}
+
+/* Merrifield's SoC counters (sideband-discover.c): only the sideband reaches them. */
+static bool sideband_claims(const struct pm_session *s, const struct pm_evinst *in)
+{
+	(void)s;
+	return in->pmu && in->pmu->source == PM_SRC_SIDEBAND;
 }
 
 const struct pm_source_ops pm_source_sideband = {
-	.name = "sideband",
+	.origin = PM_SOURCE_LIVE,
+	.discover = pm_sideband__discover,
+	.claims = sideband_claims,
 	.open = sideband_open,
 	.enable = sideband_enable,
 	.disable = sideband_disable,

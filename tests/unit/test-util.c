@@ -2,13 +2,16 @@
 /* Strict number parsing and CPU lists: table-driven, out-parameters untouched on failure. */
 #include "helpers.h"
 #include "pmumon/pmumon.h"
+#include "source/source.h"
 #include "source/wrap.h"
 
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/counts.h"
 #include "util/cpus.h"
 #include "util/util.h"
 
@@ -297,14 +300,74 @@ static void test_wrap_delta(void **state)
 	}
 }
 
+/* count * enabled / running, the one multiplex scaling (aggr.c, metric.c) */
+static void test_counts_scale(void **state)
+{
+	static const struct {
+		uint64_t val, ena, run;
+		double want; /* NAN: no value */
+	} t[] = {
+		{ 100, 1000, 1000, 100 }, /* ran all the time */
+		{ 100, 1000, 2000, 100 }, /* run > ena (clock skew): as it is */
+		{ 100, 1000, 500, 200 },  /* ran half: twice */
+		{ 0, 1000, 500, 0 },	  /* counted nothing */
+		{ 100, 1000, 0, NAN },	  /* never ran: no value, not inf */
+		{ 0, 0, 0, NAN },	  /* never enabled either */
+		{ 5, 0, 1, 5 },		  /* enabled 0 but ran: as it is */
+		{ 3, 10, 4, 7.5 },	  /* not an integer */
+		/* val * ena overflows 64 bits; the double form does not */
+		{ UINT64_MAX, UINT64_MAX, UINT64_MAX / 2, 2.0 * (double)UINT64_MAX },
+		{ 1ULL << 62, 1ULL << 40, 1ULL << 20, 0x1p82 },
+		{ UINT64_MAX, 1, 1, (double)UINT64_MAX },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		double got = pm_counts__scale(t[i].val, t[i].ena, t[i].run);
+
+		if (isnan(t[i].want) ? !isnan(got) :
+				       !(fabs(got - t[i].want) <= 1e-9 * fabs(t[i].want)))
+			fail_msg("case %zu: %g, want %g", i, got, t[i].want);
+		if (!isnan(t[i].want) && !isfinite(got))
+			fail_msg("case %zu: not finite", i);
+	}
+}
+
+/* The registry: every id has a source with the whole lifecycle and its own name. */
+static void test_source_registry(void **state)
+{
+	size_t recorded = 0, unclaiming = 0;
+
+	(void)state;
+	for (size_t i = 0; i < PM_SRC__N; i++) {
+		const struct pm_source_ops *o = pm_sources[i];
+
+		assert_non_null(o);
+		assert_true(o->open && o->enable && o->read && o->disable && o->close &&
+			    o->discover);
+		assert_string_not_equal(pm_source_name((enum pm_source_id)i), "?");
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(pm_source_name((enum pm_source_id)i),
+						pm_source_name((enum pm_source_id)j));
+		recorded += o->origin == PM_SOURCE_RECORDED;
+		unclaiming += !o->claims && o->origin == PM_SOURCE_LIVE;
+	}
+	assert_int_equal(recorded, 1);	 /* replay */
+	assert_int_equal(unclaiming, 1); /* perf: counts what no other source claims */
+	assert_null(pm_sources[PM_SRC_PERF]->claims);
+	assert_string_equal(pm_source_name(PM_SRC_MSR), "msr");
+	assert_string_equal(pm_source_name(PM_SRC__N), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_u64),    cmocka_unit_test(test_parse_int),
-		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_cpus),
-		cmocka_unit_test(test_cpus_ops),     cmocka_unit_test(test_strbuf),
-		cmocka_unit_test(test_affixes),	     cmocka_unit_test(test_escape),
-		cmocka_unit_test(test_wrap_delta),
+		cmocka_unit_test(test_parse_u64),	cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_parse_double),	cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_cpus_ops),	cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_affixes),		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_wrap_delta),	cmocka_unit_test(test_counts_scale),
+		cmocka_unit_test(test_source_registry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

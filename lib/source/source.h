@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What a counter source is: one file (source/NAME.c, with its discovery) that
+ * defines a struct pm_source_ops, and one line in the registry
+ * (source/id.h). The session asks the registry, never a source by name:
+ * which source counts an event instance (claims), and then opens, enables,
+ * polls, reads, disables and closes them all in registry order.
+ */
+#ifndef PM_SOURCE_H
+#define PM_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "source/id.h"
+
+struct pm_ctx;
+struct pm_diag;
+struct pm_evinst;
+struct pm_session;
+
+/* Where a source finds its PMUs. */
+enum pm_source_origin {
+	PM_SOURCE_LIVE,	    /* on the machine this runs on */
+	PM_SOURCE_RECORDED, /* in a recording (pm_ctx_opts.replay) instead of the machine */
+};
+
+struct pm_source_ops {
+	enum pm_source_origin origin;
+	/* Add the PMUs this source provides to ctx (pm_ctx__add_pmu); NULL: none. */
+	int (*discover)(struct pm_ctx *ctx);
+	/*
+	 * Does this source count the event instance in, given the session's
+	 * options? Asked in registry order; perf, whose claims is NULL, counts
+	 * what no other source claims.
+	 */
+	bool (*claims)(const struct pm_session *s, const struct pm_evinst *in);
+	/* Open the session's counters of this source, all disabled. */
+	int (*open)(struct pm_session *s, struct pm_diag *reterr);
+	/* Start / stop every counter together. */
+	int (*enable)(struct pm_session *s);
+	int (*disable)(struct pm_session *s);
+	/* Read every counter into counter->cur. */
+	int (*read)(struct pm_session *s);
+	/* Close its counters and free its state (pm_session__state); NULL-safe. */
+	void (*close)(struct pm_session *s);
+	/* Sources pmumon polls itself (rotation, wrap): when next, and the poll. */
+	uint64_t (*next_poll)(const struct pm_session *s);
+	int (*poll)(struct pm_session *s);
+};
+
+/* Every source's ops, indexed by its id (source/registry.c). */
+extern const struct pm_source_ops *const pm_sources[PM_SRC__N];
+
+#endif
