@@ -5,6 +5,8 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "pmumon/pmumon.h"
 
@@ -66,15 +68,43 @@ int cli_ctx_new(struct pm_ctx **ret_ctx);
 /* A context for a recording's machine (pmumon import); it takes the recording over. */
 int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, struct pm_ctx **ret_ctx);
 
+/* ---- strict values and small helpers (cli/options.c, cli/util.c) ------------------- */
+
 /* Strict option values: print the error naming the option and return -EINVAL. */
-/* A whole file ("-": standard input) into *ret (caller frees): 0, -errno,
- * or -EFBIG beyond max bytes. */
-int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
 int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret);
 /* A CSV separator: one character (or \t) that no number or quoting uses. */
 int cli_parse_separator(const char *opt, const char *arg, char *ret);
 /* --define NAME=VALUE: the name into name (size bytes), a finite value > 0. */
 int cli_parse_define(const char *arg, char *name, size_t size, double *ret);
+
+/* A whole file ("-": standard input) into *ret (caller frees): 0, -errno,
+ * or -EFBIG beyond max bytes. */
+int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
+
+#define CLI_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define CLI_MIN(a, b) ((a) < (b) ? (a) : (b))
+
+/*
+ * The library keeps its helpers private (lib/util); the CLI has its own,
+ * with the same rules. Numbers: the whole string, no sign (but a double's
+ * minus), space or locale; 0, -EINVAL or -ERANGE, *ret untouched on failure.
+ */
+int cli_parse_u64(const char *s, uint64_t *ret); /* decimal */
+int cli_parse_double(const char *s, double *ret);
+/* Room for need elements of elsz bytes in *arr (*cap of them), doubling: 0 or -ENOMEM. */
+int cli_grow(void **arr, size_t *cap, size_t need, size_t elsz);
+/* snprintf that reports truncation: 0 or -ENAMETOOLONG. */
+int cli_snprintf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * len bytes of user text (an event spec, a file name) onto f with what a
+ * terminal would act on escaped: control characters (C0, DEL, C1 as UTF-8
+ * encodes them) and bytes that are not UTF-8 become \xHH (\t, \n, \r for
+ * those three); other UTF-8 text is kept. cli_escaped_width: the columns
+ * that takes (characters, not bytes).
+ */
+void cli_escape(FILE *f, const char *s, size_t len);
+int cli_escaped_width(const char *s, size_t len);
 
 /*
  * Signals (cli/signals.c). cli_signals_ending: every terminating signal a

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "util/util.h"
 
 #define MAX_ARGS 256
 #define MAX_FILE_BYTES (256u << 20)
@@ -158,8 +157,8 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 			a->packs = optarg;
 			break;
 		case OPT_DURATION:
-			if (pm_parse_double(optarg, strlen(optarg), &a->duration_s) < 0 ||
-			    a->duration_s <= 0 || a->duration_s > 1e9) {
+			if (cli_parse_double(optarg, &a->duration_s) < 0 || a->duration_s <= 0 ||
+			    a->duration_s > 1e9) {
 				cli_error("--duration wants seconds, such as 10 or 0.5, not '%s'",
 					  optarg);
 				return -EINVAL;

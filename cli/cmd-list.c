@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "util/util.h"
-#include "sim.h"
+#include "pmumon/sim.h"
 
 static void usage(FILE *f)
 {
@@ -203,7 +202,7 @@ static bool group_matches(const char *glob, const char *groups)
 	for (const char *s = groups; *s;) {
 		size_t l = strcspn(s, ";");
 
-		snprintf(g, sizeof(g), "%.*s", (int)PM_MIN(l, sizeof(g) - 1), s);
+		snprintf(g, sizeof(g), "%.*s", (int)CLI_MIN(l, sizeof(g) - 1), s);
 		if (!fnmatch(glob, g, 0))
 			return true;
 		s += l + (s[l] == ';');
@@ -257,7 +256,7 @@ static void list_groups(struct pm_ctx *ctx, const char *glob)
 			struct pm_metric_info o;
 			const char *sep = "";
 
-			snprintf(name, sizeof(name), "%.*s", (int)PM_MIN(l, sizeof(name) - 1), g);
+			snprintf(name, sizeof(name), "%.*s", (int)CLI_MIN(l, sizeof(name) - 1), g);
 			g += l + (g[l] == ';');
 			snprintf(key, sizeof(key), ";%s;", name);
 			if (!name[0] || strstr(done, key) || (glob && fnmatch(glob, name, 0) != 0))
@@ -361,12 +360,12 @@ static int edits(const char *a, const char *b)
 				d[i][j] = (int)(i + j);
 				continue;
 			}
-			d[i][j] = PM_MIN(PM_MIN(d[i - 1][j], d[i][j - 1]) + 1,
-					 d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
+			d[i][j] = CLI_MIN(CLI_MIN(d[i - 1][j], d[i][j - 1]) + 1,
+					  d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
 			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-				d[i][j] = PM_MIN(d[i][j], d[i - 2][j - 2] + 1);
+				d[i][j] = CLI_MIN(d[i][j], d[i - 2][j - 2] + 1);
 		}
-	return PM_MIN(d[n][m], 3);
+	return CLI_MIN(d[n][m], 3);
 }
 
 /* `pmumon list metircs`: a mistyped subcommand, not a glob that matches nothing. */
@@ -374,7 +373,7 @@ static void not_a_subcommand(const char *arg)
 {
 	const char *near = NULL;
 
-	for (size_t i = 0; i < PM_ARRAY_SIZE(subcommands); i++)
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(subcommands); i++)
 		if (edits(arg, subcommands[i]) <= 2) {
 			near = subcommands[i];
 			break;
@@ -407,7 +406,7 @@ int cmd_list(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	for (size_t i = 0; optind < argc && i < PM_ARRAY_SIZE(subcommands); i++)
+	for (size_t i = 0; optind < argc && i < CLI_ARRAY_SIZE(subcommands); i++)
 		if (!strcmp(argv[optind], subcommands[i])) {
 			what = argv[optind++];
 			break;

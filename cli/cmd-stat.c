@@ -14,7 +14,6 @@
 #include <sys/wait.h>
 
 #include "cli.h"
-#include "util/util.h"
 
 #define MAX_EVENT_ARGS 256
 #define NS_PER_MS 1000000ull
@@ -442,7 +441,7 @@ static void count_loop(struct run *run, const struct stat_args *a)
 
 	for (;;) {
 		uint64_t now, poll = pm_session__next_poll(run->s);
-		uint64_t deadline = PM_MIN(PM_MIN(next, end), poll);
+		uint64_t deadline = CLI_MIN(CLI_MIN(next, end), poll);
 		int w;
 
 		fresh = false;
