@@ -5,6 +5,8 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "pmumon/pmumon.h"
 
@@ -66,15 +68,146 @@ int cli_ctx_new(struct pm_ctx **ret_ctx);
 /* A context for a recording's machine (pmumon import); it takes the recording over. */
 int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, struct pm_ctx **ret_ctx);
 
+/* ---- options every command that shows counts takes (cli/options.c) ----------------- */
+
+#define CLI_MAX_ARGS 256 /* -e, -M/-g, --define: each at most this many times */
+
+/*
+ * What to count and how to show it: stat and import now, serve, record and
+ * top to come. A command merges CLI_COUNT_OPTIONS (and CLI_EVENT_OPTIONS if
+ * it counts live) into its getopt table and "CLI_COUNT_SHORT" into its
+ * short options, hands each option to cli_count__option, and calls
+ * cli_count__check after the last. Zero-initialised: no events, metrics or
+ * constants, one row per event (PM_AGGR_FAMILY), a table on standard output.
+ */
+struct cli_count {
+	const char *events[CLI_MAX_ARGS]; /* -e SPEC */
+	size_t n_events;
+	const char *metrics[CLI_MAX_ARGS]; /* -M / -g: names or groups */
+	size_t n_metrics;
+	const char *defines[CLI_MAX_ARGS]; /* --define NAME=VALUE, checked when given */
+	double define_values[CLI_MAX_ARGS];
+	size_t n_defines;
+	enum pm_aggr aggr; /* --per-*, --merge */
+	int n_aggr;	   /* how many of them were given: 0 is the command's default */
+	bool metric_only;
+	enum pm_out_format format; /* -x, -j */
+	char sep;		   /* -x: 0 is ',' */
+	const char *output;	   /* -o FILE, NULL: standard output */
+};
+
+/* getopt codes of the long-only count options */
+enum {
+	CLI_OPT_DEFINE = 0x1100,
+	CLI_OPT_PER_DEVICE,
+	CLI_OPT_PER_CHANNEL,
+	CLI_OPT_PER_DIE,
+	CLI_OPT_PER_SOCKET,
+	CLI_OPT_MERGE,
+	CLI_OPT_METRIC_ONLY,
+};
+/* clang-format off */
+#define CLI_COUNT_SHORT "M:g:Ax:jo:"
+#define CLI_COUNT_OPTIONS \
+	{ "metrics", required_argument, NULL, 'M' }, \
+	{ "metric-group", required_argument, NULL, 'g' }, \
+	{ "define", required_argument, NULL, CLI_OPT_DEFINE }, \
+	{ "per-device", no_argument, NULL, CLI_OPT_PER_DEVICE }, \
+	{ "per-channel", no_argument, NULL, CLI_OPT_PER_CHANNEL }, \
+	{ "per-cpu", no_argument, NULL, 'A' }, \
+	{ "no-aggr", no_argument, NULL, 'A' }, \
+	{ "per-die", no_argument, NULL, CLI_OPT_PER_DIE }, \
+	{ "per-socket", no_argument, NULL, CLI_OPT_PER_SOCKET }, \
+	{ "merge", no_argument, NULL, CLI_OPT_MERGE }, \
+	{ "metric-only", no_argument, NULL, CLI_OPT_METRIC_ONLY }, \
+	{ "field-separator", required_argument, NULL, 'x' }, \
+	{ "json", no_argument, NULL, 'j' }, \
+	{ "output", required_argument, NULL, 'o' }
+/* the commands that count live (not import: its events are the file's) */
+#define CLI_EVENT_SHORT "e:"
+#define CLI_EVENT_OPTIONS \
+	{ "event", required_argument, NULL, 'e' }
+/* clang-format on */
+
+/* Take option c if it is one of the above: 1; 0 if not; -EINVAL when its value is wrong (said). */
+int cli_count__option(struct cli_count *a, int c, const char *arg);
+/* After the last option: what the options say together is possible; -EINVAL (said). */
+int cli_count__check(const struct cli_count *a);
+/* The constants, -e specs and -M metrics, in that order, into l; -errno (said, with the
+ * spec and a caret where the library points into it). Then says the list's notes. */
+int cli_count__add(const struct cli_count *a, struct pm_evlist *l);
+/* Help: -e's, then -M/-g and --define's (under "What to count:"); and the options
+ * under "How to show it:", whose default_rows line says what rows come without them. */
+void cli_count__usage_events(FILE *f);
+void cli_count__usage_metrics(FILE *f);
+void cli_count__usage_show(FILE *f, const char *default_rows);
+
+/*
+ * The output (cli/output.c), the same for every command that shows counts.
+ * cli_output__check goes with the checks, before any side effect: the -o
+ * FILE could be written (nothing is created or truncated yet). After the
+ * last check, cli_output__open opens it and builds the writer in the
+ * format the options chose (opts gives the target and simulation marks).
+ * cli_output__report warns once per doubt in the rows (cli_quality),
+ * writes the report (its metric rows alone with --metric-only), and says
+ * the first write error naming the file; a reader gone (EPIPE) ends the
+ * output quietly. cli_output__close frees it and closes the file: 0 or
+ * -errno (said).
+ */
+struct cli_output {
+	FILE *f;
+	const char *path; /* -o FILE, NULL: standard output */
+	struct pm_out *out;
+	bool metric_only;
+	struct pm_row *rows; /* --metric-only's rows */
+	size_t n_rows_cap;
+	struct cli_quality quality;
+	int err; /* the first write's errno, 0: none failed */
+};
+
+int cli_output__check(const struct cli_count *a);
+int cli_output__open(struct cli_output *o, const struct cli_count *a,
+		     const struct pm_out_opts *opts);
+int cli_output__report(struct cli_output *o, const struct pm_report *r);
+int cli_output__close(struct cli_output *o);
+
+/* ---- strict values and small helpers (cli/options.c, cli/util.c) ------------------- */
+
 /* Strict option values: print the error naming the option and return -EINVAL. */
-/* A whole file ("-": standard input) into *ret (caller frees): 0, -errno,
- * or -EFBIG beyond max bytes. */
-int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
 int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret);
 /* A CSV separator: one character (or \t) that no number or quoting uses. */
 int cli_parse_separator(const char *opt, const char *arg, char *ret);
 /* --define NAME=VALUE: the name into name (size bytes), a finite value > 0. */
 int cli_parse_define(const char *arg, char *name, size_t size, double *ret);
+
+/* A whole file ("-": standard input) into *ret (caller frees): 0, -errno,
+ * or -EFBIG beyond max bytes. */
+int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
+
+#define CLI_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define CLI_MIN(a, b) ((a) < (b) ? (a) : (b))
+
+/*
+ * The library keeps its helpers private (lib/util); the CLI has its own,
+ * with the same rules. Numbers: the whole string, no sign (but a double's
+ * minus), space or locale; 0, -EINVAL or -ERANGE, *ret untouched on failure.
+ */
+int cli_parse_u64(const char *s, uint64_t *ret); /* decimal */
+int cli_parse_double(const char *s, double *ret);
+/* Room for need elements of elsz bytes in *arr (*cap of them), doubling: 0 or -ENOMEM. */
+int cli_grow(void **arr, size_t *cap, size_t need, size_t elsz);
+/* snprintf that reports truncation: 0 or -ENAMETOOLONG. */
+int cli_snprintf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * len bytes of user text (an event spec, a file name) onto f with what a
+ * terminal would act on escaped: control characters (C0, DEL, C1 as UTF-8
+ * encodes them) and bytes that are not UTF-8 become \xHH (\t, \n, \r for
+ * those three); other UTF-8 text is kept. cli_escaped_width: the columns
+ * that takes (characters, not bytes).
+ */
+void cli_escape(FILE *f, const char *s, size_t len);
+int cli_escaped_width(const char *s, size_t len);
 
 /*
  * Signals (cli/signals.c). cli_signals_ending: every terminating signal a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* pmumon list [pmus|events|metrics|groups|scenario|program] [GLOB]: what this machine can count. */
+/* pmumon list [SUBCOMMAND] [GLOB]: what this machine can count (subcommands: the table below). */
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -8,31 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "util/util.h"
-#include "sim.h"
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pmumon list [pmus|events|metrics|groups|scenario|program] [GLOB]\n"
-		"\n"
-		"  pmus    every PMU: perf type, the CPUs its events open on, its counters\n"
-		"          (from a platform pack; 'unknown' when none describes it), counter\n"
-		"          width, multiplexing interval and identifier\n"
-		"  events  the events of each PMU family with their perf terms, the exact\n"
-		"          encoding the kernel gets, and a description; then perf's generic names\n"
-		"  GLOB    only PMUs whose name or family matches (ali_drw*, amd_df, msr), or\n"
-		"          events whose name matches (hif_*)\n"
-		"  metrics the platform packs' metrics: formula, unit, groups, scope\n"
-		"  groups  the metric groups (stat -g GROUP) and the metrics in each\n"
-		"  scenario with --sim: what a scenario file can set on that platform\n"
-		"  program with --sim merrifield: the SIMULATION-ONLY programming list its\n"
-		"          made-up register map needs (stat --program FILE; docs/sideband.md)\n"
-		"\n"
-		"Use an event as PMU/EVENT/ (msr/tsc/), PMU/TERM=VALUE,.../\n"
-		"(amd_df/event=0x7,umask=0x38/), or FAMILY/EVENT/ for every instance of a\n"
-		"family (ali_drw/hif_rd/).\n");
-}
+#include "pmumon/sim.h"
 
 static bool pmu_matches(const struct pm_pmu *p, const char *glob)
 {
@@ -54,7 +30,7 @@ static void counters_text(const struct pm_pmu *p, char *buf, size_t size)
 		snprintf(buf, size, "%d", n);
 }
 
-static void list_pmus(struct pm_ctx *ctx, const char *glob)
+static int list_pmus(struct pm_ctx *ctx, const char *glob)
 {
 	size_t n = pm_ctx__pmu_count(ctx), shown = 0;
 	const char *packs = pm_ctx__packs(ctx);
@@ -96,6 +72,7 @@ static void list_pmus(struct pm_ctx *ctx, const char *glob)
 	       pm_ctx__die_count(ctx) == 1 ? "" : "s", packs[0] ? packs : "none");
 	printf("CPUS 'each': events open on every CPU (core PMU); otherwise only on the CPUs\n"
 	       "listed (the PMU's cpumask). COUNTERS come from platform packs.\n");
+	return EXIT_OK;
 }
 
 /* Does the family starting at index i have an event matching glob? */
@@ -159,7 +136,7 @@ static void list_family(const struct pm_pmu *p, size_t n_inst, const char *last,
 	printf("\n");
 }
 
-static void list_events(struct pm_ctx *ctx, const char *glob)
+static int list_events(struct pm_ctx *ctx, const char *glob)
 {
 	size_t n = pm_ctx__pmu_count(ctx), shown = 0;
 	const char *kind;
@@ -189,10 +166,11 @@ static void list_events(struct pm_ctx *ctx, const char *glob)
 		printf(" %s", name);
 	}
 	if (!shown)
-		return;
+		return EXIT_OK;
 	printf("\n  hardware ones need a core PMU with counters; 'cpu-clock' and 'task-clock'\n"
 	       "  show msec. Tracepoints: SUBSYS:NAME (globs allowed), listed under\n"
 	       "  /sys/kernel/tracing/events.\n");
+	return EXIT_OK;
 }
 
 /* Does the glob match one of a metric's ';'-separated groups? */
@@ -203,7 +181,7 @@ static bool group_matches(const char *glob, const char *groups)
 	for (const char *s = groups; *s;) {
 		size_t l = strcspn(s, ";");
 
-		snprintf(g, sizeof(g), "%.*s", (int)PM_MIN(l, sizeof(g) - 1), s);
+		snprintf(g, sizeof(g), "%.*s", (int)CLI_MIN(l, sizeof(g) - 1), s);
 		if (!fnmatch(glob, g, 0))
 			return true;
 		s += l + (s[l] == ';');
@@ -244,7 +222,7 @@ static void list_metrics(struct pm_ctx *ctx, const char *glob, bool asked)
 }
 
 /* The metric groups: each with its pack and its metrics' names, in pack order. */
-static void list_groups(struct pm_ctx *ctx, const char *glob)
+static int list_groups(struct pm_ctx *ctx, const char *glob)
 {
 	struct pm_metric_info m;
 	char done[4096] = ";";
@@ -257,7 +235,7 @@ static void list_groups(struct pm_ctx *ctx, const char *glob)
 			struct pm_metric_info o;
 			const char *sep = "";
 
-			snprintf(name, sizeof(name), "%.*s", (int)PM_MIN(l, sizeof(name) - 1), g);
+			snprintf(name, sizeof(name), "%.*s", (int)CLI_MIN(l, sizeof(name) - 1), g);
 			g += l + (g[l] == ';');
 			snprintf(key, sizeof(key), ";%s;", name);
 			if (!name[0] || strstr(done, key) || (glob && fnmatch(glob, name, 0) != 0))
@@ -279,11 +257,13 @@ static void list_groups(struct pm_ctx *ctx, const char *glob)
 		printf(glob ? "no metric group matches '%s'\n" :
 			      "no metric groups: no platform pack with metrics matches this machine\n",
 		       glob);
+	return EXIT_OK;
 }
 
 /* What a --sim scenario file can set on this platform (docs/simulator.md). */
-static int list_scenario(const char *platform)
+static int list_scenario(struct pm_ctx *ctx, const char *glob)
 {
+	const char *platform = arg_global.sim_platform;
 	const char *key, *unit, *doc;
 	double dflt;
 	int n;
@@ -305,10 +285,10 @@ static int list_scenario(const char *platform)
 }
 
 /* The SIMULATION-ONLY programming list a simulated platform's sideband counters need. */
-static int list_program(const char *platform)
+static int list_program(struct pm_ctx *ctx, const char *glob)
 {
 	char *text = NULL;
-	int r = pm_sim__sideband_program(platform, &text);
+	int r = pm_sim__sideband_program(arg_global.sim_platform, &text);
 
 	if (r == -ENOENT) {
 		cli_error("'list program' writes the programming list a simulated Merrifield "
@@ -325,8 +305,96 @@ static int list_program(const char *platform)
 	return EXIT_OK;
 }
 
-static const char *const subcommands[] = { "pmus",   "events",	 "metrics",
-					   "groups", "scenario", "program" };
+/* `list metrics` asked for them: it says so when none matches */
+static int list_metrics_asked(struct pm_ctx *ctx, const char *glob)
+{
+	list_metrics(ctx, glob, true);
+	return EXIT_OK;
+}
+
+/* `pmumon list [GLOB]`: the PMUs, their events and the metrics. */
+static int list_all(struct pm_ctx *ctx, const char *glob)
+{
+	list_pmus(ctx, glob);
+	printf("\n");
+	list_events(ctx, glob);
+	list_metrics(ctx, glob, false);
+	return EXIT_OK;
+}
+
+/* The subcommands: the usage, the "did you mean" and the dispatch all read this. */
+static const struct subcommand {
+	const char *name;
+	int (*fn)(struct pm_ctx *ctx, const char *glob); /* an exit status */
+	bool machine;	  /* lists the machine: a simulated one says so first */
+	const char *help; /* lines after the first are indented under it */
+} subcommands[] = {
+	{ "pmus", list_pmus, true,
+	  "every PMU: perf type, the CPUs its events open on, its counters\n"
+	  "(from a platform pack; 'unknown' when none describes it), counter\n"
+	  "width, multiplexing interval and identifier" },
+	{ "events", list_events, true,
+	  "the events of each PMU family with their perf terms, the exact\n"
+	  "encoding the kernel gets, and a description; then perf's generic names" },
+	{ "metrics", list_metrics_asked, true,
+	  "the platform packs' metrics: formula, unit, groups, scope" },
+	{ "groups", list_groups, true,
+	  "the metric groups (stat -g GROUP) and the metrics in each" },
+	{ "scenario", list_scenario, false,
+	  "with --sim: what a scenario file can set on that platform" },
+	{ "program", list_program, false,
+	  "with --sim merrifield: the SIMULATION-ONLY programming list its\n"
+	  "made-up register map needs (stat --program FILE; docs/sideband.md)" },
+};
+
+static const struct subcommand *subcommand(const char *name)
+{
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(subcommands); i++)
+		if (!strcmp(name, subcommands[i].name))
+			return &subcommands[i];
+	return NULL;
+}
+
+/* The subcommands' names, sep between them: "pmus|events|..." */
+static void subcommand_names(char *buf, size_t size, const char *sep)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(subcommands) && off < size; i++)
+		off += (size_t)snprintf(buf + off, size - off, "%s%s", i ? sep : "",
+					subcommands[i].name);
+}
+
+/* One entry of the usage: NAME and its help, continued lines indented. */
+static void usage_entry(FILE *f, const char *name, const char *help)
+{
+	fprintf(f, "  %-7s ", name);
+	for (const char *line = help; *line;) {
+		size_t n = strcspn(line, "\n");
+
+		fprintf(f, "%s%.*s\n", line == help ? "" : "          ", (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+}
+
+static void usage(FILE *f)
+{
+	char names[128];
+
+	subcommand_names(names, sizeof(names), "|");
+	fprintf(f, "usage: pmumon list [%s] [GLOB]\n\n", names);
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(subcommands); i++)
+		usage_entry(f, subcommands[i].name, subcommands[i].help);
+	usage_entry(f, "GLOB",
+		    "only PMUs whose name or family matches (ali_drw*, amd_df, msr), or\n"
+		    "events whose name matches (hif_*)");
+	usage_entry(f, "(none)", "pmus, events and metrics");
+	fprintf(f, "\n"
+		   "Use an event as PMU/EVENT/ (msr/tsc/), PMU/TERM=VALUE,.../\n"
+		   "(amd_df/event=0x7,umask=0x38/), or FAMILY/EVENT/ for every instance of a\n"
+		   "family (ali_drw/hif_rd/).\n");
+}
 
 /* Does anything the bare `pmumon list GLOB` shows match glob? */
 static bool anything_matches(struct pm_ctx *ctx, const char *glob)
@@ -361,27 +429,28 @@ static int edits(const char *a, const char *b)
 				d[i][j] = (int)(i + j);
 				continue;
 			}
-			d[i][j] = PM_MIN(PM_MIN(d[i - 1][j], d[i][j - 1]) + 1,
-					 d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
+			d[i][j] = CLI_MIN(CLI_MIN(d[i - 1][j], d[i][j - 1]) + 1,
+					  d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
 			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-				d[i][j] = PM_MIN(d[i][j], d[i - 2][j - 2] + 1);
+				d[i][j] = CLI_MIN(d[i][j], d[i - 2][j - 2] + 1);
 		}
-	return PM_MIN(d[n][m], 3);
+	return CLI_MIN(d[n][m], 3);
 }
 
 /* `pmumon list metircs`: a mistyped subcommand, not a glob that matches nothing. */
 static void not_a_subcommand(const char *arg)
 {
 	const char *near = NULL;
+	char names[128];
 
-	for (size_t i = 0; i < PM_ARRAY_SIZE(subcommands); i++)
-		if (edits(arg, subcommands[i]) <= 2) {
-			near = subcommands[i];
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(subcommands); i++)
+		if (edits(arg, subcommands[i].name) <= 2) {
+			near = subcommands[i].name;
 			break;
 		}
-	cli_error("'%s' is not a list subcommand (pmus, events, metrics, groups, scenario, "
-		  "program) and matches no PMU, event or metric here%s%s%s",
-		  arg, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+	subcommand_names(names, sizeof(names), ", ");
+	cli_error("'%s' is not a list subcommand (%s) and matches no PMU, event or metric here%s%s%s",
+		  arg, names, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 }
 
 int cmd_list(int argc, char **argv)
@@ -391,9 +460,11 @@ int cmd_list(int argc, char **argv)
 		CLI_GLOBAL_OPTIONS,
 		{ 0 },
 	};
-	const char *what = NULL, *glob = NULL;
+	const struct subcommand *sub = NULL;
+	const char *glob = NULL;
 	struct pm_ctx *ctx = NULL;
-	int c;
+	char names[128];
+	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
 		if (cli_global_option(c, optarg))
@@ -407,51 +478,27 @@ int cmd_list(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	for (size_t i = 0; optind < argc && i < PM_ARRAY_SIZE(subcommands); i++)
-		if (!strcmp(argv[optind], subcommands[i])) {
-			what = argv[optind++];
-			break;
-		}
+	if (optind < argc && (sub = subcommand(argv[optind])))
+		optind++;
 	if (optind < argc)
 		glob = argv[optind++];
 	if (optind < argc) {
-		cli_error("unexpected argument '%s' (pmumon list "
-			  "[pmus|events|metrics|groups|scenario|program] [GLOB])",
-			  argv[optind]);
+		subcommand_names(names, sizeof(names), "|");
+		cli_error("unexpected argument '%s' (pmumon list [%s] [GLOB])", argv[optind],
+			  names);
 		return EXIT_USAGE;
 	}
 	if (cli_ctx_new(&ctx) < 0)
 		return EXIT_FAIL;
-	if (what && !strcmp(what, "program")) {
-		int r = list_program(arg_global.sim_platform);
-
-		pm_ctx__free(ctx);
-		return r;
-	}
-	if (what && !strcmp(what, "scenario")) {
-		int r = list_scenario(arg_global.sim_platform);
-
-		pm_ctx__free(ctx);
-		return r;
-	}
-	if (!what && glob && !anything_matches(ctx, glob)) {
+	if (!sub && glob && !anything_matches(ctx, glob)) {
 		not_a_subcommand(glob);
 		pm_ctx__free(ctx);
 		return EXIT_USAGE;
 	}
-	if (pm_ctx__simulated(ctx))
+	if ((!sub || sub->machine) && pm_ctx__simulated(ctx))
 		printf("[SIMULATED: %s] a simulated machine (--sim), not this one\n\n",
 		       arg_global.sim_platform ? arg_global.sim_platform : "sim");
-	if (!what || !strcmp(what, "pmus"))
-		list_pmus(ctx, glob);
-	if (!what)
-		printf("\n");
-	if (!what || !strcmp(what, "events"))
-		list_events(ctx, glob);
-	if (!what || !strcmp(what, "metrics"))
-		list_metrics(ctx, glob, what != NULL);
-	if (what && !strcmp(what, "groups"))
-		list_groups(ctx, glob);
+	ret = sub ? sub->fn(ctx, glob) : list_all(ctx, glob);
 	pm_ctx__free(ctx);
-	return EXIT_OK;
+	return ret;
 }

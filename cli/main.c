@@ -15,8 +15,7 @@
 
 #include "cli.h"
 #include "config.h"
-#include "sim.h"
-#include "util/util.h"
+#include "pmumon/sim.h"
 
 struct cli_global arg_global;
 
@@ -41,7 +40,7 @@ static void usage(FILE *f)
 		   "reports them with their quality: how long each counted, what was scaled.\n"
 		   "\n"
 		   "Commands:\n");
-	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++)
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f,
 		"\n"
@@ -77,37 +76,10 @@ static void usage(FILE *f)
 		fprintf(f, "  %-11s %s\n", name, summary);
 }
 
-/* Text on standard error with what a terminal would act on escaped (\x1b):
- * messages quote user text (event specs, file names) */
-static void put_escaped(const char *s, size_t len)
-{
-	struct pm_strbuf b = { 0 };
-
-	pm_strbuf__escape(&b, s, len);
-	if (b.oom)
-		fputs("(out of memory)", stderr);
-	else if (b.s)
-		fputs(b.s, stderr);
-	pm_strbuf__done(&b);
-}
-
-/* The columns s[0..len) takes once escaped: its characters, not its bytes. */
-static int escaped_width(const char *s, size_t len)
-{
-	struct pm_strbuf b = { 0 };
-	int w = 0;
-
-	pm_strbuf__escape(&b, s, len);
-	for (size_t i = 0; i < b.len; i++)
-		w += ((unsigned char)b.s[i] & 0xc0) != 0x80;
-	pm_strbuf__done(&b);
-	return w;
-}
-
 static void log_to_stderr(enum pm_log_level level, const char *msg, void *userdata)
 {
 	fputs(level == PM_LOG_WARN ? "pmumon: warning: " : "pmumon: ", stderr);
-	put_escaped(msg, strlen(msg));
+	cli_escape(stderr, msg, strlen(msg));
 	fputc('\n', stderr);
 }
 
@@ -125,11 +97,11 @@ bool cli_global_option(int c, const char *arg)
 			arg_global.root = NULL;
 		return true;
 	case CLI_OPT_EVENTS_DIR:
-		if (arg_global.n_events_dirs < (int)PM_ARRAY_SIZE(arg_global.events_dirs))
+		if (arg_global.n_events_dirs < (int)CLI_ARRAY_SIZE(arg_global.events_dirs))
 			arg_global.events_dirs[arg_global.n_events_dirs++] = arg;
 		else
 			cli_error("--events-dir: at most %zu directories; '%s' is left out",
-				  PM_ARRAY_SIZE(arg_global.events_dirs), arg);
+				  CLI_ARRAY_SIZE(arg_global.events_dirs), arg);
 		return true;
 	case 'v':
 		arg_global.verbose++;
@@ -179,7 +151,7 @@ int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len)
 		}
 	}
 	do {
-		if (pm_grow((void **)&buf, &cap, len + 65536, 1) < 0) {
+		if (cli_grow((void **)&buf, &cap, len + 65536, 1) < 0) {
 			r = -ENOMEM;
 			break;
 		}
@@ -205,7 +177,9 @@ int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len)
 
 static bool wanted(const char *name)
 {
-	return pm_str_has_suffix(name, ".json") || !strcmp(name, "mapfile.csv");
+	size_t n = strlen(name);
+
+	return (n > 5 && !strcmp(name + n - 5, ".json")) || !strcmp(name, "mapfile.csv");
 }
 
 /* The directories a walk has been in, by (st_dev, st_ino): each is read once. */
@@ -223,7 +197,7 @@ static int dir_see(struct dir_seen *seen, const struct stat *st)
 	for (size_t i = 0; i < seen->n; i++)
 		if (seen->d[i].dev == st->st_dev && seen->d[i].ino == st->st_ino)
 			return 0;
-	if (pm_grow((void **)&seen->d, &seen->cap, seen->n + 1, sizeof(*seen->d)) < 0)
+	if (cli_grow((void **)&seen->d, &seen->cap, seen->n + 1, sizeof(*seen->d)) < 0)
 		return -ENOMEM;
 	seen->d[seen->n].dev = st->st_dev;
 	seen->d[seen->n].ino = st->st_ino;
@@ -258,8 +232,8 @@ static int collect(const char *dir, const char *prefix, struct file_list *l, str
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (pm_snprintf(host, sizeof(host), "%s/%s", dir, de->d_name) < 0 ||
-		    pm_snprintf(rel, sizeof(rel), "%s/%s", prefix, de->d_name) < 0 ||
+		if (cli_snprintf(host, sizeof(host), "%s/%s", dir, de->d_name) < 0 ||
+		    cli_snprintf(rel, sizeof(rel), "%s/%s", prefix, de->d_name) < 0 ||
 		    stat(host, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
@@ -274,7 +248,7 @@ static int collect(const char *dir, const char *prefix, struct file_list *l, str
 			r = -E2BIG;
 			break;
 		}
-		if (pm_grow((void **)&l->f, &l->cap, l->n + 1, sizeof(*l->f)) < 0) {
+		if (cli_grow((void **)&l->f, &l->cap, l->n + 1, sizeof(*l->f)) < 0) {
 			r = -ENOMEM;
 			break;
 		}
@@ -432,14 +406,17 @@ int cli_ctx_new(struct pm_ctx **ret_ctx)
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
-	struct pm_strbuf b = { 0 };
+	char *msg;
+	int n = vasprintf(&msg, fmt, ap);
 
-	pm_strbuf__vprintf(&b, fmt, ap);
 	fprintf(stderr, "pmumon: %s", prefix);
-	if (b.s)
-		put_escaped(b.s, b.len);
+	if (n >= 0) {
+		cli_escape(stderr, msg, (size_t)n);
+		free(msg);
+	} else {
+		fputs("(out of memory)", stderr); /* msg is undefined then */
+	}
 	fputc('\n', stderr);
-	pm_strbuf__done(&b);
 }
 
 #define ECHO_CONTEXT 60 /* columns of a long input shown on each side of the caret */
@@ -452,22 +429,22 @@ static void show_input(const struct pm_diag *d)
 
 	if (d->pos >= 0 && (size_t)d->pos > n) {
 		fputs("    ", stderr);
-		put_escaped(d->input, n);
+		cli_escape(stderr, d->input, n);
 		fputc('\n', stderr);
 		return;
 	}
 	if (d->pos >= 0) {
 		size_t pos = (size_t)d->pos, len = (size_t)(d->len > 0 ? d->len : 1);
 
-		mark = PM_MIN(PM_MIN(len, n - pos), (size_t)ECHO_CONTEXT * 2);
+		mark = CLI_MIN(CLI_MIN(len, n - pos), (size_t)ECHO_CONTEXT * 2);
 		/* a byte position inside a character marks the whole character */
 		while (pos + mark < n && ((unsigned char)d->input[pos + mark] & 0xc0) == 0x80)
 			mark++;
 		/* a long line: the part around the caret, cut at characters */
-		if (escaped_width(d->input, n) > 3 * ECHO_CONTEXT) {
+		if (cli_escaped_width(d->input, n) > 3 * ECHO_CONTEXT) {
 			if (pos > ECHO_CONTEXT)
 				from = pos - ECHO_CONTEXT;
-			to = PM_MIN(n, pos + mark + ECHO_CONTEXT);
+			to = CLI_MIN(n, pos + mark + ECHO_CONTEXT);
 			while (from > 0 && ((unsigned char)d->input[from] & 0xc0) == 0x80)
 				from--;
 			while (to < n && ((unsigned char)d->input[to] & 0xc0) == 0x80)
@@ -477,13 +454,13 @@ static void show_input(const struct pm_diag *d)
 	fputs("    ", stderr);
 	if (from)
 		fputs("...", stderr);
-	put_escaped(d->input + from, to - from);
+	cli_escape(stderr, d->input + from, to - from);
 	fputs(to < n ? "...\n" : "\n", stderr);
 	if (d->pos < 0)
 		return;
-	col = (from ? 3 : 0) + escaped_width(d->input + from, (size_t)d->pos - from);
+	col = (from ? 3 : 0) + cli_escaped_width(d->input + from, (size_t)d->pos - from);
 	fprintf(stderr, "    %*s^", col, "");
-	for (int i = escaped_width(d->input + d->pos, mark); i > 1; i--)
+	for (int i = cli_escaped_width(d->input + d->pos, mark); i > 1; i--)
 		fputc('~', stderr);
 	fputc('\n', stderr);
 }
@@ -517,77 +494,9 @@ void cli_report(const char *what, int err, const struct pm_diag *d)
 		show_input(d);
 	if (d->hint[0]) {
 		fputs("  hint: ", stderr);
-		put_escaped(d->hint, strlen(d->hint));
+		cli_escape(stderr, d->hint, strlen(d->hint));
 		fputc('\n', stderr);
 	}
-}
-
-int cli_parse_separator(const char *opt, const char *arg, char *ret)
-{
-	if (!strcmp(arg, "\\t")) {
-		*ret = '\t';
-		return 0;
-	}
-	if (strlen(arg) != 1) {
-		cli_error("option %s wants one separator character such as , or ';' (or \\t), "
-			  "not '%s'",
-			  opt, arg);
-		return -EINVAL;
-	}
-	/* numbers (-1.5e+09) and quoting are made of these: a field could not be told apart */
-	if (strchr("0123456789.-+eE\"\n\r", arg[0])) {
-		cli_error("option %s: '%s' cannot separate fields, as numbers and quoting use "
-			  "digits, '.', '-', '+', 'e', '\"', newline and carriage return; use , ; | "
-			  "or \\t",
-			  opt, arg);
-		return -EINVAL;
-	}
-	*ret = arg[0];
-	return 0;
-}
-
-int cli_parse_define(const char *arg, char *name, size_t size, double *ret)
-{
-	const char *eq = strchr(arg, '=');
-	double v;
-	int r;
-
-	if (!eq || eq == arg || (size_t)(eq - arg) >= size) {
-		cli_error("--define wants NAME=NUMBER (ddrc_freq=1.6e9), not '%s'", arg);
-		return -EINVAL;
-	}
-	snprintf(name, size, "%.*s", (int)(eq - arg), arg);
-	r = pm_parse_double(eq + 1, strlen(eq + 1), &v);
-	if (r == -ERANGE) {
-		cli_error("--define %s: the value '%s' is out of range", name, eq + 1);
-		return r;
-	}
-	if (r < 0) {
-		cli_error("--define %s: '%s' is not a number (write it as 1.6e9 or 1600000000)",
-			  name, eq + 1);
-		return r;
-	}
-	/* every constant a pack names is a clock rate or a size (the Constants of data/PACK/pack.json) */
-	if (!(v > 0)) {
-		cli_error("--define %s=%s: a constant is a clock rate or a size, so it must be "
-			  "greater than 0",
-			  name, eq + 1);
-		return -EINVAL;
-	}
-	*ret = v;
-	return 0;
-}
-
-int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret)
-{
-	uint64_t v;
-
-	if (pm_parse_u64_str(s, 10, &v) < 0 || v > max) {
-		cli_error("option %s wants a whole number up to %lu, not '%s'", opt, max, s);
-		return -EINVAL;
-	}
-	*ret = (unsigned long)v;
-	return 0;
 }
 
 /*
@@ -619,13 +528,13 @@ static void unknown_command(const char *name)
 {
 	char list[256] = "";
 
-	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++) {
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++) {
 		size_t off = strlen(list);
 
 		snprintf(list + off, sizeof(list) - off, "%s%s",
-			 !i				  ? "" :
-			 i + 1 == PM_ARRAY_SIZE(commands) ? " and " :
-							    ", ",
+			 !i				   ? "" :
+			 i + 1 == CLI_ARRAY_SIZE(commands) ? " and " :
+							     ", ",
 			 commands[i].name);
 	}
 	cli_error("unknown command '%s'; the commands are %s (pmumon --help)", name, list);
@@ -675,7 +584,7 @@ static int run_main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++) {
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++) {
 		char name[32];
 
 		if (strcmp(argv[optind], commands[i].name) != 0)

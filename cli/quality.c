@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 static const struct {
 	unsigned flag;

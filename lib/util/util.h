@@ -60,14 +60,6 @@ void pm_strbuf__printf(struct pm_strbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pm_strbuf__vprintf(struct pm_strbuf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
-/*
- * Append len bytes of s that a terminal must not act on, escaped: control
- * characters (C0, DEL, and C1 as UTF-8 encodes them) and bytes that are not
- * UTF-8 become \xHH (\t, \n, \r for those three), so an escape sequence in
- * user text (an event spec, a file name) is shown, never obeyed. The rest,
- * other UTF-8 text included, is kept.
- */
-void pm_strbuf__escape(struct pm_strbuf *b, const char *s, size_t len);
 /* Hand the string over (caller frees) and reset b; NULL if out of memory. */
 char *pm_strbuf__steal(struct pm_strbuf *b);
 void pm_strbuf__done(struct pm_strbuf *b);

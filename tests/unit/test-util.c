@@ -211,43 +211,6 @@ static void test_strbuf(void **state)
 	free(s);
 }
 
-static void test_escape(void **state)
-{
-	static const struct {
-		const char *in, *out;
-	} t[] = {
-		{ "msr/tsc/", "msr/tsc/" },
-		/* a terminal escape sequence is shown, never obeyed */
-		{ "\x1b[31mred\x1b[0m/x/", "\\x1b[31mred\\x1b[0m/x/" },
-		{ "a\tb\nc\rd\x7f", "a\\tb\\nc\\rd\\x7f" },
-		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
-		  "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
-		/* C1 CSI as UTF-8 (U+009B), a lone C1 byte, a cut sequence, an overlong '/' */
-		{ "\xc2\x9b"
-		  "2J",
-		  "\\xc2\\x9b"
-		  "2J" },
-		{ "\x9b"
-		  "2J",
-		  "\\x9b"
-		  "2J" },
-		{ "x\xe2\x82", "x\\xe2\\x82" },
-		{ "\xc0\xaf", "\\xc0\\xaf" },
-		{ "", "" },
-	};
-
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		struct pm_strbuf b = { 0 };
-		char *s;
-
-		pm_strbuf__puts(&b, "");
-		pm_strbuf__escape(&b, t[i].in, strlen(t[i].in));
-		s = pm_strbuf__steal(&b);
-		assert_string_equal(s, t[i].out);
-		free(s);
-	}
-}
-
 /*
  * A read's difference modulo the width, the doubt of a read later than 3/4
  * of the wrap time at the fastest rate seen before it, and a counter that
@@ -362,12 +325,11 @@ static void test_source_registry(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_u64),	cmocka_unit_test(test_parse_int),
-		cmocka_unit_test(test_parse_double),	cmocka_unit_test(test_cpus),
-		cmocka_unit_test(test_cpus_ops),	cmocka_unit_test(test_strbuf),
-		cmocka_unit_test(test_affixes),		cmocka_unit_test(test_escape),
-		cmocka_unit_test(test_wrap_delta),	cmocka_unit_test(test_counts_scale),
-		cmocka_unit_test(test_source_registry),
+		cmocka_unit_test(test_parse_u64),    cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_cpus_ops),     cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_affixes),	     cmocka_unit_test(test_wrap_delta),
+		cmocka_unit_test(test_counts_scale), cmocka_unit_test(test_source_registry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The options every command that shows counts takes — what to count (-e,
+ * -M/-g, --define) and how to show it (--per-*, --merge, --metric-only, -x,
+ * -j, -o) — parsed, checked, explained and applied in one place, so stat,
+ * import (and serve, record, top to come) take them alike. Also the strict
+ * option values every command uses.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int add_arg(const char **arr, size_t *n, const char *arg, const char *opt, const char *more)
+{
+	if (*n == CLI_MAX_ARGS) {
+		cli_error("too many %s options (at most %d%s)", opt, CLI_MAX_ARGS, more);
+		return -EINVAL;
+	}
+	arr[(*n)++] = arg;
+	return 1;
+}
+
+static int set_aggr(struct cli_count *a, enum pm_aggr aggr)
+{
+	a->aggr = aggr;
+	a->n_aggr++;
+	return 1;
+}
+
+int cli_count__option(struct cli_count *a, int c, const char *arg)
+{
+	char name[128];
+
+	switch (c) {
+	case 'e':
+		return add_arg(a->events, &a->n_events, arg, "-e",
+			       "; a spec may list several events separated by commas");
+	case 'M':
+	case 'g':
+		return add_arg(a->metrics, &a->n_metrics, arg, "-M/-g", "");
+	case CLI_OPT_DEFINE:
+		if (a->n_defines < CLI_MAX_ARGS &&
+		    cli_parse_define(arg, name, sizeof(name), &a->define_values[a->n_defines]) < 0)
+			return -EINVAL;
+		return add_arg(a->defines, &a->n_defines, arg, "--define", "");
+	case CLI_OPT_PER_DEVICE:
+		return set_aggr(a, PM_AGGR_DEVICE);
+	case CLI_OPT_PER_CHANNEL:
+		return set_aggr(a, PM_AGGR_CHANNEL);
+	case 'A':
+		return set_aggr(a, PM_AGGR_CPU);
+	case CLI_OPT_PER_DIE:
+		return set_aggr(a, PM_AGGR_DIE);
+	case CLI_OPT_PER_SOCKET:
+		return set_aggr(a, PM_AGGR_SOCKET);
+	case CLI_OPT_MERGE:
+		return set_aggr(a, PM_AGGR_FAMILY);
+	case CLI_OPT_METRIC_ONLY:
+		a->metric_only = true;
+		return 1;
+	case 'x':
+		if (cli_parse_separator("-x", arg, &a->sep) < 0)
+			return -EINVAL;
+		a->format = PM_OUT_CSV;
+		return 1;
+	case 'j':
+		a->format = PM_OUT_JSON;
+		return 1;
+	case 'o':
+		a->output = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int cli_count__check(const struct cli_count *a)
+{
+	if (a->n_aggr > 1) {
+		cli_error("give one of --per-device, --per-channel, --per-cpu, --per-die, "
+			  "--per-socket, --merge");
+		return -EINVAL;
+	}
+	if (a->metric_only && !a->n_metrics) {
+		cli_error("--metric-only needs -M");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cli_count__add(const struct cli_count *a, struct pm_evlist *l)
+{
+	struct pm_diag d;
+	int r;
+
+	for (size_t i = 0; i < a->n_defines; i++) {
+		const char *arg = a->defines[i];
+		char name[128];
+
+		/* the value was checked with the option: NAME= is there */
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+		r = pm_evlist__define(l, name, a->define_values[i]);
+		if (r < 0) {
+			cli_error("--define %s: %s", arg, strerror(-r));
+			return r;
+		}
+	}
+	for (size_t i = 0; i < a->n_events; i++) {
+		r = pm_evlist__add(l, a->events[i], &d);
+		if (r < 0) {
+			cli_report(a->events[i], r, &d);
+			return r;
+		}
+	}
+	for (size_t i = 0; i < a->n_metrics; i++) {
+		pm_diag__init(&d);
+		r = pm_evlist__add_metrics(l, a->metrics[i], &d);
+		if (r < 0) {
+			cli_report(a->metrics[i], r, &d);
+			return r;
+		}
+	}
+	for (size_t i = 0; i < pm_evlist__note_count(l); i++)
+		cli_info("note: %s", pm_evlist__note(l, i));
+	return 0;
+}
+
+void cli_count__usage_events(FILE *f)
+{
+	fputs("  -e, --event SPEC      an event in perf's syntax, repeatable:\n"
+	      "                          msr/tsc/            an event a PMU names\n"
+	      "                          ali_drw/hif_rd/     every instance of a family\n"
+	      "                          ali_drw_2*/hif_rd/  a glob over PMU names\n"
+	      "                          amd_df/event=0x7,umask=0x38,name=ch0/\n"
+	      "                                              terms, encoded through sysfs format\n"
+	      "                          cycles:u, page-faults, r1a8, sched:sched_switch\n"
+	      "                          {a,b}               a group, scheduled together\n"
+	      "                        without -e: the platform pack's defaults (memory\n"
+	      "                        bandwidth first) or perf's generic events\n",
+	      f);
+}
+
+void cli_count__usage_metrics(FILE *f)
+{
+	fputs("  -M, --metrics NAMES   the platform packs' metrics, by name or group, comma\n"
+	      "                        separated (pmumon list metrics); -g, --metric-group is\n"
+	      "                        the same. Their events are shown too; a metric whose\n"
+	      "                        events were not counted is <not counted>\n"
+	      "      --define NAME=VALUE  a constant a metric needs that no counter gives\n"
+	      "                        (a memory controller's clock), repeatable\n",
+	      f);
+}
+
+void cli_count__usage_show(FILE *f, const char *default_rows)
+{
+	fprintf(f,
+		"How to show it (default: %s):\n"
+		"      --per-device      one row per PMU instance, with its place where a pack\n"
+		"                        decodes the name (ali_drw_21080 die0/ch0/sub1)\n"
+		"      --per-channel     one row per memory channel, its sub-channels added\n"
+		"                        (die0/ch0); other PMUs keep one row per device\n"
+		"  -A, --per-cpu         one row per CPU (also --no-aggr); an uncore PMU's row\n"
+		"                        names the L3, die or socket its CPU reads for\n"
+		"      --per-die         one row per die (for ali_drw, the die its name says)\n"
+		"      --per-socket      one row per socket\n"
+		"      --merge           one row per event, the instances of a family merged\n"
+		"      --metric-only     only the metrics' rows (with -M)\n"
+		"  -x, --field-separator SEP  CSV with a header row and fixed columns\n"
+		"  -j, --json            JSON Lines, one object per value (schema %d)\n"
+		"  -o, --output FILE     write there instead of standard output\n",
+		default_rows, PM_JSON_SCHEMA);
+}
+
+/* ---- strict option values ------------------------------------------------------------ */
+
+int cli_parse_separator(const char *opt, const char *arg, char *ret)
+{
+	if (!strcmp(arg, "\\t")) {
+		*ret = '\t';
+		return 0;
+	}
+	if (strlen(arg) != 1) {
+		cli_error("option %s wants one separator character such as , or ';' (or \\t), "
+			  "not '%s'",
+			  opt, arg);
+		return -EINVAL;
+	}
+	/* numbers (-1.5e+09) and quoting are made of these: a field could not be told apart */
+	if (strchr("0123456789.-+eE\"\n\r", arg[0])) {
+		cli_error("option %s: '%s' cannot separate fields, as numbers and quoting use "
+			  "digits, '.', '-', '+', 'e', '\"', newline and carriage return; use , ; | "
+			  "or \\t",
+			  opt, arg);
+		return -EINVAL;
+	}
+	*ret = arg[0];
+	return 0;
+}
+
+int cli_parse_define(const char *arg, char *name, size_t size, double *ret)
+{
+	const char *eq = strchr(arg, '=');
+	double v;
+	int r;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= size) {
+		cli_error("--define wants NAME=NUMBER (ddrc_freq=1.6e9), not '%s'", arg);
+		return -EINVAL;
+	}
+	snprintf(name, size, "%.*s", (int)(eq - arg), arg);
+	r = cli_parse_double(eq + 1, &v);
+	if (r == -ERANGE) {
+		cli_error("--define %s: the value '%s' is out of range", name, eq + 1);
+		return r;
+	}
+	if (r < 0) {
+		cli_error("--define %s: '%s' is not a number (write it as 1.6e9 or 1600000000)",
+			  name, eq + 1);
+		return r;
+	}
+	/* every constant a pack names is a clock rate or a size (the Constants of data/PACK/pack.json) */
+	if (!(v > 0)) {
+		cli_error("--define %s=%s: a constant is a clock rate or a size, so it must be "
+			  "greater than 0",
+			  name, eq + 1);
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
+}
+
+int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(s, &v) < 0 || v > max) {
+		cli_error("option %s wants a whole number up to %lu, not '%s'", opt, max, s);
+		return -EINVAL;
+	}
+	*ret = (unsigned long)v;
+	return 0;
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Where and how a command's counts go: the -o FILE checked with the other
+ * checks and opened only once they all passed (a refused run leaves an
+ * existing file as it was), the writer in the format the options chose,
+ * --metric-only, the warnings about doubtful rows, and write errors said
+ * once, naming the file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* 0 if path could be written (created, or truncated), else -errno. */
+static int writable(const char *path)
+{
+	struct stat st;
+	char *copy;
+	int r = 0;
+
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) < 0 ? -errno : 0;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	/* a new file: its directory must let it be made */
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	if (faccessat(AT_FDCWD, dirname(copy), W_OK | X_OK, AT_EACCESS) < 0)
+		r = -errno;
+	free(copy);
+	return r;
+}
+
+int cli_output__check(const struct cli_count *a)
+{
+	int r = a->output ? writable(a->output) : 0;
+
+	if (r < 0)
+		cli_error("cannot write '%s': %s", a->output, strerror(-r));
+	return r;
+}
+
+int cli_output__open(struct cli_output *o, const struct cli_count *a,
+		     const struct pm_out_opts *opts)
+{
+	struct pm_out_opts oo = *opts;
+	int r;
+
+	*o = (struct cli_output){ .f = stdout, .path = a->output, .metric_only = a->metric_only };
+	if (a->output) {
+		o->f = fopen(a->output, "w");
+		if (!o->f) {
+			r = -errno;
+			o->f = stdout;
+			cli_error("cannot write '%s': %s", a->output, strerror(-r));
+			return r;
+		}
+	}
+	oo.format = a->format;
+	oo.sep = a->sep;
+	r = pm_out__new(o->f, &oo, &o->out);
+	if (r < 0)
+		cli_error("out of memory");
+	return r;
+}
+
+/* The report without its event rows, in o's scratch rows. */
+static int metric_rows(struct cli_output *o, const struct pm_report *r, struct pm_report *ret)
+{
+	size_t n = 0;
+
+	if (cli_grow((void **)&o->rows, &o->n_rows_cap, r->n_rows + 1, sizeof(*o->rows)) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n_rows; i++)
+		if (r->rows[i].flags & PM_ROW_METRIC)
+			o->rows[n++] = r->rows[i];
+	*ret = *r;
+	ret->rows = o->rows;
+	ret->n_rows = n;
+	return 0;
+}
+
+int cli_output__report(struct cli_output *o, const struct pm_report *r)
+{
+	struct pm_report only;
+	int ret;
+
+	if (o->err)
+		return -o->err; /* said once; nothing more is written */
+	cli_quality__warn(&o->quality, r);
+	ret = o->metric_only ? metric_rows(o, r, &only) : 0;
+	if (ret == 0)
+		ret = pm_out__report(o->out, o->metric_only ? &only : r);
+	if (ret < 0) {
+		o->err = -ret;
+		if (!o->path)
+			arg_global.stdout_error_handled = true;
+		/* a reader that went away (| head) is not an error worth a message */
+		if (ret != -EPIPE)
+			cli_error("cannot write the output to %s: %s",
+				  o->path ? o->path : "standard output", strerror(-ret));
+	}
+	return ret;
+}
+
+int cli_output__close(struct cli_output *o)
+{
+	int r = 0;
+
+	pm_out__free(o->out);
+	free(o->rows);
+	if (o->f && o->f != stdout && fclose(o->f) != 0) {
+		r = -errno;
+		if (!o->err)
+			cli_error("cannot write the output to %s: %s", o->path, strerror(-r));
+	}
+	*o = (struct cli_output){ 0 };
+	return r;
+}

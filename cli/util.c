@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The CLI's own small helpers. The library keeps its lib/util private (the
+ * shared libpmumon exports only pmumon.h's functions), so what the commands
+ * need of the kind lives here, with the same rules: numbers parsed strictly
+ * and without the locale, user text escaped before it reaches a terminal.
+ */
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_parse_u64(const char *s, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (const char *p = s; *p; p++) {
+		uint64_t d = (uint64_t)(*p - '0');
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*ret = v;
+	return 0;
+}
+
+static size_t digits(const char *s, size_t i)
+{
+	while (s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i;
+}
+
+/* [-]DIGITS[.DIGITS][e[+-]DIGITS], a digit on one side of the point at least:
+ * what strtod would take beyond it ('+', hex, "inf", spaces) is refused. */
+static bool is_decimal(const char *s)
+{
+	size_t i = s[0] == '-', end = digits(s, i), n = end - i;
+
+	if (s[end] == '.') {
+		size_t frac = end + 1;
+
+		end = digits(s, frac);
+		n += end - frac;
+	}
+	if (n == 0)
+		return false;
+	if (s[end] == 'e' || s[end] == 'E') {
+		size_t e = end + 1;
+
+		e += s[e] == '+' || s[e] == '-';
+		end = digits(s, e);
+		if (end == e)
+			return false;
+	}
+	return s[end] == '\0';
+}
+
+int cli_parse_double(const char *s, double *ret)
+{
+	locale_t c;
+	char *end;
+	double v;
+
+	if (!s || !is_decimal(s))
+		return -EINVAL;
+	c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (c == (locale_t)0)
+		return -ENOMEM;
+	errno = 0;
+	v = strtod_l(s, &end, c);
+	freelocale(c);
+	if (*end)
+		return -EINVAL;
+	if ((errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL)) || !isfinite(v))
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int cli_grow(void **arr, size_t *cap, size_t need, size_t elsz)
+{
+	size_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / elsz)
+			return -ENOMEM;
+		ncap *= 2;
+	}
+	p = realloc(*arr, ncap * elsz);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + *cap * elsz, 0, (ncap - *cap) * elsz);
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+int cli_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	return (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* Bytes of the UTF-8 character at s (at most len) that is neither a control
+ * character nor malformed; 0 when the first byte must be escaped. */
+static size_t printable_utf8(const unsigned char *s, size_t len)
+{
+	uint32_t cp;
+	size_t n;
+
+	if (s[0] >= 0x20 && s[0] < 0x7f)
+		return 1;
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0; /* C0, DEL, a continuation byte, an overlong or too-large lead */
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n > len)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((cp < 0xa0) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0; /* C1 controls (U+0080-U+009F), overlong forms, surrogates */
+	return n;
+}
+
+/* s[0..len) onto f (NULL: measure only) with what a terminal acts on escaped;
+ * the columns it takes. */
+static int escape_walk(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int width = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = printable_utf8(u + i, len - i);
+
+		if (n) {
+			if (f)
+				fwrite(s + i, 1, n, f);
+			width++;
+			i += n;
+		} else if (u[i] == '\t' || u[i] == '\n' || u[i] == '\r') {
+			if (f)
+				fprintf(f, "\\%c", u[i] == '\t' ? 't' : u[i] == '\n' ? 'n' : 'r');
+			width += 2;
+			i++;
+		} else {
+			if (f)
+				fprintf(f, "\\x%02x", u[i]);
+			width += 4;
+			i++;
+		}
+	}
+	return width;
+}
+
+void cli_escape(FILE *f, const char *s, size_t len)
+{
+	escape_walk(f, s, len);
+}
+
+int cli_escaped_width(const char *s, size_t len)
+{
+	return escape_walk(NULL, s, len);
+}

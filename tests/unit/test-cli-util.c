@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The CLI's own helpers (cli/util.c), which stand in for lib/util's private
+ * ones: the same strict number grammar, and user text escaped before it
+ * reaches a terminal. Table-driven; out-parameters untouched on failure.
+ */
+#include <errno.h>
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cli.h"
+
+static void test_escape(void **state)
+{
+	static const struct {
+		const char *in, *out;
+		int width;
+	} t[] = {
+		{ "msr/tsc/", "msr/tsc/", 8 },
+		/* a terminal escape sequence is shown, never obeyed */
+		{ "\x1b[31mred\x1b[0m/x/", "\\x1b[31mred\\x1b[0m/x/", 21 },
+		{ "a\tb\nc\rd\x7f", "a\\tb\\nc\\rd\\x7f", 14 },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+		  "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 8 },
+		/* C1 CSI as UTF-8 (U+009B), a lone C1 byte, a cut sequence, an overlong '/' */
+		{ "\xc2\x9b"
+		  "2J",
+		  "\\xc2\\x9b"
+		  "2J",
+		  10 },
+		{ "\x9b"
+		  "2J",
+		  "\\x9b"
+		  "2J",
+		  6 },
+		{ "x\xe2\x82", "x\\xe2\\x82", 9 },
+		{ "\xc0\xaf", "\\xc0\\xaf", 8 },
+		{ "", "", 0 },
+	};
+
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
+		char *s = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&s, &len);
+
+		assert_non_null(f);
+		cli_escape(f, t[i].in, strlen(t[i].in));
+		assert_int_equal(fclose(f), 0);
+		assert_string_equal(s, t[i].out);
+		assert_int_equal(cli_escaped_width(t[i].in, strlen(t[i].in)), t[i].width);
+		free(s);
+	}
+}
+
+static void test_parse_u64(void **state)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		uint64_t want;
+	} t[] = {
+		{ "0", 0, 0 },
+		{ "42", 0, 42 },
+		{ "017", 0, 17 }, /* decimal, not octal */
+		{ "18446744073709551615", 0, UINT64_MAX },
+		{ "18446744073709551616", -ERANGE, 0 },
+		{ "", -EINVAL, 0 },
+		{ "-1", -EINVAL, 0 },
+		{ "+1", -EINVAL, 0 },
+		{ " 1", -EINVAL, 0 },
+		{ "1 ", -EINVAL, 0 },
+		{ "0x10", -EINVAL, 0 },
+		{ "12a", -EINVAL, 0 },
+	};
+
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
+		uint64_t v = 0xdeadbeef;
+		int r = cli_parse_u64(t[i].in, &v);
+
+		if (r != t[i].ret)
+			fail_msg("'%s': got %d, want %d", t[i].in, r, t[i].ret);
+		assert_int_equal(v, r == 0 ? t[i].want : 0xdeadbeef);
+	}
+}
+
+/* lib/util's pm_parse_double table (tests/unit/test-util.c): the same grammar */
+static void test_parse_double(void **state)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		double want;
+	} t[] = {
+		{ "1", 0, 1.0 },
+		{ "2.3283064365386962890625e-10", 0, 2.3283064365386962890625e-10 },
+		{ "6.1e-5", 0, 6.1e-5 },
+		{ "1e3", 0, 1000.0 },
+		{ "1,5", -EINVAL, 0 },
+		{ "inf", -EINVAL, 0 },
+		{ "nan", -EINVAL, 0 },
+		{ "0x1p3", -EINVAL, 0 },
+		{ "1e999", -ERANGE, 0 },
+		{ "", -EINVAL, 0 },
+		{ "1.5x", -EINVAL, 0 },
+		{ "-5", 0, -5.0 },
+		{ "-0.25e-2", 0, -0.25e-2 },
+		{ "--5", -EINVAL, 0 },
+		{ "-+5", -EINVAL, 0 },
+		{ "+-5", -EINVAL, 0 },
+		{ "+5", -EINVAL, 0 },
+		{ "5-", -EINVAL, 0 },
+		{ "-", -EINVAL, 0 },
+		{ ".5", 0, 0.5 },
+		{ "5.", 0, 5.0 },
+		{ ".", -EINVAL, 0 },
+		{ "-.", -EINVAL, 0 },
+		{ "1e+3", 0, 1000.0 },
+		{ "1E-3", 0, 1e-3 },
+		{ "1e", -EINVAL, 0 },
+		{ "1e+", -EINVAL, 0 },
+		{ "1e--3", -EINVAL, 0 },
+		{ "e5", -EINVAL, 0 },
+		{ "1.2.3", -EINVAL, 0 },
+		{ "1e3.5", -EINVAL, 0 },
+		{ "- 5", -EINVAL, 0 },
+		{ " 5", -EINVAL, 0 },
+	};
+
+	/* a comma locale must not change anything (if the machine has one) */
+	setlocale(LC_NUMERIC, "de_DE.UTF-8");
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
+		double v = -7;
+		int r = cli_parse_double(t[i].in, &v);
+
+		if (r != t[i].ret)
+			fail_msg("'%s': got %d, want %d", t[i].in, r, t[i].ret);
+		if (r == 0)
+			assert_true(v == t[i].want);
+		else
+			assert_true(v == -7);
+	}
+	setlocale(LC_NUMERIC, "C");
+}
+
+static void test_grow_and_snprintf(void **state)
+{
+	int *a = NULL;
+	size_t cap = 0;
+	char buf[4];
+
+	assert_int_equal(cli_grow((void **)&a, &cap, 3, sizeof(*a)), 0);
+	assert_true(cap >= 3);
+	a[2] = 7;
+	assert_int_equal(cli_grow((void **)&a, &cap, 100, sizeof(*a)), 0);
+	assert_true(cap >= 100);
+	assert_int_equal(a[2], 7);
+	assert_int_equal(a[99], 0); /* new room is zeroed */
+	assert_int_equal(cli_grow((void **)&a, &cap, SIZE_MAX, sizeof(*a)), -ENOMEM);
+	assert_true(cap >= 100); /* untouched */
+	free(a);
+	assert_int_equal(cli_snprintf(buf, sizeof(buf), "%s", "abc"), 0);
+	assert_int_equal(cli_snprintf(buf, sizeof(buf), "%s", "abcd"), -ENAMETOOLONG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_double),
+		cmocka_unit_test(test_grow_and_snprintf),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
