@@ -74,6 +74,10 @@ struct msr_core {
 	int fd;
 	uint32_t msr;
 	uint64_t start;
+	/* its reading at disable: APERF/MPERF are never stopped, so what a read
+	 * after disable reports is this, and the totals cover the whole run */
+	struct pm_reading end;
+	bool ended;
 };
 
 struct pm_msr_state {
@@ -404,6 +408,18 @@ needed:
 	return r;
 }
 
+/* APERF/MPERF now, as counted since enable. */
+static int core_reading(struct pm_session *s, const struct msr_core *m, uint64_t now,
+			struct pm_reading *ret)
+{
+	uint64_t t0 = msr_state(s)->t_enable, v;
+	int r = rdmsr(s, m->fd, m->msr, &v);
+
+	if (r == 0)
+		*ret = (struct pm_reading){ v - m->start, now - t0, now - t0 };
+	return r;
+}
+
 /* ---- counting -------------------------------------------------------------------- */
 
 /* Bring every counter of a domain up to now: counts, enabled and running time. */
@@ -620,14 +636,13 @@ static int msr_read(struct pm_session *s)
 	for (size_t i = 0; i < st->n_core && r == 0; i++) {
 		struct msr_core *m = &st->core[i];
 		struct pm_counter *c = &s->c[m->counter];
-		uint64_t v;
 
-		if (!s->enabled)
-			continue; /* APERF/MPERF are read, never stopped: keep the last read */
-		r = rdmsr(s, m->fd, m->msr, &v);
-		if (r == 0)
-			c->cur = (struct pm_reading){ v - m->start, now - st->t_enable,
-						      now - st->t_enable };
+		if (!s->enabled) {
+			if (m->ended) /* stopped: what was counted up to the disable */
+				c->cur = m->end;
+			continue;
+		}
+		r = core_reading(s, m, now, &c->cur);
 	}
 	return r;
 }
@@ -638,6 +653,14 @@ static int msr_disable(struct pm_session *s)
 	uint64_t now = now_ns(s);
 	int r = 0;
 
+	/* APERF/MPERF run on: their count at the disable is the run's last word */
+	for (size_t i = 0; st && i < st->n_core; i++) {
+		int e = core_reading(s, &st->core[i], now, &st->core[i].end);
+
+		st->core[i].ended = e == 0;
+		if (e < 0 && r == 0)
+			r = e;
+	}
 	for (size_t i = 0; st && i < st->n_dom; i++) {
 		struct msr_dom *d = &st->dom[i];
 		int e = accumulate(s, d, now);

@@ -434,6 +434,20 @@ class Simulated(unittest.TestCase):
         self.assertEqual(rows[3]['raw'], str(15 * 50000000))
         self.assertEqual(rows[-1]['raw'], sim_csv(tot.stdout)[-1]['raw'])
 
+    def test_msr_aperf_mperf_totals(self):
+        # --source msr: APERF/MPERF totals cover the whole run, with or without -I
+        args = ('--sim', 'amdzen2', 'stat', '-a', '--source', 'msr', '-e', 'msr/aperf/',
+                '-e', 'msr/mperf/', '-x,')
+        tot = sim_csv(run(*args, '--', 'sleep', '2').stdout)
+        iv = sim_csv(run(*args, '-I', '1000', '--', 'sleep', '2').stdout)
+        self.assertEqual([x['raw'] for x in tot], [x['raw'] for x in iv if x['type'] == 'total'])
+        self.assertNotIn('not_counted', ''.join(x['flags'] for x in tot))
+        for ev in ('msr/aperf/', 'msr/mperf/'):
+            parts = [int(x['raw']) for x in iv if x['type'] == 'interval' and x['event'] == ev]
+            (total,) = [int(x['raw']) for x in tot if x['event'] == ev]
+            self.assertEqual(len(parts), 2)
+            self.assertEqual(sum(parts), total)
+
     def test_partial_selection_is_flagged_everywhere(self):
         # -C 0 on a two-die Yitian reaches die 0's 8 of the 16 ali_drw PMUs
         args = ('--sim', 'yitian710', 'stat', '-C', '0', '-e', 'ali_drw/hif_rd/',

@@ -477,10 +477,55 @@ static void test_config_masked(void **state)
 	th_stop(&r);
 }
 
+/*
+ * APERF/MPERF through the msr source count to the end of the run (issue 12,
+ * item 7): without intervals the total is not <not counted>, and with them
+ * the last interval is in the total; both equal the scenario's truth.
+ */
+static void test_aperf_mperf_totals(void **state)
+{
+	static const char *const specs[] = { "msr/aperf/", "msr/mperf/", NULL };
+	const char *scn = "core.cycles 1.6G\ncore.mperf 1.2G\n";
+
+	for (int intervals = 0; intervals < 2; intervals++) {
+		struct th_run r;
+		const struct pm_report *rep;
+		double sum[2] = { 0, 0 };
+
+		assert_int_equal(start_msr(&r, th_sim_platform_with("amdzen2", scn), specs), 0);
+		for (int t = 0; t < 2; t++) {
+			pm_sim__advance(r.sim, SEC);
+			if (!intervals)
+				continue;
+			if (t == 1) /* the end of the run: stopped, then read, as stat does */
+				assert_int_equal(pm_session__disable(r.s), 0);
+			assert_int_equal(pm_session__read(r.s), 0);
+			rep = pm_session__report(r.s, true);
+			for (int e = 0; e < 2; e++)
+				sum[e] += rep->rows[e].value;
+		}
+		if (!intervals) {
+			assert_int_equal(pm_session__disable(r.s), 0);
+			assert_int_equal(pm_session__read(r.s), 0);
+		}
+		rep = pm_session__report(r.s, false);
+		/* 128 CPUs of a 7742 socket for 2 s */
+		th_assert_near(rep->rows[0].value, 128 * 1.6e9 * 2, 1);
+		th_assert_near(rep->rows[1].value, 128 * 1.2e9 * 2, 1);
+		assert_false(rep->rows[0].flags & PM_ROW_NOT_COUNTED);
+		if (intervals) {
+			th_assert_near(sum[0], rep->rows[0].value, 0);
+			th_assert_near(sum[1], rep->rows[1].value, 0);
+		}
+		th_stop(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_without_rotation),
+		cmocka_unit_test(test_aperf_mperf_totals),
 		cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_agrees_with_perf),
 		cmocka_unit_test(test_wrap),
