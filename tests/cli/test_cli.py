@@ -434,6 +434,25 @@ class Simulated(unittest.TestCase):
         self.assertEqual(rows[3]['raw'], str(15 * 50000000))
         self.assertEqual(rows[-1]['raw'], sim_csv(tot.stdout)[-1]['raw'])
 
+    def test_perf_constants_say_how_low_they_are(self):
+        # issue 12 item 11: perf's scales 6.1e-5 and 3e-5 MiB against 64/2^20 and 32/2^20
+        r = run('--sim', 'amdzen2', 'list', 'metrics', 'nps1_die_to_dram')
+        self.assertIn('0.06% low', r.stdout)
+        self.assertIn('DF_DRAM_BYTES_GB is exact', r.stdout)
+        r = run('--sim', 'amdzen2', 'list', 'metrics', 'all_remote_links_outbound')
+        self.assertIn('1.7% low', r.stdout)
+        self.assertIn('Remote_Links_Outbound_GB is exact', r.stdout)
+        # and the numbers hold: the same counts through both metrics
+        r = run('--sim', 'amdzen2', 'stat', '-a', '-j', '-M',
+                'nps1_die_to_dram,DF_DRAM_BYTES_GB,all_remote_links_outbound,'
+                'Remote_Links_Outbound_GB', '--', 'sleep', '1')
+        v = {o['event']: o['value'] for o in map(json.loads, r.stdout.splitlines())
+             if o['type'] == 'total'}
+        self.assertAlmostEqual(v['nps1_die_to_dram'] * 2**20 / 1e9 / v['DF_DRAM_BYTES_GB'],
+                               6.1e-5 / (64 / 2**20), places=9)
+        self.assertAlmostEqual(v['all_remote_links_outbound'] * 2**20 / 1e9 /
+                               v['Remote_Links_Outbound_GB'], 3e-5 / (32 / 2**20), places=9)
+
     def test_msr_aperf_mperf_totals(self):
         # --source msr: APERF/MPERF totals cover the whole run, with or without -I
         args = ('--sim', 'amdzen2', 'stat', '-a', '--source', 'msr', '-e', 'msr/aperf/',
