@@ -187,6 +187,14 @@ static const char *code_name(const struct pm_pmu *p, uint64_t code)
 	return NULL;
 }
 
+/* A slot's code for a message: its event name, or "an event" when no table has it. */
+static const char *slot_event(const struct pm_pmu *p, uint64_t code)
+{
+	const char *name = code_name(p, code);
+
+	return name ? name : "an event";
+}
+
 /* What the driver's error codes mean (kernel-facts §2.7). */
 static const char *driver_error(int err)
 {
@@ -409,10 +417,7 @@ static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 				pm_log(s->ctx, PM_LOG_WARN,
 				       "%s counter %u was counting %s (0x%lx), as a pmumon that was "
 				       "killed leaves it: reclaimed (--reclaim): set to DISABLE",
-				       k->pmu->name, j,
-				       code_name(k->pmu, (uint64_t)sl->saved) ?
-					       code_name(k->pmu, (uint64_t)sl->saved) :
-					       "an event",
+				       k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved),
 				       sl->saved);
 			r = write_text(s, sl->ev_fd, "0x0");
 			if (r < 0) {
@@ -438,19 +443,13 @@ static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 				       "(SIGKILL) left it, or another program counts the same; left "
 				       "alone (if no other program uses it, run again with --reclaim "
 				       "to reset it)",
-				       k->pmu->name, j,
-				       code_name(k->pmu, (uint64_t)sl->saved) ?
-					       code_name(k->pmu, (uint64_t)sl->saved) :
-					       "an event",
+				       k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved),
 				       sl->saved);
 			else
 				pm_log(s->ctx, PM_LOG_WARN,
 				       "%s counter %u is counting %s (0x%lx) for another program: left "
 				       "alone (if nothing uses it, write 0 to /%s/event%u)",
-				       k->pmu->name, j,
-				       code_name(k->pmu, (uint64_t)sl->saved) ?
-					       code_name(k->pmu, (uint64_t)sl->saved) :
-					       "an event",
+				       k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved),
 				       sl->saved, k->b->dir, j);
 		}
 	}
