@@ -277,8 +277,10 @@ struct cli_sampler;
 struct cli_sample {
 	uint64_t seq; /* 1 for the first interval; 0: none yet */
 	struct pm_snapshot *interval, *total;
-	uint64_t late_ns; /* how long after its deadline the read started */
-	uint64_t read_ns; /* how long the read and the snapshots took */
+	uint64_t late_ns;      /* how long after its deadline the read started */
+	uint64_t read_ns;      /* how long the read and the snapshots took */
+	uint64_t published_ns; /* CLOCK_MONOTONIC when it was published (real time, also
+				* on a simulated machine: for freshness checks) */
 };
 /* intervals: stop after that many (0: until stopped or a signal). */
 int cli_sampler__start(struct cli_live *lv, uint64_t step_ns, uint64_t intervals,
@@ -350,5 +352,6 @@ int cli_signals_caught(void);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

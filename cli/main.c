@@ -27,6 +27,7 @@ static const struct cmd {
 	{ "list", cmd_list, "show the PMUs of this machine and the events they count" },
 	{ "stat", cmd_stat, "count events, once or every interval, like perf stat" },
 	{ "import", cmd_import, "compute a pack's metrics from counts perf or others recorded" },
+	{ "serve", cmd_serve, "serve the counts to Prometheus, sampling on its own clock" },
 };
 
 static void usage(FILE *f)

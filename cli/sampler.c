@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -53,6 +54,7 @@ static int publish(struct cli_sampler *sp, uint64_t seq, uint64_t late_ns, uint6
 {
 	struct cli_sample smp = { .seq = seq, .late_ns = late_ns };
 	struct cli_sample old;
+	struct timespec now;
 	int r;
 
 	r = pm_session__snapshot(sp->lv->s, true, &smp.interval);
@@ -64,6 +66,8 @@ static int publish(struct cli_sampler *sp, uint64_t seq, uint64_t late_ns, uint6
 		return r;
 	}
 	smp.read_ns = sp->lv->ops->mono_ns(sp->lv->os) - t0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	smp.published_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 	pthread_mutex_lock(&sp->lock);
 	old = sp->latest;
 	sp->latest = smp;

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pmumon serve's parts that are not HTTP plumbing: the exposition of a
+ * sample in the Prometheus text format 0.0.4 and OpenMetrics 1.0.0
+ * (expo.c), the choice between them from an Accept header (accept.c), and
+ * a growable byte buffer they write into. docs/serve.md lists every family
+ * and label.
+ */
+#ifndef PMUMON_CLI_SERVE_H
+#define PMUMON_CLI_SERVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmumon/pmumon.h"
+
+/* A growable buffer; err latches the first failure (-ENOMEM), later writes do nothing. */
+struct sbuf {
+	char *data;
+	size_t len, cap;
+	int err;
+};
+void sbuf_put(struct sbuf *b, const char *s, size_t n);
+void sbuf_puts(struct sbuf *b, const char *s);
+void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sbuf_free(struct sbuf *b);
+
+enum expo_format {
+	EXPO_TEXT,	  /* text/plain; version=0.0.4 */
+	EXPO_OPENMETRICS, /* application/openmetrics-text; version=1.0.0 */
+};
+#define EXPO_TEXT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+#define EXPO_OPENMETRICS_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
+
+/*
+ * The format an Accept header asks for: OpenMetrics when it accepts
+ * application/openmetrics-text (version 1.0.0 or none given) with a q
+ * higher than text/plain's, the text format otherwise (also for a missing,
+ * empty or malformed header: Prometheus's own fallback).
+ */
+enum expo_format expo_negotiate(const char *accept);
+/* Whether an Accept-Encoding header accepts gzip (a q of 0 refuses it). */
+bool expo_accepts_gzip(const char *accept_encoding);
+
+/* What a sample's exposition says besides its rows. */
+struct expo_meta {
+	const char *version;  /* pmumon's */
+	const char *platform; /* the pack or simulated platform; "" when none */
+	bool simulated;
+	double interval_s;
+};
+
+/* What the sampler and the server counted, for the health series. */
+struct expo_health {
+	uint64_t samples;	 /* samples published */
+	double read_s;		 /* the last sample's read and snapshot time */
+	double late_s;		 /* how late after its deadline the last read started */
+	double last_sample_s;	 /* wall clock of the last sample, seconds since the epoch */
+	uint64_t http_errors[4]; /* 404, 405, 413/431, 503 */
+};
+
+/*
+ * Values held so that counters never go down: a scaled estimate can drop
+ * when a multiplexed event's running share changes. Kept across renders
+ * of successive samples (one render per sample, in sample order).
+ */
+struct expo_hold {
+	double *last; /* per row of the totals report */
+	size_t n;
+	uint64_t held; /* how many times a value was held */
+};
+void expo_hold_free(struct expo_hold *h);
+
+/*
+ * The exposition of one sample (its interval and totals snapshots' reports)
+ * into b: every family with HELP and TYPE (and UNIT in OpenMetrics), then
+ * "# EOF" in OpenMetrics. Returns the number of series written, or -ENOMEM.
+ */
+long expo_render(struct sbuf *b, enum expo_format f, const struct pm_report *interval,
+		 const struct pm_report *total, const struct expo_meta *m,
+		 const struct expo_health *h, struct expo_hold *hold);
+
+#endif

@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""pmumon serve (issue 15) on simulated machines with real clocks: the
+exposition's values against the scenario's truth, content negotiation, gzip,
+methods and paths, the health and snapshot endpoints, refusals, SIGTERM with
+every control register put back, and, where Debian's prometheus is
+installed, a real Prometheus scraping it and promtool checking it."""
+import gzip
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+PMUMON = os.environ['PMUMON']
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Yitian 710: every channel reads 6.4 GB/s and writes 3.2 GB/s (64-byte HIF requests)
+FLAT = 'jitter 0\nddr.read 6.4G\nddr.write 3.2G\nddr.rmw 0\n'
+READ_BPS, WRITE_BPS = 6.4e9, 3.2e9
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+def get(url, headers=None, method='GET', data=None):
+    """(status, headers, body) of a request; errors are answers too."""
+    req = urllib.request.Request(url, headers=headers or {}, method=method, data=data)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+
+
+def samples(text):
+    """{(name, frozenset(labels)): value} of an exposition."""
+    out = {}
+    for line in text.splitlines():
+        if not line or line.startswith('#'):
+            continue
+        m = re.match(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$', line)
+        assert m, 'not a sample line: %r' % line
+        labels = frozenset(re.findall(r'([a-z_]+)="((?:[^"\\]|\\.)*)"', m.group(3) or ''))
+        out[(m.group(1), labels)] = float(m.group(4))
+    return out
+
+
+def pick(s, name, **labels):
+    """The samples of name whose labels include these."""
+    want = set(labels.items())
+    return {k: v for k, v in s.items() if k[0] == name and want <= k[1]}
+
+
+class Server:
+    """pmumon serve on a simulated machine, stopped with SIGTERM."""
+
+    def __init__(self, sim, *args):
+        self.port = free_port()
+        self.url = 'http://127.0.0.1:%d' % self.port
+        self.p = subprocess.Popen([PMUMON, '--sim', sim, 'serve', '--listen',
+                                   '127.0.0.1:%d' % self.port] + list(args),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if self.p.poll() is not None:
+                raise AssertionError('serve ended: ' + self.p.stderr.read())
+            try:
+                if get(self.url + '/healthz')[0] == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise AssertionError('serve did not become healthy in 10 s')
+
+    def metrics(self, accept=None):
+        status, headers, body = get(self.url + '/metrics', {'Accept': accept} if accept else {})
+        assert status == 200, (status, body)
+        return headers, body.decode()
+
+    def stop(self):
+        self.p.send_signal(signal.SIGTERM)
+        try:
+            _, err = self.p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            _, err = self.p.communicate()
+        return self.p.returncode, err
+
+
+class Serve(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.scn = os.path.join(cls.tmp, 'flat.scn')
+        with open(cls.scn, 'w') as f:
+            f.write(FLAT)
+        cls.srv = Server('yitian710:clock=real,scenario=' + cls.scn, '-I', '100',
+                         '--per-channel', '-e', 'ali_drw/hif_rd/', '-e', 'ali_drw/hif_wr/',
+                         '-M', 'ddr_read_bandwidth.all')
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.stop()
+        shutil.rmtree(cls.tmp)
+
+    def test_counters_and_gauges_equal_the_truth(self):
+        time.sleep(0.3)
+        t0 = time.time()
+        s0 = samples(self.srv.metrics()[1])
+        time.sleep(1.0)
+        s1 = samples(self.srv.metrics()[1])
+        t1 = time.time()
+        reads = pick(s1, 'pmumon_event_total', event='ali_drw/hif_rd/')
+        self.assertEqual(len(reads), 8)  # one per channel, labelled
+        for key, v1 in reads.items():
+            labels = dict(key[1])
+            self.assertIn('channel', labels)
+            self.assertIn('die', labels)
+            # the counters grow at the truth's rate: between the samples the
+            # scrapes saw (one interval of 100 ms either way of the wall time)
+            rate = (v1 - s0[key]) / (t1 - t0)
+            self.assertTrue(abs(rate - READ_BPS / 64) <= 0.15 * READ_BPS / 64, (key, rate))
+        gauges = pick(s1, 'pmumon_ddr_read_bandwidth_all_bytes_per_second')
+        self.assertEqual(len(gauges), 8)
+        for key, v in gauges.items():
+            self.assertTrue(abs(v - READ_BPS) <= 0.01 * READ_BPS, (key, v))
+        # every counted event ran the whole interval: its running ratio says so
+        for v in pick(s1, 'pmumon_event_running_ratio').values():
+            self.assertTrue(abs(v - 1) <= 1e-9)
+
+    def test_counter_totals_match_elapsed_time(self):
+        s = samples(self.srv.metrics()[1])
+        n = s[('pmumon_samples_total', frozenset())]
+        interval = s[('pmumon_interval_seconds', frozenset())]
+        self.assertEqual(interval, 0.1)
+        # the totals cover n intervals of 100 ms at 1e8 reads per second per channel
+        for key, v in pick(s, 'pmumon_event_total', event='ali_drw/hif_rd/').items():
+            expect = n * interval * READ_BPS / 64
+            self.assertTrue(abs(v - expect) <= 0.02 * expect, (key, v, expect, n))
+
+    def test_build_info_says_simulated(self):
+        s = samples(self.srv.metrics()[1])
+        info = pick(s, 'pmumon_build_info')
+        self.assertEqual(len(info), 1)
+        labels = dict(next(iter(info))[1])
+        self.assertEqual(labels['simulated'], 'true')
+        self.assertEqual(labels['platform'], 'yitian710')
+
+    def test_text_format_by_default(self):
+        headers, body = self.srv.metrics()
+        self.assertTrue(headers['Content-Type'].startswith('text/plain; version=0.0.4'))
+        self.assertIn('# TYPE pmumon_event_total counter\n', body)
+        self.assertNotIn('# EOF', body)
+
+    def test_openmetrics_when_asked(self):
+        accept = ('application/openmetrics-text;version=1.0.0,application/openmetrics-text;'
+                  'version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1')
+        headers, body = self.srv.metrics(accept)
+        self.assertTrue(headers['Content-Type'].startswith('application/openmetrics-text'))
+        self.assertTrue(body.endswith('# EOF\n'))
+        self.assertIn('# TYPE pmumon_event counter\n', body)  # the family without _total
+        self.assertIn('# TYPE pmumon_build info\n', body)
+        self.assertIn('# UNIT pmumon_sample_duration_seconds seconds\n', body)
+        # text preferred over OpenMetrics: text
+        headers, _ = self.srv.metrics('text/plain;version=0.0.4;q=1,'
+                                      'application/openmetrics-text;q=0.5')
+        self.assertTrue(headers['Content-Type'].startswith('text/plain'))
+
+    def test_gzip_when_accepted(self):
+        status, headers, body = get(self.srv.url + '/metrics', {'Accept-Encoding': 'gzip'})
+        self.assertEqual(status, 200)
+        self.assertEqual(headers['Content-Encoding'], 'gzip')
+        text = gzip.decompress(body).decode()
+        self.assertIn('# TYPE pmumon_event_total counter', text)
+        samples(text)  # it parses
+        status, headers, _ = get(self.srv.url + '/metrics', {'Accept-Encoding': 'gzip;q=0'})
+        self.assertIsNone(headers['Content-Encoding'])
+
+    def test_methods_and_paths(self):
+        status, headers, body = get(self.srv.url + '/metrics', method='HEAD')
+        self.assertEqual(status, 200)
+        self.assertEqual(body, b'')
+        self.assertTrue(headers['Content-Type'].startswith('text/plain'))
+        status, headers, _ = get(self.srv.url + '/metrics', method='POST', data=b'x')
+        self.assertEqual(status, 405)
+        self.assertEqual(headers['Allow'], 'GET, HEAD')
+        status, _, _ = get(self.srv.url + '/metrics', method='DELETE')
+        self.assertEqual(status, 405)
+        self.assertEqual(get(self.srv.url + '/nothing')[0], 404)
+        status, _, body = get(self.srv.url + '/')
+        self.assertEqual(status, 200)
+        self.assertIn(b'/metrics', body)
+        time.sleep(0.3)  # the exposition is rendered once per sample (100 ms)
+        s = samples(self.srv.metrics()[1])
+        self.assertGreaterEqual(s[('pmumon_http_errors_total', frozenset({('code', '404')}))], 1)
+        self.assertGreaterEqual(s[('pmumon_http_errors_total', frozenset({('code', '405')}))], 2)
+
+    def test_oversized_request_is_refused(self):
+        with socket.create_connection(('127.0.0.1', self.srv.port), timeout=10) as c:
+            c.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ' + b'a' * 65536 +
+                      b'\r\n\r\n')
+            reply = c.recv(4096)
+        self.assertRegex(reply, rb'^HTTP/1\.1 (413|431)')
+
+    def test_health_and_snapshot(self):
+        status, _, body = get(self.srv.url + '/healthz')
+        self.assertEqual(status, 200)
+        self.assertTrue(body.startswith(b'ok'))
+        status, headers, body = get(self.srv.url + '/api/v1/snapshot')
+        self.assertEqual(status, 200)
+        lines = [json.loads(l) for l in body.decode().splitlines()]
+        self.assertTrue(lines)
+        for rec in lines:
+            self.assertEqual(rec['schema'], 2)
+            self.assertEqual(rec['type'], 'interval')
+            self.assertTrue(rec['simulated'])
+        bw = [r for r in lines if r['event'] == 'ddr_read_bandwidth.all']
+        self.assertEqual(len(bw), 8)
+        for r in bw:
+            self.assertTrue(abs(r['value'] - READ_BPS / 1e6) <= 0.01 * READ_BPS / 1e6)
+
+
+class Refusals(unittest.TestCase):
+    def run_serve(self, sim, *args):
+        return subprocess.run([PMUMON, '--sim', sim, 'serve'] + list(args), capture_output=True,
+                              text=True, timeout=30)
+
+    def test_virtual_clock(self):
+        r = self.run_serve('yitian710')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('clock=real', r.stderr)
+
+    def test_interval_range(self):
+        for i in ('5', '60001'):
+            r = self.run_serve('yitian710:clock=real', '-I', i)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn('10 to 60000 ms', r.stderr)
+
+    def test_bad_listen(self):
+        for addr in ('localhost', '127.0.0.1:99999', '1.2.3:80', '[::1:80'):
+            r = self.run_serve('yitian710:clock=real', '--listen', addr)
+            self.assertEqual(r.returncode, 2, addr)
+            self.assertIn('--listen wants ADDR:PORT', r.stderr)
+
+    def test_stat_output_options(self):
+        r = self.run_serve('yitian710:clock=real', '-j')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('/api/v1/snapshot', r.stderr)
+
+    def test_address_in_use(self):
+        with socket.socket() as s:
+            s.bind(('127.0.0.1', 0))
+            s.listen()
+            r = self.run_serve('yitian710:clock=real', '--listen',
+                               '127.0.0.1:%d' % s.getsockname()[1])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('cannot listen', r.stderr)
+
+    def test_too_many_series(self):
+        r = self.run_serve('yitian710:clock=real', '-I', '50', '--max-series', '10')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('--max-series', r.stderr)
+
+
+class Restore(unittest.TestCase):
+    def test_sigterm_puts_every_register_back(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            before, after = os.path.join(tmp, 'before'), os.path.join(tmp, 'after')
+            r = subprocess.run([PMUMON, '--sim', 'bluefield2:state=' + before, 'list', 'pmus'],
+                               capture_output=True, text=True, timeout=30)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            srv = Server('bluefield2:clock=real,state=' + after, '-I', '100')
+            s = samples(srv.metrics()[1])
+            self.assertTrue(pick(s, 'pmumon_event_total'))
+            self.assertTrue(pick(s, 'pmumon_device_up'))
+            self.assertTrue(all(v == 1 for v in pick(s, 'pmumon_device_up').values()))
+            code, err = srv.stop()
+            self.assertEqual(code, 0, err)
+            with open(before) as f1, open(after) as f2:
+                self.assertEqual(f1.read(), f2.read())
+        finally:
+            shutil.rmtree(tmp)
+
+
+@unittest.skipUnless(shutil.which('promtool'), 'promtool (Debian prometheus) not installed')
+class Promtool(unittest.TestCase):
+    def test_check_metrics(self):
+        srv = Server('amdzen2:clock=real,sockets=2', '-I', '100')
+        try:
+            _, body = srv.metrics('text/plain;version=0.0.4')
+        finally:
+            srv.stop()
+        r = subprocess.run(['promtool', 'check', 'metrics'], input=body, capture_output=True,
+                           text=True, timeout=30)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(r.stdout + r.stderr, '')
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=2)
