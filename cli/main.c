@@ -42,7 +42,7 @@ static void usage(FILE *f)
 		   "\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f,
 		"\n"
 		"Options:\n"

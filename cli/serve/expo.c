@@ -85,15 +85,22 @@ void expo_hold_free(struct expo_hold *h)
 	*h = (struct expo_hold){ 0 };
 }
 
-/* A sample value: integers exactly, others with 17 significant digits (round trip). */
+/* A sample value: integers exactly, others in the fewest of 15 or 17 digits that read back
+ * as the same double. */
 static void put_value(struct sbuf *b, double v)
 {
-	if (isinf(v))
+	char num[32];
+
+	if (isinf(v)) {
 		sbuf_puts(b, v > 0 ? "+Inf" : "-Inf");
-	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+	} else if (v == floor(v) && fabs(v) < 9007199254740992.0) {
 		sbuf_printf(b, "%.0f", v);
-	else
-		sbuf_printf(b, "%.17g", v);
+	} else {
+		snprintf(num, sizeof(num), "%.15g", v);
+		if (strtod(num, NULL) != v)
+			snprintf(num, sizeof(num), "%.17g", v);
+		sbuf_puts(b, num);
+	}
 }
 
 /* A label value, escaped as both formats want: backslash, double quote, newline. */

@@ -385,6 +385,8 @@ static bool gone(ssize_t err)
 static void lose_unit(struct pm_session *s, const struct pm_read_unit *ru, int err)
 {
 	const char *device = s->l->inst[s->c[s->ru_idx[ru->first]].inst].device;
+	/* a PMU with one read unit per CPU domain goes away in all of them: say it once */
+	bool said = s->failed_device && !strcmp(s->failed_device, device);
 
 	for (size_t m = 0; m < ru->n; m++) {
 		struct pm_counter *c = &s->c[s->ru_idx[ru->first + m]];
@@ -394,10 +396,11 @@ static void lose_unit(struct pm_session *s, const struct pm_read_unit *ru, int e
 	}
 	s->lost_err = err;
 	s->failed_device = device;
-	pm_log(s->ctx, PM_LOG_WARN,
-	       "%s went away (%s): its events are not counted from now on (their counts stop at "
-	       "the last good read); the rest go on",
-	       device, strerror(-err));
+	if (!said)
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "%s went away (%s): its events are not counted from now on (their counts stop at "
+		       "the last good read); the rest go on",
+		       device, strerror(-err));
 }
 
 /* Read every counter into last_good (and cur too when publish). */

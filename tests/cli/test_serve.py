@@ -17,6 +17,7 @@ import tempfile
 import time
 import unittest
 import urllib.error
+import urllib.parse
 import urllib.request
 
 PMUMON = os.environ['PMUMON']
@@ -307,6 +308,146 @@ class Promtool(unittest.TestCase):
                            text=True, timeout=30)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertEqual(r.stdout + r.stderr, '')
+
+
+def query(prom, expr):
+    """The vector result of an instant PromQL query."""
+    url = prom + '/api/v1/query?' + urllib.parse.urlencode({'query': expr})
+    status, _, body = get(url)
+    assert status == 200, (status, body)
+    doc = json.loads(body)
+    assert doc['status'] == 'success', doc
+    return doc['data']['result']
+
+
+@unittest.skipUnless(shutil.which('prometheus'), 'prometheus (Debian package) not installed')
+class RealPrometheus(unittest.TestCase):
+    """A real Prometheus scrapes five simulated machines (issue 15's test):
+    the rates and gauges it stores equal the scenario's truth, every
+    recording rule and dashboard query returns data, and each alert fires
+    where a scenario makes it and nowhere else."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        scn = lambda name, text: cls.write(name, text)
+        flat = scn('flat.scn', FLAT)
+        faults = scn('faults.scn', 'at 0s steal amd_df 0 4\nat 1s vanish amd_l3\n')
+        prog = os.path.join(cls.tmp, 'mf.prog')
+        with open(prog, 'w') as f:
+            subprocess.run([PMUMON, '--sim', 'merrifield', 'list', 'program'], stdout=f,
+                           check=True, timeout=30)
+        cls.servers = {
+            'yitian710': Server('yitian710:clock=real,scenario=' + flat, '-I', '100',
+                                '--per-channel', '-e', 'ali_drw/hif_rd/',
+                                '-M', 'ddr_read_bandwidth.all,ddr_write_bandwidth.all'),
+            'amdzen2': Server('amdzen2:clock=real,sockets=2', '-I', '100',
+                              '-M', 'nps1_die_to_dram'),
+            'bluefield2': Server('bluefield2:clock=real', '-I', '100', '-M',
+                                 'pcie_in_bandwidth,pcie_out_bandwidth,l3_hit_ratio_bank0,'
+                                 'l3_hit_ratio_bank1'),
+            'merrifield': Server('merrifield:clock=real', '-I', '100', '--program', prog),
+            'faults': Server('amdzen2:clock=real,scenario=' + faults, '-I', '100'),
+        }
+        # the shipped rules, with their for: durations cut so the test need not wait minutes
+        with open(os.path.join(ROOT, 'dist/prometheus/pmumon-rules.yml')) as f:
+            rules = re.sub(r'for: \S+', 'for: 0s', f.read())
+        cls.write('rules.yml', rules)
+        targets = ', '.join("'127.0.0.1:%d'" % s.port for s in cls.servers.values())
+        cls.write('prometheus.yml',
+                  'global: {scrape_interval: 500ms, evaluation_interval: 500ms}\n'
+                  'rule_files: [rules.yml]\n'
+                  'scrape_configs:\n'
+                  '  - job_name: pmumon\n'
+                  '    static_configs: [{targets: [%s]}]\n' % targets)
+        cls.prom_port = free_port()
+        cls.prom = 'http://127.0.0.1:%d' % cls.prom_port
+        cls.p = subprocess.Popen(['prometheus', '--config.file=' + cls.tmp + '/prometheus.yml',
+                                  '--storage.tsdb.path=' + cls.tmp + '/data',
+                                  '--web.listen-address=127.0.0.1:%d' % cls.prom_port],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                 cwd=cls.tmp)
+        # every target scraped once, then a whole 5 s rate window more: a window
+        # that began before the first scrape would be extrapolated, not measured
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                if len(query(cls.prom, 'up{job="pmumon"} == 1')) == len(cls.servers):
+                    break
+            except (OSError, AssertionError):
+                pass
+            time.sleep(0.2)
+        time.sleep(6)
+
+    @classmethod
+    def write(cls, name, text):
+        path = os.path.join(cls.tmp, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.p.terminate()
+        cls.p.wait(timeout=30)
+        for s in cls.servers.values():
+            s.stop()
+        shutil.rmtree(cls.tmp)
+
+    def inst(self, name):
+        return '127.0.0.1:%d' % self.servers[name].port
+
+    def test_every_target_up(self):
+        up = query(self.prom, 'up{job="pmumon"}')
+        self.assertEqual(len(up), 5)
+        self.assertTrue(all(r['value'][1] == '1' for r in up), up)
+
+    def test_rates_and_gauges_equal_the_truth(self):
+        i = self.inst('yitian710')
+        rates = query(self.prom, 'rate(pmumon_event_total{instance="%s",event="ali_drw/hif_rd/"}'
+                      '[5s])' % i)
+        self.assertEqual(len(rates), 8)
+        for r in rates:
+            v = float(r['value'][1])
+            self.assertTrue(abs(v - READ_BPS / 64) <= 0.01 * READ_BPS / 64, (r['metric'], v))
+        for name, truth in (('pmumon:memory_read_bytes_per_second', READ_BPS),
+                            ('pmumon:memory_write_bytes_per_second', WRITE_BPS)):
+            got = query(self.prom, '%s{instance="%s"}' % (name, i))
+            self.assertEqual(len(got), 8)
+            for r in got:
+                v = float(r['value'][1])
+                self.assertTrue(abs(v - truth) <= 0.01 * truth, (name, r['metric'], v))
+
+    def test_multiplexed_events_show_in_quality(self):
+        got = query(self.prom, 'pmumon_quality_flag{instance="%s",flag="multiplexed"}'
+                    % self.inst('amdzen2'))
+        self.assertTrue(got)  # 8 DF events rotate over 4 counters
+        ratio = query(self.prom, 'pmumon:event_running_ratio:min{instance="%s"}'
+                      % self.inst('amdzen2'))
+        self.assertTrue(0 < float(ratio[0]['value'][1]) < 0.9, ratio)
+
+    def test_rules_and_dashboard_queries_return_data(self):
+        with open(os.path.join(ROOT, 'dist/grafana/pmumon.json')) as f:
+            dash = json.load(f)
+        exprs = [t['expr'].replace('{instance=~"$instance"}', '')
+                 for p in dash['panels'] for t in p['targets']]
+        with open(os.path.join(ROOT, 'dist/prometheus/pmumon-rules.yml')) as f:
+            records = re.findall(r'- record: (\S+)', f.read())
+        self.assertEqual(len(records), 6)
+        for expr in exprs + records:
+            self.assertTrue(query(self.prom, expr), 'no data for ' + expr)
+        # the merrifield groups count through the programming list
+        self.assertTrue(query(self.prom, 'pmumon_event_total{instance="%s"}'
+                              % self.inst('merrifield')))
+
+    def test_alerts_fire_where_made_to(self):
+        alerts = query(self.prom, 'ALERTS{alertstate="firing"}')
+        fired = {(a['metric']['alertname'], a['metric']['instance']) for a in alerts}
+        faults = self.inst('faults')
+        self.assertIn(('PmumonDeviceDown', faults), fired)
+        self.assertIn(('PmumonNotCounting', faults), fired)
+        for name, inst in fired:
+            self.assertEqual(inst, faults, 'alert %s fired on %s' % (name, inst))
 
 
 if __name__ == '__main__':
