@@ -81,8 +81,25 @@ void sbuf_free(struct sbuf *b)
 
 void expo_hold_free(struct expo_hold *h)
 {
+	for (int w = 0; w < 2; w++) {
+		for (size_t k = 0; k < h->n_labels[w]; k++)
+			free(h->labels[w][k]);
+		free(h->labels[w]);
+	}
 	free(h->last);
 	*h = (struct expo_hold){ 0 };
+}
+
+/* An unsigned integer in decimal, without printf. */
+static void put_u64(struct sbuf *b, uint64_t v)
+{
+	char num[24];
+	size_t i = sizeof(num);
+
+	do
+		num[--i] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	sbuf_put(b, num + i, sizeof(num) - i);
 }
 
 /* A sample value: integers exactly, others in the fewest of 15 or 17 digits that read back
@@ -94,7 +111,9 @@ static void put_value(struct sbuf *b, double v)
 	if (isinf(v)) {
 		sbuf_puts(b, v > 0 ? "+Inf" : "-Inf");
 	} else if (v == floor(v) && fabs(v) < 9007199254740992.0) {
-		sbuf_printf(b, "%.0f", v);
+		if (v < 0)
+			sbuf_put(b, "-", 1);
+		put_u64(b, (uint64_t)fabs(v));
 	} else {
 		snprintf(num, sizeof(num), "%.15g", v);
 		if (strtod(num, NULL) != v)
@@ -106,31 +125,33 @@ static void put_value(struct sbuf *b, double v)
 /* A label value, escaped as both formats want: backslash, double quote, newline. */
 static void put_label(struct sbuf *b, bool *first, const char *name, const char *value)
 {
-	sbuf_puts(b, *first ? "{" : ",");
+	sbuf_put(b, *first ? "{" : ",", 1);
 	*first = false;
 	sbuf_puts(b, name);
-	sbuf_puts(b, "=\"");
-	for (const char *p = value; *p; p++) {
-		if (*p == '\\')
-			sbuf_puts(b, "\\\\");
-		else if (*p == '"')
-			sbuf_puts(b, "\\\"");
-		else if (*p == '\n')
-			sbuf_puts(b, "\\n");
-		else
-			sbuf_put(b, p, 1);
+	sbuf_put(b, "=\"", 2);
+	while (*value) {
+		size_t plain = strcspn(value, "\\\"\n");
+
+		sbuf_put(b, value, plain);
+		value += plain;
+		if (!*value)
+			break;
+		sbuf_puts(b, *value == '\\' ? "\\\\" : *value == '"' ? "\\\"" : "\\n");
+		value++;
 	}
-	sbuf_puts(b, "\"");
+	sbuf_put(b, "\"", 1);
 }
 
 static void put_int_label(struct sbuf *b, bool *first, const char *name, int v)
 {
-	char num[16];
-
 	if (v < 0)
 		return;
-	snprintf(num, sizeof(num), "%d", v);
-	put_label(b, first, name, num);
+	sbuf_put(b, *first ? "{" : ",", 1);
+	*first = false;
+	sbuf_puts(b, name);
+	sbuf_put(b, "=\"", 2);
+	put_u64(b, (uint64_t)v);
+	sbuf_put(b, "\"", 1);
 }
 
 /* The PMU family of an event label ("ali_drw/hif_rd/" -> "ali_drw"), or NULL. */
@@ -162,25 +183,67 @@ static void put_place(struct sbuf *b, bool *first, const struct pm_row *r)
 		put_label(b, first, "place", r->place);
 }
 
-/* name{labels of r[, extra="..."]} value\n */
-static void put_series(struct sbuf *b, const char *name, const struct pm_row *r, bool event,
-		       const char *extra, const char *extra_value, double v)
+/* The labels of row r, '{pmu="ali_drw",event=...' (no closing brace), in b: an event's
+ * PMU, name and unit, or a metric's name; then its place. */
+static void row_labels(struct sbuf *b, const struct pm_row *r)
 {
 	bool first = true;
 
-	sbuf_puts(b, name);
-	if (event) {
+	if (r->flags & PM_ROW_METRIC) {
+		put_label(b, &first, "metric", r->event);
+	} else {
 		put_pmu_label(b, &first, r->event);
 		put_label(b, &first, "event", r->event);
 		if (r->unit && r->unit[0])
 			put_label(b, &first, "unit", r->unit);
 	}
 	put_place(b, &first, r);
+}
+
+/*
+ * Row i's labels of a report (which: 0 interval, 1 totals), made once: the
+ * rows of a session's reports are the same rows in the same order from one
+ * read to the next, only their values change. NULL when out of memory.
+ */
+static const char *labels_of(struct expo_hold *h, int which, const struct pm_report *rep, size_t i)
+{
+	struct sbuf b = { 0 };
+
+	if (h->n_labels[which] != rep->n_rows) {
+		for (size_t k = 0; k < h->n_labels[which]; k++)
+			free(h->labels[which][k]);
+		free(h->labels[which]);
+		h->labels[which] = calloc(rep->n_rows + 1, sizeof(char *));
+		h->n_labels[which] = h->labels[which] ? rep->n_rows : 0;
+	}
+	if (i >= h->n_labels[which])
+		return NULL;
+	if (h->labels[which][i])
+		return h->labels[which][i];
+	row_labels(&b, &rep->rows[i]);
+	sbuf_put(&b, "", 0); /* "" for a row without labels */
+	if (b.err)
+		return NULL;
+	h->labels[which][i] = b.data;
+	return b.data;
+}
+
+/* name{labels[,extra="..."]} value\n */
+static void put_series(struct sbuf *b, const char *name, const char *labels, const char *extra,
+		       const char *extra_value, double v)
+{
+	bool first = true;
+
+	sbuf_puts(b, name);
+	if (labels && labels[0]) {
+		sbuf_puts(b, labels); /* starts with '{' */
+		first = false;
+	}
 	if (extra)
 		put_label(b, &first, extra, extra_value);
-	sbuf_puts(b, first ? " " : "} ");
+	sbuf_put(b, first ? " " : "} ", first ? 1 : 2);
 	put_value(b, v);
-	sbuf_puts(b, "\n");
+	sbuf_put(b, "\n", 1);
 }
 
 /* HELP, TYPE (and UNIT) of a family. OpenMetrics names a counter's family without _total. */
@@ -234,7 +297,7 @@ static long put_events(struct sbuf *b, enum expo_format f, const struct pm_repor
 
 		if (!is_count(r) || isnan(r->value))
 			continue;
-		put_series(b, "pmumon_event_total", r, true, NULL, NULL,
+		put_series(b, "pmumon_event_total", labels_of(hold, 1, total, i), NULL, NULL,
 			   held_value(hold, i, r->value));
 		n++;
 	}
@@ -245,14 +308,16 @@ static long put_events(struct sbuf *b, enum expo_format f, const struct pm_repor
 
 		if ((r->flags & PM_ROW_SNAPSHOT) && !(r->flags & PM_ROW_METRIC) &&
 		    !isnan(r->value)) {
-			put_series(b, "pmumon_event_value", r, true, NULL, NULL, r->value);
+			put_series(b, "pmumon_event_value", labels_of(hold, 1, total, i), NULL,
+				   NULL, r->value);
 			n++;
 		}
 	}
 	return n;
 }
 
-static long put_quality(struct sbuf *b, enum expo_format f, const struct pm_report *interval)
+static long put_quality(struct sbuf *b, enum expo_format f, const struct pm_report *interval,
+			struct expo_hold *hold)
 {
 	long n = 0;
 
@@ -263,8 +328,8 @@ static long put_quality(struct sbuf *b, enum expo_format f, const struct pm_repo
 		const struct pm_row *r = &interval->rows[i];
 
 		if (is_count(r) && !isnan(r->running)) {
-			put_series(b, "pmumon_event_running_ratio", r, true, NULL, NULL,
-				   r->running);
+			put_series(b, "pmumon_event_running_ratio", labels_of(hold, 0, interval, i),
+				   NULL, NULL, r->running);
 			n++;
 		}
 	}
@@ -280,8 +345,8 @@ static long put_quality(struct sbuf *b, enum expo_format f, const struct pm_repo
 			if (!(flags & bit))
 				continue;
 			flags &= ~bit;
-			put_series(b, "pmumon_quality_flag", r, true, "flag", pm_row_flag_name(bit),
-				   1);
+			put_series(b, "pmumon_quality_flag", labels_of(hold, 0, interval, i),
+				   "flag", pm_row_flag_name(bit), 1);
 			n++;
 		}
 	}
@@ -379,7 +444,8 @@ static long put_metric(struct sbuf *b, enum expo_format f, const struct pm_repor
 		v = r->value * (u ? u->factor : 1);
 		if (u && u->amount)
 			v = held_value(hold, i, v);
-		put_series(b, name, r, false, u ? NULL : "unit", u ? NULL : r->unit, v);
+		put_series(b, name, labels_of(hold, from == total, from, i), u ? NULL : "unit",
+			   u ? NULL : r->unit, v);
 		n++;
 	}
 	return n;
@@ -465,7 +531,7 @@ long expo_render(struct sbuf *b, enum expo_format f, const struct pm_report *int
 			hold->last[i] = NAN;
 	}
 	n = put_events(b, f, total, hold);
-	n += put_quality(b, f, interval);
+	n += put_quality(b, f, interval, hold);
 	for (size_t i = 0; i < interval->n_rows; i++)
 		if ((interval->rows[i].flags & PM_ROW_METRIC) && first_of_name(interval, i))
 			n += put_metric(b, f, interval, total, i, hold);

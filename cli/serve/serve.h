@@ -61,14 +61,17 @@ struct expo_health {
 };
 
 /*
- * Values held so that counters never go down: a scaled estimate can drop
- * when a multiplexed event's running share changes. Kept across renders
- * of successive samples (one render per sample, in sample order).
+ * What the renders of one session's samples keep: the values held so that
+ * counters never go down (a scaled estimate can drop when a multiplexed
+ * event's running share changes), and each row's labels, made once. Kept
+ * across renders of successive samples (in sample order).
  */
 struct expo_hold {
 	double *last; /* per row of the totals report */
 	size_t n;
-	uint64_t held; /* how many times a value was held */
+	uint64_t held;	  /* how many times a value was held */
+	char **labels[2]; /* per row of the interval [0] and totals [1] reports */
+	size_t n_labels[2];
 };
 void expo_hold_free(struct expo_hold *h);
 
