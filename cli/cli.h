@@ -353,5 +353,6 @@ int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 #endif

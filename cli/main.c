@@ -28,6 +28,7 @@ static const struct cmd {
 	{ "stat", cmd_stat, "count events, once or every interval, like perf stat" },
 	{ "import", cmd_import, "compute a pack's metrics from counts perf or others recorded" },
 	{ "serve", cmd_serve, "serve the counts to Prometheus, sampling on its own clock" },
+	{ "top", cmd_top, "the live view: memory channels, caches and links every second" },
 };
 
 static void usage(FILE *f)

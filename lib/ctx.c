@@ -475,3 +475,8 @@ const char *pm_ctx__packs(struct pm_ctx *ctx)
 {
 	return pm_ctx__discover(ctx) < 0 ? "" : pm_db__matched_names(ctx->db);
 }
+
+const struct pm_screen *pm_ctx__screen(struct pm_ctx *ctx)
+{
+	return pm_ctx__discover(ctx) < 0 ? NULL : pm_db__screen(ctx->db);
+}

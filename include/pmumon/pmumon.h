@@ -141,6 +141,17 @@ PM_API int pm_ctx__package_count(struct pm_ctx *ctx);
 PM_API int pm_ctx__die_count(struct pm_ctx *ctx);
 /* Names of the platform packs that match this machine, comma separated. */
 PM_API const char *pm_ctx__packs(struct pm_ctx *ctx);
+/*
+ * What a platform pack says its live view (pmumon top) shows: a title, its
+ * metrics (comma separated, as -M takes them), how to group the rows
+ * ("device", "channel", "die", "socket"; NULL: device) and a note (NULL:
+ * none). pm_ctx__screen: the first matching pack's, or NULL when none has
+ * one. Valid while the context lives.
+ */
+struct pm_screen {
+	const char *title, *metrics, *group, *note;
+};
+PM_API const struct pm_screen *pm_ctx__screen(struct pm_ctx *ctx);
 
 PM_API const char *pm_pmu__name(const struct pm_pmu *p);
 /* The family: the name without an instance suffix (ali_drw_21000 -> ali_drw). */

@@ -22,6 +22,7 @@ struct pm_pack {
 	char **defaults;
 	size_t n_defaults, cap_defaults;
 	char *defaults_note;
+	struct pm_screen screen; /* its "Screen": what pmumon top shows (NULL title: none) */
 };
 
 /* A pack's InstanceTopology: how its PMU instances' names map to die, channel, sub-channel. */
@@ -671,6 +672,35 @@ static int add_constants(struct pm_ctx *ctx, struct pm_db *db, const char *pack,
 	return 0;
 }
 
+/*
+ * A pack's "Screen": what pmumon top shows for its platform, {"Title": ...,
+ * "Metrics": [names], "Group": "device|channel|die|socket", "Note": ...}.
+ * Absent: no screen. Malformed parts are left out (the pack loads).
+ */
+static int load_screen(json_t *o, struct pm_screen *ret)
+{
+	struct pm_strbuf metrics = { 0 };
+	size_t i;
+	json_t *m;
+
+	if (!json_is_object(o) || !jstr(o, "Title"))
+		return 0;
+	json_array_foreach(json_object_get(o, "Metrics"), i, m) {
+		if (json_is_string(m))
+			pm_strbuf__printf(&metrics, "%s%s", metrics.len ? "," : "",
+					  json_string_value(m));
+	}
+	if (metrics.oom) {
+		pm_strbuf__done(&metrics);
+		return -ENOMEM;
+	}
+	ret->title = pm_strdup0(jstr(o, "Title"));
+	ret->group = pm_strdup0(jstr(o, "Group"));
+	ret->note = pm_strdup0(jstr(o, "Note"));
+	ret->metrics = metrics.len ? pm_strbuf__steal(&metrics) : NULL;
+	return ret->title ? 0 : -ENOMEM;
+}
+
 static int add_pack(struct pm_db *db, const char *name, json_t *root)
 {
 	struct pm_pack *pk;
@@ -689,6 +719,9 @@ static int add_pack(struct pm_db *db, const char *name, json_t *root)
 	if (!root)
 		return 0; /* a perf table: no defaults, no notes */
 	pk->defaults_note = pm_strdup0(jstr(root, "DefaultsNote"));
+	r = load_screen(json_object_get(root, "Screen"), &pk->screen);
+	if (r < 0)
+		return r;
 	json_array_foreach(json_object_get(root, "Defaults"), i, d) {
 		if (!json_is_string(d))
 			continue;
@@ -964,6 +997,10 @@ void pm_db__free(struct pm_db *db)
 			free(db->packs[i].defaults[d]);
 		free(db->packs[i].defaults);
 		free(db->packs[i].defaults_note);
+		free((char *)db->packs[i].screen.title);
+		free((char *)db->packs[i].screen.metrics);
+		free((char *)db->packs[i].screen.group);
+		free((char *)db->packs[i].screen.note);
 		free(db->packs[i].name);
 	}
 	for (size_t i = 0; i < db->n_metrics; i++) {
@@ -1012,6 +1049,14 @@ size_t pm_db__default_count(const struct pm_db *db)
 const char *pm_db__default(const struct pm_db *db, size_t i)
 {
 	return db && i < db->n_defaults ? db->defaults[i] : NULL;
+}
+
+const struct pm_screen *pm_db__screen(const struct pm_db *db)
+{
+	for (size_t i = 0; db && i < db->n_packs; i++)
+		if (db->packs[i].screen.title)
+			return &db->packs[i].screen;
+	return NULL;
 }
 
 const char *pm_db__defaults_note(const struct pm_db *db)

@@ -53,6 +53,8 @@ const char *pm_db__cpuid(const struct pm_db *db);
 /* Default event specs of the matching packs, in pack order. */
 size_t pm_db__default_count(const struct pm_db *db);
 const char *pm_db__default(const struct pm_db *db, size_t i);
+/* The first matching pack's screen for pmumon top (pmumon.h), or NULL. */
+const struct pm_screen *pm_db__screen(const struct pm_db *db);
 /* What the defaults measure, per matching pack with defaults ("" if none). */
 const char *pm_db__defaults_note(const struct pm_db *db);
 

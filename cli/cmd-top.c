@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmumon top: the live view. A sampler thread counts (cli/sampler.c); this
+ * thread draws the latest interval as a screen the platform pack describes
+ * (its "Screen": title, metrics, grouping; docs/top.md), with each value's
+ * quality beside it, and answers keys. --batch prints the same screens as
+ * text, without terminal control, for scripts and tests.
+ */
+#include <curses.h>
+#include <errno.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define NS_PER_MS 1000000ull
+#define BAR_WIDTH 20
+#define LINE_MAX_COLS 256
+
+struct top_args {
+	struct cli_count count;
+	struct cli_live_args live;
+	bool batch;
+	unsigned long screens; /* -n: 0 until q */
+};
+
+/* What the screen shows now; keys change it. */
+struct view {
+	const char *title, *note, *platform;
+	bool simulated, unicode, color;
+	bool raw;    /* raw events too, not only the screen's metrics */
+	bool sorted; /* by value, largest first, not in place order */
+	bool paused, help;
+	enum pm_aggr aggr;
+	unsigned long interval_ms;
+	bool has_screen_metrics;
+};
+
+/* The screen as lines of text; both the terminal and --batch print them. */
+struct lines {
+	char (*line)[LINE_MAX_COLS];
+	size_t n, cap;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: pmumon top [OPTIONS]\n"
+	      "\n"
+	      "Shows, every interval, how hard the memory channels, caches and links work,\n"
+	      "with how far to trust each value: the platform pack's screen (Yitian 710\n"
+	      "DDR per channel, EPYC DF and L3, BlueField L3/tile/PCIe, Merrifield DDR)\n"
+	      "or the events given. Runs until q or Ctrl-C, then puts every counter back.\n"
+	      "\n"
+	      "What to count (default: the pack's screen, else the events given):\n",
+	      f);
+	cli_count__usage_events(f);
+	cli_count__usage_metrics(f);
+	cli_live__usage_source(f);
+	fputs("Where:\n", f);
+	cli_live__usage_where(f);
+	fputs("Showing:\n"
+	      "  -I, --interval MS     a new screen every MS milliseconds (1000), 100 to 60000\n"
+	      "      --per-device, --per-channel, --per-die, --per-socket\n"
+	      "                        the grouping to start with (the pack's otherwise)\n"
+	      "  -b, --batch           no terminal control: screens as text on standard output\n"
+	      "  -n, --screens N       stop after N screens (top's -n, not perf's --null)\n"
+	      "\n"
+	      "Keys: q quit, space pause, + and - interval, g grouping (device, channel,\n"
+	      "die, socket), s sort by value, r raw events, h help.\n"
+	      "\n"
+	      "Marks: (52%) counted part of the time, scaled; ~ an approximate formula;\n"
+	      "wrap? a read came late, wraps may be missing; partial c/i of its devices;\n"
+	      "not counted / lost / undefined where there is no honest value (never 0).\n"
+	      "NO_COLOR turns colours off; a terminal that is not UTF-8 gets ASCII bars.\n",
+	      f);
+}
+
+static int parse_args(int argc, char **argv, struct top_args *a)
+{
+	static const struct option opts[] = {
+		CLI_EVENT_OPTIONS,
+		CLI_COUNT_OPTIONS,
+		CLI_LIVE_OPTIONS,
+		{ "batch", no_argument, NULL, 'b' },
+		{ "screens", required_argument, NULL, 'n' },
+		CLI_GLOBAL_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c, r;
+
+	a->live.interval_ms = 1000;
+	while ((c = getopt_long(argc, argv, CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "bn:vh",
+				opts, NULL)) != -1) {
+		if (cli_global_option(c, optarg))
+			continue;
+		r = cli_count__option(&a->count, c, optarg);
+		if (r == 0)
+			r = cli_live__option(&a->live, c, optarg);
+		if (r < 0)
+			return -EINVAL;
+		if (r > 0)
+			continue;
+		if (c == 'b') {
+			a->batch = true;
+		} else if (c == 'n') {
+			if (cli_parse_uint("-n", optarg, 1000000, &a->screens) < 0)
+				return -EINVAL;
+		} else if (c == 'h') {
+			usage(stdout);
+			return 1;
+		} else {
+			fprintf(stderr, "(pmumon top --help lists the options)\n");
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		cli_error("top takes no command ('%s'): it shows the whole machine", argv[optind]);
+		return -EINVAL;
+	}
+	if (a->live.interval_ms < 100 || a->live.interval_ms > 60000) {
+		cli_error("top shows a screen every 100 to 60000 ms, not %lu (-I)",
+			  a->live.interval_ms);
+		return -EINVAL;
+	}
+	if (a->count.format != PM_OUT_TABLE || a->count.output || a->count.metric_only) {
+		cli_error("top draws a screen: -x, -j, -o and --metric-only are stat's");
+		return -EINVAL;
+	}
+	if (!a->batch && !isatty(STDOUT_FILENO)) {
+		cli_error("top draws on a terminal; standard output is not one: add --batch "
+			  "(and -n N) for text");
+		return -EINVAL;
+	}
+	return cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0 ? -EINVAL : 0;
+}
+
+/* ---- the screen as lines ------------------------------------------------------------ */
+
+static char *add_line(struct lines *ls)
+{
+	if (cli_grow((void **)&ls->line, &ls->cap, ls->n + 1, sizeof(*ls->line)) < 0)
+		return NULL;
+	ls->line[ls->n][0] = '\0';
+	return ls->line[ls->n++];
+}
+
+static void put_line(struct lines *ls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put_line(struct lines *ls, const char *fmt, ...)
+{
+	char *l = add_line(ls);
+	va_list ap;
+
+	if (!l)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(l, LINE_MAX_COLS, fmt, ap);
+	va_end(ap);
+}
+
+static const char *aggr_name(enum pm_aggr a)
+{
+	switch (a) {
+	case PM_AGGR_CHANNEL:
+		return "channel";
+	case PM_AGGR_DIE:
+		return "die";
+	case PM_AGGR_SOCKET:
+		return "socket";
+	case PM_AGGR_CPU:
+		return "cpu";
+	case PM_AGGR_FAMILY:
+		return "merged";
+	default:
+		return "device";
+	}
+}
+
+/* Where a row was counted, as --per-* names it. */
+static void place_of(const struct pm_row *r, char *buf, size_t size)
+{
+	if (r->place)
+		snprintf(buf, size, "%s", r->place);
+	else if (r->device)
+		snprintf(buf, size, "%s", r->device);
+	else if (r->cpu >= 0)
+		snprintf(buf, size, "cpu%d", r->cpu);
+	else if (r->die >= 0)
+		snprintf(buf, size, "S%d-D%d", r->socket, r->die);
+	else if (r->socket >= 0)
+		snprintf(buf, size, "S%d", r->socket);
+	else
+		snprintf(buf, size, "all");
+}
+
+/* A value with its unit: metrics in theirs, events as a rate (per second). */
+static void value_text(const struct pm_row *r, double secs, char *buf, size_t size)
+{
+	double v = r->value;
+	const char *unit = r->unit && r->unit[0] ? r->unit : "";
+
+	if (!(r->flags & (PM_ROW_METRIC | PM_ROW_SNAPSHOT)) && !unit[0] && secs > 0) {
+		v /= secs;
+		unit = "/s";
+	}
+	if (fabs(v) >= 1e9)
+		snprintf(buf, size, "%10.3fG %s", v / 1e9, unit);
+	else if (fabs(v) >= 1e6)
+		snprintf(buf, size, "%10.3fM %s", v / 1e6, unit);
+	else
+		snprintf(buf, size, "%11.3f %s", v, unit);
+}
+
+/* The marks of a row's quality: empty when it is a plain, whole count. */
+static void marks_text(const struct pm_row *r, char *buf, size_t size)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (r->flags & PM_ROW_MULTIPLEXED && !isnan(r->running))
+		off += (size_t)snprintf(buf + off, size - off, " (%.0f%%)", r->running * 100);
+	if (r->flags & PM_ROW_APPROXIMATE && off < size)
+		off += (size_t)snprintf(buf + off, size - off, " ~");
+	if (r->flags & PM_ROW_PARTIAL && off < size)
+		off += (size_t)snprintf(buf + off, size - off, " partial %u/%u", r->covered,
+					r->instances);
+	for (unsigned bit = PM_ROW_WRAP_UNCERTAIN; bit <= PM_ROW_RESET && off < size; bit <<= 1)
+		if (r->flags & bit)
+			off += (size_t)snprintf(buf + off, size - off, " %s",
+						bit == PM_ROW_WRAP_UNCERTAIN ?
+							"wrap?" :
+							pm_row_flag_name(bit));
+}
+
+/* A bar of v against max, BAR_WIDTH cells: Unicode eighths or ASCII. */
+static void bar_text(double v, double max, bool unicode, char *buf, size_t size)
+{
+	static const char *eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
+	int cells = max > 0 && v > 0 ? (int)lround(v / max * BAR_WIDTH * 8) : 0;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < cells / 8 && off + 4 < size; i++)
+		off += (size_t)snprintf(buf + off, size - off, "%s", unicode ? "█" : "#");
+	if (cells % 8 && off + 4 < size)
+		off += (size_t)snprintf(buf + off, size - off, "%s",
+					unicode ? eighths[cells % 8] : (cells % 8 >= 4 ? "#" : ""));
+}
+
+/* Is row r one of what the view shows? */
+static bool shown(const struct view *v, const struct pm_row *r)
+{
+	if (r->flags & PM_ROW_METRIC)
+		return true;
+	return v->raw || !v->has_screen_metrics;
+}
+
+/* The rows of one event or metric (same label as rows[first]), in place or value order. */
+static size_t rows_of(const struct pm_report *rep, size_t first, bool sorted, size_t *idx)
+{
+	size_t n = 0;
+
+	for (size_t i = first; i < rep->n_rows; i++)
+		if (!strcmp(rep->rows[i].event, rep->rows[first].event))
+			idx[n++] = i;
+	for (size_t i = 1; sorted && i < n; i++) /* insertion sort: a screen's worth */
+		for (size_t j = i; j > 0; j--) {
+			double a = rep->rows[idx[j - 1]].value, b = rep->rows[idx[j]].value;
+			size_t t;
+
+			if (!(b > a) && !(isnan(a) && !isnan(b)))
+				break;
+			t = idx[j], idx[j] = idx[j - 1], idx[j - 1] = t;
+		}
+	return n;
+}
+
+static bool first_of_label(const struct pm_report *rep, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(rep->rows[j].event, rep->rows[i].event))
+			return false;
+	return true;
+}
+
+/* One value's line: its label (indented place, or "name place"), value, bar and marks. */
+static void put_row(struct lines *ls, const struct view *v, const struct pm_row *r,
+		    const char *label, double secs, double max)
+{
+	char val[48], marks[96], bar[BAR_WIDTH * 3 + 8];
+
+	marks_text(r, marks, sizeof(marks));
+	if (isnan(r->value)) {
+		put_line(ls, "%-24s %16s%s", label,
+			 r->flags & PM_ROW_LOST	     ? "lost" :
+			 r->flags & PM_ROW_UNDEFINED ? "undefined" :
+						       "not counted",
+			 marks);
+		return;
+	}
+	value_text(r, secs, val, sizeof(val));
+	bar_text(r->value, max, v->unicode, bar, sizeof(bar));
+	/* a bar's Unicode cells take 3 bytes and one column each: pad by columns */
+	put_line(ls, "%-24s %-18s %-*s%s", label, val,
+		 BAR_WIDTH + (int)(strlen(bar) - (size_t)cli_escaped_width(bar, strlen(bar))), bar,
+		 marks);
+}
+
+/*
+ * One event's or metric's block: its name, then a line per place; a block
+ * of one place is one line ("DF_CH0_GBps S0 ...").
+ */
+static void put_block(struct lines *ls, const struct view *v, const struct pm_report *rep,
+		      size_t first, size_t *idx)
+{
+	double secs = (double)rep->duration_ns / 1e9, max = 0;
+	size_t n = rows_of(rep, first, v->sorted, idx);
+	const struct pm_row *r0 = &rep->rows[first];
+	char place[64], label[128];
+
+	for (size_t k = 0; k < n; k++)
+		if (rep->rows[idx[k]].value > max)
+			max = rep->rows[idx[k]].value;
+	if (r0->unit && !strcmp(r0->unit, "%"))
+		max = 100; /* a share: its bar is against the whole */
+	if (n == 1) {
+		place_of(r0, place, sizeof(place));
+		snprintf(label, sizeof(label), "%s %s", r0->event, place);
+		put_row(ls, v, r0, label, secs, max);
+		return;
+	}
+	put_line(ls, "%s%s", r0->event, r0->flags & PM_ROW_METRIC ? "" : "  (event)");
+	for (size_t k = 0; k < n; k++) {
+		place_of(&rep->rows[idx[k]], place, sizeof(place));
+		snprintf(label, sizeof(label), "  %s", place);
+		put_row(ls, v, &rep->rows[idx[k]], label, secs, max);
+	}
+}
+
+static void build_screen(struct lines *ls, const struct view *v, const struct pm_report *rep,
+			 uint64_t seq)
+{
+	size_t *idx = calloc(rep->n_rows + 1, sizeof(*idx));
+
+	ls->n = 0;
+	put_line(ls, "pmumon top - %s%s", v->title, v->paused ? "  PAUSED" : "");
+	put_line(ls, "%s%s%s#%llu %.1f s by %s%s; no peak known: bars vs largest",
+		 v->simulated ? "[SIMULATED: " : "", v->simulated ? v->platform : "",
+		 v->simulated ? "] " : "", (unsigned long long)seq, (double)rep->duration_ns / 1e9,
+		 aggr_name(v->aggr), v->sorted ? ", sorted" : "");
+	if (v->note)
+		put_line(ls, "%s", v->note);
+	if (!idx)
+		return;
+	for (size_t i = 0; i < rep->n_rows; i++)
+		if (shown(v, &rep->rows[i]) && first_of_label(rep, i))
+			put_block(ls, v, rep, i, idx);
+	free(idx);
+}
+
+/* ---- the terminal ------------------------------------------------------------------- */
+
+static const char *const help_text[] = {
+	"pmumon top keys",
+	"  q        quit (every counter is put back)",
+	"  space    pause the screen (counting goes on)",
+	"  + / -    a longer / shorter interval",
+	"  g        grouping: device, channel, die, socket",
+	"  s        sort each block by value / by place",
+	"  r        raw events too / the screen's metrics only",
+	"  h ?      this help (any key closes it)",
+};
+
+/* How many bytes of UTF-8 text s fill at most cols columns (one per character). */
+static int bytes_for_cols(const char *s, int cols)
+{
+	int n = 0;
+
+	for (int c = 0; s[n] && c <= cols; n++)
+		if (((unsigned char)s[n] & 0xc0) != 0x80 && ++c > cols)
+			break;
+	return n;
+}
+
+static void draw(const struct view *v, const struct lines *ls)
+{
+	int rows, cols;
+
+	getmaxyx(stdscr, rows, cols);
+	erase();
+	for (int y = 0; y < rows && (size_t)y < ls->n; y++) {
+		if (y == 0)
+			attron(A_REVERSE);
+		mvaddnstr(y, 0, ls->line[y], bytes_for_cols(ls->line[y], cols));
+		if (y == 0)
+			attroff(A_REVERSE);
+	}
+	if (ls->n > (size_t)rows && rows > 0)
+		mvprintw(rows - 1, 0, "... %zu more lines: a larger terminal, or r/g",
+			 ls->n - (size_t)rows + 1);
+	if (v->help) {
+		int w = cols > 62 ? 60 : cols - 2;
+
+		attron(A_REVERSE);
+		for (size_t i = 0; i < CLI_ARRAY_SIZE(help_text) && (int)i + 2 < rows; i++)
+			mvprintw((int)i + 2, 2, "%-*.*s", w, w, help_text[i]);
+		attroff(A_REVERSE);
+	}
+	refresh();
+}
+
+/* ---- the run ------------------------------------------------------------------------ */
+
+struct top {
+	struct cli_live lv;
+	struct cli_sampler *sp;
+	struct view v;
+	struct lines ls;
+	sigset_t ending;
+	uint64_t shown_seq;
+	unsigned long screens, max_screens;
+};
+
+/* The pack's screen, where no events were given: its metrics and grouping. */
+static void choose_screen(struct top *t, struct top_args *a)
+{
+	const struct pm_screen *sc = pm_ctx__screen(t->lv.ctx);
+	static const struct {
+		const char *name;
+		enum pm_aggr aggr;
+	} groups[] = { { "device", PM_AGGR_DEVICE },
+		       { "channel", PM_AGGR_CHANNEL },
+		       { "die", PM_AGGR_DIE },
+		       { "socket", PM_AGGR_SOCKET } };
+
+	t->v.title = "the events given";
+	t->v.aggr = a->count.n_aggr ? a->count.aggr : PM_AGGR_DEVICE;
+	if (a->count.n_events || a->count.n_metrics || !sc) {
+		if (!a->count.n_events && !a->count.n_metrics)
+			t->v.title = "the default events";
+		t->lv.so.aggr = t->v.aggr;
+		return;
+	}
+	t->v.title = sc->title;
+	t->v.note = sc->note;
+	if (sc->metrics) {
+		a->count.metrics[a->count.n_metrics++] = sc->metrics;
+		t->v.has_screen_metrics = true;
+	}
+	for (size_t i = 0; !a->count.n_aggr && sc->group && i < CLI_ARRAY_SIZE(groups); i++)
+		if (!strcmp(sc->group, groups[i].name))
+			t->v.aggr = groups[i].aggr;
+	t->lv.so.aggr = t->v.aggr;
+}
+
+static int start_counting(struct top *t, struct top_args *a)
+{
+	const char *lang;
+	int r = cli_live__machine(&t->lv, &a->live, &a->count);
+
+	if (r)
+		return r;
+	if (arg_global.sim_virtual_clock && !(a->batch && a->screens)) {
+		cli_error("the simulated machine's clock is virtual: add clock=real to --sim, or "
+			  "--batch -n N for N screens at once");
+		return EXIT_USAGE;
+	}
+	choose_screen(t, a);
+	r = cli_live__events(&t->lv, &a->count);
+	if (r == 0)
+		r = cli_live__session(&t->lv);
+	if (r)
+		return r;
+	t->v.simulated = pm_ctx__simulated(t->lv.ctx);
+	t->v.platform = arg_global.sim_platform ? arg_global.sim_platform : "";
+	t->v.interval_ms = a->live.interval_ms;
+	lang = setlocale(LC_CTYPE, "") ? nl_langinfo(CODESET) : "";
+	t->v.unicode = lang && !strcmp(lang, "UTF-8");
+	t->v.color = !getenv("NO_COLOR");
+	cli_signals_ending(&t->ending);
+	r = cli_live__open(&t->lv, &t->ending);
+	if (r == 0)
+		r = cli_live__enable(&t->lv);
+	if (r == 0 && !a->batch &&
+	    cli_sampler__start(&t->lv, t->v.interval_ms * NS_PER_MS, 0, &t->sp) < 0) {
+		cli_error("cannot start the sampler thread");
+		r = EXIT_FAIL;
+	}
+	return r;
+}
+
+/* A new grouping: the counters are put back and opened again with it. */
+static int regroup(struct top *t)
+{
+	static const enum pm_aggr order[] = { PM_AGGR_DEVICE, PM_AGGR_CHANNEL, PM_AGGR_DIE,
+					      PM_AGGR_SOCKET };
+	size_t i = 0;
+	int r;
+
+	while (i < CLI_ARRAY_SIZE(order) && order[i] != t->v.aggr)
+		i++;
+	t->v.aggr = order[(i + 1) % CLI_ARRAY_SIZE(order)];
+	cli_sampler__stop(t->sp);
+	t->sp = NULL;
+	pm_session__disable(t->lv.s);
+	pm_session__free(t->lv.s);
+	t->lv.s = NULL;
+	t->lv.next_ns = 0;
+	t->lv.so.aggr = t->v.aggr;
+	r = cli_live__session(&t->lv);
+	if (r == 0)
+		r = cli_live__open(&t->lv, &t->ending);
+	if (r == 0)
+		r = cli_live__enable(&t->lv);
+	if (r == 0)
+		r = cli_sampler__start(&t->lv, t->v.interval_ms * NS_PER_MS, 0, &t->sp) < 0 ?
+			    EXIT_FAIL :
+			    0;
+	t->shown_seq = 0;
+	return r;
+}
+
+static int set_interval(struct top *t, unsigned long ms)
+{
+	if (ms < 100 || ms > 60000 || ms == t->v.interval_ms)
+		return 0;
+	cli_sampler__stop(t->sp);
+	t->sp = NULL;
+	t->v.interval_ms = ms;
+	t->shown_seq = 0;
+	return cli_sampler__start(&t->lv, ms * NS_PER_MS, 0, &t->sp) < 0 ? EXIT_FAIL : 0;
+}
+
+/* The latest sample into t->ls when it is new (or force): true if there is one. */
+static bool refresh_lines(struct top *t, bool force)
+{
+	struct cli_sample smp;
+	bool fresh;
+
+	if (!cli_sampler__latest(t->sp, &smp)) {
+		cli_sample__release(&smp);
+		return false;
+	}
+	fresh = smp.seq != t->shown_seq;
+	if (fresh || force) {
+		build_screen(&t->ls, &t->v, pm_snapshot__report(smp.interval), smp.seq);
+		t->shown_seq = smp.seq;
+	}
+	cli_sample__release(&smp);
+	return fresh || force;
+}
+
+/*
+ * --batch: this thread counts (no sampler), so every interval makes a screen,
+ * one after the other, also on a simulated machine's virtual clock.
+ */
+static int run_batch(struct top *t)
+{
+	uint64_t seq = 0;
+
+	while (!t->max_screens || t->screens < t->max_screens) {
+		int r = cli_live__tick(&t->lv, t->v.interval_ms * NS_PER_MS);
+
+		if (r < 0)
+			return EXIT_FAIL;
+		if (r == 0) {
+			if (cli_signals_caught())
+				break;
+			continue;
+		}
+		build_screen(&t->ls, &t->v, pm_session__report(t->lv.s, true), ++seq);
+		for (size_t i = 0; i < t->ls.n; i++)
+			printf("%s\n", t->ls.line[i]);
+		printf("\n");
+		if (fflush(stdout) != 0)
+			return EXIT_FAIL;
+		t->screens++;
+	}
+	return 0;
+}
+
+/* A key: 1 to quit, 0 to go on, or an exit status > 1 (said). */
+static int key(struct top *t, int ch)
+{
+	if (t->v.help) {
+		t->v.help = false;
+		return 0;
+	}
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		return 1;
+	case ' ':
+	case 'p':
+		t->v.paused = !t->v.paused;
+		return 0;
+	case '+':
+		return set_interval(t, t->v.interval_ms * 2);
+	case '-':
+		return set_interval(t, t->v.interval_ms / 2);
+	case 'g':
+		return regroup(t);
+	case 's':
+		t->v.sorted = !t->v.sorted;
+		return 0;
+	case 'r':
+		t->v.raw = !t->v.raw;
+		return 0;
+	case 'h':
+	case '?':
+		t->v.help = true;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int run_terminal(struct top *t)
+{
+	struct pollfd p[2] = { { .fd = cli_sampler__fd(t->sp), .events = POLLIN },
+			       { .fd = STDIN_FILENO, .events = POLLIN } };
+	int ret = 0;
+
+	initscr();
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	if (t->v.color && has_colors())
+		start_color();
+	while (ret == 0 && !cli_sampler__done(t->sp) &&
+	       (!t->max_screens || t->screens < t->max_screens)) {
+		int ch;
+
+		poll(p, 2, -1);
+		cli_sampler__ack(t->sp);
+		while (ret == 0 && (ch = getch()) != ERR)
+			ret = ch == KEY_RESIZE ? 0 : key(t, ch);
+		if (ret == 0 && !t->v.paused && refresh_lines(t, false))
+			t->screens++;
+		else
+			refresh_lines(t, true);
+		draw(&t->v, &t->ls);
+		p[0].fd = cli_sampler__fd(t->sp);
+	}
+	endwin();
+	return ret == 1 ? 0 : ret;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct top_args a = { 0 };
+	struct top t = { 0 };
+	int ret;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	t.max_screens = a.screens;
+	ret = start_counting(&t, &a);
+	if (ret == 0)
+		ret = a.batch ? run_batch(&t) : run_terminal(&t);
+	cli_sampler__stop(t.sp);
+	if (t.lv.s)
+		pm_session__disable(t.lv.s);
+	if (ret == 0 && (cli_live__say_lost(&t.lv) || t.lv.failed))
+		ret = EXIT_FAIL;
+	cli_live__free(&t.lv);
+	free(t.ls.line);
+	return ret;
+}
