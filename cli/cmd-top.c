@@ -163,6 +163,8 @@ static void put_line(struct lines *ls, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(l, LINE_MAX_COLS, fmt, ap);
 	va_end(ap);
+	for (size_t n = strlen(l); n > 0 && l[n - 1] == ' '; n--)
+		l[n - 1] = '\0'; /* a padded bar with no marks after it */
 }
 
 static const char *aggr_name(enum pm_aggr a)
