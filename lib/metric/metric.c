@@ -772,6 +772,10 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 					continue;
 				}
 				s->mvals[k] = rows[mr->in[k]].value;
+				/* a metric of metrics takes its inputs before their ScaleUnit, as
+				 * perf does: a "100%" ratio enters as 0..1, not as a percentage */
+				if (sl->kind == PM_SLOT_METRIC && s->l->metrics[sl->idx].scale != 0)
+					s->mvals[k] /= s->l->metrics[sl->idx].scale;
 				take_input(row, &rows[mr->in[k]]);
 			}
 			v = pm_expr__eval(m->expr, s->mvals) * m->scale;

@@ -586,6 +586,35 @@ class Simulated(unittest.TestCase):
             self.assertRegex(r.stderr, r"malformed pack file 'e0/pmu-events/arch/x86/amdzen2/"
                                        r"broken.json': line 2, column \d+")
 
+    def test_metric_of_metrics_before_scale_unit(self):
+        # issue 14 item 1: a metric that names another takes its value before its
+        # ScaleUnit, as perf does; three levels, with a "100%" ratio in the middle
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, 'lab'))
+            with open(os.path.join(d, 'lab', 'pack.json'), 'w') as f:
+                f.write('{"Pack": "lab", "Match": {"Pmu": "amd_l3"}, "Metrics": ["m.json"]}')
+            with open(os.path.join(d, 'lab', 'm.json'), 'w') as f:
+                f.write('[{"MetricName": "lab_miss", "ScaleUnit": "100%",'
+                        ' "MetricExpr": "l3_misses / l3_accesses"},'
+                        ' {"MetricName": "lab_hit", "ScaleUnit": "100%",'
+                        ' "MetricExpr": "1 - lab_miss"},'
+                        ' {"MetricName": "lab_hits_per_miss", "ScaleUnit": "1x",'
+                        ' "MetricExpr": "lab_hit / lab_miss"}]')
+            path = os.path.join(d, 'scn')
+            with open(path, 'w') as f:
+                f.write('jitter 0\nl3.hit_ratio 75%\n')
+            r = run('--sim', 'amdzen2:scenario=' + path, '--events-dir', d, 'stat', '-a',
+                    '-M', 'lab_hits_per_miss', '-x,', '--', 'sleep', '1')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            vals = {l.split(',')[3]: (float(l.split(',')[8]), l.split(',')[9])
+                    for l in r.stdout.splitlines()[1:] if ',lab_' in l}
+            # miss 0.25 shown as 25 %; hit 0.75 shown as 75 %; hits per miss 3 (not
+            # (100 - 25) / 25 computed from the percentages' other scale)
+            self.assertTrue(abs(vals['lab_miss'][0] - 25) <= 1e-6, vals)
+            self.assertEqual(vals['lab_miss'][1], '%')
+            self.assertTrue(abs(vals['lab_hit'][0] - 75) <= 1e-6, vals)
+            self.assertTrue(abs(vals['lab_hits_per_miss'][0] - 3) <= 1e-6, vals)
+
     def test_events_dir_symlinks(self):
         # issue 12: links back up the tree (ln -s . dN) are walked once, not
         # 6^8 times; a pack linked in from elsewhere still loads, once
