@@ -332,6 +332,8 @@ int cli_snprintf(char *buf, size_t size, const char *fmt, ...)
  * that takes (characters, not bytes).
  */
 void cli_escape(FILE *f, const char *s, size_t len);
+/* Where a row was counted, as --per-* names it: its place, device, cpuN, S0-D1, S0, or "all". */
+void cli_row_place(const struct pm_row *r, char *buf, size_t size);
 int cli_escaped_width(const char *s, size_t len);
 
 /*
@@ -354,5 +356,7 @@ int cmd_stat(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -185,23 +185,6 @@ static const char *aggr_name(enum pm_aggr a)
 	}
 }
 
-/* Where a row was counted, as --per-* names it. */
-static void place_of(const struct pm_row *r, char *buf, size_t size)
-{
-	if (r->place)
-		snprintf(buf, size, "%s", r->place);
-	else if (r->device)
-		snprintf(buf, size, "%s", r->device);
-	else if (r->cpu >= 0)
-		snprintf(buf, size, "cpu%d", r->cpu);
-	else if (r->die >= 0)
-		snprintf(buf, size, "S%d-D%d", r->socket, r->die);
-	else if (r->socket >= 0)
-		snprintf(buf, size, "S%d", r->socket);
-	else
-		snprintf(buf, size, "all");
-}
-
 /* A value with its unit: metrics in theirs, events as a rate (per second). */
 static void value_text(const struct pm_row *r, double secs, char *buf, size_t size)
 {
@@ -333,14 +316,14 @@ static void put_block(struct lines *ls, const struct view *v, const struct pm_re
 	if (r0->unit && !strcmp(r0->unit, "%"))
 		max = 100; /* a share: its bar is against the whole */
 	if (n == 1) {
-		place_of(r0, place, sizeof(place));
+		cli_row_place(r0, place, sizeof(place));
 		snprintf(label, sizeof(label), "%s %s", r0->event, place);
 		put_row(ls, v, r0, label, secs, max);
 		return;
 	}
 	put_line(ls, "%s%s", r0->event, r0->flags & PM_ROW_METRIC ? "" : "  (event)");
 	for (size_t k = 0; k < n; k++) {
-		place_of(&rep->rows[idx[k]], place, sizeof(place));
+		cli_row_place(&rep->rows[idx[k]], place, sizeof(place));
 		snprintf(label, sizeof(label), "  %s", place);
 		put_row(ls, v, &rep->rows[idx[k]], label, secs, max);
 	}

@@ -29,6 +29,8 @@ static const struct cmd {
 	{ "import", cmd_import, "compute a pack's metrics from counts perf or others recorded" },
 	{ "serve", cmd_serve, "serve the counts to Prometheus, sampling on its own clock" },
 	{ "top", cmd_top, "the live view: memory channels, caches and links every second" },
+	{ "record", cmd_record, "count every interval into a SQLite recording" },
+	{ "report", cmd_report, "statistics and plots of a recording" },
 };
 
 static void usage(FILE *f)

@@ -187,3 +187,19 @@ int cli_escaped_width(const char *s, size_t len)
 {
 	return escape_walk(NULL, s, len);
 }
+
+void cli_row_place(const struct pm_row *r, char *buf, size_t size)
+{
+	if (r->place)
+		snprintf(buf, size, "%s", r->place);
+	else if (r->device)
+		snprintf(buf, size, "%s", r->device);
+	else if (r->cpu >= 0)
+		snprintf(buf, size, "cpu%d", r->cpu);
+	else if (r->die >= 0)
+		snprintf(buf, size, "S%d-D%d", r->socket, r->die);
+	else if (r->socket >= 0)
+		snprintf(buf, size, "S%d", r->socket);
+	else
+		snprintf(buf, size, "all");
+}

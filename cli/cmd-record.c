@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmumon record: count like stat -I and keep every interval in a SQLite
+ * recording (cli/store), one transaction per interval, for pmumon report to
+ * look back at. SIGINT or SIGTERM end it with the last, shorter interval
+ * kept and every counter put back.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+#include "store/store.h"
+
+#define NS_PER_MS 1000000ull
+
+struct record_args {
+	struct cli_count count;
+	struct cli_live_args live;
+	const char *path;
+	bool overwrite;
+	unsigned long interval_count, timeout_ms;
+	double max_age_s;
+	uint64_t max_bytes;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: pmumon record -o FILE.db [OPTIONS]\n"
+	      "\n"
+	      "Counts like stat -I and keeps every interval in a SQLite recording: each\n"
+	      "event's and metric's raw delta, enabled and running time, scaled value and\n"
+	      "quality, per place (docs/record.md). pmumon report FILE.db looks back at\n"
+	      "it. Runs until Ctrl-C, SIGTERM, --timeout or --interval-count; a pmumon\n"
+	      "killed outright loses at most the interval it was writing.\n"
+	      "\n"
+	      "What to count (default: the platform pack's defaults, per device):\n",
+	      f);
+	cli_count__usage_events(f);
+	cli_count__usage_metrics(f);
+	cli_live__usage_source(f);
+	fputs("Where:\n", f);
+	cli_live__usage_where(f);
+	fputs("Recording:\n"
+	      "  -o, --output FILE.db  the recording; an existing one gets a new run\n"
+	      "      --overwrite       replace FILE.db instead\n"
+	      "  -I, --interval MS     an interval every MS milliseconds (1000)\n"
+	      "      --interval-count N     stop after N intervals\n"
+	      "      --timeout MS           stop after MS milliseconds\n"
+	      "      --max-age SECONDS      drop intervals older than this\n"
+	      "      --max-size BYTES[k|M|G]  keep the file and its WAL under this,\n"
+	      "                        dropping the oldest intervals\n",
+	      f);
+	cli_count__usage_show(f, "one row per PMU instance (--per-device)");
+	fputs("\n"
+	      "Examples:\n"
+	      "  pmumon record -o run.db --per-channel -M ddr_read_bandwidth.all\n"
+	      "  pmumon record -o run.db --max-age 86400 --max-size 1G\n"
+	      "  pmumon report run.db --above 80% --plot bw.svg\n",
+	      f);
+}
+
+enum {
+	OPT_OVERWRITE = 3000,
+	OPT_INTERVAL_COUNT,
+	OPT_TIMEOUT,
+	OPT_MAX_AGE,
+	OPT_MAX_SIZE,
+};
+
+/* BYTES with an optional k, M or G (powers of 1024): 0 or -EINVAL (said). */
+static int parse_size(const char *arg, uint64_t *ret)
+{
+	char num[32];
+	size_t n = strlen(arg);
+	uint64_t v, mult = 1;
+
+	if (n && n < sizeof(num) && strchr("kMG", arg[n - 1])) {
+		mult = arg[n - 1] == 'k' ? 1ull << 10 : arg[n - 1] == 'M' ? 1ull << 20 : 1ull << 30;
+		n--;
+	}
+	if (!n || n >= sizeof(num))
+		goto bad;
+	memcpy(num, arg, n);
+	num[n] = '\0';
+	if (cli_parse_u64(num, &v) < 0 || v == 0 || v > UINT64_MAX / mult)
+		goto bad;
+	*ret = v * mult;
+	return 0;
+bad:
+	cli_error("--max-size wants a size in bytes, with k, M or G (64M), not '%s'", arg);
+	return -EINVAL;
+}
+
+static int record_option(struct record_args *a, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_OVERWRITE:
+		a->overwrite = true;
+		return 0;
+	case OPT_INTERVAL_COUNT:
+		return cli_parse_uint("--interval-count", arg, UINT32_MAX, &a->interval_count);
+	case OPT_TIMEOUT:
+		return cli_parse_uint("--timeout", arg, UINT32_MAX, &a->timeout_ms);
+	case OPT_MAX_AGE:
+		if (cli_parse_double(arg, &a->max_age_s) < 0 || !(a->max_age_s > 0)) {
+			cli_error("--max-age wants seconds above 0, not '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_MAX_SIZE:
+		return parse_size(arg, &a->max_bytes);
+	case 'h':
+		usage(stdout);
+		return 1;
+	default:
+		fprintf(stderr, "(pmumon record --help lists the options)\n");
+		return -EINVAL;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct record_args *a)
+{
+	static const struct option opts[] = {
+		CLI_EVENT_OPTIONS,
+		CLI_COUNT_OPTIONS,
+		CLI_LIVE_OPTIONS,
+		{ "overwrite", no_argument, NULL, OPT_OVERWRITE },
+		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "max-age", required_argument, NULL, OPT_MAX_AGE },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+		CLI_GLOBAL_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c, r;
+
+	a->live.interval_ms = 1000;
+	while ((c = getopt_long(argc, argv, CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh",
+				opts, NULL)) != -1) {
+		if (cli_global_option(c, optarg))
+			continue;
+		r = cli_count__option(&a->count, c, optarg);
+		if (r == 0)
+			r = cli_live__option(&a->live, c, optarg);
+		if (r == 0)
+			r = record_option(a, c, optarg);
+		else if (r > 0)
+			r = 0;
+		if (r)
+			return r;
+	}
+	if (optind < argc) {
+		cli_error("record takes no command ('%s'); end it with --timeout, "
+			  "--interval-count or Ctrl-C",
+			  argv[optind]);
+		return -EINVAL;
+	}
+	a->path = a->count.output;
+	if (!a->path) {
+		cli_error("record needs -o FILE.db: where to keep the recording");
+		return -EINVAL;
+	}
+	if (a->count.format != PM_OUT_TABLE || a->count.metric_only) {
+		cli_error(
+			"record keeps everything: -x, -j and --metric-only are for pmumon report");
+		return -EINVAL;
+	}
+	if (!a->count.n_aggr)
+		a->count.aggr = PM_AGGR_DEVICE;
+	return cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0 ? -EINVAL : 0;
+}
+
+static const char *aggr_name(enum pm_aggr a)
+{
+	static const char *names[] = { "family", "device", "cpu", "die", "socket", "channel" };
+
+	return (size_t)a < CLI_ARRAY_SIZE(names) ? names[a] : "?";
+}
+
+/* The command line as one string, for the run's row. */
+static void command_line(int argc, char **argv, char *buf, size_t size)
+{
+	size_t off = (size_t)snprintf(buf, size, "pmumon");
+
+	for (int i = 0; i < argc && off < size; i++)
+		off += (size_t)snprintf(buf + off, size - off, " %s", argv[i]);
+}
+
+static int open_store(struct cli_live *lv, const struct record_args *a, int argc, char **argv,
+		      struct store **ret)
+{
+	char cmd[4096];
+	struct store_run run = { .version = PMUMON_VERSION,
+				 .platform = pm_ctx__packs(lv->ctx),
+				 .sim_platform = arg_global.sim_platform,
+				 .simulated = pm_ctx__simulated(lv->ctx),
+				 .interval_ms = a->live.interval_ms,
+				 .aggr = aggr_name(a->count.aggr),
+				 .command = cmd };
+	const char *why = "";
+	int r;
+
+	command_line(argc, argv, cmd, sizeof(cmd));
+	r = store_open_write(a->path, a->overwrite, &run, ret, &why);
+	if (r < 0)
+		cli_error("cannot record into '%s': %s", a->path, why);
+	return r < 0 ? EXIT_FAIL : 0;
+}
+
+/* Keep one interval (and trim, when limits are given): 0 or -errno (said). */
+static int keep(struct store *st, const struct pm_report *rep, const struct record_args *a,
+		const char *path)
+{
+	const char *why = "";
+	int r = store_append(st, rep, &why);
+
+	if (r == 0 && (a->max_age_s > 0 || a->max_bytes))
+		r = store_trim(st, a->max_age_s, a->max_bytes, &why);
+	if (r < 0)
+		cli_error("writing '%s' failed: %s%s; the intervals before are kept", path, why,
+			  r == -ENOSPC ? " (the disk is full)" : "");
+	return r;
+}
+
+static int record_loop(struct cli_live *lv, struct store *st, const struct record_args *a)
+{
+	uint64_t t0 = lv->ops->mono_ns(lv->os), step = a->live.interval_ms * NS_PER_MS;
+	uint64_t end = a->timeout_ms ? t0 + a->timeout_ms * NS_PER_MS : UINT64_MAX;
+	unsigned long n = 0;
+	int r = 0;
+
+	while (!cli_signals_caught()) {
+		if (end != UINT64_MAX && lv->ops->mono_ns(lv->os) + step > end)
+			step = end - lv->ops->mono_ns(lv->os); /* the last, shorter interval */
+		if (!step)
+			break;
+		r = cli_live__tick(lv, step);
+		if (r < 0)
+			return EXIT_FAIL;
+		if (r == 0)
+			continue;
+		if (keep(st, pm_session__report(lv->s, true), a, a->path) < 0)
+			return EXIT_FAIL;
+		if ((a->interval_count && ++n >= a->interval_count) ||
+		    lv->ops->mono_ns(lv->os) >= end)
+			return 0;
+	}
+	/* a signal: the interval since the last tick is kept too */
+	pm_session__disable(lv->s);
+	if (cli_live__read(lv) == 0 && pm_session__report(lv->s, true)->duration_ns > 0)
+		r = keep(st, pm_session__report(lv->s, true), a, a->path);
+	return r < 0 ? EXIT_FAIL : 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_args a = { 0 };
+	struct cli_live lv = { 0 };
+	struct store *st = NULL;
+	sigset_t ending;
+	int ret;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	ret = cli_live__machine(&lv, &a.live, &a.count);
+	if (ret == 0 && arg_global.sim_virtual_clock && !a.interval_count && !a.timeout_ms) {
+		cli_error("the simulated machine's clock is virtual, so recording needs an end: "
+			  "--timeout MS or --interval-count N (or clock=real)");
+		ret = EXIT_USAGE;
+	}
+	if (ret == 0)
+		ret = cli_live__events(&lv, &a.count);
+	if (ret == 0)
+		ret = cli_live__session(&lv);
+	if (ret == 0)
+		ret = open_store(&lv, &a, argc, argv, &st);
+	cli_signals_ending(&ending);
+	if (ret == 0)
+		ret = cli_live__open(&lv, &ending);
+	if (ret == 0)
+		ret = cli_live__enable(&lv);
+	if (ret == 0)
+		ret = record_loop(&lv, st, &a);
+	if (lv.s)
+		pm_session__disable(lv.s);
+	if (ret == 0 && (cli_live__say_lost(&lv) || lv.failed))
+		ret = EXIT_FAIL;
+	store_close(st);
+	cli_live__free(&lv);
+	return ret;
+}

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmumon report: look back at a recording. Per event or metric and place:
+ * min, mean, p50, p95, max over the intervals counted, the time above a
+ * threshold, and the worst quality seen; and time-series plots through
+ * gnuplot, with a gap (never a 0) where a value was not counted.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "store/store.h"
+
+struct report_args {
+	const char *path;
+	const char *names[CLI_MAX_ARGS]; /* -M/-e NAME or GLOB: which series */
+	size_t n_names;
+	double from_s, to_s;
+	bool above_given;
+	double above;
+	const char *plot;
+	char sep; /* -x: CSV */
+	long long run;
+};
+
+struct stats {
+	size_t n, counted;
+	double min, mean, p50, p95, max, above_s;
+	unsigned flags;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: pmumon report FILE.db [OPTIONS]\n"
+	      "\n"
+	      "Statistics of a recording (pmumon record), per event or metric and place,\n"
+	      "over the intervals that counted: min, mean, p50, p95, max, the time above\n"
+	      "a threshold, and the worst quality seen (a value extrapolated, a device\n"
+	      "lost...). Values not counted are left out of the statistics and shown\n"
+	      "as gaps in plots, never as 0.\n"
+	      "\n"
+	      "  -M, -e NAME           only these events or metrics (a glob; repeatable)\n"
+	      "      --from SECONDS    from this many seconds into the run (0)\n"
+	      "      --to SECONDS      up to this many seconds into the run (the end)\n"
+	      "      --above VALUE     also the time each series spent above VALUE (its unit)\n"
+	      "      --run N           the run N of the file (the last)\n"
+	      "      --plot OUT.png|OUT.svg  draw the series, one line per place (gnuplot)\n"
+	      "  -x, --field-separator SEP  CSV with a header row\n"
+	      "\n"
+	      "Examples:\n"
+	      "  pmumon report run.db -M ddr_read_bandwidth.all --above 25600\n"
+	      "  pmumon report run.db -M 'ddr_*' --from 60 --to 120 --plot ddr.svg\n",
+	      f);
+}
+
+enum { OPT_FROM = 4000, OPT_TO, OPT_ABOVE, OPT_PLOT, OPT_RUN };
+
+static int seconds(const char *opt, const char *arg, double *ret)
+{
+	if (cli_parse_double(arg, ret) < 0 || *ret < 0) {
+		cli_error("%s wants seconds into the run (0 or more), not '%s'", opt, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int report_option(struct report_args *a, int c, const char *arg)
+{
+	unsigned long run;
+
+	switch (c) {
+	case 'M':
+	case 'e':
+		if (a->n_names == CLI_MAX_ARGS) {
+			cli_error("at most %d -M/-e", CLI_MAX_ARGS);
+			return -EINVAL;
+		}
+		a->names[a->n_names++] = arg;
+		return 0;
+	case OPT_FROM:
+		return seconds("--from", arg, &a->from_s);
+	case OPT_TO:
+		return seconds("--to", arg, &a->to_s);
+	case OPT_ABOVE:
+		a->above_given = true;
+		if (cli_parse_double(arg, &a->above) < 0) {
+			cli_error("--above wants a number in the series' unit, not '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_PLOT:
+		a->plot = arg;
+		return 0;
+	case OPT_RUN:
+		if (cli_parse_uint("--run", arg, 1000000000, &run) < 0)
+			return -EINVAL;
+		a->run = (long long)run;
+		return 0;
+	case 'x':
+		return cli_parse_separator("-x", arg, &a->sep);
+	case 'h':
+		usage(stdout);
+		return 1;
+	default:
+		fprintf(stderr, "(pmumon report --help lists the options)\n");
+		return -EINVAL;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	static const struct option opts[] = {
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "above", required_argument, NULL, OPT_ABOVE },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "run", required_argument, NULL, OPT_RUN },
+		{ "field-separator", required_argument, NULL, 'x' },
+		CLI_GLOBAL_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c, r;
+
+	a->to_s = 1e10;
+	while ((c = getopt_long(argc, argv, "M:e:x:vh", opts, NULL)) != -1) {
+		if (cli_global_option(c, optarg))
+			continue;
+		r = report_option(a, c, optarg);
+		if (r)
+			return r;
+	}
+	if (optind + 1 != argc) {
+		cli_error("report reads one recording: pmumon report FILE.db");
+		return -EINVAL;
+	}
+	a->path = argv[optind];
+	if (a->to_s < a->from_s) {
+		cli_error("--to (%g) is before --from (%g)", a->to_s, a->from_s);
+		return -EINVAL;
+	}
+	if (a->plot && !strstr(a->plot, ".png") && !strstr(a->plot, ".svg")) {
+		cli_error("--plot draws OUT.png or OUT.svg, not '%s'", a->plot);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool wanted(const struct report_args *a, const struct store_series *s)
+{
+	if (!a->n_names)
+		return true;
+	for (size_t i = 0; i < a->n_names; i++)
+		if (!fnmatch(a->names[i], s->name, 0))
+			return true;
+	return false;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Nearest rank: the smallest value with at least q of the values at or below it. */
+static double percentile(const double *sorted, size_t n, double q)
+{
+	size_t rank = (size_t)ceil(q * (double)n);
+
+	return sorted[rank ? rank - 1 : 0];
+}
+
+static int stats_of(const struct store_point *p, size_t n, const struct report_args *a,
+		    struct stats *st)
+{
+	double *v = malloc((n + 1) * sizeof(*v)), sum = 0;
+
+	if (!v)
+		return -ENOMEM;
+	*st = (struct stats){ .n = n, .min = NAN, .mean = NAN, .p50 = NAN, .p95 = NAN, .max = NAN };
+	for (size_t i = 0; i < n; i++) {
+		st->flags |= p[i].flags;
+		if (isnan(p[i].value))
+			continue;
+		v[st->counted++] = p[i].value;
+		sum += p[i].value;
+		if (a->above_given && p[i].value > a->above)
+			st->above_s += p[i].duration_s;
+	}
+	if (st->counted) {
+		qsort(v, st->counted, sizeof(*v), cmp_double);
+		st->min = v[0];
+		st->max = v[st->counted - 1];
+		st->mean = sum / (double)st->counted;
+		st->p50 = percentile(v, st->counted, 0.50);
+		st->p95 = percentile(v, st->counted, 0.95);
+	}
+	free(v);
+	return 0;
+}
+
+/* The worst quality seen, as flag names joined by '|' ("" when none). */
+static void quality_text(unsigned flags, char *buf, size_t size)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	flags &= PM_ROW_QUALITY | PM_ROW_APPROXIMATE;
+	for (unsigned bit = 1; flags && off < size; bit <<= 1)
+		if (flags & bit) {
+			flags &= ~bit;
+			off += (size_t)snprintf(buf + off, size - off, "%s%s", off ? "|" : "",
+						pm_row_flag_name(bit));
+		}
+}
+
+static void print_header(const struct report_args *a)
+{
+	if (a->sep)
+		printf("name%cplace%cunit%cintervals%ccounted%cmin%cmean%cp50%cp95%cmax%c"
+		       "above_s%cquality\n",
+		       a->sep, a->sep, a->sep, a->sep, a->sep, a->sep, a->sep, a->sep, a->sep,
+		       a->sep, a->sep);
+	else
+		printf("%-28s %-16s %12s %12s %12s %12s %12s %-6s%s %s\n", "NAME", "PLACE", "MIN",
+		       "MEAN", "P50", "P95", "MAX", "UNIT", a->above_given ? "  ABOVE_S" : "",
+		       "QUALITY");
+}
+
+static void print_stats(const struct report_args *a, const struct store_series *s,
+			const struct stats *st)
+{
+	char q[256];
+
+	quality_text(st->flags, q, sizeof(q));
+	if (a->sep) {
+		printf("%s%c%s%c%s%c%zu%c%zu%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%s\n",
+		       s->name, a->sep, s->place, a->sep, s->unit, a->sep, st->n, a->sep,
+		       st->counted, a->sep, st->min, a->sep, st->mean, a->sep, st->p50, a->sep,
+		       st->p95, a->sep, st->max, a->sep, st->above_s, a->sep, q);
+		return;
+	}
+	if (!st->counted) {
+		printf("%-28s %-16s %12s %s\n", s->name, s->place, "not counted", q);
+		return;
+	}
+	printf("%-28s %-16s %12.6g %12.6g %12.6g %12.6g %12.6g %-6s", s->name, s->place, st->min,
+	       st->mean, st->p50, st->p95, st->max, s->unit);
+	if (a->above_given)
+		printf(" %8.3f", st->above_s);
+	printf(" %s\n", q[0] ? q : "-");
+}
+
+/* ---- plots -------------------------------------------------------------------------- */
+
+/* gnuplot's string: single quotes, a quote doubled. */
+static void gp_quote(FILE *gp, const char *s)
+{
+	fputc('\'', gp);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', gp);
+		fputc(*s, gp);
+	}
+	fputc('\'', gp);
+}
+
+/* One series' points as gnuplot inline data: a blank line breaks the line where a value
+ * was not counted. */
+static void gp_data(FILE *gp, const struct store_point *p, size_t n)
+{
+	bool gap = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(p[i].value)) {
+			if (!gap)
+				fputs("\n", gp);
+			gap = true;
+			continue;
+		}
+		gap = false;
+		fprintf(gp, "%.9g %.17g\n", p[i].t_s, p[i].value);
+	}
+	fputs("e\n", gp);
+}
+
+static int plot(const struct report_args *a, struct store *st, const struct store_series *s,
+		size_t n)
+{
+	bool svg = strstr(a->plot, ".svg") != NULL;
+	FILE *gp = popen("gnuplot", "w");
+	size_t shown = 0;
+	int status;
+
+	if (!gp) {
+		cli_error("--plot needs gnuplot (Debian: gnuplot-nox): %s", strerror(errno));
+		return -errno;
+	}
+	fprintf(gp, "set terminal %s noenhanced size 1000,500\nset output ", svg ? "svg" : "pngcairo");
+	gp_quote(gp, a->plot);
+	fprintf(gp, "\nset xlabel 'seconds into the run'\nset key outside right\nset grid\n");
+	for (size_t i = 0; i < n; i++)
+		if (wanted(a, &s[i]) && !shown++) {
+			fprintf(gp, "set ylabel ");
+			gp_quote(gp, s[i].unit[0] ? s[i].unit : "count per interval");
+			fputs("\nplot ", gp);
+		}
+	for (size_t i = 0, k = 0; i < n; i++) {
+		char title[512];
+
+		if (!wanted(a, &s[i]))
+			continue;
+		snprintf(title, sizeof(title), "%s %s", s[i].name, s[i].place);
+		fprintf(gp, "%s'-' using 1:2 with lines title ", k++ ? ", " : "");
+		gp_quote(gp, title);
+	}
+	fputs("\n", gp);
+	for (size_t i = 0; i < n; i++) {
+		struct store_point *p = NULL;
+		long m;
+
+		if (!wanted(a, &s[i]))
+			continue;
+		m = store_points(st, s[i].id, a->from_s, a->to_s, &p);
+		gp_data(gp, p, m > 0 ? (size_t)m : 0);
+		free(p);
+	}
+	status = pclose(gp);
+	if (status != 0 || !shown) {
+		cli_error(shown ? "gnuplot failed drawing '%s' (is gnuplot-nox installed?)" :
+				  "nothing to plot into '%s': no series matches -M/-e",
+			  a->plot);
+		return -EIO;
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { 0 };
+	struct store_series *s = NULL;
+	struct store *st = NULL;
+	const char *why = "";
+	long n;
+	int r;
+
+	r = parse_args(argc, argv, &a);
+	if (r)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	r = store_open_read(a.path, &st, &why);
+	if (r < 0) {
+		cli_error("cannot read the recording '%s': %s", a.path, why);
+		return EXIT_FAIL;
+	}
+	n = store_series(st, a.run, &s);
+	if (n <= 0) {
+		cli_error("'%s' holds no series%s", a.path, a.run ? " in that run (--run)" : "");
+		store_close(st);
+		return EXIT_FAIL;
+	}
+	print_header(&a);
+	for (long i = 0; i < n && r == 0; i++) {
+		struct store_point *p = NULL;
+		struct stats stt = { 0 };
+		long m;
+
+		if (!wanted(&a, &s[i]))
+			continue;
+		m = store_points(st, s[i].id, a.from_s, a.to_s, &p);
+		r = m < 0 ? (int)m : stats_of(p, (size_t)m, &a, &stt);
+		if (r == 0)
+			print_stats(&a, &s[i], &stt);
+		free(p);
+	}
+	if (r == 0 && a.plot)
+		r = plot(&a, st, s, (size_t)n);
+	free(s);
+	store_close(st);
+	return r < 0 ? EXIT_FAIL : 0;
+}

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""pmumon record and report (issue 16): a recording's values against the
+scenario's truth, report's statistics against hand-computed ones on a
+phased scenario, SIGKILL mid-recording, a full disk, versions and runs,
+retention, and plots (PNG header, one SVG series per place, the line that
+stops where a device vanished)."""
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import struct
+import subprocess
+import tempfile
+import time
+import unittest
+
+PMUMON = os.environ['PMUMON']
+FLAT = 'jitter 0\nddr.read 6.4G\nddr.write 3.2G\nddr.rmw 0\n'
+# idle 2 s, a 3 s burst of 12.8 GB/s per channel, idle 5 s
+PHASES = ('jitter 0\nddr.read 0\nddr.write 0\nphase idle 2s\nphase burst 3s\n'
+          '  ddr.read 12.8G\nphase rest 5s\n  ddr.read 0\n')
+
+
+def run(*args, **kw):
+    return subprocess.run([PMUMON] + list(args), capture_output=True, text=True, timeout=120,
+                          **kw)
+
+
+class Record(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def scn(self, text, name='s.scn'):
+        path = os.path.join(self.tmp, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+    def record(self, sim, *args, db='r.db'):
+        path = os.path.join(self.tmp, db)
+        r = run('--sim', sim, 'record', '-o', path, *args)
+        return r, path
+
+    def test_values_equal_the_truth(self):
+        r, db = self.record('yitian710:scenario=' + self.scn(FLAT), '--per-channel',
+                            '-e', 'ali_drw/hif_rd/', '-M', 'ddr_read_bandwidth.all',
+                            '--interval-count', '4')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        c = sqlite3.connect(db)
+        self.assertEqual(c.execute('PRAGMA user_version').fetchone()[0], 1)
+        self.assertEqual(c.execute('PRAGMA journal_mode').fetchone()[0], 'wal')
+        self.assertEqual(c.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
+        run_row = c.execute('SELECT simulated, sim_platform, interval_ms, aggr, command'
+                            ' FROM run').fetchone()
+        self.assertEqual(run_row[:4], (1, 'yitian710', 1000, 'channel'))
+        self.assertIn('record -o', run_row[4])
+        self.assertEqual(c.execute('SELECT count(*) FROM sample').fetchone()[0], 4)
+        rows = c.execute('SELECT s.name, s.place, s.channel, v.raw, v.value, v.enabled_ns,'
+                         ' v.running_ns, v.flags FROM value v JOIN series s'
+                         ' ON s.id = v.series').fetchall()
+        reads = [r for r in rows if r[0] == 'ali_drw/hif_rd/']
+        bw = [r for r in rows if r[0] == 'ddr_read_bandwidth.all']
+        self.assertEqual(len(reads), 32)  # 8 channels x 4 intervals
+        for name, place, ch, raw, value, ena, run_ns, flags in reads:
+            self.assertRegex(place, r'^die[01]/ch%d$' % ch)
+            self.assertEqual(raw, 100000000)  # 6.4 GB/s in 64-byte reads, per second
+            self.assertEqual(value, 1e8)
+            self.assertEqual((ena, run_ns, flags), (10**9, 10**9, 0))
+        for row in bw:
+            self.assertTrue(abs(row[4] - 6400) <= 1e-6, row)
+
+    def test_report_statistics_of_phases(self):
+        r, db = self.record('yitian710:scenario=' + self.scn(PHASES), '--per-channel',
+                            '-M', 'ddr_read_bandwidth.all', '--interval-count', '10')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run('report', db, '-M', 'ddr_read_bandwidth.all', '--above', '6400', '-x,')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], 'name,place,unit,intervals,counted,min,mean,p50,p95,max,'
+                                   'above_s,quality')
+        self.assertEqual(len(lines), 9)
+        for line in lines[1:]:
+            f = line.split(',')
+            # 2 idle, 3 at 12800 MB/s, 5 idle: mean 3 x 12800 / 10; p50 the 5th of 10
+            # sorted (0); p95 the 10th (12800); 3 s above 6400
+            self.assertEqual(f[2:5], ['MB/s', '10', '10'])
+            got = [float(x) for x in f[5:11]]
+            for g, want in zip(got, [0, 3840, 0, 12800, 12800, 3]):
+                self.assertTrue(abs(g - want) <= 1e-6, (f, want))
+            self.assertEqual(f[11], '')
+        # a window: the burst alone
+        r = run('report', db, '-M', 'ddr_read_bandwidth.all', '--from', '3', '--to', '5',
+                '-x,')
+        f = r.stdout.splitlines()[1].split(',')
+        self.assertEqual(f[3], '3')
+        self.assertTrue(abs(float(f[6]) - 12800) <= 1e-6, f)
+
+    def test_sigkill_keeps_every_whole_interval(self):
+        db = os.path.join(self.tmp, 'k.db')
+        p = subprocess.Popen([PMUMON, '--sim', 'yitian710:clock=real', 'record', '-o', db,
+                              '-I', '100'], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        time.sleep(1.5)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        c = sqlite3.connect(db)
+        self.assertEqual(c.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
+        n = c.execute('SELECT count(*) FROM sample').fetchone()[0]
+        self.assertGreaterEqual(n, 8)
+        series = c.execute('SELECT count(*) FROM series').fetchone()[0]
+        # every interval that is there is whole: all its series' values
+        self.assertEqual(c.execute('SELECT count(*) FROM value').fetchone()[0], n * series)
+        r = run('report', db)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_sigterm_keeps_the_last_interval_and_restores(self):
+        before, after = os.path.join(self.tmp, 'before'), os.path.join(self.tmp, 'after')
+        self.assertEqual(run('--sim', 'bluefield2:state=' + before, 'list', 'pmus').returncode,
+                         0)
+        db = os.path.join(self.tmp, 't.db')
+        p = subprocess.Popen([PMUMON, '--sim', 'bluefield2:clock=real,state=' + after,
+                              'record', '-o', db, '-I', '1000'], stderr=subprocess.PIPE,
+                             text=True)
+        time.sleep(1.5)
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 0, err)
+        c = sqlite3.connect(db)
+        durs = [d for (d,) in c.execute('SELECT duration_ns FROM sample ORDER BY t_ns')]
+        self.assertEqual(len(durs), 2)  # one whole interval and the shorter last one
+        self.assertTrue(durs[1] < 10**9)
+        with open(before) as f1, open(after) as f2:
+            self.assertEqual(f1.read(), f2.read())
+
+    def test_runs_versions_and_overwrite(self):
+        r, db = self.record('yitian710', '--interval-count', '2')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r, _ = self.record('yitian710', '--interval-count', '3')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        c = sqlite3.connect(db)
+        self.assertEqual(c.execute('SELECT count(*) FROM run').fetchone()[0], 2)
+        c.close()
+        r = run('report', db, '--run', '1', '-x,')
+        self.assertEqual(r.stdout.splitlines()[1].split(',')[3], '2')
+        r = run('report', db, '-x,')  # the last run
+        self.assertEqual(r.stdout.splitlines()[1].split(',')[3], '3')
+        r, _ = self.record('yitian710', '--interval-count', '1', '--overwrite')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        c = sqlite3.connect(db)
+        self.assertEqual(c.execute('SELECT count(*) FROM run').fetchone()[0], 1)
+        c.execute('PRAGMA user_version=7')
+        c.commit()
+        c.close()
+        r, _ = self.record('yitian710', '--interval-count', '1')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('schema version 7, newer than this pmumon\'s (1)', r.stderr)
+        r = run('report', db)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('schema version 7', r.stderr)
+        other = os.path.join(self.tmp, 'other.db')
+        c = sqlite3.connect(other)
+        c.execute('CREATE TABLE t (x)')
+        c.commit()
+        c.close()
+        r = run('report', other)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('not a pmumon recording', r.stderr)
+
+    def test_max_age_with_a_reader_attached(self):
+        r, db = self.record('yitian710', '--interval-count', '2')
+        reader = sqlite3.connect(db)
+        reader.execute('SELECT count(*) FROM sample').fetchone()
+        r, _ = self.record('yitian710', '--interval-count', '10', '--max-age', '3')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # the wall clocks of a simulated machine restart with each run: the first run's
+        # intervals are as old as the second's first ones, and the newest 3 s stay
+        walls = [w for (w,) in reader.execute('SELECT wall_ns FROM sample ORDER BY wall_ns')]
+        self.assertTrue(walls)
+        self.assertLessEqual(walls[-1] - walls[0], 3 * 10**9)
+        self.assertEqual(reader.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
+
+    def test_max_size(self):
+        r, db = self.record('yitian710', '--interval-count', '300', '--max-size', '256k')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        size = os.path.getsize(db) + (os.path.getsize(db + '-wal')
+                                      if os.path.exists(db + '-wal') else 0)
+        self.assertLessEqual(size, 256 * 1024 + 64 * 1024)  # one interval may pass it
+        c = sqlite3.connect(db)
+        n = c.execute('SELECT count(*) FROM sample').fetchone()[0]
+        self.assertTrue(0 < n < 300, n)
+
+    def test_full_disk(self):
+        mnt = os.path.join(self.tmp, 'small')
+        os.makedirs(mnt)
+        if subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=200k', 'tmpfs', mnt],
+                          capture_output=True).returncode != 0:
+            self.skipTest('cannot mount a small tmpfs here')
+        try:
+            db = os.path.join(mnt, 'full.db')
+            r = run('--sim', 'yitian710', 'record', '-o', db, '--interval-count', '100000')
+            self.assertEqual(r.returncode, 1)
+            self.assertIn('the disk is full', r.stderr)
+            c = sqlite3.connect(db)
+            self.assertEqual(c.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
+            self.assertGreater(c.execute('SELECT count(*) FROM sample').fetchone()[0], 0)
+            c.close()
+        finally:
+            subprocess.run(['umount', mnt])
+
+    def test_refusals(self):
+        r = run('--sim', 'yitian710', 'record', '--interval-count', '1')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('needs -o FILE.db', r.stderr)
+        r = run('--sim', 'yitian710', 'record', '-o', os.path.join(self.tmp, 'x.db'))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('needs an end', r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, 'x.db')))
+        r = run('report', os.path.join(self.tmp, 'none.db'))
+        self.assertEqual(r.returncode, 1)
+        r = run('report', 'a.db', '--plot', 'x.jpg')
+        self.assertEqual(r.returncode, 2)
+
+
+@unittest.skipUnless(shutil.which('gnuplot'), 'gnuplot (gnuplot-nox) not installed')
+class Plots(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        scn = os.path.join(cls.tmp, 'v.scn')
+        with open(scn, 'w') as f:
+            f.write('jitter 0\nat 3500ms vanish ali_drw_21000\n')
+        cls.db = os.path.join(cls.tmp, 'v.db')
+        r = run('--sim', 'yitian710:scenario=' + scn, 'record', '-o', cls.db, '-e',
+                'ali_drw/hif_rd/', '--interval-count', '8')
+        assert r.returncode == 1 and 'ali_drw_21000 went away' in r.stderr, r.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_png(self):
+        out = os.path.join(self.tmp, 'p.png')
+        r = run('report', self.db, '--plot', out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out, 'rb') as f:
+            head = f.read(24)
+        self.assertEqual(head[:8], b'\x89PNG\r\n\x1a\n')
+        self.assertEqual(struct.unpack('>II', head[16:24]), (1000, 500))
+
+    def test_svg_one_series_per_place_and_the_gap(self):
+        out = os.path.join(self.tmp, 'p.svg')
+        r = run('report', self.db, '--plot', out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            svg = f.read()
+        plots = svg.split('<g id="gnuplot_plot_')[1:]
+        plots[-1] = plots[-1].split('<g id="gnuplot_plot_')[0]
+        self.assertEqual(len(plots), 16)  # one per sub-channel
+        points = {}
+        for body in plots:
+            title = re.search(r'<text>(.*?)</text>', body).group(1)
+            path = re.findall(r"d='([^']*)'", body)[0]
+            # the legend's sample line first, then the data: points = its L's + 1
+            data = path.split('M')[2]
+            points[title] = data.count('L') + 1
+        self.assertEqual(points.pop('ali_drw/hif_rd/ die0/ch0/sub0'), 3)  # gone at 3.5 s
+        self.assertEqual(set(points.values()), {8})
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=2)
