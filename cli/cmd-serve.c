@@ -342,28 +342,34 @@ static enum MHD_Result serve_metrics(struct server *sv, struct MHD_Connection *c
 	return ret;
 }
 
-static enum MHD_Result serve_health(struct server *sv, struct MHD_Connection *c)
+/* How long ago the latest sample was published; UINT64_MAX before the first. */
+static uint64_t sample_age_ns(struct server *sv)
 {
 	struct cli_sample smp;
 	struct timespec now;
-	uint64_t age;
-	enum MHD_Result r;
+	uint64_t age = UINT64_MAX;
+
+	if (cli_sampler__latest(sv->sp, &smp)) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		age = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec - smp.published_ns;
+	}
+	cli_sample__release(&smp);
+	return age;
+}
+
+static enum MHD_Result serve_health(struct server *sv, struct MHD_Connection *c)
+{
+	uint64_t age = sample_age_ns(sv);
 	char text[128];
 
-	if (!cli_sampler__latest(sv->sp, &smp)) {
-		cli_sample__release(&smp);
+	if (age == UINT64_MAX)
 		return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
-	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	age = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec - smp.published_ns;
 	snprintf(text, sizeof(text), "%s: last sample %.3f s ago (interval %.3f s)\n",
 		 age < 3 * sv->interval_ns ? "ok" : "stale", (double)age / 1e9,
 		 (double)sv->interval_ns / 1e9);
-	cli_sample__release(&smp);
 	if (age < 3 * sv->interval_ns)
 		return answer_text(c, MHD_HTTP_OK, text);
-	r = error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, text);
-	return r;
+	return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, text);
 }
 
 /* The last interval as the JSON Lines stat -j prints. */
@@ -512,26 +518,38 @@ static void check_first(struct server *sv)
 	cli_sample__release(&smp);
 }
 
+/*
+ * Until the sampler ends (a signal, a failure): the first sample checked
+ * against --max-series, then READY=1 to a service manager; WATCHDOG=1 every
+ * half watchdog period while samples are fresh (a stuck sampler is not
+ * vouched for); STOPPING=1 at the end.
+ */
 static void wait_end(struct server *sv)
 {
 	struct pollfd p = { .fd = cli_sampler__fd(sv->sp), .events = POLLIN };
-	bool checked = false;
+	uint64_t wd_usec = notify_watchdog_usec();
+	int timeout_ms = wd_usec ? (int)CLI_MIN(wd_usec / 2000, 3600000) : -1;
+	bool ready = false;
 
 	while (!cli_sampler__done(sv->sp)) {
-		poll(&p, 1, -1);
+		poll(&p, 1, timeout_ms);
 		cli_sampler__ack(sv->sp);
-		if (!checked) {
+		if (!ready && sample_age_ns(sv) != UINT64_MAX) {
 			check_first(sv);
-			checked = true;
+			if (atomic_load(&sv->too_many_series)) {
+				cli_error("more than %lu series (--max-series): count fewer events, "
+					  "or drop a --per-* option",
+					  sv->max_series);
+				sv->lv.failed = true;
+				break;
+			}
+			notify_send("READY=1");
+			ready = true;
 		}
-		if (atomic_load(&sv->too_many_series)) {
-			cli_error("more than %lu series (--max-series): count fewer events, or "
-				  "drop a --per-* option",
-				  sv->max_series);
-			sv->lv.failed = true;
-			break;
-		}
+		if (wd_usec && sample_age_ns(sv) < 3 * sv->interval_ns)
+			notify_send("WATCHDOG=1");
 	}
+	notify_send("STOPPING=1");
 }
 
 int cmd_serve(int argc, char **argv)

@@ -84,4 +84,12 @@ long expo_render(struct sbuf *b, enum expo_format f, const struct pm_report *int
 		 const struct pm_report *total, const struct expo_meta *m,
 		 const struct expo_health *h, struct expo_hold *hold);
 
+/*
+ * sd_notify(3)'s protocol (notify.c): send "READY=1", "WATCHDOG=1",
+ * "STOPPING=1" to the service manager when NOTIFY_SOCKET names one (0, or
+ * -errno); the watchdog period WATCHDOG_USEC asks for, 0 when none.
+ */
+int notify_send(const char *state);
+uint64_t notify_watchdog_usec(void);
+
 #endif

@@ -313,6 +313,58 @@ class Promtool(unittest.TestCase):
         self.assertEqual(r.stdout + r.stderr, '')
 
 
+class Service(unittest.TestCase):
+    """The service manager's side: sd_notify's datagrams, and the shipped units."""
+
+    def test_ready_watchdog_stopping(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            path = os.path.join(tmp, 'notify')
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            sock.bind(path)
+            sock.settimeout(10)
+            env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC='400000')
+            port = free_port()
+            p = subprocess.Popen([PMUMON, '--sim', 'yitian710:clock=real', 'serve', '-I', '100',
+                                  '--listen', '127.0.0.1:%d' % port], env=env,
+                                 stderr=subprocess.PIPE, text=True)
+            got = [sock.recv(256).decode() for _ in range(3)]
+            self.assertEqual(got[0], 'READY=1')
+            # every half watchdog period (200 ms) while samples are fresh
+            self.assertEqual(got[1:], ['WATCHDOG=1', 'WATCHDOG=1'])
+            self.assertEqual(get('http://127.0.0.1:%d/healthz' % port)[0], 200)
+            p.send_signal(signal.SIGTERM)
+            while True:
+                msg = sock.recv(256).decode()
+                if msg != 'WATCHDOG=1':
+                    break
+            self.assertEqual(msg, 'STOPPING=1')
+            self.assertEqual(p.wait(timeout=10), 0)
+            sock.close()
+        finally:
+            shutil.rmtree(tmp)
+
+    @unittest.skipUnless(shutil.which('systemd-analyze'), 'systemd-analyze not installed')
+    def test_units_verify(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            with open(os.path.join(ROOT, 'dist/systemd/pmumon-serve.service')) as f:
+                unit = f.read()
+            self.assertIn('ExecStart=/usr/bin/pmumon serve\n', unit)
+            with open(os.path.join(tmp, 'pmumon-serve.service'), 'w') as f:
+                f.write(unit.replace('/usr/bin/pmumon', os.path.abspath(PMUMON)))
+            os.makedirs(os.path.join(tmp, 'pmumon-serve.service.d'))
+            shutil.copy(os.path.join(ROOT, 'dist/systemd/pmumon-serve-root-sources.conf'),
+                        os.path.join(tmp, 'pmumon-serve.service.d'))
+            r = subprocess.run(['systemd-analyze', 'verify', '--man=no', 'pmumon-serve.service'],
+                               env=dict(os.environ, SYSTEMD_UNIT_PATH=tmp + ':'),
+                               capture_output=True, text=True, timeout=60)
+            # an unknown key is only a warning: the output must be empty too
+            self.assertEqual((r.returncode, r.stdout + r.stderr), (0, ''))
+        finally:
+            shutil.rmtree(tmp)
+
+
 def query(prom, expr):
     """The vector result of an instant PromQL query."""
     url = prom + '/api/v1/query?' + urllib.parse.urlencode({'query': expr})
