@@ -304,7 +304,8 @@ static int plot(const struct report_args *a, struct store *st, const struct stor
 		cli_error("--plot needs gnuplot (Debian: gnuplot-nox): %s", strerror(errno));
 		return -errno;
 	}
-	fprintf(gp, "set terminal %s noenhanced size 1000,500\nset output ", svg ? "svg" : "pngcairo");
+	fprintf(gp, "set terminal %s noenhanced size 1000,500\nset output ",
+		svg ? "svg" : "pngcairo");
 	gp_quote(gp, a->plot);
 	fprintf(gp, "\nset xlabel 'seconds into the run'\nset key outside right\nset grid\n");
 	for (size_t i = 0; i < n; i++)
