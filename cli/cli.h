@@ -285,6 +285,15 @@ struct cli_sample {
 /* intervals: stop after that many (0: until stopped or a signal). */
 int cli_sampler__start(struct cli_live *lv, uint64_t step_ns, uint64_t intervals,
 		       struct cli_sampler **ret_sampler);
+/*
+ * The same, with a hook the sampler thread calls with every sample right
+ * after publishing it (serve --store queues it for its writer thread). The
+ * hook must not block: the next read waits for it. It takes its own
+ * references to what it keeps.
+ */
+typedef void (*cli_sample_hook)(void *arg, const struct cli_sample *smp);
+int cli_sampler__start_hooked(struct cli_live *lv, uint64_t step_ns, uint64_t intervals,
+			      cli_sample_hook hook, void *arg, struct cli_sampler **ret_sampler);
 /* The latest sample with references taken (release with cli_sample__release); false
  * before the first. */
 bool cli_sampler__latest(struct cli_sampler *sp, struct cli_sample *ret);

@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "config.h"
 #include "serve/serve.h"
+#include "store/store.h"
 
 #define NS_PER_MS 1000000ull
 #define SERVE_PORT 9811 /* docs/serve.md: why this one */
@@ -35,6 +36,7 @@ struct serve_args {
 	struct cli_live_args live;
 	const char *listen;
 	unsigned long max_series;
+	const char *store; /* --store FILE.db */
 };
 
 /* One format's exposition of the latest sample, and its gzip, rendered on first demand. */
@@ -57,6 +59,7 @@ struct server {
 	struct rendered render[2];
 	struct expo_hold hold;
 	atomic_bool too_many_series;
+	struct storeq *store;	/* --store */
 	char no_body, had_body; /* their addresses mark a request */
 };
 
@@ -81,7 +84,10 @@ static void usage(FILE *f)
 	      "  -I, --interval MS     sample every MS milliseconds, 10 to 60000 (1000)\n"
 	      "      --listen ADDR:PORT  where to listen (127.0.0.1:9811); listening on\n"
 	      "                        another address is explicit: 0.0.0.0:9811, [::]:9811\n"
-	      "      --max-series N    refuse to serve more series than N (20000)\n",
+	      "      --max-series N    refuse to serve more series than N (20000)\n"
+	      "      --store FILE.db   also record every interval there (pmumon record's\n"
+	      "                        format; a slow disk drops intervals, counted, and\n"
+	      "                        never delays a sample)\n",
 	      f);
 	cli_count__usage_show(f, "one row per PMU instance (--per-device)");
 	fputs("\n"
@@ -100,6 +106,7 @@ static void usage(FILE *f)
 enum {
 	OPT_LISTEN = 2000,
 	OPT_MAX_SERIES,
+	OPT_STORE,
 };
 
 static int parse_args(int argc, char **argv, struct serve_args *a)
@@ -110,6 +117,7 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 		CLI_LIVE_OPTIONS,
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
+		{ "store", required_argument, NULL, OPT_STORE },
 		CLI_GLOBAL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -133,6 +141,9 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 		switch (c) {
 		case OPT_LISTEN:
 			a->listen = optarg;
+			break;
+		case OPT_STORE:
+			a->store = optarg;
 			break;
 		case OPT_MAX_SERIES:
 			if (cli_parse_uint("--max-series", optarg, 10000000, &a->max_series) < 0)
@@ -295,6 +306,10 @@ static int render(struct server *sv, enum expo_format f, const struct cli_sample
 	h.last_sample_s = (double)pm_snapshot__report(smp->interval)->wall_ns / 1e9;
 	for (size_t i = 0; i < 4; i++)
 		h.http_errors[i] = atomic_load(&sv->http_errors[i]);
+	if (sv->store) {
+		h.store = true;
+		storeq_counts(sv->store, &h.store_written, &h.store_dropped, &h.store_failed);
+	}
 	rd->body.len = 0;
 	rd->body.err = 0;
 	n = expo_render(&rd->body, f, pm_snapshot__report(smp->interval),
@@ -469,6 +484,28 @@ static int start_http(struct server *sv, const struct sockaddr_storage *addr)
 	return sv->daemon ? 0 : -EADDRINUSE;
 }
 
+/* --store FILE.db, opened before any counter is programmed: 0 or the exit status (said). */
+static int open_store(struct server *sv, const struct serve_args *a)
+{
+	static const char *aggr[] = { "family", "device", "cpu", "die", "socket", "channel" };
+	struct store_run run = { .command = "pmumon serve",
+				 .version = PMUMON_VERSION,
+				 .platform = pm_ctx__packs(sv->lv.ctx),
+				 .sim_platform = arg_global.sim_platform,
+				 .simulated = pm_ctx__simulated(sv->lv.ctx),
+				 .interval_ms = a->live.interval_ms,
+				 .aggr = (size_t)a->count.aggr < CLI_ARRAY_SIZE(aggr) ?
+						 aggr[a->count.aggr] :
+						 "?" };
+	const char *why = "";
+
+	if (storeq_start(a->store, &run, &sv->store, &why) < 0) {
+		cli_error("cannot record into '%s' (--store): %s", a->store, why);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
 /* Every check and the counters opened and started; 0 or the exit status (said). */
 static int prepare(struct server *sv, struct serve_args *a, const struct sockaddr_storage *addr)
 {
@@ -485,6 +522,8 @@ static int prepare(struct server *sv, struct serve_args *a, const struct sockadd
 		r = cli_live__events(&sv->lv, &a->count);
 	if (r == 0)
 		r = cli_live__session(&sv->lv);
+	if (r == 0 && a->store)
+		r = open_store(sv, a);
 	if (r)
 		return r;
 	cli_signals_ending(&ending);
@@ -576,7 +615,8 @@ int cmd_serve(int argc, char **argv)
 					      .interval_s = (double)a.live.interval_ms / 1e3 };
 		if (!sv.meta.platform)
 			sv.meta.platform = "";
-		ret = cli_sampler__start(&sv.lv, sv.interval_ns, 0, &sv.sp);
+		ret = cli_sampler__start_hooked(&sv.lv, sv.interval_ns, 0,
+						sv.store ? storeq_hook : NULL, sv.store, &sv.sp);
 		if (ret < 0) {
 			cli_error("cannot start the sampler thread: %s", strerror(-ret));
 			ret = EXIT_FAIL;
@@ -589,6 +629,7 @@ int cmd_serve(int argc, char **argv)
 	if (sv.daemon)
 		MHD_stop_daemon(sv.daemon); /* no scrape after this: the snapshots can go */
 	cli_sampler__stop(sv.sp);
+	storeq_stop(sv.store); /* what is queued is written */
 	if (sv.lv.s)
 		pm_session__disable(sv.lv.s);
 	if (ret == 0 && (cli_live__say_lost(&sv.lv) || sv.lv.failed))

@@ -33,6 +33,8 @@ struct cli_sampler {
 	struct cli_sample latest;
 	atomic_bool stop, done;
 	int pipe[2]; /* a byte per publication, and one at the end */
+	cli_sample_hook hook;
+	void *hook_arg;
 };
 
 static void on_wake(int sig)
@@ -73,6 +75,8 @@ static int publish(struct cli_sampler *sp, uint64_t seq, uint64_t late_ns, uint6
 	sp->latest = smp;
 	pthread_mutex_unlock(&sp->lock);
 	cli_sample__release(&old); /* readers that hold it keep it alive */
+	if (sp->hook)
+		sp->hook(sp->hook_arg, &smp); /* smp stays valid: this thread's reference */
 	notify(sp);
 	return 0;
 }
@@ -107,6 +111,12 @@ static void *run(void *arg)
 int cli_sampler__start(struct cli_live *lv, uint64_t step_ns, uint64_t intervals,
 		       struct cli_sampler **ret_sampler)
 {
+	return cli_sampler__start_hooked(lv, step_ns, intervals, NULL, NULL, ret_sampler);
+}
+
+int cli_sampler__start_hooked(struct cli_live *lv, uint64_t step_ns, uint64_t intervals,
+			      cli_sample_hook hook, void *arg, struct cli_sampler **ret_sampler)
+{
 	struct sigaction sa = { .sa_handler = on_wake };
 	struct cli_sampler *sp = calloc(1, sizeof(*sp));
 	sigset_t wake;
@@ -115,6 +125,8 @@ int cli_sampler__start(struct cli_live *lv, uint64_t step_ns, uint64_t intervals
 	if (!sp)
 		return -ENOMEM;
 	sp->lv = lv;
+	sp->hook = hook;
+	sp->hook_arg = arg;
 	sp->step_ns = step_ns;
 	sp->intervals = intervals;
 	if (pipe2(sp->pipe, O_CLOEXEC | O_NONBLOCK) < 0) {

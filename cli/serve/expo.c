@@ -495,6 +495,18 @@ static long put_health(struct sbuf *b, enum expo_format f, const struct expo_met
 	for (size_t i = 0; i < 4; i++, n++)
 		sbuf_printf(b, "pmumon_http_errors_total{code=\"%s\"} %llu\n", codes[i],
 			    (unsigned long long)h->http_errors[i]);
+	if (h->store) {
+		put_scalar(b, f, "pmumon_store_written_total", "counter", NULL,
+			   "Intervals serve --store wrote to its recording",
+			   (double)h->store_written);
+		put_scalar(b, f, "pmumon_store_dropped_total", "counter", NULL,
+			   "Intervals serve --store dropped: its queue was full (a slow disk)",
+			   (double)h->store_dropped);
+		put_scalar(b, f, "pmumon_store_failed", "gauge", NULL,
+			   "1 once writing the recording failed (serve goes on without it)",
+			   h->store_failed ? 1 : 0);
+		n += 3;
+	}
 	put_family(b, f, "pmumon_device_up", "gauge", NULL,
 		   "1 while a PMU instance counts, 0 once it went away (per-device rows only)");
 	for (size_t i = 0; i < total->n_rows; i++) {

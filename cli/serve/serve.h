@@ -58,6 +58,9 @@ struct expo_health {
 	double late_s;		 /* how late after its deadline the last read started */
 	double last_sample_s;	 /* wall clock of the last sample, seconds since the epoch */
 	uint64_t http_errors[4]; /* 404, 405, 413/431, 503 */
+	bool store;		 /* --store: the three below are shown */
+	uint64_t store_written, store_dropped;
+	bool store_failed;
 };
 
 /*
@@ -83,6 +86,22 @@ void expo_hold_free(struct expo_hold *h);
 long expo_render(struct sbuf *b, enum expo_format f, const struct pm_report *interval,
 		 const struct pm_report *total, const struct expo_meta *m,
 		 const struct expo_health *h, struct expo_hold *hold);
+
+/*
+ * serve --store (storeq.c): a writer thread recording each sample's
+ * interval, fed by storeq_hook (a cli_sample_hook) through a bounded queue
+ * that drops (and counts) rather than waits. storeq_stop writes what is
+ * queued, then closes.
+ */
+struct storeq;
+struct store_run;
+struct cli_sample;
+int storeq_start(const char *path, const struct store_run *run, struct storeq **ret,
+		 const char **ret_err);
+void storeq_hook(void *arg, const struct cli_sample *smp);
+void storeq_counts(struct storeq *sq, uint64_t *ret_written, uint64_t *ret_dropped,
+		   bool *ret_failed);
+void storeq_stop(struct storeq *sq);
 
 /*
  * sd_notify(3)'s protocol (notify.c): send "READY=1", "WATCHDOG=1",

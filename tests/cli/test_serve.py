@@ -12,6 +12,7 @@ import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -234,6 +235,40 @@ class Serve(unittest.TestCase):
         self.assertEqual(len(bw), 8)
         for r in bw:
             self.assertTrue(abs(r['value'] - READ_BPS / 1e6) <= 0.01 * READ_BPS / 1e6)
+
+
+class Store(unittest.TestCase):
+    def test_store_records_every_interval(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            scn, db = os.path.join(tmp, 'flat.scn'), os.path.join(tmp, 's.db')
+            with open(scn, 'w') as f:
+                f.write(FLAT)
+            srv = Server('yitian710:clock=real,scenario=' + scn, '-I', '100', '--per-channel',
+                         '-M', 'ddr_read_bandwidth.all', '--store', db)
+            time.sleep(1.0)
+            s = samples(srv.metrics()[1])
+            code, err = srv.stop()
+            self.assertEqual(code, 0, err)
+            self.assertEqual(s[('pmumon_store_dropped_total', frozenset())], 0)
+            self.assertGreaterEqual(s[('pmumon_store_written_total', frozenset())], 8)
+            c = sqlite3.connect(db)
+            n = c.execute('SELECT count(*) FROM sample').fetchone()[0]
+            # every sample the sampler took is in the recording (the queue is drained
+            # at the end), and its values are the truth's
+            self.assertGreaterEqual(n, s[('pmumon_samples_total', frozenset())])
+            for (v,) in c.execute("SELECT v.value FROM value v JOIN series x ON x.id ="
+                                  " v.series WHERE x.name = 'ddr_read_bandwidth.all'"):
+                self.assertTrue(abs(v - READ_BPS / 1e6) <= 0.01 * READ_BPS / 1e6, v)
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_unwritable_store_is_refused_before_counting(self):
+        r = subprocess.run([PMUMON, '--sim', 'yitian710:clock=real', 'serve', '--store',
+                            '/nonexistent/dir/s.db'], capture_output=True, text=True,
+                           timeout=30)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot record into '/nonexistent/dir/s.db' (--store)", r.stderr)
 
 
 class Refusals(unittest.TestCase):
