@@ -36,7 +36,8 @@ struct serve_args {
 	struct cli_live_args live;
 	const char *listen;
 	unsigned long max_series;
-	const char *store; /* --store FILE.db */
+	const char *store;	/* --store FILE.db */
+	const char *web_config; /* --web.config.file FILE */
 };
 
 /* One format's exposition of the latest sample, and its gzip, rendered on first demand. */
@@ -59,7 +60,9 @@ struct server {
 	struct rendered render[2];
 	struct expo_hold hold;
 	atomic_bool too_many_series;
-	struct storeq *store;	/* --store */
+	struct storeq *store; /* --store */
+	struct webcfg web;    /* --web.config.file: TLS, users */
+	struct web_tls tls;
 	char no_body, had_body; /* their addresses mark a request */
 };
 
@@ -85,6 +88,8 @@ static void usage(FILE *f)
 	      "      --listen ADDR:PORT  where to listen (127.0.0.1:9811); listening on\n"
 	      "                        another address is explicit: 0.0.0.0:9811, [::]:9811\n"
 	      "      --max-series N    refuse to serve more series than N (20000)\n"
+	      "      --web.config.file FILE  TLS and basic authentication, in the format\n"
+	      "                        every Prometheus exporter reads (docs/serve.md)\n"
 	      "      --store FILE.db   also record every interval there (pmumon record's\n"
 	      "                        format; a slow disk drops intervals, counted, and\n"
 	      "                        never delays a sample)\n",
@@ -107,6 +112,7 @@ enum {
 	OPT_LISTEN = 2000,
 	OPT_MAX_SERIES,
 	OPT_STORE,
+	OPT_WEB_CONFIG,
 };
 
 static int parse_args(int argc, char **argv, struct serve_args *a)
@@ -118,6 +124,7 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
 		{ "store", required_argument, NULL, OPT_STORE },
+		{ "web.config.file", required_argument, NULL, OPT_WEB_CONFIG },
 		CLI_GLOBAL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -144,6 +151,9 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 			break;
 		case OPT_STORE:
 			a->store = optarg;
+			break;
+		case OPT_WEB_CONFIG:
+			a->web_config = optarg;
 			break;
 		case OPT_MAX_SERIES:
 			if (cli_parse_uint("--max-series", optarg, 10000000, &a->max_series) < 0)
@@ -238,6 +248,20 @@ static enum MHD_Result answer(struct MHD_Connection *c, unsigned status, const c
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
 	r = MHD_queue_response(c, status, resp);
+	MHD_destroy_response(resp);
+	return r;
+}
+
+static enum MHD_Result ask_credentials(struct MHD_Connection *c)
+{
+	static const char text[] = "credentials are needed (basic authentication)\n";
+	struct MHD_Response *resp = MHD_create_response_from_buffer(sizeof(text) - 1, (void *)text,
+								    MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result r;
+
+	if (!resp)
+		return MHD_NO;
+	r = MHD_queue_basic_auth_fail_response(c, "pmumon", resp);
 	MHD_destroy_response(resp);
 	return r;
 }
@@ -448,6 +472,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		*req = &sv->had_body;
 		return MHD_YES;
 	}
+	if (!web_client_ok(&sv->web, c))
+		return answer_text(c, MHD_HTTP_FORBIDDEN,
+				   "a client certificate this server "
+				   "trusts is needed\n");
+	if (!web_user_ok(&sv->web, c))
+		return ask_credentials(c);
 	if (!get)
 		return error(sv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "GET or HEAD only\n");
 	if (*req == &sv->had_body)
@@ -470,18 +500,46 @@ static int start_http(struct server *sv, const struct sockaddr_storage *addr)
 {
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL_INTERNALLY |
 			 MHD_USE_ERROR_LOG;
+	/* bounded: connections, their time, and a request's size (headers fit in the pool) */
+	struct MHD_OptionItem opts[16] = {
+		{ MHD_OPTION_SOCK_ADDR, 0, (void *)addr },
+		{ MHD_OPTION_THREAD_POOL_SIZE, 2, NULL },
+		{ MHD_OPTION_CONNECTION_LIMIT, 64, NULL },
+		{ MHD_OPTION_PER_IP_CONNECTION_LIMIT, 32, NULL },
+		{ MHD_OPTION_CONNECTION_TIMEOUT, 10, NULL },
+		{ MHD_OPTION_CONNECTION_MEMORY_LIMIT, 32768, NULL },
+	};
+	size_t n = 6;
 
 	if (addr->ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	/* bounded: connections, their time, and a request's size (headers fit in the pool) */
-	sv->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, sv, MHD_OPTION_SOCK_ADDR,
-				      addr, MHD_OPTION_THREAD_POOL_SIZE, 2u,
-				      MHD_OPTION_CONNECTION_LIMIT, 64u,
-				      MHD_OPTION_PER_IP_CONNECTION_LIMIT, 32u,
-				      MHD_OPTION_CONNECTION_TIMEOUT, 10u,
-				      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
+	if (sv->web.tls) {
+		flags |= MHD_USE_TLS;
+		if (web_tls_options(&sv->web, &sv->tls, opts, &n) < 0)
+			return -EINVAL;
+	}
+	opts[n] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+	sv->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, sv, MHD_OPTION_ARRAY, opts,
 				      MHD_OPTION_END);
 	return sv->daemon ? 0 : -EADDRINUSE;
+}
+
+/* --web.config.file: read and checked before anything else: 0 or -EINVAL (said). */
+static int load_web_config(struct server *sv, const char *path)
+{
+	char *text = NULL, err[512];
+	size_t len;
+	int r = cli_read_file(path, 1u << 20, &text, &len);
+
+	if (r < 0) {
+		cli_error("cannot read the web configuration '%s': %s", path, strerror(-r));
+		return -EINVAL;
+	}
+	r = webcfg_parse(path, text, len, &sv->web, err, sizeof(err));
+	free(text);
+	if (r < 0)
+		cli_error("%s", r == -EINVAL ? err : "out of memory");
+	return r;
 }
 
 /* --store FILE.db, opened before any counter is programmed: 0 or the exit status (said). */
@@ -532,7 +590,10 @@ static int prepare(struct server *sv, struct serve_args *a, const struct sockadd
 		r = cli_live__enable(&sv->lv);
 	if (r)
 		return r;
-	if (start_http(sv, addr) < 0) {
+	r = start_http(sv, addr);
+	if (r == -EINVAL)
+		return EXIT_FAIL; /* a TLS file (said) */
+	if (r < 0) {
 		cli_error("cannot listen on %s: the address is in use or not this machine's "
 			  "(--listen)",
 			  a->listen);
@@ -603,6 +664,8 @@ int cmd_serve(int argc, char **argv)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
 	if (parse_listen(a.listen, &addr) < 0)
 		return EXIT_USAGE;
+	if (a.web_config && load_web_config(&sv, a.web_config) < 0)
+		return EXIT_USAGE;
 	sv.interval_ns = a.live.interval_ms * NS_PER_MS;
 	sv.max_series = a.max_series;
 	ret = prepare(&sv, &a, &addr);
@@ -639,6 +702,8 @@ int cmd_serve(int argc, char **argv)
 		sbuf_free(&sv.render[i].gz);
 	}
 	expo_hold_free(&sv.hold);
+	webcfg_free(&sv.web);
+	web_tls_free(&sv.tls);
 	cli_live__free(&sv.lv);
 	return ret;
 }

@@ -88,6 +88,53 @@ long expo_render(struct sbuf *b, enum expo_format f, const struct pm_report *int
 		 const struct expo_health *h, struct expo_hold *hold);
 
 /*
+ * --web.config.file (webconfig.c): the exporter-toolkit's format, the TLS
+ * and basic-auth parts. webcfg_parse: text of path (for messages) into
+ * *ret; -EINVAL with "FILE:LINE: why" in err, -ENOMEM. webcfg_check_user:
+ * the user is there and the password matches its bcrypt hash.
+ */
+enum web_client_auth {
+	WEB_NO_CLIENT_CERT,
+	WEB_REQUEST_CLIENT_CERT,
+	WEB_REQUIRE_ANY_CLIENT_CERT,
+	WEB_VERIFY_CLIENT_CERT_IF_GIVEN,
+	WEB_REQUIRE_AND_VERIFY_CLIENT_CERT,
+};
+struct webcfg {
+	bool tls;
+	char *cert_file, *key_file, *client_ca_file;
+	enum web_client_auth client_auth;
+	int min_version, max_version; /* 10..13 for TLS 1.0..1.3; 0: not given */
+	struct {
+		char *name, *hash;
+	} * users;
+	size_t n_users;
+};
+int webcfg_parse(const char *path, const char *text, size_t len, struct webcfg *ret, char *err,
+		 size_t errsz);
+void webcfg_free(struct webcfg *c);
+bool webcfg_check_user(const struct webcfg *c, const char *user, const char *pass);
+
+/*
+ * The HTTP front's side of the web configuration (tls.c): libmicrohttpd's
+ * TLS options appended to opts (*n grows; the PEM texts and priorities
+ * live in *w until web_tls_free); whether a connection's client
+ * certificate satisfies client_auth_type; whether its basic credentials
+ * are a user's. 0/true, or -EINVAL when a file cannot be read (said).
+ */
+struct MHD_OptionItem;
+struct MHD_Connection;
+struct web_tls {
+	char *pem[3]; /* cert, key, client CA */
+	char priorities[128];
+};
+int web_tls_options(const struct webcfg *c, struct web_tls *w, struct MHD_OptionItem *opts,
+		    size_t *n);
+void web_tls_free(struct web_tls *w);
+bool web_client_ok(const struct webcfg *c, struct MHD_Connection *conn);
+bool web_user_ok(const struct webcfg *c, struct MHD_Connection *conn);
+
+/*
  * serve --store (storeq.c): a writer thread recording each sample's
  * interval, fed by storeq_hook (a cli_sample_hook) through a bounded queue
  * that drops (and counts) rather than waits. storeq_stop writes what is

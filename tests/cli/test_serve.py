@@ -271,6 +271,111 @@ class Store(unittest.TestCase):
         self.assertIn("cannot record into '/nonexistent/dir/s.db' (--store)", r.stderr)
 
 
+def openssl(*args, cwd):
+    subprocess.run(['openssl'] + list(args), cwd=cwd, check=True, capture_output=True,
+                   timeout=60)
+
+
+def bcrypt(password):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        import crypt  # Debian's python3 (3.11): libxcrypt's bcrypt
+    return crypt.crypt(password, crypt.mksalt(crypt.METHOD_BLOWFISH))
+
+
+@unittest.skipUnless(shutil.which('openssl') and shutil.which('curl'), 'openssl and curl needed')
+class WebConfig(unittest.TestCase):
+    """--web.config.file: TLS (versions, client certificates) and basic auth, with curl."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = d = tempfile.mkdtemp()
+        openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj',
+                '/CN=test CA', '-keyout', 'ca.key', '-out', 'ca.crt', cwd=d)
+        for name in ('server', 'client'):
+            openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1',
+                    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', name + '.key',
+                    '-out', name + '.csr', cwd=d)
+            openssl('x509', '-req', '-in', name + '.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key',
+                    '-CAcreateserial', '-days', '2', '-copy_extensions', 'copy', '-out',
+                    name + '.crt', cwd=d)
+        openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj',
+                '/CN=stranger', '-keyout', 'other.key', '-out', 'other.crt', cwd=d)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def start(self, config):
+        path = os.path.join(self.tmp, 'web.yml')
+        with open(path, 'w') as f:
+            f.write(config)
+        port = free_port()
+        p = subprocess.Popen([PMUMON, '--sim', 'yitian710:clock=real', 'serve', '-I', '100',
+                              '--listen', '127.0.0.1:%d' % port, '--web.config.file', path],
+                             stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: (p.terminate(), p.communicate(timeout=10)))
+        time.sleep(0.6)
+        self.assertIsNone(p.poll(), p.stderr.read() if p.poll() is not None else '')
+        return port
+
+    def curl(self, url, *args):
+        r = subprocess.run(['curl', '-s', '-o', '/dev/null', '-w', '%{http_code}', '--max-time',
+                            '10', url] + list(args), capture_output=True, text=True,
+                           timeout=30, cwd=self.tmp)
+        return r.stdout
+
+    def test_tls_and_versions(self):
+        port = self.start('tls_server_config:\n  cert_file: %s/server.crt\n'
+                          '  key_file: %s/server.key\n  min_version: TLS13\n'
+                          % (self.tmp, self.tmp))
+        url = 'https://127.0.0.1:%d/metrics' % port
+        self.assertEqual(self.curl(url, '--cacert', 'ca.crt'), '200')
+        self.assertEqual(self.curl(url, '--cacert', 'ca.crt', '--tls-max', '1.2'), '000')
+        self.assertEqual(self.curl('http://127.0.0.1:%d/metrics' % port), '000')
+
+    def test_client_certificates(self):
+        port = self.start('tls_server_config:\n  cert_file: %s/server.crt\n'
+                          '  key_file: %s/server.key\n'
+                          '  client_auth_type: RequireAndVerifyClientCert\n'
+                          '  client_ca_file: %s/ca.crt\n' % (self.tmp, self.tmp, self.tmp))
+        url = 'https://127.0.0.1:%d/metrics' % port
+        self.assertEqual(self.curl(url, '--cacert', 'ca.crt', '--cert', 'client.crt',
+                                   '--key', 'client.key'), '200')
+        self.assertIn(self.curl(url, '--cacert', 'ca.crt'), ('403', '000'))
+        self.assertIn(self.curl(url, '--cacert', 'ca.crt', '--cert', 'other.crt', '--key',
+                                'other.key'), ('403', '000'))
+
+    def test_basic_auth(self):
+        port = self.start('basic_auth_users:\n  alice: %s\n' % bcrypt('s3cret'))
+        url = 'http://127.0.0.1:%d/metrics' % port
+        self.assertEqual(self.curl(url, '-u', 'alice:s3cret'), '200')
+        self.assertEqual(self.curl(url, '-u', 'alice:wrong'), '401')
+        self.assertEqual(self.curl(url, '-u', 'bob:s3cret'), '401')
+        self.assertEqual(self.curl(url), '401')
+
+    def test_bad_configs_name_file_and_line(self):
+        for text, want in (
+                ('tls_server_config:\n  cert_file: a\n  key_file: b\n  ciphers: x\n',
+                 "web.yml:4: tls_server_config: 'ciphers' is not a setting"),
+                ('http_server_config:\n  http2: true\n',
+                 "web.yml:2: 'http_server_config' is not a setting"),
+                ('basic_auth_users:\n  alice: plain\n', 'web.yml:2: the password of'),
+                ('tls_server_config:\n  cert_file: a\n', 'needs cert_file and key_file'),
+                ('tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: SSL3\n',
+                 'web.yml:4: min_version is TLS10'),
+                ('a: [1, 2\n', 'web.yml:')):
+            path = os.path.join(self.tmp, 'web.yml')
+            with open(path, 'w') as f:
+                f.write(text)
+            r = subprocess.run([PMUMON, '--sim', 'yitian710:clock=real', 'serve',
+                                '--web.config.file', path], capture_output=True, text=True,
+                               timeout=30)
+            self.assertEqual(r.returncode, 2, text)
+            self.assertIn(want, r.stderr, text)
+
+
 class Refusals(unittest.TestCase):
     def run_serve(self, sim, *args):
         return subprocess.run([PMUMON, '--sim', sim, 'serve'] + list(args), capture_output=True,
