@@ -61,6 +61,7 @@ struct server {
 	struct expo_hold hold;
 	atomic_bool too_many_series;
 	struct storeq *store; /* --store */
+	struct ring *ring;    /* the live page\'s last minutes */
 	struct webcfg web;    /* --web.config.file: TLS, users */
 	struct web_tls tls;
 	char no_body, had_body; /* their addresses mark a request */
@@ -444,13 +445,49 @@ static enum MHD_Result serve_snapshot(struct server *sv, struct MHD_Connection *
 	return r;
 }
 
-static const char landing[] =
-	"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>pmumon</title></head>\n"
-	"<body><h1>pmumon</h1><p>Hardware performance counters, served for Prometheus.</p>\n"
-	"<ul><li><a href=\"/metrics\">/metrics</a>: the exposition</li>\n"
-	"<li><a href=\"/healthz\">/healthz</a>: whether samples are fresh</li>\n"
-	"<li><a href=\"/api/v1/snapshot\">/api/v1/snapshot</a>: the last interval as JSON "
-	"Lines</li></ul></body></html>\n";
+#define RING_SAMPLES 600 /* the live page's memory: 10 minutes at -I 1000 */
+
+/* A file of the live page (cli/serve/page, third_party/uplot), built in. */
+static enum MHD_Result serve_asset(struct server *sv, struct MHD_Connection *c, const char *url)
+{
+	for (const struct web_asset *a = web_assets; a->path; a++)
+		if (!strcmp(a->path, url))
+			return answer(c, MHD_HTTP_OK, a->type, (const char *)a->data, a->len, NULL);
+	return error(sv, c, MHD_HTTP_NOT_FOUND, "not found: see / for the endpoints\n");
+}
+
+/* /api/v1/range?seconds=N: the last N seconds the page's memory holds, as JSON. */
+static enum MHD_Result serve_range(struct server *sv, struct MHD_Connection *c)
+{
+	const char *arg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "seconds");
+	double max_s = RING_SAMPLES * sv->meta.interval_s, seconds = 60;
+	struct sbuf b = { 0 };
+	enum MHD_Result r;
+
+	if (arg && (cli_parse_double(arg, &seconds) < 0 || !(seconds > 0)))
+		return answer_text(
+			c, MHD_HTTP_BAD_REQUEST,
+			"seconds is a number of seconds above 0 (/api/v1/range?seconds=60)\n");
+	if (seconds > max_s)
+		seconds = max_s; /* bounded by what the page's memory holds */
+	if (ring_render(sv->ring, seconds, &sv->meta, &b) < 0) {
+		sbuf_free(&b);
+		return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
+	}
+	r = answer(c, MHD_HTTP_OK, "application/json; charset=utf-8", b.data, b.len, NULL);
+	sbuf_free(&b);
+	return r;
+}
+
+/* The sampler's hook: the page's memory, and --store's queue. */
+static void on_sample(void *arg, const struct cli_sample *smp)
+{
+	struct server *sv = arg;
+
+	ring_push(sv->ring, smp->interval);
+	if (sv->store)
+		storeq_hook(sv->store, smp);
+}
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version, const char *upload_data,
@@ -488,9 +525,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return serve_health(sv, c);
 	if (!strcmp(url, "/api/v1/snapshot"))
 		return serve_snapshot(sv, c);
-	if (!strcmp(url, "/"))
-		return answer(c, MHD_HTTP_OK, "text/html; charset=utf-8", landing,
-			      sizeof(landing) - 1, NULL);
+	if (!strcmp(url, "/api/v1/range"))
+		return serve_range(sv, c);
+	if (!strcmp(url, "/") || !strncmp(url, "/assets/", 8))
+		return serve_asset(sv, c, url);
 	return error(sv, c, MHD_HTTP_NOT_FOUND, "not found: see / for the endpoints\n");
 }
 
@@ -678,8 +716,10 @@ int cmd_serve(int argc, char **argv)
 					      .interval_s = (double)a.live.interval_ms / 1e3 };
 		if (!sv.meta.platform)
 			sv.meta.platform = "";
-		ret = cli_sampler__start_hooked(&sv.lv, sv.interval_ns, 0,
-						sv.store ? storeq_hook : NULL, sv.store, &sv.sp);
+		ret = ring_new(RING_SAMPLES, &sv.ring);
+		if (ret == 0)
+			ret = cli_sampler__start_hooked(&sv.lv, sv.interval_ns, 0, on_sample, &sv,
+							&sv.sp);
 		if (ret < 0) {
 			cli_error("cannot start the sampler thread: %s", strerror(-ret));
 			ret = EXIT_FAIL;
@@ -693,6 +733,7 @@ int cmd_serve(int argc, char **argv)
 		MHD_stop_daemon(sv.daemon); /* no scrape after this: the snapshots can go */
 	cli_sampler__stop(sv.sp);
 	storeq_stop(sv.store); /* what is queued is written */
+	ring_free(sv.ring);
 	if (sv.lv.s)
 		pm_session__disable(sv.lv.s);
 	if (ret == 0 && (cli_live__say_lost(&sv.lv) || sv.lv.failed))

@@ -151,6 +151,25 @@ void storeq_counts(struct storeq *sq, uint64_t *ret_written, uint64_t *ret_dropp
 void storeq_stop(struct storeq *sq);
 
 /*
+ * The live page's memory (ring.c): the last cap intervals' snapshots;
+ * ring_push keeps a reference (from the sampler's hook); ring_render
+ * writes the last `seconds` of them as /api/v1/range's JSON.
+ */
+struct ring;
+int ring_new(size_t cap, struct ring **ret);
+void ring_free(struct ring *r);
+void ring_push(struct ring *r, struct pm_snapshot *snap);
+int ring_render(struct ring *r, double seconds, const struct expo_meta *m, struct sbuf *b);
+
+/* The live page's files, built into pmumon (web-assets.c, generated). */
+struct web_asset {
+	const char *path, *type;
+	const unsigned char *data;
+	size_t len;
+};
+extern const struct web_asset web_assets[];
+
+/*
  * sd_notify(3)'s protocol (notify.c): send "READY=1", "WATCHDOG=1",
  * "STOPPING=1" to the service manager when NOTIFY_SOCKET names one (0, or
  * -errno); the watchdog period WATCHDOG_USEC asks for, 0 when none.

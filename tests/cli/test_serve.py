@@ -6,6 +6,7 @@ methods and paths, the health and snapshot endpoints, refusals, SIGTERM with
 every control register put back, and, where Debian's prometheus is
 installed, a real Prometheus scraping it and promtool checking it."""
 import gzip
+import html
 import json
 import os
 import re
@@ -374,6 +375,94 @@ class WebConfig(unittest.TestCase):
                                timeout=30)
             self.assertEqual(r.returncode, 2, text)
             self.assertIn(want, r.stderr, text)
+
+
+CHROMIUM = shutil.which('chromium')
+
+
+@unittest.skipUnless(CHROMIUM, 'chromium (Debian package) not installed')
+class LivePage(unittest.TestCase):
+    """The page at / in a real browser: its charts mirror their latest values into
+    data-series, which must equal what /api/v1/snapshot says."""
+
+    def dom(self, url):
+        r = subprocess.run([CHROMIUM, '--headless', '--no-sandbox', '--disable-gpu',
+                            '--virtual-time-budget=10000', '--dump-dom', url],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        charts = {}
+        for series, name in re.findall(r'data-series="([^"]*)" data-name="([^"]*)"', r.stdout):
+            charts[html.unescape(name)] = json.loads(html.unescape(series))
+        return charts
+
+    def test_charts_equal_the_snapshot(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            scn = os.path.join(tmp, 'flat.scn')
+            with open(scn, 'w') as f:
+                f.write(FLAT)
+            srv = Server('yitian710:clock=real,scenario=' + scn, '-I', '200', '--per-channel',
+                         '-M', 'ddr_read_bandwidth.all,ddr_write_bandwidth.all')
+            try:
+                time.sleep(0.5)
+                charts = self.dom(srv.url + '/')
+                _, _, body = get(srv.url + '/api/v1/snapshot')
+                status, _, rng = get(srv.url + '/api/v1/range?seconds=2')
+            finally:
+                srv.stop()
+            self.assertEqual(set(charts), {'ddr_read_bandwidth.all', 'ddr_write_bandwidth.all'})
+            snap = {}
+            for line in body.decode().splitlines():
+                rec = json.loads(line)
+                if rec['metric']:
+                    snap.setdefault(rec['event'], {})[rec['place']] = rec['value']
+            for name, places in charts.items():
+                self.assertEqual(set(places), set(snap[name]), name)
+                for place, v in places.items():
+                    want = snap[name][place]
+                    self.assertTrue(abs(v - want) <= 0.01 * want, (name, place, v, want))
+            self.assertEqual(status, 200)
+            rng = json.loads(rng)
+            self.assertTrue(rng['simulated'])
+            self.assertLessEqual(len(rng['t']), 10)  # 2 s at 200 ms
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_a_vanished_device_is_a_gap(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            scn = os.path.join(tmp, 'v.scn')
+            with open(scn, 'w') as f:
+                f.write('at 300ms vanish ali_drw_21000\n')
+            srv = Server('yitian710:clock=real,scenario=' + scn, '-I', '100', '-e',
+                         'ali_drw/hif_rd/')
+            try:
+                time.sleep(0.6)
+                charts = self.dom(srv.url + '/')
+                status, _, rng = get(srv.url + '/api/v1/range?seconds=60')
+            finally:
+                srv.stop()
+            places = charts['ali_drw/hif_rd/']
+            self.assertIsNone(places.pop('die0/ch0/sub0'))  # null, never 0
+            self.assertEqual(len(places), 15)
+            self.assertTrue(all(v > 0 for v in places.values()))
+            series = [s for s in json.loads(rng)['series'] if s['place'] == 'die0/ch0/sub0'][0]
+            self.assertIsNone(series['values'][-1])
+            self.assertTrue(series['flags'][-1] & 1024)  # lost
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_range_refuses_a_bad_window(self):
+        srv = Server('yitian710:clock=real', '-I', '100')
+        try:
+            self.assertEqual(get(srv.url + '/api/v1/range?seconds=-1')[0], 400)
+            self.assertEqual(get(srv.url + '/api/v1/range?seconds=abc')[0], 400)
+            status, _, body = get(srv.url + '/api/v1/range?seconds=100000')
+            self.assertEqual(status, 200)  # bounded by the page's memory: 600 intervals
+            self.assertLessEqual(len(json.loads(body)['t']), 600)
+            self.assertEqual(get(srv.url + '/assets/nothing.js')[0], 404)
+        finally:
+            srv.stop()
 
 
 class Refusals(unittest.TestCase):
