@@ -374,6 +374,24 @@ static int bytes_for_cols(const char *s, int cols)
 	return n;
 }
 
+enum { PAIR_DOUBT = 1, PAIR_NONE = 2 }; /* colour pairs: a value to doubt, no value */
+
+/* A line's attributes: the header reversed; with colour, a doubted value yellow and one
+ * not counted red (the marks say the same in words: colour only helps find them). */
+static int line_attr(const struct view *v, const char *line, int y)
+{
+	if (y == 0)
+		return A_REVERSE;
+	if (!v->color)
+		return 0;
+	if (strstr(line, "not counted") || strstr(line, " lost") || strstr(line, "undefined"))
+		return COLOR_PAIR(PAIR_NONE);
+	if (strstr(line, "%)") || strstr(line, "wrap?") || strstr(line, " partial ") ||
+	    strstr(line, "reprogrammed") || strstr(line, " reset"))
+		return COLOR_PAIR(PAIR_DOUBT);
+	return 0;
+}
+
 static void draw(const struct view *v, const struct lines *ls)
 {
 	int rows, cols;
@@ -381,11 +399,11 @@ static void draw(const struct view *v, const struct lines *ls)
 	getmaxyx(stdscr, rows, cols);
 	erase();
 	for (int y = 0; y < rows && (size_t)y < ls->n; y++) {
-		if (y == 0)
-			attron(A_REVERSE);
+		int attr = line_attr(v, ls->line[y], y);
+
+		attron(attr);
 		mvaddnstr(y, 0, ls->line[y], bytes_for_cols(ls->line[y], cols));
-		if (y == 0)
-			attroff(A_REVERSE);
+		attroff(attr);
 	}
 	if (ls->n > (size_t)rows && rows > 0)
 		mvprintw(rows - 1, 0, "... %zu more lines: a larger terminal, or r/g",
@@ -619,8 +637,13 @@ static int run_terminal(struct top *t)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
-	if (t->v.color && has_colors())
+	t->v.color = t->v.color && has_colors();
+	if (t->v.color) {
 		start_color();
+		use_default_colors();
+		init_pair(PAIR_DOUBT, COLOR_YELLOW, -1);
+		init_pair(PAIR_NONE, COLOR_RED, -1);
+	}
 	while (ret == 0 && !cli_sampler__done(t->sp) &&
 	       (!t->max_screens || t->screens < t->max_screens)) {
 		int ch;

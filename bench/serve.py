@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Benchmark pmumon serve (issue 15), in one run, as figures and ratios:
+
+  render   the exposition of a Yitian 710 sample: every ali_drw event on 16
+           PMUs per device with the DDR metrics (build/bench/expo-render)
+  load     CLIENTS concurrent clients scraping /metrics of a simulated Yitian
+           710 (per device, the pack's defaults, -I 100) SCRAPES times in all:
+           failed scrapes, latency p50/p99, and the sampler's lateness as the
+           scrapes saw it (p99)
+  cpu      pmumon serve and prometheus-node-exporter --collector.disable-defaults
+           --collector.perf on this machine, the same software events per CPU,
+           scraped every 15 s for SECONDS: CPU seconds each, per hour, as a ratio;
+           and serve's idle cost at 1 s sampling with no scrapes
+  soak     RSS and open file descriptors of serve at the start and end of the
+           cpu run (they must not grow)
+
+usage: bench/serve.py [--build DIR] [--seconds S] [--clients N] [--scrapes N]
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+SOFT_EVENTS = ['page-faults', 'context-switches', 'cpu-migrations', 'minor-faults',
+               'major-faults']
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pid):
+    with open('/proc/%d/stat' % pid) as f:
+        fields = f.read().rsplit(')', 1)[1].split()
+    tick = os.sysconf('SC_CLK_TCK')
+    return (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+
+
+def rss_kib_fds(pid):
+    with open('/proc/%d/status' % pid) as f:
+        rss = int(re.search(r'VmRSS:\s+(\d+)', f.read()).group(1))
+    return rss, len(os.listdir('/proc/%d/fd' % pid))
+
+
+def wait_http(url, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    sys.exit('no answer from ' + url)
+
+
+def scrape(url):
+    t0 = time.perf_counter()
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            body = r.read()
+        ok = r.status == 200
+    except OSError:
+        return None, None
+    m = re.search(rb'\npmumon_sample_lateness_seconds (\S+)', body)
+    return time.perf_counter() - t0, float(m.group(1)) if m and ok else None
+
+
+def load(build, clients, scrapes):
+    port = free_port()
+    p = subprocess.Popen([os.path.join(build, 'cli/pmumon'), '--sim', 'yitian710:clock=real',
+                          'serve', '-I', '100', '--listen', '127.0.0.1:%d' % port],
+                         stderr=subprocess.DEVNULL)
+    url = 'http://127.0.0.1:%d/metrics' % port
+    try:
+        wait_http(url)
+        with concurrent.futures.ThreadPoolExecutor(clients) as ex:
+            results = list(ex.map(lambda _: scrape(url), range(scrapes)))
+    finally:
+        p.terminate()
+        p.wait()
+    lat = sorted(r[0] for r in results if r[0] is not None)
+    late = sorted(r[1] for r in results if r[1] is not None)
+    failed = sum(1 for r in results if r[0] is None)
+    q = lambda v, f: v[min(len(v) - 1, int(f * len(v)))] if v else float('nan')
+    print('load: %d clients, %d scrapes: %d failed; latency p50 %.2f ms, p99 %.2f ms; '
+          'sampler lateness p99 %.3f ms (max %.3f ms)'
+          % (clients, scrapes, failed, q(lat, 0.5) * 1e3, q(lat, 0.99) * 1e3,
+             q(late, 0.99) * 1e3, (late[-1] if late else float('nan')) * 1e3))
+
+
+def cpu(build, seconds):
+    exporter = shutil.which('prometheus-node-exporter')
+    pport, nport, iport = free_port(), free_port(), free_port()
+    serve_cmd = [os.path.join(build, 'cli/pmumon'), 'serve', '-A', '--listen',
+                 '127.0.0.1:%d' % pport]
+    for e in SOFT_EVENTS:
+        serve_cmd += ['-e', e]
+    procs = {'pmumon serve': subprocess.Popen(serve_cmd, stderr=subprocess.DEVNULL),
+             'pmumon serve idle (1 s, no scrapes)': subprocess.Popen(
+                 serve_cmd[:3] + ['127.0.0.1:%d' % iport] + serve_cmd[4:],
+                 stderr=subprocess.DEVNULL)}
+    urls = {'pmumon serve': 'http://127.0.0.1:%d/metrics' % pport}
+    if exporter:
+        procs['node-exporter perf'] = subprocess.Popen(
+            [exporter, '--collector.disable-defaults', '--collector.perf',
+             '--web.listen-address=127.0.0.1:%d' % nport], stderr=subprocess.DEVNULL)
+        urls['node-exporter perf'] = 'http://127.0.0.1:%d/metrics' % nport
+    try:
+        for u in urls.values():
+            wait_http(u)
+        wait_http('http://127.0.0.1:%d/healthz' % iport)
+        start = {n: cpu_seconds(p.pid) for n, p in procs.items()}
+        mem0 = rss_kib_fds(procs['pmumon serve'].pid)
+        t0 = time.time()
+        while time.time() - t0 < seconds:
+            for u in urls.values():
+                scrape(u)
+            time.sleep(15)
+        elapsed = time.time() - t0
+        used = {n: cpu_seconds(p.pid) - start[n] for n, p in procs.items()}
+        mem1 = rss_kib_fds(procs['pmumon serve'].pid)
+    finally:
+        for p in procs.values():
+            p.terminate()
+            p.wait()
+    for n, c in used.items():
+        print('cpu: %-36s %.3f s in %.0f s = %.1f s per hour' % (n, c, elapsed,
+                                                                c * 3600 / elapsed))
+    if 'node-exporter perf' in used and used['node-exporter perf'] > 0:
+        print('cpu: pmumon serve / node-exporter = %.2f'
+              % (used['pmumon serve'] / used['node-exporter perf']))
+    print('soak: serve RSS %d -> %d KiB, open fds %d -> %d over %.0f s'
+          % (mem0[0], mem1[0], mem0[1], mem1[1], elapsed))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--build', default='build')
+    ap.add_argument('--seconds', type=float, default=120)
+    ap.add_argument('--clients', type=int, default=50)
+    ap.add_argument('--scrapes', type=int, default=3000)
+    a = ap.parse_args()
+    r = subprocess.run([os.path.join(a.build, 'bench/expo-render'), '300'],
+                       capture_output=True, text=True, check=True)
+    for line in r.stdout.splitlines():
+        print('render:', line)
+    load(a.build, a.clients, a.scrapes)
+    cpu(a.build, a.seconds)
+
+
+if __name__ == '__main__':
+    main()
