@@ -108,7 +108,7 @@ def cpu(build, seconds):
         serve_cmd += ['-e', e]
     procs = {'pmumon serve': subprocess.Popen(serve_cmd, stderr=subprocess.DEVNULL),
              'pmumon serve idle (1 s, no scrapes)': subprocess.Popen(
-                 serve_cmd[:3] + ['127.0.0.1:%d' % iport] + serve_cmd[4:],
+                 serve_cmd[:4] + ['127.0.0.1:%d' % iport] + serve_cmd[5:],
                  stderr=subprocess.DEVNULL)}
     urls = {'pmumon serve': 'http://127.0.0.1:%d/metrics' % pport}
     if exporter:
