@@ -92,6 +92,35 @@ static int parse_in_format(const char *arg, enum pm_replay_format *ret)
 }
 
 /* import's own options; the count options go to cli_count__option. 1: --help. */
+/* One of import's own options: 0, 1 for --help, -EINVAL (said). */
+static int import_option(void *arg, int c, const char *val)
+{
+	struct import_args *a = arg;
+
+	switch (c) {
+	case OPT_PACK:
+		a->packs = val;
+		return 0;
+	case OPT_DURATION:
+		if (cli_parse_double(val, &a->duration_s) < 0 || a->duration_s <= 0 ||
+		    a->duration_s > 1e9) {
+			cli_error("--duration wants seconds, such as 10 or 0.5, not '%s'", val);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_IN_FORMAT:
+		return parse_in_format(val, &a->in_format) < 0 ? -EINVAL : 0;
+	case OPT_IN_SEP:
+		return cli_parse_separator("--input-separator", val, &a->in_sep) < 0 ? -EINVAL : 0;
+	case 'h':
+		usage(stdout);
+		return 1;
+	default:
+		fprintf(stderr, "(pmumon import --help lists the options)\n");
+		return -EINVAL;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct import_args *a)
 {
 	static const struct option opts[] = {
@@ -104,44 +133,11 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c, r;
+	int r = cli_getopt(argc, argv, CLI_COUNT_SHORT "vh", opts, &a->count, NULL, import_option,
+			   a);
 
-	while ((c = getopt_long(argc, argv, CLI_COUNT_SHORT "vh", opts, NULL)) != -1) {
-		if (cli_global_option(c, optarg))
-			continue;
-		r = cli_count__option(&a->count, c, optarg);
-		if (r < 0)
-			return r;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case OPT_PACK:
-			a->packs = optarg;
-			break;
-		case OPT_DURATION:
-			if (cli_parse_double(optarg, &a->duration_s) < 0 || a->duration_s <= 0 ||
-			    a->duration_s > 1e9) {
-				cli_error("--duration wants seconds, such as 10 or 0.5, not '%s'",
-					  optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_IN_FORMAT:
-			if (parse_in_format(optarg, &a->in_format) < 0)
-				return -EINVAL;
-			break;
-		case OPT_IN_SEP:
-			if (cli_parse_separator("--input-separator", optarg, &a->in_sep) < 0)
-				return -EINVAL;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			fprintf(stderr, "(pmumon import --help lists the options)\n");
-			return -EINVAL;
-		}
-	}
+	if (r)
+		return r;
 	if (cli_count__check(&a->count) < 0)
 		return -EINVAL;
 	if (optind + 1 != argc) {

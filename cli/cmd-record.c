@@ -95,8 +95,10 @@ bad:
 	return -EINVAL;
 }
 
-static int record_option(struct record_args *a, int c, const char *arg)
+static int record_option(void *arg_, int c, const char *arg)
 {
+	struct record_args *a = arg_;
+
 	switch (c) {
 	case OPT_OVERWRITE:
 		a->overwrite = true;
@@ -137,23 +139,13 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c, r;
+	int r;
 
 	a->live.interval_ms = 1000;
-	while ((c = getopt_long(argc, argv, CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh",
-				opts, NULL)) != -1) {
-		if (cli_global_option(c, optarg))
-			continue;
-		r = cli_count__option(&a->count, c, optarg);
-		if (r == 0)
-			r = cli_live__option(&a->live, c, optarg);
-		if (r == 0)
-			r = record_option(a, c, optarg);
-		else if (r > 0)
-			r = 0;
-		if (r)
-			return r;
-	}
+	r = cli_getopt(argc, argv, CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh", opts,
+		       &a->count, &a->live, record_option, a);
+	if (r)
+		return r;
 	if (optind < argc) {
 		cli_error("record takes no command ('%s'); end it with --timeout, "
 			  "--interval-count or Ctrl-C",

@@ -69,8 +69,9 @@ static int seconds(const char *opt, const char *arg, double *ret)
 	return 0;
 }
 
-static int report_option(struct report_args *a, int c, const char *arg)
+static int report_option(void *arg_, int c, const char *arg)
 {
+	struct report_args *a = arg_;
 	unsigned long run;
 
 	switch (c) {
@@ -127,16 +128,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c, r;
+	int r;
 
 	a->to_s = 1e10;
-	while ((c = getopt_long(argc, argv, "M:e:x:vh", opts, NULL)) != -1) {
-		if (cli_global_option(c, optarg))
-			continue;
-		r = report_option(a, c, optarg);
-		if (r)
-			return r;
-	}
+	r = cli_getopt(argc, argv, "M:e:x:vh", opts, NULL, NULL, report_option, a);
+	if (r)
+		return r;
 	if (optind + 1 != argc) {
 		cli_error("report reads one recording: pmumon report FILE.db");
 		return -EINVAL;

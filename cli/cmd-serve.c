@@ -116,6 +116,33 @@ enum {
 	OPT_WEB_CONFIG,
 };
 
+/* One of serve's own options: 0, 1 for --help, -EINVAL (said). */
+static int serve_option(void *arg, int c, const char *val)
+{
+	struct serve_args *a = arg;
+
+	switch (c) {
+	case OPT_LISTEN:
+		a->listen = val;
+		return 0;
+	case OPT_STORE:
+		a->store = val;
+		return 0;
+	case OPT_WEB_CONFIG:
+		a->web_config = val;
+		return 0;
+	case OPT_MAX_SERIES:
+		return cli_parse_uint("--max-series", val, 10000000, &a->max_series) < 0 ? -EINVAL :
+											   0;
+	case 'h':
+		usage(stdout);
+		return 1;
+	default:
+		fprintf(stderr, "(pmumon serve --help lists the options)\n");
+		return -EINVAL;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct serve_args *a)
 {
 	static const struct option opts[] = {
@@ -130,44 +157,15 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c, r;
+	int r;
 
 	a->listen = "127.0.0.1:9811";
 	a->max_series = SERVE_MAX_SERIES;
 	a->live.interval_ms = 1000;
-	while ((c = getopt_long(argc, argv, CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh",
-				opts, NULL)) != -1) {
-		if (cli_global_option(c, optarg))
-			continue;
-		r = cli_count__option(&a->count, c, optarg);
-		if (r == 0)
-			r = cli_live__option(&a->live, c, optarg);
-		if (r < 0)
-			return -EINVAL;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case OPT_LISTEN:
-			a->listen = optarg;
-			break;
-		case OPT_STORE:
-			a->store = optarg;
-			break;
-		case OPT_WEB_CONFIG:
-			a->web_config = optarg;
-			break;
-		case OPT_MAX_SERIES:
-			if (cli_parse_uint("--max-series", optarg, 10000000, &a->max_series) < 0)
-				return -EINVAL;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			fprintf(stderr, "(pmumon serve --help lists the options)\n");
-			return -EINVAL;
-		}
-	}
+	r = cli_getopt(argc, argv, CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh", opts,
+		       &a->count, &a->live, serve_option, a);
+	if (r)
+		return r;
 	if (optind < argc) {
 		cli_error("serve takes no command ('%s'): it counts the whole machine until SIGTERM",
 			  argv[optind]);

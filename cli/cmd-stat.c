@@ -70,8 +70,10 @@ enum {
 };
 
 /* One of stat's own options: 0, 1 for --help, -EINVAL (said). */
-static int stat_option(struct stat_args *a, int c, const char *arg)
+static int stat_option(void *arg_, int c, const char *arg)
 {
+	struct stat_args *a = arg_;
+
 	switch (c) {
 	case OPT_INTERVAL_COUNT:
 		return cli_parse_uint("--interval-count", arg, UINT32_MAX, &a->interval_count);
@@ -99,23 +101,13 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c, r;
+	int r;
 
 	/* '+': options stop at the command, whose own options are its business */
-	while ((c = getopt_long(argc, argv, "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh",
-				opts, NULL)) != -1) {
-		if (cli_global_option(c, optarg))
-			continue;
-		r = cli_count__option(&a->count, c, optarg);
-		if (r == 0)
-			r = cli_live__option(&a->live, c, optarg);
-		if (r > 0)
-			continue;
-		if (r == 0)
-			r = stat_option(a, c, optarg);
-		if (r != 0)
-			return r; /* -EINVAL (said), or 1: --help */
-	}
+	r = cli_getopt(argc, argv, "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh", opts,
+		       &a->count, &a->live, stat_option, a);
+	if (r != 0)
+		return r; /* -EINVAL (said), or 1: --help */
 	if (cli_count__check(&a->count) < 0)
 		return -EINVAL;
 	if (a->interval_count && !a->live.interval_ms) {

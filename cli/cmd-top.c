@@ -82,6 +82,26 @@ static void usage(FILE *f)
 	      f);
 }
 
+/* One of top's own options: 0, 1 for --help, -EINVAL (said). */
+static int top_option(void *arg, int c, const char *val)
+{
+	struct top_args *a = arg;
+
+	switch (c) {
+	case 'b':
+		a->batch = true;
+		return 0;
+	case 'n':
+		return cli_parse_uint("-n", val, 1000000, &a->screens) < 0 ? -EINVAL : 0;
+	case 'h':
+		usage(stdout);
+		return 1;
+	default:
+		fprintf(stderr, "(pmumon top --help lists the options)\n");
+		return -EINVAL;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct top_args *a)
 {
 	static const struct option opts[] = {
@@ -94,33 +114,13 @@ static int parse_args(int argc, char **argv, struct top_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c, r;
+	int r;
 
 	a->live.interval_ms = 1000;
-	while ((c = getopt_long(argc, argv, CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "bn:vh",
-				opts, NULL)) != -1) {
-		if (cli_global_option(c, optarg))
-			continue;
-		r = cli_count__option(&a->count, c, optarg);
-		if (r == 0)
-			r = cli_live__option(&a->live, c, optarg);
-		if (r < 0)
-			return -EINVAL;
-		if (r > 0)
-			continue;
-		if (c == 'b') {
-			a->batch = true;
-		} else if (c == 'n') {
-			if (cli_parse_uint("-n", optarg, 1000000, &a->screens) < 0)
-				return -EINVAL;
-		} else if (c == 'h') {
-			usage(stdout);
-			return 1;
-		} else {
-			fprintf(stderr, "(pmumon top --help lists the options)\n");
-			return -EINVAL;
-		}
-	}
+	r = cli_getopt(argc, argv, CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "bn:vh", opts,
+		       &a->count, &a->live, top_option, a);
+	if (r)
+		return r;
 	if (optind < argc) {
 		cli_error("top takes no command ('%s'): it shows the whole machine", argv[optind]);
 		return -EINVAL;

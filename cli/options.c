@@ -243,3 +243,25 @@ int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned l
 	*ret = (unsigned long)v;
 	return 0;
 }
+
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+	       struct cli_count *count, struct cli_live_args *live,
+	       int (*own)(void *arg, int c, const char *optarg), void *arg)
+{
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (cli_global_option(c, optarg))
+			continue;
+		r = count ? cli_count__option(count, c, optarg) : 0;
+		if (r == 0 && live)
+			r = cli_live__option(live, c, optarg);
+		if (r == 0)
+			r = own(arg, c, optarg); /* the command's own, --help, or unknown */
+		else if (r > 0)
+			r = 0;
+		if (r)
+			return r;
+	}
+	return 0;
+}
