@@ -133,17 +133,23 @@ enum {
 int cli_count__option(struct cli_count *a, int c, const char *arg);
 
 /*
- * The getopt loop of every command that shows counts: each option goes to
- * the global ones, then count's (if count), then live's (if live), then the
- * command's own handler (own: 0, 1 for --help printed, -EINVAL said — also
- * for an unknown option). Returns 0 at the end of the options, or own's or
- * an option's non-zero result.
+ * The getopt loop of every command that shows counts: -h prints the
+ * command's usage (1), an unknown option points at --help (-EINVAL); each
+ * other option goes to the global ones, then count's (if count), then
+ * live's (if live), then the command's own handler (own: 0, or -EINVAL
+ * said). Returns 0 at the end of the options, or the first non-zero.
  */
 struct option;
 struct cli_live_args;
-int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
-	       struct cli_count *count, struct cli_live_args *live,
-	       int (*own)(void *arg, int c, const char *optarg), void *arg);
+struct cli_command_options {
+	const char *name; /* "stat" */
+	const char *shortopts;
+	const struct option *longopts;
+	void (*usage)(FILE *f);
+	int (*own)(void *arg, int c, const char *optarg);
+};
+int cli_getopt(int argc, char **argv, const struct cli_command_options *co, struct cli_count *count,
+	       struct cli_live_args *live, void *arg);
 /* After the last option: what the options say together is possible; -EINVAL (said). */
 int cli_count__check(const struct cli_count *a);
 /* The constants, -e specs and -M metrics, in that order, into l; -errno (said, with the

@@ -112,12 +112,8 @@ static int import_option(void *arg, int c, const char *val)
 		return parse_in_format(val, &a->in_format) < 0 ? -EINVAL : 0;
 	case OPT_IN_SEP:
 		return cli_parse_separator("--input-separator", val, &a->in_sep) < 0 ? -EINVAL : 0;
-	case 'h':
-		usage(stdout);
-		return 1;
 	default:
-		fprintf(stderr, "(pmumon import --help lists the options)\n");
-		return -EINVAL;
+		return -EINVAL; /* cli_getopt handles -h and the unknown */
 	}
 }
 
@@ -133,8 +129,9 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int r = cli_getopt(argc, argv, CLI_COUNT_SHORT "vh", opts, &a->count, NULL, import_option,
-			   a);
+	static const struct cli_command_options co = { "import", CLI_COUNT_SHORT "vh", opts, usage,
+						       import_option };
+	int r = cli_getopt(argc, argv, &co, &a->count, NULL, a);
 
 	if (r)
 		return r;

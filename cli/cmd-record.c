@@ -115,12 +115,8 @@ static int record_option(void *arg_, int c, const char *arg)
 		return 0;
 	case OPT_MAX_SIZE:
 		return parse_size(arg, &a->max_bytes);
-	case 'h':
-		usage(stdout);
-		return 1;
 	default:
-		fprintf(stderr, "(pmumon record --help lists the options)\n");
-		return -EINVAL;
+		return -EINVAL; /* cli_getopt handles -h and the unknown */
 	}
 }
 
@@ -139,11 +135,14 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	static const struct cli_command_options co = {
+		"record", CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh", opts, usage,
+		record_option
+	};
 	int r;
 
 	a->live.interval_ms = 1000;
-	r = cli_getopt(argc, argv, CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh", opts,
-		       &a->count, &a->live, record_option, a);
+	r = cli_getopt(argc, argv, &co, &a->count, &a->live, a);
 	if (r)
 		return r;
 	if (optind < argc) {

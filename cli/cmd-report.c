@@ -104,12 +104,8 @@ static int report_option(void *arg_, int c, const char *arg)
 		return 0;
 	case 'x':
 		return cli_parse_separator("-x", arg, &a->sep);
-	case 'h':
-		usage(stdout);
-		return 1;
 	default:
-		fprintf(stderr, "(pmumon report --help lists the options)\n");
-		return -EINVAL;
+		return -EINVAL; /* cli_getopt handles -h and the unknown */
 	}
 }
 
@@ -128,10 +124,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	static const struct cli_command_options co = { "report", "M:e:x:vh", opts, usage,
+						       report_option };
 	int r;
 
 	a->to_s = 1e10;
-	r = cli_getopt(argc, argv, "M:e:x:vh", opts, NULL, NULL, report_option, a);
+	r = cli_getopt(argc, argv, &co, NULL, NULL, a);
 	if (r)
 		return r;
 	if (optind + 1 != argc) {

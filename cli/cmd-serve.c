@@ -134,12 +134,8 @@ static int serve_option(void *arg, int c, const char *val)
 	case OPT_MAX_SERIES:
 		return cli_parse_uint("--max-series", val, 10000000, &a->max_series) < 0 ? -EINVAL :
 											   0;
-	case 'h':
-		usage(stdout);
-		return 1;
 	default:
-		fprintf(stderr, "(pmumon serve --help lists the options)\n");
-		return -EINVAL;
+		return -EINVAL; /* cli_getopt handles -h and the unknown */
 	}
 }
 
@@ -157,13 +153,16 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	static const struct cli_command_options co = {
+		"serve", CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh", opts, usage,
+		serve_option
+	};
 	int r;
 
 	a->listen = "127.0.0.1:9811";
 	a->max_series = SERVE_MAX_SERIES;
 	a->live.interval_ms = 1000;
-	r = cli_getopt(argc, argv, CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh", opts,
-		       &a->count, &a->live, serve_option, a);
+	r = cli_getopt(argc, argv, &co, &a->count, &a->live, a);
 	if (r)
 		return r;
 	if (optind < argc) {

@@ -79,12 +79,8 @@ static int stat_option(void *arg_, int c, const char *arg)
 		return cli_parse_uint("--interval-count", arg, UINT32_MAX, &a->interval_count);
 	case OPT_TIMEOUT:
 		return cli_parse_uint("--timeout", arg, UINT32_MAX, &a->timeout_ms);
-	case 'h':
-		usage(stdout);
-		return 1;
 	default:
-		fprintf(stderr, "(pmumon stat --help lists the options)\n");
-		return -EINVAL;
+		return -EINVAL; /* cli_getopt handles -h and the unknown */
 	}
 }
 
@@ -101,11 +97,14 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	static const struct cli_command_options co = {
+		"stat", "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh", opts, usage,
+		stat_option
+	};
 	int r;
 
 	/* '+': options stop at the command, whose own options are its business */
-	r = cli_getopt(argc, argv, "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh", opts,
-		       &a->count, &a->live, stat_option, a);
+	r = cli_getopt(argc, argv, &co, &a->count, &a->live, a);
 	if (r != 0)
 		return r; /* -EINVAL (said), or 1: --help */
 	if (cli_count__check(&a->count) < 0)

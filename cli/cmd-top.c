@@ -93,12 +93,8 @@ static int top_option(void *arg, int c, const char *val)
 		return 0;
 	case 'n':
 		return cli_parse_uint("-n", val, 1000000, &a->screens) < 0 ? -EINVAL : 0;
-	case 'h':
-		usage(stdout);
-		return 1;
 	default:
-		fprintf(stderr, "(pmumon top --help lists the options)\n");
-		return -EINVAL;
+		return -EINVAL; /* cli_getopt handles -h and the unknown */
 	}
 }
 
@@ -114,11 +110,14 @@ static int parse_args(int argc, char **argv, struct top_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	static const struct cli_command_options co = {
+		"top", CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "bn:vh", opts, usage,
+		top_option
+	};
 	int r;
 
 	a->live.interval_ms = 1000;
-	r = cli_getopt(argc, argv, CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "bn:vh", opts,
-		       &a->count, &a->live, top_option, a);
+	r = cli_getopt(argc, argv, &co, &a->count, &a->live, a);
 	if (r)
 		return r;
 	if (optind < argc) {
