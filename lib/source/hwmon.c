@@ -327,11 +327,134 @@ static bool left_by_pmumon(struct pm_session *s, const struct hw_block *k)
 }
 
 /* The block's counters: files open, and whose is each slot? */
+/*
+ * A block with an enable file (L3 cache, crspace): already counting? For
+ * another program, or as a killed pmumon left it: left alone (1, k->other),
+ * or with --reclaim set to 0 (*ret_reclaimed). 0 to go on, 1 to leave the
+ * block, -errno (d says why).
+ */
+static int survey_enable(struct pm_session *s, struct hw_block *k, bool *ret_reclaimed,
+			 struct pm_diag *d)
+{
+	uint64_t en = 0;
+	bool mine;
+	int r;
+
+	k->enable_fd = open_file(s, k, "enable", O_RDWR, d);
+	if (k->enable_fd < 0)
+		return k->enable_fd;
+	r = read_value(s, k->enable_fd, &en);
+	if (r < 0) {
+		pm_diag_set(d, NULL, "cannot read /%s/enable: %s", k->b->dir, driver_error(r));
+		return r;
+	}
+	mine = en && left_by_pmumon(s, k);
+	if (mine && s->opts.reclaim) {
+		r = write_text(s, k->enable_fd, "0");
+		if (r < 0) {
+			pm_diag_set(d, NULL, "cannot write 0 to /%s/enable: %s", k->b->dir,
+				    driver_error(r));
+			return r;
+		}
+		*ret_reclaimed = true;
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "%s was counting exactly the events asked, as a pmumon that was "
+		       "killed leaves it: reclaimed (--reclaim): enable set to 0",
+		       k->pmu->name);
+	} else if (mine) {
+		k->other = true;
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "%s is counting exactly what pmumon programs for the events asked (its "
+		       "enable file reads 1): a pmumon that was killed (SIGKILL) left it, or "
+		       "another program counts the same; left alone, its events will show "
+		       "as not counted (if no other program uses it, run again with "
+		       "--reclaim to reset it)",
+		       k->pmu->name);
+		return 1;
+	} else if (en) {
+		k->other = true;
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "%s is counting for another program (its enable file reads 1): left "
+		       "alone, its events will show as not counted",
+		       k->pmu->name);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Slot j: its files opened and its select read; one a killed pmumon left is
+ * reset under --reclaim, one another program programmed is left alone
+ * (sl->other). 0 or -errno (d says why).
+ */
+static int survey_slot(struct pm_session *s, struct hw_block *k, unsigned j, bool reclaimed,
+		       struct pm_diag *d)
+{
+	struct hw_slot *sl = &k->slot[j];
+	char name[32];
+	int r;
+
+	snprintf(name, sizeof(name), "event%u", j);
+	sl->ev_fd = open_file(s, k, name, O_RDWR, d);
+	snprintf(name, sizeof(name), "counter%u", j);
+	/* CRSPACE counters are cleared by writing 0 */
+	sl->ctr_fd = sl->ev_fd < 0 ?
+			     sl->ev_fd :
+			     open_file(s, k, name,
+				       k->b->kind == PM_HWMON_CRSPACE ? O_RDWR : O_RDONLY, d);
+	if (sl->ctr_fd < 0)
+		return sl->ctr_fd;
+	r = read_code(s, sl->ev_fd, &sl->saved);
+	if (r < 0) {
+		pm_diag_set(d, NULL, "cannot read /%s/event%u: %s", k->b->dir, j, driver_error(r));
+		return r;
+	}
+	/* left by a pmumon that was killed, and reclaim asked: back to the power-up select */
+	if (sl->saved > 0 && asked_code(s, k, sl->saved) &&
+	    (reclaimed || (s->opts.reclaim && k->b->kind == PM_HWMON_COUNTER && k->has_disable))) {
+		if (!reclaimed)
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s counter %u was counting %s (0x%lx), as a pmumon that was "
+			       "killed leaves it: reclaimed (--reclaim): set to DISABLE",
+			       k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved), sl->saved);
+		r = write_text(s, sl->ev_fd, "0x0");
+		if (r < 0) {
+			pm_diag_set(d, NULL, "cannot write 0 to /%s/event%u: %s", k->b->dir, j,
+				    driver_error(r));
+			return r;
+		}
+		sl->saved = 0;
+	}
+	/* a programmed COUNTER slot counts: someone else's, if DISABLE could say otherwise */
+	if (k->b->kind == PM_HWMON_COUNTER && (sl->saved < 0 || (sl->saved && k->has_disable))) {
+		sl->other = true;
+		if (sl->saved < 0)
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s counter %u: the driver cannot read its event (No event "
+			       "being monitored): left alone",
+			       k->pmu->name, j);
+		else if (asked_code(s, k, sl->saved))
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s counter %u is counting %s (0x%lx), exactly what pmumon "
+			       "programs for the events asked: a pmumon that was killed "
+			       "(SIGKILL) left it, or another program counts the same; left "
+			       "alone (if no other program uses it, run again with --reclaim "
+			       "to reset it)",
+			       k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved), sl->saved);
+		else
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s counter %u is counting %s (0x%lx) for another program: left "
+			       "alone (if nothing uses it, write 0 to /%s/event%u)",
+			       k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved), sl->saved,
+			       k->b->dir, j);
+	}
+	return 0;
+}
+
 static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 {
 	unsigned n = k->b->counters;
-	bool mine, reclaimed = false; /* left running by a pmumon; reset for --reclaim */
-	uint64_t en = 0;
+	bool reclaimed = false; /* left running by a pmumon; reset for --reclaim */
 	int r = 0;
 
 	k->has_disable = code_name(k->pmu, 0) && !strcmp(code_name(k->pmu, 0), "DISABLE");
@@ -342,117 +465,17 @@ static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 	if (!k->slot || !k->vals)
 		return -ENOMEM;
 	if (k->b->kind == PM_HWMON_L3CACHE || k->b->kind == PM_HWMON_CRSPACE) {
-		k->enable_fd = open_file(s, k, "enable", O_RDWR, d);
-		if (k->enable_fd < 0)
-			return k->enable_fd;
-		r = read_value(s, k->enable_fd, &en);
-		if (r < 0) {
-			pm_diag_set(d, NULL, "cannot read /%s/enable: %s", k->b->dir,
-				    driver_error(r));
-			return r;
-		}
-		mine = en && left_by_pmumon(s, k);
-		if (mine && s->opts.reclaim) {
-			r = write_text(s, k->enable_fd, "0");
-			if (r < 0) {
-				pm_diag_set(d, NULL, "cannot write 0 to /%s/enable: %s", k->b->dir,
-					    driver_error(r));
-				return r;
-			}
-			reclaimed = true;
-			pm_log(s->ctx, PM_LOG_WARN,
-			       "%s was counting exactly the events asked, as a pmumon that was "
-			       "killed leaves it: reclaimed (--reclaim): enable set to 0",
-			       k->pmu->name);
-		} else if (mine) {
-			k->other = true;
-			pm_log(s->ctx, PM_LOG_WARN,
-			       "%s is counting exactly what pmumon programs for the events asked (its "
-			       "enable file reads 1): a pmumon that was killed (SIGKILL) left it, or "
-			       "another program counts the same; left alone, its events will show "
-			       "as not counted (if no other program uses it, run again with "
-			       "--reclaim to reset it)",
-			       k->pmu->name);
-			return 0;
-		} else if (en) {
-			k->other = true;
-			pm_log(s->ctx, PM_LOG_WARN,
-			       "%s is counting for another program (its enable file reads 1): left "
-			       "alone, its events will show as not counted",
-			       k->pmu->name);
-			return 0;
-		}
+		r = survey_enable(s, k, &reclaimed, d);
+		if (r)
+			return r < 0 ? r : 0;
 	}
 	if (k->b->kind == PM_HWMON_CRSPACE) {
 		r = read_count_clock(s, k, d);
 		if (r < 0)
 			return r;
 	}
-	for (unsigned j = 0; j < n && r == 0; j++) {
-		struct hw_slot *sl = &k->slot[j];
-		char name[32];
-
-		snprintf(name, sizeof(name), "event%u", j);
-		sl->ev_fd = open_file(s, k, name, O_RDWR, d);
-		snprintf(name, sizeof(name), "counter%u", j);
-		/* CRSPACE counters are cleared by writing 0 */
-		sl->ctr_fd = sl->ev_fd < 0 ?
-				     sl->ev_fd :
-				     open_file(s, k, name,
-					       k->b->kind == PM_HWMON_CRSPACE ? O_RDWR : O_RDONLY,
-					       d);
-		if (sl->ctr_fd < 0)
-			return sl->ctr_fd;
-		r = read_code(s, sl->ev_fd, &sl->saved);
-		if (r < 0) {
-			pm_diag_set(d, NULL, "cannot read /%s/event%u: %s", k->b->dir, j,
-				    driver_error(r));
-			return r;
-		}
-		/* left by a pmumon that was killed, and reclaim asked: back to the power-up select */
-		if (sl->saved > 0 && asked_code(s, k, sl->saved) &&
-		    (reclaimed ||
-		     (s->opts.reclaim && k->b->kind == PM_HWMON_COUNTER && k->has_disable))) {
-			if (!reclaimed)
-				pm_log(s->ctx, PM_LOG_WARN,
-				       "%s counter %u was counting %s (0x%lx), as a pmumon that was "
-				       "killed leaves it: reclaimed (--reclaim): set to DISABLE",
-				       k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved),
-				       sl->saved);
-			r = write_text(s, sl->ev_fd, "0x0");
-			if (r < 0) {
-				pm_diag_set(d, NULL, "cannot write 0 to /%s/event%u: %s", k->b->dir,
-					    j, driver_error(r));
-				return r;
-			}
-			sl->saved = 0;
-		}
-		/* a programmed COUNTER slot counts: someone else's, if DISABLE could say otherwise */
-		if (k->b->kind == PM_HWMON_COUNTER &&
-		    (sl->saved < 0 || (sl->saved && k->has_disable))) {
-			sl->other = true;
-			if (sl->saved < 0)
-				pm_log(s->ctx, PM_LOG_WARN,
-				       "%s counter %u: the driver cannot read its event (No event "
-				       "being monitored): left alone",
-				       k->pmu->name, j);
-			else if (asked_code(s, k, sl->saved))
-				pm_log(s->ctx, PM_LOG_WARN,
-				       "%s counter %u is counting %s (0x%lx), exactly what pmumon "
-				       "programs for the events asked: a pmumon that was killed "
-				       "(SIGKILL) left it, or another program counts the same; left "
-				       "alone (if no other program uses it, run again with --reclaim "
-				       "to reset it)",
-				       k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved),
-				       sl->saved);
-			else
-				pm_log(s->ctx, PM_LOG_WARN,
-				       "%s counter %u is counting %s (0x%lx) for another program: left "
-				       "alone (if nothing uses it, write 0 to /%s/event%u)",
-				       k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved),
-				       sl->saved, k->b->dir, j);
-		}
-	}
+	for (unsigned j = 0; j < n && r == 0; j++)
+		r = survey_slot(s, k, j, reclaimed, d);
 	return r;
 }
 
