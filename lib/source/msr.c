@@ -235,72 +235,69 @@ static long left_by_pmumon(const struct pm_session *s, const struct msr_dom *d, 
 }
 
 /* Look at the pairs as found: whose are they, and may we write? */
-static int survey(struct pm_session *s, struct msr_dom *d, struct pm_diag *reterr)
+/*
+ * Counter j of the domain: its control register read and kept (to restore);
+ * one enabled is someone else's (d->other[j]), left alone, or, as a killed
+ * pmumon left it and with --reclaim, reset. 0 or -errno (reterr says why).
+ */
+static int survey_slot(struct pm_session *s, struct msr_dom *d, unsigned j, struct pm_diag *reterr)
 {
-	unsigned free_slots = 0;
 	long mine;
 	int r;
 
-	for (unsigned j = 0; j < d->n_slots; j++) {
-		r = rdmsr(s, d->fd, ctl_of(d, j), &d->saved[j]);
+	r = rdmsr(s, d->fd, ctl_of(d, j), &d->saved[j]);
+	if (r < 0) {
+		pm_diag_set(reterr, "is this an AMD family 17h CPU? (--source perf otherwise)",
+			    "cannot read the %s control register 0x%llx on CPU %d: %s", dom_name(d),
+			    (unsigned long long)ctl_of(d, j), d->cpu, strerror(-r));
+		return r;
+	}
+	d->other[j] = d->saved[j] & CTL_EN;
+	mine = d->other[j] ? left_by_pmumon(s, d, d->saved[j]) : -1;
+	if (mine >= 0 && s->opts.reclaim) {
+		/* back to a stopped, empty control register: what pmumon restores to */
+		r = wrmsr(s, d->fd, ctl_of(d, j), 0);
 		if (r < 0) {
 			pm_diag_set(reterr,
-				    "is this an AMD family 17h CPU? (--source perf otherwise)",
-				    "cannot read the %s control register 0x%llx on CPU %d: %s",
+				    r == -EPERM ? "check /sys/kernel/security/lockdown and the "
+						  "msr.allow_writes boot parameter" :
+						  NULL,
+				    "cannot reset the %s control register 0x%llx on CPU %d "
+				    "(--reclaim): %s",
 				    dom_name(d), (unsigned long long)ctl_of(d, j), d->cpu,
 				    strerror(-r));
 			return r;
 		}
-		d->other[j] = d->saved[j] & CTL_EN;
-		mine = d->other[j] ? left_by_pmumon(s, d, d->saved[j]) : -1;
-		if (mine >= 0 && s->opts.reclaim) {
-			/* back to a stopped, empty control register: what pmumon restores to */
-			r = wrmsr(s, d->fd, ctl_of(d, j), 0);
-			if (r < 0) {
-				pm_diag_set(reterr,
-					    r == -EPERM ?
-						    "check /sys/kernel/security/lockdown and the "
-						    "msr.allow_writes boot parameter" :
-						    NULL,
-					    "cannot reset the %s control register 0x%llx on CPU %d "
-					    "(--reclaim): %s",
-					    dom_name(d), (unsigned long long)ctl_of(d, j), d->cpu,
-					    strerror(-r));
-				return r;
-			}
-			pm_log(s->ctx, PM_LOG_WARN,
-			       "%s counter %u on CPU %d was counting %s (control register 0x%llx "
-			       "was 0x%llx), as a pmumon that was killed leaves it: reclaimed "
-			       "(--reclaim): reset to 0",
-			       dom_name(d), j, d->cpu, s->l->ev[s->c[mine].event].label,
-			       (unsigned long long)ctl_of(d, j), (unsigned long long)d->saved[j]);
-			d->saved[j] = 0;
-			d->other[j] = false;
-		} else if (mine >= 0) {
-			pm_log(s->ctx, PM_LOG_WARN,
-			       "%s counter %u on CPU %d is counting %s exactly as pmumon programs it "
-			       "(control register 0x%llx is 0x%llx): a pmumon that was killed "
-			       "(SIGKILL) left it, or another program counts the same; left alone "
-			       "(if no other program uses it, run again with --reclaim to reset it)",
-			       dom_name(d), j, d->cpu, s->l->ev[s->c[mine].event].label,
-			       (unsigned long long)ctl_of(d, j), (unsigned long long)d->saved[j]);
-		} else if (d->other[j]) {
-			pm_log(s->ctx, PM_LOG_WARN,
-			       "%s counter %u on CPU %d is in use by another program (its control "
-			       "register 0x%llx has the enable bit set): left alone",
-			       dom_name(d), j, d->cpu, (unsigned long long)ctl_of(d, j));
-		}
-		if (!d->other[j])
-			free_slots++;
-	}
-	if (!free_slots) {
 		pm_log(s->ctx, PM_LOG_WARN,
-		       "every %s counter on CPU %d is in use by another program: its events "
-		       "will show as not counted",
-		       dom_name(d), d->cpu);
-		return 0;
+		       "%s counter %u on CPU %d was counting %s (control register 0x%llx "
+		       "was 0x%llx), as a pmumon that was killed leaves it: reclaimed "
+		       "(--reclaim): reset to 0",
+		       dom_name(d), j, d->cpu, s->l->ev[s->c[mine].event].label,
+		       (unsigned long long)ctl_of(d, j), (unsigned long long)d->saved[j]);
+		d->saved[j] = 0;
+		d->other[j] = false;
+	} else if (mine >= 0) {
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "%s counter %u on CPU %d is counting %s exactly as pmumon programs it "
+		       "(control register 0x%llx is 0x%llx): a pmumon that was killed "
+		       "(SIGKILL) left it, or another program counts the same; left alone "
+		       "(if no other program uses it, run again with --reclaim to reset it)",
+		       dom_name(d), j, d->cpu, s->l->ev[s->c[mine].event].label,
+		       (unsigned long long)ctl_of(d, j), (unsigned long long)d->saved[j]);
+	} else if (d->other[j]) {
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "%s counter %u on CPU %d is in use by another program (its control "
+		       "register 0x%llx has the enable bit set): left alone",
+		       dom_name(d), j, d->cpu, (unsigned long long)ctl_of(d, j));
 	}
-	/* a harmless write (the value it has) says whether the kernel lets us write */
+	return 0;
+}
+
+/* A harmless write (the value it has) says whether the kernel lets us write at all. */
+static int check_writable(struct pm_session *s, struct msr_dom *d, struct pm_diag *reterr)
+{
+	int r;
+
 	for (unsigned j = 0; j < d->n_slots; j++) {
 		if (d->other[j])
 			continue;
@@ -323,6 +320,28 @@ static int survey(struct pm_session *s, struct msr_dom *d, struct pm_diag *reter
 		break;
 	}
 	return 0;
+}
+
+static int survey(struct pm_session *s, struct msr_dom *d, struct pm_diag *reterr)
+{
+	unsigned free_slots = 0;
+	int r;
+
+	for (unsigned j = 0; j < d->n_slots; j++) {
+		r = survey_slot(s, d, j, reterr);
+		if (r < 0)
+			return r;
+		if (!d->other[j])
+			free_slots++;
+	}
+	if (!free_slots) {
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "every %s counter on CPU %d is in use by another program: its events "
+		       "will show as not counted",
+		       dom_name(d), d->cpu);
+		return 0;
+	}
+	return check_writable(s, d, reterr);
 }
 
 static void msr_close(struct pm_session *s);
