@@ -41,6 +41,28 @@ static int read_paranoid(struct pm_ctx *ctx, int *ret)
 	return pm_parse_int_str(buf, ret);
 }
 
+/* Why a permission was refused, and what would grant it. */
+static void permission_hint(struct pm_session *s, const struct pm_counter *c, char *hint,
+			    size_t size)
+{
+	int paranoid = 0;
+
+	if (read_paranoid(s->ctx, &paranoid) == 0 && paranoid <= 0)
+		snprintf(hint, size,
+			 "perf_event_paranoid is %d, so something else refused it: a seccomp "
+			 "profile (containers: allow perf_event_open), SELinux, or kernel lockdown",
+			 paranoid);
+	else if (paranoid > 0)
+		snprintf(hint, size,
+			 "perf_event_paranoid is %d; %s needs CAP_PERFMON (or root): run as root, "
+			 "or 'setcap cap_perfmon+ep pmumon', or allow all users with 'sysctl -w "
+			 "kernel.perf_event_paranoid=%d'",
+			 paranoid, c->cpu >= 0 ? "system-wide counting" : "this event",
+			 c->cpu >= 0 ? 0 : 1);
+	else
+		snprintf(hint, size, "run as root or grant CAP_PERFMON");
+}
+
 static void perf_open_error(struct pm_session *s, const struct pm_counter *c, int err,
 			    struct pm_diag *d)
 {
@@ -49,7 +71,6 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 	const char *pmu = pmu_name_of(in);
 	char where[64], hint[512];
 	bool excl = in->attr.exclude_user || in->attr.exclude_kernel || in->attr.exclude_hv;
-	int paranoid = 0;
 
 	if (c->cpu >= 0)
 		snprintf(where, sizeof(where), "on CPU %d", c->cpu);
@@ -59,21 +80,7 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 	switch (err) {
 	case -EACCES:
 	case -EPERM:
-		if (read_paranoid(s->ctx, &paranoid) == 0 && paranoid <= 0)
-			snprintf(hint, sizeof(hint),
-				 "perf_event_paranoid is %d, so something else refused it: a "
-				 "seccomp profile (containers: allow perf_event_open), SELinux, "
-				 "or kernel lockdown",
-				 paranoid);
-		else if (paranoid > 0)
-			snprintf(hint, sizeof(hint),
-				 "perf_event_paranoid is %d; %s needs CAP_PERFMON (or root): run as "
-				 "root, or 'setcap cap_perfmon+ep pmumon', or allow all users with "
-				 "'sysctl -w kernel.perf_event_paranoid=%d'",
-				 paranoid, c->cpu >= 0 ? "system-wide counting" : "this event",
-				 c->cpu >= 0 ? 0 : 1);
-		else
-			snprintf(hint, sizeof(hint), "run as root or grant CAP_PERFMON");
+		permission_hint(s, c, hint, sizeof(hint));
 		pm_diag_set(d, hint, "no permission to count '%s' %s: %s", ev->label, where,
 			    strerror(-err));
 		break;
