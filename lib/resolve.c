@@ -217,6 +217,54 @@ static int parse_num_value(struct resolver *rs, const struct pm_spec_term *t, si
 static int apply_terms(struct resolver *rs, const struct pm_pmu *p,
 		       const struct pm_spec_term *terms, size_t n, bool from_user, size_t alias_pos,
 		       size_t alias_len, int depth, uint64_t config[PM_CONFIG_WORDS],
+		       struct term_result *res);
+
+/* An event the PMU names (an alias): its own terms applied, at most ALIAS_DEPTH_MAX deep. */
+static int apply_alias(struct resolver *rs, const struct pm_pmu *p, const struct pm_alias *a,
+		       size_t pos, size_t len, int depth, uint64_t config[PM_CONFIG_WORDS],
+		       struct term_result *res)
+{
+	struct pm_spec_event aev;
+	struct pm_spec_err err = { 0 };
+	int r;
+
+	if (depth >= ALIAS_DEPTH_MAX)
+		return spec_error(rs, pos, len, -ELOOP, NULL,
+				  "event '%s' of PMU '%s' refers to itself", a->name, p->name);
+	r = pm_spec__parse_terms(a->terms, strlen(a->terms), &aev, &err);
+	if (r < 0)
+		return spec_error(rs, pos, len, r, NULL,
+				  "event '%s' of PMU '%s' (from %s) has malformed terms '%s': %s",
+				  a->name, p->name, a->origin, a->terms,
+				  err.msg ? err.msg : strerror(-r));
+	r = apply_terms(rs, p, aev.terms, aev.n_terms, false, pos, len, depth + 1, config, res);
+	pm_spec__done_event(&aev);
+	if (r < 0)
+		return r;
+	if (!res->alias)
+		res->alias = a;
+	return 0;
+}
+
+/* Neither a format term nor an event of the PMU: say which there are. */
+static int unknown_term(struct resolver *rs, const struct pm_pmu *p, const struct pm_spec_term *t,
+			size_t pos, size_t len)
+{
+	char hint[512], terms_buf[256];
+
+	list_terms(p, terms_buf, sizeof(terms_buf));
+	snprintf(hint, sizeof(hint), "terms of '%s': %s; its events: pmumon list events %s",
+		 p->name, terms_buf, p->family);
+	if (t->value)
+		return spec_error(rs, pos, len, -ENOENT, hint, "unknown term '%s' for PMU '%s'",
+				  t->name, p->name);
+	return spec_error(rs, pos, len, -ENOENT, hint, "unknown term or event '%s' for PMU '%s'",
+			  t->name, p->name);
+}
+
+static int apply_terms(struct resolver *rs, const struct pm_pmu *p,
+		       const struct pm_spec_term *terms, size_t n, bool from_user, size_t alias_pos,
+		       size_t alias_len, int depth, uint64_t config[PM_CONFIG_WORDS],
 		       struct term_result *res)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -272,45 +320,11 @@ static int apply_terms(struct resolver *rs, const struct pm_pmu *p,
 			continue;
 		}
 		a = t->value ? NULL : pm_pmu__find_alias(p, t->name);
-		if (a) {
-			struct pm_spec_event aev;
-			struct pm_spec_err err = { 0 };
-
-			if (depth >= ALIAS_DEPTH_MAX)
-				return spec_error(rs, pos, len, -ELOOP, NULL,
-						  "event '%s' of PMU '%s' refers to itself",
-						  t->name, p->name);
-			r = pm_spec__parse_terms(a->terms, strlen(a->terms), &aev, &err);
-			if (r < 0)
-				return spec_error(rs, pos, len, r, NULL,
-						  "event '%s' of PMU '%s' (from %s) has malformed terms "
-						  "'%s': %s",
-						  a->name, p->name, a->origin, a->terms,
-						  err.msg ? err.msg : strerror(-r));
-			r = apply_terms(rs, p, aev.terms, aev.n_terms, false, pos, len, depth + 1,
-					config, res);
-			pm_spec__done_event(&aev);
-			if (r < 0)
-				return r;
-			if (!res->alias)
-				res->alias = a;
-			continue;
-		}
-		{
-			char hint[512], terms_buf[256];
-
-			list_terms(p, terms_buf, sizeof(terms_buf));
-			snprintf(hint, sizeof(hint),
-				 "terms of '%s': %s; its events: pmumon list events %s", p->name,
-				 terms_buf, p->family);
-			if (t->value)
-				return spec_error(rs, pos, len, -ENOENT, hint,
-						  "unknown term '%s' for PMU '%s'", t->name,
-						  p->name);
-			return spec_error(rs, pos, len, -ENOENT, hint,
-					  "unknown term or event '%s' for PMU '%s'", t->name,
-					  p->name);
-		}
+		if (!a)
+			return unknown_term(rs, p, t, pos, len);
+		r = apply_alias(rs, p, a, pos, len, depth, config, res);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
