@@ -25,6 +25,70 @@ static const unsigned schema2_flags[] = {
 	PM_ROW_RESET,	  PM_ROW_PARTIAL,	 PM_ROW_LOST,
 };
 
+/* Where the row was counted: device, socket, die, CPU, a pack's place, a domain. */
+static void json_place(struct pm_jw *w, const struct pm_row *row)
+{
+	pm_jw__key(w, "device");
+	pm_jw__string(w, row->device);
+	opt_int(w, "socket", row->socket);
+	opt_int(w, "die", row->die);
+	opt_int(w, "cpu", row->cpu);
+	if (row->place) { /* a PMU a pack places: "die0/ch2/sub1", or a channel */
+		pm_jw__key(w, "place");
+		pm_jw__string(w, row->place);
+		opt_int(w, "channel", row->channel);
+		opt_int(w, "subchannel", row->subchannel);
+	}
+	if (row->domain) { /* the L3, die or socket an uncore CPU row reads for */
+		pm_jw__key(w, "domain");
+		pm_jw__string(w, row->domain);
+	}
+}
+
+/* The value, its raw count and times, and every flag and the coverage. */
+static void json_value(struct pm_jw *w, const struct pm_row *row, bool counted)
+{
+	pm_jw__key(w, "value");
+	pm_jw__double(w, counted && isfinite(row->value) ? row->value : NAN);
+	pm_jw__key(w, "unit");
+	pm_jw__string(w, row->unit);
+	pm_jw__key(w, "raw");
+	if (row->flags & PM_ROW_METRIC)
+		pm_jw__double(w, NAN); /* null: a metric has no raw count */
+	else
+		pm_jw__u64(w, row->raw);
+	pm_jw__key(w, "enabled_ns");
+	pm_jw__u64(w, row->enabled_ns);
+	pm_jw__key(w, "running_ns");
+	pm_jw__u64(w, row->running_ns);
+	pm_jw__key(w, "running_pct");
+	pm_jw__double(w, 100.0 * row->running);
+	pm_jw__key(w, "multiplexed");
+	pm_jw__bool(w, row->flags & PM_ROW_MULTIPLEXED);
+	pm_jw__key(w, "counted");
+	pm_jw__bool(w, counted);
+	pm_jw__key(w, "snapshot");
+	pm_jw__bool(w, row->flags & PM_ROW_SNAPSHOT);
+	pm_jw__key(w, "metric");
+	pm_jw__bool(w, row->flags & PM_ROW_METRIC);
+	pm_jw__key(w, "approximate");
+	pm_jw__bool(w, row->flags & PM_ROW_APPROXIMATE);
+	for (size_t f = 0; f < sizeof(schema2_flags) / sizeof(schema2_flags[0]); f++) {
+		pm_jw__key(w, pm_row_flag_name(schema2_flags[f]));
+		pm_jw__bool(w, row->flags & schema2_flags[f]);
+	}
+	pm_jw__key(w, "covered");
+	if (row->instances)
+		pm_jw__int(w, (int)row->covered);
+	else
+		pm_jw__null(w);
+	pm_jw__key(w, "instances");
+	if (row->instances)
+		pm_jw__int(w, (int)row->instances);
+	else
+		pm_jw__null(w);
+}
+
 static int json_report(struct pm_out *o, const struct pm_report *r)
 {
 	char ts[40];
@@ -52,60 +116,8 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		pm_jw__string(&w, o->opts.target);
 		pm_jw__key(&w, "event");
 		pm_jw__string(&w, row->event);
-		pm_jw__key(&w, "device");
-		pm_jw__string(&w, row->device);
-		opt_int(&w, "socket", row->socket);
-		opt_int(&w, "die", row->die);
-		opt_int(&w, "cpu", row->cpu);
-		if (row->place) { /* a PMU a pack places: "die0/ch2/sub1", or a channel */
-			pm_jw__key(&w, "place");
-			pm_jw__string(&w, row->place);
-			opt_int(&w, "channel", row->channel);
-			opt_int(&w, "subchannel", row->subchannel);
-		}
-		if (row->domain) { /* the L3, die or socket an uncore CPU row reads for */
-			pm_jw__key(&w, "domain");
-			pm_jw__string(&w, row->domain);
-		}
-		pm_jw__key(&w, "value");
-		pm_jw__double(&w, counted && isfinite(row->value) ? row->value : NAN);
-		pm_jw__key(&w, "unit");
-		pm_jw__string(&w, row->unit);
-		pm_jw__key(&w, "raw");
-		if (row->flags & PM_ROW_METRIC)
-			pm_jw__double(&w, NAN); /* null: a metric has no raw count */
-		else
-			pm_jw__u64(&w, row->raw);
-		pm_jw__key(&w, "enabled_ns");
-		pm_jw__u64(&w, row->enabled_ns);
-		pm_jw__key(&w, "running_ns");
-		pm_jw__u64(&w, row->running_ns);
-		pm_jw__key(&w, "running_pct");
-		pm_jw__double(&w, 100.0 * row->running);
-		pm_jw__key(&w, "multiplexed");
-		pm_jw__bool(&w, row->flags & PM_ROW_MULTIPLEXED);
-		pm_jw__key(&w, "counted");
-		pm_jw__bool(&w, counted);
-		pm_jw__key(&w, "snapshot");
-		pm_jw__bool(&w, row->flags & PM_ROW_SNAPSHOT);
-		pm_jw__key(&w, "metric");
-		pm_jw__bool(&w, row->flags & PM_ROW_METRIC);
-		pm_jw__key(&w, "approximate");
-		pm_jw__bool(&w, row->flags & PM_ROW_APPROXIMATE);
-		for (size_t f = 0; f < sizeof(schema2_flags) / sizeof(schema2_flags[0]); f++) {
-			pm_jw__key(&w, pm_row_flag_name(schema2_flags[f]));
-			pm_jw__bool(&w, row->flags & schema2_flags[f]);
-		}
-		pm_jw__key(&w, "covered");
-		if (row->instances)
-			pm_jw__int(&w, (int)row->covered);
-		else
-			pm_jw__null(&w);
-		pm_jw__key(&w, "instances");
-		if (row->instances)
-			pm_jw__int(&w, (int)row->instances);
-		else
-			pm_jw__null(&w);
+		json_place(&w, row);
+		json_value(&w, row, counted);
 		pm_jw__key(&w, "source");
 		pm_jw__string(&w, row->source);
 		pm_jw__key(&w, "simulated");
