@@ -141,6 +141,73 @@ static int check_shared(struct parser *p, const struct pm_sb_group *g, unsigned 
 	return 0;
 }
 
+/* write PORT OPCODE OFFSET VALUE: one sideband write of the group's programming. */
+static int parse_write(struct pm_sb_group *g, struct parser *p, char **tok, int n)
+{
+	uint64_t v[4];
+	struct pm_sb_write *w;
+
+	if (n != 5)
+		return bad(p, "write: write PORT OPCODE OFFSET VALUE", "'write' takes 4 numbers");
+	if (number(p, tok[1], "port", 0xff, &v[0]) < 0 ||
+	    number(p, tok[2], "opcode", 0xff, &v[1]) < 0 ||
+	    number(p, tok[3], "offset", 0xffffffff, &v[2]) < 0 ||
+	    number(p, tok[4], "value", 0xffffffff, &v[3]) < 0)
+		return -EINVAL;
+	if (!(v[1] & 1))
+		return bad(p,
+			   "a write has an odd opcode (1 for the counter block): iosf_sb "
+			   "reads on an even one",
+			   "opcode %s is even: that is a read, not a write", tok[2]);
+	if (g->n_w == MAX_WRITES)
+		return bad(p, NULL, "more than 4096 writes in group '%s'", g->name);
+	if (pm_grow((void **)&g->w, &g->cap_w, g->n_w + 1, sizeof(*w)) < 0)
+		return -ENOMEM;
+	g->w[g->n_w++] = (struct pm_sb_write){ .port = (uint8_t)v[0],
+					       .opcode = (uint8_t)v[1],
+					       .offset = (uint32_t)v[2],
+					       .value = (uint32_t)v[3],
+					       .line = p->line };
+	return 0;
+}
+
+/* counter N PORT CTL DATA: where the group's counter N is read and controlled. */
+static int parse_counter(struct pm_sb_group *g, struct parser *p, char **tok, int n)
+{
+	uint64_t v[4];
+	int r;
+	struct pm_sb_counter *c;
+
+	if (n != 5)
+		return bad(p, "write: counter N PORT CTL DATA (counter 0 0x17 0x10 0x14)",
+			   "'counter' takes 4 numbers");
+	r = number(p, tok[1], "counter", PM_SB_COUNTERS - 1, &v[0]);
+	if (r == 0)
+		r = number(p, tok[2], "port", 0xff, &v[1]);
+	if (r == 0)
+		r = number(p, tok[3], "control register offset", 0xffffffff, &v[2]);
+	if (r == 0)
+		r = number(p, tok[4], "data register offset", 0xffffffff, &v[3]);
+	if (r < 0)
+		return r;
+	c = &g->ctr[v[0]];
+	if (c->present)
+		return bad(p, "give each counter of a group once", "counter %s again in group '%s'",
+			   tok[1], g->name);
+	r = check_shared(p, g, (unsigned)v[0],
+			 &(struct pm_sb_counter){ .port = (uint8_t)v[1],
+						  .ctl = (uint32_t)v[2],
+						  .data = (uint32_t)v[3] });
+	if (r < 0)
+		return r;
+	*c = (struct pm_sb_counter){ .present = true,
+				     .port = (uint8_t)v[1],
+				     .ctl = (uint32_t)v[2],
+				     .data = (uint32_t)v[3],
+				     .line = p->line };
+	return 0;
+}
+
 static int parse_line(struct pm_sb_list *l, struct parser *p, char *line)
 {
 	struct pm_sb_group *g = l->n_g ? &l->g[l->n_g - 1] : NULL;
@@ -165,65 +232,10 @@ static int parse_line(struct pm_sb_list *l, struct parser *p, char *line)
 	if (!g)
 		return bad(p, "start the list with: group NAME", "'%s' before any 'group' line",
 			   tok[0]);
-	if (!strcmp(tok[0], "write")) {
-		struct pm_sb_write *w;
-
-		if (n != 5)
-			return bad(p, "write: write PORT OPCODE OFFSET VALUE",
-				   "'write' takes 4 numbers");
-		if (number(p, tok[1], "port", 0xff, &v[0]) < 0 ||
-		    number(p, tok[2], "opcode", 0xff, &v[1]) < 0 ||
-		    number(p, tok[3], "offset", 0xffffffff, &v[2]) < 0 ||
-		    number(p, tok[4], "value", 0xffffffff, &v[3]) < 0)
-			return -EINVAL;
-		if (!(v[1] & 1))
-			return bad(p,
-				   "a write has an odd opcode (1 for the counter block): iosf_sb "
-				   "reads on an even one",
-				   "opcode %s is even: that is a read, not a write", tok[2]);
-		if (g->n_w == MAX_WRITES)
-			return bad(p, NULL, "more than 4096 writes in group '%s'", g->name);
-		if (pm_grow((void **)&g->w, &g->cap_w, g->n_w + 1, sizeof(*w)) < 0)
-			return -ENOMEM;
-		g->w[g->n_w++] = (struct pm_sb_write){ .port = (uint8_t)v[0],
-						       .opcode = (uint8_t)v[1],
-						       .offset = (uint32_t)v[2],
-						       .value = (uint32_t)v[3],
-						       .line = p->line };
-		return 0;
-	}
-	if (!strcmp(tok[0], "counter")) {
-		struct pm_sb_counter *c;
-
-		if (n != 5)
-			return bad(p, "write: counter N PORT CTL DATA (counter 0 0x17 0x10 0x14)",
-				   "'counter' takes 4 numbers");
-		r = number(p, tok[1], "counter", PM_SB_COUNTERS - 1, &v[0]);
-		if (r == 0)
-			r = number(p, tok[2], "port", 0xff, &v[1]);
-		if (r == 0)
-			r = number(p, tok[3], "control register offset", 0xffffffff, &v[2]);
-		if (r == 0)
-			r = number(p, tok[4], "data register offset", 0xffffffff, &v[3]);
-		if (r < 0)
-			return r;
-		c = &g->ctr[v[0]];
-		if (c->present)
-			return bad(p, "give each counter of a group once",
-				   "counter %s again in group '%s'", tok[1], g->name);
-		r = check_shared(p, g, (unsigned)v[0],
-				 &(struct pm_sb_counter){ .port = (uint8_t)v[1],
-							  .ctl = (uint32_t)v[2],
-							  .data = (uint32_t)v[3] });
-		if (r < 0)
-			return r;
-		*c = (struct pm_sb_counter){ .present = true,
-					     .port = (uint8_t)v[1],
-					     .ctl = (uint32_t)v[2],
-					     .data = (uint32_t)v[3],
-					     .line = p->line };
-		return 0;
-	}
+	if (!strcmp(tok[0], "write"))
+		return parse_write(g, p, tok, n);
+	if (!strcmp(tok[0], "counter"))
+		return parse_counter(g, p, tok, n);
 	if (!strcmp(tok[0], "start")) {
 		if (n != 2)
 			return bad(p, "write: start VALUE (start 0x00110000)",
