@@ -73,6 +73,29 @@ static int os_root(void *os)
  * there. Only the last component is opened with the caller's flags, and
  * with O_NOFOLLOW, so nothing outside the tree is ever opened.
  */
+/*
+ * A symbolic link met on the walk: the rest of the path becomes its target
+ * then what followed it (*todo replaced); an absolute target starts again
+ * from the root, never the machine's. 0 or -errno.
+ */
+static int follow_link(int *dir, size_t *depth, const char *name, const char *end, char **todo)
+{
+	char target[PATH_MAX], *next;
+	ssize_t n = readlinkat(dir[*depth], name, target, sizeof(target));
+
+	if (n < 0 || (size_t)n >= sizeof(target))
+		return n < 0 ? -errno : -ENAMETOOLONG;
+	target[n] = '\0';
+	if (target[0] == '/')
+		while (*depth > 0)
+			close(dir[(*depth)--]);
+	if (asprintf(&next, "%s%s", target, end) < 0)
+		return -ENOMEM;
+	free(*todo);
+	*todo = next;
+	return 0;
+}
+
 static int open_in_root_walk(int root_fd, const char *path, int flags, mode_t mode)
 {
 	int dir[MAX_DEPTH]; /* dir[0] is the root (not ours), dir[depth] where we are */
@@ -85,12 +108,11 @@ static int open_in_root_walk(int root_fd, const char *path, int flags, mode_t mo
 		return -ENOMEM;
 	p = todo;
 	for (;;) {
-		char name[NAME_MAX + 1], target[PATH_MAX];
+		char name[NAME_MAX + 1];
 		const char *end, *rest;
 		bool last, follow;
 		struct stat st;
 		size_t len;
-		ssize_t n;
 
 		while (*p == '/')
 			p++;
@@ -124,27 +146,11 @@ static int open_in_root_walk(int root_fd, const char *path, int flags, mode_t mo
 			 !((flags & O_NOFOLLOW) || ((flags & O_CREAT) && (flags & O_EXCL)));
 		if (follow && fstatat(dir[depth], name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISLNK(st.st_mode)) {
-			char *next;
-
-			if (++links > MAX_SYMLINKS) {
-				r = -ELOOP;
+			r = ++links > MAX_SYMLINKS ? -ELOOP :
+						     follow_link(dir, &depth, name, end, &todo);
+			if (r < 0)
 				break;
-			}
-			n = readlinkat(dir[depth], name, target, sizeof(target));
-			if (n < 0 || (size_t)n >= sizeof(target)) {
-				r = n < 0 ? -errno : -ENAMETOOLONG;
-				break;
-			}
-			target[n] = '\0';
-			if (target[0] == '/') /* absolute: from the root, not the machine's */
-				while (depth > 0)
-					close(dir[depth--]);
-			if (asprintf(&next, "%s%s", target, end) < 0) {
-				r = -ENOMEM;
-				break;
-			}
-			free(todo);
-			todo = p = next;
+			p = todo;
 			continue;
 		}
 		if (last) {
