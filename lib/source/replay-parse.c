@@ -1013,6 +1013,35 @@ static int build_matrix(struct parser *p)
 	return 0;
 }
 
+/* One line of the records (not blank, not a comment), in the file's format. */
+static int parse_record(struct parser *p, struct columns *c, char *line, size_t n, bool header_done)
+{
+	static const char *const pm_req[] = { "type", "time_s",	    "event",	  "value",
+					      "raw",  "enabled_ns", "running_ns", NULL };
+	static const char *const counts_req[] = { "event", "count", NULL };
+	bool pm;
+
+	if (!header_done && p->rp->format == PM_REPLAY_AUTO)
+		p->rp->format = detect(trim(line), &p->sep);
+	switch (p->rp->format) {
+	case PM_REPLAY_PERF_JSON:
+		return perf_json_line(p, line, n);
+	case PM_REPLAY_PERF_CSV:
+		return perf_csv_line(p, line);
+	case PM_REPLAY_PMUMON_CSV:
+	case PM_REPLAY_COUNTS_CSV:
+		pm = p->rp->format == PM_REPLAY_PMUMON_CSV;
+		if (header_done)
+			return pm ? pmumon_csv_line(p, line, c) : counts_csv_line(p, line, c);
+		if (p->opts->format != PM_REPLAY_AUTO)
+			p->sep = header_sep(line, p->sep);
+		c->names = pm ? pmumon_cols : counts_cols;
+		return header(p, line, c, pm ? pm_req : counts_req);
+	default:
+		return -EINVAL;
+	}
+}
+
 int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *opts,
 		     struct pm_replay **ret_replay, struct pm_diag *reterr)
 {
@@ -1068,38 +1097,7 @@ int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *o
 				r = simulated_comment(rp, line + strlen("# SIMULATED"));
 			continue;
 		}
-		if (!header_done && rp->format == PM_REPLAY_AUTO)
-			rp->format = detect(trim(line), &p.sep);
-		switch (rp->format) {
-		case PM_REPLAY_PERF_JSON:
-			r = perf_json_line(&p, line, n);
-			break;
-		case PM_REPLAY_PERF_CSV:
-			r = perf_csv_line(&p, line);
-			break;
-		case PM_REPLAY_PMUMON_CSV:
-		case PM_REPLAY_COUNTS_CSV: {
-			bool pm = rp->format == PM_REPLAY_PMUMON_CSV;
-
-			if (!header_done) {
-				static const char *const pm_req[] = { "type",	    "time_s",
-								      "event",	    "value",
-								      "raw",	    "enabled_ns",
-								      "running_ns", NULL };
-				static const char *const counts_req[] = { "event", "count", NULL };
-
-				if (opts->format != PM_REPLAY_AUTO)
-					p.sep = header_sep(line, p.sep);
-				c.names = pm ? pmumon_cols : counts_cols;
-				r = header(&p, line, &c, pm ? pm_req : counts_req);
-				break;
-			}
-			r = pm ? pmumon_csv_line(&p, line, &c) : counts_csv_line(&p, line, &c);
-			break;
-		}
-		default:
-			r = -EINVAL;
-		}
+		r = parse_record(&p, &c, line, n, header_done);
 		header_done = true;
 	}
 	if (r < 0)
