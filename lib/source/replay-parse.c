@@ -497,15 +497,13 @@ static char *fix_nonfinite(const char *line, size_t len)
 	return pm_strbuf__steal(&b);
 }
 
-static int perf_json_line(struct parser *p, const char *line, size_t len)
+/* A line of perf stat -j as a JSON object perf's importable output has: 0 and *ret, or
+ * -EINVAL (said). */
+static int json_record(struct parser *p, const char *line, size_t len, json_t **ret)
 {
 	json_error_t err;
-	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err), *j;
-	int cpu = -1, socket = -1, die = -1, core = -1, x, r;
-	struct pm_replay_val v = { 0 };
-	const char *value, *event, *unit;
-	uint64_t t_ns = 0;
-	bool timed;
+	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err);
+	int r;
 
 	if (!o) {
 		char *fixed = fix_nonfinite(line, len);
@@ -534,6 +532,42 @@ static int perf_json_line(struct parser *p, const char *line, size_t len)
 		return fail(p, "record with -a (-A, --per-socket or --per-die for rows)",
 			    "per-thread and per-node counts cannot be imported");
 	}
+	*ret = o;
+	return 0;
+}
+
+/* Where a record was counted: "cpu", and "socket", "die", "core" ids. 0 or -EINVAL (said). */
+static int json_where(struct parser *p, json_t *o, int *cpu, int *socket, int *die, int *core)
+{
+	json_t *j = json_object_get(o, "cpu");
+	int x;
+
+	if (j && (!json_is_string(j) || pm_parse_int_str(json_string_value(j), cpu) < 0 ||
+		  *cpu < 0 || *cpu >= PM_CPU_MAX))
+		return fail(p, NULL, "expected \"cpu\" to be a CPU number below %d in a string",
+			    PM_CPU_MAX);
+	for (const char *const *k = (const char *const[]){ "socket", "die", "core", NULL }; *k;
+	     k++) {
+		j = json_object_get(o, *k);
+		if (j && (!json_is_string(j) ||
+			  pm_replay_parse_aggr_id(json_string_value(j), &x, socket, die, core) < 0))
+			return fail(p, NULL, "expected \"%s\" to be an id such as \"S0-D1\"", *k);
+	}
+	return 0;
+}
+
+static int perf_json_line(struct parser *p, const char *line, size_t len)
+{
+	int cpu = -1, socket = -1, die = -1, core = -1, r;
+	struct pm_replay_val v = { 0 };
+	const char *value, *event, *unit;
+	uint64_t t_ns = 0;
+	json_t *o, *j;
+	bool timed;
+
+	r = json_record(p, line, len, &o);
+	if (r < 0)
+		return r;
 	event = json_string_value(json_object_get(o, "event"));
 	value = json_string_value(json_object_get(o, "counter-value"));
 	if (!event && !value) {
@@ -554,24 +588,8 @@ static int perf_json_line(struct parser *p, const char *line, size_t len)
 	}
 	if (timed)
 		t_ns = (uint64_t)llround(json_number_value(j) * 1e9);
-	if ((j = json_object_get(o, "cpu"))) {
-		if (!json_is_string(j) || pm_parse_int_str(json_string_value(j), &cpu) < 0 ||
-		    cpu < 0 || cpu >= PM_CPU_MAX) {
-			fail(p, NULL, "expected \"cpu\" to be a CPU number below %d in a string",
-			     PM_CPU_MAX);
-			goto out;
-		}
-	}
-	for (const char *const *k = (const char *const[]){ "socket", "die", "core", NULL }; *k;
-	     k++) {
-		j = json_object_get(o, *k);
-		if (j &&
-		    (!json_is_string(j) ||
-		     pm_replay_parse_aggr_id(json_string_value(j), &x, &socket, &die, &core) < 0)) {
-			fail(p, NULL, "expected \"%s\" to be an id such as \"S0-D1\"", *k);
-			goto out;
-		}
-	}
+	if (json_where(p, o, &cpu, &socket, &die, &core) < 0)
+		goto out;
 	unit = json_string_value(json_object_get(o, "unit"));
 	j = json_object_get(o, "event-runtime");
 	if (!json_is_integer(j) || json_integer_value(j) < 0 ||
@@ -580,9 +598,7 @@ static int perf_json_line(struct parser *p, const char *line, size_t len)
 		goto out;
 	}
 	v.have = PM_RV_VALUE | PM_RV_TIMES;
-	if (!strcmp(value, "<not counted>")) {
-		v.not_counted = true;
-	} else if (!strcmp(value, "<not supported>")) {
+	if (!strcmp(value, "<not counted>") || !strcmp(value, "<not supported>")) {
 		v.not_counted = true;
 	} else if (!parse_count(value, &v.value)) {
 		fail(p, NULL, "expected \"counter-value\" to be a count or <not counted>, not '%s'",
