@@ -380,6 +380,55 @@ static char *join_event(char **f, size_t n, size_t *i, char sep)
 	return pm_strbuf__steal(&b);
 }
 
+/* The line's fields at the separator, trimmed, into f (max of them): 0 or -EINVAL (said). */
+static int split_fields(struct parser *p, char *line, char **f, size_t max, size_t *ret_n)
+{
+	size_t n = 0;
+
+	for (char *s = line;; s++) {
+		char *e = strchr(s, p->sep);
+
+		if (n == max)
+			return fail(p, NULL, "more than %zu fields", max);
+		f[n++] = s;
+		if (!e)
+			break;
+		*e = '\0';
+		s = e;
+	}
+	for (size_t k = 0; k < n; k++)
+		f[k] = trim(f[k]);
+	*ret_n = n;
+	return 0;
+}
+
+/* The aggregation id at f[*i] (CPU2, S0-D1 and the number of CPUs after it), if there is
+ * one: *i past it. 0 or -EINVAL (said). */
+static int csv_where(struct parser *p, char **f, size_t n, size_t *i, int *cpu, int *socket,
+		     int *die, int *core)
+{
+	int r = *i < n ? pm_replay_parse_aggr_id(f[*i], cpu, socket, die, core) : -EINVAL;
+	uint64_t nr;
+
+	if (r == -ERANGE)
+		return fail(p, NULL, "'%s' numbers a CPU, socket, die or core of %d or more", f[*i],
+			    PM_CPU_MAX);
+	if (r < 0 && *i < n && f[*i][0] == 'N' && isdigit((unsigned char)f[*i][1]))
+		return fail(p, "record with -A, --per-socket or --per-die instead",
+			    "per-node counts (--per-node) cannot be imported");
+	if (r < 0)
+		return 0; /* no id: the counts of the whole machine */
+	(*i)++;
+	if (*cpu >= 0)
+		return 0;
+	/* S0,2,...: the number of CPUs aggregated follows */
+	if (*i >= n || pm_parse_u64_str(f[*i], 10, &nr) < 0)
+		return fail(p, NULL, "expected the number of CPUs aggregated after '%s'",
+			    f[*i - 1]);
+	(*i)++;
+	return 0;
+}
+
 static int perf_csv_line(struct parser *p, char *line)
 {
 	char *f[64];
@@ -391,45 +440,18 @@ static int perf_csv_line(struct parser *p, char *line)
 	char *value, *unit, *event;
 	double pct;
 
-	for (char *s = line;; s++) {
-		char *e = strchr(s, p->sep);
-
-		if (n == PM_ARRAY_SIZE(f))
-			return fail(p, NULL, "more than %zu fields", PM_ARRAY_SIZE(f));
-		f[n++] = s;
-		if (!e)
-			break;
-		*e = '\0';
-		s = e;
-	}
-	for (size_t k = 0; k < n; k++)
-		f[k] = trim(f[k]);
+	r = split_fields(p, line, f, PM_ARRAY_SIZE(f), &n);
+	if (r < 0)
+		return r;
 	if (is_timestamp(f[i], &t_ns)) {
 		timed = true;
 		i++;
 	}
 	if (i < n && !strcmp(f[i], "summary"))
 		return 0; /* --summary repeats the totals of the intervals */
-	r = i < n ? pm_replay_parse_aggr_id(f[i], &cpu, &socket, &die, &core) : -EINVAL;
-	if (r == -ERANGE)
-		return fail(p, NULL, "'%s' numbers a CPU, socket, die or core of %d or more", f[i],
-			    PM_CPU_MAX);
-	if (r == 0) {
-		i++;
-		if (cpu < 0) {
-			uint64_t nr;
-
-			/* S0,2,...: the number of CPUs aggregated follows */
-			if (i >= n || pm_parse_u64_str(f[i], 10, &nr) < 0)
-				return fail(p, NULL,
-					    "expected the number of CPUs aggregated after '%s'",
-					    f[i - 1]);
-			i++;
-		}
-	} else if (i < n && f[i][0] == 'N' && isdigit((unsigned char)f[i][1])) {
-		return fail(p, "record with -A, --per-socket or --per-die instead",
-			    "per-node counts (--per-node) cannot be imported");
-	}
+	r = csv_where(p, f, n, &i, &cpu, &socket, &die, &core);
+	if (r < 0)
+		return r;
 	if (i + 3 > n)
 		return fail(p, "perf stat -x, prints VALUE,UNIT,EVENT,RUN_TIME,PERCENT,...",
 			    "expected a counter line: %zu fields", n);
