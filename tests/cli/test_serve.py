@@ -651,8 +651,9 @@ class RealPrometheus(unittest.TestCase):
                                   '--web.listen-address=127.0.0.1:%d' % cls.prom_port],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                  cwd=cls.tmp)
-        # every target scraped once, then a whole 5 s rate window more: a window
-        # that began before the first scrape would be extrapolated, not measured
+        # every target scraped once, then a whole 15 s rate window more: a window
+        # that began before the first scrape would be extrapolated, not measured;
+        # the ends of the window are at most one 100 ms sample off (0.7 % of 15 s)
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
@@ -661,7 +662,7 @@ class RealPrometheus(unittest.TestCase):
             except (OSError, AssertionError):
                 pass
             time.sleep(0.2)
-        time.sleep(6)
+        time.sleep(16)
 
     @classmethod
     def write(cls, name, text):
@@ -689,7 +690,7 @@ class RealPrometheus(unittest.TestCase):
     def test_rates_and_gauges_equal_the_truth(self):
         i = self.inst('yitian710')
         rates = query(self.prom, 'rate(pmumon_event_total{instance="%s",event="ali_drw/hif_rd/"}'
-                      '[5s])' % i)
+                      '[15s])' % i)
         self.assertEqual(len(rates), 8)
         for r in rates:
             v = float(r['value'][1])
