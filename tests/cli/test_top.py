@@ -224,6 +224,34 @@ class Terminal(unittest.TestCase):
         with open(before) as f1, open(after) as f2:
             self.assertEqual(f1.read(), f2.read())
 
+    def test_epyc_and_merrifield_screens(self):
+        # the other two seed platforms in a real terminal: their screens, at the truth
+        # where the scenario fixes it, and q leaving cleanly
+        self.start('amdzen2:clock=real', '-I', '300', size=(100, 40))
+        s = self.wait_for(r'#2 ')
+        self.assertIn('EPYC Zen 2', s)
+        b = blocks(s)
+        for ch in range(4):
+            v, unit, rest = b['DF_CH%d_GBps' % ch]['S0']
+            self.assertEqual(unit, 'GB/s')
+            self.assertRegex(rest, r'\(\d+%\)')  # rotated over 4 counters: marked
+        self.assertTrue(abs(b['L3_Cache_Miss_Ratio']['S0'][0] - 20) <= 0.05)  # 0.8 hits
+        self.tmux('send-keys', 'q')
+        self.wait_for(r'EXIT=0')
+        self.tmux('kill-server')
+        prog = os.path.join(self.tmp, 'mf.prog')
+        with open(prog, 'w') as f:
+            subprocess.run([PMUMON, '--sim', 'merrifield', 'list', 'program'], stdout=f,
+                           check=True, timeout=30)
+        self.start('merrifield:clock=real', '-I', '300', '--program', prog)
+        s = self.wait_for(r'#2 ')
+        self.assertIn('Merrifield SoC', s)
+        b = blocks(s)
+        (total,) = b['DDR_Total_MBps'].values()
+        self.assertGreater(total[0], 0)
+        self.tmux('send-keys', 'q')
+        self.wait_for(r'EXIT=0')
+
     def test_bluefield_restores_its_slots(self):
         before, after = os.path.join(self.tmp, 'before'), os.path.join(self.tmp, 'after')
         r = run('--sim', 'bluefield2:state=' + before, 'list', 'pmus')
