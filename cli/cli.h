@@ -360,7 +360,8 @@ int cli_snprintf(char *buf, size_t size, const char *fmt, ...)
  * that takes (characters, not bytes).
  */
 void cli_escape(FILE *f, const char *s, size_t len);
-/* Where a row was counted, as --per-* names it: its place, device, cpuN, S0-D1, S0, or "all". */
+/* Where a row was counted, as --per-* names it: its place, device, the domain of an uncore
+ * row per CPU ("L3 CPUs 4-7,68-71"), cpuN, S0-D1, S0, or "all". */
 void cli_row_place(const struct pm_row *r, char *buf, size_t size);
 int cli_escaped_width(const char *s, size_t len);
 

@@ -73,7 +73,8 @@ static void usage(FILE *f)
 	      "  -n, --screens N       stop after N screens (top's -n, not perf's --null)\n"
 	      "\n"
 	      "Keys: q quit, space pause, + and - interval, g grouping (device, channel,\n"
-	      "die, socket), s sort by value, r raw events, h help.\n"
+	      "die, socket, CPU: an uncore event per CPU shows per L3, die or socket, as\n"
+	      "EPYC's L3 per CCX), s sort by value, r raw events, h help.\n"
 	      "\n"
 	      "Marks: (52%) counted part of the time, scaled; ~ an approximate formula;\n"
 	      "wrap? a read came late, wraps may be missing; partial c/i of its devices;\n"
@@ -356,7 +357,7 @@ static const char *const help_text[] = {
 	"  q        quit (every counter is put back)",
 	"  space    pause the screen (counting goes on)",
 	"  + / -    a longer / shorter interval",
-	"  g        grouping: device, channel, die, socket",
+	"  g        grouping: device, channel, die, socket, CPU",
 	"  s        sort each block by value / by place",
 	"  r        raw events too / the screen's metrics only",
 	"  h ?      this help (any key closes it)",
@@ -501,8 +502,9 @@ static int start_counting(struct top *t, struct top_args *a)
 /* A new grouping: the counters are put back and opened again with it. */
 static int regroup(struct top *t)
 {
+	/* per CPU last: an uncore event's rows are then its domains (EPYC's L3 per CCX) */
 	static const enum pm_aggr order[] = { PM_AGGR_DEVICE, PM_AGGR_CHANNEL, PM_AGGR_DIE,
-					      PM_AGGR_SOCKET };
+					      PM_AGGR_SOCKET, PM_AGGR_CPU };
 	size_t i = 0;
 	int r;
 

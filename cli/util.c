@@ -194,6 +194,8 @@ void cli_row_place(const struct pm_row *r, char *buf, size_t size)
 		snprintf(buf, size, "%s", r->place);
 	else if (r->device)
 		snprintf(buf, size, "%s", r->device);
+	else if (r->domain) /* per CPU, an uncore row: the L3 (CCX), die or socket it reads */
+		snprintf(buf, size, "%s", r->domain);
 	else if (r->cpu >= 0)
 		snprintf(buf, size, "cpu%d", r->cpu);
 	else if (r->die >= 0)

@@ -108,6 +108,24 @@ class Batch(unittest.TestCase):
             self.assertTrue(share and 20 <= int(share.group(1)) <= 50, rest)
         self.assertEqual(b['L3_Cache_Miss_Ratio']['S0'][1], '%')
 
+    def test_epyc_l3_per_ccx(self):
+        # per CPU, an uncore event shows per domain: EPYC's L3 per CCX (issue 17)
+        scn = os.path.join(self.tmp, 'ccx.scn')
+        with open(scn, 'w') as f:
+            f.write('jitter 0\nl3.hit_ratio 80%\nl3.hit_ratio[3] 50%\n')
+        s = self.screens('amdzen2:scenario=' + scn, '-A')[0]
+        self.assertIn('by cpu', s)
+        block = s.split('\nL3_Cache_Miss_Ratio\n')[1].split('\n')
+        rows = {}
+        for line in block:
+            m = re.match(r'^  (L3 CPUs \S+)\s+([0-9.]+) %', line)
+            if not m:
+                break
+            rows[m.group(1)] = float(m.group(2))
+        self.assertEqual(len(rows), 16)  # one per CCX of the socket
+        self.assertEqual(rows.pop('L3 CPUs 12-15,76-79'), 50.0)  # CCX 3
+        self.assertEqual(set(rows.values()), {20.0})
+
     def test_bluefield_and_merrifield(self):
         b = blocks(self.screens('bluefield2')[0])
         self.assertEqual(set(b['pcie_in_bandwidth']), {'bfperf/pcie0', 'bfperf/pcie1'})
