@@ -199,6 +199,15 @@ class Terminal(unittest.TestCase):
             time.sleep(0.2)
         self.fail('no %r on the screen:\n%s' % (pattern, self.screen()))
 
+    def stop_server(self):
+        """End this test's tmux server and wait until its socket is gone."""
+        self.tmux('kill-server')
+        deadline = time.time() + 5
+        while time.time() < deadline and subprocess.run(
+                ['tmux', '-S', self.sock, 'has-session'], capture_output=True).returncode == 0:
+            time.sleep(0.05)
+        time.sleep(0.1)
+
     def wait_gone(self, text, timeout=5):
         deadline = time.time() + timeout
         while time.time() < deadline:
@@ -256,7 +265,7 @@ class Terminal(unittest.TestCase):
         self.assertTrue(abs(b['L3_Cache_Miss_Ratio']['S0'][0] - 20) <= 0.05)  # 0.8 hits
         self.tmux('send-keys', 'q')
         self.wait_for(r'EXIT=0')
-        self.tmux('kill-server')
+        self.stop_server()
         prog = os.path.join(self.tmp, 'mf.prog')
         with open(prog, 'w') as f:
             subprocess.run([PMUMON, '--sim', 'merrifield', 'list', 'program'], stdout=f,
@@ -274,12 +283,16 @@ class Terminal(unittest.TestCase):
         before, after = os.path.join(self.tmp, 'before'), os.path.join(self.tmp, 'after')
         r = run('--sim', 'bluefield2:state=' + before, 'list', 'pmus')
         self.assertEqual(r.returncode, 0)
-        self.start('bluefield2:clock=real,state=' + after, '-I', '200')
-        self.wait_for(r'pcie_in_bandwidth')
-        self.tmux('send-keys', 'q')
-        self.wait_for(r'EXIT=0')
-        with open(before) as f1, open(after) as f2:
-            self.assertEqual(f1.read(), f2.read())
+        for key in ('q', 'C-c'):  # q, and Ctrl-C: the same way out
+            self.start('bluefield2:clock=real,state=' + after, '-I', '200')
+            self.wait_for(r'pcie_in_bandwidth')
+            self.tmux('send-keys', key)
+            s = self.wait_for(r'EXIT=\d+')
+            self.assertIn('EXIT=0', s, key)
+            self.assertNotIn('pmumon top -', s)  # the terminal's own screen is back
+            with open(before) as f1, open(after) as f2:
+                self.assertEqual(f1.read(), f2.read(), key)
+            self.stop_server()
 
 
 if __name__ == '__main__':
