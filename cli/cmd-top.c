@@ -41,6 +41,7 @@ struct view {
 	enum pm_aggr aggr;
 	unsigned long interval_ms;
 	bool has_screen_metrics;
+	double peak_bps; /* --define channel_peak=BYTES/S: a channel's peak; 0: none known */
 };
 
 /* The screen as lines of text; both the terminal and --batch print them. */
@@ -228,7 +229,7 @@ static void marks_text(const struct pm_row *r, char *buf, size_t size)
 static void bar_text(double v, double max, bool unicode, char *buf, size_t size)
 {
 	static const char *eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
-	int cells = max > 0 && v > 0 ? (int)lround(v / max * BAR_WIDTH * 8) : 0;
+	int cells = max > 0 && v > 0 ? (int)lround(fmin(v / max, 1) * BAR_WIDTH * 8) : 0;
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -298,6 +299,20 @@ static void put_row(struct lines *ls, const struct view *v, const struct pm_row 
 		 marks);
 }
 
+/* Bytes per second of a bandwidth unit ("MB/s": 1e6), 0 for any other. */
+static double unit_bytes(const char *unit)
+{
+	static const struct {
+		const char *unit;
+		double bytes;
+	} units[] = { { "B/s", 1 }, { "KB/s", 1e3 }, { "MB/s", 1e6 }, { "GB/s", 1e9 } };
+
+	for (size_t i = 0; unit && i < CLI_ARRAY_SIZE(units); i++)
+		if (!strcmp(unit, units[i].unit))
+			return units[i].bytes;
+	return 0;
+}
+
 /*
  * One event's or metric's block: its name, then a line per place; a block
  * of one place is one line ("DF_CH0_GBps S0 ...").
@@ -315,6 +330,8 @@ static void put_block(struct lines *ls, const struct view *v, const struct pm_re
 			max = rep->rows[idx[k]].value;
 	if (r0->unit && !strcmp(r0->unit, "%"))
 		max = 100; /* a share: its bar is against the whole */
+	else if (v->peak_bps > 0 && v->aggr == PM_AGGR_CHANNEL && unit_bytes(r0->unit) > 0)
+		max = v->peak_bps / unit_bytes(r0->unit); /* a channel's bandwidth: its peak */
 	if (n == 1) {
 		cli_row_place(r0, place, sizeof(place));
 		snprintf(label, sizeof(label), "%s %s", r0->event, place);
@@ -336,10 +353,18 @@ static void build_screen(struct lines *ls, const struct view *v, const struct pm
 
 	ls->n = 0;
 	put_line(ls, "pmumon top - %s%s", v->title, v->paused ? "  PAUSED" : "");
-	put_line(ls, "%s%s%s#%llu %.1f s by %s%s; no peak known: bars vs largest",
-		 v->simulated ? "[SIMULATED: " : "", v->simulated ? v->platform : "",
-		 v->simulated ? "] " : "", (unsigned long long)seq, (double)rep->duration_ns / 1e9,
-		 aggr_name(v->aggr), v->sorted ? ", sorted" : "");
+	if (v->peak_bps > 0 && v->aggr == PM_AGGR_CHANNEL)
+		put_line(ls, "%s%s%s#%llu %.1f s by %s%s; bars vs a channel's peak, %.3g GB/s",
+			 v->simulated ? "[SIMULATED: " : "", v->simulated ? v->platform : "",
+			 v->simulated ? "] " : "", (unsigned long long)seq,
+			 (double)rep->duration_ns / 1e9, aggr_name(v->aggr),
+			 v->sorted ? ", sorted" : "", v->peak_bps / 1e9);
+	else
+		put_line(ls, "%s%s%s#%llu %.1f s by %s%s; no peak known: bars vs largest",
+			 v->simulated ? "[SIMULATED: " : "", v->simulated ? v->platform : "",
+			 v->simulated ? "] " : "", (unsigned long long)seq,
+			 (double)rep->duration_ns / 1e9, aggr_name(v->aggr),
+			 v->sorted ? ", sorted" : "");
 	if (v->note)
 		put_line(ls, "%s", v->note);
 	if (!idx)
@@ -443,6 +468,9 @@ static void choose_screen(struct top *t, struct top_args *a)
 		       { "die", PM_AGGR_DIE },
 		       { "socket", PM_AGGR_SOCKET } };
 
+	for (size_t i = 0; i < a->count.n_defines; i++)
+		if (!strncmp(a->count.defines[i], "channel_peak=", 13))
+			t->v.peak_bps = a->count.define_values[i];
 	t->v.title = "the events given";
 	t->v.aggr = a->count.n_aggr ? a->count.aggr : PM_AGGR_DEVICE;
 	if (a->count.n_events || a->count.n_metrics || !sc) {

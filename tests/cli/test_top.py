@@ -82,6 +82,16 @@ class Batch(unittest.TestCase):
         nums = [re.search(r'#(\d+)', s).group(1) for s in self.screens('yitian710')]
         self.assertEqual(nums, ['1', '2', '3'])
 
+    def test_bars_against_a_given_peak(self):
+        s = self.screens('yitian710:scenario=' + self.flat,
+                         '--define', 'channel_peak=25.6e9')[0]
+        self.assertIn("bars vs a channel's peak, 25.6 GB/s", s)
+        for line in s.split('\nddr_read_bandwidth.all\n')[1].splitlines()[:8]:
+            # 6.4 of 25.6 GB/s: a quarter of the 20-cell bar
+            self.assertTrue(line.endswith('MB/s   ' + '\u2588' * 5), line)
+        s = self.screens('yitian710:scenario=' + self.flat)[0]
+        self.assertIn('no peak known', s)
+
     def test_grouping_and_events_given(self):
         s = self.screens('yitian710:scenario=' + self.flat, '--per-die')[0]
         self.assertIn('by die', s)
