@@ -312,6 +312,19 @@ static int gzip(const struct sbuf *in, struct sbuf *out)
 	return r == Z_STREAM_END ? 0 : -EIO;
 }
 
+/*
+ * The latest sample, references taken (release with cli_sample__release):
+ * false before the first, and before the sampler started — HTTP answers
+ * from the moment it listens, which is before the counting starts.
+ */
+static bool latest_sample(struct server *sv, struct cli_sample *ret)
+{
+	struct cli_sampler *sp = __atomic_load_n(&sv->sp, __ATOMIC_ACQUIRE);
+
+	*ret = (struct cli_sample){ 0 };
+	return sp && cli_sampler__latest(sp, ret);
+}
+
 /* The latest sample's exposition in f, rendered if it is newer than the kept one. Under
  * sv->lock. 0, -EAGAIN before the first sample, -ENOMEM. */
 static int render(struct server *sv, enum expo_format f, const struct cli_sample *smp)
@@ -356,7 +369,7 @@ static enum MHD_Result serve_metrics(struct server *sv, struct MHD_Connection *c
 	enum MHD_Result ret;
 	int r;
 
-	if (!cli_sampler__latest(sv->sp, &smp)) {
+	if (!latest_sample(sv, &smp)) {
 		cli_sample__release(&smp);
 		return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
 	}
@@ -386,7 +399,7 @@ static uint64_t sample_age_ns(struct server *sv)
 	struct timespec now;
 	uint64_t age = UINT64_MAX;
 
-	if (cli_sampler__latest(sv->sp, &smp)) {
+	if (latest_sample(sv, &smp)) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		age = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec - smp.published_ns;
 	}
@@ -424,7 +437,7 @@ static enum MHD_Result serve_snapshot(struct server *sv, struct MHD_Connection *
 	size_t len = 0;
 	FILE *f;
 
-	if (!cli_sampler__latest(sv->sp, &smp)) {
+	if (!latest_sample(sv, &smp)) {
 		cli_sample__release(&smp);
 		return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
 	}
@@ -457,14 +470,18 @@ static enum MHD_Result serve_asset(struct server *sv, struct MHD_Connection *c, 
 static enum MHD_Result serve_range(struct server *sv, struct MHD_Connection *c)
 {
 	const char *arg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "seconds");
-	double max_s = RING_SAMPLES * sv->meta.interval_s, seconds = 60;
+	double max_s, seconds = 60;
 	struct sbuf b = { 0 };
 	enum MHD_Result r;
 
+	/* the ring and meta are set before the sampler is published (release/acquire) */
+	if (!__atomic_load_n(&sv->sp, __ATOMIC_ACQUIRE))
+		return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
 	if (arg && (cli_parse_double(arg, &seconds) < 0 || !(seconds > 0)))
 		return answer_text(
 			c, MHD_HTTP_BAD_REQUEST,
 			"seconds is a number of seconds above 0 (/api/v1/range?seconds=60)\n");
+	max_s = RING_SAMPLES * sv->meta.interval_s;
 	if (seconds > max_s)
 		seconds = max_s; /* bounded by what the page's memory holds */
 	if (ring_render(sv->ring, seconds, &sv->meta, &b) < 0) {
@@ -642,7 +659,7 @@ static void check_first(struct server *sv)
 {
 	struct cli_sample smp;
 
-	if (!cli_sampler__latest(sv->sp, &smp)) {
+	if (!latest_sample(sv, &smp)) {
 		cli_sample__release(&smp);
 		return;
 	}
@@ -713,10 +730,14 @@ int cmd_serve(int argc, char **argv)
 					      .interval_s = (double)a.live.interval_ms / 1e3 };
 		if (!sv.meta.platform)
 			sv.meta.platform = "";
+		struct cli_sampler *sp = NULL;
+
 		ret = ring_new(RING_SAMPLES, &sv.ring);
 		if (ret == 0)
 			ret = cli_sampler__start_hooked(&sv.lv, sv.interval_ns, 0, on_sample, &sv,
-							&sv.sp);
+							&sp);
+		/* published to the HTTP threads, which may be answering already */
+		__atomic_store_n(&sv.sp, sp, __ATOMIC_RELEASE);
 		if (ret < 0) {
 			cli_error("cannot start the sampler thread: %s", strerror(-ret));
 			ret = EXIT_FAIL;

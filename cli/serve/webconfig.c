@@ -263,7 +263,9 @@ bool webcfg_check_user(const struct webcfg *c, const char *user, const char *pas
 	cd = calloc(1, sizeof(*cd)); /* large: not on a server thread's stack */
 	if (!cd)
 		return false;
-	out = crypt_r(pass, hash, cd);
+	out = crypt_rn(pass, hash, cd,
+		       (int)sizeof(
+			       *cd)); /* libxcrypt; not crypt_r, which sanitizers intercept wrongly */
 	n = strlen(hash);
 	if (!out || strlen(out) != n) {
 		free(cd);
