@@ -69,6 +69,17 @@ void pm_sim__fail_next_open(struct pm_sim *sim, const char *name, int err)
 		p->fail_next = err;
 }
 
+void pm_sim__pmu_presence(struct pm_sim *sim, const char *name, bool present)
+{
+	struct sim_pmu *p = sim_pmu_by_name(sim, name);
+
+	if (!p || p->gone == !present)
+		return;
+	p->gone = !present;
+	if (!present)
+		p->gen++;
+}
+
 void pm_sim__fail_reads(struct pm_sim *sim, const char *name, int err)
 {
 	struct sim_pmu *p = sim_pmu_by_name(sim, name);
@@ -477,8 +488,8 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr_in, pid
 		return -EINVAL;
 	a = *attr_in;
 	p = a.type == PERF_TYPE_HARDWARE ? hw_pmu(sim, &a) : pmu_by_type(sim, a.type);
-	if (!p)
-		return -ENOENT;
+	if (!p || p->gone)
+		return -ENOENT; /* the kernel knows no PMU of that type */
 	if (p->fail_next) {
 		r = p->fail_next;
 		p->fail_next = 0;
@@ -500,6 +511,7 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr_in, pid
 		return -ENOMEM;
 	ev->attr = *attr;
 	ev->pmu = p;
+	ev->gen = p->gen;
 	/* uncore drivers move an event to the CPU that serves its domain */
 	ev->cpu = cpu >= 0 && p->m.domain_cpu ? p->m.domain_cpu(p->m.data, cpu) : cpu;
 	ev->pid = pid;
@@ -563,6 +575,8 @@ ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_
 
 	if (ev->pmu->fail_reads)
 		return ev->pmu->fail_reads;
+	if (ev->gen != ev->pmu->gen)
+		return -ENODEV; /* its PMU went away after it was opened */
 	if (fmt & ~(uint64_t)(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 			      PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST))
 		return -EINVAL;

@@ -278,8 +278,8 @@ static int check_fault_target(struct pm_sim *sim, const struct sim_fault *f, con
 	bool path = !strcmp(f->what, "error") || !strcmp(f->what, "poke") ||
 		    !strcmp(f->what, "write");
 
-	if (!strcmp(f->what, "vanish") && !sim_pmu_by_name(sim, f->arg[0]) &&
-	    !sim_vfs__lookup(sim->vfs, f->arg[0])) {
+	if ((!strcmp(f->what, "vanish") || !strcmp(f->what, "return")) &&
+	    !sim_pmu_by_name(sim, f->arg[0]) && !sim_vfs__lookup(sim->vfs, f->arg[0])) {
 		snprintf(err, errsz,
 			 "%s:%d: '%s' names nothing on the simulated %s: neither a PMU (pmumon "
 			 "--sim %s list pmus) nor a file (a path such as sys/class/hwmon/hwmon0)",
@@ -363,11 +363,21 @@ static void run_fault(struct pm_sim *sim, const struct sim_fault *f)
 		p = sim_pmu_by_name(sim, f->arg[0]);
 		if (p) {
 			/* a perf PMU goes away: its events fail, its sysfs entry is gone */
-			pm_sim__fail_reads(sim, f->arg[0], -ENODEV);
+			pm_sim__pmu_presence(sim, f->arg[0], false);
 			snprintf(path, sizeof(path), "sys/bus/event_source/devices/%s", f->arg[0]);
 			sim_vfs__remove(sim->vfs, path);
 		} else {
 			sim_vfs__remove(sim->vfs, f->arg[0]);
+		}
+	} else if (!strcmp(f->what, "return")) {
+		/* what vanished comes back: new opens work, files opened before stay gone */
+		p = sim_pmu_by_name(sim, f->arg[0]);
+		if (p) {
+			pm_sim__pmu_presence(sim, f->arg[0], true);
+			snprintf(path, sizeof(path), "sys/bus/event_source/devices/%s", f->arg[0]);
+			sim_vfs__restore(sim->vfs, path);
+		} else {
+			sim_vfs__restore(sim->vfs, f->arg[0]);
 		}
 	} else if (!strcmp(f->what, "error")) {
 		sim_vfs__set_error(sim->vfs, f->arg[0], -sim_fault_errno(f->arg[1]));

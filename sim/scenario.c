@@ -312,6 +312,7 @@ static int check_fault(struct parser *p, const struct sim_fault *f, int n_args)
 		int n_args;
 	} kinds[] = {
 		{ "vanish", "at T vanish PMU|PATH", 1 },
+		{ "return", "at T return PMU|PATH", 1 },
 		{ "error", "at T error PATH ERRNO", 2 },
 		{ "open-error", "at T open-error PMU ERRNO", 2 },
 		{ "steal", "at T steal PMU CPU N", 3 },
@@ -345,7 +346,7 @@ static int check_fault(struct parser *p, const struct sim_fault *f, int n_args)
 		return 0;
 	}
 	return fail(p,
-		    "unknown fault '%s'; faults are vanish, error, open-error, steal, freeze, "
+		    "unknown fault '%s'; faults are vanish, return, error, open-error, steal, freeze, "
 		    "poke, write, sideband",
 		    f->what);
 }

@@ -23,11 +23,14 @@ struct sim_pmu {
 	int fail_next;		    /* fault injection: errno for the next open */
 	int fail_reads;		    /* fault injection: errno for every read */
 	int stolen[SIM_STEAL_CPUS]; /* counters taken by someone else, per CPU */
+	bool gone;		    /* vanished: opens fail with ENOENT until it returns */
+	unsigned gen;		    /* bumped when it vanishes: older events read ENODEV */
 };
 
 struct sim_event {
 	struct perf_event_attr attr;
 	struct sim_pmu *pmu;
+	unsigned gen;		  /* the PMU's generation at open */
 	int cpu;		  /* -1: follows a task */
 	pid_t pid;		  /* -1: CPU-wide */
 	struct sim_event *leader; /* itself for a leader */

@@ -90,6 +90,8 @@ int pm_sim__add_pmu(struct pm_sim *sim, const char *name, const struct pm_sim_pm
 /* Make the next perf_event_open on PMU `name` fail with err (fault injection). */
 void pm_sim__fail_next_open(struct pm_sim *sim, const char *name, int err);
 /* From now on, reads of `name`'s events fail with err (0: work again): a device gone. */
+/* A PMU goes away (its open events read ENODEV, new opens fail) or comes back. */
+void pm_sim__pmu_presence(struct pm_sim *sim, const char *name, bool present);
 void pm_sim__fail_reads(struct pm_sim *sim, const char *name, int err);
 /* Counters of `name` on cpu taken by someone else: fewer left for us. */
 void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n);

@@ -21,8 +21,9 @@ struct sim_node {
 	size_t len;
 	const struct sim_file_ops *ops;
 	void *data;
-	int err;   /* fault injection: every read and write fails with it */
-	bool gone; /* removed while it may still be open: -ENODEV */
+	int err;	  /* fault injection: every read and write fails with it */
+	bool gone;	  /* removed while it may still be open: -ENODEV */
+	char *removed_at; /* the path it was removed from (graveyard entries) */
 };
 
 struct sim_vfs {
@@ -41,6 +42,7 @@ static void node_free(struct sim_node *n)
 	free(n->child);
 	free(n->text);
 	free(n->name);
+	free(n->removed_at);
 	free(n);
 }
 
@@ -214,10 +216,70 @@ int sim_vfs__remove(struct sim_vfs *v, const char *path)
 		parent->n_child--;
 		/* a device that goes away fails its open files with ENODEV */
 		mark_gone(n);
+		n->removed_at = strdup(path); /* NULL: it cannot return, nothing else */
 		v->graveyard[v->n_graveyard++] = n;
 		return 0;
 	}
 	return -ENOENT;
+}
+
+/* A fresh copy of a removed tree: same contents and drivers, not gone. */
+static struct sim_node *node_clone(const struct sim_node *n)
+{
+	struct sim_node *c = node_new(n->name, strlen(n->name), n->dir);
+
+	if (!c)
+		return NULL;
+	c->ops = n->ops;
+	c->data = n->data;
+	c->len = n->len;
+	if (n->text && !(c->text = malloc(n->len + 1)))
+		goto fail;
+	if (n->text)
+		memcpy(c->text, n->text, n->len + 1);
+	if (n->n_child && !(c->child = calloc(n->n_child, sizeof(*c->child))))
+		goto fail;
+	c->cap_child = n->n_child;
+	for (; c->n_child < n->n_child; c->n_child++)
+		if (!(c->child[c->n_child] = node_clone(n->child[c->n_child])))
+			goto fail;
+	return c;
+fail:
+	node_free(c);
+	return NULL;
+}
+
+int sim_vfs__restore(struct sim_vfs *v, const char *path)
+{
+	struct sim_node *dead = NULL, *copy, *parent = v->root, *n;
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int r;
+
+	for (size_t i = v->n_graveyard; i-- > 0 && !dead;)
+		if (v->graveyard[i]->removed_at && !strcmp(v->graveyard[i]->removed_at, path))
+			dead = v->graveyard[i];
+	if (!dead)
+		return -ENOENT;
+	if (walk(v, path, false, false, &n, NULL) == 0)
+		return -EEXIST;
+	dir = strndup(path, slash ? (size_t)(slash - path) : 0);
+	if (!dir)
+		return -ENOMEM;
+	r = *dir ? walk(v, dir, true, true, &parent, NULL) : 0;
+	free(dir);
+	if (r < 0)
+		return r;
+	if (!parent->dir)
+		return -ENOTDIR;
+	copy = node_clone(dead);
+	if (!copy || pm_grow((void **)&parent->child, &parent->cap_child, parent->n_child + 1,
+			     sizeof(*parent->child)) < 0) {
+		node_free(copy);
+		return -ENOMEM;
+	}
+	parent->child[parent->n_child++] = copy;
+	return 0;
 }
 
 int sim_vfs__set_error(struct sim_vfs *v, const char *path, int err)

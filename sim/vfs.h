@@ -40,6 +40,8 @@ int sim_vfs__mkdir(struct sim_vfs *v, const char *path);
  * open fail with ENODEV from then on. */
 int sim_vfs__remove(struct sim_vfs *v, const char *path);
 /* Make every read and write of path fail with err (0: work again). */
+/* The node last removed at path comes back, fresh: files opened before stay gone. */
+int sim_vfs__restore(struct sim_vfs *v, const char *path);
 int sim_vfs__set_error(struct sim_vfs *v, const char *path, int err);
 /* The most a host file the simulator reads may hold: 16 MiB, as --program. */
 #define SIM_HOST_FILE_MAX (16u << 20)

@@ -689,6 +689,37 @@ static void test_vanish(void **state)
 	pm_sim__free(sim);
 }
 
+/*
+ * A block that vanished comes back (the `return` fault): what was open
+ * before stays gone, a new open reads the counter, and what it counts from
+ * then on is the scenario's truth.
+ */
+static void test_return(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("bluefield2", "at 2s vanish " H "tile3\n"
+								"at 4s return " H "tile3\n");
+	uint64_t before, after;
+	char buf[64];
+	int fd;
+
+	wr_ok(sim, H "tile3/event0", "MEMORY_WRITES");
+	fd = ops()->open(sim, H "tile3/counter0", O_RDONLY);
+	assert_true(fd >= 0);
+	pm_sim__advance(sim, 3 * SEC);
+	assert_int_equal(ops()->pread(sim, fd, buf, sizeof(buf), 0), -ENODEV);
+	assert_int_equal(ops()->open(sim, H "tile3/counter0", O_RDONLY), -ENOENT);
+	pm_sim__advance(sim, 2 * SEC); /* 5 s: back since 4 s */
+	assert_int_equal(ops()->pread(sim, fd, buf, sizeof(buf), 0), -ENODEV);
+	ops()->close(sim, fd);
+	before = rd_hex(sim, H "tile3/counter0");
+	pm_sim__advance(sim, 2 * SEC);
+	after = rd_hex(sim, H "tile3/counter0");
+	assert_true(after - before == truth(sim, "tile.mem_writes", 3, 7 * SEC) -
+					      truth(sim, "tile.mem_writes", 3, 5 * SEC));
+	assert_true(after > before);
+	pm_sim__free(sim);
+}
+
 /* Another tool reprograms a counter behind our back (the `write` fault). */
 static void test_someone_else(void **state)
 {
@@ -708,12 +739,19 @@ static void test_someone_else(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_discovery_bf2),	  cmocka_unit_test(test_event_list),
-		cmocka_unit_test(test_program_and_count), cmocka_unit_test(test_write_errors),
-		cmocka_unit_test(test_l3cache),		  cmocka_unit_test(test_l3cache_torn_read),
-		cmocka_unit_test(test_registers),	  cmocka_unit_test(test_bf3_layout),
-		cmocka_unit_test(test_crspace),		  cmocka_unit_test(test_crspace_wrap),
-		cmocka_unit_test(test_nonroot),		  cmocka_unit_test(test_vanish),
+		cmocka_unit_test(test_discovery_bf2),
+		cmocka_unit_test(test_event_list),
+		cmocka_unit_test(test_program_and_count),
+		cmocka_unit_test(test_write_errors),
+		cmocka_unit_test(test_l3cache),
+		cmocka_unit_test(test_l3cache_torn_read),
+		cmocka_unit_test(test_registers),
+		cmocka_unit_test(test_bf3_layout),
+		cmocka_unit_test(test_crspace),
+		cmocka_unit_test(test_crspace_wrap),
+		cmocka_unit_test(test_nonroot),
+		cmocka_unit_test(test_vanish),
+		cmocka_unit_test(test_return),
 		cmocka_unit_test(test_someone_else),
 	};
 

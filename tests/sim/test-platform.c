@@ -728,6 +728,48 @@ static void test_faults(void **state)
 	pm_sim__free(sim);
 }
 
+/*
+ * A PMU that vanished comes back (the `return` fault): its sysfs entry is
+ * there again and new events open and count the scenario's truth; events
+ * opened before it vanished stay gone.
+ */
+static void test_pmu_returns(void **state)
+{
+	const struct pm_os_ops *ops = pm_sim__ops();
+	struct pm_sim *sim = th_sim_platform_with("yitian710", "ddr.read 6.4G\n"
+							       "at 2500ms vanish ali_drw_21000\n"
+							       "at 4s return ali_drw_21000\n");
+	struct perf_event_attr a = { .size = sizeof(a),
+				     .type = 11,    /* ali_drw_21000 */
+				     .config = 0x2, /* hif_rd */
+				     .read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+						    PERF_FORMAT_TOTAL_TIME_RUNNING };
+	const char *dir = "sys/bus/event_source/devices/ali_drw_21000/type";
+	uint64_t v[3];
+	int old, fd;
+
+	old = ops->perf_open(sim, &a, -1, 0, -1, 0);
+	assert_true(old >= 0);
+	pm_sim__advance(sim, 3 * SEC);
+	assert_int_equal(ops->read(sim, old, v, sizeof(v)), -ENODEV);
+	assert_int_equal(ops->perf_open(sim, &a, -1, 0, -1, 0), -ENOENT);
+	assert_int_equal(ops->open(sim, dir, O_RDONLY), -ENOENT);
+	pm_sim__advance(sim, 2 * SEC); /* 5 s: back since 4 s */
+	assert_int_equal(ops->read(sim, old, v, sizeof(v)), -ENODEV);
+	fd = ops->open(sim, dir, O_RDONLY);
+	assert_true(fd >= 0);
+	ops->close(sim, fd);
+	fd = ops->perf_open(sim, &a, -1, 0, -1, 0);
+	assert_true(fd >= 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(ops->read(sim, fd, v, sizeof(v)), sizeof(v));
+	/* 3.2 GB/s per sub-channel: 50 M 64-byte reads a second */
+	assert_true(v[0] == 100000000);
+	ops->close(sim, fd);
+	ops->close(sim, old);
+	pm_sim__free(sim);
+}
+
 /* Faults happen at their own time, in time order, even within one long step. */
 static void test_faults_on_time(void **state)
 {
@@ -883,6 +925,7 @@ int main(void)
 		cmocka_unit_test(test_msr_device),
 		cmocka_unit_test(test_msr_refusals),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_pmu_returns),
 		cmocka_unit_test(test_faults_on_time),
 		cmocka_unit_test(test_freeze_years),
 		cmocka_unit_test(test_steal_mid_run),
