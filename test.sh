@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Build pmumon and run every test suite (unit, sim, cli, hw, fuzz, lib), then
-# the unit/sim/fuzz suites again under ASan+UBSan and under valgrind, the
+# the unit/sim/fuzz/cli suites again under ASan+UBSan (the commands' threads
+# and HTTP too), unit/sim under valgrind, the
 # snapshot threads example under ThreadSanitizer, and check the formatting.
 # Ends with the line "N passed, N failed".
 set -uo pipefail
@@ -40,7 +41,7 @@ if [ -n "$empty_tree" ] && ! git diff --check "$empty_tree" HEAD -- . ':!fuzz/co
 fi
 
 meson test -C build --print-errorlogs
-meson test -C build-asan --suite unit --suite sim --suite fuzz --print-errorlogs
+meson test -C build-asan --suite unit --suite sim --suite fuzz --suite cli --print-errorlogs
 meson test -C build --suite unit --suite sim --print-errorlogs --setup valgrind --logbase valgrind
 
 # the snapshot thread model under ThreadSanitizer (its own build directory)
