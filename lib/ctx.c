@@ -436,6 +436,18 @@ int pm_ctx__discover(struct pm_ctx *ctx)
 	return 0;
 }
 
+int pm_ctx__rediscover(struct pm_ctx *ctx)
+{
+	if (ctx->evlists)
+		return -EBUSY;
+	if (ctx->replay)
+		return 0; /* a recording's machine does not change */
+	discovery_done(ctx);
+	ctx->discovered = false;
+	ctx->discover_err = 0;
+	return pm_ctx__discover(ctx);
+}
+
 int pm_ctx__add_pmu(struct pm_ctx *ctx, struct pm_pmu *p)
 {
 	int r = pm_grow((void **)&ctx->pmus, &ctx->cap_pmus, ctx->n_pmus + 1, sizeof(*ctx->pmus));

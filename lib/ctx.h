@@ -34,6 +34,7 @@ struct pm_ctx {
 	struct pm_embedded *extra; /* packs given in memory (--events-dir); owned */
 	size_t n_extra;
 	struct pm_replay *replay; /* import: the recording, also ops' os (source/replay.c) */
+	size_t evlists;		  /* alive on this context: they point into what discovery found */
 };
 
 /* Take ownership of a discovered PMU. */

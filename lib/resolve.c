@@ -111,6 +111,7 @@ int pm_evlist__new(struct pm_ctx *ctx, struct pm_evlist **ret_list)
 	if (!l)
 		return -ENOMEM;
 	l->ctx = ctx;
+	ctx->evlists++;
 	*ret_list = l;
 	return 0;
 }
@@ -135,6 +136,7 @@ void pm_evlist__free(struct pm_evlist *l)
 {
 	if (!l)
 		return;
+	l->ctx->evlists--;
 	for (size_t i = 0; i < l->n_ev; i++)
 		event_done(&l->ev[i]);
 	for (size_t i = 0; i < l->n_metrics; i++)

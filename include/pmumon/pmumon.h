@@ -134,6 +134,14 @@ PM_API void pm_diag__init(struct pm_diag *d);
 
 /* Find every PMU and the CPU topology (done once; later calls are cheap). */
 PM_API int pm_ctx__discover(struct pm_ctx *ctx);
+/*
+ * Forget what discovery found and look again, on the same machine (the
+ * same os: a simulated machine keeps its clock and scenario): PMUs that
+ * went away or came back since, the topology, the packs that match.
+ * -EBUSY while an event list of the context is alive (it points into what
+ * discovery found); a failure is remembered as pm_ctx__discover's is.
+ */
+PM_API int pm_ctx__rediscover(struct pm_ctx *ctx);
 PM_API size_t pm_ctx__pmu_count(struct pm_ctx *ctx);
 PM_API const struct pm_pmu *pm_ctx__pmu(struct pm_ctx *ctx, size_t i);
 PM_API int pm_ctx__cpu_count(struct pm_ctx *ctx);
