@@ -353,6 +353,19 @@ const char *pm_session__lost_device(const struct pm_session *s, size_t i)
 	return p ? p->name : NULL;
 }
 
+size_t pm_session__lost_back(const struct pm_session *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; lost_pmu(s, i); i++) {
+		const struct pm_pmu *p = lost_pmu(s, i);
+		const struct pm_source_ops *src = pm_sources[p->source];
+
+		n += src->present && src->present(s->ctx, p);
+	}
+	return n;
+}
+
 size_t pm_session__counter_count(const struct pm_session *s)
 {
 	size_t n = 0;

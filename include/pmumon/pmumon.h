@@ -330,6 +330,12 @@ PM_API const char *pm_session__failed_device(const struct pm_session *s);
 PM_API size_t pm_session__lost_count(const struct pm_session *s);
 PM_API const char *pm_session__lost_device(const struct pm_session *s, size_t i);
 /*
+ * How many of the lost devices are there again (a PMU's sysfs directory,
+ * a BlueField block's files): a new session, after pm_ctx__rediscover,
+ * counts them again. The lost ones of this session stay lost.
+ */
+PM_API size_t pm_session__lost_back(const struct pm_session *s);
+/*
  * Sources pmumon drives itself (the msr source rotates 8 DF events over 4
  * counters and keeps 48-bit counters from wrapping unseen) need to be
  * polled: by this monotonic time (UINT64_MAX: never), call

@@ -292,6 +292,19 @@ static bool is_block(const char *name)
 	return true;
 }
 
+/* Its block's directory has files again (a missing directory lists as empty). */
+bool pm_hwmon__present(struct pm_ctx *ctx, const struct pm_pmu *p)
+{
+	struct pm_names l = { 0 };
+	bool there;
+
+	if (!p->hwmon || pm_list_names(ctx, p->hwmon->dir, false, NULL, &l) < 0)
+		return false;
+	there = l.n > 0;
+	pm_names__done(&l);
+	return there;
+}
+
 int pm_hwmon__discover(struct pm_ctx *ctx)
 {
 	struct pm_names devs;

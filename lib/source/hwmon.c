@@ -1095,4 +1095,5 @@ const struct pm_source_ops pm_source_hwmon = {
 	.close = hwmon_close,
 	.next_poll = hwmon_next_poll,
 	.poll = hwmon_poll,
+	.present = pm_hwmon__present,
 };

@@ -34,6 +34,7 @@ struct pm_hwmon_block {
 
 /* Add a PMU per block of every hwmon device named bfperf. */
 int pm_hwmon__discover(struct pm_ctx *ctx);
+bool pm_hwmon__present(struct pm_ctx *ctx, const struct pm_pmu *p);
 void pm_hwmon_block__free(struct pm_hwmon_block *b);
 const char *pm_hwmon_kind_name(enum pm_hwmon_kind kind);
 

@@ -228,6 +228,15 @@ static int cmp_pmu(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Its type file is readable again: the driver registered it again. */
+bool pm_perf__present(struct pm_ctx *ctx, const struct pm_pmu *p)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s/type", PERF_DEVICES, p->name);
+	return pm_path_exists(ctx, path);
+}
+
 int pm_perf__discover(struct pm_ctx *ctx)
 {
 	struct pm_names l;

@@ -501,4 +501,5 @@ const struct pm_source_ops pm_source_perf = {
 	.disable = perf_disable,
 	.read = perf_read,
 	.close = perf_close,
+	.present = pm_perf__present,
 };

@@ -7,5 +7,6 @@ struct pm_ctx;
 
 /* Add every PMU under sys/bus/event_source/devices to the context. */
 int pm_perf__discover(struct pm_ctx *ctx);
+bool pm_perf__present(struct pm_ctx *ctx, const struct pm_pmu *p);
 
 #endif

@@ -17,6 +17,7 @@
 struct pm_ctx;
 struct pm_diag;
 struct pm_evinst;
+struct pm_pmu;
 struct pm_session;
 
 /* Where a source finds its PMUs. */
@@ -47,6 +48,9 @@ struct pm_source_ops {
 	/* Sources pmumon polls itself (rotation, wrap): when next, and the poll. */
 	uint64_t (*next_poll)(const struct pm_session *s);
 	int (*poll)(struct pm_session *s);
+	/* Is a PMU of this source that was lost there again (discovery would find it)?
+	 * NULL: the source cannot tell. */
+	bool (*present)(struct pm_ctx *ctx, const struct pm_pmu *p);
 };
 
 /* Every source's ops, indexed by its id (source/registry.c). */

@@ -246,16 +246,18 @@ static void test_vanished_pmu_leaves_the_rest(void **state)
 }
 
 /*
- * A vanished PMU that comes back is found again by pm_ctx__rediscover on
- * the same simulated machine (its clock and scenario go on), and a new
- * session on the same context counts all 16 again; rediscovery is refused
- * while an event list still points into the old discovery.
+ * A vanished PMU that comes back: the session that lost it says so
+ * (pm_session__lost_back) and keeps it lost; pm_ctx__rediscover on the
+ * same simulated machine (its clock and scenario go on) finds 15 while it
+ * is gone and 16 once it is back, and a new session on the context counts
+ * all 16 again. Rediscovery is refused while an event list still points
+ * into the old discovery.
  */
-static void test_rediscover_finds_a_pmu_that_came_back(void **state)
+static void test_a_pmu_that_came_back_is_found_again(void **state)
 {
 	static const char *const specs[] = { "ali_drw/hif_rd/", NULL };
 	const char *scn = "ddr.read 6.4G\nat 1500ms vanish ali_drw_40021000\n"
-			  "at 2500ms return ali_drw_40021000\n";
+			  "at 3500ms return ali_drw_40021000\n";
 	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM };
 	struct pm_sim *sim = th_sim_platform_with("yitian710", scn);
 	uint64_t t0 = pm_sim__scenario_start(sim);
@@ -269,15 +271,25 @@ static void test_rediscover_finds_a_pmu_that_came_back(void **state)
 	th_run_until(&r, t0 + 2 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	assert_int_equal(pm_session__lost_count(r.s), 1);
+	assert_int_equal(pm_session__lost_back(r.s), 0);
+	th_run_until(&r, t0 + 4 * SEC);
+	assert_int_equal(pm_session__lost_back(r.s), 1); /* its sysfs directory is back */
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_int_equal(pm_session__lost_count(r.s), 1); /* this session's stays lost */
 	assert_int_equal(pm_ctx__rediscover(r.ctx), -EBUSY);
+	th_stop(&r);
+
+	sim = th_sim_platform_with("yitian710", scn);
+	t0 = pm_sim__scenario_start(sim);
+	assert_int_equal(th_start_opts(&r, sim, specs, NULL, &o), 0);
 	pm_session__free(r.s);
 	pm_evlist__free(r.l);
 	r.s = NULL;
 	r.l = NULL;
-	/* gone at 2 s: discovery sees 15 */
+	pm_sim__advance(r.sim, t0 + 2 * SEC - pm_sim__now(r.sim));
 	assert_int_equal(pm_ctx__rediscover(r.ctx), 0);
 	assert_int_equal(pm_ctx__pmu_count(r.ctx), n - 1);
-	pm_sim__advance(r.sim, t0 + 3 * SEC - pm_sim__now(r.sim)); /* no session to poll */
+	pm_sim__advance(r.sim, t0 + 4 * SEC - pm_sim__now(r.sim));
 	assert_int_equal(pm_ctx__rediscover(r.ctx), 0);
 	assert_int_equal(pm_ctx__pmu_count(r.ctx), n);
 	assert_int_equal(pm_evlist__new(r.ctx, &r.l), 0);
@@ -285,7 +297,7 @@ static void test_rediscover_finds_a_pmu_that_came_back(void **state)
 	assert_int_equal(pm_session__new(r.l, &o, &r.s, &r.d), 0);
 	assert_int_equal(pm_session__open(r.s, &r.d), 0);
 	assert_int_equal(pm_session__enable(r.s), 0);
-	th_run_until(&r, t0 + 4 * SEC);
+	th_run_until(&r, t0 + 5 * SEC);
 	assert_int_equal(pm_session__read(r.s), 0);
 	row = find(pm_session__report(r.s, true), "ali_drw/hif_rd/", 0);
 	assert_int_equal(row->covered, 16);
@@ -327,7 +339,7 @@ int main(void)
 		cmocka_unit_test(test_two_sockets_count_domains),
 		cmocka_unit_test(test_two_sockets_keys),
 		cmocka_unit_test(test_vanished_pmu_leaves_the_rest),
-		cmocka_unit_test(test_rediscover_finds_a_pmu_that_came_back),
+		cmocka_unit_test(test_a_pmu_that_came_back_is_found_again),
 		cmocka_unit_test(test_zero_over_zero_is_undefined),
 	};
 

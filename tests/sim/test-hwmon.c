@@ -616,6 +616,26 @@ static void test_lock_of_another_user(void **state)
 	}
 }
 
+/* A block that went away and came back with its driver: the session sees it back. */
+static void test_block_comes_back(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("bluefield2", "at 1500ms vanish " H "tile1\n"
+								"at 2500ms return " H "tile1\n");
+	static const char *const specs[] = { "bfperf/tile*/MEMORY_READS/", NULL };
+	uint64_t t0 = pm_sim__scenario_start(sim);
+	struct th_run r;
+
+	(void)state;
+	assert_int_equal(th_start(&r, sim, specs, NULL, PM_AGGR_DEVICE, NULL, 0), 0);
+	th_run_until(&r, t0 + 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_int_equal(pm_session__lost_count(r.s), 1);
+	assert_int_equal(pm_session__lost_back(r.s), 0);
+	th_run_until(&r, t0 + 3 * SEC);
+	assert_int_equal(pm_session__lost_back(r.s), 1);
+	th_stop(&r);
+}
+
 /* A block that goes away is reported; the others keep counting. */
 static void test_block_goes_away(void **state)
 {
@@ -996,6 +1016,7 @@ int main(void)
 		cmocka_unit_test(test_second_instance),
 		cmocka_unit_test(test_lock_of_another_user),
 		cmocka_unit_test(test_block_goes_away),
+		cmocka_unit_test(test_block_comes_back),
 		cmocka_unit_test(test_late_read_doubted),
 		cmocka_unit_test(test_reprogrammed_mid_run),
 		cmocka_unit_test(test_register_reset),
