@@ -262,6 +262,7 @@ struct cli_live {
 	size_t lost_said;	   /* lost devices a message named already */
 };
 
+/* The machine (kept when lv already has one: after cli_live__close), the session's options. */
 int cli_live__machine(struct cli_live *lv, const struct cli_live_args *a,
 		      const struct cli_count *c);
 int cli_live__events(struct cli_live *lv, const struct cli_count *c);
@@ -279,6 +280,9 @@ int cli_live__poll(struct cli_live *lv);
 int cli_live__tick(struct cli_live *lv, uint64_t step_ns);
 /* Name each lost device no message named yet; true if any device was lost. */
 bool cli_live__say_lost(struct cli_live *lv);
+/* Counting ends (the counters disabled and restored; the sampler, if any, stopped
+ * first), the machine stays for counting again: with events, the event list goes too. */
+void cli_live__close(struct cli_live *lv, bool events);
 void cli_live__free(struct cli_live *lv);
 
 /*
@@ -319,6 +323,9 @@ bool cli_sampler__latest(struct cli_sampler *sp, struct cli_sample *ret);
 void cli_sample__release(struct cli_sample *smp);
 int cli_sampler__fd(const struct cli_sampler *sp);
 void cli_sampler__ack(struct cli_sampler *sp);
+/* A device the session lost is there again (checked every second while one is lost):
+ * a new session on the rediscovered machine would count it. */
+bool cli_sampler__device_back(const struct cli_sampler *sp);
 /* The sampler ended (a signal, the interval count, a failure): true. */
 bool cli_sampler__done(const struct cli_sampler *sp);
 /* Ask it to end, wait for it, free it; the cli_live stays the caller's to free. */

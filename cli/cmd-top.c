@@ -541,10 +541,7 @@ static int regroup(struct top *t)
 	t->v.aggr = order[(i + 1) % CLI_ARRAY_SIZE(order)];
 	cli_sampler__stop(t->sp);
 	t->sp = NULL;
-	pm_session__disable(t->lv.s);
-	pm_session__free(t->lv.s);
-	t->lv.s = NULL;
-	t->lv.next_ns = 0;
+	cli_live__close(&t->lv, false);
 	t->lv.so.aggr = t->v.aggr;
 	r = cli_live__session(&t->lv);
 	if (r == 0)

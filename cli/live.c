@@ -115,7 +115,7 @@ static char *read_program(const char *path, size_t *ret_len)
 
 int cli_live__machine(struct cli_live *lv, const struct cli_live_args *a, const struct cli_count *c)
 {
-	if (cli_ctx_new(&lv->ctx) < 0)
+	if (!lv->ctx && cli_ctx_new(&lv->ctx) < 0)
 		return EXIT_FAIL;
 	lv->ops = pm_ctx__os_ops(lv->ctx);
 	lv->os = pm_ctx__os(lv->ctx);
@@ -321,6 +321,22 @@ bool cli_live__say_lost(struct cli_live *lv)
 			  pm_session__lost_device(lv->s, i));
 	lv->lost_said = lost;
 	return lost > 0;
+}
+
+void cli_live__close(struct cli_live *lv, bool events)
+{
+	if (lv->s)
+		pm_session__disable(lv->s);
+	pm_session__free(lv->s); /* puts back what it programmed */
+	lv->s = NULL;
+	lv->next_ns = 0;
+	lv->lost_said = 0;
+	if (!events)
+		return;
+	pm_evlist__free(lv->l);
+	lv->l = NULL;
+	free(lv->program);
+	lv->program = NULL;
 }
 
 void cli_live__free(struct cli_live *lv)

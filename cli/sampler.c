@@ -24,6 +24,7 @@
 #include "cli.h"
 
 #define WAKE_SIGNAL SIGURG
+#define BACK_CHECK_NS 1000000000ull /* how often to look for a lost device's return */
 
 struct cli_sampler {
 	struct cli_live *lv;
@@ -32,7 +33,9 @@ struct cli_sampler {
 	pthread_mutex_t lock; /* latest, only the swap and the refs */
 	struct cli_sample latest;
 	atomic_bool stop, done;
-	int pipe[2]; /* a byte per publication, and one at the end */
+	atomic_bool back;	  /* a lost device is there again */
+	uint64_t back_checked_ns; /* when the sampler last looked */
+	int pipe[2];		  /* a byte per publication, and one at the end */
 	cli_sample_hook hook;
 	void *hook_arg;
 };
@@ -102,6 +105,14 @@ static void *run(void *arg)
 		}
 		if (sp->intervals && seq >= sp->intervals)
 			break;
+		if (!atomic_load(&sp->back) && t0 - sp->back_checked_ns >= BACK_CHECK_NS &&
+		    pm_session__lost_count(lv->s)) {
+			sp->back_checked_ns = t0;
+			if (pm_session__lost_back(lv->s)) {
+				atomic_store(&sp->back, true);
+				notify(sp);
+			}
+		}
 	}
 	atomic_store(&sp->done, true);
 	notify(sp);
@@ -180,6 +191,11 @@ void cli_sampler__ack(struct cli_sampler *sp)
 
 	while (read(sp->pipe[0], buf, sizeof(buf)) > 0)
 		;
+}
+
+bool cli_sampler__device_back(const struct cli_sampler *sp)
+{
+	return atomic_load(&sp->back);
 }
 
 bool cli_sampler__done(const struct cli_sampler *sp)

@@ -51,7 +51,6 @@ int cli_signals_setup(const sigset_t *end)
 	struct sigaction sa = { .sa_handler = on_signal };
 	int r = 0;
 
-	caught = 0;
 	/* a reader that went away (| head) is EPIPE on the next write: the end of the run */
 	signal(SIGPIPE, SIG_IGN);
 	sa.sa_mask = *end; /* one note at a time */

@@ -462,6 +462,33 @@ static void put_scalar(struct sbuf *b, enum expo_format f, const char *name, con
 	sbuf_puts(b, "\n");
 }
 
+/* The rebuilds of the counting: SIGHUP's reloads, devices back, --max-series. */
+static long put_reloads(struct sbuf *b, enum expo_format f, const struct expo_reloads *rl)
+{
+	put_scalar(b, f, "pmumon_config_last_reload_successful", "gauge", NULL,
+		   "0 when the last SIGHUP's options (--config, --web.config.file) were refused "
+		   "and serve goes on with the ones before; 1 otherwise",
+		   rl->last_failed ? 0 : 1);
+	put_family(b, f, "pmumon_config_reloads_total", "counter", NULL,
+		   "SIGHUP reloads of the options, by result");
+	sbuf_printf(b, "pmumon_config_reloads_total{result=\"success\"} %llu\n",
+		    (unsigned long long)rl->ok);
+	sbuf_printf(b, "pmumon_config_reloads_total{result=\"failure\"} %llu\n",
+		    (unsigned long long)rl->failed);
+	put_scalar(b, f, "pmumon_devices_back_total", "counter", NULL,
+		   "Times counting was built again because a device that went away came back",
+		   (double)rl->devices_back);
+	put_scalar(b, f, "pmumon_series_dropped_total", "counter", NULL,
+		   "Series a reload's coarser places dropped to stay within --max-series",
+		   (double)rl->series_dropped);
+	if (rl->last_ok_s > 0) {
+		put_scalar(b, f, "pmumon_config_last_reload_success_timestamp_seconds", "gauge",
+			   "seconds", "Wall clock of the last good SIGHUP reload", rl->last_ok_s);
+		return 6;
+	}
+	return 5;
+}
+
 static long put_health(struct sbuf *b, enum expo_format f, const struct expo_meta *m,
 		       const struct expo_health *h, const struct expo_hold *hold,
 		       const struct pm_report *total)
@@ -507,6 +534,7 @@ static long put_health(struct sbuf *b, enum expo_format f, const struct expo_met
 			   h->store_failed ? 1 : 0);
 		n += 3;
 	}
+	n += put_reloads(b, f, &h->reloads);
 	put_family(b, f, "pmumon_device_up", "gauge", NULL,
 		   "1 while a PMU instance counts, 0 once it went away (per-device rows only)");
 	for (size_t i = 0; i < total->n_rows; i++) {

@@ -46,6 +46,16 @@ void ring_free(struct ring *r)
 	free(r);
 }
 
+void ring_clear(struct ring *r)
+{
+	pthread_mutex_lock(&r->lock);
+	for (size_t i = 0; i < r->n; i++)
+		pm_snapshot__unref(r->snap[(r->head + i) % r->cap]);
+	r->n = 0;
+	r->head = 0;
+	pthread_mutex_unlock(&r->lock);
+}
+
 void ring_push(struct ring *r, struct pm_snapshot *snap)
 {
 	struct pm_snapshot *old = NULL;

@@ -51,6 +51,15 @@ struct expo_meta {
 	double interval_s;
 };
 
+/* The rebuilds of the counting since serve started. */
+struct expo_reloads {
+	uint64_t ok, failed;	 /* SIGHUP: the configuration read again */
+	bool last_failed;	 /* the last SIGHUP's configuration was refused */
+	double last_ok_s;	 /* wall clock of the last good one (0: none yet) */
+	uint64_t devices_back;	 /* rebuilds for a lost device that came back */
+	uint64_t series_dropped; /* series --max-series dropped (coarser places) */
+};
+
 /* What the sampler and the server counted, for the health series. */
 struct expo_health {
 	uint64_t samples;	 /* samples published */
@@ -61,6 +70,7 @@ struct expo_health {
 	bool store;		 /* --store: the three below are shown */
 	uint64_t store_written, store_dropped;
 	bool store_failed;
+	struct expo_reloads reloads;
 };
 
 /*
@@ -114,6 +124,8 @@ int webcfg_parse(const char *path, const char *text, size_t len, struct webcfg *
 		 size_t errsz);
 void webcfg_free(struct webcfg *c);
 bool webcfg_check_user(const struct webcfg *c, const char *user, const char *pass);
+/* The same users and no TLS in either (a TLS file may have changed behind its name). */
+bool webcfg_same(const struct webcfg *a, const struct webcfg *b);
 
 /*
  * The HTTP front's side of the web configuration (tls.c): libmicrohttpd's
@@ -146,9 +158,13 @@ struct cli_sample;
 int storeq_start(const char *path, const struct store_run *run, struct storeq **ret,
 		 const char **ret_err);
 void storeq_hook(void *arg, const struct cli_sample *smp);
-void storeq_counts(struct storeq *sq, uint64_t *ret_written, uint64_t *ret_dropped,
-		   bool *ret_failed);
-void storeq_stop(struct storeq *sq);
+struct storeq_counts {
+	uint64_t written, dropped;
+	bool failed;
+};
+void storeq_counts(struct storeq *sq, struct storeq_counts *ret);
+/* ret (may be NULL): the counts once everything queued is written */
+void storeq_stop(struct storeq *sq, struct storeq_counts *ret);
 
 /*
  * The live page's memory (ring.c): the last cap intervals' snapshots;
@@ -160,6 +176,24 @@ int ring_new(size_t cap, struct ring **ret);
 void ring_free(struct ring *r);
 void ring_push(struct ring *r, struct pm_snapshot *snap);
 int ring_render(struct ring *r, double seconds, const struct expo_meta *m, struct sbuf *b);
+/* Forget every interval (a reload changed what the rows are). */
+void ring_clear(struct ring *r);
+
+/*
+ * serve --config FILE (config.c): each option line as one "--name=value"
+ * argument (argv[i] came from line line[i]), for the getopt loop that
+ * reads the command line. Names not in allowed are refused. 0, -EINVAL
+ * with "FILE:LINE: why" in err, -ENOMEM.
+ */
+struct option;
+struct serve_config {
+	char **argv;
+	unsigned *line;
+	size_t argc;
+};
+int serve_config_parse(const char *path, const char *text, size_t len, const struct option *allowed,
+		       struct serve_config *ret, char *err, size_t errsz);
+void serve_config_free(struct serve_config *c);
 
 /* The live page's files, built into pmumon (web-assets.c, generated). */
 struct web_asset {

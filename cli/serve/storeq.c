@@ -106,15 +106,14 @@ void storeq_hook(void *arg, const struct cli_sample *smp)
 	pthread_mutex_unlock(&sq->lock);
 }
 
-void storeq_counts(struct storeq *sq, uint64_t *ret_written, uint64_t *ret_dropped,
-		   bool *ret_failed)
+void storeq_counts(struct storeq *sq, struct storeq_counts *ret)
 {
-	*ret_written = atomic_load(&sq->written);
-	*ret_dropped = atomic_load(&sq->dropped);
-	*ret_failed = atomic_load(&sq->failed);
+	ret->written = atomic_load(&sq->written);
+	ret->dropped = atomic_load(&sq->dropped);
+	ret->failed = atomic_load(&sq->failed);
 }
 
-void storeq_stop(struct storeq *sq)
+void storeq_stop(struct storeq *sq, struct storeq_counts *ret)
 {
 	if (!sq)
 		return;
@@ -123,6 +122,8 @@ void storeq_stop(struct storeq *sq)
 	pthread_cond_signal(&sq->more);
 	pthread_mutex_unlock(&sq->lock);
 	pthread_join(sq->thread, NULL);
+	if (ret)
+		storeq_counts(sq, ret);
 	store_close(sq->st);
 	pthread_cond_destroy(&sq->more);
 	pthread_mutex_destroy(&sq->lock);

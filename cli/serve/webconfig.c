@@ -248,6 +248,17 @@ void webcfg_free(struct webcfg *c)
 	*c = (struct webcfg){ 0 };
 }
 
+bool webcfg_same(const struct webcfg *a, const struct webcfg *b)
+{
+	if (a->tls || b->tls || a->n_users != b->n_users)
+		return false;
+	for (size_t i = 0; i < a->n_users; i++)
+		if (strcmp(a->users[i].name, b->users[i].name) ||
+		    strcmp(a->users[i].hash, b->users[i].hash))
+			return false;
+	return true;
+}
+
 bool webcfg_check_user(const struct webcfg *c, const char *user, const char *pass)
 {
 	struct crypt_data *cd;

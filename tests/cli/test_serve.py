@@ -5,6 +5,7 @@ exposition's values against the scenario's truth, content negotiation, gzip,
 methods and paths, the health and snapshot endpoints, refusals, SIGTERM with
 every control register put back, and, where Debian's prometheus is
 installed, a real Prometheus scraping it and promtool checking it."""
+import base64
 import gzip
 import html
 import json
@@ -507,6 +508,205 @@ class Refusals(unittest.TestCase):
         self.assertIn('--max-series', r.stderr)
 
 
+def wait_for(fn, what, timeout=10):
+    """fn() once it is true (its value), or fail naming what did not come."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        v = fn()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError('waited %d s for %s' % (timeout, what))
+
+
+class Reload(unittest.TestCase):
+    """SIGHUP: --config and --web.config.file read again; a bad file keeps what runs;
+    a device that comes back is counted again; --max-series makes a reload coarser."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.scn = os.path.join(self.tmp, 'flat.scn')
+        with open(self.scn, 'w') as f:
+            f.write(FLAT)
+        self.conf = os.path.join(self.tmp, 'serve.conf')
+
+    def write(self, text):
+        with open(self.conf, 'w') as f:
+            f.write(text)
+
+    def reloaded(self, srv, result, n):
+        key = ('pmumon_config_reloads_total', frozenset({('result', result)}))
+        return wait_for(lambda: samples(srv.metrics()[1]).get(key) == n,
+                        'reload %s %d' % (result, n))
+
+    def hup(self, srv):
+        srv.p.send_signal(signal.SIGHUP)
+
+    def test_sighup_reads_the_options_again(self):
+        self.write('# what to watch\nmetrics = ddr_read_bandwidth.all\n\nper-channel\n')
+        srv = Server('yitian710:clock=real,scenario=' + self.scn, '-I', '100', '--config',
+                     self.conf)
+        try:
+            s = samples(srv.metrics()[1])
+            self.assertEqual(len(pick(s, 'pmumon_ddr_read_bandwidth_all_bytes_per_second')), 8)
+            self.assertFalse(pick(s, 'pmumon_ddr_write_bandwidth_all_bytes_per_second'))
+            self.write('metrics = ddr_write_bandwidth.all\nper-die\n')
+            self.hup(srv)
+            self.reloaded(srv, 'success', 1)
+            s = wait_for(lambda: pick(samples(srv.metrics()[1]),
+                                      'pmumon_ddr_write_bandwidth_all_bytes_per_second'),
+                         'the new metric')
+            # per die now: Yitian 710's two dies, 4 channels each writing 3.2 GB/s
+            self.assertEqual(len(s), 2)
+            for key, v in s.items():
+                self.assertIn('die', dict(key[1]))
+                self.assertNotIn('channel', dict(key[1]))
+                self.assertTrue(abs(v - 4 * WRITE_BPS) <= 0.01 * 4 * WRITE_BPS, (key, v))
+            s = samples(srv.metrics()[1])
+            self.assertFalse(pick(s, 'pmumon_ddr_read_bandwidth_all_bytes_per_second'))
+            self.assertEqual(s[('pmumon_config_last_reload_successful', frozenset())], 1)
+            self.assertGreater(s[('pmumon_config_last_reload_success_timestamp_seconds',
+                                  frozenset())], time.time() - 60)
+        finally:
+            code, err = srv.stop()
+        self.assertEqual(code, 0, err)
+        self.assertIn('SIGHUP', err)
+
+    def test_a_bad_file_keeps_what_runs(self):
+        self.write('metrics = ddr_read_bandwidth.all\nper-channel\n')
+        srv = Server('yitian710:clock=real,scenario=' + self.scn, '-I', '100', '--config',
+                     self.conf)
+        try:
+            for n, (text, want) in enumerate((
+                    ('per-channel\nlisten = 0.0.0.0:1\n', 'serve.conf:2: \'listen\' is not'),
+                    ('metrics = no_such_metric\n', 'no_such_metric'),
+                    ('interval = 5\n', '10 to 60000 ms'),
+                    ('per-channel = yes\n', 'serve.conf:1: \'per-channel\' is a flag')), 1):
+                self.write(text)
+                self.hup(srv)
+                self.reloaded(srv, 'failure', n)
+                s = samples(srv.metrics()[1])
+                self.assertEqual(s[('pmumon_config_last_reload_successful', frozenset())], 0)
+                gauges = pick(s, 'pmumon_ddr_read_bandwidth_all_bytes_per_second')
+                self.assertEqual(len(gauges), 8, text)  # as before
+                time.sleep(0.3)
+                self.assertEqual(get(srv.url + '/healthz')[0], 200, text)
+        finally:
+            code, err = srv.stop()
+        self.assertEqual(code, 0, err)
+        for want in ("serve.conf:2: 'listen' is not", 'no_such_metric', '10 to 60000 ms',
+                     "serve.conf:1: 'per-channel' is a flag"):
+            self.assertIn(want, err)
+        self.assertEqual(err.count('the new options are refused'), 4)
+
+    def test_a_bad_file_at_the_start_is_refused(self):
+        for text, want in (('frobnicate\n', "serve.conf:1: 'frobnicate' is not an option"),
+                           ('# ok\nstore = x.db\n', "serve.conf:2: 'store' is not"),
+                           ('metrics\n', "serve.conf:1: 'metrics' needs a value"),
+                           ('interval = abc\n', 'serve.conf:1')):
+            self.write(text)
+            r = subprocess.run([PMUMON, '--sim', 'yitian710:clock=real', 'serve', '--config',
+                                self.conf], capture_output=True, text=True, timeout=30)
+            self.assertEqual(r.returncode, 2, text)
+            self.assertIn(want, r.stderr, text)
+        r = subprocess.run([PMUMON, '--sim', 'yitian710:clock=real', 'serve', '--config',
+                            os.path.join(self.tmp, 'none.conf')], capture_output=True,
+                           text=True, timeout=30)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cannot read the options file", r.stderr)
+
+    def test_sighup_reads_the_web_config_again(self):
+        web = os.path.join(self.tmp, 'web.yml')
+        with open(web, 'w') as f:
+            f.write('basic_auth_users:\n  alice: %s\n' % bcrypt('one'))
+        port = free_port()
+        url = 'http://127.0.0.1:%d/metrics' % port
+        p = subprocess.Popen([PMUMON, '--sim', 'yitian710:clock=real', 'serve', '-I', '100',
+                              '--listen', '127.0.0.1:%d' % port, '--web.config.file', web],
+                             stderr=subprocess.PIPE, text=True)
+
+        def auth(user, pw):
+            basic = base64.b64encode(('%s:%s' % (user, pw)).encode()).decode()
+            try:
+                return get(url, {'Authorization': 'Basic ' + basic})[0]
+            except OSError:
+                return None
+        try:
+            wait_for(lambda: auth('alice', 'one') == 200, 'alice let in')
+            with open(web, 'w') as f:
+                f.write('basic_auth_users:\n  bob: %s\n' % bcrypt('two'))
+            p.send_signal(signal.SIGHUP)
+            wait_for(lambda: auth('bob', 'two') == 200, 'bob let in')
+            self.assertEqual(auth('alice', 'one'), 401)
+            with open(web, 'w') as f:
+                f.write('basic_auth_users:\n  carol: plain\n')
+            p.send_signal(signal.SIGHUP)
+            time.sleep(1.0)
+            self.assertEqual(auth('bob', 'two'), 200)  # the bad file kept the old one
+            self.assertEqual(auth('carol', 'plain'), 401)
+        finally:
+            p.send_signal(signal.SIGTERM)
+            _, err = p.communicate(timeout=10)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn('web.yml:2: the password of', err)
+
+    def test_a_device_that_comes_back_is_counted_again(self):
+        with open(self.scn, 'a') as f:
+            f.write('at 400ms vanish ali_drw_21000\nat 1200ms return ali_drw_21000\n')
+        srv = Server('yitian710:clock=real,scenario=' + self.scn, '-I', '100', '-e',
+                     'ali_drw/hif_rd/')
+        up = ('pmumon_device_up', frozenset({('device', 'ali_drw_21000')}))
+        try:
+            wait_for(lambda: samples(srv.metrics()[1]).get(up) == 0, 'the device down')
+            s = wait_for(lambda: (lambda s: s if s.get(up) == 1 else None)(
+                samples(srv.metrics()[1])), 'the device back')
+            self.assertEqual(s[('pmumon_devices_back_total', frozenset())], 1)
+            time.sleep(0.3)
+            s0, t0 = samples(srv.metrics()[1]), time.time()
+            time.sleep(1.0)
+            s1, t1 = samples(srv.metrics()[1]), time.time()
+            ts = ('pmumon_last_sample_timestamp_seconds', frozenset())
+            key = [k for k in pick(s1, 'pmumon_event_total')
+                   if ('device', 'ali_drw_21000') in k[1]][0]
+            rate = (s1[key] - s0[key]) / (s1[ts] - s0[ts])
+            self.assertTrue(abs(rate - READ_BPS / 2 / 64) <= 0.01 * READ_BPS / 2 / 64, rate)
+            self.assertTrue(all(v == 1 for v in pick(s1, 'pmumon_device_up').values()))
+            self.assertFalse(pick(s1, 'pmumon_quality_flag', flag='lost'))
+        finally:
+            code, err = srv.stop()
+        self.assertIn('is back', err)
+
+    def test_max_series_makes_a_reload_coarser(self):
+        self.write('max-series = 100000\n')
+        srv = Server('yitian710:clock=real,scenario=' + self.scn, '-I', '100', '-e',
+                     'ali_drw/hif_rd/', '--config', self.conf)
+        try:
+            s = samples(srv.metrics()[1])
+            per_device = len(pick(s, 'pmumon_event_total'))
+            self.assertEqual(per_device, 16)
+            total = len(s)
+            self.write('max-series = %d\n' % (total - 20))
+            self.hup(srv)
+            self.reloaded(srv, 'success', 1)
+            s = wait_for(lambda: (lambda s: s if s.get(('pmumon_series_dropped_total',
+                                                        frozenset())) else None)(
+                samples(srv.metrics()[1])), 'series dropped')
+            # a good reload adds its timestamp: one series more than before it
+            ts = ('pmumon_config_last_reload_success_timestamp_seconds', frozenset())
+            self.assertIn(ts, s)
+            self.assertLessEqual(len(s), total - 20)
+            self.assertEqual(s[('pmumon_series_dropped_total', frozenset())],
+                             total + 1 - len(s))
+            events = pick(s, 'pmumon_event_total')
+            self.assertLess(len(events), 16)
+            self.assertFalse([k for k in events if 'device' in dict(k[1])])
+        finally:
+            code, err = srv.stop()
+        self.assertEqual(code, 0, err)
+        self.assertIn('counting coarser places', err)
+
+
 class Restore(unittest.TestCase):
     def test_sigterm_puts_every_register_back(self):
         tmp = tempfile.mkdtemp()
@@ -562,6 +762,17 @@ class Service(unittest.TestCase):
             # every half watchdog period (200 ms) while samples are fresh
             self.assertEqual(got[1:], ['WATCHDOG=1', 'WATCHDOG=1'])
             self.assertEqual(get('http://127.0.0.1:%d/healthz' % port)[0], 200)
+            # a reload: RELOADING=1 with the monotonic clock, then READY=1 again
+            p.send_signal(signal.SIGHUP)
+            got = []
+            while 'READY=1' not in got and len(got) < 5:
+                msg = sock.recv(256).decode()
+                if msg != 'WATCHDOG=1':
+                    got.append(msg)
+            m = re.fullmatch(r'RELOADING=1\nMONOTONIC_USEC=(\d+)', got[0])
+            self.assertTrue(m, got)
+            self.assertLessEqual(abs(int(m.group(1)) / 1e6 - time.monotonic()), 5)
+            self.assertEqual(got[1], 'READY=1')
             p.send_signal(signal.SIGTERM)
             while True:
                 msg = sock.recv(256).decode()
@@ -574,12 +785,28 @@ class Service(unittest.TestCase):
             shutil.rmtree(tmp)
 
     @unittest.skipUnless(shutil.which('systemd-analyze'), 'systemd-analyze not installed')
+    def test_shipped_options_file_serves_the_defaults(self):
+        srv = Server('yitian710:clock=real', '-I', '100', '--config',
+                     os.path.join(ROOT, 'dist/pmumon/serve.conf'))
+        try:
+            s = samples(srv.metrics()[1])
+            self.assertEqual(len(pick(s, 'pmumon_event_total', event='ali_drw/hif_rd/')), 16)
+            srv.p.send_signal(signal.SIGHUP)
+            wait_for(lambda: samples(srv.metrics()[1]).get(
+                ('pmumon_config_reloads_total', frozenset({('result', 'success')}))) == 1,
+                'the reload')
+        finally:
+            code, err = srv.stop()
+        self.assertEqual(code, 0, err)
+
     def test_units_verify(self):
         tmp = tempfile.mkdtemp()
         try:
             with open(os.path.join(ROOT, 'dist/systemd/pmumon-serve.service')) as f:
                 unit = f.read()
-            self.assertIn('ExecStart=/usr/bin/pmumon serve\n', unit)
+            self.assertIn('ExecStart=/usr/bin/pmumon serve --config /etc/pmumon/serve.conf\n',
+                          unit)
+            self.assertIn('ExecReload=/bin/kill -HUP $MAINPID\n', unit)
             with open(os.path.join(tmp, 'pmumon-serve.service'), 'w') as f:
                 f.write(unit.replace('/usr/bin/pmumon', os.path.abspath(PMUMON)))
             os.makedirs(os.path.join(tmp, 'pmumon-serve.service.d'))

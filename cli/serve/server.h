@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What pmumon serve's threads share. cmd-serve.c's main thread builds the
+ * counting and rebuilds it (SIGHUP, a device back); the sampler thread
+ * feeds the latest sample through its hook; libmicrohttpd's threads
+ * (http.c) answer from the latest sample and never touch the counters.
+ * Each field says which lock covers it.
+ */
+#ifndef PMUMON_CLI_SERVE_SERVER_H
+#define PMUMON_CLI_SERVE_SERVER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/socket.h>
+
+#include "cli.h"
+#include "serve.h"
+
+#define RING_SAMPLES 600 /* the live page's memory: 10 minutes at -I 1000 */
+
+/* One format's exposition of the latest sample, and its gzip, rendered on first demand. */
+struct rendered {
+	uint64_t seq;
+	struct sbuf body, gz;
+	bool gz_done;
+	long series;
+};
+
+enum { HTTP_404, HTTP_405, HTTP_413, HTTP_503, HTTP__N };
+
+struct server {
+	pthread_mutex_t lock; /* the fields up to latest_lock */
+	struct rendered render[2];
+	struct expo_hold hold; /* of the current counting: a rebuild starts it again */
+	struct expo_meta meta;
+	char platform[128];
+	uint64_t interval_ns;
+	unsigned long max_series;
+	const char *store_path;	     /* --store, or NULL */
+	struct storeq *store;	     /* its current run: a new one after each rebuild */
+	struct storeq_counts stored; /* of the runs before the current one */
+	struct expo_reloads reloads;
+
+	pthread_mutex_t latest_lock; /* latest */
+	struct cli_sample latest;    /* seq counts every sample since serve started */
+
+	uint64_t published; /* the sampler thread's (hook) */
+	struct ring *ring;  /* its own lock */
+	atomic_ullong http_errors[HTTP__N];
+	char no_body, had_body; /* their addresses mark a request */
+};
+
+/* The latest sample, references taken (cli_sample__release): false before the first. */
+bool server_latest(struct server *sv, struct cli_sample *ret);
+/* How long ago the latest sample was published; UINT64_MAX before the first. */
+uint64_t server_sample_age_ns(struct server *sv);
+/* smp's exposition in format f, kept in sv->render[f] (unless it is there already);
+ * under sv->lock. 0, -ENOMEM. */
+int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp);
+
+/*
+ * The HTTP front (http.c): one libmicrohttpd daemon and the web
+ * configuration it answers with. http_start takes web over; -EINVAL (a TLS
+ * file, said) or -EADDRINUSE. http_renew starts a daemon with a new web
+ * configuration on the old one's listening socket, then stops the old
+ * one: no connection is refused meanwhile; on failure the old one goes on
+ * (and web is freed).
+ */
+struct http;
+int http_start(struct server *sv, const struct sockaddr_storage *addr, struct webcfg *web,
+	       struct http **ret);
+int http_renew(struct http **h, struct webcfg *web);
+void http_stop(struct http *h);
+
+#endif
