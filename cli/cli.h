@@ -152,6 +152,8 @@ int cli_getopt(int argc, char **argv, const struct cli_command_options *co, stru
 	       struct cli_live_args *live, void *arg);
 /* After the last option: what the options say together is possible; -EINVAL (said). */
 int cli_count__check(const struct cli_count *a);
+/* The value --define gave name (the last one), or NAN when none did. */
+double cli_count__defined(const struct cli_count *a, const char *name);
 /* The constants, -e specs and -M metrics, in that order, into l; -errno (said, with the
  * spec and a caret where the library points into it). Then says the list's notes. */
 int cli_count__add(const struct cli_count *a, struct pm_evlist *l);

@@ -72,7 +72,8 @@ static void usage(FILE *f)
 	      "--web.config.file again and looks at the machine again; a device that\n"
 	      "went away is counted again when it comes back.\n"
 	      "\n"
-	      "What to count (default: the platform pack's defaults, per device):\n",
+	      "What to count (default: the metrics the platform pack's screen names, as\n"
+	      "pmumon top shows them, and the events they read, per device):\n",
 	      f);
 	cli_count__usage_events(f);
 	cli_count__usage_metrics(f);
@@ -378,14 +379,26 @@ static void on_sample(void *arg, const struct cli_sample *smp)
 static int count_check(struct run *rn, struct serve_args *a)
 {
 	int r = cli_live__machine(&rn->lv, &a->live, &a->count);
+	const struct pm_screen *sc;
+	struct cli_count c;
 
 	if (r == 0 && arg_global.sim_virtual_clock) {
 		cli_error("the simulated machine's clock is virtual: serve runs on real time; "
 			  "add clock=real to --sim");
 		return EXIT_USAGE;
 	}
-	if (r == 0)
-		r = cli_live__events(&rn->lv, &a->count);
+	if (r)
+		return r;
+	/* without -e or -M: the metrics the pack's platform is watched for (its screen:
+	 * memory per channel, caches, PCIe) and the events they read; else its defaults */
+	c = a->count;
+	sc = pm_ctx__screen(rn->lv.ctx);
+	if (!c.n_events && !c.n_metrics && sc && sc->metrics) {
+		c.metrics[c.n_metrics++] = sc->metrics;
+		cli_info("counting the %s pack's screen: %s", pm_ctx__packs(rn->lv.ctx),
+			 sc->metrics);
+	}
+	r = cli_live__events(&rn->lv, &c);
 	if (r == 0)
 		r = cli_live__session(&rn->lv);
 	return r;
@@ -435,6 +448,40 @@ static int count_go(struct run *rn)
 	return 0;
 }
 
+static void free_names(struct expo_name *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(names[i].metric);
+		free(names[i].name);
+		free(names[i].labels);
+	}
+	free(names);
+}
+
+/* The packs' platform-neutral metric names, copied (the context's go with a rediscovery);
+ * none when out of memory (the metrics keep their own names). */
+static struct expo_name *copy_names(struct pm_ctx *ctx, size_t *ret_n)
+{
+	struct expo_name *names;
+	size_t n = 0;
+
+	while (pm_ctx__monitor(ctx, n))
+		n++;
+	names = calloc(n + 1, sizeof(*names));
+	for (size_t i = 0; names && i < n; i++) {
+		const struct pm_monitor_name *m = pm_ctx__monitor(ctx, i);
+
+		names[i] = (struct expo_name){ strdup(m->metric), strdup(m->name),
+					       strdup(m->labels) };
+		if (!names[i].metric || !names[i].name || !names[i].labels) {
+			free_names(names, i + 1);
+			names = NULL;
+		}
+	}
+	*ret_n = names ? n : 0;
+	return names;
+}
+
 /* What the HTTP threads read of a counting, for args a (under the lock); a new counting's
  * renders start again: its rows, and what its counters showed, are its own. */
 static void server_counting(struct run *rn, const struct serve_args *a, struct storeq *store)
@@ -442,13 +489,23 @@ static void server_counting(struct run *rn, const struct serve_args *a, struct s
 	struct server *sv = &rn->sv;
 	const char *platform = arg_global.sim_platform ? arg_global.sim_platform :
 							 pm_ctx__packs(rn->lv.ctx);
+	size_t n_names, n_old;
+	struct expo_name *names = copy_names(rn->lv.ctx, &n_names), *old;
 
 	pthread_mutex_lock(&sv->lock);
+	old = sv->names;
+	n_old = sv->n_names;
+	sv->names = names;
+	sv->n_names = n_names;
 	snprintf(sv->platform, sizeof(sv->platform), "%s", platform ? platform : "");
 	sv->meta = (struct expo_meta){ .version = PMUMON_VERSION,
 				       .platform = sv->platform,
 				       .simulated = pm_ctx__simulated(rn->lv.ctx),
-				       .interval_s = (double)a->live.interval_ms / 1e3 };
+				       .interval_s = (double)a->live.interval_ms / 1e3,
+				       .names = sv->names,
+				       .n_names = sv->n_names,
+				       .channel_peak = cli_count__defined(&a->count,
+									  "channel_peak") };
 	sv->interval_ns = a->live.interval_ms * NS_PER_MS;
 	sv->max_series = a->max_series;
 	expo_hold_free(&sv->hold);
@@ -456,6 +513,7 @@ static void server_counting(struct run *rn, const struct serve_args *a, struct s
 		sv->render[i].seq = 0;
 	sv->store = store;
 	pthread_mutex_unlock(&sv->lock);
+	free_names(old, n_old);
 	ring_clear(sv->ring);
 }
 
@@ -816,6 +874,7 @@ static void finish(struct run *rn)
 		sbuf_free(&sv->render[i].gz);
 	}
 	expo_hold_free(&sv->hold);
+	free_names(sv->names, sv->n_names);
 	cli_sample__release(&sv->latest);
 	for (int i = 0; i < 2; i++)
 		if (rn->hup[i] >= 0)

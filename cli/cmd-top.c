@@ -468,9 +468,8 @@ static void choose_screen(struct top *t, struct top_args *a)
 		       { "die", PM_AGGR_DIE },
 		       { "socket", PM_AGGR_SOCKET } };
 
-	for (size_t i = 0; i < a->count.n_defines; i++)
-		if (!strncmp(a->count.defines[i], "channel_peak=", 13))
-			t->v.peak_bps = a->count.define_values[i];
+	if (cli_count__defined(&a->count, "channel_peak") > 0)
+		t->v.peak_bps = cli_count__defined(&a->count, "channel_peak");
 	t->v.title = "the events given";
 	t->v.aggr = a->count.n_aggr ? a->count.aggr : PM_AGGR_DEVICE;
 	if (a->count.n_events || a->count.n_metrics || !sc) {

@@ -7,6 +7,7 @@
  * option values every command uses.
  */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,6 +76,17 @@ int cli_count__option(struct cli_count *a, int c, const char *arg)
 	default:
 		return 0;
 	}
+}
+
+double cli_count__defined(const struct cli_count *a, const char *name)
+{
+	size_t n = strlen(name);
+	double v = NAN;
+
+	for (size_t i = 0; i < a->n_defines; i++)
+		if (!strncmp(a->defines[i], name, n) && a->defines[i][n] == '=')
+			v = a->define_values[i];
+	return v;
 }
 
 int cli_count__check(const struct cli_count *a)

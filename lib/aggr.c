@@ -179,6 +179,10 @@ static long row_key(const struct pm_session *s, const struct pm_counter *c)
 
 	switch (s->opts.aggr) {
 	case PM_AGGR_DEVICE:
+		/* an uncore PMU whose cpumask spans sockets (amd_df: one CPU per socket)
+		 * counts each socket's own hardware: a row per socket, never merged */
+		if (s->l->inst[c->inst].pmu->uncore)
+			return (long)(c->inst - s->l->ev[c->event].first_inst) * 4096 + pkg;
 		return (long)(c->inst - s->l->ev[c->event].first_inst);
 	case PM_AGGR_CHANNEL:
 		/* channels after every device index; other PMUs stay per device */
@@ -240,6 +244,8 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 		/* fall through */
 	case PM_AGGR_DEVICE:
 		row->device = s->l->inst[c->inst].device;
+		if (t && s->l->inst[c->inst].pmu->uncore)
+			row->socket = t->package; /* its key's socket */
 		if (pl) {
 			row->place = pl->label;
 			row->channel = pl->channel;

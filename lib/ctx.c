@@ -488,6 +488,11 @@ const char *pm_ctx__packs(struct pm_ctx *ctx)
 	return pm_ctx__discover(ctx) < 0 ? "" : pm_db__matched_names(ctx->db);
 }
 
+const struct pm_monitor_name *pm_ctx__monitor(struct pm_ctx *ctx, size_t i)
+{
+	return pm_ctx__discover(ctx) < 0 ? NULL : pm_db__monitor(ctx->db, i);
+}
+
 const struct pm_screen *pm_ctx__screen(struct pm_ctx *ctx)
 {
 	return pm_ctx__discover(ctx) < 0 ? NULL : pm_db__screen(ctx->db);

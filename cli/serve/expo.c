@@ -82,9 +82,12 @@ void sbuf_free(struct sbuf *b)
 void expo_hold_free(struct expo_hold *h)
 {
 	for (int w = 0; w < 2; w++) {
-		for (size_t k = 0; k < h->n_labels[w]; k++)
+		for (size_t k = 0; k < h->n_labels[w]; k++) {
 			free(h->labels[w][k]);
+			free(h->family[w][k]);
+		}
 		free(h->labels[w]);
+		free(h->family[w]);
 	}
 	free(h->last);
 	*h = (struct expo_hold){ 0 };
@@ -167,15 +170,44 @@ static void put_pmu_label(struct sbuf *b, bool *first, const char *event)
 	put_label(b, first, "pmu", pmu);
 }
 
-/* Where a row's value was counted, as labels (the names --per-* prints). */
-static void put_place(struct sbuf *b, bool *first, const struct pm_row *r)
+/* Does "k=v,k=v" set label name? */
+static bool sets_label(const char *labels, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = labels; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : "")
+		if (!strncmp(p, name, n) && p[n] == '=')
+			return true;
+	return false;
+}
+
+/* The labels "k=v,k=v" of a platform-neutral name (the pack's, checked plain when loaded). */
+static void put_set_labels(struct sbuf *b, bool *first, const char *labels)
+{
+	while (labels && *labels) {
+		const char *eq = strchr(labels, '='), *end = strchr(eq, ',');
+		size_t vn = end ? (size_t)(end - eq - 1) : strlen(eq + 1);
+
+		sbuf_put(b, *first ? "{" : ",", 1);
+		*first = false;
+		sbuf_put(b, labels, (size_t)(eq - labels));
+		sbuf_put(b, "=\"", 2);
+		sbuf_put(b, eq + 1, vn);
+		sbuf_put(b, "\"", 1);
+		labels = end ? end + 1 : "";
+	}
+}
+
+/* Where a row's value was counted, as labels (the names --per-* prints), but for those
+ * a platform-neutral name sets (its own "channel=3" says more than the row). */
+static void put_place(struct sbuf *b, bool *first, const struct pm_row *r, const char *set)
 {
 	if (r->device)
 		put_label(b, first, "device", r->device);
-	put_int_label(b, first, "socket", r->socket);
-	put_int_label(b, first, "die", r->die);
-	put_int_label(b, first, "channel", r->channel);
-	put_int_label(b, first, "subchannel", r->subchannel);
+	put_int_label(b, first, "socket", sets_label(set, "socket") ? -1 : r->socket);
+	put_int_label(b, first, "die", sets_label(set, "die") ? -1 : r->die);
+	put_int_label(b, first, "channel", sets_label(set, "channel") ? -1 : r->channel);
+	put_int_label(b, first, "subchannel", sets_label(set, "subchannel") ? -1 : r->subchannel);
 	put_int_label(b, first, "cpu", r->cpu);
 	if (r->domain)
 		put_label(b, first, "domain", r->domain);
@@ -183,21 +215,33 @@ static void put_place(struct sbuf *b, bool *first, const struct pm_row *r)
 		put_label(b, first, "place", r->place);
 }
 
+/* A pack metric's platform-neutral name, or NULL. */
+static const struct expo_name *neutral(const struct expo_meta *m, const struct pm_row *r)
+{
+	if (!(r->flags & PM_ROW_METRIC))
+		return NULL;
+	for (size_t i = 0; i < m->n_names; i++)
+		if (!strcmp(m->names[i].metric, r->event))
+			return &m->names[i];
+	return NULL;
+}
+
 /* The labels of row r, '{pmu="ali_drw",event=...' (no closing brace), in b: an event's
- * PMU, name and unit, or a metric's name; then its place. */
-static void row_labels(struct sbuf *b, const struct pm_row *r)
+ * PMU, name and unit, or a metric's name (and what its neutral name sets); then its place. */
+static void row_labels(struct sbuf *b, const struct pm_row *r, const struct expo_name *nm)
 {
 	bool first = true;
 
 	if (r->flags & PM_ROW_METRIC) {
 		put_label(b, &first, "metric", r->event);
+		put_set_labels(b, &first, nm ? nm->labels : NULL);
 	} else {
 		put_pmu_label(b, &first, r->event);
 		put_label(b, &first, "event", r->event);
 		if (r->unit && r->unit[0])
 			put_label(b, &first, "unit", r->unit);
 	}
-	put_place(b, &first, r);
+	put_place(b, &first, r, nm ? nm->labels : NULL);
 }
 
 /*
@@ -205,22 +249,32 @@ static void row_labels(struct sbuf *b, const struct pm_row *r)
  * rows of a session's reports are the same rows in the same order from one
  * read to the next, only their values change. NULL when out of memory.
  */
-static const char *labels_of(struct expo_hold *h, int which, const struct pm_report *rep, size_t i)
+static const char *labels_of(struct expo_hold *h, int which, const struct pm_report *rep, size_t i,
+			     const struct expo_meta *m)
 {
 	struct sbuf b = { 0 };
 
 	if (h->n_labels[which] != rep->n_rows) {
-		for (size_t k = 0; k < h->n_labels[which]; k++)
+		for (size_t k = 0; k < h->n_labels[which]; k++) {
 			free(h->labels[which][k]);
+			free(h->family[which][k]);
+		}
 		free(h->labels[which]);
+		free(h->family[which]);
 		h->labels[which] = calloc(rep->n_rows + 1, sizeof(char *));
+		h->family[which] = calloc(rep->n_rows + 1, sizeof(char *));
+		if (!h->labels[which] || !h->family[which]) {
+			free(h->labels[which]);
+			free(h->family[which]);
+			h->labels[which] = h->family[which] = NULL;
+		}
 		h->n_labels[which] = h->labels[which] ? rep->n_rows : 0;
 	}
 	if (i >= h->n_labels[which])
 		return NULL;
 	if (h->labels[which][i])
 		return h->labels[which][i];
-	row_labels(&b, &rep->rows[i]);
+	row_labels(&b, &rep->rows[i], neutral(m, &rep->rows[i]));
 	sbuf_put(&b, "", 0); /* "" for a row without labels */
 	if (b.err)
 		return NULL;
@@ -285,7 +339,7 @@ static double held_value(struct expo_hold *hold, size_t i, double v)
 }
 
 static long put_events(struct sbuf *b, enum expo_format f, const struct pm_report *total,
-		       struct expo_hold *hold)
+		       const struct expo_meta *m, struct expo_hold *hold)
 {
 	long n = 0;
 
@@ -297,7 +351,7 @@ static long put_events(struct sbuf *b, enum expo_format f, const struct pm_repor
 
 		if (!is_count(r) || isnan(r->value))
 			continue;
-		put_series(b, "pmumon_event_total", labels_of(hold, 1, total, i), NULL, NULL,
+		put_series(b, "pmumon_event_total", labels_of(hold, 1, total, i, m), NULL, NULL,
 			   held_value(hold, i, r->value));
 		n++;
 	}
@@ -308,7 +362,7 @@ static long put_events(struct sbuf *b, enum expo_format f, const struct pm_repor
 
 		if ((r->flags & PM_ROW_SNAPSHOT) && !(r->flags & PM_ROW_METRIC) &&
 		    !isnan(r->value)) {
-			put_series(b, "pmumon_event_value", labels_of(hold, 1, total, i), NULL,
+			put_series(b, "pmumon_event_value", labels_of(hold, 1, total, i, m), NULL,
 				   NULL, r->value);
 			n++;
 		}
@@ -317,7 +371,7 @@ static long put_events(struct sbuf *b, enum expo_format f, const struct pm_repor
 }
 
 static long put_quality(struct sbuf *b, enum expo_format f, const struct pm_report *interval,
-			struct expo_hold *hold)
+			const struct expo_meta *m, struct expo_hold *hold)
 {
 	long n = 0;
 
@@ -328,8 +382,8 @@ static long put_quality(struct sbuf *b, enum expo_format f, const struct pm_repo
 		const struct pm_row *r = &interval->rows[i];
 
 		if (is_count(r) && !isnan(r->running)) {
-			put_series(b, "pmumon_event_running_ratio", labels_of(hold, 0, interval, i),
-				   NULL, NULL, r->running);
+			put_series(b, "pmumon_event_running_ratio",
+				   labels_of(hold, 0, interval, i, m), NULL, NULL, r->running);
 			n++;
 		}
 	}
@@ -345,7 +399,7 @@ static long put_quality(struct sbuf *b, enum expo_format f, const struct pm_repo
 			if (!(flags & bit))
 				continue;
 			flags &= ~bit;
-			put_series(b, "pmumon_quality_flag", labels_of(hold, 0, interval, i),
+			put_series(b, "pmumon_quality_flag", labels_of(hold, 0, interval, i, m),
 				   "flag", pm_row_flag_name(bit), 1);
 			n++;
 		}
@@ -392,65 +446,6 @@ static const struct base_unit *base_unit(const char *unit)
 	return NULL;
 }
 
-/* pmumon_ + the metric's name in [a-zA-Z0-9_] + its unit's suffix. */
-static void metric_name(char *buf, size_t size, const char *metric, const struct base_unit *u)
-{
-	size_t n = (size_t)snprintf(buf, size, "pmumon_");
-
-	for (const char *p = metric; *p && n + 1 < size; p++) {
-		char c = *p;
-
-		buf[n++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-					   (c >= '0' && c <= '9') ?
-				   c :
-				   '_';
-	}
-	buf[n] = '\0';
-	snprintf(buf + n, size - n, "%s", u ? u->suffix : "");
-}
-
-/* Is row j the first metric row of its name? */
-static bool first_of_name(const struct pm_report *r, size_t j)
-{
-	for (size_t i = 0; i < j; i++)
-		if ((r->rows[i].flags & PM_ROW_METRIC) &&
-		    !strcmp(r->rows[i].event, r->rows[j].event))
-			return false;
-	return true;
-}
-
-/* One metric's family: its rows from the interval (a rate) or the totals (an amount). */
-static long put_metric(struct sbuf *b, enum expo_format f, const struct pm_report *interval,
-		       const struct pm_report *total, size_t first, struct expo_hold *hold)
-{
-	const struct pm_row *r0 = &interval->rows[first];
-	const struct base_unit *u = base_unit(r0->unit);
-	const struct pm_report *from = u && u->amount ? total : interval;
-	char name[256], help[512];
-	long n = 0;
-
-	metric_name(name, sizeof(name), r0->event, u);
-	snprintf(help, sizeof(help), "pmumon metric %s (%s%s%s)%s", r0->event,
-		 r0->unit && r0->unit[0] ? "computed in " : "a plain number",
-		 r0->unit ? r0->unit : "", u ? ", shown in base units" : ", unit label as computed",
-		 u && u->amount ? ", since pmumon started" : ", over the last interval");
-	put_family(b, f, name, u && u->amount ? "counter" : "gauge", u ? u->om_unit : NULL, help);
-	for (size_t i = 0; i < from->n_rows; i++) {
-		const struct pm_row *r = &from->rows[i];
-		double v;
-
-		if (!(r->flags & PM_ROW_METRIC) || strcmp(r->event, r0->event) || isnan(r->value))
-			continue;
-		v = r->value * (u ? u->factor : 1);
-		if (u && u->amount)
-			v = held_value(hold, i, v);
-		put_series(b, name, labels_of(hold, from == total, from, i), u ? NULL : "unit",
-			   u ? NULL : r->unit, v);
-		n++;
-	}
-	return n;
-}
-
 /* A family of one series without labels. */
 static void put_scalar(struct sbuf *b, enum expo_format f, const char *name, const char *type,
 		       const char *unit, const char *help, double v)
@@ -460,6 +455,159 @@ static void put_scalar(struct sbuf *b, enum expo_format f, const char *name, con
 	sbuf_puts(b, " ");
 	put_value(b, v);
 	sbuf_puts(b, "\n");
+}
+
+static bool is_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static bool is_upper(char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+/*
+ * pmumon_ + the metric's neutral name, or its name in Prometheus's
+ * snake_case, + its unit's suffix: a capital after a small letter starts a
+ * word, capitals go small, anything else but digits is '_', and no '_'
+ * doubles ("CpuClockUnhalted" -> cpu_clock_unhalted, "DF_CH0_GBps" ->
+ * df_ch0_gbps, "ddr_read_bandwidth.all" -> ddr_read_bandwidth_all).
+ */
+static void metric_name(char *buf, size_t size, const char *metric, const struct expo_name *nm,
+			const struct base_unit *u)
+{
+	size_t n = (size_t)snprintf(buf, size, "pmumon_");
+	const char *s = nm ? nm->name : metric;
+
+	for (const char *p = s; *p && n + 2 < size; p++) {
+		char c = *p;
+
+		if (is_upper(c) && p > s && is_lower(p[-1]) && buf[n - 1] != '_')
+			buf[n++] = '_';
+		if (is_upper(c))
+			c = (char)(c - 'A' + 'a');
+		else if (!is_lower(c) && !(c >= '0' && c <= '9'))
+			c = '_';
+		if (c != '_' || buf[n - 1] != '_')
+			buf[n++] = c;
+	}
+	while (n > 7 && buf[n - 1] == '_')
+		n--; /* the suffix brings its own */
+	buf[n] = '\0';
+	snprintf(buf + n, size - n, "%s", u ? u->suffix : "");
+}
+
+/* Row i's family name (a metric's), made once like its labels; NULL when out of memory. */
+static const char *family_of(struct expo_hold *h, int which, const struct pm_report *rep, size_t i,
+			     const struct expo_meta *m)
+{
+	const struct pm_row *r = &rep->rows[i];
+	char name[256];
+
+	if (!labels_of(h, which, rep, i, m)) /* sizes the caches */
+		return NULL;
+	if (!h->family[which][i]) {
+		metric_name(name, sizeof(name), r->event, neutral(m, r), base_unit(r->unit));
+		h->family[which][i] = strdup(name);
+	}
+	return h->family[which][i];
+}
+
+/*
+ * One metric family: the rows of every metric in it — a metric's own, or
+ * all the metrics a pack gives one platform-neutral name (EPYC's eight
+ * DF_CHn_GBps are pmumon_memory_bytes_per_second{channel="n"}) — from the
+ * interval (a rate) or the totals (an amount). Row `first` of the interval
+ * is its first; done marks the interval's rows it wrote.
+ */
+static long put_metric(struct sbuf *b, enum expo_format f, const struct pm_report *interval,
+		       const struct pm_report *total, size_t first, const struct expo_meta *m,
+		       struct expo_hold *hold, bool *done)
+{
+	const struct pm_row *r0 = &interval->rows[first];
+	const struct base_unit *u = base_unit(r0->unit);
+	const struct expo_name *nm = neutral(m, r0);
+	const struct pm_report *from = u && u->amount ? total : interval;
+	const char *name = family_of(hold, 0, interval, first, m);
+	char help[512];
+	long n = 0;
+
+	if (!name)
+		return -ENOMEM;
+	if (nm)
+		snprintf(help, sizeof(help),
+			 "pmumon's platform-neutral %s (the pack metric in the metric label, %s)%s",
+			 nm->name, u ? "shown in base units" : "unit label as computed",
+			 u && u->amount ? ", since pmumon started" : ", over the last interval");
+	else
+		snprintf(help, sizeof(help), "pmumon metric %s (%s%s%s)%s", r0->event,
+			 r0->unit && r0->unit[0] ? "computed in " : "a plain number",
+			 r0->unit ? r0->unit : "",
+			 u ? ", shown in base units" : ", unit label as computed",
+			 u && u->amount ? ", since pmumon started" : ", over the last interval");
+	put_family(b, f, name, u && u->amount ? "counter" : "gauge", u ? u->om_unit : NULL, help);
+	for (size_t i = first; i < interval->n_rows; i++) {
+		const char *fam = (interval->rows[i].flags & PM_ROW_METRIC) ?
+					  family_of(hold, 0, interval, i, m) :
+					  NULL;
+
+		done[i] |= fam && !strcmp(fam, name);
+	}
+	for (size_t i = 0; i < from->n_rows; i++) {
+		const struct pm_row *r = &from->rows[i];
+		const struct base_unit *ru;
+		const char *fam;
+		double v;
+
+		if (!(r->flags & PM_ROW_METRIC) || isnan(r->value))
+			continue;
+		fam = family_of(hold, from == total, from, i, m);
+		if (!fam || strcmp(fam, name))
+			continue;
+		ru = base_unit(r->unit);
+		v = r->value * (ru ? ru->factor : 1);
+		if (ru && ru->amount)
+			v = held_value(hold, i, v);
+		put_series(b, name, labels_of(hold, from == total, from, i, m), ru ? NULL : "unit",
+			   ru ? NULL : r->unit, v);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * A channel's share of its peak (--define channel_peak=B/s): for every row
+ * of pmumon_memory_bytes_per_second that is one channel (a channel label,
+ * no sub-channel), the value over the peak; nothing without a peak.
+ */
+static long put_peak(struct sbuf *b, enum expo_format f, const struct pm_report *interval,
+		     const struct expo_meta *m, struct expo_hold *hold)
+{
+	long n = 1;
+
+	if (!(m->channel_peak > 0) || !isfinite(m->channel_peak))
+		return 0;
+	put_scalar(b, f, "pmumon_memory_peak_bytes_per_second", "gauge", NULL,
+		   "The memory channel peak the shares are of (--define channel_peak)",
+		   m->channel_peak);
+	put_family(b, f, "pmumon_memory_peak_share_ratio", "gauge", "ratio",
+		   "A memory channel's traffic over its peak (channel_peak), over the last "
+		   "interval");
+	for (size_t i = 0; i < interval->n_rows; i++) {
+		const struct pm_row *r = &interval->rows[i];
+		const struct expo_name *nm = neutral(m, r);
+		const struct base_unit *u = base_unit(r->unit);
+
+		if (!nm || strcmp(nm->name, "memory") || !u ||
+		    strcmp(u->suffix, "_bytes_per_second") || isnan(r->value) ||
+		    r->subchannel >= 0 || !(r->channel >= 0 || sets_label(nm->labels, "channel")))
+			continue;
+		put_series(b, "pmumon_memory_peak_share_ratio", labels_of(hold, 0, interval, i, m),
+			   NULL, NULL, r->value * u->factor / m->channel_peak);
+		n++;
+	}
+	return n;
 }
 
 /* The rebuilds of the counting: SIGHUP's reloads, devices back, --max-series. */
@@ -561,6 +709,7 @@ long expo_render(struct sbuf *b, enum expo_format f, const struct pm_report *int
 		 const struct pm_report *total, const struct expo_meta *m,
 		 const struct expo_health *h, struct expo_hold *hold)
 {
+	bool *done;
 	long n;
 
 	if (hold->n != total->n_rows) {
@@ -570,11 +719,21 @@ long expo_render(struct sbuf *b, enum expo_format f, const struct pm_report *int
 		for (size_t i = 0; i < hold->n; i++)
 			hold->last[i] = NAN;
 	}
-	n = put_events(b, f, total, hold);
-	n += put_quality(b, f, interval, hold);
-	for (size_t i = 0; i < interval->n_rows; i++)
-		if ((interval->rows[i].flags & PM_ROW_METRIC) && first_of_name(interval, i))
-			n += put_metric(b, f, interval, total, i, hold);
+	done = calloc(interval->n_rows + 1, sizeof(*done));
+	if (!done)
+		return -ENOMEM;
+	n = put_events(b, f, total, m, hold);
+	n += put_quality(b, f, interval, m, hold);
+	for (size_t i = 0; i < interval->n_rows && n >= 0; i++)
+		if ((interval->rows[i].flags & PM_ROW_METRIC) && !done[i]) {
+			long k = put_metric(b, f, interval, total, i, m, hold, done);
+
+			n = k < 0 ? k : n + k;
+		}
+	free(done);
+	if (n < 0)
+		return n;
+	n += put_peak(b, f, interval, m, hold);
 	n += put_health(b, f, m, h, hold, total);
 	if (f == EXPO_OPENMETRICS)
 		sbuf_puts(b, "# EOF\n");

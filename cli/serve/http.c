@@ -273,6 +273,7 @@ static enum MHD_Result serve_range(struct server *sv, struct MHD_Connection *c)
 	double max_s, seconds = 60;
 	struct sbuf b = { 0 };
 	struct expo_meta m;
+	char platform[sizeof(sv->platform)];
 	enum MHD_Result r;
 
 	if (arg && (cli_parse_double(arg, &seconds) < 0 || !(seconds > 0)))
@@ -280,7 +281,11 @@ static enum MHD_Result serve_range(struct server *sv, struct MHD_Connection *c)
 			c, MHD_HTTP_BAD_REQUEST,
 			"seconds is a number of seconds above 0 (/api/v1/range?seconds=60)\n");
 	pthread_mutex_lock(&sv->lock);
-	m = sv->meta; /* its strings are the server's, for as long as it runs */
+	m = sv->meta; /* a reload changes it: the page renders a copy */
+	memcpy(platform, sv->platform, sizeof(platform));
+	m.platform = platform;
+	m.names = NULL;
+	m.n_names = 0;
 	pthread_mutex_unlock(&sv->lock);
 	max_s = RING_SAMPLES * m.interval_s;
 	if (seconds > max_s)

@@ -43,12 +43,20 @@ enum expo_format expo_negotiate(const char *accept);
 /* Whether an Accept-Encoding header accepts gzip (a q of 0 refuses it). */
 bool expo_accepts_gzip(const char *accept_encoding);
 
+/* A pack metric's platform-neutral name (pm_monitor_name), the exposition's copy. */
+struct expo_name {
+	char *metric, *name, *labels;
+};
+
 /* What a sample's exposition says besides its rows. */
 struct expo_meta {
 	const char *version;  /* pmumon's */
 	const char *platform; /* the pack or simulated platform; "" when none */
 	bool simulated;
 	double interval_s;
+	const struct expo_name *names; /* the packs' neutral names of their metrics */
+	size_t n_names;
+	double channel_peak; /* B/s (--define channel_peak), NAN: none known */
 };
 
 /* The rebuilds of the counting since serve started. */
@@ -84,6 +92,7 @@ struct expo_hold {
 	size_t n;
 	uint64_t held;	  /* how many times a value was held */
 	char **labels[2]; /* per row of the interval [0] and totals [1] reports */
+	char **family[2]; /* a metric row's family name, per row likewise */
 	size_t n_labels[2];
 };
 void expo_hold_free(struct expo_hold *h);

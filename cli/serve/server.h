@@ -34,6 +34,8 @@ struct server {
 	struct expo_hold hold; /* of the current counting: a rebuild starts it again */
 	struct expo_meta meta;
 	char platform[128];
+	struct expo_name *names; /* meta's: the packs' neutral names, copied */
+	size_t n_names;
 	uint64_t interval_ns;
 	unsigned long max_series;
 	const char *store_path;	     /* --store, or NULL */

@@ -160,6 +160,19 @@ struct pm_screen {
 	const char *title, *metrics, *group, *note;
 };
 PM_API const struct pm_screen *pm_ctx__screen(struct pm_ctx *ctx);
+/*
+ * A pack's platform-neutral name for one of its metrics (its "Monitor"
+ * list), for exporters: so that one query finds memory traffic per channel
+ * on every platform. name is the concept without a unit ("memory_read",
+ * "l3_hit"; [a-z0-9_], the exporter adds the unit's suffix), labels what
+ * the metric's name says about its place ("channel=0", comma separated;
+ * "" when none). pm_ctx__monitor: the i-th of every matching pack's, NULL
+ * past the end. Valid while the context lives (until pm_ctx__rediscover).
+ */
+struct pm_monitor_name {
+	const char *metric, *name, *labels;
+};
+PM_API const struct pm_monitor_name *pm_ctx__monitor(struct pm_ctx *ctx, size_t i);
 
 PM_API const char *pm_pmu__name(const struct pm_pmu *p);
 /* The family: the name without an instance suffix (ali_drw_21000 -> ali_drw). */

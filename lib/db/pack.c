@@ -23,6 +23,8 @@ struct pm_pack {
 	size_t n_defaults, cap_defaults;
 	char *defaults_note;
 	struct pm_screen screen; /* its "Screen": what pmumon top shows (NULL title: none) */
+	struct pm_monitor_name *monitor; /* its "Monitor": platform-neutral metric names */
+	size_t n_monitor, cap_monitor;
 };
 
 /* A pack's InstanceTopology: how its PMU instances' names map to die, channel, sub-channel. */
@@ -701,7 +703,70 @@ static int load_screen(json_t *o, struct pm_screen *ret)
 	return ret->title ? 0 : -ENOMEM;
 }
 
-static int add_pack(struct pm_db *db, const char *name, json_t *root)
+/* [a-z0-9_]+, at most 64 bytes: a name every exporter can take as it is. */
+static bool plain_name(const char *s)
+{
+	size_t n = s ? strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") : 0;
+
+	return n && n <= 64 && !s[n];
+}
+
+/* "k=v,k=v" with plain names and values without quotes, backslashes or separators. */
+static bool plain_labels(const char *s)
+{
+	while (*s) {
+		size_t k = strspn(s, "abcdefghijklmnopqrstuvwxyz_"), v;
+
+		if (!k || s[k] != '=')
+			return false;
+		s += k + 1;
+		v = strcspn(s, ",=\"\\\n");
+		if (!v || (s[v] && s[v] != ','))
+			return false;
+		s += v + (s[v] == ',');
+	}
+	return true;
+}
+
+/*
+ * A pack's "Monitor": [{"Metric": "DF_CH0_GBps", "Name": "memory",
+ * "Labels": "channel=0"}, ...], the platform-neutral names an exporter
+ * gives its metrics. An entry with a name or labels an exporter could not
+ * take as they are is left out, and said (the pack loads).
+ */
+static int load_monitor(struct pm_ctx *ctx, const char *pack, json_t *a, struct pm_pack *pk)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(a, i, o) {
+		const char *metric = jstr(o, "Metric"), *name = jstr(o, "Name");
+		const char *labels = jstr(o, "Labels") ? jstr(o, "Labels") : "";
+		struct pm_monitor_name *m;
+		int r;
+
+		if (!metric || !plain_name(name) || !plain_labels(labels)) {
+			pm_log(ctx, PM_LOG_WARN,
+			       "pack %s: Monitor entry %zu left out: it needs a Metric, a Name of "
+			       "[a-z0-9_] and Labels as k=v,k=v",
+			       pack, i);
+			continue;
+		}
+		r = pm_grow((void **)&pk->monitor, &pk->cap_monitor, pk->n_monitor + 1, sizeof(*m));
+		if (r < 0)
+			return r;
+		m = &pk->monitor[pk->n_monitor];
+		m->metric = strdup(metric);
+		m->name = strdup(name);
+		m->labels = strdup(labels);
+		pk->n_monitor++;
+		if (!m->metric || !m->name || !m->labels)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int add_pack(struct pm_ctx *ctx, struct pm_db *db, const char *name, json_t *root)
 {
 	struct pm_pack *pk;
 	json_t *d;
@@ -720,6 +785,8 @@ static int add_pack(struct pm_db *db, const char *name, json_t *root)
 		return 0; /* a perf table: no defaults, no notes */
 	pk->defaults_note = pm_strdup0(jstr(root, "DefaultsNote"));
 	r = load_screen(json_object_get(root, "Screen"), &pk->screen);
+	if (r == 0)
+		r = load_monitor(ctx, name, json_object_get(root, "Monitor"), pk);
 	if (r < 0)
 		return r;
 	json_array_foreach(json_object_get(root, "Defaults"), i, d) {
@@ -756,7 +823,7 @@ static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embed
 	snprintf(pack, sizeof(pack), "%.63s", jstr(root, "Pack") ? jstr(root, "Pack") : base);
 	if (!pack_matches(ctx, db, pack, json_object_get(root, "Match")))
 		goto out;
-	r = add_pack(db, pack, root);
+	r = add_pack(ctx, db, pack, root);
 	if (r < 0)
 		goto out;
 	/* names borrowed by traits and aliases live as long as the db */
@@ -834,7 +901,7 @@ static int load_perf_dir(struct pm_ctx *ctx, struct pm_db *db, const char *dir, 
 	for (size_t i = 0; i < db->n_packs; i++)
 		if (!strcmp(db->packs[i].name, name))
 			return 0; /* already loaded */
-	r = add_pack(db, name, NULL);
+	r = add_pack(ctx, db, name, NULL);
 	if (r < 0)
 		return r;
 	pack = db->packs[db->n_packs - 1].name;
@@ -1001,6 +1068,12 @@ void pm_db__free(struct pm_db *db)
 		free((char *)db->packs[i].screen.metrics);
 		free((char *)db->packs[i].screen.group);
 		free((char *)db->packs[i].screen.note);
+		for (size_t m = 0; m < db->packs[i].n_monitor; m++) {
+			free((char *)db->packs[i].monitor[m].metric);
+			free((char *)db->packs[i].monitor[m].name);
+			free((char *)db->packs[i].monitor[m].labels);
+		}
+		free(db->packs[i].monitor);
 		free(db->packs[i].name);
 	}
 	for (size_t i = 0; i < db->n_metrics; i++) {
@@ -1049,6 +1122,16 @@ size_t pm_db__default_count(const struct pm_db *db)
 const char *pm_db__default(const struct pm_db *db, size_t i)
 {
 	return db && i < db->n_defaults ? db->defaults[i] : NULL;
+}
+
+const struct pm_monitor_name *pm_db__monitor(const struct pm_db *db, size_t i)
+{
+	for (size_t p = 0; db && p < db->n_packs; p++) {
+		if (i < db->packs[p].n_monitor)
+			return &db->packs[p].monitor[i];
+		i -= db->packs[p].n_monitor;
+	}
+	return NULL;
 }
 
 const struct pm_screen *pm_db__screen(const struct pm_db *db)

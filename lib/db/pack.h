@@ -55,6 +55,8 @@ size_t pm_db__default_count(const struct pm_db *db);
 const char *pm_db__default(const struct pm_db *db, size_t i);
 /* The first matching pack's screen for pmumon top (pmumon.h), or NULL. */
 const struct pm_screen *pm_db__screen(const struct pm_db *db);
+/* The i-th platform-neutral metric name of the matching packs (pmumon.h), or NULL. */
+const struct pm_monitor_name *pm_db__monitor(const struct pm_db *db, size_t i);
 /* What the defaults measure, per matching pack with defaults ("" if none). */
 const char *pm_db__defaults_note(const struct pm_db *db);
 

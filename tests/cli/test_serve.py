@@ -136,7 +136,7 @@ class Serve(unittest.TestCase):
             # scrapes saw (one interval of 100 ms either way of the wall time)
             rate = (v1 - s0[key]) / (t1 - t0)
             self.assertTrue(abs(rate - READ_BPS / 64) <= 0.15 * READ_BPS / 64, (key, rate))
-        gauges = pick(s1, 'pmumon_ddr_read_bandwidth_all_bytes_per_second')
+        gauges = pick(s1, 'pmumon_memory_read_bytes_per_second')
         self.assertEqual(len(gauges), 8)
         for key, v in gauges.items():
             self.assertTrue(abs(v - READ_BPS) <= 0.01 * READ_BPS, (key, v))
@@ -549,13 +549,13 @@ class Reload(unittest.TestCase):
                      self.conf)
         try:
             s = samples(srv.metrics()[1])
-            self.assertEqual(len(pick(s, 'pmumon_ddr_read_bandwidth_all_bytes_per_second')), 8)
-            self.assertFalse(pick(s, 'pmumon_ddr_write_bandwidth_all_bytes_per_second'))
+            self.assertEqual(len(pick(s, 'pmumon_memory_read_bytes_per_second')), 8)
+            self.assertFalse(pick(s, 'pmumon_memory_write_bytes_per_second'))
             self.write('metrics = ddr_write_bandwidth.all\nper-die\n')
             self.hup(srv)
             self.reloaded(srv, 'success', 1)
             s = wait_for(lambda: pick(samples(srv.metrics()[1]),
-                                      'pmumon_ddr_write_bandwidth_all_bytes_per_second'),
+                                      'pmumon_memory_write_bytes_per_second'),
                          'the new metric')
             # per die now: Yitian 710's two dies, 4 channels each writing 3.2 GB/s
             self.assertEqual(len(s), 2)
@@ -564,7 +564,7 @@ class Reload(unittest.TestCase):
                 self.assertNotIn('channel', dict(key[1]))
                 self.assertTrue(abs(v - 4 * WRITE_BPS) <= 0.01 * 4 * WRITE_BPS, (key, v))
             s = samples(srv.metrics()[1])
-            self.assertFalse(pick(s, 'pmumon_ddr_read_bandwidth_all_bytes_per_second'))
+            self.assertFalse(pick(s, 'pmumon_memory_read_bytes_per_second'))
             self.assertEqual(s[('pmumon_config_last_reload_successful', frozenset())], 1)
             self.assertGreater(s[('pmumon_config_last_reload_success_timestamp_seconds',
                                   frozenset())], time.time() - 60)
@@ -588,7 +588,7 @@ class Reload(unittest.TestCase):
                 self.reloaded(srv, 'failure', n)
                 s = samples(srv.metrics()[1])
                 self.assertEqual(s[('pmumon_config_last_reload_successful', frozenset())], 0)
-                gauges = pick(s, 'pmumon_ddr_read_bandwidth_all_bytes_per_second')
+                gauges = pick(s, 'pmumon_memory_read_bytes_per_second')
                 self.assertEqual(len(gauges), 8, text)  # as before
                 time.sleep(0.3)
                 self.assertEqual(get(srv.url + '/healthz')[0], 200, text)
@@ -848,23 +848,29 @@ class RealPrometheus(unittest.TestCase):
         with open(prog, 'w') as f:
             subprocess.run([PMUMON, '--sim', 'merrifield', 'list', 'program'], stdout=f,
                            check=True, timeout=30)
+        # the platforms count what serve counts by default (their packs' screens), but
+        # Yitian 710, whose per-channel counters are checked against the truth
         cls.servers = {
             'yitian710': Server('yitian710:clock=real,scenario=' + flat, '-I', '100',
-                                '--per-channel', '-e', 'ali_drw/hif_rd/',
-                                '-M', 'ddr_read_bandwidth.all,ddr_write_bandwidth.all'),
-            'amdzen2': Server('amdzen2:clock=real,sockets=2', '-I', '100',
-                              '-M', 'nps1_die_to_dram'),
-            'bluefield2': Server('bluefield2:clock=real', '-I', '100', '-M',
-                                 'pcie_in_bandwidth,pcie_out_bandwidth,l3_hit_ratio_bank0,'
-                                 'l3_hit_ratio_bank1'),
+                                '--per-channel', '-e', 'ali_drw/hif_rd/', '-M',
+                                'ddr_read_bandwidth.all,ddr_write_bandwidth.all,'
+                                'ddr_bandwidth.all'),
+            'amdzen2': Server('amdzen2:clock=real,sockets=2', '-I', '100'),
+            'bluefield2': Server('bluefield2:clock=real', '-I', '100'),
             'merrifield': Server('merrifield:clock=real', '-I', '100', '--program', prog),
             'faults': Server('amdzen2:clock=real,scenario=' + faults, '-I', '100'),
+            # 9.6 GB/s a channel against a peak of 10 GB/s: saturated
+            'saturated': Server('yitian710:clock=real,scenario=' + flat, '-I', '100',
+                                '--per-channel', '-M', 'ddr_bandwidth.all', '--define',
+                                'channel_peak=10e9'),
         }
+        cls.dead = '127.0.0.1:%d' % free_port()  # nothing answers there
         # the shipped rules, with their for: durations cut so the test need not wait minutes
         with open(os.path.join(ROOT, 'dist/prometheus/pmumon-rules.yml')) as f:
             rules = re.sub(r'for: \S+', 'for: 0s', f.read())
         cls.write('rules.yml', rules)
-        targets = ', '.join("'127.0.0.1:%d'" % s.port for s in cls.servers.values())
+        targets = ', '.join(["'127.0.0.1:%d'" % s.port for s in cls.servers.values()] +
+                            ["'%s'" % cls.dead])
         cls.write('prometheus.yml',
                   'global: {scrape_interval: 500ms, evaluation_interval: 500ms}\n'
                   'rule_files: [rules.yml]\n'
@@ -910,9 +916,10 @@ class RealPrometheus(unittest.TestCase):
         return '127.0.0.1:%d' % self.servers[name].port
 
     def test_every_target_up(self):
-        up = query(self.prom, 'up{job="pmumon"}')
-        self.assertEqual(len(up), 5)
-        self.assertTrue(all(r['value'][1] == '1' for r in up), up)
+        up = {r['metric']['instance']: r['value'][1] for r in query(self.prom, 'up{job="pmumon"}')}
+        self.assertEqual(len(up), len(self.servers) + 1)
+        self.assertEqual(up.pop(self.dead), '0')
+        self.assertTrue(all(v == '1' for v in up.values()), up)
 
     def test_rates_and_gauges_equal_the_truth(self):
         i = self.inst('yitian710')
@@ -923,12 +930,33 @@ class RealPrometheus(unittest.TestCase):
             v = float(r['value'][1])
             self.assertTrue(abs(v - READ_BPS / 64) <= 0.01 * READ_BPS / 64, (r['metric'], v))
         for name, truth in (('pmumon:memory_read_bytes_per_second', READ_BPS),
-                            ('pmumon:memory_write_bytes_per_second', WRITE_BPS)):
+                            ('pmumon:memory_write_bytes_per_second', WRITE_BPS),
+                            ('pmumon:memory_bytes_per_second', READ_BPS + WRITE_BPS)):
             got = query(self.prom, '%s{instance="%s"}' % (name, i))
             self.assertEqual(len(got), 8)
             for r in got:
                 v = float(r['value'][1])
                 self.assertTrue(abs(v - truth) <= 0.01 * truth, (name, r['metric'], v))
+
+    def test_one_query_shows_memory_per_channel_everywhere(self):
+        got = query(self.prom, 'count by (instance) (pmumon:memory_bytes_per_second)')
+        count = {r['metric']['instance']: int(r['value'][1]) for r in got}
+        # Yitian 710: 8 channels; EPYC Zen 2: 8 DF channels on each of 2 sockets;
+        # Merrifield: its 2 DDR channels (BlueField counts requests, not bytes)
+        self.assertEqual(count[self.inst('yitian710')], 8)
+        self.assertEqual(count[self.inst('amdzen2')], 16)
+        self.assertEqual(count[self.inst('merrifield')], 2)
+        self.assertNotIn(self.inst('bluefield2'), count)
+        for r in query(self.prom, 'pmumon:memory_bytes_per_second'):
+            self.assertGreater(float(r['value'][1]), 0, r['metric'])
+        reqs = query(self.prom, 'pmumon:memory_requests_per_second{instance="%s"}'
+                     % self.inst('bluefield2'))
+        self.assertEqual({r['metric']['direction'] for r in reqs}, {'read', 'write'})
+        share = query(self.prom, 'pmumon_memory_peak_share_ratio')
+        self.assertEqual({r['metric']['instance'] for r in share}, {self.inst('saturated')})
+        for r in share:
+            v = float(r['value'][1])
+            self.assertTrue(abs(v - 0.96) <= 0.01 * 0.96, (r['metric'], v))
 
     def test_multiplexed_events_show_in_quality(self):
         got = query(self.prom, 'pmumon_quality_flag{instance="%s",flag="multiplexed"}'
@@ -945,7 +973,7 @@ class RealPrometheus(unittest.TestCase):
                  for p in dash['panels'] for t in p['targets']]
         with open(os.path.join(ROOT, 'dist/prometheus/pmumon-rules.yml')) as f:
             records = re.findall(r'- record: (\S+)', f.read())
-        self.assertEqual(len(records), 6)
+        self.assertEqual(len(records), 9)
         for expr in exprs + records:
             self.assertTrue(query(self.prom, expr), 'no data for ' + expr)
         # the merrifield groups count through the programming list
@@ -955,11 +983,17 @@ class RealPrometheus(unittest.TestCase):
     def test_alerts_fire_where_made_to(self):
         alerts = query(self.prom, 'ALERTS{alertstate="firing"}')
         fired = {(a['metric']['alertname'], a['metric']['instance']) for a in alerts}
-        faults = self.inst('faults')
-        self.assertIn(('PmumonDeviceDown', faults), fired)
-        self.assertIn(('PmumonNotCounting', faults), fired)
-        for name, inst in fired:
-            self.assertEqual(inst, faults, 'alert %s fired on %s' % (name, inst))
+        faults, saturated = self.inst('faults'), self.inst('saturated')
+        want = {('PmumonDeviceDown', faults), ('PmumonNotCounting', faults),
+                ('PmumonChannelSaturated', saturated), ('PmumonExporterDown', self.dead)}
+        self.assertEqual(fired, want)
+
+    def test_rule_unit_tests(self):
+        # every alert, fired and silent, on series made for it (PmumonSamplerLate too)
+        r = subprocess.run(['promtool', 'test', 'rules', 'pmumon-rules.test.yml'],
+                           cwd=os.path.join(ROOT, 'dist/prometheus'), capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
 
 if __name__ == '__main__':

@@ -87,7 +87,8 @@ class SharedOptions(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             rows = list(csv.DictReader(io.StringIO(r.stdout)))
             self.assertEqual(sorted(row['event'] for row in rows),
-                             ['ddr_read_bandwidth.all', 'ddr_write_bandwidth.all'])
+                             ['ddr_bandwidth.all', 'ddr_read_bandwidth.all',
+                              'ddr_write_bandwidth.all'])
 
     def test_json_and_table_are_the_same(self):
         # but for what names the target (the machine, or the file) and the source

@@ -410,6 +410,80 @@ static void test_failed_metric_rolls_back(void **state)
 	th_stop(&r);
 }
 
+/*
+ * Every pack's platform-neutral names (its "Monitor") name a metric of the
+ * pack that resolves on its platform, with a plain name; a platform's
+ * names are the concepts its seed is watched for.
+ */
+static void test_monitor_names_resolve(void **state)
+{
+	static const struct {
+		const char *platform, *names;
+	} t[] = {
+		{ "yitian710", "memory_read,memory_write,memory" },
+		{ "amdzen2", "memory,l3_miss" },
+		{ "bluefield2",
+		  "memory_read_requests,memory_write_requests,pcie_in,pcie_out,l3_hit" },
+		{ "bluefield3", "memory_read_requests,memory_write_requests" },
+		{ "merrifield", "memory_read,memory_write,memory" },
+	};
+
+	(void)state;
+	for (size_t p = 0; p < PM_ARRAY_SIZE(t); p++) {
+		struct pm_ctx *ctx = th_ctx_sim(th_sim_platform(t[p].platform));
+		const struct pm_monitor_name *m;
+		char seen[256] = "";
+		size_t i;
+
+		for (i = 0; (m = pm_ctx__monitor(ctx, i)) != NULL; i++) {
+			struct pm_evlist *l;
+			struct pm_diag d;
+			char name[64];
+
+			pm_diag__init(&d);
+			assert_int_equal(pm_evlist__new(ctx, &l), 0);
+			if (pm_evlist__add_metrics(l, m->metric, &d) < 0)
+				fail_msg("%s: Monitor names %s: %s", t[p].platform, m->metric,
+					 d.msg);
+			pm_evlist__free(l);
+			assert_true(strspn(m->name, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
+				    strlen(m->name));
+			snprintf(name, sizeof(name), ",%s,", m->name);
+			if (!strstr(seen, name))
+				snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), "%s%s",
+					 seen[0] ? "" : ",", name + 1);
+		}
+		assert_true(i > 0);
+		seen[strlen(seen) - 1] = '\0';
+		assert_string_equal(seen + 1, t[p].names);
+		pm_ctx__free(ctx);
+	}
+}
+
+/* ddr_bandwidth.all, the neutral "memory" of Yitian 710, is its read and write added. */
+static void test_yitian_bandwidth_all(void **state)
+{
+	struct pm_sim *sim = th_sim_platform_with("yitian710", "jitter 0\nddr.read 6.4G\n"
+							       "ddr.write 3.2G\nddr.rmw 0.8G\n");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	(void)state;
+	assert_int_equal(th_start(&r, sim, NULL,
+				  "ddr_read_bandwidth.all,ddr_write_bandwidth.all,ddr_bandwidth.all",
+				  PM_AGGR_FAMILY, NULL, 0),
+			 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	/* 8 channels: 6.4 GB/s read, 3.2 + 0.8 GB/s written, in MB/s */
+	assert_near(metric_row(rep, "ddr_bandwidth.all", 0)->value, 8 * (6400.0 + 3200 + 800));
+	assert_near(metric_row(rep, "ddr_bandwidth.all", 0)->value,
+		    metric_row(rep, "ddr_read_bandwidth.all", 0)->value +
+			    metric_row(rep, "ddr_write_bandwidth.all", 0)->value);
+	th_stop(&r);
+}
+
 /* The seed's per-channel read and write rows have no cited encoding: listed, not counted. */
 static void test_amd_rd_wr_unavailable(void **state)
 {
@@ -438,6 +512,8 @@ int main(void)
 		cmocka_unit_test(test_amd_df_channels),
 		cmocka_unit_test(test_amd_core_and_l3),
 		cmocka_unit_test(test_amd_rd_wr_unavailable),
+		cmocka_unit_test(test_monitor_names_resolve),
+		cmocka_unit_test(test_yitian_bandwidth_all),
 		cmocka_unit_test(test_metric_of_metrics_alone),
 		cmocka_unit_test(test_failed_metric_rolls_back),
 	};
