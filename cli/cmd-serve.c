@@ -234,7 +234,8 @@ static int read_config(struct serve_args *a)
 		return -EINVAL;
 	}
 	argv[0] = (char *)"serve";
-	memcpy(argv + 1, a->file.argv, a->file.argc * sizeof(*argv));
+	for (size_t i = 0; i < a->file.argc; i++)
+		argv[i + 1] = a->file.argv[i];
 	optind = 0; /* glibc: start a new scan */
 	r = cli_getopt((int)a->file.argc + 1, argv, &serve_co, &a->count, &a->live, a);
 	if (r < 0 && optind >= 2)
