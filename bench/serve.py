@@ -73,7 +73,9 @@ def scrape(url):
     except OSError:
         return None, None
     m = re.search(rb'\npmumon_sample_lateness_seconds (\S+)', body)
-    return time.perf_counter() - t0, float(m.group(1)) if m and ok else None
+    n = re.search(rb'\npmumon_samples_total (\S+)', body)
+    late = (int(float(n.group(1))), float(m.group(1))) if m and n and ok else None
+    return time.perf_counter() - t0, late
 
 
 def load(build, clients, scrapes):
@@ -90,27 +92,34 @@ def load(build, clients, scrapes):
         p.terminate()
         p.wait()
     lat = sorted(r[0] for r in results if r[0] is not None)
-    late = sorted(r[1] for r in results if r[1] is not None)
+    # each sample's lateness once (many scrapes see the same sample)
+    late = sorted(dict(r[1] for r in results if r[1] is not None).values())
     failed = sum(1 for r in results if r[0] is None)
     q = lambda v, f: v[min(len(v) - 1, int(f * len(v)))] if v else float('nan')
     print('load: %d clients, %d scrapes: %d failed; latency p50 %.2f ms, p99 %.2f ms; '
-          'sampler lateness p99 %.3f ms (max %.3f ms)'
-          % (clients, scrapes, failed, q(lat, 0.5) * 1e3, q(lat, 0.99) * 1e3,
-             q(late, 0.99) * 1e3, (late[-1] if late else float('nan')) * 1e3))
+          'sampler lateness over %d samples p50 %.3f ms, p99 %.3f ms (max %.3f ms)'
+          % (clients, scrapes, failed, q(lat, 0.5) * 1e3, q(lat, 0.99) * 1e3, len(late),
+             q(late, 0.5) * 1e3, q(late, 0.99) * 1e3,
+             (late[-1] if late else float('nan')) * 1e3))
 
 
 def cpu(build, seconds):
     exporter = shutil.which('prometheus-node-exporter')
-    pport, nport, iport = free_port(), free_port(), free_port()
-    serve_cmd = [os.path.join(build, 'cli/pmumon'), 'serve', '-A', '--listen',
-                 '127.0.0.1:%d' % pport]
-    for e in SOFT_EVENTS:
-        serve_cmd += ['-e', e]
-    procs = {'pmumon serve': subprocess.Popen(serve_cmd, stderr=subprocess.DEVNULL),
-             'pmumon serve idle (1 s, no scrapes)': subprocess.Popen(
-                 serve_cmd[:4] + ['127.0.0.1:%d' % iport] + serve_cmd[5:],
-                 stderr=subprocess.DEVNULL)}
-    urls = {'pmumon serve': 'http://127.0.0.1:%d/metrics' % pport}
+    pport, nport, iport, sport = free_port(), free_port(), free_port(), free_port()
+
+    def serve(port, *more):
+        cmd = [os.path.join(build, 'cli/pmumon'), 'serve', '-A', '--listen',
+               '127.0.0.1:%d' % port] + list(more)
+        for e in SOFT_EVENTS:
+            cmd += ['-e', e]
+        return subprocess.Popen(cmd, stderr=subprocess.DEVNULL)
+    # serve samples on its own clock (1 s); node-exporter reads at each scrape: serve at
+    # -I 15000 reads as often as it does
+    procs = {'pmumon serve': serve(pport),
+             'pmumon serve -I 15000': serve(sport, '-I', '15000'),
+             'pmumon serve idle (1 s, no scrapes)': serve(iport)}
+    urls = {'pmumon serve': 'http://127.0.0.1:%d/metrics' % pport,
+            'pmumon serve -I 15000': 'http://127.0.0.1:%d/metrics' % sport}
     if exporter:
         procs['node-exporter perf'] = subprocess.Popen(
             [exporter, '--collector.disable-defaults', '--collector.perf',
@@ -138,8 +147,8 @@ def cpu(build, seconds):
         print('cpu: %-36s %.3f s in %.0f s = %.1f s per hour' % (n, c, elapsed,
                                                                 c * 3600 / elapsed))
     if 'node-exporter perf' in used and used['node-exporter perf'] > 0:
-        print('cpu: pmumon serve / node-exporter = %.2f'
-              % (used['pmumon serve'] / used['node-exporter perf']))
+        for n in ('pmumon serve', 'pmumon serve -I 15000'):
+            print('cpu: %s / node-exporter = %.2f' % (n, used[n] / used['node-exporter perf']))
     print('soak: serve RSS %d -> %d KiB, open fds %d -> %d over %.0f s'
           % (mem0[0], mem1[0], mem0[1], mem1[1], elapsed))
 

@@ -5,8 +5,8 @@
  * start, held when it would go down), metrics gauges in base units (or
  * counters where the metric is an amount), and the trust in each value has
  * series of its own. A value that was not counted is absent, never 0.
- * docs/serve.md is the table of families and labels; tests/cli/test_serve.py
- * holds a golden exposition.
+ * docs/serve.md is the table of families and labels; tests/data/serve/ holds
+ * golden expositions (tests/cli/test_serve.py, Golden): a rename is a decision.
  */
 #include <errno.h>
 #include <math.h>

@@ -519,6 +519,50 @@ def wait_for(fn, what, timeout=10):
     raise AssertionError('waited %d s for %s' % (timeout, what))
 
 
+GOLDEN = os.path.join(ROOT, 'tests', 'data', 'serve')
+
+
+def masked(body):
+    """An exposition with its values (the only part that moves) replaced by V."""
+    return ''.join(re.sub(r' \S+$', ' V', line) + '\n' if line and not line.startswith('#')
+                   else line + '\n' for line in body.splitlines())
+
+
+class Golden(unittest.TestCase):
+    """The exposition's families, types, units, help and labels, line by line, against
+    tests/data/serve/*.txt (PMUMON_UPDATE_GOLDEN=1 writes them): a rename is seen, and
+    is a decision. Every family is in docs/serve.md's tables."""
+
+    def test_golden_exposition(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        scn = os.path.join(tmp, 'flat.scn')
+        with open(scn, 'w') as f:
+            f.write(FLAT)
+        srv = Server('yitian710:clock=real,scenario=' + scn, '-I', '100', '--per-channel',
+                     '-e', 'ali_drw/hif_rd/', '-M', 'ddr_read_bandwidth.all,ddr_bandwidth.all',
+                     '--define', 'channel_peak=10e9')
+        try:
+            time.sleep(0.3)
+            got = {'text.txt': masked(srv.metrics()[1]),
+                   'openmetrics.txt': masked(srv.metrics(
+                       'application/openmetrics-text;version=1.0.0')[1])}
+        finally:
+            srv.stop()
+        with open(os.path.join(ROOT, 'docs', 'serve.md')) as f:
+            doc = f.read()
+        for name, text in got.items():
+            path = os.path.join(GOLDEN, 'yitian710-' + name)
+            if os.environ.get('PMUMON_UPDATE_GOLDEN'):
+                os.makedirs(GOLDEN, exist_ok=True)
+                with open(path, 'w') as f:
+                    f.write(text)
+            with open(path) as f:
+                self.assertEqual(text, f.read(), path)
+        for fam in re.findall(r'^# TYPE (\S+)', got['text.txt'], re.M):
+            self.assertIn('`%s`' % fam, doc, 'family %s is not in docs/serve.md' % fam)
+
+
 class Reload(unittest.TestCase):
     """SIGHUP: --config and --web.config.file read again; a bad file keeps what runs;
     a device that comes back is counted again; --max-series makes a reload coarser."""
