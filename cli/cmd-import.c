@@ -38,6 +38,7 @@ static void usage(FILE *f)
 		   "                       (perf 6.1's layout; run time and %% running kept)\n"
 		   "  perf stat -j         perf's JSON, the same\n"
 		   "  pmumon CSV           pmumon stat -x, output (round-trips exactly)\n"
+		   "  pmumon JSON Lines    pmumon stat -j output (the same)\n"
 		   "  counts CSV           raw counts from other collectors, with a header row:\n"
 		   "                       time_s,device,cpu,event,count,enabled_ns,running_ns\n"
 		   "                       (event and count required; docs/import.md)\n"
@@ -49,7 +50,7 @@ static void usage(FILE *f)
 	      "                        names (amd_df -> amdzen2, ali_drw -> yitian710)\n"
 	      "      --duration SECONDS  how long totals without timestamps cover, when the\n"
 	      "                        file has no duration_time row (perf adds one for -M)\n"
-	      "      --input-format F  perf-csv, perf-json, pmumon-csv or counts-csv\n"
+	      "      --input-format F  perf-csv, perf-json, pmumon-csv, pmumon-json or counts-csv\n"
 	      "      --input-separator SEP  perf stat -x's separator when not ','\n",
 	      f);
 	cli_count__usage_show(f, "the finest rows the file has");
@@ -76,10 +77,9 @@ static int parse_in_format(const char *arg, enum pm_replay_format *ret)
 		const char *name;
 		enum pm_replay_format format;
 	} formats[] = {
-		{ "perf-csv", PM_REPLAY_PERF_CSV },
-		{ "perf-json", PM_REPLAY_PERF_JSON },
-		{ "pmumon-csv", PM_REPLAY_PMUMON_CSV },
-		{ "counts-csv", PM_REPLAY_COUNTS_CSV },
+		{ "perf-csv", PM_REPLAY_PERF_CSV },	  { "perf-json", PM_REPLAY_PERF_JSON },
+		{ "pmumon-csv", PM_REPLAY_PMUMON_CSV },	  { "counts-csv", PM_REPLAY_COUNTS_CSV },
+		{ "pmumon-json", PM_REPLAY_PMUMON_JSON },
 	};
 
 	for (size_t i = 0; i < CLI_ARRAY_SIZE(formats); i++)
@@ -87,7 +87,9 @@ static int parse_in_format(const char *arg, enum pm_replay_format *ret)
 			*ret = formats[i].format;
 			return 0;
 		}
-	cli_error("--input-format is perf-csv, perf-json, pmumon-csv or counts-csv, not '%s'", arg);
+	cli_error("--input-format is perf-csv, perf-json, pmumon-csv, pmumon-json or counts-csv, "
+		  "not '%s'",
+		  arg);
 	return -EINVAL;
 }
 

@@ -372,6 +372,7 @@ enum pm_replay_format {
 	PM_REPLAY_PERF_JSON,  /* perf stat -j */
 	PM_REPLAY_PMUMON_CSV, /* pmumon stat -x */
 	PM_REPLAY_COUNTS_CSV, /* raw counts from other collectors */
+	PM_REPLAY_PMUMON_JSON, /* pmumon stat -j (JSON Lines) */
 };
 
 struct pm_replay_opts {
@@ -390,7 +391,7 @@ struct pm_replay_opts {
 PM_API int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *opts,
 			    struct pm_replay **ret_replay, struct pm_diag *reterr);
 PM_API void pm_replay__free(struct pm_replay *r);
-/* "perf stat -x", "perf stat -j", "pmumon CSV", "counts CSV" */
+/* "perf stat -x", "perf stat -j", "pmumon CSV", "counts CSV", "pmumon JSON Lines" */
 PM_API const char *pm_replay__format_name(const struct pm_replay *r);
 PM_API size_t pm_replay__sample_count(const struct pm_replay *r);
 PM_API bool pm_replay__intervals(const struct pm_replay *r);	  /* else one total */

@@ -542,12 +542,10 @@ static int json_record(struct parser *p, const char *line, size_t len, json_t **
 		json_decref(o);
 		return r;
 	}
-	if (json_is_integer(json_object_get(o, "schema"))) {
-		r = fail(p, "record with pmumon stat -x, (pmumon CSV), which import reads",
-			 "pmumon's JSON Lines (schema %lld) cannot be imported",
-			 (long long)json_integer_value(json_object_get(o, "schema")));
+	if (json_object_get(o, "schema")) {
 		json_decref(o);
-		return r;
+		return fail(p, "a file is one format: perf stat -j, or pmumon's JSON Lines",
+			    "a pmumon JSON Lines record among perf stat -j's");
 	}
 	if (json_object_get(o, "thread") || json_object_get(o, "node")) {
 		json_decref(o);
@@ -861,18 +859,15 @@ static const char *const pmumon_cols[] = {
 	"simulated", "covered", "instances", "sim_platform", NULL,
 };
 
-static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c)
+/* One of pmumon's records, its fields f as the CSV writes them (a CSV row, or a JSON Lines
+ * record spelled out so, pmumon_json_line). */
+static int pmumon_fields(struct parser *p, const struct columns *c, char **f, size_t n)
 {
-	char *f[64];
-	size_t n = 0;
 	const char *type, *flags, *value, *ts, *sim;
 	int cpu, socket, die, r;
 	uint64_t t_ns, wall = 0;
 	struct pm_replay_val v = { 0 };
 
-	r = row(p, line, c, f, PM_ARRAY_SIZE(f), &n);
-	if (r < 0)
-		return r;
 	type = col(c, f, n, "type");
 	flags = col(c, f, n, "flags");
 	if (!type || (strcmp(type, "interval") != 0 && strcmp(type, "total") != 0))
@@ -935,6 +930,124 @@ static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c
 		    col(c, f, n, "device"), cpu, socket, die, -1, col(c, f, n, "unit"), &v);
 }
 
+static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c)
+{
+	char *f[64];
+	size_t n = 0;
+	int r = row(p, line, c, f, PM_ARRAY_SIZE(f), &n);
+
+	return r < 0 ? r : pmumon_fields(p, c, f, n);
+}
+
+/* A JSON value as the CSV writes it: a string as it is, a number, a boolean as 1 or 0,
+ * null or absent as "". */
+static char *json_text(json_t *j)
+{
+	char buf[64] = "";
+
+	if (json_is_string(j))
+		return strdup(json_string_value(j));
+	if (json_is_integer(j))
+		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(j));
+	else if (json_is_real(j))
+		snprintf(buf, sizeof(buf), "%.17g", json_real_value(j));
+	else if (json_is_boolean(j))
+		snprintf(buf, sizeof(buf), "%d", json_is_true(j));
+	return strdup(buf);
+}
+
+/* The flags column of a JSON Lines record: each flag whose key is true, and not_counted. */
+static char *json_flags(json_t *o)
+{
+	char buf[512] = "";
+	size_t n = 0;
+
+	for (unsigned bit = 1; bit && bit <= PM_ROW_LOST; bit <<= 1) {
+		const char *name = pm_row_flag_name(bit);
+		bool on = name && (bit == PM_ROW_NOT_COUNTED ?
+					   json_is_false(json_object_get(o, "counted")) :
+					   json_is_true(json_object_get(o, name)));
+
+		if (on && n < sizeof(buf))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "|" : "", name);
+	}
+	return strdup(buf);
+}
+
+/*
+ * A line of pmumon's JSON Lines (stat -j, docs/output.md schema 2): its
+ * fields spelled out as the CSV writes them, then read as a CSV row is, so
+ * both formats mean the same. A record of a newer schema is refused.
+ */
+static int pmumon_json_line(struct parser *p, const char *line, size_t len)
+{
+	struct columns c = { .names = pmumon_cols };
+	char *f[PM_ARRAY_SIZE(pmumon_cols)] = { 0 };
+	const char *device, *place;
+	json_error_t err;
+	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err), *schema;
+	size_t n = PM_ARRAY_SIZE(pmumon_cols) - 1;
+	int r = 0;
+
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return fail(p, "pmumon stat -j prints one JSON object per line",
+			    o ? "expected a JSON object" : "not JSON: %s", err.text);
+	}
+	schema = json_object_get(o, "schema");
+	if (!json_is_integer(schema) || json_integer_value(schema) < 1 ||
+	    json_integer_value(schema) > PM_JSON_SCHEMA) {
+		long long v = json_is_integer(schema) ? json_integer_value(schema) : -1;
+
+		json_decref(o);
+		if (v > PM_JSON_SCHEMA)
+			return fail(p, "a newer pmumon reads it",
+				    "a record of schema %lld: this pmumon reads schema 1 to %d", v,
+				    PM_JSON_SCHEMA);
+		return fail(p, NULL, "expected \"schema\" to be a whole number, 1 to %d",
+			    PM_JSON_SCHEMA);
+	}
+	for (size_t k = 0; k < n; k++) {
+		json_t *j = json_object_get(o, pmumon_cols[k]);
+
+		/* an absent key is an absent column; null is an empty field */
+		c.at[k] = j || !strcmp(pmumon_cols[k], "device") ||
+					  !strcmp(pmumon_cols[k], "flags") ?
+				  (int)k :
+				  -1;
+		f[k] = json_text(j);
+	}
+	c.n_fields = n;
+	/* the CSV's device column: a channel row names its channel */
+	device = json_string_value(json_object_get(o, "device"));
+	place = json_string_value(json_object_get(o, "place"));
+	for (size_t k = 0; k < n; k++) {
+		if (!strcmp(pmumon_cols[k], "device")) {
+			free(f[k]);
+			f[k] = strdup(device ? device : place ? place : "");
+		} else if (!strcmp(pmumon_cols[k], "flags")) {
+			free(f[k]);
+			f[k] = json_flags(o);
+		} else if (!strcmp(pmumon_cols[k], "time_s") &&
+			   json_is_number(json_object_get(o, "time_s"))) {
+			char t[64];
+
+			snprintf(t, sizeof(t), "%.9f",
+				 json_number_value(json_object_get(o, "time_s")));
+			free(f[k]);
+			f[k] = strdup(t);
+		}
+		if (!f[k])
+			r = -ENOMEM;
+	}
+	json_decref(o);
+	if (r == 0)
+		r = pmumon_fields(p, &c, f, n);
+	for (size_t k = 0; k < n; k++)
+		free(f[k]);
+	return r;
+}
+
 static const char *const counts_cols[] = { "time_s",	 "device", "cpu",   "socket",
 					   "die",	 "event",  "count", "enabled_ns",
 					   "running_ns", "unit",   NULL };
@@ -985,7 +1098,7 @@ static int counts_csv_line(struct parser *p, char *line, const struct columns *c
 static enum pm_replay_format detect(const char *first, char *ret_sep)
 {
 	if (first[0] == '{')
-		return PM_REPLAY_PERF_JSON;
+		return strstr(first, "\"schema\"") ? PM_REPLAY_PMUMON_JSON : PM_REPLAY_PERF_JSON;
 	if (!strncmp(first, "type", 4) && strstr(first, "time_s") && strstr(first, "raw")) {
 		*ret_sep = header_sep(first, *ret_sep);
 		return PM_REPLAY_PMUMON_CSV;
@@ -1064,6 +1177,8 @@ static int parse_record(struct parser *p, struct columns *c, char *line, size_t 
 	switch (p->rp->format) {
 	case PM_REPLAY_PERF_JSON:
 		return perf_json_line(p, line, n);
+	case PM_REPLAY_PMUMON_JSON:
+		return pmumon_json_line(p, line, n);
 	case PM_REPLAY_PERF_CSV:
 		return perf_csv_line(p, line);
 	case PM_REPLAY_PMUMON_CSV:

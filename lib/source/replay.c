@@ -46,6 +46,8 @@ const char *pm_replay__format_name(const struct pm_replay *r)
 		return "pmumon CSV";
 	case PM_REPLAY_COUNTS_CSV:
 		return "counts CSV";
+	case PM_REPLAY_PMUMON_JSON:
+		return "pmumon JSON Lines";
 	default:
 		return "?";
 	}

@@ -374,17 +374,57 @@ class BadInput(unittest.TestCase):
         self.assertEqual([j['value'] for j in got], [5, None])
         self.assertEqual([j['counted'] for j in got], [True, False])
 
-    def test_pmumon_json_lines_refused(self):
-        live = run('--sim', 'yitian710', 'stat', '-a', '-j', '-e', 'ali_drw/hif_rd/', '--',
-                   'sleep', '1')
-        self.assertEqual(live.returncode, 0, live.stderr)
-        with tempfile.NamedTemporaryFile('w', suffix='.json') as f:
-            f.write(live.stdout)
+    def test_pmumon_json_lines_round_trip(self):
+        # stat -j imports as stat -x, does: the same rows, quality, coverage and
+        # simulated platform; -j of the import is stat -j's but for the target
+        args = ['stat', '-C', '0', '-I', '500', '-e', 'ali_drw/hif_rd/', '-e',
+                'ali_drw/hif_wr/', '-M', 'ddr_read_bandwidth.all', '--', 'sleep', '2']
+        live_j = run('--sim', 'yitian710', *args[:1], '-j', *args[1:])
+        live_x = run('--sim', 'yitian710', *args[:1], '-x,', *args[1:])
+        self.assertEqual(live_j.returncode, 0, live_j.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            jl, csv_ = os.path.join(d, 'r.jsonl'), os.path.join(d, 'r.csv')
+            for path, text in ((jl, live_j.stdout), (csv_, live_x.stdout)):
+                with open(path, 'w') as f:
+                    f.write(text)
+            from_j = run('import', '-x,', '-M', 'ddr_read_bandwidth.all', jl)
+            from_x = run('import', '-x,', '-M', 'ddr_read_bandwidth.all', csv_)
+            self.assertEqual(from_j.returncode, 0, from_j.stderr)
+            self.assertEqual(from_j.stdout, from_x.stdout)
+            self.assertEqual(from_j.stdout, live_x.stdout)
+            again = run('import', '-j', '-M', 'ddr_read_bandwidth.all', jl)
+            self.assertEqual(again.returncode, 0, again.stderr)
+            # but for the target (the file) and the source (a replay)
+            strip = lambda text: [{k: v for k, v in json.loads(l).items()
+                                   if k not in ('target', 'source')}
+                                  for l in text.splitlines()]
+            self.assertEqual(strip(again.stdout), strip(live_j.stdout))
+            self.assertIn('covers 8 of the 16 devices', run('import', jl).stderr)
+
+    def test_pmumon_json_lines_refusals(self):
+        good = ('{"schema":2,"type":"interval","time_s":1,"timestamp":null,"event":"e",'
+                '"device":"d0","value":5,"unit":"","raw":5,"enabled_ns":1000,'
+                '"running_ns":1000,"counted":true,"simulated":false}\n')
+        for text, want in (
+                (good.replace('"schema":2', '"schema":9'),
+                 ':1: a record of schema 9: this pmumon reads schema 1 to 2'),
+                (good.replace('"schema":2', '"schema":"2"'), ':1: expected "schema"'),
+                (good + '{"schema":2,"type":"interval"', ':2: not JSON'),
+                (good.replace('"raw":5', '"raw":-5'), ':1: expected raw to be a whole number'),
+                (good.replace('"enabled_ns":1000,', ''), ':1: expected enabled_ns'),
+                (good.replace('"type":"interval"', '"type":"x"'), ":1: expected type"),
+                (good + good.replace('"schema":2,', ''), ':2: expected "schema"')):
+            with tempfile.NamedTemporaryFile('w', suffix='.jsonl') as f:
+                f.write(text)
+                f.flush()
+                r = run('import', f.name)
+            self.assertEqual(r.returncode, 2, text)
+            self.assertIn(want, r.stderr, text)
+        with tempfile.NamedTemporaryFile('w', suffix='.jsonl') as f:
+            f.write(good)
             f.flush()
-            r = run('import', f.name)
-        self.assertEqual(r.returncode, 2)
-        self.assertRegex(r.stderr, r":1: pmumon's JSON Lines \(schema \d+\) cannot be imported")
-        self.assertIn('pmumon stat -x,', r.stderr)
+            (j,) = [x for x in rows(f.name) if x['type'] == 'interval']
+        self.assertEqual((j['event'], j['value'], j['raw']), ('e', 5, 5))
 
     def test_partial_recording_keeps_channel_numbers(self):
         # a channel is read from the PMU's own name, not from which others are there

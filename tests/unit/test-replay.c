@@ -210,9 +210,14 @@ static void test_refused(void **state)
 		/* simulated or not, never a third thing read as real */
 		{ PM_REPLAY_AUTO, PM_HEADER "\n" PM_ROW("5", "10", "10", "yes"),
 		  "t.csv:2: expected simulated to be 0 or 1, not 'yes'" },
-		/* pmumon's JSON Lines, whatever their schema, are not perf's */
+		/* pmumon's JSON Lines: each field a CSV row has; a newer schema refused */
 		{ PM_REPLAY_AUTO, "{\"schema\":2,\"type\":\"total\",\"event\":\"msr/tsc/\"}\n",
-		  "t.csv:1: pmumon's JSON Lines (schema 2) cannot be imported" },
+		  "t.csv:1: expected time_s in seconds" },
+		{ PM_REPLAY_AUTO, "{\"schema\":3,\"type\":\"total\",\"event\":\"msr/tsc/\"}\n",
+		  "t.csv:1: a record of schema 3: this pmumon reads schema 1 to 2" },
+		/* and are not perf's */
+		{ PM_REPLAY_PERF_JSON, "{\"schema\":2,\"type\":\"total\",\"event\":\"msr/tsc/\"}\n",
+		  "t.csv:1: a pmumon JSON Lines record among perf stat -j's" },
 		{ PM_REPLAY_PERF_JSON, "[1]\n", "t.csv:1: expected a JSON object" },
 	};
 	(void)state;
