@@ -333,6 +333,41 @@ bool cli_sampler__done(const struct cli_sampler *sp);
 /* Ask it to end, wait for it, free it; the cli_live stays the caller's to free. */
 void cli_sampler__stop(struct cli_sampler *sp);
 
+/* ---- a recording counted again: import and report (cli/replay.c) ------------------- */
+
+struct cli_replay_args {
+	const char *file; /* "-": standard input; a pmumon recording (FILE.db) too */
+	const char *packs;
+	enum pm_replay_format format;
+	char sep;
+	double duration_s;
+	long long run; /* of a FILE.db (0: its last) */
+};
+
+struct cli_replay {
+	struct pm_ctx *ctx;
+	struct pm_evlist *l;
+	struct pm_session *s;
+	size_t n_samples;
+	bool intervals;
+	struct pm_out_opts oo; /* simulated, its platform, the target: for the output */
+	char target[600], sim_platform[64];
+};
+
+/* What each report goes to: 0, or -errno (said, or -EPIPE). */
+typedef int (*cli_report_hook)(void *arg, const struct pm_report *r);
+
+/*
+ * cli_replay__open: the recording parsed, the machine its packs describe,
+ * its events and c's metrics in a session, opened: 0 or the exit status
+ * (said). cli_replay__play: each interval's report (when it has intervals),
+ * then the totals, to hook: 0 or -errno. cli_replay__close frees it.
+ */
+int cli_replay__open(struct cli_replay *rp, const struct cli_replay_args *a,
+		     const struct cli_count *c);
+int cli_replay__play(struct cli_replay *rp, cli_report_hook hook, void *arg);
+void cli_replay__close(struct cli_replay *rp);
+
 /* ---- strict values and small helpers (cli/options.c, cli/util.c) ------------------- */
 
 /* Strict option values: print the error naming the option and return -EINVAL. */
@@ -345,6 +380,8 @@ int cli_parse_define(const char *arg, char *name, size_t size, double *ret);
 /* A whole file ("-": standard input) into *ret (caller frees): 0, -errno,
  * or -EFBIG beyond max bytes. */
 int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
+/* Bytes per second of a bandwidth unit ("MB/s": 1e6, "GiB/s": 2^30), 0 for any other. */
+double cli_unit_bytes(const char *unit);
 
 #define CLI_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define CLI_MIN(a, b) ((a) < (b) ? (a) : (b))

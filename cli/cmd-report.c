@@ -3,7 +3,10 @@
  * pmumon report: look back at a recording. Per event or metric and place:
  * min, mean, p50, p95, max over the intervals counted, the time above a
  * threshold, and the worst quality seen; and time-series plots through
- * gnuplot, with a gap (never a 0) where a value was not counted.
+ * gnuplot, with a gap (never a 0) where a value was not counted. A
+ * recording is a pmumon recording (FILE.db), or any file import reads
+ * (perf stat -x, or -j output, pmumon CSV or JSON Lines), imported into a
+ * recording in memory first, so both are reported by the same code.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -14,17 +17,21 @@
 #include <string.h>
 
 #include "cli.h"
+#include "config.h"
 #include "store/store.h"
 
 struct report_args {
 	const char *path;
 	const char *names[CLI_MAX_ARGS]; /* -M/-e NAME or GLOB: which series */
 	size_t n_names;
+	struct cli_count count; /* a text recording's -M metrics and --define constants */
+	const char *packs;	/* a text recording's --pack */
 	double from_s, to_s;
-	bool above_given;
+	bool above_given, above_pct; /* --above VALUE, or N% of channel_peak */
 	double above;
 	const char *plot;
-	char sep; /* -x: CSV */
+	char sep;  /* -x: CSV */
+	bool json; /* -j: JSON Lines */
 	long long run;
 };
 
@@ -36,29 +43,40 @@ struct stats {
 
 static void usage(FILE *f)
 {
-	fputs("usage: pmumon report FILE.db [OPTIONS]\n"
-	      "\n"
-	      "Statistics of a recording (pmumon record), per event or metric and place,\n"
-	      "over the intervals that counted: min, mean, p50, p95, max, the time above\n"
-	      "a threshold, and the worst quality seen (a value extrapolated, a device\n"
-	      "lost...). Values not counted are left out of the statistics and shown\n"
-	      "as gaps in plots, never as 0.\n"
-	      "\n"
-	      "  -M, -e NAME           only these events or metrics (a glob; repeatable)\n"
-	      "      --from SECONDS    from this many seconds into the run (0)\n"
-	      "      --to SECONDS      up to this many seconds into the run (the end)\n"
-	      "      --above VALUE     also the time each series spent above VALUE (its unit)\n"
-	      "      --run N           the run N of the file (the last)\n"
-	      "      --plot OUT.png|OUT.svg  draw the series, one line per place (gnuplot)\n"
-	      "  -x, --field-separator SEP  CSV with a header row\n"
-	      "\n"
-	      "Examples:\n"
-	      "  pmumon report run.db -M ddr_read_bandwidth.all --above 25600\n"
-	      "  pmumon report run.db -M 'ddr_*' --from 60 --to 120 --plot ddr.svg\n",
-	      f);
+	fprintf(f,
+		"usage: pmumon report FILE [OPTIONS]\n"
+		"\n"
+		"Statistics of a recording, per event or metric and place,\n"
+		"over the intervals that counted: min, mean, p50, p95, max, the time above\n"
+		"a threshold, and the worst quality seen (a value extrapolated, a device\n"
+		"lost...). Values not counted are left out of the statistics and shown\n"
+		"as gaps in plots, never as 0. FILE is a pmumon recording (FILE.db: record,\n"
+		"serve --store), or what pmumon import reads: perf stat -x, or -j output\n"
+		"(with -I: one interval each), pmumon CSV or JSON Lines, a counts CSV.\n"
+		"\n"
+		"  -M, -e NAME           only these events or metrics (a glob; repeatable); of\n"
+		"                        a file import reads, -M NAME also computes metric NAME\n"
+		"      --define NAME=VALUE  a constant: channel_peak=B/s for --above N%%, or\n"
+		"                        what a metric of a file import reads needs\n"
+		"      --pack NAMES      a file import reads: the packs of its machine\n"
+		"      --from SECONDS    from this many seconds into the run (0)\n"
+		"      --to SECONDS      up to this many seconds into the run (the end)\n"
+		"      --above VALUE     also the time each series spent above VALUE (its unit),\n"
+		"      --above N%%        or above N%% of --define channel_peak=B/s (bandwidths)\n"
+		"      --run N           the run N of the file (the last)\n"
+		"      --plot OUT.png|OUT.svg  draw the series, one line per place (gnuplot)\n"
+		"  -x, --field-separator SEP  CSV with a header row\n"
+		"  -j, --json            JSON Lines, an object per series\n"
+		"\n"
+		"Examples:\n"
+		"  pmumon report run.db -M ddr_read_bandwidth.all --above 25600\n"
+		"  pmumon report run.db -M 'ddr_*' --from 60 --to 120 --plot ddr.svg\n"
+		"  pmumon report run.db -M ddr_bandwidth.all --define channel_peak=25.6e9 \\\n"
+		"                --above 80%%\n"
+		"  pmumon report perf.csv --pack yitian710 -M ddr_read_bandwidth.all\n");
 }
 
-enum { OPT_FROM = 4000, OPT_TO, OPT_ABOVE, OPT_PLOT, OPT_RUN };
+enum { OPT_FROM = 4000, OPT_TO, OPT_ABOVE, OPT_PLOT, OPT_RUN, OPT_PACK };
 
 static int seconds(const char *opt, const char *arg, double *ret)
 {
@@ -82,18 +100,37 @@ static int report_option(void *arg_, int c, const char *arg)
 			return -EINVAL;
 		}
 		a->names[a->n_names++] = arg;
+		/* a metric named (not a glob) is computed from a text recording's events */
+		if (c == 'M' && !strpbrk(arg, "*?["))
+			a->count.metrics[a->count.n_metrics++] = arg;
+		return 0;
+	case CLI_OPT_DEFINE:
+		return cli_count__option(&a->count, c, arg) < 0 ? -EINVAL : 0;
+	case OPT_PACK:
+		a->packs = arg;
+		return 0;
+	case 'j':
+		a->json = true;
 		return 0;
 	case OPT_FROM:
 		return seconds("--from", arg, &a->from_s);
 	case OPT_TO:
 		return seconds("--to", arg, &a->to_s);
-	case OPT_ABOVE:
+	case OPT_ABOVE: {
+		size_t n = strlen(arg);
+		char num[64];
+
 		a->above_given = true;
-		if (cli_parse_double(arg, &a->above) < 0) {
-			cli_error("--above wants a number in the series' unit, not '%s'", arg);
+		a->above_pct = n && arg[n - 1] == '%';
+		snprintf(num, sizeof(num), "%.*s", (int)(n - a->above_pct), arg);
+		if (cli_parse_double(num, &a->above) < 0 || (a->above_pct && !(a->above > 0))) {
+			cli_error("--above wants a number in the series' unit, or a share of the "
+				  "channel peak such as 80%%, not '%s'",
+				  arg);
 			return -EINVAL;
 		}
 		return 0;
+	}
 	case OPT_PLOT:
 		a->plot = arg;
 		return 0;
@@ -114,6 +151,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	static const struct option opts[] = {
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "define", required_argument, NULL, CLI_OPT_DEFINE },
+		{ "pack", required_argument, NULL, OPT_PACK },
+		{ "json", no_argument, NULL, 'j' },
 		{ "from", required_argument, NULL, OPT_FROM },
 		{ "to", required_argument, NULL, OPT_TO },
 		{ "above", required_argument, NULL, OPT_ABOVE },
@@ -124,7 +164,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	static const struct cli_command_options co = { "report", "M:e:x:vh", opts, usage,
+	static const struct cli_command_options co = { "report", "M:e:x:jvh", opts, usage,
 						       report_option };
 	int r;
 
@@ -133,7 +173,17 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	if (r)
 		return r;
 	if (optind + 1 != argc) {
-		cli_error("report reads one recording: pmumon report FILE.db");
+		cli_error("report reads one recording: pmumon report FILE");
+		return -EINVAL;
+	}
+	if (a->above_pct && !(cli_count__defined(&a->count, "channel_peak") > 0)) {
+		cli_error("--above %g%% is a share of a channel's peak: give the peak with --define "
+			  "channel_peak=BYTES/S (pmumon knows none)",
+			  a->above);
+		return -EINVAL;
+	}
+	if (a->sep && a->json) {
+		cli_error("give -x or -j, not both");
 		return -EINVAL;
 	}
 	a->path = argv[optind];
@@ -173,21 +223,40 @@ static double percentile(const double *sorted, size_t n, double q)
 	return sorted[rank ? rank - 1 : 0];
 }
 
-static int stats_of(const struct store_point *p, size_t n, const struct report_args *a,
-		    struct stats *st)
+/* --above's threshold for a series in its unit: NAN for none (not given, or a share of
+ * the peak for a series that is no bandwidth). */
+static double threshold(const struct report_args *a, const struct store_series *s)
+{
+	double bytes = cli_unit_bytes(s->unit);
+
+	if (!a->above_given)
+		return NAN;
+	if (!a->above_pct)
+		return a->above;
+	return bytes > 0 ? a->above / 100 * cli_count__defined(&a->count, "channel_peak") / bytes :
+			   NAN;
+}
+
+static int stats_of(const struct store_point *p, size_t n, double above, struct stats *st)
 {
 	double *v = malloc((n + 1) * sizeof(*v)), sum = 0;
 
 	if (!v)
 		return -ENOMEM;
-	*st = (struct stats){ .n = n, .min = NAN, .mean = NAN, .p50 = NAN, .p95 = NAN, .max = NAN };
+	*st = (struct stats){ .n = n,
+			      .min = NAN,
+			      .mean = NAN,
+			      .p50 = NAN,
+			      .p95 = NAN,
+			      .max = NAN,
+			      .above_s = isnan(above) ? NAN : 0 };
 	for (size_t i = 0; i < n; i++) {
 		st->flags |= p[i].flags;
 		if (isnan(p[i].value))
 			continue;
 		v[st->counted++] = p[i].value;
 		sum += p[i].value;
-		if (a->above_given && p[i].value > a->above)
+		if (p[i].value > above) /* false for a NAN threshold */
 			st->above_s += p[i].duration_s;
 	}
 	if (st->counted) {
@@ -219,6 +288,8 @@ static void quality_text(unsigned flags, char *buf, size_t size)
 
 static void print_header(const struct report_args *a)
 {
+	if (a->json)
+		return;
 	if (a->sep)
 		printf("name%cplace%cunit%cintervals%ccounted%cmin%cmean%cp50%cp95%cmax%c"
 		       "above_s%cquality\n",
@@ -230,12 +301,62 @@ static void print_header(const struct report_args *a)
 		       "QUALITY");
 }
 
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/* A number, or null for NaN (not counted, not asked). */
+static void json_num(const char *key, double v)
+{
+	printf(",\"%s\":", key);
+	if (isfinite(v))
+		printf("%.17g", v);
+	else
+		fputs("null", stdout);
+}
+
+static void print_json(const struct store_series *s, const struct stats *st, const char *q)
+{
+	fputs("{\"name\":", stdout);
+	json_str(s->name);
+	fputs(",\"place\":", stdout);
+	json_str(s->place);
+	fputs(",\"unit\":", stdout);
+	json_str(s->unit);
+	printf(",\"metric\":%s,\"intervals\":%zu,\"counted\":%zu", s->metric ? "true" : "false",
+	       st->n, st->counted);
+	json_num("min", st->min);
+	json_num("mean", st->mean);
+	json_num("p50", st->p50);
+	json_num("p95", st->p95);
+	json_num("max", st->max);
+	json_num("above_s", st->above_s);
+	fputs(",\"quality\":", stdout);
+	json_str(q);
+	puts("}");
+}
+
 static void print_stats(const struct report_args *a, const struct store_series *s,
 			const struct stats *st)
 {
 	char q[256];
 
 	quality_text(st->flags, q, sizeof(q));
+	if (a->json) {
+		print_json(s, st, q);
+		return;
+	}
 	if (a->sep) {
 		printf("%s%c%s%c%s%c%zu%c%zu%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%s\n",
 		       s->name, a->sep, s->place, a->sep, s->unit, a->sep, st->n, a->sep,
@@ -249,7 +370,9 @@ static void print_stats(const struct report_args *a, const struct store_series *
 	}
 	printf("%-28s %-16s %12.6g %12.6g %12.6g %12.6g %12.6g %-6s", s->name, s->place, st->min,
 	       st->mean, st->p50, st->p95, st->max, s->unit);
-	if (a->above_given)
+	if (a->above_given && isnan(st->above_s))
+		printf(" %8s", "-"); /* a share of the peak, of a series that is no bandwidth */
+	else if (a->above_given)
 		printf(" %8.3f", st->above_s);
 	printf(" %s\n", q[0] ? q : "-");
 }
@@ -339,22 +462,81 @@ static int plot(const struct report_args *a, struct store *st, const struct stor
 	return 0;
 }
 
+static int append_report(void *arg, const struct pm_report *r)
+{
+	void **ctx = arg; /* the store, and whether the file has intervals */
+	const char *why = "";
+	int e;
+
+	if (!r->interval && *(bool *)ctx[1])
+		return 0; /* the totals of the intervals appended */
+	e = store_append(ctx[0], r, &why);
+	if (e < 0)
+		cli_error("keeping the imported recording in memory failed: %s", why);
+	return e;
+}
+
+/*
+ * A file import reads (perf or pmumon output), imported into a recording
+ * in memory: its intervals (or its totals, as one), with -M's metrics
+ * computed. 0 or the exit status (said).
+ */
+static int import_to_memory(const struct report_args *a, struct store **ret)
+{
+	struct cli_replay_args in = { .file = a->path, .packs = a->packs };
+	struct store_run run = { .command = "pmumon report", .version = PMUMON_VERSION };
+	struct cli_replay rp;
+	const char *why = "";
+	void *ctx[2];
+	int r = cli_replay__open(&rp, &in, &a->count);
+
+	if (r) {
+		cli_replay__close(&rp);
+		return r;
+	}
+	run.simulated = rp.oo.simulated;
+	run.sim_platform = rp.oo.sim_platform;
+	if (store_open_write(":memory:", false, &run, ret, &why) < 0) {
+		cli_error("cannot keep the recording in memory: %s", why);
+		cli_replay__close(&rp);
+		return EXIT_FAIL;
+	}
+	ctx[0] = *ret;
+	ctx[1] = &rp.intervals;
+	r = cli_replay__play(&rp, append_report, ctx) < 0 ? EXIT_FAIL : 0;
+	cli_replay__close(&rp);
+	return r;
+}
+
+/* The recording: a pmumon recording read in place, any other file imported. */
+static int open_recording(const struct report_args *a, struct store **ret)
+{
+	const char *why = "";
+
+	if (!store_is_recording(a->path))
+		return import_to_memory(a, ret);
+	if (store_open_read(a->path, ret, &why) < 0) {
+		cli_error("cannot read the recording '%s': %s", a->path, why);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { 0 };
 	struct store_series *s = NULL;
 	struct store *st = NULL;
-	const char *why = "";
 	long n;
 	int r;
 
 	r = parse_args(argc, argv, &a);
 	if (r)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	r = store_open_read(a.path, &st, &why);
-	if (r < 0) {
-		cli_error("cannot read the recording '%s': %s", a.path, why);
-		return EXIT_FAIL;
+	r = open_recording(&a, &st);
+	if (r) {
+		store_close(st);
+		return r;
 	}
 	n = store_series(st, a.run, &s);
 	if (n <= 0) {
@@ -371,7 +553,7 @@ int cmd_report(int argc, char **argv)
 		if (!wanted(&a, &s[i]))
 			continue;
 		m = store_points(st, s[i].id, a.from_s, a.to_s, &p);
-		r = m < 0 ? (int)m : stats_of(p, (size_t)m, &a, &stt);
+		r = m < 0 ? (int)m : stats_of(p, (size_t)m, threshold(&a, &s[i]), &stt);
 		if (r == 0)
 			print_stats(&a, &s[i], &stt);
 		free(p);

@@ -299,20 +299,6 @@ static void put_row(struct lines *ls, const struct view *v, const struct pm_row 
 		 marks);
 }
 
-/* Bytes per second of a bandwidth unit ("MB/s": 1e6), 0 for any other. */
-static double unit_bytes(const char *unit)
-{
-	static const struct {
-		const char *unit;
-		double bytes;
-	} units[] = { { "B/s", 1 }, { "KB/s", 1e3 }, { "MB/s", 1e6 }, { "GB/s", 1e9 } };
-
-	for (size_t i = 0; unit && i < CLI_ARRAY_SIZE(units); i++)
-		if (!strcmp(unit, units[i].unit))
-			return units[i].bytes;
-	return 0;
-}
-
 /*
  * One event's or metric's block: its name, then a line per place; a block
  * of one place is one line ("DF_CH0_GBps S0 ...").
@@ -330,8 +316,8 @@ static void put_block(struct lines *ls, const struct view *v, const struct pm_re
 			max = rep->rows[idx[k]].value;
 	if (r0->unit && !strcmp(r0->unit, "%"))
 		max = 100; /* a share: its bar is against the whole */
-	else if (v->peak_bps > 0 && v->aggr == PM_AGGR_CHANNEL && unit_bytes(r0->unit) > 0)
-		max = v->peak_bps / unit_bytes(r0->unit); /* a channel's bandwidth: its peak */
+	else if (v->peak_bps > 0 && v->aggr == PM_AGGR_CHANNEL && cli_unit_bytes(r0->unit) > 0)
+		max = v->peak_bps / cli_unit_bytes(r0->unit); /* a channel's bandwidth: its peak */
 	if (n == 1) {
 		cli_row_place(r0, place, sizeof(place));
 		snprintf(label, sizeof(label), "%s %s", r0->event, place);

@@ -14,6 +14,25 @@
 
 #include "cli.h"
 
+double cli_unit_bytes(const char *unit)
+{
+	static const struct {
+		const char *unit;
+		double bytes;
+	} units[] = { { "B/s", 1 },
+		      { "KB/s", 1e3 },
+		      { "MB/s", 1e6 },
+		      { "GB/s", 1e9 },
+		      { "KiB/s", 1024.0 },
+		      { "MiB/s", 1048576.0 },
+		      { "GiB/s", 1073741824.0 } };
+
+	for (size_t i = 0; unit && i < CLI_ARRAY_SIZE(units); i++)
+		if (!strcmp(unit, units[i].unit))
+			return units[i].bytes;
+	return 0;
+}
+
 int cli_parse_u64(const char *s, uint64_t *ret)
 {
 	uint64_t v = 0;

@@ -171,6 +171,15 @@ static const char *domain_label(struct pm_session *s, enum domain_kind kind, int
 	return s->domains.name[s->domains.n] ? s->domains.name[s->domains.n++] : NULL;
 }
 
+/* A counter of an uncore PMU: one whose cpumask may span sockets (a recording's
+ * instances have no PMU: their rows are as recorded). */
+static bool spans_sockets(const struct pm_session *s, const struct pm_counter *c)
+{
+	const struct pm_pmu *p = s->l->inst[c->inst].pmu;
+
+	return p && p->uncore;
+}
+
 static long row_key(const struct pm_session *s, const struct pm_counter *c)
 {
 	const struct pm_cpu_topo *t = pm_topo__cpu(&s->ctx->topo, c->cpu);
@@ -181,7 +190,7 @@ static long row_key(const struct pm_session *s, const struct pm_counter *c)
 	case PM_AGGR_DEVICE:
 		/* an uncore PMU whose cpumask spans sockets (amd_df: one CPU per socket)
 		 * counts each socket's own hardware: a row per socket, never merged */
-		if (s->l->inst[c->inst].pmu->uncore)
+		if (spans_sockets(s, c))
 			return (long)(c->inst - s->l->ev[c->event].first_inst) * 4096 + pkg;
 		return (long)(c->inst - s->l->ev[c->event].first_inst);
 	case PM_AGGR_CHANNEL:
@@ -244,7 +253,7 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 		/* fall through */
 	case PM_AGGR_DEVICE:
 		row->device = s->l->inst[c->inst].device;
-		if (t && s->l->inst[c->inst].pmu->uncore)
+		if (t && spans_sockets(s, c))
 			row->socket = t->package; /* its key's socket */
 		if (pl) {
 			row->place = pl->label;

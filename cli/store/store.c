@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "store-db.h"
 #include "store.h"
 
 struct store {
@@ -69,6 +70,11 @@ static int exec(struct store *st, const char *sql, const char **ret_err)
 {
 	return sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 :
 									  fail(st, ret_err, sql);
+}
+
+sqlite3 *store_db(struct store *st)
+{
+	return st->db;
 }
 
 static long long query_int(struct store *st, const char *sql)

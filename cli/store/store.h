@@ -61,4 +61,14 @@ long store_points(struct store *st, long long series, double from_s, double to_s
 /* The last run's id, 0 if none. */
 long long store_last_run(struct store *st);
 
+/* Does path hold an SQLite database (a pmumon recording, or refused as one)? */
+bool store_is_recording(const char *path);
+/*
+ * Run N (0: the last) of the recording at path as pmumon CSV, what stat -x,
+ * wrote: its event series, every interval (export.c). 0, -errno with
+ * *ret_err saying why.
+ */
+int store_export_csv(const char *path, long long run, char **ret, size_t *ret_len,
+		     const char **ret_err);
+
 #endif

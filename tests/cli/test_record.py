@@ -28,6 +28,12 @@ def run(*args, **kw):
                           **kw)
 
 
+def place_of(device):
+    """die, channel, sub-channel of a Yitian 710 DDR PMU's name (docs/facts-metrics.md)."""
+    addr = int(device.rsplit('_', 1)[1], 16)
+    return (addr >> 30) & 1, (addr >> 13) & 3, (addr >> 7) & 1
+
+
 class Record(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
@@ -99,6 +105,87 @@ class Record(unittest.TestCase):
         f = r.stdout.splitlines()[1].split(',')
         self.assertEqual(f[3], '3')
         self.assertTrue(abs(float(f[6]) - 12800) <= 1e-6, f)
+
+    def test_above_a_share_of_the_channel_peak(self):
+        r, db = self.record('yitian710:scenario=' + self.scn(PHASES), '--per-channel',
+                            '-M', 'ddr_read_bandwidth.all', '--interval-count', '10')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # 80% of a 16 GB/s peak is 12.8 GB/s: the burst is not above it; 50% is 8 GB/s
+        for pct, want in (('50%', 3), ('80%', 0)):
+            r = run('report', db, '-M', 'ddr_read_bandwidth.all', '--define',
+                    'channel_peak=16e9', '--above', pct, '-j')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            rows = [__import__('json').loads(l) for l in r.stdout.splitlines()]
+            self.assertEqual(len(rows), 8)
+            self.assertTrue(all(abs(o['above_s'] - want) <= 1e-9 for o in rows), (pct, rows))
+        r = run('report', db, '--above', '80%')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--define channel_peak=', r.stderr)
+        # a share of a peak means nothing for a count: no time, not a 0
+        r = run('report', db, '-e', 'ali_drw/hif_rd/', '--define', 'channel_peak=16e9',
+                '--above', '50%', '-j')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(all(__import__('json').loads(l)['above_s'] is None
+                            for l in r.stdout.splitlines()))
+
+    def test_import_and_report_of_a_recording_equal_the_live_run(self):
+        args = ['-I', '500', '-e', 'ali_drw/hif_rd/', '-e', 'ali_drw/hif_wr/', '-M',
+                'ddr_read_bandwidth.all']
+        r, db = self.record('yitian710', *args, '--interval-count', '4')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        live = run('--sim', 'yitian710', 'stat', '-x,', '-a', '--per-device', *args, '--',
+                   'sleep', '2')
+        self.assertEqual(live.returncode, 0, live.stderr)
+        # the recording played back is the live run, byte for byte
+        imp = run('import', '-x,', '--per-device', '-M', 'ddr_read_bandwidth.all', db)
+        self.assertEqual(imp.returncode, 0, imp.stderr)
+        self.assertEqual(imp.stdout, live.stdout)
+        # and report's statistics of the recording are the live intervals'
+        per = {}
+        for row in __import__('csv').DictReader(live.stdout.splitlines()):
+            if row['type'] == 'interval':
+                per.setdefault((row['event'], row['device']), []).append(float(row['value']))
+        rep = run('report', db, '-j')
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        got = [__import__('json').loads(l) for l in rep.stdout.splitlines()]
+        self.assertEqual(len(got), 3 * 16)
+        for o in got:
+            # report names a device's place; the live CSV its PMU
+            vals = [v for (e, d), v in per.items() if e == o['name'] and
+                    ('die%d/ch%d/sub%d' % place_of(d)) == o['place']]
+            self.assertEqual(len(vals), 1, o)
+            mean = sum(vals[0]) / len(vals[0])
+            self.assertTrue(abs(o['mean'] - mean) <= 1e-9 * mean, (o, mean))
+            self.assertEqual((o['min'], o['max']), (min(vals[0]), max(vals[0])))
+        # a file import reads is reported as its recording would be
+        with open(os.path.join(self.tmp, 'live.csv'), 'w') as f:
+            f.write(live.stdout)
+        again = run('report', os.path.join(self.tmp, 'live.csv'), '-M',
+                    'ddr_read_bandwidth.all', '-j')
+        self.assertEqual(again.returncode, 0, again.stderr)
+        ours = {(o['name'], o['place']): o for o in got}
+        for o in map(__import__('json').loads, again.stdout.splitlines()):
+            self.assertEqual(o, ours[(o['name'], o['place'])])
+
+    def test_report_of_perf_output(self):
+        # perf stat -x, -I of Yitian's 16 DDR PMUs (tests/data/import), per PMU: what
+        # import computes, interval by interval, is what report sums up
+        fixture = os.path.join(os.environ['PMUMON_SOURCE_ROOT'], 'tests', 'data', 'import',
+                               'constructed-yitian710-perf61-x.csv')
+        imp = run('import', '-x,', '--per-device', '-M', 'ddr_read_bandwidth.all', fixture)
+        self.assertEqual(imp.returncode, 0, imp.stderr)
+        rep = run('report', fixture, '-M', 'ddr_read_bandwidth.all', '-j')
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        want = {}
+        for row in __import__('csv').DictReader(imp.stdout.splitlines()):
+            if row['type'] == 'interval' and row['event'] == 'ddr_read_bandwidth.all':
+                want.setdefault(row['device'], []).append(float(row['value']))
+        got = [__import__('json').loads(l) for l in rep.stdout.splitlines()]
+        self.assertEqual(len(got), len(want))
+        for o in got:
+            (vals,) = [v for d, v in want.items()
+                       if 'die%d/ch%d/sub%d' % place_of(d) == o['place']]
+            self.assertTrue(abs(o['mean'] - sum(vals) / len(vals)) <= 1e-6 * o['mean'], o)
 
     def test_sigkill_keeps_every_whole_interval(self):
         db = os.path.join(self.tmp, 'k.db')

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A recording counted again, for import and report: perf stat -x, or -j
+ * output, pmumon's CSV or JSON Lines, a counts CSV, or a pmumon recording
+ * (FILE.db, written back out as pmumon CSV and read as one), parsed into
+ * the library's replay source, on the machine its packs describe, with the
+ * metrics asked for computed again; then played interval by interval.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "store/store.h"
+
+#define MAX_FILE_BYTES (256u << 20)
+
+static bool packs_known(struct pm_ctx *ctx, const char *packs)
+{
+	const char *have = pm_ctx__packs(ctx);
+	char *copy = strdup(packs), *save = NULL;
+	bool ok = copy != NULL;
+
+	for (char *p = ok ? strtok_r(copy, ",", &save) : NULL; p; p = strtok_r(NULL, ",", &save)) {
+		size_t n = strlen(p);
+		bool found = false;
+
+		for (const char *h = have; *h && !found;) {
+			size_t l = strcspn(h, ",");
+
+			found = l == n && !strncmp(h, p, n);
+			h += l + (h[l] == ',');
+		}
+		if (!found) {
+			cli_error("no platform pack '%s' (packs: built-in directories under data/, "
+				  "or --events-dir)",
+				  p);
+			ok = false;
+		}
+	}
+	free(copy);
+	return ok;
+}
+
+/* The file's text; a pmumon recording (FILE.db) as the pmumon CSV of its run. 0, or the
+ * exit status (said). */
+static int read_text(const struct cli_replay_args *a, char **ret, size_t *ret_len,
+		     enum pm_replay_format *ret_format)
+{
+	const char *why = "";
+	int r;
+
+	if (store_is_recording(a->file)) {
+		r = store_export_csv(a->file, a->run, ret, ret_len, &why);
+		if (r < 0) {
+			cli_error("cannot read the recording '%s': %s", a->file, why);
+			return EXIT_FAIL;
+		}
+		*ret_format = PM_REPLAY_PMUMON_CSV;
+		return 0;
+	}
+	if (a->run) {
+		cli_error("--run picks a run of a pmumon recording (FILE.db); '%s' is not one",
+			  a->file);
+		return EXIT_USAGE;
+	}
+	r = cli_read_file(a->file, MAX_FILE_BYTES, ret, ret_len);
+	if (r == -EFBIG) {
+		cli_error("'%s' is too large to import (at most %u MiB)", a->file,
+			  MAX_FILE_BYTES >> 20);
+		return EXIT_FAIL;
+	}
+	if (r < 0) {
+		cli_error("cannot read '%s': %s", a->file, strerror(-r));
+		return EXIT_FAIL;
+	}
+	*ret_format = a->format;
+	return 0;
+}
+
+/* The recording, parsed: 0, or the exit status (said). */
+static int read_recording(const struct cli_replay_args *a, struct pm_replay **ret)
+{
+	struct pm_replay_opts ro = { .size = sizeof(ro) };
+	struct pm_diag d;
+	char *buf = NULL;
+	size_t len = 0;
+	int r = read_text(a, &buf, &len, &ro.format);
+
+	if (r)
+		return r;
+	ro.sep = a->sep;
+	ro.name = a->file;
+	ro.duration_ns = (uint64_t)(a->duration_s * 1e9);
+	r = pm_replay__parse(buf, len, &ro, ret, &d);
+	free(buf);
+	if (r < 0) {
+		cli_report(a->file, r, &d);
+		return r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* What the recording lacks, said before its rows. */
+static void say_gaps(const struct cli_replay_args *a, const struct pm_replay *rp)
+{
+	char note[1024];
+
+	if (pm_replay__unsupported(rp, note, sizeof(note)) == 0 && note[0])
+		cli_info("left out, not supported where they were counted: %s", note);
+	if (!pm_replay__duration_known(rp))
+		cli_info("%s has totals without a duration_time row: metrics that divide by "
+			 "duration_time are <not counted>; give --duration SECONDS",
+			 a->file);
+}
+
+/* The recording's events and c's metrics, resolved and opened: 0 or the exit status. */
+static int replay_session(struct cli_replay *rp, const struct cli_replay_args *a,
+			  const struct cli_count *c, enum pm_aggr aggr)
+{
+	struct pm_session_opts so = { .size = sizeof(so), .target = PM_TARGET_SYSTEM };
+	struct pm_diag d;
+	int r;
+
+	if (a->packs && !packs_known(rp->ctx, a->packs))
+		return EXIT_USAGE;
+	r = pm_evlist__new(rp->ctx, &rp->l);
+	if (r == 0)
+		r = pm_evlist__add_recorded(rp->l, &d);
+	if (r < 0) {
+		cli_report(a->file, r, &d);
+		return r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
+	}
+	if (cli_count__add(c, rp->l) < 0)
+		return EXIT_USAGE;
+	so.aggr = c->n_aggr ? c->aggr : aggr;
+	r = pm_session__new(rp->l, &so, &rp->s, &d);
+	if (r == 0)
+		r = pm_session__open(rp->s, &d);
+	if (r < 0) {
+		cli_report(a->file, r, &d);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int cli_replay__open(struct cli_replay *rp, const struct cli_replay_args *a,
+		     const struct cli_count *c)
+{
+	struct pm_replay *rec = NULL;
+	enum pm_aggr aggr;
+	int r;
+
+	*rp = (struct cli_replay){ .oo = { .size = sizeof(rp->oo) } };
+	r = read_recording(a, &rec);
+	if (r)
+		return r;
+	rp->n_samples = pm_replay__sample_count(rec);
+	rp->intervals = pm_replay__intervals(rec);
+	aggr = pm_replay__aggr(rec);
+	rp->oo.simulated = pm_replay__sim_platform(rec) != NULL;
+	if (rp->oo.simulated && pm_replay__sim_platform(rec)[0])
+		snprintf(rp->sim_platform, sizeof(rp->sim_platform), "%s",
+			 pm_replay__sim_platform(rec));
+	rp->oo.sim_platform = rp->sim_platform[0] ? rp->sim_platform : NULL;
+	snprintf(rp->target, sizeof(rp->target), "'%s' (%s, imported)", a->file,
+		 pm_replay__format_name(rec));
+	rp->oo.target = rp->target;
+	say_gaps(a, rec);
+	if (cli_ctx_new_replay(rec, a->packs, &rp->ctx) < 0) /* it owns rec now */
+		return EXIT_FAIL;
+	return replay_session(rp, a, c, aggr);
+}
+
+int cli_replay__play(struct cli_replay *rp, cli_report_hook hook, void *arg)
+{
+	sigset_t none;
+	int r;
+
+	/* a replay programs no counter, so a signal may end it where it stands */
+	sigemptyset(&none);
+	cli_signals_setup(&none);
+	r = pm_session__enable(rp->s);
+	for (size_t i = 0; r == 0 && i < rp->n_samples; i++) {
+		r = pm_session__read(rp->s);
+		if (r < 0)
+			cli_error("replaying the recording failed: %s", strerror(-r));
+		else if (rp->intervals)
+			r = hook(arg, pm_session__report(rp->s, true));
+	}
+	if (r == 0)
+		r = hook(arg, pm_session__report(rp->s, false));
+	pm_session__disable(rp->s);
+	return r;
+}
+
+void cli_replay__close(struct cli_replay *rp)
+{
+	pm_session__free(rp->s);
+	pm_evlist__free(rp->l);
+	pm_ctx__free(rp->ctx);
+	*rp = (struct cli_replay){ 0 };
+}
