@@ -12,8 +12,8 @@
            --collector.perf on this machine, the same software events per CPU,
            scraped every 15 s for SECONDS: CPU seconds each, per hour, as a ratio;
            and serve's idle cost at 1 s sampling with no scrapes
-  soak     RSS and open file descriptors of serve at the start and end of the
-           cpu run (they must not grow)
+  soak     RSS and open file descriptors of serve at -I 100 after its live page's
+           memory filled, and SECONDS later (they must not grow)
 
 usage: bench/serve.py [--build DIR] [--seconds S] [--clients N] [--scrapes N]
 """
@@ -40,10 +40,17 @@ def free_port():
 
 
 def cpu_seconds(pid):
-    with open('/proc/%d/stat' % pid) as f:
-        fields = f.read().rsplit(')', 1)[1].split()
-    tick = os.sysconf('SC_CLK_TCK')
-    return (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    """CPU time of every thread of pid now, to the nanosecond (/proc/PID/task/TID/schedstat:
+    the scheduler's run time; utime and stime count 10 ms ticks, too coarse for an exporter
+    that is idle most of the time)."""
+    total = 0
+    for tid in os.listdir('/proc/%d/task' % pid):
+        try:
+            with open('/proc/%d/task/%s/schedstat' % (pid, tid)) as f:
+                total += int(f.read().split()[0])
+        except OSError:
+            pass  # a thread that ended meanwhile
+    return total / 1e9
 
 
 def rss_kib_fds(pid):
@@ -149,8 +156,36 @@ def cpu(build, seconds):
     if 'node-exporter perf' in used and used['node-exporter perf'] > 0:
         for n in ('pmumon serve', 'pmumon serve -I 15000'):
             print('cpu: %s / node-exporter = %.2f' % (n, used[n] / used['node-exporter perf']))
-    print('soak: serve RSS %d -> %d KiB, open fds %d -> %d over %.0f s'
+    print('soak: serve RSS %d -> %d KiB, open fds %d -> %d over %.0f s (its live page '
+          'memory fills for the first 600 samples)'
           % (mem0[0], mem1[0], mem0[1], mem1[1], elapsed))
+
+
+def soak(build, seconds):
+    """serve at -I 100 (its page memory of 600 samples full after 60 s) scraped every
+    second: RSS and open fds from then to the end."""
+    port = free_port()
+    p = subprocess.Popen([os.path.join(build, 'cli/pmumon'), '--sim', 'yitian710:clock=real',
+                          'serve', '-I', '100', '--listen', '127.0.0.1:%d' % port],
+                         stderr=subprocess.DEVNULL)
+    url = 'http://127.0.0.1:%d/metrics' % port
+    try:
+        wait_http(url)
+        t0 = time.time()
+        while time.time() - t0 < 65:
+            scrape(url)
+            time.sleep(1)
+        mem0, t1 = rss_kib_fds(p.pid), time.time()
+        while time.time() - t1 < seconds:
+            scrape(url)
+            time.sleep(1)
+        mem1 = rss_kib_fds(p.pid)
+    finally:
+        p.terminate()
+        p.wait()
+    print('soak: serve -I 100 on a simulated Yitian 710, scraped every second: RSS %d -> %d '
+          'KiB, open fds %d -> %d over %.0f s after its page memory filled'
+          % (mem0[0], mem1[0], mem0[1], mem1[1], time.time() - t1))
 
 
 def main():
@@ -166,6 +201,7 @@ def main():
         print('render:', line)
     load(a.build, a.clients, a.scrapes)
     cpu(a.build, a.seconds)
+    soak(a.build, a.seconds)
 
 
 if __name__ == '__main__':

@@ -380,6 +380,13 @@ int cli_parse_define(const char *arg, char *name, size_t size, double *ret);
 /* A whole file ("-": standard input) into *ret (caller frees): 0, -errno,
  * or -EFBIG beyond max bytes. */
 int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
+/*
+ * The k-th smallest of v[0..n) (0-based, k < n, no NaN) into v[k], the
+ * smaller ones before it and the larger after (Hoare's select, a middle
+ * pivot): linear time on average, where report's sort of a day of 1 s
+ * intervals per series was most of its time.
+ */
+double cli_select_kth(double *v, size_t n, size_t k);
 /* Bytes per second of a bandwidth unit ("MB/s": 1e6, "GiB/s": 2^30), 0 for any other. */
 double cli_unit_bytes(const char *unit);
 

@@ -208,19 +208,12 @@ static bool wanted(const struct report_args *a, const struct store_series *s)
 	return false;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-/* Nearest rank: the smallest value with at least q of the values at or below it. */
-static double percentile(const double *sorted, size_t n, double q)
+/* Nearest rank: the smallest value with at least q of the n values at or below it. */
+static size_t rank_of(size_t n, double q)
 {
 	size_t rank = (size_t)ceil(q * (double)n);
 
-	return sorted[rank ? rank - 1 : 0];
+	return rank ? rank - 1 : 0;
 }
 
 /* --above's threshold for a series in its unit: NAN for none (not given, or a share of
@@ -260,12 +253,17 @@ static int stats_of(const struct store_point *p, size_t n, double above, struct 
 			st->above_s += p[i].duration_s;
 	}
 	if (st->counted) {
-		qsort(v, st->counted, sizeof(*v), cmp_double);
-		st->min = v[0];
-		st->max = v[st->counted - 1];
+		size_t k95 = rank_of(st->counted, 0.95), k50 = rank_of(st->counted, 0.50);
+
 		st->mean = sum / (double)st->counted;
-		st->p50 = percentile(v, st->counted, 0.50);
-		st->p95 = percentile(v, st->counted, 0.95);
+		st->p95 = cli_select_kth(v, st->counted, k95);
+		/* what is left of the 95th is at or below it: the median is there */
+		st->p50 = cli_select_kth(v, k95 + 1, k50);
+		st->min = st->max = v[0];
+		for (size_t i = 1; i < st->counted; i++) {
+			st->min = v[i] < st->min ? v[i] : st->min;
+			st->max = v[i] > st->max ? v[i] : st->max;
+		}
 	}
 	free(v);
 	return 0;

@@ -27,6 +27,10 @@ struct store {
 	size_t n_series;
 	sqlite3_stmt *ins_sample, *ins_value;
 	char err[512];
+	/* reading: the samples of one run (t_ns, duration_ns), sorted, for store_points */
+	long long samples_run;
+	long long (*samples)[2];
+	size_t n_samples;
 };
 
 static const char schema[] =
@@ -413,6 +417,7 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->ins_sample);
 	sqlite3_finalize(st->ins_value);
 	sqlite3_close(st->db);
+	free(st->samples);
 	free(st->series);
 	free(st->path);
 	free(st);
@@ -482,37 +487,87 @@ long store_series(struct store *st, long long run, struct store_series **ret)
 	return (long)n;
 }
 
+/* The samples of the run series belongs to, kept (a report reads every series of a run). */
+static int load_samples(struct store *st, long long series)
+{
+	long long run = -1;
+	sqlite3_stmt *q;
+	size_t cap = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT run FROM series WHERE id = ?", -1, &q, NULL) !=
+	    SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(q, 1, series);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		run = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	if (run == st->samples_run)
+		return 0;
+	free(st->samples);
+	st->samples = NULL;
+	st->n_samples = 0;
+	st->samples_run = -1;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT t_ns, duration_ns FROM sample WHERE run = ? ORDER BY t_ns",
+			       -1, &q, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(q, 1, run);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		if (cli_grow((void **)&st->samples, &cap, st->n_samples + 1, sizeof(*st->samples)) <
+		    0) {
+			sqlite3_finalize(q);
+			return -ENOMEM;
+		}
+		st->samples[st->n_samples][0] = sqlite3_column_int64(q, 0);
+		st->samples[st->n_samples++][1] = sqlite3_column_int64(q, 1);
+	}
+	sqlite3_finalize(q);
+	st->samples_run = run;
+	return 0;
+}
+
+/*
+ * A series' values in [from, to], each with its interval's duration: the
+ * values by their primary key, the durations from the run's samples read
+ * once (a walk of both, in time order: no lookup per value).
+ */
 long store_points(struct store *st, long long series, double from_s, double to_s,
 		  struct store_point **ret)
 {
-	sqlite3_stmt *q;
 	struct store_point *out = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, k = 0;
+	sqlite3_stmt *q;
+	int r = load_samples(st, series);
 
+	if (r < 0)
+		return r;
 	if (sqlite3_prepare_v2(st->db,
-			       "SELECT v.t_ns, s.duration_ns, v.value, v.flags FROM value v"
-			       " JOIN series x ON x.id = v.series"
-			       " JOIN sample s ON s.run = x.run AND s.t_ns = v.t_ns"
-			       " WHERE v.series = ? AND v.t_ns >= ? AND v.t_ns <= ? ORDER BY v.t_ns",
+			       "SELECT t_ns, value, flags FROM value"
+			       " WHERE series = ? AND t_ns >= ? AND t_ns <= ? ORDER BY t_ns",
 			       -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, series);
 	sqlite3_bind_int64(q, 2, (long long)(from_s * 1e9));
 	sqlite3_bind_int64(q, 3, to_s >= 9e9 ? INT64_MAX : (long long)(to_s * 1e9));
 	while (sqlite3_step(q) == SQLITE_ROW) {
+		long long t = sqlite3_column_int64(q, 0);
 		struct store_point *p;
 
+		while (k < st->n_samples && st->samples[k][0] < t)
+			k++;
+		if (k == st->n_samples || st->samples[k][0] != t)
+			continue; /* a value of no sample: not one pmumon wrote */
 		if (cli_grow((void **)&out, &cap, n + 1, sizeof(*out)) < 0) {
 			sqlite3_finalize(q);
 			free(out);
 			return -ENOMEM;
 		}
 		p = &out[n++];
-		p->t_s = (double)sqlite3_column_int64(q, 0) / 1e9;
-		p->duration_s = (double)sqlite3_column_int64(q, 1) / 1e9;
-		p->value = sqlite3_column_type(q, 2) == SQLITE_NULL ? NAN :
-								      sqlite3_column_double(q, 2);
-		p->flags = (unsigned)sqlite3_column_int(q, 3);
+		p->t_s = (double)t / 1e9;
+		p->duration_s = (double)st->samples[k][1] / 1e9;
+		p->value = sqlite3_column_type(q, 1) == SQLITE_NULL ? NAN :
+								      sqlite3_column_double(q, 1);
+		p->flags = (unsigned)sqlite3_column_int(q, 2);
 	}
 	sqlite3_finalize(q);
 	*ret = out;

@@ -169,13 +169,47 @@ static void test_grow_and_snprintf(void **state)
 	assert_int_equal(cli_snprintf(buf, sizeof(buf), "%s", "abcd"), -ENAMETOOLONG);
 }
 
+static int cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* select is sort's k-th, on random arrays with many repeats, sorted and reversed ones. */
+static void test_select_kth(void **state)
+{
+	unsigned seed = 12345;
+
+	(void)state;
+	for (int round = 0; round < 2000; round++) {
+		size_t n = 1 + (size_t)(rand_r(&seed) % 200), k = (size_t)rand_r(&seed) % n;
+		double v[200], sorted[200];
+		int kind = round % 4;
+
+		for (size_t i = 0; i < n; i++)
+			v[i] = kind == 0 ? (double)(rand_r(&seed) % 5) :
+			       kind == 1 ? (double)i :
+			       kind == 2 ? (double)(n - i) :
+					   (double)rand_r(&seed) / 7.0;
+		memcpy(sorted, v, n * sizeof(*v));
+		qsort(sorted, n, sizeof(*sorted), cmp);
+		if (!(cli_select_kth(v, n, k) == sorted[k]))
+			fail_msg("round %d: n %zu k %zu: %g, sorted %g", round, n, k, v[k],
+				 sorted[k]);
+		for (size_t i = 0; i < n; i++)
+			if ((i < k && v[i] > v[k]) || (i > k && v[i] < v[k]))
+				fail_msg("round %d: v[%zu] on the wrong side of v[%zu]", round, i,
+					 k);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_escape),
-		cmocka_unit_test(test_parse_u64),
-		cmocka_unit_test(test_parse_double),
-		cmocka_unit_test(test_grow_and_snprintf),
+		cmocka_unit_test(test_escape),	     cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_grow_and_snprintf),
+		cmocka_unit_test(test_select_kth),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
