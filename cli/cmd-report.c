@@ -389,14 +389,21 @@ static void gp_quote(FILE *gp, const char *s)
 	fputc('\'', gp);
 }
 
+/* A value that is less than it seems: extrapolated, partial, of a lost device... */
+static bool doubtful(const struct store_point *p)
+{
+	return !isnan(p->value) &&
+	       (p->flags & (PM_ROW_QUALITY | PM_ROW_APPROXIMATE) & ~PM_ROW_NOT_COUNTED);
+}
+
 /* One series' points as gnuplot inline data: a blank line breaks the line where a value
- * was not counted. */
-static void gp_data(FILE *gp, const struct store_point *p, size_t n)
+ * was not counted; with only_doubtful, the doubtful points alone (drawn as marks). */
+static void gp_data(FILE *gp, const struct store_point *p, size_t n, bool only_doubtful)
 {
 	bool gap = false;
 
 	for (size_t i = 0; i < n; i++) {
-		if (isnan(p[i].value)) {
+		if (isnan(p[i].value) || (only_doubtful && !doubtful(&p[i]))) {
 			if (!gap)
 				fputs("\n", gp);
 			gap = true;
@@ -408,56 +415,96 @@ static void gp_data(FILE *gp, const struct store_point *p, size_t n)
 	fputs("e\n", gp);
 }
 
-static int plot(const struct report_args *a, struct store *st, const struct store_series *s,
-		size_t n)
-{
-	bool svg = strstr(a->plot, ".svg") != NULL;
-	FILE *gp = popen("gnuplot", "w");
-	size_t shown = 0;
-	int status;
+struct plotted {
+	const struct store_series *s;
+	struct store_point *p;
+	size_t n;
+	bool doubts; /* some of its values are in doubt */
+};
 
-	if (!gp) {
-		cli_error("--plot needs gnuplot (Debian: gnuplot-nox): %s", strerror(errno));
-		return -errno;
-	}
-	fprintf(gp, "set terminal %s noenhanced size 1000,500\nset output ",
-		svg ? "svg" : "pngcairo");
-	gp_quote(gp, a->plot);
-	fprintf(gp, "\nset xlabel 'seconds into the run'\nset key outside right\nset grid\n");
-	for (size_t i = 0; i < n; i++)
-		if (wanted(a, &s[i]) && !shown++) {
-			fprintf(gp, "set ylabel ");
-			gp_quote(gp, s[i].unit[0] ? s[i].unit : "count per interval");
-			fputs("\nplot ", gp);
-		}
-	for (size_t i = 0, k = 0; i < n; i++) {
+/* The plot command: a line per series, and marks on its doubtful values (one legend entry
+ * for all the marks); then their data. */
+static void gp_plot(FILE *gp, const struct plotted *pl, size_t n)
+{
+	bool marked = false;
+
+	fprintf(gp, "set ylabel ");
+	gp_quote(gp, pl[0].s->unit[0] ? pl[0].s->unit : "count per interval");
+	fputs("\nplot ", gp);
+	for (size_t i = 0; i < n; i++) {
 		char title[512];
 
-		if (!wanted(a, &s[i]))
-			continue;
-		snprintf(title, sizeof(title), "%s %s", s[i].name, s[i].place);
-		fprintf(gp, "%s'-' using 1:2 with lines title ", k++ ? ", " : "");
+		snprintf(title, sizeof(title), "%s %s", pl[i].s->name, pl[i].s->place);
+		fprintf(gp, "%s'-' using 1:2 with lines lt %zu title ", i ? ", " : "", i + 1);
 		gp_quote(gp, title);
+		if (pl[i].doubts) {
+			fprintf(gp, ", '-' using 1:2 with points pt 6 ps 0.7 lt %zu %s", i + 1,
+				marked ? "notitle" :
+					 "title 'value in doubt (extrapolated, partial, lost...)'");
+			marked = true;
+		}
 	}
 	fputs("\n", gp);
 	for (size_t i = 0; i < n; i++) {
-		struct store_point *p = NULL;
+		gp_data(gp, pl[i].p, pl[i].n, false);
+		if (pl[i].doubts)
+			gp_data(gp, pl[i].p, pl[i].n, true);
+	}
+}
+
+/* The wanted series and their points in the window: how many, or -errno. */
+static long load_plotted(const struct report_args *a, struct store *st,
+			 const struct store_series *s, size_t n, struct plotted **ret)
+{
+	struct plotted *pl = calloc(n + 1, sizeof(*pl));
+	size_t k = 0;
+
+	if (!pl)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
 		long m;
 
 		if (!wanted(a, &s[i]))
 			continue;
-		m = store_points(st, s[i].id, a->from_s, a->to_s, &p);
-		gp_data(gp, p, m > 0 ? (size_t)m : 0);
-		free(p);
+		pl[k].s = &s[i];
+		m = store_points(st, s[i].id, a->from_s, a->to_s, &pl[k].p);
+		pl[k].n = m > 0 ? (size_t)m : 0;
+		for (size_t j = 0; j < pl[k].n && !pl[k].doubts; j++)
+			pl[k].doubts = doubtful(&pl[k].p[j]);
+		k++;
 	}
-	status = pclose(gp);
-	if (status != 0 || !shown) {
-		cli_error(shown ? "gnuplot failed drawing '%s' (is gnuplot-nox installed?)" :
-				  "nothing to plot into '%s': no series matches -M/-e",
-			  a->plot);
-		return -EIO;
+	*ret = pl;
+	return (long)k;
+}
+
+static int plot(const struct report_args *a, struct store *st, const struct store_series *s,
+		size_t n)
+{
+	bool svg = strstr(a->plot, ".svg") != NULL;
+	struct plotted *pl = NULL;
+	long shown = load_plotted(a, st, s, n, &pl);
+	FILE *gp = shown > 0 ? popen("gnuplot", "w") : NULL;
+	int status = -1;
+
+	if (shown > 0 && !gp)
+		cli_error("--plot needs gnuplot (Debian: gnuplot-nox): %s", strerror(errno));
+	if (gp) {
+		fprintf(gp, "set terminal %s noenhanced size 1000,560\nset output ",
+			svg ? "svg" : "pngcairo");
+		gp_quote(gp, a->plot);
+		fprintf(gp, "\nset xlabel 'seconds into the run'\nset key below\n"
+			    "set grid\n");
+		gp_plot(gp, pl, (size_t)shown);
+		status = pclose(gp);
 	}
-	return 0;
+	for (long i = 0; i < shown; i++)
+		free(pl[i].p);
+	free(pl);
+	if (shown == 0)
+		cli_error("nothing to plot into '%s': no series matches -M/-e", a->plot);
+	else if (gp && status != 0)
+		cli_error("gnuplot failed drawing '%s' (is gnuplot-nox installed?)", a->plot);
+	return status == 0 ? 0 : -EIO;
 }
 
 static int append_report(void *arg, const struct pm_report *r)

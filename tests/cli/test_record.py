@@ -337,7 +337,7 @@ class Plots(unittest.TestCase):
         with open(out, 'rb') as f:
             head = f.read(24)
         self.assertEqual(head[:8], b'\x89PNG\r\n\x1a\n')
-        self.assertEqual(struct.unpack('>II', head[16:24]), (1000, 500))
+        self.assertEqual(struct.unpack('>II', head[16:24]), (1000, 560))
 
     def test_svg_one_series_per_place_and_the_gap(self):
         out = os.path.join(self.tmp, 'p.svg')
@@ -357,6 +357,28 @@ class Plots(unittest.TestCase):
             points[title] = data.count('L') + 1
         self.assertEqual(points.pop('ali_drw/hif_rd/ die0/ch0/sub0'), 3)  # gone at 3.5 s
         self.assertEqual(set(points.values()), {8})
+
+    def test_doubtful_values_are_marked(self):
+        # per channel, a channel with a sub-channel gone goes on at half: partial and
+        # lost, each such point marked, under one legend entry; the rest unmarked
+        scn = os.path.join(self.tmp, 'p.scn')
+        with open(scn, 'w') as f:
+            f.write('jitter 0\nat 3500ms vanish ali_drw_21000\n')
+        db, out = os.path.join(self.tmp, 'p.db'), os.path.join(self.tmp, 'm.svg')
+        run('--sim', 'yitian710:scenario=' + scn, 'record', '-o', db, '--per-channel', '-e',
+            'ali_drw/hif_rd/', '--interval-count', '8')
+        r = run('report', db, '--plot', out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            svg = f.read()
+        plots = svg.split('<g id="gnuplot_plot_')[1:]
+        titles = [re.search(r'<text>(.*?)</text>', b) for b in plots]
+        self.assertEqual(len(plots), 9)  # 8 channels, and the marks of one
+        marks = [i for i, t in enumerate(titles)
+                 if t and t.group(1).startswith('value in doubt')]
+        self.assertEqual(len(marks), 1)
+        # they follow the line of die0/ch0, the channel that lost a sub-channel
+        self.assertEqual(titles[marks[0] - 1].group(1), 'ali_drw/hif_rd/ die0/ch0')
 
 
 if __name__ == '__main__':
