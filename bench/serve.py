@@ -85,12 +85,18 @@ def scrape(url):
     return time.perf_counter() - t0, late
 
 
-def load(build, clients, scrapes):
+def sim_serve(build):
+    """pmumon serve -I 100 on a simulated Yitian 710 (the pack's screen): the process and
+    its /metrics."""
     port = free_port()
     p = subprocess.Popen([os.path.join(build, 'cli/pmumon'), '--sim', 'yitian710:clock=real',
                           'serve', '-I', '100', '--listen', '127.0.0.1:%d' % port],
                          stderr=subprocess.DEVNULL)
-    url = 'http://127.0.0.1:%d/metrics' % port
+    return p, 'http://127.0.0.1:%d/metrics' % port
+
+
+def load(build, clients, scrapes):
+    p, url = sim_serve(build)
     try:
         wait_http(url)
         with concurrent.futures.ThreadPoolExecutor(clients) as ex:
@@ -164,11 +170,7 @@ def cpu(build, seconds):
 def soak(build, seconds):
     """serve at -I 100 (its page memory of 600 samples full after 60 s) scraped every
     second: RSS and open fds from then to the end."""
-    port = free_port()
-    p = subprocess.Popen([os.path.join(build, 'cli/pmumon'), '--sim', 'yitian710:clock=real',
-                          'serve', '-I', '100', '--listen', '127.0.0.1:%d' % port],
-                         stderr=subprocess.DEVNULL)
-    url = 'http://127.0.0.1:%d/metrics' % port
+    p, url = sim_serve(build)
     try:
         wait_http(url)
         t0 = time.time()
