@@ -47,13 +47,13 @@ static bool packs_known(struct pm_ctx *ctx, const char *packs)
 /* The file's text; a pmumon recording (FILE.db) as the pmumon CSV of its run. 0, or the
  * exit status (said). */
 static int read_text(const struct cli_replay_args *a, char **ret, size_t *ret_len,
-		     enum pm_replay_format *ret_format)
+		     enum pm_replay_format *ret_format, char *packs, size_t packs_size)
 {
 	const char *why = "";
 	int r;
 
 	if (store_is_recording(a->file)) {
-		r = store_export_csv(a->file, a->run, ret, ret_len, &why);
+		r = store_export_csv(a->file, a->run, ret, ret_len, packs, packs_size, &why);
 		if (r < 0) {
 			cli_error("cannot read the recording '%s': %s", a->file, why);
 			return EXIT_FAIL;
@@ -81,13 +81,14 @@ static int read_text(const struct cli_replay_args *a, char **ret, size_t *ret_le
 }
 
 /* The recording, parsed: 0, or the exit status (said). */
-static int read_recording(const struct cli_replay_args *a, struct pm_replay **ret)
+static int read_recording(const struct cli_replay_args *a, struct pm_replay **ret, char *packs,
+			  size_t packs_size)
 {
 	struct pm_replay_opts ro = { .size = sizeof(ro) };
 	struct pm_diag d;
 	char *buf = NULL;
 	size_t len = 0;
-	int r = read_text(a, &buf, &len, &ro.format);
+	int r = read_text(a, &buf, &len, &ro.format, packs, packs_size);
 
 	if (r)
 		return r;
@@ -118,13 +119,13 @@ static void say_gaps(const struct cli_replay_args *a, const struct pm_replay *rp
 
 /* The recording's events and c's metrics, resolved and opened: 0 or the exit status. */
 static int replay_session(struct cli_replay *rp, const struct cli_replay_args *a,
-			  const struct cli_count *c, enum pm_aggr aggr)
+			  const struct cli_count *c, enum pm_aggr aggr, const char *packs)
 {
 	struct pm_session_opts so = { .size = sizeof(so), .target = PM_TARGET_SYSTEM };
 	struct pm_diag d;
 	int r;
 
-	if (a->packs && !packs_known(rp->ctx, a->packs))
+	if (packs && !packs_known(rp->ctx, packs))
 		return EXIT_USAGE;
 	r = pm_evlist__new(rp->ctx, &rp->l);
 	if (r == 0)
@@ -150,11 +151,13 @@ int cli_replay__open(struct cli_replay *rp, const struct cli_replay_args *a,
 		     const struct cli_count *c)
 {
 	struct pm_replay *rec = NULL;
+	const char *packs = a->packs;
+	char recorded[256] = ""; /* a pmumon recording's packs */
 	enum pm_aggr aggr;
 	int r;
 
 	*rp = (struct cli_replay){ .oo = { .size = sizeof(rp->oo) } };
-	r = read_recording(a, &rec);
+	r = read_recording(a, &rec, recorded, sizeof(recorded));
 	if (r)
 		return r;
 	rp->n_samples = pm_replay__sample_count(rec);
@@ -169,9 +172,11 @@ int cli_replay__open(struct cli_replay *rp, const struct cli_replay_args *a,
 		 pm_replay__format_name(rec));
 	rp->oo.target = rp->target;
 	say_gaps(a, rec);
-	if (cli_ctx_new_replay(rec, a->packs, &rp->ctx) < 0) /* it owns rec now */
+	if (!packs && recorded[0])
+		packs = recorded; /* a recording says what its machine was */
+	if (cli_ctx_new_replay(rec, packs, &rp->ctx) < 0) /* it owns rec now */
 		return EXIT_FAIL;
-	return replay_session(rp, a, c, aggr);
+	return replay_session(rp, a, c, aggr, packs);
 }
 
 int cli_replay__play(struct cli_replay *rp, cli_report_hook hook, void *arg)

@@ -171,13 +171,13 @@ static const char *domain_label(struct pm_session *s, enum domain_kind kind, int
 	return s->domains.name[s->domains.n] ? s->domains.name[s->domains.n++] : NULL;
 }
 
-/* A counter of an uncore PMU: one whose cpumask may span sockets (a recording's
- * instances have no PMU: their rows are as recorded). */
+/* A counter of an uncore PMU, whose cpumask may span sockets; or of a recording, whose
+ * socket is the one its row was recorded on (a stand-in CPU of it, source/replay.c). */
 static bool spans_sockets(const struct pm_session *s, const struct pm_counter *c)
 {
 	const struct pm_pmu *p = s->l->inst[c->inst].pmu;
 
-	return p && p->uncore;
+	return !p || p->uncore || p->source == PM_SRC_REPLAY;
 }
 
 static long row_key(const struct pm_session *s, const struct pm_counter *c)

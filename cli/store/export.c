@@ -180,23 +180,27 @@ static int write_samples(struct export *x)
 	return r;
 }
 
-/* Whether the run is simulated, and on what: into oo (sim_platform in buf). */
-static int run_simulated(struct export *x, struct pm_out_opts *oo, char *buf, size_t size)
+/* Whether the run is simulated, and on what: into oo (sim_platform in buf); the packs its
+ * machine matched into packs. */
+static int run_machine(struct export *x, struct pm_out_opts *oo, char *buf, size_t size,
+		       char *packs, size_t packs_size)
 {
 	sqlite3_stmt *q;
 	int r = -ENOENT;
 
 	if (sqlite3_prepare_v2(store_db(x->st),
-			       "SELECT simulated, sim_platform FROM run WHERE id = ?", -1, &q,
-			       NULL) != SQLITE_OK)
+			       "SELECT simulated, sim_platform, platform FROM run WHERE id = ?", -1,
+			       &q, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, x->run);
 	if (sqlite3_step(q) == SQLITE_ROW) {
 		const unsigned char *p = sqlite3_column_text(q, 1);
+		const unsigned char *pk = sqlite3_column_text(q, 2);
 
 		oo->simulated = sqlite3_column_int(q, 0);
 		snprintf(buf, size, "%s", p ? (const char *)p : "");
 		oo->sim_platform = buf[0] ? buf : NULL;
+		snprintf(packs, packs_size, "%s", pk ? (const char *)pk : "");
 		r = 0;
 	}
 	sqlite3_finalize(q);
@@ -218,8 +222,8 @@ static void export_done(struct export *x)
 	store_close(x->st);
 }
 
-int store_export_csv(const char *path, long long run, char **ret, size_t *ret_len,
-		     const char **ret_err)
+int store_export_csv(const char *path, long long run, char **ret, size_t *ret_len, char *ret_packs,
+		     size_t packs_size, const char **ret_err)
 {
 	struct pm_out_opts oo = { .size = sizeof(oo), .format = PM_OUT_CSV, .target = "" };
 	struct export x = { 0 };
@@ -230,7 +234,7 @@ int store_export_csv(const char *path, long long run, char **ret, size_t *ret_le
 	if (r < 0)
 		return r;
 	x.run = run ? run : store_last_run(x.st);
-	r = run_simulated(&x, &oo, platform, sizeof(platform));
+	r = run_machine(&x, &oo, platform, sizeof(platform), ret_packs, packs_size);
 	if (r == -ENOENT)
 		*ret_err = run ? "it has no such run (--run)" : "it holds no run";
 	if (r == 0)
