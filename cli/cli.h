@@ -325,6 +325,9 @@ bool cli_sampler__latest(struct cli_sampler *sp, struct cli_sample *ret);
 void cli_sample__release(struct cli_sample *smp);
 int cli_sampler__fd(const struct cli_sampler *sp);
 void cli_sampler__ack(struct cli_sampler *sp);
+/* From now on the pipe says only news (a device back, the end), not each sample: for a
+ * reader that takes the samples through the hook and need not wake for each. */
+void cli_sampler__quiet(struct cli_sampler *sp);
 /* A device the session lost is there again (checked every second while one is lost):
  * a new session on the rediscovered machine would count it. */
 bool cli_sampler__device_back(const struct cli_sampler *sp);

@@ -748,6 +748,9 @@ static int check_first(struct run *rn)
 		notify_send("READY=1");
 		rn->started = true;
 	}
+	/* checked: the HTTP side takes the samples from the hook; this thread wakes for
+	 * news only (SIGHUP, a device back, the end) and the watchdog */
+	cli_sampler__quiet(rn->sp);
 	return 0;
 }
 

@@ -34,6 +34,7 @@ struct cli_sampler {
 	struct cli_sample latest;
 	atomic_bool stop, done;
 	atomic_bool back;	  /* a lost device is there again */
+	atomic_bool quiet;	  /* no byte per publication: only news (back, done) */
 	uint64_t back_checked_ns; /* when the sampler last looked */
 	int pipe[2];		  /* a byte per publication, and one at the end */
 	cli_sample_hook hook;
@@ -80,7 +81,8 @@ static int publish(struct cli_sampler *sp, uint64_t seq, uint64_t late_ns, uint6
 	cli_sample__release(&old); /* readers that hold it keep it alive */
 	if (sp->hook)
 		sp->hook(sp->hook_arg, &smp); /* smp stays valid: this thread's reference */
-	notify(sp);
+	if (!atomic_load(&sp->quiet))
+		notify(sp);
 	return 0;
 }
 
@@ -191,6 +193,11 @@ void cli_sampler__ack(struct cli_sampler *sp)
 
 	while (read(sp->pipe[0], buf, sizeof(buf)) > 0)
 		;
+}
+
+void cli_sampler__quiet(struct cli_sampler *sp)
+{
+	atomic_store(&sp->quiet, true);
 }
 
 bool cli_sampler__device_back(const struct cli_sampler *sp)
