@@ -84,9 +84,12 @@ struct pm_metric_row {
 	size_t metric;
 	long key;
 	size_t *in; /* per slot: a row index, SIZE_MAX for none (or not a row input) */
-	/* SumOfDevices metrics: the PMU instances (index within their event) in this bucket */
+	/* SumOfDevices metrics: the PMU instances (index within their event) in this bucket,
+	 * and an index of their counters: unit u's of slot k are
+	 * ctr[ctr_at[u * n_slots + k] .. ctr_at[u * n_slots + k + 1]) */
 	size_t *units;
 	size_t n_units;
+	size_t *ctr, *ctr_at;
 };
 
 struct pm_session {

@@ -476,6 +476,8 @@ void pm_metric__rows_done(struct pm_session *s)
 	for (size_t i = 0; i < s->n_mrows; i++) {
 		free(s->mrows[i].in);
 		free(s->mrows[i].units);
+		free(s->mrows[i].ctr);
+		free(s->mrows[i].ctr_at);
 	}
 	free(s->mrows);
 	free(s->mvals);
@@ -492,7 +494,74 @@ static bool uses_event(const struct pm_metric *m, size_t e)
 	return false;
 }
 
-/* The PMU instances whose counters feed a SumOfDevices metric's row. */
+/* Counter c's unit in a SumOfDevices row, and whether it feeds the row at all. */
+static bool unit_of(const struct pm_session *s, const struct pm_metric_row *mr,
+		    const struct pm_counter *c, size_t *ret)
+{
+	size_t j = c->inst - s->l->ev[c->event].first_inst;
+
+	if (!c->open || !uses_event(&s->l->metrics[mr->metric], c->event) ||
+	    s->acc[c->row].key != mr->key)
+		return false;
+	for (size_t u = 0; u < mr->n_units; u++)
+		if (mr->units[u] == j) {
+			*ret = u;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The counters of each (unit, slot) of a SumOfDevices row, found once: an
+ * interval then costs O(inputs) (issue 19: scanning every counter per
+ * unit and slot was quadratic in the PMU instances). Two passes: count,
+ * then place.
+ */
+static int index_counters(const struct pm_session *s, struct pm_metric_row *mr)
+{
+	const struct pm_metric *m = &s->l->metrics[mr->metric];
+	size_t cells = mr->n_units * m->n_slots, *fill;
+
+	mr->ctr_at = calloc(cells + 1, sizeof(*mr->ctr_at));
+	fill = calloc(cells + 1, sizeof(*fill));
+	if (!mr->ctr_at || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < s->n_c; k++) {
+			const struct pm_counter *c = &s->c[k];
+			size_t u;
+
+			if (!unit_of(s, mr, c, &u))
+				continue;
+			for (size_t sl = 0; sl < m->n_slots; sl++) {
+				size_t cell = u * m->n_slots + sl;
+
+				if (m->slots[sl].kind != PM_SLOT_EVENT ||
+				    m->slots[sl].idx != c->event)
+					continue;
+				if (pass)
+					mr->ctr[mr->ctr_at[cell] + fill[cell]++] = k;
+				else
+					mr->ctr_at[cell + 1]++;
+			}
+		}
+		if (pass)
+			break;
+		for (size_t cell = 0; cell < cells; cell++)
+			mr->ctr_at[cell + 1] += mr->ctr_at[cell];
+		mr->ctr = calloc(mr->ctr_at[cells] + 1, sizeof(*mr->ctr));
+		if (!mr->ctr) {
+			free(fill);
+			return -ENOMEM;
+		}
+	}
+	free(fill);
+	return 0;
+}
+
+/* The PMU instances whose counters feed a SumOfDevices metric's row, and their index. */
 static int find_units(const struct pm_session *s, struct pm_metric_row *mr)
 {
 	const struct pm_metric *m = &s->l->metrics[mr->metric];
@@ -514,7 +583,7 @@ static int find_units(const struct pm_session *s, struct pm_metric_row *mr)
 			return -ENOMEM;
 		mr->units[mr->n_units++] = j;
 	}
-	return 0;
+	return index_counters(s, mr);
 }
 
 /* The metrics in an order where every metric comes after the metrics it uses. */
@@ -635,21 +704,21 @@ static void take_quality(struct pm_row *row, double running, uint64_t ena, uint6
 	}
 }
 
-/* Event e's multiplex-scaled value on one PMU instance within a metric row's bucket. */
-static double unit_value(const struct pm_session *s, const struct pm_metric_row *mr, size_t e,
-			 size_t unit, bool interval, struct pm_row *row)
+/* Slot k's event, multiplex-scaled, on the u-th PMU instance of a metric row's bucket. */
+static double unit_value(const struct pm_session *s, const struct pm_metric_row *mr, size_t k,
+			 size_t u, bool interval, struct pm_row *row)
 {
-	const struct pm_event *ev = &s->l->ev[e];
+	const struct pm_metric *m = &s->l->metrics[mr->metric];
+	const struct pm_event *ev = &s->l->ev[m->slots[k].idx];
+	size_t cell = u * m->n_slots + k;
 	double sum = 0;
 	bool any = false;
 
-	for (size_t k = 0; k < s->n_c; k++) {
-		const struct pm_counter *c = &s->c[k];
+	for (size_t i = mr->ctr_at[cell]; i < mr->ctr_at[cell + 1]; i++) {
+		const struct pm_counter *c = &s->c[mr->ctr[i]];
 		uint64_t val, ena, run;
 
-		if (c->event != e || c->inst - ev->first_inst != unit ||
-		    s->acc[c->row].key != mr->key ||
-		    !pm_aggr__delta(s, c, interval, &val, &ena, &run))
+		if (!pm_aggr__delta(s, c, interval, &val, &ena, &run))
 			continue;
 		take_quality(row, (double)run / (double)ena, ena, run);
 		row->flags |= interval ? c->qual_iv : c->qual_tot;
@@ -683,8 +752,7 @@ static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *m
 			const struct pm_metric_slot *sl = &m->slots[k];
 
 			if (sl->kind == PM_SLOT_EVENT)
-				s->mvals[k] = unit_value(s, mr, sl->idx, mr->units[u],
-							 rep->interval, row);
+				s->mvals[k] = unit_value(s, mr, k, u, rep->interval, row);
 			else if (sl->kind == PM_SLOT_DURATION)
 				s->mvals[k] = (double)rep->duration_ns / 1e9;
 			else if (sl->kind == PM_SLOT_CONST)
