@@ -390,6 +390,8 @@ static int count_check(struct run *rn, struct serve_args *a)
 	}
 	if (r)
 		return r;
+	/* serve reads every interval: no perf checkpoint between (a wakeup a second) */
+	rn->lv.so.checkpoint_ns = a->live.interval_ms * NS_PER_MS;
 	/* without -e or -M: the metrics the pack's platform is watched for (its screen:
 	 * memory per channel, caches, PCIe) and the events they read; else its defaults */
 	c = a->count;

@@ -312,6 +312,14 @@ struct pm_session_opts {
 	 * pmumon's. Safe only because the lock says no other pmumon runs.
 	 */
 	bool reclaim;
+	/*
+	 * Between reads, perf counters are read into their last good values at
+	 * least this often (0: every second), so that a PMU that goes away
+	 * keeps its counts up to then. A daemon reading on a long interval of
+	 * its own may set it to that interval: fewer wakeups, and a vanished
+	 * PMU's counts end at its last read instead.
+	 */
+	uint64_t checkpoint_ns;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,

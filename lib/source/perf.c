@@ -468,7 +468,8 @@ static uint64_t perf_next_poll(const struct pm_session *s)
 
 	if (!s->n_ru || !st)
 		return UINT64_MAX;
-	return PM_MAX(s->t_now_ns, st->polled_ns) + PERF_CHECKPOINT_NS;
+	return PM_MAX(s->t_now_ns, st->polled_ns) +
+	       (s->opts.checkpoint_ns ? s->opts.checkpoint_ns : PERF_CHECKPOINT_NS);
 }
 
 static int perf_poll(struct pm_session *s)

@@ -308,6 +308,29 @@ static void test_a_pmu_that_came_back_is_found_again(void **state)
 	th_stop(&r);
 }
 
+/* perf's checkpoints between reads: every second, or as often as the caller says. */
+static void test_checkpoint_period(void **state)
+{
+	static const char *const specs[] = { "ali_drw/hif_rd/", NULL };
+	const uint64_t periods[] = { 0, 15 * SEC };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		struct pm_session_opts o = { .size = sizeof(o),
+					     .target = PM_TARGET_SYSTEM,
+					     .checkpoint_ns = periods[i] };
+		struct th_run r;
+		uint64_t now;
+
+		assert_int_equal(th_start_opts(&r, th_sim_platform("yitian710"), specs, NULL, &o),
+				 0);
+		assert_int_equal(pm_session__read(r.s), 0);
+		now = pm_sim__now(r.sim);
+		assert_int_equal(pm_session__next_poll(r.s) - now, periods[i] ? periods[i] : SEC);
+		th_stop(&r);
+	}
+}
+
 /* BlueField's L3 hit ratio is HITS / (HITS + MISSES): an idle bank is 0/0. */
 static void test_zero_over_zero_is_undefined(void **state)
 {
@@ -340,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_two_sockets_keys),
 		cmocka_unit_test(test_vanished_pmu_leaves_the_rest),
 		cmocka_unit_test(test_a_pmu_that_came_back_is_found_again),
+		cmocka_unit_test(test_checkpoint_period),
 		cmocka_unit_test(test_zero_over_zero_is_undefined),
 	};
 
