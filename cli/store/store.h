@@ -68,7 +68,7 @@ bool store_is_recording(const char *path);
  * wrote: its event series, every interval (export.c), and the packs its
  * machine matched (in ret_packs). 0, -errno with *ret_err saying why.
  */
-int store_export_csv(const char *path, long long run, char **ret, size_t *ret_len,
-		     char *ret_packs, size_t packs_size, const char **ret_err);
+int store_export_csv(const char *path, long long run, char **ret, size_t *ret_len, char *ret_packs,
+		     size_t packs_size, const char **ret_err);
 
 #endif

@@ -376,10 +376,10 @@ PM_API int pm_session__dropped(const struct pm_session *s, char *buf, size_t siz
 
 enum pm_replay_format {
 	PM_REPLAY_AUTO,
-	PM_REPLAY_PERF_CSV,   /* perf stat -x SEP (Linux 6.1's layout) */
-	PM_REPLAY_PERF_JSON,  /* perf stat -j */
-	PM_REPLAY_PMUMON_CSV, /* pmumon stat -x */
-	PM_REPLAY_COUNTS_CSV, /* raw counts from other collectors */
+	PM_REPLAY_PERF_CSV,    /* perf stat -x SEP (Linux 6.1's layout) */
+	PM_REPLAY_PERF_JSON,   /* perf stat -j */
+	PM_REPLAY_PMUMON_CSV,  /* pmumon stat -x */
+	PM_REPLAY_COUNTS_CSV,  /* raw counts from other collectors */
 	PM_REPLAY_PMUMON_JSON, /* pmumon stat -j (JSON Lines) */
 };
 
