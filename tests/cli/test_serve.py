@@ -775,15 +775,26 @@ class Restore(unittest.TestCase):
 @unittest.skipUnless(shutil.which('promtool'), 'promtool (Debian prometheus) not installed')
 class Promtool(unittest.TestCase):
     def test_check_metrics(self):
-        srv = Server('amdzen2:clock=real,sockets=2', '-I', '100')
-        try:
-            _, body = srv.metrics('text/plain;version=0.0.4')
-        finally:
-            srv.stop()
-        r = subprocess.run(['promtool', 'check', 'metrics'], input=body, capture_output=True,
-                           text=True, timeout=30)
+        # every platform's default exposition (its screen's metrics, neutral names and
+        # snake_case), with no warning
+        for sim in ('amdzen2:clock=real,sockets=2', 'yitian710:clock=real',
+                    'bluefield2:clock=real', 'bluefield3:clock=real'):
+            srv = Server(sim, '-I', '100', '--define', 'channel_peak=25.6e9')
+            try:
+                _, body = srv.metrics('text/plain;version=0.0.4')
+            finally:
+                srv.stop()
+            r = subprocess.run(['promtool', 'check', 'metrics'], input=body,
+                               capture_output=True, text=True, timeout=30)
+            self.assertEqual(r.returncode, 0, (sim, r.stdout + r.stderr))
+            self.assertEqual(r.stdout + r.stderr, '', sim)
+
+    def test_check_rules(self):
+        r = subprocess.run(['promtool', 'check', 'rules',
+                            os.path.join(ROOT, 'dist/prometheus/pmumon-rules.yml')],
+                           capture_output=True, text=True, timeout=30)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertEqual(r.stdout + r.stderr, '')
+        self.assertIn('SUCCESS: 14 rules found', r.stdout)
 
 
 class Service(unittest.TestCase):
