@@ -27,29 +27,39 @@ static const char *const columns[] = {
 	"flags", "simulated", "covered",   "instances", "sim_platform",
 };
 
+/* s as one field, quoted as RFC 4180 says when it must be, then its separator. */
 static void field(struct pm_out *o, const char *s, bool last)
 {
-	if (strchr(s, o->opts.sep) || strpbrk(s, "\"\n\r")) {
-		fputc('"', o->f);
+	struct pm_obuf *b = &o->buf;
+	char stop[5] = { o->opts.sep, '"', '\n', '\r', '\0' };
+	size_t plain = strcspn(s, stop);
+
+	if (!s[plain]) {
+		pm_obuf__put(b, s, plain); /* the common case: nothing to quote */
+	} else {
+		pm_obuf__putc(b, '"');
 		for (const char *p = s; *p; p++) {
 			if (*p == '"')
-				fputc('"', o->f);
-			fputc(*p, o->f);
+				pm_obuf__putc(b, '"');
+			pm_obuf__putc(b, *p);
 		}
-		fputc('"', o->f);
-	} else {
-		fputs(s, o->f);
+		pm_obuf__putc(b, '"');
 	}
-	fputc(last ? '\n' : o->opts.sep, o->f);
+	pm_obuf__putc(b, last ? '\n' : o->opts.sep);
+}
+
+/* A number field: no text needs quoting. */
+static void u64_field(struct pm_out *o, uint64_t v)
+{
+	pm_obuf__u64(&o->buf, v);
+	pm_obuf__putc(&o->buf, o->opts.sep);
 }
 
 static void int_field(struct pm_out *o, int v)
 {
-	char buf[16] = "";
-
 	if (v >= 0)
-		snprintf(buf, sizeof(buf), "%d", v);
-	field(o, buf, false);
+		pm_obuf__u64(&o->buf, (uint64_t)v);
+	pm_obuf__putc(&o->buf, o->opts.sep);
 }
 
 /* "multiplexed|partial": every flag the row has, by pm_row_flag_name. */
@@ -98,27 +108,29 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 		field(o, buf, false);
 		field(o, row->unit, false);
 		if (row->flags & PM_ROW_METRIC)
-			buf[0] = '\0'; /* a metric has no raw count */
+			field(o, "", false); /* a metric has no raw count */
 		else
-			snprintf(buf, sizeof(buf), "%" PRIu64, row->raw);
-		field(o, buf, false);
-		snprintf(buf, sizeof(buf), "%" PRIu64, row->enabled_ns);
-		field(o, buf, false);
-		snprintf(buf, sizeof(buf), "%" PRIu64, row->running_ns);
-		field(o, buf, false);
-		if (isfinite(row->running))
-			snprintf(buf, sizeof(buf), "%.2f", 100.0 * row->running);
-		else
-			buf[0] = '\0';
-		field(o, buf, false);
+			u64_field(o, row->raw);
+		u64_field(o, row->enabled_ns);
+		u64_field(o, row->running_ns);
+		if (isfinite(row->running) && 100.0 * row->running == floor(100.0 * row->running)) {
+			/* what "%.2f" prints of a whole share (100.00: no multiplexing) */
+			pm_obuf__u64(&o->buf, (uint64_t)(100.0 * row->running));
+			pm_obuf__put(&o->buf, ".00", 3);
+			pm_obuf__putc(&o->buf, o->opts.sep);
+		} else {
+			if (isfinite(row->running))
+				snprintf(buf, sizeof(buf), "%.2f", 100.0 * row->running);
+			else
+				buf[0] = '\0';
+			field(o, buf, false);
+		}
 		flags_text(row, buf, sizeof(buf));
 		field(o, buf, false);
 		field(o, o->opts.simulated ? "1" : "0", false);
 		if (row->instances) {
-			snprintf(buf, sizeof(buf), "%u", row->covered);
-			field(o, buf, false);
-			snprintf(buf, sizeof(buf), "%u", row->instances);
-			field(o, buf, false);
+			u64_field(o, row->covered);
+			u64_field(o, row->instances);
 		} else {
 			field(o, "", false);
 			field(o, "", false);
@@ -126,7 +138,7 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 		field(o, o->opts.simulated && o->opts.sim_platform ? o->opts.sim_platform : "",
 		      true);
 	}
-	return 0;
+	return pm_obuf__flush(&o->buf, o->f); /* one write per report */
 }
 
 const struct pm_out_ops pm_out_csv = { .report = csv_report };

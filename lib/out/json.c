@@ -89,47 +89,70 @@ static void json_value(struct pm_jw *w, const struct pm_row *row, bool counted)
 		pm_jw__null(w);
 }
 
-static int json_report(struct pm_out *o, const struct pm_report *r)
+/*
+ * What every row of a report begins with: schema, type, times, timestamp
+ * and target are the report's, so they are written once into o->pre and
+ * copied into each row; the run's tail (simulated, sim_platform) likewise.
+ */
+static void report_parts(struct pm_out *o, const struct pm_report *r)
 {
 	char ts[40];
 	struct pm_jw w;
 
 	pm_fmt_timestamp(ts, sizeof(ts), r->wall_ns);
+	o->pre.len = 0;
+	pm_jw__init(&w, &o->pre);
+	pm_jw__object_begin(&w);
+	pm_jw__key(&w, "schema");
+	pm_jw__int(&w, PM_JSON_SCHEMA);
+	pm_jw__key(&w, "type");
+	pm_jw__string(&w, r->interval ? "interval" : "total");
+	pm_jw__key(&w, "time_s");
+	pm_jw__double(&w, (double)r->t_ns / 1e9);
+	pm_jw__key(&w, "duration_s");
+	pm_jw__double(&w, (double)r->duration_ns / 1e9);
+	pm_jw__key(&w, "timestamp");
+	pm_jw__string(&w, ts);
+	pm_jw__key(&w, "target");
+	pm_jw__string(&w, o->opts.target);
+	o->pre_len = o->pre.len;
+	/* the tail, after the row's own keys: a comma comes before it */
+	w.need_comma[w.depth] = true;
+	pm_jw__key(&w, "simulated");
+	pm_jw__bool(&w, o->opts.simulated);
+	if (o->opts.simulated) {
+		pm_jw__key(&w, "sim_platform");
+		pm_jw__string(&w, o->opts.sim_platform);
+	}
+	pm_jw__object_end(&w);
+	pm_obuf__putc(&o->pre, '\n');
+}
+
+static int json_report(struct pm_out *o, const struct pm_report *r)
+{
+	struct pm_jw w;
+
+	report_parts(o, r);
+	if (o->pre.err)
+		return o->pre.err;
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct pm_row *row = &r->rows[i];
 		/* an undefined value (0/0) was counted: it is null, but says why */
 		bool counted = !(row->flags & PM_ROW_NOT_COUNTED);
 
-		pm_jw__init(&w, o->f);
-		pm_jw__object_begin(&w);
-		pm_jw__key(&w, "schema");
-		pm_jw__int(&w, PM_JSON_SCHEMA);
-		pm_jw__key(&w, "type");
-		pm_jw__string(&w, r->interval ? "interval" : "total");
-		pm_jw__key(&w, "time_s");
-		pm_jw__double(&w, (double)r->t_ns / 1e9);
-		pm_jw__key(&w, "duration_s");
-		pm_jw__double(&w, (double)r->duration_ns / 1e9);
-		pm_jw__key(&w, "timestamp");
-		pm_jw__string(&w, ts);
-		pm_jw__key(&w, "target");
-		pm_jw__string(&w, o->opts.target);
+		pm_obuf__put(&o->buf, o->pre.p, o->pre_len);
+		pm_jw__init(&w, &o->buf);
+		w.depth = 1; /* inside the row's object, after the report's keys */
+		w.need_comma[1] = true;
 		pm_jw__key(&w, "event");
 		pm_jw__string(&w, row->event);
 		json_place(&w, row);
 		json_value(&w, row, counted);
 		pm_jw__key(&w, "source");
 		pm_jw__string(&w, row->source);
-		pm_jw__key(&w, "simulated");
-		pm_jw__bool(&w, o->opts.simulated);
-		if (o->opts.simulated) {
-			pm_jw__key(&w, "sim_platform");
-			pm_jw__string(&w, o->opts.sim_platform);
-		}
-		pm_jw__object_end(&w);
-		fputc('\n', o->f);
+		pm_obuf__put(&o->buf, o->pre.p + o->pre_len, o->pre.len - o->pre_len);
 	}
-	return 0;
+	return pm_obuf__flush(&o->buf, o->f); /* one write per report */
 }
 
 const struct pm_out_ops pm_out_json = { .report = json_report };

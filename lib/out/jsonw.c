@@ -6,23 +6,23 @@
 
 #include "out/out.h"
 
-void pm_jw__init(struct pm_jw *w, FILE *f)
+void pm_jw__init(struct pm_jw *w, struct pm_obuf *b)
 {
-	*w = (struct pm_jw){ .f = f };
+	*w = (struct pm_jw){ .b = b };
 }
 
 /* Before a value: a comma if it is not the first in its container. */
 static void sep(struct pm_jw *w)
 {
 	if (w->need_comma[w->depth])
-		fputc(',', w->f);
+		pm_obuf__putc(w->b, ',');
 	w->need_comma[w->depth] = true;
 }
 
 static void open_c(struct pm_jw *w, char c)
 {
 	sep(w);
-	fputc(c, w->f);
+	pm_obuf__putc(w->b, c);
 	if (w->depth < PM_JW_DEPTH - 1)
 		w->depth++;
 	w->need_comma[w->depth] = false;
@@ -32,7 +32,7 @@ static void close_c(struct pm_jw *w, char c)
 {
 	if (w->depth > 0)
 		w->depth--;
-	fputc(c, w->f);
+	pm_obuf__putc(w->b, c);
 }
 
 void pm_jw__object_begin(struct pm_jw *w)
@@ -55,41 +55,56 @@ void pm_jw__array_end(struct pm_jw *w)
 	close_c(w, ']');
 }
 
-static void put_string(FILE *f, const char *s)
+/* A character JSON wants escaped: the quote, the backslash, control characters. */
+static bool escaped(unsigned char c)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	return c == '"' || c == '\\' || c < 0x20;
+}
+
+static void put_string(struct pm_obuf *b, const char *s)
+{
+	pm_obuf__putc(b, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		const unsigned char *run = p;
+		char u[8];
+
+		while (*p && !escaped(*p))
+			p++;
+		pm_obuf__put(b, (const char *)run, (size_t)(p - run)); /* as they are */
+		if (!*p)
+			break;
 		switch (*p) {
 		case '"':
-			fputs("\\\"", f);
+			pm_obuf__put(b, "\\\"", 2);
 			break;
 		case '\\':
-			fputs("\\\\", f);
+			pm_obuf__put(b, "\\\\", 2);
 			break;
 		case '\n':
-			fputs("\\n", f);
+			pm_obuf__put(b, "\\n", 2);
 			break;
 		case '\r':
-			fputs("\\r", f);
+			pm_obuf__put(b, "\\r", 2);
 			break;
 		case '\t':
-			fputs("\\t", f);
+			pm_obuf__put(b, "\\t", 2);
 			break;
 		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+			snprintf(u, sizeof(u), "\\u%04x", *p);
+			pm_obuf__put(b, u, 6);
 		}
+		p++;
 	}
-	fputc('"', f);
+	pm_obuf__putc(b, '"');
 }
 
 void pm_jw__key(struct pm_jw *w, const char *key)
 {
 	sep(w);
-	put_string(w->f, key);
-	fputc(':', w->f);
+	/* keys are the writers' own literals: nothing in them to escape */
+	pm_obuf__putc(w->b, '"');
+	pm_obuf__puts(w->b, key);
+	pm_obuf__put(w->b, "\":", 2);
 	/* the value that follows belongs to this key: no comma before it */
 	w->need_comma[w->depth] = false;
 }
@@ -98,44 +113,48 @@ void pm_jw__string(struct pm_jw *w, const char *s)
 {
 	sep(w);
 	if (s)
-		put_string(w->f, s);
+		put_string(w->b, s);
 	else
-		fputs("null", w->f);
+		pm_obuf__put(w->b, "null", 4);
 }
 
 void pm_jw__u64(struct pm_jw *w, uint64_t v)
 {
 	sep(w);
-	fprintf(w->f, "%" PRIu64, v);
+	pm_obuf__u64(w->b, v);
 }
 
 void pm_jw__int(struct pm_jw *w, int64_t v)
 {
 	sep(w);
-	fprintf(w->f, "%" PRId64, v);
+	if (v < 0) {
+		pm_obuf__putc(w->b, '-');
+		pm_obuf__u64(w->b, (uint64_t)0 - (uint64_t)v);
+	} else {
+		pm_obuf__u64(w->b, (uint64_t)v);
+	}
 }
 
 void pm_jw__double(struct pm_jw *w, double v)
 {
-	char buf[64];
-
 	sep(w);
-	if (!isfinite(v)) {
-		fputs("null", w->f);
-		return;
-	}
-	pm_fmt_double(buf, sizeof(buf), v);
-	fputs(buf, w->f);
+	if (!isfinite(v))
+		pm_obuf__put(w->b, "null", 4);
+	else
+		pm_obuf__double(w->b, v);
 }
 
 void pm_jw__bool(struct pm_jw *w, bool v)
 {
 	sep(w);
-	fputs(v ? "true" : "false", w->f);
+	if (v)
+		pm_obuf__put(w->b, "true", 4);
+	else
+		pm_obuf__put(w->b, "false", 5);
 }
 
 void pm_jw__null(struct pm_jw *w)
 {
 	sep(w);
-	fputs("null", w->f);
+	pm_obuf__put(w->b, "null", 4);
 }

@@ -82,22 +82,9 @@ void pm_out__free(struct pm_out *o)
 		freelocale(o->c_locale);
 	free(o->target);
 	free(o->sim_platform);
+	free(o->buf.p);
+	free(o->pre.p);
 	free(o);
-}
-
-void pm_fmt_double(char *buf, size_t size, double v)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, size, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
-		return;
-	}
-	if (v == floor(v) && fabs(v) < 1e15) {
-		snprintf(buf, size, "%.0f", v);
-		return;
-	}
-	snprintf(buf, size, "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, size, "%.17g", v);
 }
 
 /* Decimal digits of v into buf (NUL-terminated), without printf. */
@@ -114,6 +101,84 @@ static size_t u64_digits(uint64_t v, char *buf)
 		buf[i] = tmp[n - 1 - i];
 	buf[n] = '\0';
 	return n;
+}
+
+void pm_fmt_double(char *buf, size_t size, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, size, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15 && size >= 24) {
+		/* what "%.0f" prints of a whole number, "-0" included, without printf */
+		buf[0] = '-';
+		u64_digits((uint64_t)fabs(v), buf + signbit(v));
+		return;
+	}
+	snprintf(buf, size, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, size, "%.17g", v);
+}
+
+void pm_obuf__put(struct pm_obuf *b, const char *s, size_t n)
+{
+	if (b->err)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 8192;
+		char *p;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
+
+void pm_obuf__puts(struct pm_obuf *b, const char *s)
+{
+	pm_obuf__put(b, s, strlen(s));
+}
+
+void pm_obuf__putc(struct pm_obuf *b, char c)
+{
+	if (!b->err && b->len < b->cap)
+		b->p[b->len++] = c;
+	else
+		pm_obuf__put(b, &c, 1);
+}
+
+void pm_obuf__u64(struct pm_obuf *b, uint64_t v)
+{
+	char d[24];
+
+	pm_obuf__put(b, d, u64_digits(v, d));
+}
+
+void pm_obuf__double(struct pm_obuf *b, double v)
+{
+	char d[64];
+
+	pm_fmt_double(d, sizeof(d), v);
+	pm_obuf__puts(b, d);
+}
+
+int pm_obuf__flush(struct pm_obuf *b, FILE *f)
+{
+	int r = b->err;
+
+	if (!r && b->len && fwrite(b->p, 1, b->len, f) != b->len)
+		r = -EIO;
+	b->len = 0;
+	b->err = 0;
+	return r;
 }
 
 void pm_fmt_grouped(char *buf, size_t size, double v, int decimals)

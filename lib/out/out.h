@@ -13,6 +13,25 @@
 
 struct pm_out;
 
+/*
+ * A report's text, built in memory and written with one fwrite: the CSV and
+ * JSON writers' rows cost what copying their bytes costs, not a locked
+ * fputc per character. err latches the first failure (-ENOMEM).
+ */
+struct pm_obuf {
+	char *p;
+	size_t len, cap;
+	int err;
+};
+void pm_obuf__put(struct pm_obuf *b, const char *s, size_t n);
+void pm_obuf__puts(struct pm_obuf *b, const char *s);
+void pm_obuf__putc(struct pm_obuf *b, char c);
+void pm_obuf__u64(struct pm_obuf *b, uint64_t v);
+/* pm_fmt_double's text, its integers without printf */
+void pm_obuf__double(struct pm_obuf *b, double v);
+/* Write it all to f and empty it: 0, or the first failure (-ENOMEM, -EIO). */
+int pm_obuf__flush(struct pm_obuf *b, FILE *f);
+
 struct pm_out_ops {
 	int (*report)(struct pm_out *o, const struct pm_report *r);
 };
@@ -26,8 +45,12 @@ struct pm_out {
 	const struct pm_out_ops *ops;
 	unsigned n_reports;
 	bool header_done;
-	int64_t tod_sec;  /* the second tod_hms was made for */
-	char tod_hms[16]; /* "10:00:01" */
+	int64_t tod_sec;    /* the second tod_hms was made for */
+	char tod_hms[16];   /* "10:00:01" */
+	struct pm_obuf buf; /* the report being written (CSV, JSON) */
+	struct pm_obuf pre; /* JSON: a report's keys every row begins with, then the run's
+			     * tail every row ends with (after pre_len) */
+	size_t pre_len;
 };
 
 /* A line built without printf: the table's hot path. */

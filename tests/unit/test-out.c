@@ -19,10 +19,13 @@ static char *capture_json(void (*fn)(struct pm_jw *w))
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct pm_obuf b = { 0 };
 	struct pm_jw w;
 
-	pm_jw__init(&w, f);
+	pm_jw__init(&w, &b);
 	fn(&w);
+	assert_int_equal(pm_obuf__flush(&b, f), 0);
+	free(b.p);
 	fclose(f);
 	return buf;
 }
@@ -378,6 +381,62 @@ static void test_quality_flags(void **state)
 	free(s);
 }
 
+/* What pm_fmt_double printed before its whole numbers left printf: the reference. */
+static void reference_double(char *buf, size_t size, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, size, "%.0f", v);
+		return;
+	}
+	snprintf(buf, size, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, size, "%.17g", v);
+}
+
+/*
+ * pm_fmt_double prints exactly what printf did, on a million doubles: whole
+ * numbers of every size below and around 1e15 (both signs, -0 too), counts
+ * as they come, values near and across the edges, and random bit patterns.
+ */
+static void test_fmt_double_is_printf(void **state)
+{
+	static const double edges[] = {
+		0.0, -0.0,  1.0, -1.0, 999999999999999.0, 1e15, -1e15, 1e15 - 1, 9007199254740992.0,
+		0.5, 1e-300
+	};
+	unsigned seed = 4242;
+
+	(void)state;
+	for (size_t i = 0; i < 1000000; i++) {
+		char got[64], want[64];
+		uint64_t bits = ((uint64_t)rand_r(&seed) << 33) ^ ((uint64_t)rand_r(&seed) << 11) ^
+				(uint64_t)rand_r(&seed);
+		double v;
+
+		switch (i % 4) {
+		case 0: /* a whole number up to 2^52, either sign */
+			v = (double)(bits >> 12) * (bits & 1 ? -1 : 1);
+			break;
+		case 1: /* a count scaled, as multiplexing does */
+			v = (double)(bits >> 30) * ((double)(bits & 0xffff) / 65536.0 + 0.5);
+			break;
+		case 2:
+			v = i / 4 < sizeof(edges) / sizeof(edges[0]) ?
+				    edges[i / 4] :
+				    (double)(bits >> 14) / 1000.0;
+			break;
+		default: /* any finite double */
+			memcpy(&v, &bits, sizeof(v));
+			if (!isfinite(v))
+				v = 1.0;
+		}
+		pm_fmt_double(got, sizeof(got), v);
+		reference_double(want, sizeof(want), v);
+		if (strcmp(got, want) != 0)
+			fail_msg("%.17g: '%s', printf '%s'", v, got, want);
+	}
+}
+
 static void test_locale(void **state)
 {
 	char *s;
@@ -400,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_locale),
+		cmocka_unit_test(test_fmt_double_is_printf),
 		cmocka_unit_test(test_quality_flags),
 		cmocka_unit_test(test_table_small_values),
 		cmocka_unit_test(test_table_domain_labels),
