@@ -4,11 +4,15 @@
  * carrying the schema version (docs/output.md). A value not counted is null,
  * never 0; so is an undefined one (0/0), with counted true and undefined true.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "out/jsonw.h"
 #include "out/out.h"
+#include "util/util.h"
 
 static void opt_int(struct pm_jw *w, const char *key, int v)
 {
@@ -28,19 +32,19 @@ static const unsigned schema2_flags[] = {
 /* Where the row was counted: device, socket, die, CPU, a pack's place, a domain. */
 static void json_place(struct pm_jw *w, const struct pm_row *row)
 {
-	pm_jw__key(w, "device");
+	PM_JW_KEY(w, "device");
 	pm_jw__string(w, row->device);
 	opt_int(w, "socket", row->socket);
 	opt_int(w, "die", row->die);
 	opt_int(w, "cpu", row->cpu);
 	if (row->place) { /* a PMU a pack places: "die0/ch2/sub1", or a channel */
-		pm_jw__key(w, "place");
+		PM_JW_KEY(w, "place");
 		pm_jw__string(w, row->place);
 		opt_int(w, "channel", row->channel);
 		opt_int(w, "subchannel", row->subchannel);
 	}
 	if (row->domain) { /* the L3, die or socket an uncore CPU row reads for */
-		pm_jw__key(w, "domain");
+		PM_JW_KEY(w, "domain");
 		pm_jw__string(w, row->domain);
 	}
 }
@@ -48,41 +52,41 @@ static void json_place(struct pm_jw *w, const struct pm_row *row)
 /* The value, its raw count and times, and every flag and the coverage. */
 static void json_value(struct pm_jw *w, const struct pm_row *row, bool counted)
 {
-	pm_jw__key(w, "value");
+	PM_JW_KEY(w, "value");
 	pm_jw__double(w, counted && isfinite(row->value) ? row->value : NAN);
-	pm_jw__key(w, "unit");
+	PM_JW_KEY(w, "unit");
 	pm_jw__string(w, row->unit);
-	pm_jw__key(w, "raw");
+	PM_JW_KEY(w, "raw");
 	if (row->flags & PM_ROW_METRIC)
 		pm_jw__double(w, NAN); /* null: a metric has no raw count */
 	else
 		pm_jw__u64(w, row->raw);
-	pm_jw__key(w, "enabled_ns");
+	PM_JW_KEY(w, "enabled_ns");
 	pm_jw__u64(w, row->enabled_ns);
-	pm_jw__key(w, "running_ns");
+	PM_JW_KEY(w, "running_ns");
 	pm_jw__u64(w, row->running_ns);
-	pm_jw__key(w, "running_pct");
+	PM_JW_KEY(w, "running_pct");
 	pm_jw__double(w, 100.0 * row->running);
-	pm_jw__key(w, "multiplexed");
+	PM_JW_KEY(w, "multiplexed");
 	pm_jw__bool(w, row->flags & PM_ROW_MULTIPLEXED);
-	pm_jw__key(w, "counted");
+	PM_JW_KEY(w, "counted");
 	pm_jw__bool(w, counted);
-	pm_jw__key(w, "snapshot");
+	PM_JW_KEY(w, "snapshot");
 	pm_jw__bool(w, row->flags & PM_ROW_SNAPSHOT);
-	pm_jw__key(w, "metric");
+	PM_JW_KEY(w, "metric");
 	pm_jw__bool(w, row->flags & PM_ROW_METRIC);
-	pm_jw__key(w, "approximate");
+	PM_JW_KEY(w, "approximate");
 	pm_jw__bool(w, row->flags & PM_ROW_APPROXIMATE);
 	for (size_t f = 0; f < sizeof(schema2_flags) / sizeof(schema2_flags[0]); f++) {
 		pm_jw__key(w, pm_row_flag_name(schema2_flags[f]));
 		pm_jw__bool(w, row->flags & schema2_flags[f]);
 	}
-	pm_jw__key(w, "covered");
+	PM_JW_KEY(w, "covered");
 	if (row->instances)
 		pm_jw__int(w, (int)row->covered);
 	else
 		pm_jw__null(w);
-	pm_jw__key(w, "instances");
+	PM_JW_KEY(w, "instances");
 	if (row->instances)
 		pm_jw__int(w, (int)row->instances);
 	else
@@ -103,29 +107,93 @@ static void report_parts(struct pm_out *o, const struct pm_report *r)
 	o->pre.len = 0;
 	pm_jw__init(&w, &o->pre);
 	pm_jw__object_begin(&w);
-	pm_jw__key(&w, "schema");
+	PM_JW_KEY(&w, "schema");
 	pm_jw__int(&w, PM_JSON_SCHEMA);
-	pm_jw__key(&w, "type");
+	PM_JW_KEY(&w, "type");
 	pm_jw__string(&w, r->interval ? "interval" : "total");
-	pm_jw__key(&w, "time_s");
+	PM_JW_KEY(&w, "time_s");
 	pm_jw__double(&w, (double)r->t_ns / 1e9);
-	pm_jw__key(&w, "duration_s");
+	PM_JW_KEY(&w, "duration_s");
 	pm_jw__double(&w, (double)r->duration_ns / 1e9);
-	pm_jw__key(&w, "timestamp");
+	PM_JW_KEY(&w, "timestamp");
 	pm_jw__string(&w, ts);
-	pm_jw__key(&w, "target");
+	PM_JW_KEY(&w, "target");
 	pm_jw__string(&w, o->opts.target);
 	o->pre_len = o->pre.len;
 	/* the tail, after the row's own keys: a comma comes before it */
 	w.need_comma[w.depth] = true;
-	pm_jw__key(&w, "simulated");
+	PM_JW_KEY(&w, "simulated");
 	pm_jw__bool(&w, o->opts.simulated);
 	if (o->opts.simulated) {
-		pm_jw__key(&w, "sim_platform");
+		PM_JW_KEY(&w, "sim_platform");
 		pm_jw__string(&w, o->opts.sim_platform);
 	}
 	pm_jw__object_end(&w);
 	pm_obuf__putc(&o->pre, '\n');
+}
+
+/* The same text, or both none (the label keeps copies: a row's strings may go). */
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+static bool same_label(const struct pm_out_label *l, const struct pm_row *row)
+{
+	return l->text && l->socket == row->socket && l->die == row->die && l->cpu == row->cpu &&
+	       l->channel == row->channel && l->subchannel == row->subchannel &&
+	       same_str(l->event, row->event) && same_str(l->device, row->device) &&
+	       same_str(l->place, row->place) && same_str(l->domain, row->domain);
+}
+
+/* Row i's event and place, as its last report had them, or made now: 0 or -ENOMEM. */
+static int put_label(struct pm_out *o, size_t i, const struct pm_row *row)
+{
+	struct pm_out_label *l;
+	struct pm_obuf b = { 0 };
+	struct pm_jw w;
+
+	if (i >= o->n_labels) {
+		struct pm_out_label *p = realloc(o->labels, (i + 1) * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		memset(p + o->n_labels, 0, (i + 1 - o->n_labels) * sizeof(*p));
+		o->labels = p;
+		o->n_labels = i + 1;
+	}
+	l = &o->labels[i];
+	if (!same_label(l, row)) {
+		pm_jw__init(&w, &b);
+		w.depth = 1;
+		w.need_comma[1] = true;
+		PM_JW_KEY(&w, "event");
+		pm_jw__string(&w, row->event);
+		json_place(&w, row);
+		if (b.err) {
+			free(b.p);
+			return b.err;
+		}
+		pm_out_label__done(l);
+		*l = (struct pm_out_label){ .event = pm_strdup0(row->event),
+					    .device = pm_strdup0(row->device),
+					    .place = pm_strdup0(row->place),
+					    .domain = pm_strdup0(row->domain),
+					    .socket = row->socket,
+					    .die = row->die,
+					    .cpu = row->cpu,
+					    .channel = row->channel,
+					    .subchannel = row->subchannel,
+					    .text = b.p,
+					    .len = b.len };
+		if ((row->event && !l->event) || (row->device && !l->device) ||
+		    (row->place && !l->place) || (row->domain && !l->domain)) {
+			pm_out_label__done(l);
+			return -ENOMEM;
+		}
+	}
+	pm_obuf__put(&o->buf, l->text, l->len);
+	return 0;
 }
 
 static int json_report(struct pm_out *o, const struct pm_report *r)
@@ -141,14 +209,13 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		bool counted = !(row->flags & PM_ROW_NOT_COUNTED);
 
 		pm_obuf__put(&o->buf, o->pre.p, o->pre_len);
+		if (put_label(o, i, row) < 0)
+			return -ENOMEM;
 		pm_jw__init(&w, &o->buf);
-		w.depth = 1; /* inside the row's object, after the report's keys */
+		w.depth = 1; /* inside the row's object, after its event and place */
 		w.need_comma[1] = true;
-		pm_jw__key(&w, "event");
-		pm_jw__string(&w, row->event);
-		json_place(&w, row);
 		json_value(&w, row, counted);
-		pm_jw__key(&w, "source");
+		PM_JW_KEY(&w, "source");
 		pm_jw__string(&w, row->source);
 		pm_obuf__put(&o->buf, o->pre.p + o->pre_len, o->pre.len - o->pre_len);
 	}

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "out/out.h"
 
@@ -100,10 +101,15 @@ static void put_string(struct pm_obuf *b, const char *s)
 
 void pm_jw__key(struct pm_jw *w, const char *key)
 {
+	pm_jw__keyn(w, key, strlen(key));
+}
+
+void pm_jw__keyn(struct pm_jw *w, const char *key, size_t n)
+{
 	sep(w);
 	/* keys are the writers' own literals: nothing in them to escape */
 	pm_obuf__putc(w->b, '"');
-	pm_obuf__puts(w->b, key);
+	pm_obuf__put(w->b, key, n);
 	pm_obuf__put(w->b, "\":", 2);
 	/* the value that follows belongs to this key: no comma before it */
 	w->need_comma[w->depth] = false;

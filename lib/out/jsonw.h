@@ -29,6 +29,9 @@ void pm_jw__array_end(struct pm_jw *w);
 /* A key inside an object (a literal of the writer's: written as it is, not escaped);
  * the value call follows. */
 void pm_jw__key(struct pm_jw *w, const char *key);
+/* The same, its length known: PM_JW_KEY(w, "event") for a literal. */
+void pm_jw__keyn(struct pm_jw *w, const char *key, size_t n);
+#define PM_JW_KEY(w, lit) pm_jw__keyn((w), (lit), sizeof(lit) - 1)
 void pm_jw__string(struct pm_jw *w, const char *s); /* NULL -> null */
 void pm_jw__u64(struct pm_jw *w, uint64_t v);
 void pm_jw__int(struct pm_jw *w, int64_t v);

@@ -74,6 +74,16 @@ int pm_out__report(struct pm_out *o, const struct pm_report *r)
 	return ret;
 }
 
+void pm_out_label__done(struct pm_out_label *l)
+{
+	free(l->event);
+	free(l->device);
+	free(l->place);
+	free(l->domain);
+	free(l->text);
+	*l = (struct pm_out_label){ 0 };
+}
+
 void pm_out__free(struct pm_out *o)
 {
 	if (!o)
@@ -84,6 +94,9 @@ void pm_out__free(struct pm_out *o)
 	free(o->sim_platform);
 	free(o->buf.p);
 	free(o->pre.p);
+	for (size_t i = 0; i < o->n_labels; i++)
+		pm_out_label__done(&o->labels[i]);
+	free(o->labels);
 	free(o);
 }
 

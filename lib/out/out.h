@@ -32,6 +32,19 @@ void pm_obuf__double(struct pm_obuf *b, double v);
 /* Write it all to f and empty it: 0, or the first failure (-ENOMEM, -EIO). */
 int pm_obuf__flush(struct pm_obuf *b, FILE *f);
 
+/*
+ * A row's event and place as JSON, kept for the next reports: a session's
+ * reports have the same rows in the same order, so the text is made once
+ * and copied; it is made again when the row at that index is another.
+ */
+struct pm_out_label {
+	char *event, *device, *place, *domain; /* copies: the key */
+	int socket, die, cpu, channel, subchannel;
+	char *text;
+	size_t len;
+};
+void pm_out_label__done(struct pm_out_label *l);
+
 struct pm_out_ops {
 	int (*report)(struct pm_out *o, const struct pm_report *r);
 };
@@ -51,6 +64,8 @@ struct pm_out {
 	struct pm_obuf pre; /* JSON: a report's keys every row begins with, then the run's
 			     * tail every row ends with (after pre_len) */
 	size_t pre_len;
+	struct pm_out_label *labels; /* JSON: each row's event and place, written once */
+	size_t n_labels;
 };
 
 /* A line built without printf: the table's hot path. */
