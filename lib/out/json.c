@@ -50,7 +50,55 @@ static void json_place(struct pm_jw *w, const struct pm_row *row)
 }
 
 /* The value, its raw count and times, and every flag and the coverage. */
-static void json_value(struct pm_jw *w, const struct pm_row *row, bool counted)
+/* The flags as booleans, as text: every key, true or false. */
+static void flag_keys(struct pm_jw *w, unsigned flags, bool counted)
+{
+	PM_JW_KEY(w, "multiplexed");
+	pm_jw__bool(w, flags & PM_ROW_MULTIPLEXED);
+	PM_JW_KEY(w, "counted");
+	pm_jw__bool(w, counted);
+	PM_JW_KEY(w, "snapshot");
+	pm_jw__bool(w, flags & PM_ROW_SNAPSHOT);
+	PM_JW_KEY(w, "metric");
+	pm_jw__bool(w, flags & PM_ROW_METRIC);
+	PM_JW_KEY(w, "approximate");
+	pm_jw__bool(w, flags & PM_ROW_APPROXIMATE);
+	for (size_t f = 0; f < sizeof(schema2_flags) / sizeof(schema2_flags[0]); f++) {
+		pm_jw__key(w, pm_row_flag_name(schema2_flags[f]));
+		pm_jw__bool(w, flags & schema2_flags[f]);
+	}
+}
+
+/*
+ * The flag keys of a row: the same text for every row with the same flags
+ * (all false but counted, mostly), so the text of the last flags seen is
+ * kept in the writer and copied.
+ */
+static void json_flags(struct pm_out *o, struct pm_jw *w, unsigned flags, bool counted)
+{
+	unsigned key = flags << 1 | counted;
+	struct pm_jw tw;
+
+	if (!o->flags_have || o->flags_key != key) {
+		o->flags_text.len = 0;
+		pm_jw__init(&tw, &o->flags_text);
+		tw.depth = 1;
+		tw.need_comma[1] = true; /* after running_pct */
+		flag_keys(&tw, flags, counted);
+		if (o->flags_text.err) {
+			o->flags_text.err = 0;
+			o->flags_have = false;
+			flag_keys(w, flags, counted); /* written as it goes */
+			return;
+		}
+		o->flags_key = key;
+		o->flags_have = true;
+	}
+	pm_obuf__put(w->b, o->flags_text.p, o->flags_text.len);
+	w->need_comma[w->depth] = true;
+}
+
+static void json_value(struct pm_out *o, struct pm_jw *w, const struct pm_row *row, bool counted)
 {
 	PM_JW_KEY(w, "value");
 	pm_jw__double(w, counted && isfinite(row->value) ? row->value : NAN);
@@ -67,20 +115,7 @@ static void json_value(struct pm_jw *w, const struct pm_row *row, bool counted)
 	pm_jw__u64(w, row->running_ns);
 	PM_JW_KEY(w, "running_pct");
 	pm_jw__double(w, 100.0 * row->running);
-	PM_JW_KEY(w, "multiplexed");
-	pm_jw__bool(w, row->flags & PM_ROW_MULTIPLEXED);
-	PM_JW_KEY(w, "counted");
-	pm_jw__bool(w, counted);
-	PM_JW_KEY(w, "snapshot");
-	pm_jw__bool(w, row->flags & PM_ROW_SNAPSHOT);
-	PM_JW_KEY(w, "metric");
-	pm_jw__bool(w, row->flags & PM_ROW_METRIC);
-	PM_JW_KEY(w, "approximate");
-	pm_jw__bool(w, row->flags & PM_ROW_APPROXIMATE);
-	for (size_t f = 0; f < sizeof(schema2_flags) / sizeof(schema2_flags[0]); f++) {
-		pm_jw__key(w, pm_row_flag_name(schema2_flags[f]));
-		pm_jw__bool(w, row->flags & schema2_flags[f]);
-	}
+	json_flags(o, w, row->flags, counted);
 	PM_JW_KEY(w, "covered");
 	if (row->instances)
 		pm_jw__int(w, (int)row->covered);
@@ -214,7 +249,7 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		pm_jw__init(&w, &o->buf);
 		w.depth = 1; /* inside the row's object, after its event and place */
 		w.need_comma[1] = true;
-		json_value(&w, row, counted);
+		json_value(o, &w, row, counted);
 		PM_JW_KEY(&w, "source");
 		pm_jw__string(&w, row->source);
 		pm_obuf__put(&o->buf, o->pre.p + o->pre_len, o->pre.len - o->pre_len);

@@ -94,6 +94,7 @@ void pm_out__free(struct pm_out *o)
 	free(o->sim_platform);
 	free(o->buf.p);
 	free(o->pre.p);
+	free(o->flags_text.p);
 	for (size_t i = 0; i < o->n_labels; i++)
 		pm_out_label__done(&o->labels[i]);
 	free(o->labels);

@@ -66,6 +66,9 @@ struct pm_out {
 	size_t pre_len;
 	struct pm_out_label *labels; /* JSON: each row's event and place, written once */
 	size_t n_labels;
+	struct pm_obuf flags_text; /* JSON: the flag keys of the last flags written */
+	unsigned flags_key;
+	bool flags_have;
 };
 
 /* A line built without printf: the table's hot path. */
