@@ -81,6 +81,36 @@ def main():
     print('pmumon / floor CPU per interval: %.2fx (target <= 3x)' % (per['pmumon'] / per['floor']))
     print('pmumon / perf peak RSS:          %.2fx (target <= 0.33x)' % (med['pmumon'][1] / med['perf'][1]))
 
+    formats(a, pmumon, launcher)
+
+
+# simulated machines with many rows, on their virtual clock (each run is pure CPU): the
+# output formats' cost per row against the table's (issue 19: -x, and -j within 1.5x)
+FORMAT_CASES = [
+    ('yitian710 per device + DDR metrics (80 rows)',
+     ['--sim', 'yitian710', 'stat', '-a', '--per-device', '-M',
+      'ddr_read_bandwidth.all,ddr_write_bandwidth.all']),
+    ('amdzen2 2 sockets -A, DF and L3 (many rows)',
+     ['--sim', 'amdzen2:sockets=2', 'stat', '-a', '-A', '-e', 'amd_l3/l3_accesses/',
+      '-e', 'amd_l3/l3_misses/']),
+]
+
+
+def formats(a, pmumon, launcher):
+    n = 2000
+    print('\noutput formats on simulated machines (virtual clock), %d intervals at -I 10, '
+          'median of %d runs: CPU us per interval, and against the table' % (n, a.runs))
+    for name, args in FORMAT_CASES:
+        base = [pmumon] + args + ['-I', '10', '--interval-count', str(n), '-o', '/dev/null']
+        runs = {'table': [], '-x,': [], '-j': []}
+        for _ in range(a.runs):
+            for fmt in runs:
+                runs[fmt].append(measure(launcher, base + ([] if fmt == 'table' else [fmt]))[0])
+        per = {f: 1e6 * statistics.median(v) / n for f, v in runs.items()}
+        print('  %s: table %.1f, -x, %.1f (%.2fx), -j %.1f (%.2fx)'
+              % (name, per['table'], per['-x,'], per['-x,'] / per['table'], per['-j'],
+                 per['-j'] / per['table']))
+
 
 if __name__ == '__main__':
     main()

@@ -167,72 +167,23 @@ static void report_parts(struct pm_out *o, const struct pm_report *r)
 	pm_obuf__putc(&o->pre, '\n');
 }
 
-/* The same text, or both none (the label keeps copies: a row's strings may go). */
-static bool same_str(const char *a, const char *b)
+/* A row's event and place as JSON, after the report's keys. */
+static void make_label(struct pm_obuf *b, enum pm_aggr aggr, const struct pm_row *row)
 {
-	return a && b ? !strcmp(a, b) : a == b;
-}
-
-static bool same_label(const struct pm_out_label *l, const struct pm_row *row)
-{
-	return l->text && l->socket == row->socket && l->die == row->die && l->cpu == row->cpu &&
-	       l->channel == row->channel && l->subchannel == row->subchannel &&
-	       same_str(l->event, row->event) && same_str(l->device, row->device) &&
-	       same_str(l->place, row->place) && same_str(l->domain, row->domain);
-}
-
-/* Row i's event and place, as its last report had them, or made now: 0 or -ENOMEM. */
-static int put_label(struct pm_out *o, size_t i, const struct pm_row *row)
-{
-	struct pm_out_label *l;
-	struct pm_obuf b = { 0 };
 	struct pm_jw w;
 
-	if (i >= o->n_labels) {
-		struct pm_out_label *p = realloc(o->labels, (i + 1) * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		memset(p + o->n_labels, 0, (i + 1 - o->n_labels) * sizeof(*p));
-		o->labels = p;
-		o->n_labels = i + 1;
-	}
-	l = &o->labels[i];
-	if (!same_label(l, row)) {
-		pm_jw__init(&w, &b);
-		w.depth = 1;
-		w.need_comma[1] = true;
-		PM_JW_KEY(&w, "event");
-		pm_jw__string(&w, row->event);
-		json_place(&w, row);
-		if (b.err) {
-			free(b.p);
-			return b.err;
-		}
-		pm_out_label__done(l);
-		*l = (struct pm_out_label){ .event = pm_strdup0(row->event),
-					    .device = pm_strdup0(row->device),
-					    .place = pm_strdup0(row->place),
-					    .domain = pm_strdup0(row->domain),
-					    .socket = row->socket,
-					    .die = row->die,
-					    .cpu = row->cpu,
-					    .channel = row->channel,
-					    .subchannel = row->subchannel,
-					    .text = b.p,
-					    .len = b.len };
-		if ((row->event && !l->event) || (row->device && !l->device) ||
-		    (row->place && !l->place) || (row->domain && !l->domain)) {
-			pm_out_label__done(l);
-			return -ENOMEM;
-		}
-	}
-	pm_obuf__put(&o->buf, l->text, l->len);
-	return 0;
+	(void)aggr;
+	pm_jw__init(&w, b);
+	w.depth = 1;
+	w.need_comma[1] = true;
+	PM_JW_KEY(&w, "event");
+	pm_jw__string(&w, row->event);
+	json_place(&w, row);
 }
 
 static int json_report(struct pm_out *o, const struct pm_report *r)
 {
+	const struct pm_out_label *l;
 	struct pm_jw w;
 
 	report_parts(o, r);
@@ -244,8 +195,10 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		bool counted = !(row->flags & PM_ROW_NOT_COUNTED);
 
 		pm_obuf__put(&o->buf, o->pre.p, o->pre_len);
-		if (put_label(o, i, row) < 0)
+		l = pm_out__label(o, i, r->aggr, row, make_label);
+		if (!l)
 			return -ENOMEM;
+		pm_obuf__put(&o->buf, l->text, l->len);
 		pm_jw__init(&w, &o->buf);
 		w.depth = 1; /* inside the row's object, after its event and place */
 		w.need_comma[1] = true;

@@ -84,6 +84,62 @@ void pm_out_label__done(struct pm_out_label *l)
 	*l = (struct pm_out_label){ 0 };
 }
 
+/* The same text, or both none (the label keeps copies: a row's strings may go). */
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+static bool same_label(const struct pm_out_label *l, enum pm_aggr aggr, const struct pm_row *row)
+{
+	return l->text && l->aggr == aggr && l->socket == row->socket && l->die == row->die &&
+	       l->cpu == row->cpu && l->channel == row->channel &&
+	       l->subchannel == row->subchannel && same_str(l->event, row->event) &&
+	       same_str(l->device, row->device) && same_str(l->place, row->place) &&
+	       same_str(l->domain, row->domain);
+}
+
+const struct pm_out_label *pm_out__label(struct pm_out *o, size_t i, enum pm_aggr aggr,
+					 const struct pm_row *row, pm_out_label_fn make)
+{
+	struct pm_out_label *l;
+	struct pm_obuf b = { 0 };
+
+	if (i >= o->n_labels) {
+		struct pm_out_label *p = realloc(o->labels, (i + 1) * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		memset(p + o->n_labels, 0, (i + 1 - o->n_labels) * sizeof(*p));
+		o->labels = p;
+		o->n_labels = i + 1;
+	}
+	l = &o->labels[i];
+	if (same_label(l, aggr, row))
+		return l;
+	make(&b, aggr, row);
+	pm_obuf__putc(&b, '\0'); /* a C string too, for the table */
+	pm_out_label__done(l);
+	*l = (struct pm_out_label){ .event = pm_strdup0(row->event),
+				    .device = pm_strdup0(row->device),
+				    .place = pm_strdup0(row->place),
+				    .domain = pm_strdup0(row->domain),
+				    .socket = row->socket,
+				    .die = row->die,
+				    .cpu = row->cpu,
+				    .channel = row->channel,
+				    .subchannel = row->subchannel,
+				    .aggr = aggr,
+				    .text = b.p,
+				    .len = b.len ? b.len - 1 : 0 };
+	if (b.err || (row->event && !l->event) || (row->device && !l->device) ||
+	    (row->place && !l->place) || (row->domain && !l->domain)) {
+		pm_out_label__done(l);
+		return NULL;
+	}
+	return l;
+}
+
 void pm_out__free(struct pm_out *o)
 {
 	if (!o)

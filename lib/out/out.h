@@ -40,10 +40,18 @@ int pm_obuf__flush(struct pm_obuf *b, FILE *f);
 struct pm_out_label {
 	char *event, *device, *place, *domain; /* copies: the key */
 	int socket, die, cpu, channel, subchannel;
+	enum pm_aggr aggr;
 	char *text;
 	size_t len;
 };
 void pm_out_label__done(struct pm_out_label *l);
+/* How a writer makes a row's label text (JSON: its event and place; the table: its
+ * aggregation column). */
+typedef void (*pm_out_label_fn)(struct pm_obuf *b, enum pm_aggr aggr, const struct pm_row *row);
+/* Row i's label, kept from the last report when the row at i is the same, else made
+ * with make; NULL when out of memory. */
+const struct pm_out_label *pm_out__label(struct pm_out *o, size_t i, enum pm_aggr aggr,
+					 const struct pm_row *row, pm_out_label_fn make);
 
 struct pm_out_ops {
 	int (*report)(struct pm_out *o, const struct pm_report *r);
@@ -64,7 +72,7 @@ struct pm_out {
 	struct pm_obuf pre; /* JSON: a report's keys every row begins with, then the run's
 			     * tail every row ends with (after pre_len) */
 	size_t pre_len;
-	struct pm_out_label *labels; /* JSON: each row's event and place, written once */
+	struct pm_out_label *labels; /* each row's label, made once (pm_out__label) */
 	size_t n_labels;
 	struct pm_obuf flags_text; /* JSON: the flag keys of the last flags written */
 	unsigned flags_key;

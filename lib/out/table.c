@@ -14,9 +14,9 @@
 
 #include "out/out.h"
 
-static void aggr_label(const struct pm_report *r, const struct pm_row *row, char *buf, size_t size)
+static void aggr_label(enum pm_aggr aggr, const struct pm_row *row, char *buf, size_t size)
 {
-	switch (r->aggr) {
+	switch (aggr) {
 	case PM_AGGR_DEVICE:
 	case PM_AGGR_CHANNEL:
 		/* "ali_drw_25080 die0/ch2/sub1", "die0/ch2", or a device no pack places */
@@ -71,7 +71,28 @@ static void value_text(const struct pm_row *row, char *buf, size_t size)
 		pm_fmt_grouped(buf, size, row->value, 2);
 }
 
-static int aggr_width(const struct pm_report *r)
+/* The aggregation column's text, kept per row (pm_out__label): made once per session. */
+static void make_aggr_label(struct pm_obuf *b, enum pm_aggr aggr, const struct pm_row *row)
+{
+	char buf[128];
+
+	aggr_label(aggr, row, buf, sizeof(buf));
+	pm_obuf__puts(b, buf);
+}
+
+/* Row i's aggregation label into buf (copied from the kept one). */
+static const char *row_aggr(struct pm_out *o, const struct pm_report *r, size_t i, char *buf,
+			    size_t size)
+{
+	const struct pm_out_label *l = pm_out__label(o, i, r->aggr, &r->rows[i], make_aggr_label);
+
+	if (l)
+		return l->text;
+	aggr_label(r->aggr, &r->rows[i], buf, size); /* out of memory: made again */
+	return buf;
+}
+
+static int aggr_width(struct pm_out *o, const struct pm_report *r)
 {
 	int w = 0;
 
@@ -79,10 +100,9 @@ static int aggr_width(const struct pm_report *r)
 		return 0;
 	for (size_t i = 0; i < r->n_rows; i++) {
 		char buf[128];
+		int n = (int)strlen(row_aggr(o, r, i, buf, sizeof(buf)));
 
-		aggr_label(r, &r->rows[i], buf, sizeof(buf));
-		if ((int)strlen(buf) > w)
-			w = (int)strlen(buf);
+		w = n > w ? n : w;
 	}
 	return w;
 }
@@ -113,9 +133,10 @@ static void suffix_text(const struct pm_row *row, char *buf, size_t size)
 }
 
 /* One row: [prefix] [aggregation] value unit event [(running%)] [marks]. */
-static void print_row(struct pm_out *o, const struct pm_report *r, const struct pm_row *row, int aw,
+static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int aw,
 		      const char *prefix)
 {
+	const struct pm_row *row = &r->rows[i];
 	struct pm_line l;
 	char agg[128], val[64], suffix[128];
 
@@ -124,8 +145,7 @@ static void print_row(struct pm_out *o, const struct pm_report *r, const struct 
 	if (prefix)
 		pm_line__put(&l, prefix, 0, false);
 	if (aw) {
-		aggr_label(r, row, agg, sizeof(agg));
-		pm_line__put(&l, agg, aw, false);
+		pm_line__put(&l, row_aggr(o, r, i, agg, sizeof(agg)), aw, false);
 		pm_line__put(&l, " ", 0, false);
 	}
 	pm_line__put(&l, val, 18, true);
@@ -150,7 +170,7 @@ static void sim_note(struct pm_out *o, char *buf, size_t size)
 
 static int table_report(struct pm_out *o, const struct pm_report *r)
 {
-	int aw = aggr_width(r);
+	int aw = aggr_width(o, r);
 	char sim[128], t[32];
 
 	sim_note(o, sim, sizeof(sim));
@@ -176,12 +196,12 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 		pm_line__put(&prefix, tod, 12, false);
 		pm_line__put(&prefix, " ", 0, false);
 		for (size_t i = 0; i < r->n_rows; i++)
-			print_row(o, r, &r->rows[i], aw, prefix.buf);
+			print_row(o, r, i, aw, prefix.buf);
 		return 0;
 	}
 	fprintf(o->f, "\n Performance counter stats for %s%s:\n\n", o->opts.target, sim);
 	for (size_t i = 0; i < r->n_rows; i++)
-		print_row(o, r, &r->rows[i], aw, NULL);
+		print_row(o, r, i, aw, NULL);
 	pm_fmt_seconds(t, sizeof(t), r->t_ns);
 	fprintf(o->f, "\n %17s seconds time elapsed\n\n", t);
 	return 0;
