@@ -14,6 +14,7 @@
  * channel ("die0/ch2"); per device it stays the PMU's name and the die
  * column holds the die its name says.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,11 +28,10 @@ static const char *const columns[] = {
 	"flags", "simulated", "covered",   "instances", "sim_platform",
 };
 
-/* s as one field, quoted as RFC 4180 says when it must be, then its separator. */
-static void field(struct pm_out *o, const char *s, bool last)
+/* s as one field into b, quoted as RFC 4180 says when it must be, then its separator. */
+static void put_field(struct pm_obuf *b, char sep, const char *s, bool last)
 {
-	struct pm_obuf *b = &o->buf;
-	char stop[5] = { o->opts.sep, '"', '\n', '\r', '\0' };
+	char stop[5] = { sep, '"', '\n', '\r', '\0' };
 	size_t plain = strcspn(s, stop);
 
 	if (!s[plain]) {
@@ -45,20 +45,38 @@ static void field(struct pm_out *o, const char *s, bool last)
 		}
 		pm_obuf__putc(b, '"');
 	}
-	pm_obuf__putc(b, last ? '\n' : o->opts.sep);
+	pm_obuf__putc(b, last ? '\n' : sep);
+}
+
+static void field(struct pm_out *o, const char *s, bool last)
+{
+	put_field(&o->buf, o->opts.sep, s, last);
+}
+
+static void put_int(struct pm_obuf *b, char sep, int v)
+{
+	if (v >= 0)
+		pm_obuf__u64(b, (uint64_t)v);
+	pm_obuf__putc(b, sep);
+}
+
+/* A row's event and place columns (event, device, socket, die, cpu): kept per row. */
+static void make_label(const struct pm_out *o, struct pm_obuf *b, enum pm_aggr aggr,
+		       const struct pm_row *row)
+{
+	(void)aggr;
+	put_field(b, o->opts.sep, row->event, false);
+	/* a channel row names its channel where a device row names its PMU */
+	put_field(b, o->opts.sep, row->device ? row->device : row->place ? row->place : "", false);
+	put_int(b, o->opts.sep, row->socket);
+	put_int(b, o->opts.sep, row->die);
+	put_int(b, o->opts.sep, row->cpu);
 }
 
 /* A number field: no text needs quoting. */
 static void u64_field(struct pm_out *o, uint64_t v)
 {
 	pm_obuf__u64(&o->buf, v);
-	pm_obuf__putc(&o->buf, o->opts.sep);
-}
-
-static void int_field(struct pm_out *o, int v)
-{
-	if (v >= 0)
-		pm_obuf__u64(&o->buf, (uint64_t)v);
 	pm_obuf__putc(&o->buf, o->opts.sep);
 }
 
@@ -89,18 +107,21 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 	}
 	pm_fmt_timestamp(ts, sizeof(ts), r->wall_ns);
 	pm_fmt_seconds(t, sizeof(t), r->t_ns);
+	/* what every row of the report begins with: type, time_s, timestamp */
+	o->pre.len = 0;
+	put_field(&o->pre, o->opts.sep, r->interval ? "interval" : "total", false);
+	put_field(&o->pre, o->opts.sep, t, false);
+	put_field(&o->pre, o->opts.sep, ts, false);
+	if (o->pre.err)
+		return o->pre.err;
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct pm_row *row = &r->rows[i];
+		const struct pm_out_label *l = pm_out__label(o, i, r->aggr, row, make_label);
 
-		field(o, r->interval ? "interval" : "total", false);
-		field(o, t, false);
-		field(o, ts, false);
-		field(o, row->event, false);
-		/* a channel row names its channel where a device row names its PMU */
-		field(o, row->device ? row->device : row->place ? row->place : "", false);
-		int_field(o, row->socket);
-		int_field(o, row->die);
-		int_field(o, row->cpu);
+		if (!l)
+			return -ENOMEM;
+		pm_obuf__put(&o->buf, o->pre.p, o->pre.len);
+		pm_obuf__put(&o->buf, l->text, l->len);
 		if (isfinite(row->value) && !(row->flags & PM_ROW_NOT_COUNTED))
 			pm_fmt_double(buf, sizeof(buf), row->value);
 		else

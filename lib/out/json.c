@@ -168,10 +168,12 @@ static void report_parts(struct pm_out *o, const struct pm_report *r)
 }
 
 /* A row's event and place as JSON, after the report's keys. */
-static void make_label(struct pm_obuf *b, enum pm_aggr aggr, const struct pm_row *row)
+static void make_label(const struct pm_out *o, struct pm_obuf *b, enum pm_aggr aggr,
+		       const struct pm_row *row)
 {
 	struct pm_jw w;
 
+	(void)o;
 	(void)aggr;
 	pm_jw__init(&w, b);
 	w.depth = 1;

@@ -117,7 +117,7 @@ const struct pm_out_label *pm_out__label(struct pm_out *o, size_t i, enum pm_agg
 	l = &o->labels[i];
 	if (same_label(l, aggr, row))
 		return l;
-	make(&b, aggr, row);
+	make(o, &b, aggr, row);
 	pm_obuf__putc(&b, '\0'); /* a C string too, for the table */
 	pm_out_label__done(l);
 	*l = (struct pm_out_label){ .event = pm_strdup0(row->event),

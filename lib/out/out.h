@@ -47,7 +47,8 @@ struct pm_out_label {
 void pm_out_label__done(struct pm_out_label *l);
 /* How a writer makes a row's label text (JSON: its event and place; the table: its
  * aggregation column). */
-typedef void (*pm_out_label_fn)(struct pm_obuf *b, enum pm_aggr aggr, const struct pm_row *row);
+typedef void (*pm_out_label_fn)(const struct pm_out *o, struct pm_obuf *b, enum pm_aggr aggr,
+				const struct pm_row *row);
 /* Row i's label, kept from the last report when the row at i is the same, else made
  * with make; NULL when out of memory. */
 const struct pm_out_label *pm_out__label(struct pm_out *o, size_t i, enum pm_aggr aggr,

@@ -72,10 +72,12 @@ static void value_text(const struct pm_row *row, char *buf, size_t size)
 }
 
 /* The aggregation column's text, kept per row (pm_out__label): made once per session. */
-static void make_aggr_label(struct pm_obuf *b, enum pm_aggr aggr, const struct pm_row *row)
+static void make_aggr_label(const struct pm_out *o, struct pm_obuf *b, enum pm_aggr aggr,
+			    const struct pm_row *row)
 {
 	char buf[128];
 
+	(void)o;
 	aggr_label(aggr, row, buf, sizeof(buf));
 	pm_obuf__puts(b, buf);
 }
