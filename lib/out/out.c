@@ -173,6 +173,80 @@ static size_t u64_digits(uint64_t v, char *buf)
 	return n;
 }
 
+/*
+ * What printf's "%.15g" prints of v for 1e-4 <= |v| < 1e15, not whole
+ * (fixed notation there), exactly and without printf: v is m * 2^e
+ * exactly; v * 10^k for the k that leaves 15 digits is the 128-bit
+ * m * 10^k shifted right by -e, rounded to nearest, ties to even, as
+ * glibc rounds. false where it does not apply (then printf does it).
+ */
+static bool fmt_g15(char *buf, size_t size, double v)
+{
+	static const unsigned __int128 limit = (unsigned __int128)1 << 127;
+	double a = fabs(v);
+	int e2, x = (int)floor(log10(a)); /* the first digit's exponent: corrected below */
+	uint64_t mant = (uint64_t)ldexp(frexp(a, &e2), 53);
+
+	e2 -= 53; /* a = mant * 2^e2 */
+	if (!(a >= 1e-4 && a < 1e15) || e2 >= 0 || e2 < -120 || size < 32)
+		return false;
+	for (int tries = 0; tries < 3; tries++) {
+		int k = 14 - x, s = -e2, last = 14;
+		unsigned __int128 p = 1, num, q, rem, half;
+		char d[16];
+		size_t n = 0;
+
+		if (k < 0 || k > 22)
+			return false;
+		for (int i = 0; i < k; i++)
+			p *= 10;
+		num = (unsigned __int128)mant * p; /* < 2^53 * 10^22 < 2^127 */
+		if (num >= limit)
+			return false;
+		q = num >> s; /* s <= 120 */
+		rem = num - (q << s);
+		half = (unsigned __int128)1 << (s - 1);
+		if (rem > half || (rem == half && (q & 1)))
+			q++;
+		if (q >= (unsigned __int128)1000000000000000ull) {
+			x++; /* 15 digits were 16: the first digit is one place up */
+			continue;
+		}
+		if (q < (unsigned __int128)100000000000000ull) {
+			x--;
+			continue;
+		}
+		for (int i = 14; i >= 0; i--) {
+			d[i] = (char)('0' + (int)(q % 10));
+			q /= 10;
+		}
+		/* fixed notation (-4 <= x <= 14); %g drops trailing zeros and a bare point */
+		while (last > 0 && d[last] == '0' && last > x)
+			last--;
+		if (v < 0)
+			buf[n++] = '-';
+		if (x < 0) {
+			buf[n++] = '0';
+			buf[n++] = '.';
+			for (int i = -1; i > x; i--)
+				buf[n++] = '0';
+			for (int i = 0; i <= last; i++)
+				buf[n++] = d[i];
+		} else {
+			for (int i = 0; i <= x; i++)
+				buf[n++] = d[i];
+			if (last > x) {
+				buf[n++] = '.';
+				for (int i = x + 1; i <= last; i++)
+					buf[n++] = d[i];
+			}
+		}
+		buf[n] = '\0';
+		return true;
+	}
+	return false;
+}
+
 void pm_fmt_double(char *buf, size_t size, double v)
 {
 	if (!isfinite(v)) {
@@ -185,7 +259,8 @@ void pm_fmt_double(char *buf, size_t size, double v)
 		u64_digits((uint64_t)fabs(v), buf + signbit(v));
 		return;
 	}
-	snprintf(buf, size, "%.15g", v);
+	if (!fmt_g15(buf, size, v))
+		snprintf(buf, size, "%.15g", v);
 	if (strtod(buf, NULL) != v)
 		snprintf(buf, size, "%.17g", v);
 }

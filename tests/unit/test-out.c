@@ -435,6 +435,21 @@ static void test_fmt_double_is_printf(void **state)
 		if (strcmp(got, want) != 0)
 			fail_msg("%.17g: '%s', printf '%s'", v, got, want);
 	}
+	/* exact ties at the 15th digit (x.5 with 15 digits before the point: 16
+	 * significant, the last a 5), both ways of rounding to even; binary fractions
+	 * of few digits, small values */
+	for (int i = 0; i < 200000; i++) {
+		char got[64], want[64];
+		double v = i % 4 == 0 ? 1e14 + (double)i + 0.5 :
+			   i % 4 == 1 ? (double)(i + 1) / 1024.0 + 1e9 :
+			   i % 4 == 2 ? ((double)i + 0.5) * 1e-4 :
+					-((double)i / 64.0 + 123456.0);
+
+		pm_fmt_double(got, sizeof(got), v);
+		reference_double(want, sizeof(want), v);
+		if (strcmp(got, want) != 0)
+			fail_msg("%.17g: '%s', printf '%s'", v, got, want);
+	}
 }
 
 static void test_locale(void **state)
