@@ -178,9 +178,12 @@ static size_t u64_digits(uint64_t v, char *buf)
  * (fixed notation there), exactly and without printf: v is m * 2^e
  * exactly; v * 10^k for the k that leaves 15 digits is the 128-bit
  * m * 10^k shifted right by -e, rounded to nearest, ties to even, as
- * glibc rounds. false where it does not apply (then printf does it).
+ * glibc rounds. 0 where it does not apply (then printf does it); else
+ * whether the text reads back as v, found in the same integers: 1 yes
+ * (within half an ulp of v), 2 no, 3 unknown (exactly half an ulp, or v
+ * a power of two, whose lower neighbour is nearer: strtod decides).
  */
-static bool fmt_g15(char *buf, size_t size, double v)
+static int fmt_g15(char *buf, size_t size, double v)
 {
 	static const unsigned __int128 limit = (unsigned __int128)1 << 127;
 	double a = fabs(v);
@@ -189,20 +192,20 @@ static bool fmt_g15(char *buf, size_t size, double v)
 
 	e2 -= 53; /* a = mant * 2^e2 */
 	if (!(a >= 1e-4 && a < 1e15) || e2 >= 0 || e2 < -120 || size < 32)
-		return false;
+		return 0;
 	for (int tries = 0; tries < 3; tries++) {
-		int k = 14 - x, s = -e2, last = 14;
-		unsigned __int128 p = 1, num, q, rem, half;
+		int k = 14 - x, s = -e2, last = 14, back;
+		unsigned __int128 p = 1, num, q, rem, half, diff;
 		char d[16];
 		size_t n = 0;
 
 		if (k < 0 || k > 22)
-			return false;
+			return 0;
 		for (int i = 0; i < k; i++)
 			p *= 10;
 		num = (unsigned __int128)mant * p; /* < 2^53 * 10^22 < 2^127 */
 		if (num >= limit)
-			return false;
+			return 0;
 		q = num >> s; /* s <= 120 */
 		rem = num - (q << s);
 		half = (unsigned __int128)1 << (s - 1);
@@ -216,6 +219,11 @@ static bool fmt_g15(char *buf, size_t size, double v)
 			x--;
 			continue;
 		}
+		/* |q/10^k - v| < half an ulp (2^(e-1)) <=> 2|q*2^s - m*10^k| < 10^k */
+		diff = (q << s) > num ? (q << s) - num : num - (q << s);
+		back = 2 * diff < p ? 1 : 2 * diff > p ? 2 : 3;
+		if (mant == (uint64_t)1 << 52 && back != 1)
+			back = 3;
 		for (int i = 14; i >= 0; i--) {
 			d[i] = (char)('0' + (int)(q % 10));
 			q /= 10;
@@ -242,9 +250,9 @@ static bool fmt_g15(char *buf, size_t size, double v)
 			}
 		}
 		buf[n] = '\0';
-		return true;
+		return back;
 	}
-	return false;
+	return 0;
 }
 
 void pm_fmt_double(char *buf, size_t size, double v)
@@ -259,10 +267,19 @@ void pm_fmt_double(char *buf, size_t size, double v)
 		u64_digits((uint64_t)fabs(v), buf + signbit(v));
 		return;
 	}
-	if (!fmt_g15(buf, size, v))
+	switch (fmt_g15(buf, size, v)) {
+	case 1:
+		return; /* it reads back as v */
+	case 2:
+		break;
+	case 0:
 		snprintf(buf, size, "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, size, "%.17g", v);
+		/* fall through */
+	default:
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, size, "%.17g", v);
 }
 
 void pm_obuf__put(struct pm_obuf *b, const char *s, size_t n)
