@@ -86,11 +86,16 @@ static void flags_text(const struct pm_row *row, char *buf, size_t size)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (unsigned bit = 1; bit && n < size; bit <<= 1) {
+	for (unsigned bit = 1; bit && row->flags >= bit; bit <<= 1) {
 		const char *name = row->flags & bit ? pm_row_flag_name(bit) : NULL;
+		size_t len = name ? strlen(name) : 0;
 
-		if (name)
-			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "|" : "", name);
+		if (!name || n + len + 2 > size)
+			continue;
+		if (n)
+			buf[n++] = '|';
+		memcpy(buf + n, name, len + 1);
+		n += len;
 	}
 }
 

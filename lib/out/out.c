@@ -183,6 +183,40 @@ static size_t u64_digits(uint64_t v, char *buf)
  * (within half an ulp of v), 2 no, 3 unknown (exactly half an ulp, or v
  * a power of two, whose lower neighbour is nearer: strtod decides).
  */
+static unsigned __int128 pow10_u128(int k)
+{
+	unsigned __int128 p = 1;
+	static const uint64_t small[20] = {
+		1ull,
+		10ull,
+		100ull,
+		1000ull,
+		10000ull,
+		100000ull,
+		1000000ull,
+		10000000ull,
+		100000000ull,
+		1000000000ull,
+		10000000000ull,
+		100000000000ull,
+		1000000000000ull,
+		10000000000000ull,
+		100000000000000ull,
+		1000000000000000ull,
+		10000000000000000ull,
+		100000000000000000ull,
+		1000000000000000000ull,
+		10000000000000000000ull,
+	};
+
+	if (k < 20)
+		return small[k];
+	p = small[19];
+	for (int i = 19; i < k; i++)
+		p *= 10;
+	return p;
+}
+
 static int fmt_g15(char *buf, size_t size, double v)
 {
 	static const unsigned __int128 limit = (unsigned __int128)1 << 127;
@@ -201,8 +235,7 @@ static int fmt_g15(char *buf, size_t size, double v)
 
 		if (k < 0 || k > 22)
 			return 0;
-		for (int i = 0; i < k; i++)
-			p *= 10;
+		p = pow10_u128(k);
 		num = (unsigned __int128)mant * p; /* < 2^53 * 10^22 < 2^127 */
 		if (num >= limit)
 			return 0;
@@ -224,10 +257,8 @@ static int fmt_g15(char *buf, size_t size, double v)
 		back = 2 * diff < p ? 1 : 2 * diff > p ? 2 : 3;
 		if (mant == (uint64_t)1 << 52 && back != 1)
 			back = 3;
-		for (int i = 14; i >= 0; i--) {
-			d[i] = (char)('0' + (int)(q % 10));
-			q /= 10;
-		}
+		for (uint64_t q64 = (uint64_t)q, i = 15; i-- > 0; q64 /= 10)
+			d[i] = (char)('0' + (int)(q64 % 10)); /* q < 10^15: 64 bits */
 		/* fixed notation (-4 <= x <= 14); %g drops trailing zeros and a bare point */
 		while (last > 0 && d[last] == '0' && last > x)
 			last--;
