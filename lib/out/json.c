@@ -98,34 +98,58 @@ static void json_flags(struct pm_out *o, struct pm_jw *w, unsigned flags, bool c
 	w->need_comma[w->depth] = true;
 }
 
+#define PUT_LIT(b, lit) pm_obuf__put((b), (lit), sizeof(lit) - 1)
+
+/* A number, or null when there is none (not counted, not finite). */
+static void put_num(struct pm_obuf *b, double v)
+{
+	if (isfinite(v))
+		pm_obuf__double(b, v);
+	else
+		PUT_LIT(b, "null");
+}
+
+/* covered or instances: a count, null for a row that stands for no instance */
+static void put_count(struct pm_obuf *b, bool any, unsigned n)
+{
+	if (any)
+		pm_obuf__u64(b, n);
+	else
+		PUT_LIT(b, "null");
+}
+
+/*
+ * The value, its raw count and times, every flag and the coverage, after
+ * the row's place (so each key comes with its comma): written as fixed
+ * fragments, the keys' text known when this is compiled.
+ */
 static void json_value(struct pm_out *o, struct pm_jw *w, const struct pm_row *row, bool counted)
 {
-	PM_JW_KEY(w, "value");
-	pm_jw__double(w, counted && isfinite(row->value) ? row->value : NAN);
-	PM_JW_KEY(w, "unit");
+	struct pm_obuf *b = w->b;
+
+	PUT_LIT(b, ",\"value\":");
+	put_num(b, counted ? row->value : NAN);
+	PUT_LIT(b, ",\"unit\":");
+	w->need_comma[w->depth] = false;
 	pm_jw__string(w, row->unit);
-	PM_JW_KEY(w, "raw");
+	PUT_LIT(b, ",\"raw\":");
 	if (row->flags & PM_ROW_METRIC)
-		pm_jw__double(w, NAN); /* null: a metric has no raw count */
+		PUT_LIT(b, "null"); /* a metric has no raw count */
 	else
-		pm_jw__u64(w, row->raw);
-	PM_JW_KEY(w, "enabled_ns");
-	pm_jw__u64(w, row->enabled_ns);
-	PM_JW_KEY(w, "running_ns");
-	pm_jw__u64(w, row->running_ns);
-	PM_JW_KEY(w, "running_pct");
-	pm_jw__double(w, 100.0 * row->running);
+		pm_obuf__u64(b, row->raw);
+	PUT_LIT(b, ",\"enabled_ns\":");
+	pm_obuf__u64(b, row->enabled_ns);
+	PUT_LIT(b, ",\"running_ns\":");
+	pm_obuf__u64(b, row->running_ns);
+	PUT_LIT(b, ",\"running_pct\":");
+	put_num(b, 100.0 * row->running);
+	w->need_comma[w->depth] = true;
 	json_flags(o, w, row->flags, counted);
-	PM_JW_KEY(w, "covered");
-	if (row->instances)
-		pm_jw__int(w, (int)row->covered);
-	else
-		pm_jw__null(w);
-	PM_JW_KEY(w, "instances");
-	if (row->instances)
-		pm_jw__int(w, (int)row->instances);
-	else
-		pm_jw__null(w);
+	PUT_LIT(b, ",\"covered\":");
+	put_count(b, row->instances, row->covered);
+	PUT_LIT(b, ",\"instances\":");
+	put_count(b, row->instances, row->instances);
+	w->need_comma[w->depth] = true;
 }
 
 /*
@@ -205,7 +229,8 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		w.depth = 1; /* inside the row's object, after its event and place */
 		w.need_comma[1] = true;
 		json_value(o, &w, row, counted);
-		PM_JW_KEY(&w, "source");
+		PUT_LIT(&o->buf, ",\"source\":");
+		w.need_comma[w.depth] = false;
 		pm_jw__string(&w, row->source);
 		pm_obuf__put(&o->buf, o->pre.p + o->pre_len, o->pre.len - o->pre_len);
 	}

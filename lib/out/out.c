@@ -359,6 +359,12 @@ void pm_obuf__double(struct pm_obuf *b, double v)
 {
 	char d[64];
 
+	if (v == floor(v) && fabs(v) < 1e15) { /* a whole number: pm_fmt_double's first case */
+		if (signbit(v))
+			pm_obuf__putc(b, '-');
+		pm_obuf__u64(b, (uint64_t)fabs(v));
+		return;
+	}
 	pm_fmt_double(d, sizeof(d), v);
 	pm_obuf__puts(b, d);
 }
