@@ -341,9 +341,7 @@ void cli_live__close(struct cli_live *lv, bool events)
 
 void cli_live__free(struct cli_live *lv)
 {
-	pm_session__free(lv->s);
-	pm_evlist__free(lv->l);
+	cli_live__close(lv, true);
 	pm_ctx__free(lv->ctx);
-	free(lv->program);
 	*lv = (struct cli_live){ 0 };
 }

@@ -36,7 +36,7 @@ struct cli_sampler {
 	atomic_bool back;	  /* a lost device is there again */
 	atomic_bool quiet;	  /* no byte per publication: only news (back, done) */
 	uint64_t back_checked_ns; /* when the sampler last looked */
-	int pipe[2];		  /* a byte per publication, and one at the end */
+	int pipe[2];		  /* a byte per publication (unless quiet), per news, at the end */
 	cli_sample_hook hook;
 	void *hook_arg;
 };

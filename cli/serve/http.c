@@ -230,7 +230,8 @@ static enum MHD_Result serve_snapshot(struct server *sv, struct MHD_Connection *
 	struct pm_out_opts oo = { .size = sizeof(oo),
 				  .format = PM_OUT_JSON,
 				  .target = "'system wide'",
-				  .simulated = sv->meta.simulated,
+				  /* set before serving, never changed: read without the lock */
+				  .simulated = arg_global.sim_platform != NULL,
 				  .sim_platform = arg_global.sim_platform };
 	struct cli_sample smp;
 	struct pm_out *o = NULL;

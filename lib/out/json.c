@@ -49,7 +49,6 @@ static void json_place(struct pm_jw *w, const struct pm_row *row)
 	}
 }
 
-/* The value, its raw count and times, and every flag and the coverage. */
 /* The flags as booleans, as text: every key, true or false. */
 static void flag_keys(struct pm_jw *w, unsigned flags, bool counted)
 {

@@ -173,19 +173,10 @@ static size_t u64_digits(uint64_t v, char *buf)
 	return n;
 }
 
-/*
- * What printf's "%.15g" prints of v for 1e-4 <= |v| < 1e15, not whole
- * (fixed notation there), exactly and without printf: v is m * 2^e
- * exactly; v * 10^k for the k that leaves 15 digits is the 128-bit
- * m * 10^k shifted right by -e, rounded to nearest, ties to even, as
- * glibc rounds. 0 where it does not apply (then printf does it); else
- * whether the text reads back as v, found in the same integers: 1 yes
- * (within half an ulp of v), 2 no, 3 unknown (exactly half an ulp, or v
- * a power of two, whose lower neighbour is nearer: strtod decides).
- */
+/* 10^k, k <= 38 */
 static unsigned __int128 pow10_u128(int k)
 {
-	unsigned __int128 p = 1;
+	unsigned __int128 p;
 	static const uint64_t small[20] = {
 		1ull,
 		10ull,
@@ -217,6 +208,16 @@ static unsigned __int128 pow10_u128(int k)
 	return p;
 }
 
+/*
+ * What printf's "%.15g" prints of v for 1e-4 <= |v| < 1e15, not whole
+ * (fixed notation there), exactly and without printf: v is m * 2^e
+ * exactly; v * 10^k for the k that leaves 15 digits is the 128-bit
+ * m * 10^k shifted right by -e, rounded to nearest, ties to even, as
+ * glibc rounds. 0 where it does not apply (then printf does it); else
+ * whether the text reads back as v, found in the same integers: 1 yes
+ * (within half an ulp of v), 2 no, 3 unknown (exactly half an ulp, or v
+ * a power of two, whose lower neighbour is nearer: strtod decides).
+ */
 static int fmt_g15(char *buf, size_t size, double v)
 {
 	static const unsigned __int128 limit = (unsigned __int128)1 << 127;
@@ -229,7 +230,7 @@ static int fmt_g15(char *buf, size_t size, double v)
 		return 0;
 	for (int tries = 0; tries < 3; tries++) {
 		int k = 14 - x, s = -e2, last = 14, back;
-		unsigned __int128 p = 1, num, q, rem, half, diff;
+		unsigned __int128 p, num, q, rem, half, diff;
 		char d[16];
 		size_t n = 0;
 

@@ -33,9 +33,11 @@ void pm_obuf__double(struct pm_obuf *b, double v);
 int pm_obuf__flush(struct pm_obuf *b, FILE *f);
 
 /*
- * A row's event and place as JSON, kept for the next reports: a session's
- * reports have the same rows in the same order, so the text is made once
- * and copied; it is made again when the row at that index is another.
+ * A row's label text as a writer makes it (JSON: its event and place; CSV:
+ * its event and place columns; the table: its aggregation column), kept
+ * for the next reports: a session's reports have the same rows in the same
+ * order, so the text is made once and copied; it is made again when the
+ * row at that index is another (the key: copies of the row's strings).
  */
 struct pm_out_label {
 	char *event, *device, *place, *domain; /* copies: the key */
@@ -45,8 +47,7 @@ struct pm_out_label {
 	size_t len;
 };
 void pm_out_label__done(struct pm_out_label *l);
-/* How a writer makes a row's label text (JSON: its event and place; the table: its
- * aggregation column). */
+/* How a writer makes a row's label text. */
 typedef void (*pm_out_label_fn)(const struct pm_out *o, struct pm_obuf *b, enum pm_aggr aggr,
 				const struct pm_row *row);
 /* Row i's label, kept from the last report when the row at i is the same, else made
@@ -70,8 +71,8 @@ struct pm_out {
 	int64_t tod_sec;    /* the second tod_hms was made for */
 	char tod_hms[16];   /* "10:00:01" */
 	struct pm_obuf buf; /* the report being written (CSV, JSON) */
-	struct pm_obuf pre; /* JSON: a report's keys every row begins with, then the run's
-			     * tail every row ends with (after pre_len) */
+	struct pm_obuf pre; /* what every row of a report begins with (CSV, JSON); JSON: then
+			     * the run's tail every row ends with, after pre_len */
 	size_t pre_len;
 	struct pm_out_label *labels; /* each row's label, made once (pm_out__label) */
 	size_t n_labels;
