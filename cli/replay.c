@@ -56,7 +56,8 @@ static int read_text(const struct cli_replay_args *a, char **ret, size_t *ret_le
 		r = store_export_csv(a->file, a->run, ret, ret_len, packs, packs_size, &why);
 		if (r < 0) {
 			cli_error("cannot read the recording '%s': %s", a->file, why);
-			return EXIT_FAIL;
+			return r == -EDOM ? EXIT_USAGE :
+					    EXIT_FAIL; /* per channel: how it was made */
 		}
 		*ret_format = PM_REPLAY_PMUMON_CSV;
 		return 0;

@@ -189,8 +189,8 @@ static int run_machine(struct export *x, struct pm_out_opts *oo, char *buf, size
 	int r = -ENOENT;
 
 	if (sqlite3_prepare_v2(store_db(x->st),
-			       "SELECT simulated, sim_platform, platform FROM run WHERE id = ?", -1,
-			       &q, NULL) != SQLITE_OK)
+			       "SELECT simulated, sim_platform, platform, aggr FROM run WHERE id = ?",
+			       -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, x->run);
 	if (sqlite3_step(q) == SQLITE_ROW) {
@@ -201,7 +201,11 @@ static int run_machine(struct export *x, struct pm_out_opts *oo, char *buf, size
 		snprintf(buf, size, "%s", p ? (const char *)p : "");
 		oo->sim_platform = buf[0] ? buf : NULL;
 		snprintf(packs, packs_size, "%s", pk ? (const char *)pk : "");
-		r = 0;
+		/* a channel row adds up PMUs an import cannot tell apart again */
+		r = sqlite3_column_text(q, 3) &&
+				    !strcmp((const char *)sqlite3_column_text(q, 3), "channel") ?
+			    -EDOM :
+			    0;
 	}
 	sqlite3_finalize(q);
 	return r;
@@ -237,6 +241,10 @@ int store_export_csv(const char *path, long long run, char **ret, size_t *ret_le
 	r = run_machine(&x, &oo, platform, sizeof(platform), ret_packs, packs_size);
 	if (r == -ENOENT)
 		*ret_err = run ? "it has no such run (--run)" : "it holds no run";
+	if (r == -EDOM)
+		*ret_err = "its run was recorded per channel (--per-channel), whose rows add up "
+			   "PMUs that import cannot tell apart again: record with --per-device "
+			   "(import regroups by channel itself), or read it with pmumon report";
 	if (r == 0)
 		r = load_series(&x);
 	if (r == 0 && !x.n) {
@@ -256,7 +264,7 @@ int store_export_csv(const char *path, long long run, char **ret, size_t *ret_le
 		free(*ret);
 		*ret = NULL;
 	}
-	if (r < 0 && r != -ENOENT)
+	if (r < 0 && r != -ENOENT && r != -EDOM)
 		*ret_err = r == -ENOMEM ? "out of memory" :
 			   r == -EINVAL ? "a series has no name: not a recording pmumon wrote" :
 					  "reading its values failed";

@@ -193,6 +193,16 @@ class Record(unittest.TestCase):
             self.assertEqual(imp.returncode, 0, (platform, imp.stderr))
             self.assertEqual(imp.stdout, live.stdout, platform)
 
+    def test_import_of_a_per_channel_recording_says_why_not(self):
+        r, db = self.record('yitian710', '--per-channel', '-e', 'ali_drw/hif_rd/',
+                            '--interval-count', '2')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run('import', db)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('recorded per channel (--per-channel)', r.stderr)
+        self.assertIn('record with --per-device', r.stderr)
+        self.assertEqual(run('report', db).returncode, 0)  # report reads it as it is
+
     def test_report_of_perf_output(self):
         # perf stat -x, -I of Yitian's 16 DDR PMUs (tests/data/import), per PMU: what
         # import computes, interval by interval, is what report sums up
