@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Benchmark: a device-summed metric's cost per interval as its session's counters grow
-(issue 19, item 3). The same 8 rows of ddr_read_bandwidth.ddrc per channel (a
-SumOfDevices metric: 16 Yitian 710 PMUs, 2 inputs each) beside 0, 2, 5 and 11 other
-ali_drw events on every PMU: 32 -> 64 -> 112 -> 208 counters. Instructions per
-interval from callgrind (the difference of a 10- and a 30-interval run), so the figure
-is the program's own, whatever else runs on the machine. Linear in the counters means
-the metric costs the same whatever the others; the other events' own rows grow it.
+"""Benchmark: instructions per interval of pmumon stat on simulated machines, from
+callgrind (the difference of a 10- and a 30-interval run), so each figure is the
+program's own whatever else runs on the machine (issue 19):
 
-usage: bench/summed.py [--build DIR]
+  formats  table, -x, and -j of a Yitian 710 per device with the two DDR metrics
+           (80 rows, 32 of them non-integral), and each against the table
+  summed   a device-summed metric as its session's counters grow: the same 8 rows
+           of ddr_read_bandwidth.ddrc per channel (16 PMUs, 2 inputs each) beside 0,
+           2, 5 and 11 other ali_drw events on every PMU: 32 -> 64 -> 112 -> 208
+           counters; linear in the counters means the metric costs the same whatever
+           the others (their own rows grow the figure)
+
+usage: bench/instructions.py [--build DIR]
 """
 import argparse
 import os
@@ -35,6 +39,21 @@ def main():
     ap.add_argument('--build', default='build')
     a = ap.parse_args()
     pmumon = os.path.join(a.build, 'cli/pmumon')
+    formats(pmumon)
+    summed(pmumon)
+
+
+def formats(pmumon):
+    base = [pmumon, '--sim', 'yitian710', 'stat', '-a', '-I', '100', '--per-device', '-M',
+            'ddr_read_bandwidth.all,ddr_write_bandwidth.all', '-o', '/dev/null']
+    table = per_interval(base)
+    print('formats, Yitian 710 per device + DDR metrics (80 rows): table %.0f' % table)
+    for fmt in ('-x,', '-j'):
+        n = per_interval(base + [fmt])
+        print('  %-4s %9.0f  %.2fx the table (target 1.5x)' % (fmt, n, n / table))
+
+
+def summed(pmumon):
     base = [pmumon, '--sim', 'yitian710', 'stat', '-a', '-I', '100', '--per-channel',
             '--define', 'ddrc_freq=1.6e9', '-M', 'ddr_read_bandwidth.ddrc', '-o', '/dev/null']
     print('counters  instructions per interval  (8 rows of ddr_read_bandwidth.ddrc, '
