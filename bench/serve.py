@@ -14,8 +14,9 @@
            and serve's idle cost at 1 s sampling with no scrapes
   soak     RSS and open file descriptors of serve at -I 100 after its live page's
            memory filled, and SECONDS later (they must not grow)
+  syscalls system calls per sample of serve at -I 1000 (strace -c, 20 s)
 
-usage: bench/serve.py [--build DIR] [--seconds S] [--clients N] [--scrapes N]
+usage: bench/serve.py [--build DIR] [--seconds S] [--clients N] [--scrapes N] [--only syscalls]
 """
 import argparse
 import concurrent.futures
@@ -190,13 +191,41 @@ def soak(build, seconds):
           % (mem0[0], mem1[0], mem0[1], mem1[1], time.time() - t1))
 
 
+def syscalls(build, seconds=20):
+    """System calls per sample of serve at -I 1000 (5 software events per CPU, no scrapes),
+    counted by strace -c over SECONDS: what a sample costs the kernel's side."""
+    if not shutil.which('strace'):
+        print('syscalls: strace is not installed (apt-get install strace)')
+        return
+    port = free_port()
+    cmd = [os.path.join(build, 'cli/pmumon'), 'serve', '-A', '--listen', '127.0.0.1:%d' % port]
+    for e in SOFT_EVENTS:
+        cmd += ['-e', e]
+    p = subprocess.Popen(cmd, stderr=subprocess.DEVNULL)
+    try:
+        wait_http('http://127.0.0.1:%d/healthz' % port)
+        r = subprocess.run(['timeout', '-s', 'INT', str(seconds), 'strace', '-f', '-c', '-p',
+                            str(p.pid)], capture_output=True, text=True)
+    finally:
+        p.terminate()
+        p.wait()
+    m = re.search(r'\n\S+\s+\S+\s+\S+\s+(\d+)\s+(?:\d+\s+)?total', r.stderr)
+    calls = int(m.group(1)) if m else 0
+    print('syscalls: %d system calls in %d s of 1 s samples: %.1f per sample'
+          % (calls, seconds, calls / seconds))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--build', default='build')
     ap.add_argument('--seconds', type=float, default=120)
     ap.add_argument('--clients', type=int, default=50)
     ap.add_argument('--scrapes', type=int, default=3000)
+    ap.add_argument('--only', choices=('syscalls',), help='that measurement alone')
     a = ap.parse_args()
+    if a.only == 'syscalls':
+        syscalls(a.build)
+        return
     r = subprocess.run([os.path.join(a.build, 'bench/expo-render'), '300'],
                        capture_output=True, text=True, check=True)
     for line in r.stdout.splitlines():
@@ -204,6 +233,7 @@ def main():
     load(a.build, a.clients, a.scrapes)
     cpu(a.build, a.seconds)
     soak(a.build, a.seconds)
+    syscalls(a.build)
 
 
 if __name__ == '__main__':
