@@ -507,15 +507,21 @@ static int plot(const struct report_args *a, struct store *st, const struct stor
 	return status == 0 ? 0 : -EIO;
 }
 
+/* Where an imported file's reports go: the recording in memory. */
+struct into_memory {
+	struct store *st;
+	bool intervals; /* the file has them: its totals are their sum, not kept */
+};
+
 static int append_report(void *arg, const struct pm_report *r)
 {
-	void **ctx = arg; /* the store, and whether the file has intervals */
+	struct into_memory *m = arg;
 	const char *why = "";
 	int e;
 
-	if (!r->interval && *(bool *)ctx[1])
+	if (!r->interval && m->intervals)
 		return 0; /* the totals of the intervals appended */
-	e = store_append(ctx[0], r, &why);
+	e = store_append(m->st, r, &why);
 	if (e < 0)
 		cli_error("keeping the imported recording in memory failed: %s", why);
 	return e;
@@ -532,7 +538,7 @@ static int import_to_memory(const struct report_args *a, struct store **ret)
 	struct store_run run = { .command = "pmumon report", .version = PMUMON_VERSION };
 	struct cli_replay rp;
 	const char *why = "";
-	void *ctx[2];
+	struct into_memory m;
 	int r = cli_replay__open(&rp, &in, &a->count);
 
 	if (r) {
@@ -546,9 +552,8 @@ static int import_to_memory(const struct report_args *a, struct store **ret)
 		cli_replay__close(&rp);
 		return EXIT_FAIL;
 	}
-	ctx[0] = *ret;
-	ctx[1] = &rp.intervals;
-	r = cli_replay__play(&rp, append_report, ctx) < 0 ? EXIT_FAIL : 0;
+	m = (struct into_memory){ .st = *ret, .intervals = rp.intervals };
+	r = cli_replay__play(&rp, append_report, &m) < 0 ? EXIT_FAIL : 0;
 	cli_replay__close(&rp);
 	return r;
 }
