@@ -8,9 +8,12 @@
     bench/floor -g (the same, each CPU's events read as one group)
 
 on the same events (msr/tsc/ and software events, every CPU), output to
-/dev/null, the median of RUNS runs of each, measured in this one run.
+/dev/null, the median of RUNS runs of each, measured in this one run; then
+the output formats on simulated machines with many rows, and the speed and
+peak RSS of `pmumon import` on a perf stat -x, file it writes (1 GiB).
 
 usage: bench/run.py [--build DIR] [--seconds S] [--runs N] [--interval MS]
+                    [--only stat|formats|import] [--import-mib N]
 """
 import argparse
 import os
@@ -19,6 +22,8 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
+import time
 
 EVENTS = ['msr/tsc/', 'cpu-clock', 'page-faults', 'context-switches', 'cpu-migrations']
 # perf's generic software configs (include/uapi/linux/perf_event.h), for the floor
@@ -45,6 +50,8 @@ def main():
     ap.add_argument('--seconds', type=float, default=5.0)
     ap.add_argument('--runs', type=int, default=5)
     ap.add_argument('--interval', type=int, default=10)
+    ap.add_argument('--only', choices=['stat', 'formats', 'import'])
+    ap.add_argument('--import-mib', type=int, default=1024)
     a = ap.parse_args()
     pmumon = os.path.join(a.build, 'cli', 'pmumon')
     floor = os.path.join(a.build, 'bench', 'floor')
@@ -52,6 +59,15 @@ def main():
     perf = shutil.which('perf')
     if not perf:
         sys.exit('perf is not installed (apt-get install linux-perf)')
+    if a.only in (None, 'stat'):
+        stat(a, pmumon, perf, floor, launcher)
+    if a.only in (None, 'formats'):
+        formats(a, pmumon, launcher)
+    if a.only in (None, 'import'):
+        import_speed(a, pmumon, launcher)
+
+
+def stat(a, pmumon, perf, floor, launcher):
     ms = int(a.seconds * 1000)
     intervals = ms // a.interval
     evargs = sum((['-e', e] for e in EVENTS), [])
@@ -81,8 +97,6 @@ def main():
     print('pmumon / floor CPU per interval: %.2fx (target <= 3x)' % (per['pmumon'] / per['floor']))
     print('pmumon / perf peak RSS:          %.2fx (target <= 0.33x)' % (med['pmumon'][1] / med['perf'][1]))
 
-    formats(a, pmumon, launcher)
-
 
 # simulated machines with many rows, on their virtual clock (each run is pure CPU): the
 # output formats' cost per row against the table's (issue 19: -x, and -j within 1.5x)
@@ -110,6 +124,54 @@ def formats(a, pmumon, launcher):
         print('  %s: table %.1f, -x, %.1f (%.2fx), -j %.1f (%.2fx)'
               % (name, per['table'], per['-x,'], per['-x,'] / per['table'], per['-j'],
                  per['-j'] / per['table']))
+
+
+# a Yitian 710's 16 DDR PMUs x 3 events, every second, as perf stat -a -I 1000 -x, prints them
+IMPORT_PMUS = ['ali_drw_%x' % (base + 0x80 * k) for base in (0x21000, 0x23000, 0x25000, 0x27000,
+                                                             0x40021000, 0x40023000, 0x40025000,
+                                                             0x40027000) for k in (0, 1)]
+IMPORT_EVENTS = ['hif_rd', 'hif_wr', 'cycle']
+
+
+def write_perf_csv(path, mib):
+    """A perf stat -x, -I 1000 file of about mib MiB; its intervals."""
+    target, size, i = mib << 20, 0, 0
+    with open(path, 'w') as f:
+        while size < target:
+            i += 1
+            chunk = ''.join('%14.9f,%d,,%s/%s/,1000000000,100.00,,\n'
+                            % (i, 100000000 + (i * 7919 + k) % 1000, pmu, ev)
+                            for k, (pmu, ev) in enumerate((p, e) for p in IMPORT_PMUS
+                                                          for e in IMPORT_EVENTS))
+            f.write(chunk)
+            size += len(chunk)
+    return i
+
+
+def import_speed(a, pmumon, launcher):
+    """pmumon import of a perf CSV: MB/s (wall and CPU) and peak RSS, against reading the
+    file alone (wc -l, the floor of any reader) in the same run."""
+    with tempfile.TemporaryDirectory(dir=os.environ.get('TMPDIR', '/var/tmp')) as d:
+        path = os.path.join(d, 'perf.csv')
+        n = write_perf_csv(path, a.import_mib)
+        mb = os.path.getsize(path) / 1e6
+        cmds = {'pmumon import': [pmumon, 'import', path, '-o', '/dev/null'],
+                'wc -l': ['wc', '-l', path]}
+        runs = {k: [] for k in cmds}
+        for _ in range(max(1, a.runs // 2)):
+            for k, cmd in cmds.items():
+                t = time.monotonic()
+                cpu, rss = measure(launcher, cmd)
+                runs[k].append((time.monotonic() - t, cpu, rss))
+        print('\nimport of a perf stat -x, file: %.0f MB, %d intervals of %d series, median of '
+              '%d runs' % (mb, n, len(IMPORT_PMUS) * len(IMPORT_EVENTS), len(runs['wc -l'])))
+        for k, v in runs.items():
+            wall = statistics.median(x[0] for x in v)
+            cpu = statistics.median(x[1] for x in v)
+            rss = statistics.median(x[2] for x in v)
+            print('  %-14s %7.1f MB/s wall, %7.1f MB/s CPU, peak RSS %6d KiB'
+                  % (k, mb / wall, mb / cpu, rss))
+        print('  (targets: import >= 100 MB/s, peak RSS < 20 MB)')
 
 
 if __name__ == '__main__':

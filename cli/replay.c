@@ -7,15 +7,16 @@
  * metrics asked for computed again; then played interval by interval.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "store/store.h"
-
-#define MAX_FILE_BYTES (256u << 20)
 
 static bool packs_known(struct pm_ctx *ctx, const char *packs)
 {
@@ -44,16 +45,17 @@ static bool packs_known(struct pm_ctx *ctx, const char *packs)
 	return ok;
 }
 
-/* The file's text; a pmumon recording (FILE.db) as the pmumon CSV of its run. 0, or the
- * exit status (said). */
-static int read_text(const struct cli_replay_args *a, char **ret, size_t *ret_len,
-		     enum pm_replay_format *ret_format, char *packs, size_t packs_size)
+/* The file open for reading (standard input for "-"); a pmumon recording (FILE.db) as the
+ * pmumon CSV of its run, in a temporary file. 0, or the exit status (said). */
+static int open_input(const struct cli_replay_args *a, int *ret_fd,
+		      enum pm_replay_format *ret_format, char *packs, size_t packs_size)
 {
 	const char *why = "";
+	struct stat st;
 	int r;
 
 	if (store_is_recording(a->file)) {
-		r = store_export_csv(a->file, a->run, ret, ret_len, packs, packs_size, &why);
+		r = store_export_csv(a->file, a->run, ret_fd, packs, packs_size, &why);
 		if (r < 0) {
 			cli_error("cannot read the recording '%s': %s", a->file, why);
 			return r == -EDOM ? EXIT_USAGE :
@@ -67,37 +69,32 @@ static int read_text(const struct cli_replay_args *a, char **ret, size_t *ret_le
 			  a->file);
 		return EXIT_USAGE;
 	}
-	r = cli_read_file(a->file, MAX_FILE_BYTES, ret, ret_len);
-	if (r == -EFBIG) {
-		cli_error("'%s' is too large to import (at most %u MiB)", a->file,
-			  MAX_FILE_BYTES >> 20);
-		return EXIT_FAIL;
-	}
-	if (r < 0) {
-		cli_error("cannot read '%s': %s", a->file, strerror(-r));
+	*ret_fd = strcmp(a->file, "-") ? open(a->file, O_RDONLY | O_CLOEXEC) : dup(STDIN_FILENO);
+	if (*ret_fd < 0 || (fstat(*ret_fd, &st) == 0 && S_ISDIR(st.st_mode))) {
+		cli_error("cannot read '%s': %s", a->file, strerror(*ret_fd < 0 ? errno : EISDIR));
+		if (*ret_fd >= 0)
+			close(*ret_fd);
 		return EXIT_FAIL;
 	}
 	*ret_format = a->format;
 	return 0;
 }
 
-/* The recording, parsed: 0, or the exit status (said). */
+/* The recording, read through once: 0, or the exit status (said). */
 static int read_recording(const struct cli_replay_args *a, struct pm_replay **ret, char *packs,
 			  size_t packs_size)
 {
 	struct pm_replay_opts ro = { .size = sizeof(ro) };
 	struct pm_diag d;
-	char *buf = NULL;
-	size_t len = 0;
-	int r = read_text(a, &buf, &len, &ro.format, packs, packs_size);
+	int fd = -1;
+	int r = open_input(a, &fd, &ro.format, packs, packs_size);
 
 	if (r)
 		return r;
 	ro.sep = a->sep;
 	ro.name = a->file;
 	ro.duration_ns = (uint64_t)(a->duration_s * 1e9);
-	r = pm_replay__parse(buf, len, &ro, ret, &d);
-	free(buf);
+	r = pm_replay__read(fd, &ro, ret, &d); /* it takes fd over */
 	if (r < 0) {
 		cli_report(a->file, r, &d);
 		return r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;

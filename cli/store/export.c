@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "store-db.h"
@@ -226,11 +227,12 @@ static void export_done(struct export *x)
 	store_close(x->st);
 }
 
-int store_export_csv(const char *path, long long run, char **ret, size_t *ret_len, char *ret_packs,
+int store_export_csv(const char *path, long long run, int *ret_fd, char *ret_packs,
 		     size_t packs_size, const char **ret_err)
 {
 	struct pm_out_opts oo = { .size = sizeof(oo), .format = PM_OUT_CSV, .target = "" };
 	struct export x = { 0 };
+	const char *why = NULL;
 	char platform[128];
 	FILE *f = NULL;
 	int r = store_open_read(path, &x.st, ret_err);
@@ -252,19 +254,30 @@ int store_export_csv(const char *path, long long run, char **ret, size_t *ret_le
 		r = -ENOENT;
 	}
 	x.rows = r == 0 ? calloc(x.n, sizeof(*x.rows)) : NULL;
-	f = x.rows ? open_memstream(ret, ret_len) : NULL;
-	if (r == 0 && (!f || pm_out__new(f, &oo, &x.out) < 0))
+	/* a temporary file, not memory: a run may be larger than memory */
+	f = x.rows ? tmpfile() : NULL;
+	if (r == 0 && !f) {
+		why = "cannot create a temporary file (is /tmp writable?)";
+		r = -EIO;
+	}
+	if (r == 0 && pm_out__new(f, &oo, &x.out) < 0)
 		r = -ENOMEM;
 	if (r == 0)
 		r = write_samples(&x);
 	pm_out__free(x.out);
-	if (f && fclose(f) != 0 && r == 0)
-		r = -ENOMEM;
-	if (r < 0 && f) {
-		free(*ret);
-		*ret = NULL;
+	if (r == 0 && (fflush(f) != 0 || ferror(f) || fseek(f, 0, SEEK_SET) != 0)) {
+		why = "writing its copy to a temporary file failed (is /tmp full?)";
+		r = -EIO;
 	}
-	if (r < 0 && r != -ENOENT && r != -EDOM)
+	if (r == 0) {
+		*ret_fd = dup(fileno(f));
+		r = *ret_fd >= 0 ? 0 : -errno;
+	}
+	if (f)
+		fclose(f);
+	if (r < 0 && why)
+		*ret_err = why;
+	else if (r < 0 && r != -ENOENT && r != -EDOM)
 		*ret_err = r == -ENOMEM ? "out of memory" :
 			   r == -EINVAL ? "a series has no name: not a recording pmumon wrote" :
 					  "reading its values failed";

@@ -65,10 +65,11 @@ long long store_last_run(struct store *st);
 bool store_is_recording(const char *path);
 /*
  * Run N (0: the last) of the recording at path as pmumon CSV, what stat -x,
- * wrote: its event series, every interval (export.c), and the packs its
+ * wrote: its event series, every interval (export.c), in a temporary file
+ * open at its start (*ret_fd, the caller's to close); and the packs its
  * machine matched (in ret_packs). 0, -errno with *ret_err saying why.
  */
-int store_export_csv(const char *path, long long run, char **ret, size_t *ret_len, char *ret_packs,
+int store_export_csv(const char *path, long long run, int *ret_fd, char *ret_packs,
 		     size_t packs_size, const char **ret_err);
 
 #endif

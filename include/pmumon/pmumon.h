@@ -389,13 +389,24 @@ struct pm_replay_opts {
 	char sep;	      /* perf stat -x separator; 0: ',' (the CSVs say theirs) */
 	const char *name;     /* the file's name, for messages */
 	uint64_t duration_ns; /* what totals without timestamps cover; 0: unknown */
+	size_t max_line;      /* the longest line, in bytes; 0: 1 MiB */
+	size_t max_series;    /* distinct events x devices x CPUs; 0: 100000 */
 };
 
 /*
  * Parse a recording. Errors name the file and line and what was expected
  * there. The result goes to pm_ctx_opts.replay (which frees it) or to
  * pm_replay__free.
+ *
+ * pm_replay__read reads the file fd twice: once now, to check every line
+ * and learn its series, and again as the counting plays it back, a sample
+ * at a time; memory stays the same whatever the file's size. It takes fd
+ * over (pm_replay__free closes it). An fd that cannot seek (a pipe) is
+ * copied to a temporary file as it is read. pm_replay__parse reads a
+ * buffer (copied).
  */
+PM_API int pm_replay__read(int fd, const struct pm_replay_opts *opts, struct pm_replay **ret_replay,
+			   struct pm_diag *reterr);
 PM_API int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *opts,
 			    struct pm_replay **ret_replay, struct pm_diag *reterr);
 PM_API void pm_replay__free(struct pm_replay *r);

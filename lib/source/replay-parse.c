@@ -3,9 +3,10 @@
  * Parsers of recordings (docs/import.md): perf stat -x SEP and -j output as
  * Linux 6.1's tools/perf/util/stat-display.c prints them
  * (docs/facts-perf-tools.md §8), pmumon stat's CSV, and the counts CSV for
- * other collectors. Each takes (buffer, length), is strict about numbers and
- * reports "FILE:LINE: what was expected". The result is a series x samples
- * matrix (replay.h).
+ * other collectors. Each takes a line, is strict about numbers and reports
+ * "FILE:LINE: what was expected". The file is read twice, a line at a time
+ * in a buffer of fixed size: the first pass checks it all and learns its
+ * series and samples; playing it back reads one sample per call (replay.h).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ctx.h"
 #include "pmu.h"
@@ -23,29 +26,58 @@
 #include "util/opts.h"
 #include "util/util.h"
 
-/* One value as a line gave it, before the matrix exists. */
-struct rec {
-	size_t sample, series, line;
-	struct pm_replay_val v;
+#define DEFAULT_MAX_LINE (1u << 20)
+#define DEFAULT_MAX_SERIES 100000u
+#define READ_CHUNK (64u << 10)
+
+/* A CSV header: where each column of names is (-1: absent). */
+struct columns {
+	const char *const *names;
+	int at[24];
+	size_t n_fields, line; /* the header's: every row has as many fields */
 };
 
-struct parser {
+struct pm_replay_parser {
 	struct pm_replay *rp;
-	const struct pm_replay_opts *opts;
-	struct pm_diag *d;
+	struct pm_replay_opts opts; /* a copy; its name is rp->name */
+	struct pm_diag *d;	    /* the caller's in the first pass, then own */
+	struct pm_diag own;
 	size_t line;
-	struct rec *recs;
-	size_t n_recs, cap_recs;
 	size_t hint;		/* the series after the last one found */
 	double duration_ns;	/* a duration_time row of a totals file, NAN: none */
 	bool saw_interval_rows; /* pmumon CSV: interval rows win over total rows */
+	bool header_done;	/* the first record line was read */
+	struct columns c;
 	char sep;
+
+	/* the input: a file (or the first pass's copy of one that cannot seek), or a buffer */
+	FILE *in;
+	FILE *spool;	  /* the first pass copies a pipe here, for the second */
+	off_t start;	  /* where in the file the recording starts */
+	struct stat seen; /* the file as the first pass found it: no change is played */
+	char *mem;	  /* pm_replay__parse's copy of its buffer */
+	size_t mem_len, mem_pos;
+	char *buf; /* what was read and not yet taken: [pos, end) */
+	size_t cap, pos, end;
+	bool eof;
+
+	/* playing it back (pm_replay__next_sample) */
+	bool playing;
+	size_t played;	   /* samples read so far */
+	bool in_sample;	   /* the sample being read has a value */
+	uint64_t cur_t_ns; /* the time the file gives it */
+	bool pending;	   /* a value of the next sample, read ahead */
+	struct {
+		size_t series, line;
+		uint64_t t_ns, wall_ns;
+		struct pm_replay_val v;
+	} ahead;
 };
 
-static int fail(struct parser *p, const char *hint, const char *fmt, ...)
+static int fail(struct pm_replay_parser *p, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fail(struct parser *p, const char *hint, const char *fmt, ...)
+static int fail(struct pm_replay_parser *p, const char *hint, const char *fmt, ...)
 {
 	char msg[400];
 	va_list ap;
@@ -195,16 +227,26 @@ int pm_replay_split_name(const char *printed, char **ret_name, char **ret_pmu)
 	return 0;
 }
 
-/* ---- the matrix ---------------------------------------------------------------- */
+/* ---- series and samples ------------------------------------------------------------ */
 
-static int find_series(struct parser *p, const char *printed, const char *device, int cpu,
+/* The series a line names; the first pass adds the ones it has not seen. */
+static int find_series(struct pm_replay_parser *p, const char *printed, const char *device, int cpu,
 		       int socket, int die, int core, const char *unit, size_t *ret)
 {
 	struct pm_replay *rp = p->rp;
-	struct pm_replay_series *s;
+	struct pm_replay_series *s = rp->n_series ? &rp->series[p->hint % rp->n_series] : NULL;
 	char *name, *pmu;
-	int r = pm_replay_split_name(printed, &name, &pmu);
+	int r;
 
+	/* a file names its series in the same order every interval: the one after the last,
+	 * as the line printed it */
+	if (s && s->cpu == cpu && s->socket == socket && s->die == die && s->core == core &&
+	    !strcmp(s->printed, printed) && !strcmp(s->device, device ? device : "")) {
+		*ret = p->hint % rp->n_series;
+		p->hint = *ret + 1;
+		return 0;
+	}
+	r = pm_replay_split_name(printed, &name, &pmu);
 	if (r < 0)
 		return r;
 	if (device && device[0]) {
@@ -228,6 +270,18 @@ static int find_series(struct parser *p, const char *printed, const char *device
 			return 0;
 		}
 	}
+	if (p->playing || rp->n_series >= p->opts.max_series) {
+		free(name);
+		free(pmu);
+		if (p->playing)
+			return fail(p, "import it again once nothing writes to it",
+				    "the file changed since it was first read: '%s' is new",
+				    printed);
+		return fail(p, "record fewer events, or coarser rows (--per-socket, not -A)",
+			    "more than %zu distinct series (an event on a device or CPU): the "
+			    "most an import takes",
+			    p->opts.max_series);
+	}
 	r = pm_grow((void **)&rp->series, &rp->cap_series, rp->n_series + 1, sizeof(*s));
 	if (r < 0) {
 		free(name);
@@ -238,59 +292,88 @@ static int find_series(struct parser *p, const char *printed, const char *device
 	*s = (struct pm_replay_series){ .name = name,
 					.pmu = pmu,
 					.unit = strdup(unit ? unit : ""),
+					.printed = strdup(printed),
+					.device = strdup(device ? device : ""),
 					.cpu = cpu,
 					.socket = socket,
 					.die = die,
 					.core = core,
 					.line = p->line,
+					.last_sample = SIZE_MAX,
 					.topo_cpu = -1 };
 	rp->n_series++;
-	if (!s->unit)
+	if (!s->unit || !s->printed || !s->device)
 		return -ENOMEM;
 	p->hint = rp->n_series;
 	*ret = rp->n_series - 1;
 	return 0;
 }
 
-/* The sample a line at time t belongs to: the last one, or a new one after it. */
-static int sample_at(struct parser *p, uint64_t t_ns, uint64_t wall_ns, size_t *ret)
+/* The first pass: the sample a line at time t belongs to, the last one or a new one after it. */
+static int scan_sample(struct pm_replay_parser *p, uint64_t t_ns, uint64_t wall_ns)
 {
 	struct pm_replay *rp = p->rp;
-	struct pm_replay_sample *last = rp->n_samples ? &rp->samples[rp->n_samples - 1] : NULL;
-	int r;
 
-	if (last && last->t_ns == t_ns) {
-		*ret = rp->n_samples - 1;
+	if (rp->n_samples && rp->last.t_ns == t_ns)
 		return 0;
-	}
-	if (last && t_ns < last->t_ns)
+	if (rp->n_samples && t_ns < rp->last.t_ns)
 		return fail(p, "the intervals of a file must come in time order",
 			    "time %.9f s comes after %.9f s (line %zu)", (double)t_ns / 1e9,
-			    (double)last->t_ns / 1e9, last->line);
-	r = pm_grow((void **)&rp->samples, &rp->cap_samples, rp->n_samples + 1,
-		    sizeof(*rp->samples));
-	if (r < 0)
-		return r;
-	rp->samples[rp->n_samples] = (struct pm_replay_sample){ .t_ns = t_ns,
-								.wall_ns = wall_ns,
-								.line = p->line };
-	*ret = rp->n_samples++;
+			    (double)rp->last.t_ns / 1e9, rp->last.line);
+	rp->last = (struct pm_replay_sample){ .t_ns = t_ns, .wall_ns = wall_ns, .line = p->line };
+	if (rp->n_samples++ == 0)
+		rp->first = rp->last;
 	return 0;
 }
 
-static int add_rec(struct parser *p, size_t sample, size_t series, const struct pm_replay_val *v)
+/* The first pass: what a value tells of its series, once per sample. */
+static int scan_value(struct pm_replay_parser *p, size_t series, const struct pm_replay_val *v)
 {
-	int r = pm_grow((void **)&p->recs, &p->cap_recs, p->n_recs + 1, sizeof(*p->recs));
+	struct pm_replay *rp = p->rp;
+	struct pm_replay_series *se = &rp->series[series];
 
-	if (r < 0)
-		return r;
-	p->recs[p->n_recs++] =
-		(struct rec){ .sample = sample, .series = series, .line = p->line, .v = *v };
+	if (se->last_sample == rp->n_samples - 1)
+		return fail(p, "each event, device and CPU once per interval",
+			    "a second count of '%s' for the same %s", se->name,
+			    rp->intervals ? "interval" : "totals");
+	se->last_sample = rp->n_samples - 1;
+	se->counted |= !v->not_counted;
+	if ((v->have & (PM_RV_RAW | PM_RV_VALUE)) == (PM_RV_RAW | PM_RV_VALUE) && v->raw &&
+	    v->run == v->ena)
+		se->scale = v->value / (double)v->raw;
+	se->max_instances = PM_MAX(se->max_instances, v->instances);
+	return 0;
+}
+
+/* Playing: a value of the sample being read (0), or the first of the next one, kept for
+ * the next call (1: this sample is complete). */
+static int play_value(struct pm_replay_parser *p, uint64_t t_ns, uint64_t wall_ns, size_t series,
+		      const struct pm_replay_val *v)
+{
+	struct pm_replay *rp = p->rp;
+
+	if (p->in_sample && t_ns != p->cur_t_ns) {
+		p->ahead.series = series;
+		p->ahead.line = p->line;
+		p->ahead.t_ns = t_ns;
+		p->ahead.wall_ns = wall_ns;
+		p->ahead.v = *v;
+		p->pending = true;
+		return 1;
+	}
+	if (!p->in_sample) {
+		p->in_sample = true;
+		p->cur_t_ns = t_ns;
+		rp->cur = (struct pm_replay_sample){ .t_ns = t_ns,
+						     .wall_ns = wall_ns,
+						     .line = p->line };
+	}
+	rp->vals[series] = *v;
 	return 0;
 }
 
 /* What no counter can have read, whatever the format said it in. */
-static int check_times(struct parser *p, const struct pm_replay_val *v)
+static int check_times(struct pm_replay_parser *p, const struct pm_replay_val *v)
 {
 	if (v->not_counted || !(v->have & PM_RV_TIMES))
 		return 0;
@@ -305,11 +388,11 @@ static int check_times(struct parser *p, const struct pm_replay_val *v)
 }
 
 /* A counter line of any format, after its own fields were taken apart. */
-static int take(struct parser *p, bool timed, uint64_t t_ns, uint64_t wall_ns, const char *event,
-		const char *device, int cpu, int socket, int die, int core, const char *unit,
-		const struct pm_replay_val *v)
+static int take(struct pm_replay_parser *p, bool timed, uint64_t t_ns, uint64_t wall_ns,
+		const char *event, const char *device, int cpu, int socket, int die, int core,
+		const char *unit, const struct pm_replay_val *v)
 {
-	size_t sample = 0, series = 0;
+	size_t series = 0;
 	int r;
 
 	if (!event || !event[0])
@@ -325,15 +408,16 @@ static int take(struct parser *p, bool timed, uint64_t t_ns, uint64_t wall_ns, c
 	}
 	if (timed)
 		p->rp->intervals = true;
-	else if (p->rp->intervals)
+	else if (p->rp->intervals && !p->playing) /* the first pass knows only what came before */
 		return fail(p, "a file holds intervals or totals, not both",
 			    "a line without an interval time stamp among intervals");
-	r = sample_at(p, t_ns, wall_ns, &sample); /* totals: 0, or pmumon's time_s */
-	if (r == 0)
-		r = find_series(p, event, device, cpu, socket, die, core, unit, &series);
-	if (r == 0)
-		r = add_rec(p, sample, series, v);
-	return r;
+	r = find_series(p, event, device, cpu, socket, die, core, unit, &series);
+	if (r < 0)
+		return r;
+	if (p->playing)
+		return play_value(p, t_ns, wall_ns, series, v);
+	r = scan_sample(p, t_ns, wall_ns); /* totals: 0, or pmumon's time_s */
+	return r < 0 ? r : scan_value(p, series, v);
 }
 
 /* ---- perf stat -x SEP -------------------------------------------------------------- */
@@ -342,7 +426,7 @@ static int take(struct parser *p, bool timed, uint64_t t_ns, uint64_t wall_ns, c
  * perf prints the run time and 100 x run / enabled (%.2f, 100 when they are
  * equal, and <not counted> when either is 0): the enabled time back from them.
  */
-static int perf_times(struct parser *p, uint64_t run, double pct, struct pm_replay_val *v)
+static int perf_times(struct pm_replay_parser *p, uint64_t run, double pct, struct pm_replay_val *v)
 {
 	double ena;
 
@@ -361,12 +445,20 @@ static int perf_times(struct parser *p, uint64_t run, double pct, struct pm_repl
 	return 0;
 }
 
-/* perf does not quote: an event "amd_df/event=0x7,umask=0x38/" spans fields. */
-static char *join_event(char **f, size_t n, size_t *i, char sep)
+/* perf does not quote: an event "amd_df/event=0x7,umask=0x38/" spans fields. The event:
+ * f[*i] itself when it is whole, else the fields joined in *ret_joined (the caller's to
+ * free); NULL: out of memory. */
+static char *join_event(char **f, size_t n, size_t *i, char sep, char **ret_joined)
 {
 	struct pm_strbuf b = { 0 };
 	size_t slashes = 0;
 
+	*ret_joined = NULL;
+	for (const char *c = f[*i]; *c; c++)
+		slashes += *c == '/';
+	if (slashes != 1 || *i + 1 >= n)
+		return f[(*i)++]; /* no "pmu/terms" left open */
+	slashes = 0;
 	for (;;) {
 		pm_strbuf__puts(&b, f[*i]);
 		for (const char *c = f[*i]; *c; c++)
@@ -377,35 +469,43 @@ static char *join_event(char **f, size_t n, size_t *i, char sep)
 			break;
 		pm_strbuf__append(&b, &sep, 1);
 	}
-	return pm_strbuf__steal(&b);
+	*ret_joined = pm_strbuf__steal(&b);
+	return *ret_joined;
 }
 
 /* The line's fields at the separator, trimmed, into f (max of them): 0 or -EINVAL (said). */
-static int split_fields(struct parser *p, char *line, char **f, size_t max, size_t *ret_n)
+static int split_fields(struct pm_replay_parser *p, char *line, char **f, size_t max, size_t *ret_n)
 {
 	size_t n = 0;
+	char *s = line;
 
-	for (char *s = line;; s++) {
-		char *e = strchr(s, p->sep);
+	for (;;) {
+		char *end;
+		bool last;
 
 		if (n == max)
 			return fail(p, NULL, "more than %zu fields", max);
+		while ((*s == ' ' || *s == '\t') && *s != p->sep)
+			s++;
 		f[n++] = s;
-		if (!e)
+		while (*s && *s != p->sep)
+			s++;
+		last = !*s;
+		for (end = s; end > f[n - 1] && isspace((unsigned char)end[-1]);)
+			end--;
+		*end = '\0';
+		if (last)
 			break;
-		*e = '\0';
-		s = e;
+		s++;
 	}
-	for (size_t k = 0; k < n; k++)
-		f[k] = trim(f[k]);
 	*ret_n = n;
 	return 0;
 }
 
 /* The aggregation id at f[*i] (CPU2, S0-D1 and the number of CPUs after it), if there is
  * one: *i past it. 0 or -EINVAL (said). */
-static int csv_where(struct parser *p, char **f, size_t n, size_t *i, int *cpu, int *socket,
-		     int *die, int *core)
+static int csv_where(struct pm_replay_parser *p, char **f, size_t n, size_t *i, int *cpu,
+		     int *socket, int *die, int *core)
 {
 	int r = *i < n ? pm_replay_parse_aggr_id(f[*i], cpu, socket, die, core) : -EINVAL;
 	uint64_t nr;
@@ -429,7 +529,7 @@ static int csv_where(struct parser *p, char **f, size_t n, size_t *i, int *cpu, 
 	return 0;
 }
 
-static int perf_csv_line(struct parser *p, char *line)
+static int perf_csv_line(struct pm_replay_parser *p, char *line)
 {
 	char *f[64];
 	size_t n = 0, i = 0;
@@ -437,7 +537,7 @@ static int perf_csv_line(struct parser *p, char *line)
 	int cpu = -1, socket = -1, die = -1, core = -1, r;
 	bool timed = false;
 	struct pm_replay_val v = { 0 };
-	char *value, *unit, *event;
+	char *value, *unit, *event, *joined;
 	double pct;
 
 	r = split_fields(p, line, f, PM_ARRAY_SIZE(f), &n);
@@ -459,7 +559,7 @@ static int perf_csv_line(struct parser *p, char *line)
 	unit = f[i++];
 	if (!value[0] && !f[i][0])
 		return 0; /* a metric's own line: "S0,1,,,,,,,1.27,stalled cycles per insn" */
-	event = join_event(f, n, &i, p->sep);
+	event = join_event(f, n, &i, p->sep, &joined);
 	if (!event)
 		return -ENOMEM;
 	/* then [cgroup] [variance%] run-time percent [metric value, unit] */
@@ -471,26 +571,26 @@ static int perf_csv_line(struct parser *p, char *line)
 			 "expected the counter's run time (ns) and running percentage after "
 			 "event '%s'",
 			 event);
-		free(event);
+		free(joined);
 		return r;
 	}
 	if (!strcmp(value, "<not counted>") || !strcmp(value, "<not supported>") || !value[0]) {
 		v.not_counted = true;
 	} else if (!parse_count(value, &v.value)) {
 		r = fail(p, NULL, "expected a count or <not counted>, not '%s'", value);
-		free(event);
+		free(joined);
 		return r;
 	}
 	v.have = PM_RV_VALUE | PM_RV_TIMES;
 	r = perf_times(p, run, pct, &v);
 	if (r < 0) {
-		free(event);
+		free(joined);
 		return r;
 	}
 	if (!strcmp(value, "<not supported>"))
 		v.have = 0; /* it never opened: nothing to say about it */
 	r = take(p, timed, t_ns, 0, event, NULL, cpu, socket, die, core, unit, &v);
-	free(event);
+	free(joined);
 	return r;
 }
 
@@ -521,7 +621,7 @@ static char *fix_nonfinite(const char *line, size_t len)
 
 /* A line of perf stat -j as a JSON object perf's importable output has: 0 and *ret, or
  * -EINVAL (said). */
-static int json_record(struct parser *p, const char *line, size_t len, json_t **ret)
+static int json_record(struct pm_replay_parser *p, const char *line, size_t len, json_t **ret)
 {
 	json_error_t err;
 	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err);
@@ -557,7 +657,8 @@ static int json_record(struct parser *p, const char *line, size_t len, json_t **
 }
 
 /* Where a record was counted: "cpu", and "socket", "die", "core" ids. 0 or -EINVAL (said). */
-static int json_where(struct parser *p, json_t *o, int *cpu, int *socket, int *die, int *core)
+static int json_where(struct pm_replay_parser *p, json_t *o, int *cpu, int *socket, int *die,
+		      int *core)
 {
 	json_t *j = json_object_get(o, "cpu");
 	int x;
@@ -576,7 +677,7 @@ static int json_where(struct parser *p, json_t *o, int *cpu, int *socket, int *d
 	return 0;
 }
 
-static int perf_json_line(struct parser *p, const char *line, size_t len)
+static int perf_json_line(struct pm_replay_parser *p, const char *line, size_t len)
 {
 	int cpu = -1, socket = -1, die = -1, core = -1, r;
 	struct pm_replay_val v = { 0 };
@@ -640,7 +741,7 @@ out:
 /* ---- CSV with a header row (pmumon's, and counts) -------------------------------------- */
 
 /* Split one RFC 4180 line in place; quotes may not span lines. */
-static int csv_split(struct parser *p, char *line, char **f, size_t max, size_t *ret_n)
+static int csv_split(struct pm_replay_parser *p, char *line, char **f, size_t max, size_t *ret_n)
 {
 	size_t n = 0;
 	char *s = line;
@@ -689,13 +790,8 @@ static char header_sep(const char *line, char fallback)
 	return c && !isalnum((unsigned char)c) && c != '"' ? c : fallback;
 }
 
-struct columns {
-	const char *const *names;
-	int at[24];
-	size_t n_fields, line; /* the header's: every row has as many fields */
-};
-
-static int header(struct parser *p, char *line, struct columns *c, const char *const *required)
+static int header(struct pm_replay_parser *p, char *line, struct columns *c,
+		  const char *const *required)
 {
 	char *f[64];
 	size_t n = 0;
@@ -731,8 +827,8 @@ static int header(struct parser *p, char *line, struct columns *c, const char *c
 }
 
 /* A row, taken apart: as many fields as the header has, else it was cut or is not a row. */
-static int row(struct parser *p, char *line, const struct columns *c, char **f, size_t max,
-	       size_t *ret_n)
+static int row(struct pm_replay_parser *p, char *line, const struct columns *c, char **f,
+	       size_t max, size_t *ret_n)
 {
 	size_t n;
 	int r = csv_split(p, line, f, max, &n);
@@ -755,7 +851,7 @@ static const char *col(const struct columns *c, char **f, size_t n, const char *
 	return NULL;
 }
 
-static int int_col(struct parser *p, const char *s, const char *what, int *ret)
+static int int_col(struct pm_replay_parser *p, const char *s, const char *what, int *ret)
 {
 	*ret = -1;
 	if (!s || !s[0])
@@ -767,7 +863,7 @@ static int int_col(struct parser *p, const char *s, const char *what, int *ret)
 }
 
 /* covered and instances (written since pmumon wrote them): both empty, or covered <= instances. */
-static int coverage_cols(struct parser *p, const char *covered, const char *instances,
+static int coverage_cols(struct pm_replay_parser *p, const char *covered, const char *instances,
 			 struct pm_replay_val *v)
 {
 	int cov = -1, inst = -1;
@@ -788,7 +884,7 @@ static int coverage_cols(struct parser *p, const char *covered, const char *inst
 	return 0;
 }
 
-static int u64_col(struct parser *p, const char *s, const char *what, uint64_t *ret)
+static int u64_col(struct pm_replay_parser *p, const char *s, const char *what, uint64_t *ret)
 {
 	if (!s || pm_parse_u64_str(s, 10, ret) < 0)
 		return fail(p, NULL, "expected %s to be a whole number, not '%s'", what,
@@ -839,7 +935,7 @@ static bool iso_wall_ns(const char *s, uint64_t *ret)
 }
 
 /* pmumon CSV's sim_platform column: the simulated platform, the same on every row. */
-static int sim_platform_col(struct parser *p, const char *name)
+static int sim_platform_col(struct pm_replay_parser *p, const char *name)
 {
 	if (!name || !name[0])
 		return 0;
@@ -861,7 +957,7 @@ static const char *const pmumon_cols[] = {
 
 /* One of pmumon's records, its fields f as the CSV writes them (a CSV row, or a JSON Lines
  * record spelled out so, pmumon_json_line). */
-static int pmumon_fields(struct parser *p, const struct columns *c, char **f, size_t n)
+static int pmumon_fields(struct pm_replay_parser *p, const struct columns *c, char **f, size_t n)
 {
 	const char *type, *flags, *value, *ts, *sim;
 	int cpu, socket, die, r;
@@ -930,7 +1026,7 @@ static int pmumon_fields(struct parser *p, const struct columns *c, char **f, si
 		    col(c, f, n, "device"), cpu, socket, die, -1, col(c, f, n, "unit"), &v);
 }
 
-static int pmumon_csv_line(struct parser *p, char *line, const struct columns *c)
+static int pmumon_csv_line(struct pm_replay_parser *p, char *line, const struct columns *c)
 {
 	char *f[64];
 	size_t n = 0;
@@ -979,7 +1075,7 @@ static char *json_flags(json_t *o)
  * fields spelled out as the CSV writes them, then read as a CSV row is, so
  * both formats mean the same. A record of a newer schema is refused.
  */
-static int pmumon_json_line(struct parser *p, const char *line, size_t len)
+static int pmumon_json_line(struct pm_replay_parser *p, const char *line, size_t len)
 {
 	struct columns c = { .names = pmumon_cols };
 	char *f[PM_ARRAY_SIZE(pmumon_cols)] = { 0 };
@@ -1052,7 +1148,7 @@ static const char *const counts_cols[] = { "time_s",	 "device", "cpu",   "socket
 					   "die",	 "event",  "count", "enabled_ns",
 					   "running_ns", "unit",   NULL };
 
-static int counts_csv_line(struct parser *p, char *line, const struct columns *c)
+static int counts_csv_line(struct pm_replay_parser *p, char *line, const struct columns *c)
 {
 	char *f[64];
 	size_t n = 0;
@@ -1135,38 +1231,11 @@ static int simulated_comment(struct pm_replay *rp, const char *rest)
 	return rp->sim_platform ? 0 : -ENOMEM;
 }
 
-/* Samples x series, from the lines' records; each value once per sample. */
-static int build_matrix(struct parser *p)
-{
-	struct pm_replay *rp = p->rp;
-	size_t cells = rp->n_samples * rp->n_series;
-
-	rp->vals = calloc(cells ? cells : 1, sizeof(*rp->vals));
-	if (!rp->vals)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->n_recs; i++) {
-		const struct rec *r = &p->recs[i];
-		struct pm_replay_val *v = &rp->vals[r->sample * rp->n_series + r->series];
-
-		if (v->have || v->not_counted) {
-			p->line = r->line;
-			return fail(p, "each event, device and CPU once per interval",
-				    "a second count of '%s' for the same %s",
-				    rp->series[r->series].name,
-				    rp->intervals ? "interval" : "totals");
-		}
-		*v = r->v;
-		rp->series[r->series].counted |= !r->v.not_counted;
-		if ((v->have & (PM_RV_RAW | PM_RV_VALUE)) == (PM_RV_RAW | PM_RV_VALUE) && v->raw &&
-		    v->run == v->ena)
-			rp->series[r->series].scale = v->value / (double)v->raw;
-	}
-	return 0;
-}
-
 /* One line of the records (not blank, not a comment), in the file's format. */
-static int parse_record(struct parser *p, struct columns *c, char *line, size_t n, bool header_done)
+static int parse_record(struct pm_replay_parser *p, char *line, size_t n)
 {
+	struct columns *c = &p->c;
+	bool header_done = p->header_done;
 	static const char *const pm_req[] = { "type", "time_s",	    "event",	  "value",
 					      "raw",  "enabled_ns", "running_ns", NULL };
 	static const char *const counts_req[] = { "event", "count", NULL };
@@ -1186,7 +1255,7 @@ static int parse_record(struct parser *p, struct columns *c, char *line, size_t 
 		pm = p->rp->format == PM_REPLAY_PMUMON_CSV;
 		if (header_done)
 			return pm ? pmumon_csv_line(p, line, c) : counts_csv_line(p, line, c);
-		if (p->opts->format != PM_REPLAY_AUTO)
+		if (p->opts.format != PM_REPLAY_AUTO)
 			p->sep = header_sep(line, p->sep);
 		c->names = pm ? pmumon_cols : counts_cols;
 		return header(p, line, c, pm ? pm_req : counts_req);
@@ -1195,104 +1264,334 @@ static int parse_record(struct parser *p, struct columns *c, char *line, size_t 
 	}
 }
 
-int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *opts,
-		     struct pm_replay **ret_replay, struct pm_diag *reterr)
+/* ---- reading: a line at a time, in a buffer of fixed size ------------------------------ */
+
+/* Has the file changed since the first pass began (its size or modification time)? */
+static bool input_changed(struct pm_replay_parser *p)
 {
-	struct pm_replay *rp = calloc(1, sizeof(*rp));
-	struct parser p = { .rp = rp, .d = reterr, .duration_ns = NAN };
-	struct pm_replay_opts o;
-	struct columns c = { 0 };
-	char *text = NULL;
-	size_t pos = 0;
-	bool header_done = false;
-	int r = 0;
+	struct stat st;
 
-	pm_diag__init(reterr);
-	if (!rp || !opts || !ret_replay) {
-		free(rp);
-		return rp ? -EINVAL : -ENOMEM;
-	}
-	r = PM_OPTS_COPY(&o, opts);
-	if (r < 0) {
-		free(rp);
-		return r;
-	}
-	p.opts = opts = &o;
-	rp->name = strdup(opts->name ? opts->name : "<input>");
-	text = malloc(len + 1);
-	if (!rp->name || !text) {
-		r = -ENOMEM;
-		goto out;
-	}
-	if (memchr(buf, '\0', len)) {
-		r = fail(&p, NULL, "the file is not text (it has a NUL byte)");
-		goto out;
-	}
-	memcpy(text, buf, len);
-	text[len] = '\0';
-	p.sep = opts->sep ? opts->sep : ',';
-	rp->format = opts->format;
-	while (r == 0 && pos < len) {
-		char *line = text + pos, *nl = strchr(line, '\n');
-		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+	if (!p->in || p->spool || fstat(fileno(p->in), &st) < 0)
+		return false; /* a buffer, or a pipe whose copy is ours */
+	return st.st_size != p->seen.st_size || st.st_mtim.tv_sec != p->seen.st_mtim.tv_sec ||
+	       st.st_mtim.tv_nsec != p->seen.st_mtim.tv_nsec;
+}
 
-		pos += n + 1;
-		line[n] = '\0';
-		if (n && line[n - 1] == '\r')
-			line[--n] = '\0';
-		p.line++;
+/* More of the input into the buffer, after what is left of it: 0 or -errno (said). */
+static int refill(struct pm_replay_parser *p)
+{
+	size_t left = p->end - p->pos, room, got;
+
+	memmove(p->buf, p->buf + p->pos, left);
+	p->pos = 0;
+	p->end = left;
+	room = p->cap - p->end;
+	if (!p->in) {
+		got = PM_MIN(room, p->mem_len - p->mem_pos);
+		memcpy(p->buf + p->end, p->mem + p->mem_pos, got);
+		p->mem_pos += got;
+		p->eof = p->mem_pos == p->mem_len;
+	} else {
+		got = fread(p->buf + p->end, 1, room, p->in);
+		if (got < room && ferror(p->in))
+			return fail(p, NULL, "reading it failed: %s",
+				    strerror(errno ? errno : EIO));
+		p->eof = got < room;
+		if (input_changed(p))
+			return fail(p, "import it again once nothing writes to it",
+				    "the file changed since it was first read");
+		if (p->spool && got && fwrite(p->buf + p->end, 1, got, p->spool) != got)
+			return fail(p, "give a file, or make room in /tmp",
+				    "keeping a copy of the input (a pipe) to read it again failed: %s",
+				    strerror(errno ? errno : EIO));
+	}
+	p->end += got;
+	return 0;
+}
+
+/* The next line, its end cut off, in place: 1 (p->line counts it), 0 at the end, or -errno
+ * (said). */
+static int next_line(struct pm_replay_parser *p, char **ret, size_t *ret_n)
+{
+	for (;;) {
+		char *s = p->buf + p->pos, *nl = memchr(s, '\n', p->end - p->pos);
+		size_t n = nl ? (size_t)(nl - s) : p->end - p->pos;
+		int r;
+
+		if (n > p->opts.max_line) {
+			p->line++;
+			return fail(p, "is it a recording? (pm_replay_opts.max_line)",
+				    "a line longer than %zu bytes", p->opts.max_line);
+		}
+		if (nl || (p->eof && n)) {
+			s[n] = '\0'; /* the buffer has a byte beyond cap for the last line */
+			p->pos += n + (nl != NULL);
+			p->line++;
+			if (memchr(s, '\0', n))
+				return fail(p, NULL, "the file is not text (it has a NUL byte)");
+			if (n && s[n - 1] == '\r')
+				s[--n] = '\0';
+			*ret = s;
+			*ret_n = n;
+			return 1;
+		}
+		if (p->eof)
+			return 0;
+		r = refill(p);
+		if (r < 0)
+			return r;
+	}
+}
+
+/* Back to the first line, for the pass that plays it: 0 or -errno (said). */
+static int input_rewind(struct pm_replay_parser *p)
+{
+	if (p->spool) {
+		/* what the first pass read of a pipe is all there is: read the copy */
+		fclose(p->in);
+		p->in = p->spool;
+		p->spool = NULL;
+		p->start = 0;
+		if (fflush(p->in) != 0 || fstat(fileno(p->in), &p->seen) < 0)
+			return fail(p, "give a file, or make room in /tmp",
+				    "keeping a copy of the input (a pipe) to read it again failed: %s",
+				    strerror(errno));
+	}
+	if (p->in && fseeko(p->in, p->start, SEEK_SET) < 0)
+		return fail(p, NULL, "cannot read it again: %s", strerror(errno));
+	p->mem_pos = p->pos = p->end = 0;
+	p->eof = false;
+	p->line = 0;
+	return 0;
+}
+
+/* Lines until the end (the first pass), or until one of the next sample (playing): 0 at the
+ * end, 1 when the sample is complete, or -errno (said). */
+static int run(struct pm_replay_parser *p)
+{
+	char *line = NULL;
+	size_t n = 0;
+	int r;
+
+	while ((r = next_line(p, &line, &n)) == 1) {
 		if (!trim(line)[0])
 			continue;
 		if (line[0] == '#') {
 			/* perf -o: "# started on ..."; pmumon's "# SIMULATED: ...", before its
 			 * header (older files), after it, or not at all */
 			if (pm_str_has_prefix(line, "# SIMULATED"))
-				r = simulated_comment(rp, line + strlen("# SIMULATED"));
+				r = simulated_comment(p->rp, line + strlen("# SIMULATED"));
+			if (r < 0)
+				return r;
 			continue;
 		}
-		r = parse_record(&p, &c, line, n, header_done);
-		header_done = true;
+		r = parse_record(p, line, n);
+		p->header_done = true;
+		if (r != 0)
+			return r;
 	}
-	if (r < 0)
-		goto out;
-	if (rp->n_samples == 0) {
-		r = fail(&p, "is it perf stat -x, or -j output, pmumon CSV, or a counts CSV?",
-			 "no counts found");
-		goto out;
+	return r;
+}
+
+/* ---- the whole file --------------------------------------------------------------------- */
+
+/* A replay of nothing yet, with its options and an input buffer. */
+static int replay_new(const struct pm_replay_opts *opts, struct pm_diag *reterr,
+		      struct pm_replay **ret)
+{
+	struct pm_replay *rp = calloc(1, sizeof(*rp));
+	struct pm_replay_parser *p = calloc(1, sizeof(*p));
+	int r = rp && p ? 0 : -ENOMEM;
+
+	pm_diag__init(reterr);
+	if (r == 0 && !opts)
+		r = -EINVAL;
+	if (r == 0)
+		r = PM_OPTS_COPY(&p->opts, opts);
+	if (r < 0) {
+		free(rp);
+		free(p);
+		return r;
 	}
-	r = build_matrix(&p);
+	rp->parser = p;
+	p->rp = rp;
+	p->d = reterr;
+	p->duration_ns = NAN;
+	p->sep = p->opts.sep ? p->opts.sep : ',';
+	if (!p->opts.max_line)
+		p->opts.max_line = DEFAULT_MAX_LINE;
+	if (!p->opts.max_series)
+		p->opts.max_series = DEFAULT_MAX_SERIES;
+	rp->format = p->opts.format;
+	rp->name = strdup(p->opts.name ? p->opts.name : "<input>");
+	p->opts.name = rp->name;
+	p->cap = PM_MIN(p->opts.max_line, SIZE_MAX - READ_CHUNK - 1) + READ_CHUNK;
+	p->buf = malloc(p->cap + 1);
+	*ret = rp;
+	return rp->name && p->buf ? 0 : -ENOMEM;
+}
+
+/* The first pass: every line checked, the series and samples learnt. 0 or -errno (said). */
+static int first_pass(struct pm_replay *rp)
+{
+	struct pm_replay_parser *p = rp->parser;
+	int r = run(p);
+
 	if (r < 0)
-		goto out;
+		return r;
+	if (rp->n_samples == 0)
+		return fail(p, "is it perf stat -x, or -j output, pmumon CSV, or a counts CSV?",
+			    "no counts found");
 	if (!rp->intervals && !rp->duration_known) {
 		/* totals: the time they cover comes from duration_time or the caller */
-		if (!isnan(p.duration_ns))
-			rp->samples[0].t_ns = (uint64_t)llround(p.duration_ns);
-		else
-			rp->samples[0].t_ns = opts->duration_ns;
-		rp->duration_known = rp->samples[0].t_ns > 0;
+		rp->first.t_ns = !isnan(p->duration_ns) ? (uint64_t)llround(p->duration_ns) :
+							  p->opts.duration_ns;
+		rp->first_t_given = true;
+		rp->duration_known = rp->first.t_ns > 0;
 	}
 	if (rp->intervals)
 		rp->duration_known = true;
+	rp->vals = calloc(rp->n_series ? rp->n_series : 1, sizeof(*rp->vals));
+	if (!rp->vals)
+		return -ENOMEM;
+	p->d = &p->own; /* from here, errors are the playing's */
+	return pm_replay__rewind(rp);
+}
+
+int pm_replay__read(int fd, const struct pm_replay_opts *opts, struct pm_replay **ret_replay,
+		    struct pm_diag *reterr)
+{
+	struct pm_replay *rp = NULL;
+	struct pm_replay_parser *p;
+	int r = replay_new(opts, reterr, &rp);
+
+	if (r == 0 && !ret_replay)
+		r = -EINVAL;
+	p = rp ? rp->parser : NULL;
+	if (r == 0) {
+		p->in = fdopen(fd, "r");
+		r = p->in ? 0 : -errno;
+	}
+	if (r < 0 && (!p || !p->in))
+		close(fd);
+	if (r == 0) {
+		p->start = ftello(p->in);
+		if (p->start < 0 || fseeko(p->in, p->start, SEEK_SET) < 0) {
+			/* a pipe: the first pass keeps a copy to read again */
+			p->start = 0;
+			p->spool = tmpfile();
+			if (!p->spool)
+				r = fail(p, "give a file, or make /tmp writable",
+					 "cannot keep a copy of the input (a pipe) to read it again: "
+					 "%s",
+					 strerror(errno));
+		}
+	}
+	if (r == 0 && !p->spool && fstat(fileno(p->in), &p->seen) < 0)
+		r = -errno;
+	if (r == 0)
+		r = first_pass(rp);
+	if (r < 0) {
+		pm_replay__free(rp);
+		return r;
+	}
 	*ret_replay = rp;
-	rp = NULL;
-out:
-	free(p.recs);
-	free(text);
-	pm_replay__free(rp);
-	return r;
+	return 0;
+}
+
+int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *opts,
+		     struct pm_replay **ret_replay, struct pm_diag *reterr)
+{
+	struct pm_replay *rp = NULL;
+	int r = replay_new(opts, reterr, &rp);
+
+	if (r == 0 && (!ret_replay || (!buf && len)))
+		r = -EINVAL;
+	if (r == 0) {
+		rp->parser->mem = malloc(len ? len : 1);
+		r = rp->parser->mem ? 0 : -ENOMEM;
+	}
+	if (r == 0) {
+		if (len)
+			memcpy(rp->parser->mem, buf, len);
+		rp->parser->mem_len = len;
+		r = first_pass(rp);
+	}
+	if (r < 0) {
+		pm_replay__free(rp);
+		return r;
+	}
+	*ret_replay = rp;
+	return 0;
+}
+
+int pm_replay__rewind(struct pm_replay *rp)
+{
+	struct pm_replay_parser *p = rp->parser;
+
+	p->playing = true;
+	p->played = 0;
+	p->pending = false;
+	p->hint = 0;
+	p->saw_interval_rows = false;
+	p->header_done = false;
+	return input_rewind(p);
+}
+
+int pm_replay__next_sample(struct pm_replay *rp)
+{
+	struct pm_replay_parser *p = rp->parser;
+	int r;
+
+	if (!p->playing || p->played >= rp->n_samples)
+		return -ENODATA; /* what was appended since the first pass is not played */
+	memset(rp->vals, 0, rp->n_series * sizeof(*rp->vals));
+	p->in_sample = false;
+	if (p->pending) {
+		p->pending = false;
+		play_value(p, p->ahead.t_ns, p->ahead.wall_ns, p->ahead.series, &p->ahead.v);
+		rp->cur.line = p->ahead.line;
+	}
+	r = run(p);
+	if (r < 0)
+		return r;
+	if (!p->in_sample)
+		return fail(p, "import it again once nothing writes to it",
+			    "the file changed since it was first read: it ends early");
+	if (p->played++ == 0 && rp->first_t_given)
+		rp->cur.t_ns = rp->first.t_ns;
+	return 0;
+}
+
+const char *pm_replay__play_error(const struct pm_replay *rp)
+{
+	return rp->parser ? rp->parser->own.msg : "";
 }
 
 void pm_replay__free(struct pm_replay *rp)
 {
+	struct pm_replay_parser *p;
+
 	if (!rp)
 		return;
+	p = rp->parser;
+	if (p) {
+		if (p->in)
+			fclose(p->in);
+		if (p->spool)
+			fclose(p->spool);
+		free(p->mem);
+		free(p->buf);
+		free(p);
+	}
 	for (size_t i = 0; i < rp->n_series; i++) {
 		free(rp->series[i].name);
 		free(rp->series[i].pmu);
 		free(rp->series[i].unit);
+		free(rp->series[i].printed);
+		free(rp->series[i].device);
 	}
 	free(rp->series);
-	free(rp->samples);
 	free(rp->vals);
 	free(rp->name);
 	free(rp->sim_platform);

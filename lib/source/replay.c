@@ -767,9 +767,7 @@ int pm_replay__plan(struct pm_session *s, struct pm_diag *reterr)
 					  .fd = -1,
 					  .leader = s->n_c };
 		/* the row stands for as many instances as the recording said it did */
-		for (size_t k = 0; k < rp->n_samples; k++)
-			c->rec_instances = PM_MAX(c->rec_instances,
-						  rp->vals[k * rp->n_series + i].instances);
+		c->rec_instances = se->max_instances;
 		se->counter = s->n_c++;
 	}
 	return r;
@@ -779,16 +777,18 @@ static int replay_open(struct pm_session *s, struct pm_diag *reterr)
 {
 	struct pm_replay *rp = s->ctx->replay;
 
-	(void)reterr;
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_REPLAY)
 			s->c[k].open = true; /* its counts are in the recording */
-	if (rp) {
-		rp->next = 0;
-		rp->now_ns = rp->wall_ns = 0;
-		if (rp->n_samples && rp->samples[0].wall_ns && rp->intervals)
-			rp->wall_ns = rp->samples[0].wall_ns -
-				      PM_MIN(rp->samples[0].wall_ns, rp->samples[0].t_ns);
+	if (!rp)
+		return 0;
+	rp->next = 0;
+	rp->now_ns = rp->wall_ns = 0;
+	if (rp->first.wall_ns && rp->intervals)
+		rp->wall_ns = rp->first.wall_ns - PM_MIN(rp->first.wall_ns, rp->first.t_ns);
+	if (pm_replay__rewind(rp) < 0) {
+		pm_diag_set(reterr, NULL, "%s", pm_replay__play_error(rp));
+		return -EIO;
 	}
 	return 0;
 }
@@ -833,18 +833,22 @@ static struct pm_reading delta_of(const struct pm_event *ev, const struct pm_rep
 static int replay_read(struct pm_session *s)
 {
 	struct pm_replay *rp = s->ctx->replay;
-	const struct pm_replay_sample *sm;
 	uint64_t duration;
+	int r;
 
 	if (!rp)
 		return 0;
-	if (rp->next >= rp->n_samples)
-		return -ENODATA;
-	sm = &rp->samples[rp->next];
-	duration = sm->t_ns - (rp->next ? rp->samples[rp->next - 1].t_ns : 0);
+	r = pm_replay__next_sample(rp);
+	if (r == -EINVAL) {
+		pm_log(s->ctx, PM_LOG_WARN, "%s", pm_replay__play_error(rp));
+		return -EIO;
+	}
+	if (r < 0)
+		return r;
+	duration = rp->cur.t_ns - PM_MIN(rp->now_ns, rp->cur.t_ns);
 	for (size_t i = 0; i < rp->n_series; i++) {
 		const struct pm_replay_series *se = &rp->series[i];
-		const struct pm_replay_val *v = &rp->vals[rp->next * rp->n_series + i];
+		const struct pm_replay_val *v = &rp->vals[i];
 		struct pm_counter *c;
 		struct pm_reading d;
 
@@ -858,8 +862,8 @@ static int replay_read(struct pm_session *s)
 		c->cur.ena += d.ena;
 		c->cur.run += d.run;
 	}
-	rp->now_ns = sm->t_ns;
-	rp->wall_ns = sm->wall_ns;
+	rp->now_ns = rp->cur.t_ns;
+	rp->wall_ns = rp->cur.wall_ns;
 	rp->next++;
 	return 0;
 }

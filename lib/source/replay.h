@@ -6,6 +6,10 @@
  *
  * A recording is a matrix: series (one event on one PMU instance, CPU or
  * aggregate, as the file names it) by samples (intervals, or one total).
+ * It is never held whole: a first pass over the file checks every line and
+ * learns the series and how many samples there are; playing it back reads
+ * the file again, one sample at a time, so memory does not grow with the
+ * file (docs/import.md, "Limits").
  * The context of an import is the recording's machine: its PMUs are the
  * ones the file names plus the families of the packs that match, its CPUs
  * the ones the file names, and its clock the file's timestamps.
@@ -23,16 +27,19 @@ struct pm_session;
 
 /* One event on one PMU instance / CPU / aggregate, as the file names it. */
 struct pm_replay_series {
-	char *name;   /* the event without its instance: "ali_drw/hif_rd/", "hif_rd" */
-	char *pmu;    /* the PMU the name or a column gives ("ali_drw_21000", "amd_df"), or NULL */
-	char *unit;   /* as printed ("msec"); "" when none */
-	int cpu;      /* -1: not per CPU */
-	int socket;   /* -1: unknown */
-	int die;      /* -1: unknown */
-	int core;     /* -1: unknown (perf --per-core) */
-	size_t line;  /* where it first appears */
-	bool counted; /* some sample has a count (not only <not supported>) */
-	double scale; /* value / raw where the file gives both (pmumon CSV), else 0 */
+	char *name; /* the event without its instance: "ali_drw/hif_rd/", "hif_rd" */
+	char *pmu;  /* the PMU the name or a column gives ("ali_drw_21000", "amd_df"), or NULL */
+	char *unit; /* as printed ("msec"); "" when none */
+	char *printed, *device; /* the event and device columns as a line first gave them */
+	int cpu;		/* -1: not per CPU */
+	int socket;		/* -1: unknown */
+	int die;		/* -1: unknown */
+	int core;		/* -1: unknown (perf --per-core) */
+	size_t line;		/* where it first appears */
+	bool counted;		/* some sample has a count (not only <not supported>) */
+	double scale;		/* value / raw where the file gives both (pmumon CSV), else 0 */
+	unsigned max_instances; /* the most instances a pmumon row said it covered */
+	size_t last_sample;	/* the first pass: the last sample it had a value in */
 	/* bound when the evlist and the session are built (replay.c) */
 	size_t event, inst, counter;
 	int topo_cpu; /* the CPU of the replay topology its counter sits on, -1 none */
@@ -61,25 +68,38 @@ struct pm_replay_sample {
 	size_t line;
 };
 
+struct pm_replay_parser;
+
 struct pm_replay {
 	char *name; /* the file, for messages */
 	enum pm_replay_format format;
 	struct pm_replay_series *series;
 	size_t n_series, cap_series;
-	struct pm_replay_sample *samples;
-	size_t n_samples, cap_samples;
-	struct pm_replay_val *vals; /* n_samples x n_series, sample-major */
-	bool intervals;		    /* samples are intervals (-I), else one total */
+	size_t n_samples;
+	struct pm_replay_sample first, last; /* as the first pass read them */
+	bool first_t_given; /* a totals file: first.t_ns is its duration, not the file's */
+	bool intervals;	    /* samples are intervals (-I), else one total */
 	bool duration_known;
 	bool simulated;
 	char *sim_platform;
+	struct pm_replay_parser *parser; /* the file, read again sample by sample */
 
 	/* playing it back */
-	size_t next;	  /* the next sample a read takes */
-	uint64_t now_ns;  /* the clock: the end of the last sample read */
-	uint64_t wall_ns; /* its wall clock */
-	char *packs;	  /* --pack: comma-separated names, NULL: by PMU family */
+	size_t next;		     /* the next sample a read takes */
+	struct pm_replay_sample cur; /* the sample pm_replay__next_sample read */
+	struct pm_replay_val *vals;  /* its value of each series */
+	uint64_t now_ns;	     /* the clock: the end of the last sample read */
+	uint64_t wall_ns;	     /* its wall clock */
+	char *packs;		     /* --pack: comma-separated names, NULL: by PMU family */
 };
+
+/* replay-parse.c: play the recording from its first sample again. 0 or -errno. */
+int pm_replay__rewind(struct pm_replay *rp);
+/* The next sample into rp->cur and rp->vals (have == 0: absent from it). 0, -ENODATA
+ * after the last, or -errno: the file changed or failed since the first pass (said in
+ * pm_replay__play_error). */
+int pm_replay__next_sample(struct pm_replay *rp);
+const char *pm_replay__play_error(const struct pm_replay *rp);
 
 /* replay-parse.c: Exposed for testing: a perf stat -x aggregation id. */
 int pm_replay_parse_aggr_id(const char *s, int *ret_cpu, int *ret_socket, int *ret_die,

@@ -47,9 +47,9 @@ int pm_parse_u64(const char *s, size_t len, int base, uint64_t *ret)
 
 		if (d >= base)
 			return -EINVAL;
-		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+		if (__builtin_mul_overflow(v, (uint64_t)base, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)d, &v))
 			return -ERANGE;
-		v = v * (uint64_t)base + (uint64_t)d;
 	}
 	*ret = v;
 	return 0;
@@ -109,6 +109,40 @@ static bool is_decimal(const char *s, size_t len)
 	return end == len;
 }
 
+/*
+ * A decimal without an exponent of at most 15 digits, exactly as strtod
+ * reads it (Clinger's fast path): its digits are an integer below 2^53 and
+ * 10^k (k <= 22) is exact, so one IEEE division rounds correctly. false:
+ * not such a number, strtod's to read.
+ */
+static bool fast_decimal(const char *s, size_t len, double *ret)
+{
+	static const double pow10[] = { 1e0,  1e1,  1e2,  1e3,	1e4,  1e5,  1e6,  1e7,
+					1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+					1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	bool neg = s[0] == '-';
+	uint64_t m = 0;
+	size_t digits = 0, frac = 0;
+	bool point = false;
+
+	for (size_t i = neg; i < len; i++) {
+		if (s[i] == '.') {
+			point = true;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9' || ++digits > 15)
+			return false; /* an exponent, or too many digits */
+		m = m * 10 + (uint64_t)(s[i] - '0');
+		frac += point;
+	}
+	if (frac >= PM_ARRAY_SIZE(pow10))
+		return false;
+	*ret = (double)m / pow10[frac];
+	if (neg)
+		*ret = -*ret;
+	return true;
+}
+
 int pm_parse_double(const char *s, size_t len, double *ret)
 {
 	char buf[128], *end;
@@ -117,6 +151,8 @@ int pm_parse_double(const char *s, size_t len, double *ret)
 
 	if (!s || len == 0 || len >= sizeof(buf) || !is_decimal(s, len))
 		return -EINVAL;
+	if (fast_decimal(s, len, ret))
+		return 0;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);

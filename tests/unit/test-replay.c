@@ -4,8 +4,10 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -102,6 +104,7 @@ static void test_unquoted_terms(void **state)
 	assert_string_equal(rp->series[0].name, "amd_df/event=0x7,umask=0x38/");
 	assert_int_equal(rp->n_samples, 1);
 	assert_true(rp->intervals);
+	assert_int_equal(pm_replay__next_sample(rp), 0);
 	assert_int_equal(rp->vals[0].run, 500000000);
 	assert_int_equal(rp->vals[0].ena, 1000000000); /* from 50.00% */
 	assert_true(rp->vals[1].not_counted);
@@ -254,6 +257,7 @@ static void test_not_counted_accepted(void **state)
 		if (r != 0)
 			fail_msg("'%s': %s", t[i], d.msg);
 		assert_int_equal(rp->n_series, 1);
+		assert_int_equal(pm_replay__next_sample(rp), 0);
 		assert_true(rp->vals[0].not_counted);
 		assert_false(rp->series[0].counted);
 		pm_replay__free(rp);
@@ -336,17 +340,150 @@ static void test_pmumon_csv_layouts(void **state)
 		assert_int_equal(rp->n_series, 2);
 		assert_string_equal(rp->series[1].name, "ali_drw/hif_wr/");
 		assert_string_equal(rp->series[1].pmu, "ali_drw_21000");
-		assert_int_equal(rp->samples[1].t_ns, 2000000000);
+		assert_int_equal(rp->last.t_ns, 2000000000);
+		assert_int_equal(pm_replay__next_sample(rp), 0);
 		assert_int_equal(rp->vals[0].raw, 29157931);
 		assert_int_equal(rp->vals[1].raw, 100);
 		assert_int_equal(rp->vals[1].ena, 1000000000);
 		assert_int_equal(rp->vals[1].run, 500000000);
-		assert_int_equal(rp->vals[2].raw, 29678570);
-		assert_true(rp->vals[3].not_counted);
+		assert_int_equal(pm_replay__next_sample(rp), 0);
+		assert_int_equal(rp->cur.t_ns, 2000000000);
+		assert_int_equal(rp->vals[0].raw, 29678570);
+		assert_true(rp->vals[1].not_counted);
+		assert_int_equal(pm_replay__next_sample(rp), -ENODATA);
 		pm_replay__free(rp);
 	}
 #undef ROWS
 #undef SIM
+}
+
+/* Two intervals of two series, as perf stat -x, -I prints them. */
+static const char two_intervals[] = "     1.000000000,100,,msr/tsc/,1000000000,100.00,,\n"
+				    "     1.000000000,7,,msr/aperf/,1000000000,100.00,,\n"
+				    "     2.000000000,200,,msr/tsc/,1000000000,100.00,,\n"
+				    "     2.000000000,9,,msr/aperf/,1000000000,100.00,,\n";
+
+/* Both intervals of two_intervals, played from rp, then the end; twice (a rewind). */
+static void assert_two_intervals(struct pm_replay *rp)
+{
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(rp->n_samples, 2);
+		assert_int_equal(rp->n_series, 2);
+		assert_int_equal(pm_replay__next_sample(rp), 0);
+		assert_int_equal(rp->cur.t_ns, 1000000000);
+		assert_true(rp->vals[0].value == 100 && rp->vals[1].value == 7);
+		assert_int_equal(pm_replay__next_sample(rp), 0);
+		assert_int_equal(rp->cur.t_ns, 2000000000);
+		assert_true(rp->vals[0].value == 200 && rp->vals[1].value == 9);
+		assert_int_equal(pm_replay__next_sample(rp), -ENODATA);
+		assert_int_equal(pm_replay__rewind(rp), 0);
+	}
+}
+
+/* A file descriptor of a file with text, at its start. */
+static int file_with(const char *text)
+{
+	FILE *f = tmpfile();
+	int fd;
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+	assert_int_equal(fflush(f), 0);
+	fd = dup(fileno(f));
+	fclose(f);
+	assert_true(fd >= 0);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	return fd;
+}
+
+/*
+ * Nothing is held whole: a file and a pipe (copied as the first pass reads it)
+ * play the same samples again, as often as the session opens.
+ */
+static void test_read_fd(void **state)
+{
+	struct pm_replay_opts o = { .size = sizeof(o), .name = "t.csv" };
+	struct pm_replay *rp = NULL;
+	struct pm_diag d;
+	int pipefd[2];
+
+	(void)state;
+	assert_int_equal(pm_replay__read(file_with(two_intervals), &o, &rp, &d), 0);
+	assert_two_intervals(rp);
+	pm_replay__free(rp);
+
+	assert_int_equal(pipe(pipefd), 0);
+	assert_int_equal(write(pipefd[1], two_intervals, strlen(two_intervals)),
+			 (ssize_t)strlen(two_intervals));
+	close(pipefd[1]);
+	assert_int_equal(pm_replay__read(pipefd[0], &o, &rp, &d), 0);
+	assert_two_intervals(rp);
+	pm_replay__free(rp);
+}
+
+/*
+ * A file that changes between the passes (its size or modification time) is
+ * said to have changed, not played as something it no longer is: a line cut
+ * away, or a series that was not there.
+ */
+static void test_changed_between_passes(void **state)
+{
+	static const char *const then[] = {
+		"     1.000000000,100,,msr/tsc/,1000000000,100.00,,\n", /* cut short */
+		"     1.000000000,100,,msr/tsc/,1000000000,100.00,,\n"
+		"     1.000000000,7,,msr/mperf/,1000000000,100.00,,\n", /* another event */
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(then) / sizeof(then[0]); i++) {
+		struct pm_replay_opts o = { .size = sizeof(o), .name = "t.csv" };
+		struct pm_replay *rp = NULL;
+		struct pm_diag d;
+		int fd = file_with(two_intervals), r;
+
+		assert_int_equal(pm_replay__read(dup(fd), &o, &rp, &d), 0);
+		assert_int_equal(ftruncate(fd, 0), 0);
+		assert_int_equal(pwrite(fd, then[i], strlen(then[i]), 0), (ssize_t)strlen(then[i]));
+		close(fd);
+		/* even a first interval that still reads the same is not played */
+		r = pm_replay__next_sample(rp);
+		assert_int_equal(r, -EINVAL);
+		assert_non_null(
+			strstr(pm_replay__play_error(rp), "changed since it was first read"));
+		pm_replay__free(rp);
+	}
+}
+
+/* The limits that keep memory bounded are said, with the line they were met on. */
+static void test_limits(void **state)
+{
+	char long_line[200];
+	struct pm_replay_opts o = { .size = sizeof(o), .name = "t.csv", .max_line = 64 };
+	struct pm_replay *rp = NULL;
+	struct pm_diag d;
+	char *text;
+
+	(void)state;
+	memset(long_line, 'x', sizeof(long_line) - 1);
+	long_line[sizeof(long_line) - 1] = '\0';
+	text = malloc(strlen(two_intervals) + sizeof(long_line) + 1);
+	assert_non_null(text);
+	sprintf(text, "%s%s\n", two_intervals, long_line);
+	assert_int_equal(pm_replay__parse(text, strlen(text), &o, &rp, &d), -EINVAL);
+	assert_null(rp);
+	assert_string_equal(d.msg, "t.csv:5: a line longer than 64 bytes");
+	/* the whole file within the limit */
+	o.max_line = 52;
+	assert_int_equal(pm_replay__parse(two_intervals, strlen(two_intervals), &o, &rp, &d), 0);
+	assert_two_intervals(rp);
+	pm_replay__free(rp);
+	rp = NULL;
+	free(text);
+
+	o.max_line = 0;
+	o.max_series = 1;
+	assert_int_equal(pm_replay__parse(two_intervals, strlen(two_intervals), &o, &rp, &d),
+			 -EINVAL);
+	assert_non_null(strstr(d.msg, "t.csv:2: more than 1 distinct series"));
 }
 
 int main(void)
@@ -359,6 +496,9 @@ int main(void)
 		cmocka_unit_test(test_not_counted_accepted),
 		cmocka_unit_test(test_simulated_comment),
 		cmocka_unit_test(test_pmumon_csv_layouts),
+		cmocka_unit_test(test_read_fd),
+		cmocka_unit_test(test_changed_between_passes),
+		cmocka_unit_test(test_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
