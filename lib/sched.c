@@ -15,6 +15,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "session.h"
+#include "source/perf.h"
 #include "source/replay.h"
 #include "util/util.h"
 
@@ -175,14 +176,20 @@ static bool in_sw_context(const struct pm_evinst *in)
  * Read batching: counters of software-context PMUs (software, msr,
  * tracepoint) never compete for hardware counters, so the ones the user did
  * not group share one group per CPU and are read with one read(2) instead of
- * one each. Not for a task's counters (inherited counters are read one by one).
+ * one each; a group that reaches the size the kernel takes
+ * (pm_perf__group_max) is full and the next counter starts another. Not for
+ * a task's counters (inherited counters are read one by one).
  */
-static void batch_reads(struct pm_session *s)
+static int batch_reads(struct pm_session *s)
 {
 	const struct pm_evlist *l = s->l;
+	size_t max = pm_perf__group_max(), *members;
 
 	if (s->opts.target == PM_TARGET_TASK)
-		return;
+		return 0;
+	members = calloc(s->n_c ? s->n_c : 1, sizeof(*members)); /* by leader */
+	if (!members)
+		return -ENOMEM;
 	for (size_t k = 0; k < s->n_c; k++) {
 		struct pm_counter *c = &s->c[k];
 
@@ -192,14 +199,18 @@ static void batch_reads(struct pm_session *s)
 		for (size_t j = 0; j < k; j++) {
 			const struct pm_counter *o = &s->c[j];
 
-			if (o->cpu == c->cpu && o->leader == j && l->ev[o->event].group < 0 &&
-			    in_sw_context(&l->inst[o->inst]) && o->source == PM_SRC_PERF) {
+			if (o->cpu == c->cpu && o->leader == j && members[j] + 1 < max &&
+			    l->ev[o->event].group < 0 && in_sw_context(&l->inst[o->inst]) &&
+			    o->source == PM_SRC_PERF) {
 				c->leader = j;
 				c->implicit = true;
+				members[j]++; /* besides the leader */
 				break;
 			}
 		}
 	}
+	free(members);
+	return 0;
 }
 
 /*
@@ -323,6 +334,5 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 	}
 	if (s->opts.target == PM_TARGET_CPUS)
 		warn_left_out(s);
-	batch_reads(s);
-	return 0;
+	return batch_reads(s);
 }

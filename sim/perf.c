@@ -148,8 +148,7 @@ static int cost_of(const struct sim_event *ev)
 
 /* ---- contexts ----------------------------------------------------------------- */
 
-static struct member_list members_of(struct pm_sim *sim, struct sim_event *leader,
-				     struct sim_event **buf, size_t cap)
+static struct member_list members_of(struct sim_event *leader)
 {
 	struct member_list l = { .m = leader->members, .n = leader->n_members };
 
@@ -171,8 +170,7 @@ static void account(struct pm_sim *sim, struct sim_ctx *c, uint64_t a, uint64_t 
 
 	for (size_t g = 0; g < c->n_groups; g++) {
 		struct sim_event *lead = c->groups[g];
-		struct sim_event *buf[64];
-		struct member_list ml = members_of(sim, lead, buf, PM_ARRAY_SIZE(buf));
+		struct member_list ml = members_of(lead);
 
 		for (size_t i = 0; i < ml.n; i++) {
 			struct sim_event *ev = ml.m[i];
@@ -200,8 +198,7 @@ static void schedule(struct pm_sim *sim, struct sim_ctx *c)
 		used = c->pmu->stolen[c->cpu];
 	for (size_t g = 0; g < c->n_groups; g++) {
 		struct sim_event *lead = c->groups[g];
-		struct sim_event *buf[64];
-		struct member_list ml = members_of(sim, lead, buf, PM_ARRAY_SIZE(buf));
+		struct member_list ml = members_of(lead);
 		int need = 0, need_fixed = 0;
 		bool hw = false;
 
@@ -410,19 +407,38 @@ static struct sim_pmu *pmu_by_type(struct pm_sim *sim, uint32_t type)
 	return NULL;
 }
 
+/* What read(2) returns of an event with read_format in a group of n
+ * (kernel/events/core.c __perf_event_read_size). */
+static size_t read_size(uint64_t fmt, size_t n)
+{
+	size_t size = 0, entry = sizeof(uint64_t);
+
+	size += fmt & PERF_FORMAT_TOTAL_TIME_ENABLED ? sizeof(uint64_t) : 0;
+	size += fmt & PERF_FORMAT_TOTAL_TIME_RUNNING ? sizeof(uint64_t) : 0;
+	entry += fmt & PERF_FORMAT_ID ? sizeof(uint64_t) : 0;
+	entry += fmt & PERF_FORMAT_LOST ? sizeof(uint64_t) : 0;
+	if (fmt & PERF_FORMAT_GROUP)
+		return size + sizeof(uint64_t) + entry * n;
+	return size + entry;
+}
+
 static int check_group(struct pm_sim *sim, struct sim_pmu *p, struct sim_event *ev,
 		       struct sim_event *leader)
 {
-	struct sim_event *buf[64];
 	struct member_list ml;
 	int hw = 0;
 	bool soft = p->m.counters == 0 && !p->m.has_fixed;
 
 	if (leader->leader != leader || leader->cpu != ev->cpu || leader->pid != ev->pid)
 		return -EINVAL;
-	ml = members_of(sim, leader, buf, PM_ARRAY_SIZE(buf));
-	if (ml.n >= PM_ARRAY_SIZE(buf))
-		return -ENOSPC;
+	ml = members_of(leader);
+	/* the kernel's read size rule (6.7+, docs/kernel-facts.md 0.2): every member's group
+	 * read, the new one's included, fits 16 KiB */
+	if (read_size(ev->attr.read_format, ml.n + 1) > 16 * 1024)
+		return -EINVAL;
+	for (size_t i = 0; i < ml.n; i++)
+		if (read_size(ml.m[i]->attr.read_format, ml.n + 1) > 16 * 1024)
+			return -EINVAL;
 	for (size_t i = 0; i < ml.n; i++) {
 		if (is_software(ml.m[i]))
 			continue;
@@ -569,7 +585,8 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr_in, pid
 
 ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_t len)
 {
-	uint64_t fmt = ev->attr.read_format, out[3 + 64 * 3];
+	/* what check_group lets in reads at most 16 KiB */
+	uint64_t fmt = ev->attr.read_format, out[16 * 1024 / sizeof(uint64_t)];
 	struct sim_event *lead = ev->leader;
 	size_t n = 0;
 
@@ -582,8 +599,7 @@ ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_
 		return -EINVAL;
 	sync_all(sim);
 	if (fmt & PERF_FORMAT_GROUP) {
-		struct sim_event *mbuf[64];
-		struct member_list ml = members_of(sim, lead, mbuf, PM_ARRAY_SIZE(mbuf));
+		struct member_list ml = members_of(lead);
 
 		out[n++] = ml.n;
 		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)

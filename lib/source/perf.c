@@ -27,6 +27,24 @@ struct perf_state {
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
+size_t pm_perf__group_max_for(uint64_t read_format)
+{
+	size_t fixed = 8, entry = 8; /* nr; each member's value */
+
+	fixed += read_format & PERF_FORMAT_TOTAL_TIME_ENABLED ? 8 : 0;
+	fixed += read_format & PERF_FORMAT_TOTAL_TIME_RUNNING ? 8 : 0;
+	entry += read_format & PERF_FORMAT_ID ? 8 : 0;
+	entry += read_format & PERF_FORMAT_LOST ? 8 : 0;
+	/* before 6.7: fixed + entry x n + 8 (the record header) < 16 KiB; from 6.7 the read
+	 * size alone <= 16 KiB, which that implies */
+	return (16 * 1024 - 1 - 8 - fixed) / entry;
+}
+
+size_t pm_perf__group_max(void)
+{
+	return pm_perf__group_max_for(READ_FORMAT | PERF_FORMAT_GROUP);
+}
+
 static const char *pmu_name_of(const struct pm_evinst *in)
 {
 	return in->pmu ? in->pmu->name : in->device;

@@ -10,12 +10,14 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
 #include "ctx.h"
 #include "evlist.h"
 #include "session.h"
+#include "source/perf.h"
 #include "util/util.h"
 
 #define SEC 1000000000ull
@@ -332,6 +334,58 @@ static void test_group_read(void **state)
 	assert_true(row(rep, "amd_l3/l3_accesses/", NULL, -2, -2)->value == 16 * 5e8 * 2);
 	assert_true(row(rep, "amd_l3/l3_misses/", NULL, -2, -2)->value == 16 * 1e8 * 2);
 	stop(&r);
+}
+
+/*
+ * The automatic per-CPU group of software-context events stops at the size
+ * the kernel takes (a group read of at most 16 KiB, docs/kernel-facts.md
+ * 0.2) and the rest form another group, instead of failing to open: 2,100
+ * context-switch counters on each of 2 CPUs read as groups of 2,043 and 57,
+ * every one of them counting what the CPU did.
+ */
+static void test_auto_group_split(void **state)
+{
+	static const struct pm_session_opts two_cpus = { .size = sizeof(two_cpus),
+							 .target = PM_TARGET_CPUS,
+							 .cpus = "0-1" };
+	enum { N = 2100 };
+	const char **specs = calloc(N + 1, sizeof(*specs));
+	const struct pm_report *rep;
+	size_t rows = 0;
+	struct run r;
+
+	/* the size per read format, by the kernel's rules (before 6.7 the stricter) */
+	assert_int_equal(pm_perf__group_max_for(PERF_FORMAT_GROUP), 2045);
+	assert_int_equal(pm_perf__group_max_for(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+						PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID),
+			 1021);
+	assert_int_equal(pm_perf__group_max_for(PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+						PERF_FORMAT_LOST),
+			 681);
+	assert_int_equal(pm_perf__group_max(), 2043);
+
+	assert_non_null(specs);
+	for (size_t i = 0; i < N; i++)
+		specs[i] = "context-switches";
+	assert_int_equal(start(&r, epyc_sim(), specs, &two_cpus), 0);
+	assert_int_equal(r.s->n_ru, 4);
+	for (size_t u = 0; u < r.s->n_ru; u++) {
+		assert_true(r.s->ru[u].group);
+		assert_int_equal(r.s->ru[u].n, u < 2 ? 2043 : N - 2043); /* by leader: CPU 0, 1 */
+	}
+	pm_sim__advance(r.sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		if (strcmp(rep->rows[i].event, "context-switches") != 0)
+			continue;
+		rows++;
+		assert_true(rep->rows[i].value == 2 * 10 * 2); /* 2 CPUs x 10/s x 2 s */
+		assert_false(rep->rows[i].flags & PM_ROW_MULTIPLEXED);
+	}
+	assert_int_equal(rows, N);
+	stop(&r);
+	free(specs);
 }
 
 /*
@@ -796,6 +850,7 @@ int main(void)
 		cmocka_unit_test(test_multiplexed_df),
 		cmocka_unit_test(test_group_read),
 		cmocka_unit_test(test_group_read_multiplexed),
+		cmocka_unit_test(test_auto_group_split),
 		cmocka_unit_test(test_not_counted),
 		cmocka_unit_test(test_aggregation),
 		cmocka_unit_test(test_intervals_add_up),
