@@ -209,16 +209,16 @@ static unsigned __int128 pow10_u128(int k)
 }
 
 /*
- * What printf's "%.15g" prints of v for 1e-4 <= |v| < 1e15, not whole
- * (fixed notation there), exactly and without printf: v is m * 2^e
- * exactly; v * 10^k for the k that leaves 15 digits is the 128-bit
- * m * 10^k shifted right by -e, rounded to nearest, ties to even, as
- * glibc rounds. 0 where it does not apply (then printf does it); else
+ * What printf's "%.15g" or "%.17g" (prec) prints of v for 1e-4 <= |v| <
+ * 1e15, not whole (fixed notation there), exactly and without printf: v is
+ * m * 2^e exactly; v * 10^k for the k that leaves prec digits is the
+ * 128-bit m * 10^k shifted right by -e, rounded to nearest, ties to even,
+ * as glibc rounds. 0 where it does not apply (then printf does it); else
  * whether the text reads back as v, found in the same integers: 1 yes
  * (within half an ulp of v), 2 no, 3 unknown (exactly half an ulp, or v
  * a power of two, whose lower neighbour is nearer: strtod decides).
  */
-static int fmt_g15(char *buf, size_t size, double v)
+static int fmt_g(char *buf, size_t size, double v, int prec)
 {
 	static const unsigned __int128 limit = (unsigned __int128)1 << 127;
 	double a = fabs(v);
@@ -229,9 +229,9 @@ static int fmt_g15(char *buf, size_t size, double v)
 	if (!(a >= 1e-4 && a < 1e15) || e2 >= 0 || e2 < -120 || size < 32)
 		return 0;
 	for (int tries = 0; tries < 3; tries++) {
-		int k = 14 - x, s = -e2, last = 14, back;
+		int k = prec - 1 - x, s = -e2, last = prec - 1, back;
 		unsigned __int128 p, num, q, rem, half, diff;
-		char d[16];
+		char d[17];
 		size_t n = 0;
 
 		if (k < 0 || k > 22)
@@ -245,11 +245,11 @@ static int fmt_g15(char *buf, size_t size, double v)
 		half = (unsigned __int128)1 << (s - 1);
 		if (rem > half || (rem == half && (q & 1)))
 			q++;
-		if (q >= (unsigned __int128)1000000000000000ull) {
-			x++; /* 15 digits were 16: the first digit is one place up */
+		if (q >= pow10_u128(prec)) {
+			x++; /* prec digits were one more: the first digit is one place up */
 			continue;
 		}
-		if (q < (unsigned __int128)100000000000000ull) {
+		if (q < pow10_u128(prec - 1)) {
 			x--;
 			continue;
 		}
@@ -258,8 +258,8 @@ static int fmt_g15(char *buf, size_t size, double v)
 		back = 2 * diff < p ? 1 : 2 * diff > p ? 2 : 3;
 		if (mant == (uint64_t)1 << 52 && back != 1)
 			back = 3;
-		for (uint64_t q64 = (uint64_t)q, i = 15; i-- > 0; q64 /= 10)
-			d[i] = (char)('0' + (int)(q64 % 10)); /* q < 10^15: 64 bits */
+		for (uint64_t q64 = (uint64_t)q, i = (uint64_t)prec; i-- > 0; q64 /= 10)
+			d[i] = (char)('0' + (int)(q64 % 10)); /* q < 10^17: 64 bits */
 		/* fixed notation (-4 <= x <= 14); %g drops trailing zeros and a bare point */
 		while (last > 0 && d[last] == '0' && last > x)
 			last--;
@@ -299,7 +299,7 @@ void pm_fmt_double(char *buf, size_t size, double v)
 		u64_digits((uint64_t)fabs(v), buf + signbit(v));
 		return;
 	}
-	switch (fmt_g15(buf, size, v)) {
+	switch (fmt_g(buf, size, v, 15)) {
 	case 1:
 		return; /* it reads back as v */
 	case 2:
@@ -311,7 +311,8 @@ void pm_fmt_double(char *buf, size_t size, double v)
 		if (strtod(buf, NULL) == v)
 			return;
 	}
-	snprintf(buf, size, "%.17g", v);
+	if (!fmt_g(buf, size, v, 17)) /* 17 digits always read back */
+		snprintf(buf, size, "%.17g", v);
 }
 
 void pm_obuf__put(struct pm_obuf *b, const char *s, size_t n)
