@@ -25,9 +25,15 @@ import sys
 import tempfile
 import time
 
-EVENTS = ['msr/tsc/', 'cpu-clock', 'page-faults', 'context-switches', 'cpu-migrations']
-# perf's generic software configs (include/uapi/linux/perf_event.h), for the floor
-FLOOR_EVENTS = ['1:0', '1:2', '1:3', '1:4']
+# the events, and perf's generic software configs of the same (include/uapi/linux/
+# perf_event.h: PERF_COUNT_SW_*) for the floor: 5 and 10 events per CPU
+EVENT_SETS = [
+    (['msr/tsc/', 'cpu-clock', 'page-faults', 'context-switches', 'cpu-migrations'],
+     ['1:0', '1:2', '1:3', '1:4']),
+    (['msr/tsc/', 'cpu-clock', 'task-clock', 'page-faults', 'context-switches',
+      'cpu-migrations', 'minor-faults', 'major-faults', 'alignment-faults', 'emulation-faults'],
+     ['1:0', '1:1', '1:2', '1:3', '1:4', '1:5', '1:6', '1:7', '1:8']),
+]
 
 
 def sysfs_type(pmu):
@@ -60,25 +66,26 @@ def main():
     if not perf:
         sys.exit('perf is not installed (apt-get install linux-perf)')
     if a.only in (None, 'stat'):
-        stat(a, pmumon, perf, floor, launcher)
+        for events, floor_events in EVENT_SETS:
+            stat(a, pmumon, perf, floor, launcher, events, floor_events)
     if a.only in (None, 'formats'):
         formats(a, pmumon, launcher)
     if a.only in (None, 'import'):
         import_speed(a, pmumon, launcher)
 
 
-def stat(a, pmumon, perf, floor, launcher):
+def stat(a, pmumon, perf, floor, launcher, events, floor_events):
     ms = int(a.seconds * 1000)
     intervals = ms // a.interval
-    evargs = sum((['-e', e] for e in EVENTS), [])
+    evargs = sum((['-e', e] for e in events), [])
     # perf 6.1 refuses --timeout with -I; both stop after the same count of intervals
     iv = ['-a', '-I', str(a.interval), '--interval-count', str(intervals)]
     cmds = {
         'pmumon': [pmumon, 'stat'] + iv + evargs,
         'perf': [perf, 'stat'] + iv + evargs,
-        'floor': [floor, str(a.interval), str(ms), '%d:0' % sysfs_type('msr')] + FLOOR_EVENTS,
+        'floor': [floor, str(a.interval), str(ms), '%d:0' % sysfs_type('msr')] + floor_events,
         'floor-g': [floor, '-g', str(a.interval), str(ms), '%d:0' % sysfs_type('msr')] +
-        FLOOR_EVENTS,
+        floor_events,
     }
     results = {k: [] for k in cmds}
     for _ in range(a.runs):
@@ -87,8 +94,9 @@ def stat(a, pmumon, perf, floor, launcher):
     med = {k: (statistics.median(c for c, _ in v), statistics.median(r for _, r in v))
            for k, v in results.items()}
     per = {k: 1e6 * v[0] / intervals for k, v in med.items()}
-    print('%d CPUs, events %s, -I %d ms for %.1f s (%d intervals), median of %d runs\n' %
-          (os.cpu_count(), ' '.join(EVENTS), a.interval, a.seconds, intervals, a.runs))
+    print('\n%d CPUs, %d events %s, -I %d ms for %.1f s (%d intervals), median of %d runs\n' %
+          (os.cpu_count(), len(events), ' '.join(events), a.interval, a.seconds, intervals,
+           a.runs))
     print('%-8s %14s %14s' % ('tool', 'CPU us/interval', 'peak RSS KiB'))
     for k in ('pmumon', 'perf', 'floor', 'floor-g'):
         print('%-8s %14.1f %14d' % (k, per[k], med[k][1]))
