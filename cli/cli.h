@@ -416,6 +416,8 @@ int cli_snprintf(char *buf, size_t size, const char *fmt, ...)
  * that takes (characters, not bytes).
  */
 void cli_escape(FILE *f, const char *s, size_t len);
+/* s as a JSON string: quotes, backslashes and control characters escaped. */
+void cli_json_str(FILE *f, const char *s);
 /* Where a row was counted, as --per-* names it: its place, device, the domain of an uncore
  * row per CPU ("L3 CPUs 4-7,68-71"), cpuN, S0-D1, S0, or "all". */
 void cli_row_place(const struct pm_row *r, char *buf, size_t size);
@@ -437,6 +439,7 @@ int cli_signals_setup(const sigset_t *end);
 int cli_signals_caught(void);
 
 int cmd_list(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_serve(int argc, char **argv);

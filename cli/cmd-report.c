@@ -299,19 +299,9 @@ static void print_header(const struct report_args *a)
 		       "QUALITY");
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
 static void json_str(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
+	cli_json_str(stdout, s);
 }
 
 /* A number, or null for NaN (not counted, not asked). */

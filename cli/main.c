@@ -25,6 +25,8 @@ static const struct cmd {
 	const char *summary;
 } commands[] = {
 	{ "list", cmd_list, "show the PMUs of this machine and the events they count" },
+	{ "doctor", cmd_doctor,
+	  "what this machine can count, and for what it cannot, why and the fix" },
 	{ "stat", cmd_stat, "count events, once or every interval, like perf stat" },
 	{ "import", cmd_import, "compute a pack's metrics from counts perf or others recorded" },
 	{ "serve", cmd_serve, "serve the counts to Prometheus, sampling on its own clock" },
@@ -56,9 +58,12 @@ static void usage(FILE *f)
 		"                 PMUMON_SIM); all output says SIMULATED. Keys: clock=real (follow\n"
 		"                 wall time; needed to run commands other than 'sleep N'),\n"
 		"                 scenario=FILE (the workload, docs/simulator.md), seed=N,\n"
-		"                 state=FILE (the device control files at exit), and per\n"
+		"                 state=FILE (the device control files at exit); the machine's\n"
+		"                 settings (pmumon doctor): paranoid=-1..4, lockdown=none|\n"
+		"                 integrity|confidentiality, watchdog=0|1, container=0|1; and per\n"
 		"                 platform sockets=1|2, channels=1|2, msr=rw|none|noperm|locked,\n"
-		"                 uncore=perf|none, user=root|nobody\n"
+		"                 uncore=perf|unloaded|none, user=root|nobody|perfmon,\n"
+		"                 hypervisor=none|kvm|kvm-nopmu\n"
 		"  --events-dir DIR\n"
 		"                 more platform packs: directories with a pack.json, or a\n"
 		"                 checkout of perf's tools/perf/pmu-events (its mapfile.csv\n"
@@ -69,6 +74,7 @@ static void usage(FILE *f)
 		"  --version      print the version\n"
 		"\n"
 		"Examples:\n"
+		"  pmumon doctor                         what this machine can count, and fixes\n"
 		"  pmumon list pmus                      the PMUs, their CPUs and counters\n"
 		"  pmumon stat -a -- sleep 5             the default events, system-wide, 5 s\n"
 		"  pmumon stat -a -e msr/tsc/ -I 1000    TSC ticks every second until Ctrl-C\n"

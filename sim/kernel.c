@@ -98,6 +98,7 @@ void pm_sim__free(struct pm_sim *sim)
 	for (size_t i = 0; i < sim->n_locks; i++)
 		free(sim->locks[i].path);
 	free(sim->locks);
+	free(sim->kmods);
 	sim_vfs__free(sim->vfs);
 	free(sim);
 }
@@ -192,6 +193,8 @@ static int s_open(void *os, const char *path, int flags)
 	n = sim_vfs__lookup(sim->vfs, path);
 	if (!n)
 		return -ENOENT;
+	if (sim->ro_sys && (flags & O_ACCMODE) != O_RDONLY && !strncmp(path, "sys/", 4))
+		return -EROFS; /* a container's read-only sysfs */
 	if ((flags & O_DIRECTORY) && !sim_node__is_dir(n))
 		return -ENOTDIR;
 	fd = sim_node__open(n, flags);
@@ -538,6 +541,9 @@ static struct sim_lock *lock_add(struct pm_sim *sim, const char *path)
 	if (!l->path)
 		return NULL;
 	sim->n_locks++;
+	/* the lock file is there for anyone to see, as lx_lock's (its pid note aside) */
+	if (!sim_vfs__lookup(sim->vfs, path) && sim_vfs__write_text(sim->vfs, path, "") < 0)
+		return NULL;
 	return l;
 }
 

@@ -513,6 +513,10 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr_in, pid
 	}
 	if (pid == -1 && cpu < 0)
 		return -EINVAL;
+	/* who may count (include/linux/perf_event.h perf_allow_kernel/_cpu; kernel-facts 0.5) */
+	if (!(sim->caps & (SIM_CAP_PERFMON | SIM_CAP_SYS_ADMIN)) &&
+	    ((!attr->exclude_kernel && sim->paranoid > 1) || (pid == -1 && sim->paranoid > 0)))
+		return -EACCES;
 	if (cpu >= 0 && !cpu_online(sim, cpu))
 		return -ENODEV;
 	if (pid != -1 && p->m.flags & PM_SIM_CPU_WIDE_ONLY)

@@ -142,6 +142,7 @@ int sim_topology(struct pm_sim *sim, int n_cpus, sim_cpu_fn where, void *ud)
 	cpu_list(&b, all, n_cpus);
 	pm_strbuf__puts(&b, "\n");
 	free(all);
+	sim->n_cpus = n_cpus;
 	r = b.oom ? -ENOMEM : sim_writef(sim, b.s, "sys/devices/system/cpu/online");
 	pm_strbuf__done(&b);
 	for (int c = 0; r == 0 && c < n_cpus; c++) {
@@ -228,10 +229,89 @@ int sim_add_common(struct pm_sim *sim)
 	r = sim_pmu_sysfs(sim, "software", PERF_TYPE_SOFTWARE, NULL, NULL, NULL);
 	if (r == 0)
 		r = sim_pmu_sysfs(sim, "tracepoint", PERF_TYPE_TRACEPOINT, NULL, NULL, NULL);
-	if (r == 0)
-		r = sim_writef(sim, "2\n", "proc/sys/kernel/perf_event_paranoid");
+	if (r == 0) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d\n", sim->paranoid);
+		r = sim_writef(sim, v, "proc/sys/kernel/perf_event_paranoid");
+	}
 	if (r == 0)
 		r = pm_sim__add_pmu(sim, "software", &sw);
+	return r;
+}
+
+#define SIM_OSRELEASE "6.1.0-sim" /* the simulated kernel's uname -r */
+
+int sim_kmod(struct pm_sim *sim, const char *module, const char *file, enum sim_kmod_state st)
+{
+	size_t had = sim->kmods ? strlen(sim->kmods) : 0;
+	char *k;
+
+	if (st == SIM_KMOD_ABSENT)
+		return 0;
+	k = realloc(sim->kmods, had + strlen(file) + 3);
+	if (!k)
+		return -ENOMEM;
+	sim->kmods = k;
+	snprintf(k + had, strlen(file) + 3, "%s:\n", file); /* no dependencies */
+	/* a loaded module's directory; "live" once its init ran */
+	return st == SIM_KMOD_LOADED ?
+		       sim_writef(sim, "live\n", "sys/module/%s/initstate", module) :
+		       0;
+}
+
+const char *sim_cpuinfo_flags(const struct pm_sim *sim)
+{
+	/* the CPUID bit a hypervisor sets for its guests, as Linux names it */
+	return strcmp(sim->hypervisor ? sim->hypervisor : "none", "none") ? "flags\t\t: fpu "
+									    "hypervisor\n" :
+									    "";
+}
+
+/*
+ * What every platform's machine has besides its devices, as the options set
+ * it (docs/simulator.md): the user's uid and capabilities in
+ * /proc/self/status, kernel lockdown, the NMI watchdog (holding a counter of
+ * the core PMU on every CPU), a container's marks (sysfs mounted read-only,
+ * no debugfs), and the kernel's module lists.
+ */
+static int machine_settings(struct pm_sim *sim, const struct sim_platform_opts *o)
+{
+	char text[256];
+	int r;
+
+	snprintf(text, sizeof(text), "Name:\tpmumon\nUid:\t%u\t%u\t%u\t%u\nCapEff:\t%016llx\n",
+		 (unsigned)sim->uid, (unsigned)sim->uid, (unsigned)sim->uid, (unsigned)sim->uid,
+		 (unsigned long long)sim->caps);
+	r = sim_writef(sim, text, "proc/self/status");
+	/* "[none] integrity confidentiality", the active mode in brackets */
+	snprintf(text, sizeof(text), "%s %s %s\n", !strcmp(o->lockdown, "none") ? "[none]" : "none",
+		 !strcmp(o->lockdown, "integrity") ? "[integrity]" : "integrity",
+		 !strcmp(o->lockdown, "confidentiality") ? "[confidentiality]" : "confidentiality");
+	if (r == 0)
+		r = sim_writef(sim, text, "sys/kernel/security/lockdown");
+	if (r == 0)
+		r = sim_writef(sim, o->watchdog ? "1\n" : "0\n", "proc/sys/kernel/nmi_watchdog");
+	for (int c = 0; r == 0 && o->watchdog && c < sim->n_cpus; c++)
+		pm_sim__steal_counters(sim, "cpu", c, 1); /* no core PMU: nothing to hold */
+	snprintf(text, sizeof(text),
+		 "22 1 0:21 / /sys %s,nosuid,nodev,noexec,relatime shared:7 - "
+		 "sysfs sysfs %s\n",
+		 o->container ? "ro" : "rw", o->container ? "ro" : "rw");
+	if (r == 0)
+		r = sim_writef(sim, text, "proc/self/mountinfo");
+	if (r == 0 && o->container) {
+		r = sim_writef(sim, "", ".dockerenv");
+		if (r == 0 && sim_vfs__lookup(sim->vfs, "sys/kernel/debug"))
+			r = sim_vfs__remove(sim->vfs, "sys/kernel/debug");
+	}
+	if (r == 0)
+		r = sim_writef(sim, SIM_OSRELEASE "\n", "proc/sys/kernel/osrelease");
+	if (r == 0)
+		r = sim_writef(sim, sim->kmods ? sim->kmods : "",
+			       "lib/modules/" SIM_OSRELEASE "/modules.dep");
+	if (r == 0)
+		r = sim_writef(sim, "", "lib/modules/" SIM_OSRELEASE "/modules.builtin");
 	return r;
 }
 
@@ -560,6 +640,38 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 		sp->has_seed = true;
 		return 0;
 	}
+	if (!strcmp(kv, "paranoid")) {
+		if (pm_parse_int_str(v, &n) < 0 || n < -1 || n > 4) {
+			snprintf(err, errsz,
+				 "--sim paranoid=%s: kernel.perf_event_paranoid, -1 to 4", v);
+			return -EINVAL;
+		}
+		sp->o.paranoid = n;
+		return 0;
+	}
+	if (!strcmp(kv, "lockdown")) {
+		static const char *const modes[] = { "none", "integrity", "confidentiality" };
+
+		for (size_t i = 0; i < PM_ARRAY_SIZE(modes); i++)
+			if (!strcmp(v, modes[i]))
+				sp->o.lockdown = modes[i];
+		if (strcmp(sp->o.lockdown, v) != 0) {
+			snprintf(err, errsz,
+				 "--sim lockdown=%s: kernel lockdown is 'none' (default), 'integrity' "
+				 "or 'confidentiality'",
+				 v);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(kv, "watchdog") || !strcmp(kv, "container")) {
+		if (strcmp(v, "0") && strcmp(v, "1")) {
+			snprintf(err, errsz, "--sim %s=%s: 0 or 1", kv, v);
+			return -EINVAL;
+		}
+		*(!strcmp(kv, "watchdog") ? &sp->o.watchdog : &sp->o.container) = !strcmp(v, "1");
+		return 0;
+	}
 	if (!takes(sp->plat, kv)) {
 		snprintf(err, errsz,
 			 "--sim %s takes clock=, scenario=, seed=, state=%s%s, not '%s' (docs/simulator.md)",
@@ -588,22 +700,47 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 		return 0;
 	}
 	if (!strcmp(kv, "uncore")) {
-		if (strcmp(v, "perf") && strcmp(v, "none")) {
+		if (strcmp(v, "perf") && strcmp(v, "none") && strcmp(v, "unloaded")) {
 			snprintf(err, errsz,
-				 "--sim uncore=%s: 'perf' (the kernel has amd_uncore, default) or "
-				 "'none' (it has not: no amd_df, no amd_l3)",
+				 "--sim uncore=%s: 'perf' (the kernel has amd_uncore, default), "
+				 "'unloaded' (a module not loaded) or 'none' (the kernel lacks it): "
+				 "without it, no amd_df, no amd_l3",
 				 v);
 			return -EINVAL;
 		}
-		sp->o.no_uncore = !strcmp(v, "none");
+		sp->o.no_uncore = strcmp(v, "perf") != 0;
+		sp->o.uncore_absent = !strcmp(v, "none");
 		return 0;
 	}
 	if (!strcmp(kv, "user")) {
-		if (strcmp(v, "root") && strcmp(v, "nobody")) {
-			snprintf(err, errsz, "--sim user=%s: 'root' (default) or 'nobody'", v);
+		static const char *const users[] = { "root", "nobody", "perfmon" };
+
+		for (size_t i = 0; i < PM_ARRAY_SIZE(users); i++)
+			if (!strcmp(v, users[i]))
+				sp->o.user = users[i];
+		if (strcmp(sp->o.user, v) != 0) {
+			snprintf(err, errsz,
+				 "--sim user=%s: 'root' (default), 'nobody' (no capabilities) or "
+				 "'perfmon' (uid 1000 with CAP_PERFMON)",
+				 v);
 			return -EINVAL;
 		}
 		sp->o.root = !strcmp(v, "root");
+		return 0;
+	}
+	if (!strcmp(kv, "hypervisor")) {
+		static const char *const kinds[] = { "none", "kvm", "kvm-nopmu" };
+
+		for (size_t i = 0; i < PM_ARRAY_SIZE(kinds); i++)
+			if (!strcmp(v, kinds[i]))
+				sp->o.hypervisor = kinds[i];
+		if (strcmp(sp->o.hypervisor, v) != 0) {
+			snprintf(err, errsz,
+				 "--sim hypervisor=%s: 'none' (default), 'kvm' (a guest with a "
+				 "virtual PMU) or 'kvm-nopmu' (without one)",
+				 v);
+			return -EINVAL;
+		}
 		return 0;
 	}
 	snprintf(err, errsz, "--sim option '%s' is not known", kv);
@@ -631,7 +768,14 @@ static int parse_spec(char *s, struct spec *sp, char *err, size_t errsz)
 		snprintf(err, errsz, "no simulated platform '%s'; there are: %s", s, known);
 		return -ENOENT;
 	}
-	sp->o = (struct sim_platform_opts){ .sockets = 1, .channels = 2, .msr = "rw", .root = true };
+	sp->o = (struct sim_platform_opts){ .sockets = 1,
+					    .channels = 2,
+					    .msr = "rw",
+					    .root = true,
+					    .user = "root",
+					    .paranoid = 2,
+					    .lockdown = "none",
+					    .hypervisor = "none" };
 	if (!colon)
 		return 0;
 	for (char *kv = strtok_r(colon + 1, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
@@ -712,7 +856,15 @@ int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_
 		r = pm_sim__new(&sim);
 	if (r == 0) {
 		sim->plat = sp.plat;
-		sim->uid = sp.o.root ? 0 : 65534; /* user=nobody */
+		sim->uid = !strcmp(sp.o.user, "root")	 ? 0 :
+			   !strcmp(sp.o.user, "perfmon") ? 1000 :
+							   65534;
+		sim->caps = !strcmp(sp.o.user, "root")	  ? SIM_CAPS_ALL :
+			    !strcmp(sp.o.user, "perfmon") ? SIM_CAP_PERFMON :
+							    0;
+		sim->paranoid = sp.o.paranoid;
+		sim->ro_sys = sp.o.container;
+		sim->hypervisor = sp.o.hypervisor;
 		sim->scn_start_ns = pm_sim__now(sim);
 		r = load_scenario(sim, &sp, err, errsz);
 	}
@@ -722,6 +874,8 @@ int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_
 			snprintf(err, errsz, "cannot build the simulated %s: %s", sp.plat->name,
 				 strerror(-r));
 	}
+	if (r == 0)
+		r = machine_settings(sim, &sp.o);
 	if (r == 0)
 		r = check_faults(sim, &sp, err, errsz);
 	if (r == 0 && sp.real_clock)

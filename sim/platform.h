@@ -18,12 +18,28 @@
 
 /* Options from the --sim spec ("amdzen2:sockets=2,msr=locked"). */
 struct sim_platform_opts {
-	int sockets;	 /* amdzen2: 1 or 2 */
-	int channels;	 /* merrifield: memory channels of the SKU, 1 or 2 */
-	const char *msr; /* amdzen2: "rw" (default), "none", "noperm", "locked" */
-	bool root;	 /* the user is root (default); false: privileged files refuse */
-	bool no_uncore;	 /* amdzen2: a kernel without amd_uncore (no amd_df, amd_l3) */
+	int sockets;	    /* amdzen2: 1 or 2 */
+	int channels;	    /* merrifield: memory channels of the SKU, 1 or 2 */
+	const char *msr;    /* amdzen2: "rw" (default), "none", "noperm", "locked" */
+	bool root;	    /* the user is root (default); false: privileged files refuse */
+	bool no_uncore;	    /* amdzen2: no amd_uncore loaded (no amd_df, amd_l3) */
+	bool uncore_absent; /* amdzen2 uncore=none: not even in the kernel's modules */
+	/* what every platform takes (docs/simulator.md): the user's capabilities, kernel
+	 * settings, where the machine runs */
+	const char *user;	/* "root" (default), "nobody", "perfmon" */
+	int paranoid;		/* kernel.perf_event_paranoid (2) */
+	const char *lockdown;	/* "none" (default), "integrity", "confidentiality" */
+	bool watchdog;		/* the NMI watchdog holds a core counter on every CPU */
+	const char *hypervisor; /* amdzen2: "none" (default), "kvm", "kvm-nopmu" */
+	bool container;		/* in a container: sysfs read-only, no debugfs */
 };
+
+/* A kernel module the platform's devices come from: loaded (/sys/module/NAME), in
+ * modules.dep but not loaded, or not in the kernel at all. */
+enum sim_kmod_state { SIM_KMOD_LOADED, SIM_KMOD_UNLOADED, SIM_KMOD_ABSENT };
+int sim_kmod(struct pm_sim *sim, const char *module, const char *file, enum sim_kmod_state st);
+/* The "flags" line a platform's /proc/cpuinfo has for the hypervisor option ("" none). */
+const char *sim_cpuinfo_flags(const struct pm_sim *sim);
 
 struct sim_platform {
 	const char *name;

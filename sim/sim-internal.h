@@ -71,6 +71,12 @@ struct sim_lock {
 	pid_t holder;  /* 0: nobody holds it */
 };
 
+/* Capability bits (include/uapi/linux/capability.h) */
+#define SIM_CAP_SYS_RAWIO (1ull << 17)
+#define SIM_CAP_SYS_ADMIN (1ull << 21)
+#define SIM_CAP_PERFMON (1ull << 38)
+#define SIM_CAPS_ALL 0x1ffffffffffull /* CAP_LAST_CAP 40 */
+
 struct pm_sim {
 	struct sim_vfs *vfs;
 	struct sim_fd *fds;
@@ -94,7 +100,13 @@ struct pm_sim {
 
 	struct sim_lock *locks;
 	size_t n_locks, cap_locks;
-	uid_t uid; /* the user pmumon runs as: 0, or 65534 (user=nobody) */
+	uid_t uid;		/* the user pmumon runs as: 0, or 65534 (user=nobody) */
+	uint64_t caps;		/* its effective capabilities (CapEff; SIM_CAP_*) */
+	int paranoid;		/* kernel.perf_event_paranoid */
+	bool ro_sys;		/* sysfs is mounted read-only (container=1) */
+	const char *hypervisor; /* "none", "kvm", "kvm-nopmu" */
+	int n_cpus;		/* as sim_topology made them */
+	char *kmods;		/* modules.dep, as the platform's drivers were added */
 
 	/* a whole platform (sim/platform/), its scenario and its faults */
 	const struct sim_platform *plat;

@@ -226,6 +226,31 @@ PM_API size_t pm_generic_event_count(void);
 /* Its name; *ret_kind gets "hardware" or "software". NULL past the end. */
 PM_API const char *pm_generic_event(size_t i, const char **ret_kind);
 
+/* ---- doctor: what this machine can count, and why not ------------------ */
+
+enum pm_verdict {
+	PM_VERDICT_OK,
+	PM_VERDICT_WARNING, /* counting works, with a limit worth knowing */
+	PM_VERDICT_PROBLEM, /* something cannot be counted until the fix is applied */
+};
+
+struct pm_finding {
+	enum pm_verdict verdict;
+	char topic[16]; /* "user", "perf", "lockdown", "driver", "msr", "machine",
+			 * "watchdog", "container", "counters", "metrics" */
+	char what[320]; /* one line: what was found */
+	char fix[320];	/* the command or change that fixes it; "" when none is needed */
+};
+
+/*
+ * Look the machine over (docs/doctor.md): privileges, kernel lockdown, the
+ * drivers the matching packs read through, msr writes, a hypervisor, the
+ * NMI watchdog, a container, counters another pmumon holds, and which of
+ * the packs' metrics can be computed here. Reads only: nothing is opened
+ * for counting. *ret (free() it) gets *ret_n findings. 0, or -errno.
+ */
+PM_API int pm_ctx__doctor(struct pm_ctx *ctx, struct pm_finding **ret, size_t *ret_n);
+
 /* ---- event lists ------------------------------------------------------ */
 
 PM_API int pm_evlist__new(struct pm_ctx *ctx, struct pm_evlist **ret_list);

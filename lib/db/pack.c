@@ -25,6 +25,8 @@ struct pm_pack {
 	struct pm_screen screen; /* its "Screen": what pmumon top shows (NULL title: none) */
 	struct pm_monitor_name *monitor; /* its "Monitor": platform-neutral metric names */
 	size_t n_monitor, cap_monitor;
+	struct pm_driver_def *drivers; /* its "Drivers" (pack.h) */
+	size_t n_drivers, cap_drivers;
 };
 
 /* A pack's InstanceTopology: how its PMU instances' names map to die, channel, sub-channel. */
@@ -766,6 +768,43 @@ static int load_monitor(struct pm_ctx *ctx, const char *pack, json_t *a, struct 
 	return 0;
 }
 
+/* A pack's "Drivers" (pack.h); an entry without Module, File or Config is left out, and
+ * said. */
+static int load_drivers(struct pm_ctx *ctx, json_t *a, struct pm_pack *pk)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(a, i, o) {
+		struct pm_driver_def *d;
+		int r;
+
+		if (!jstr(o, "Module") || !jstr(o, "File") || !jstr(o, "Config")) {
+			pm_log(ctx, PM_LOG_WARN,
+			       "pack %s: Drivers entry %zu left out: it needs Module, File and Config",
+			       pk->name, i);
+			continue;
+		}
+		r = pm_grow((void **)&pk->drivers, &pk->cap_drivers, pk->n_drivers + 1, sizeof(*d));
+		if (r < 0)
+			return r;
+		d = &pk->drivers[pk->n_drivers++];
+		*d = (struct pm_driver_def){ .pack = pk->name,
+					     .module = pm_strdup0(jstr(o, "Module")),
+					     .file = pm_strdup0(jstr(o, "File")),
+					     .config = pm_strdup0(jstr(o, "Config")),
+					     .gives = pm_strdup0(jstr(o, "Gives")),
+					     .path = pm_strdup0(jstr(o, "Path")),
+					     .path_config = pm_strdup0(jstr(o, "PathConfig")),
+					     .alt = pm_strdup0(jstr(o, "Else")) };
+		if (!d->module || !d->file || !d->config || (jstr(o, "Gives") && !d->gives) ||
+		    (jstr(o, "Path") && !d->path) || (jstr(o, "PathConfig") && !d->path_config) ||
+		    (jstr(o, "Else") && !d->alt))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int add_pack(struct pm_ctx *ctx, struct pm_db *db, const char *name, json_t *root)
 {
 	struct pm_pack *pk;
@@ -787,6 +826,8 @@ static int add_pack(struct pm_ctx *ctx, struct pm_db *db, const char *name, json
 	r = load_screen(json_object_get(root, "Screen"), &pk->screen);
 	if (r == 0)
 		r = load_monitor(ctx, name, json_object_get(root, "Monitor"), pk);
+	if (r == 0)
+		r = load_drivers(ctx, json_object_get(root, "Drivers"), pk);
 	if (r < 0)
 		return r;
 	json_array_foreach(json_object_get(root, "Defaults"), i, d) {
@@ -1074,6 +1115,18 @@ void pm_db__free(struct pm_db *db)
 			free((char *)db->packs[i].monitor[m].labels);
 		}
 		free(db->packs[i].monitor);
+		for (size_t d = 0; d < db->packs[i].n_drivers; d++) {
+			const struct pm_driver_def *dv = &db->packs[i].drivers[d];
+
+			free((char *)dv->module);
+			free((char *)dv->file);
+			free((char *)dv->config);
+			free((char *)dv->gives);
+			free((char *)dv->path);
+			free((char *)dv->path_config);
+			free((char *)dv->alt);
+		}
+		free(db->packs[i].drivers);
 		free(db->packs[i].name);
 	}
 	for (size_t i = 0; i < db->n_metrics; i++) {
@@ -1130,6 +1183,16 @@ const struct pm_monitor_name *pm_db__monitor(const struct pm_db *db, size_t i)
 		if (i < db->packs[p].n_monitor)
 			return &db->packs[p].monitor[i];
 		i -= db->packs[p].n_monitor;
+	}
+	return NULL;
+}
+
+const struct pm_driver_def *pm_db__driver(const struct pm_db *db, size_t i)
+{
+	for (size_t p = 0; db && p < db->n_packs; p++) {
+		if (i < db->packs[p].n_drivers)
+			return &db->packs[p].drivers[i];
+		i -= db->packs[p].n_drivers;
 	}
 	return NULL;
 }

@@ -57,6 +57,20 @@ const char *pm_db__default(const struct pm_db *db, size_t i);
 const struct pm_screen *pm_db__screen(const struct pm_db *db);
 /* The i-th platform-neutral metric name of the matching packs (pmumon.h), or NULL. */
 const struct pm_monitor_name *pm_db__monitor(const struct pm_db *db, size_t i);
+/*
+ * A pack's "Drivers": the kernel modules its PMUs come from, for pmumon
+ * doctor: {"Module": "amd_uncore", "File": "kernel/arch/x86/events/amd/
+ * amd-uncore.ko" (as modules.dep names it), "Config": "CONFIG_...", "Gives":
+ * what it provides, and optionally "Path" (a file it makes, from the root)
+ * with "PathConfig" (the option that file needs), and "Else": a module that,
+ * loaded, lets pmumon count the same without this one}.
+ */
+struct pm_driver_def {
+	const char *pack, *module, *file, *config, *gives, *path, *path_config, *alt;
+};
+
+/* The i-th driver of the matching packs, or NULL. */
+const struct pm_driver_def *pm_db__driver(const struct pm_db *db, size_t i);
 /* What the defaults measure, per matching pack with defaults ("" if none). */
 const char *pm_db__defaults_note(const struct pm_db *db);
 

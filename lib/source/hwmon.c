@@ -1084,6 +1084,67 @@ static bool hwmon_claims(const struct pm_session *s, const struct pm_evinst *in)
 	return in->pmu && in->pmu->source == PM_SRC_HWMON;
 }
 
+/*
+ * pmumon doctor: blocks another program counts with, read only, by the rules
+ * survey() applies when opening (§2.5): a block whose `enable` reads 1, a
+ * CRSPACE count_clock bit, a COUNTER slot programmed where DISABLE (0) says
+ * otherwise.
+ */
+static void hwmon_survey(struct pm_ctx *ctx, pm_survey_fn fn, void *ud)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		const struct pm_pmu *p = ctx->pmus[i];
+		const struct pm_hwmon_block *b = p->hwmon;
+		char path[512], text[96], what[640], fix[640];
+		uint64_t v;
+
+		if (!b)
+			continue;
+		snprintf(path, sizeof(path), "%s/enable", b->dir);
+		if (pm_read_file(ctx, path, text, sizeof(text)) >= 0 &&
+		    pm_parse_u64_str(text, 0, &v) == 0 && v) {
+			snprintf(what, sizeof(what),
+				 "%s is counting for another program (/%s reads 1): pmumon leaves "
+				 "the whole block alone",
+				 p->name, path);
+			snprintf(fix, sizeof(fix),
+				 "stop that program; if none runs (a pmumon killed with SIGKILL "
+				 "left it), write 0 to /%s, or count with --reclaim",
+				 path);
+			fn(ud, what, fix);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/count_clock", b->dir);
+		if (pm_read_file(ctx, path, text, sizeof(text)) >= 0 &&
+		    pm_parse_u64_str(text, 0, &v) == 0 && v) {
+			snprintf(what, sizeof(what),
+				 "%s: counters 0x%llx count clock cycles for another program "
+				 "(count_clock)",
+				 p->name, (unsigned long long)v);
+			snprintf(fix, sizeof(fix), "if nothing uses them, write 0 to /%s", path);
+			fn(ud, what, fix);
+		}
+		if (b->kind != PM_HWMON_COUNTER || !code_name(p, 0) ||
+		    strcmp(code_name(p, 0), "DISABLE") != 0)
+			continue; /* a programmed select need not mean it counts */
+		for (unsigned j = 0; j < b->counters; j++) {
+			snprintf(path, sizeof(path), "%s/event%u", b->dir, j);
+			if (pm_read_file(ctx, path, text, sizeof(text)) < 0 || !strchr(text, ':') ||
+			    pm_parse_u64(text, strcspn(text, ":"), 16, &v) < 0 || !v)
+				continue;
+			snprintf(what, sizeof(what),
+				 "%s counter %u is counting %s (0x%llx) for another program: "
+				 "pmumon leaves it alone and counts on the others",
+				 p->name, j, slot_event(p, v), (unsigned long long)v);
+			snprintf(fix, sizeof(fix),
+				 "stop that program; if none runs, write 0 to /%s, or count with "
+				 "--reclaim",
+				 path);
+			fn(ud, what, fix);
+		}
+	}
+}
+
 const struct pm_source_ops pm_source_hwmon = {
 	.origin = PM_SOURCE_LIVE,
 	.discover = pm_hwmon__discover,
@@ -1096,4 +1157,5 @@ const struct pm_source_ops pm_source_hwmon = {
 	.next_poll = hwmon_next_poll,
 	.poll = hwmon_poll,
 	.present = pm_hwmon__present,
+	.survey = hwmon_survey,
 };

@@ -762,6 +762,53 @@ static bool msr_claims(const struct pm_session *s, const struct pm_evinst *in)
 	return !strcmp(family, "msr") && (in->attr.config == 1 || in->attr.config == 2);
 }
 
+/*
+ * pmumon doctor: the Data Fabric and L3 pairs another program has enabled,
+ * read only (one device per domain: the CPUs of the PMU's cpumask), as
+ * survey_slot() finds them when opening. Without access to the devices it
+ * says nothing: the doctor's privilege and driver findings say why.
+ */
+static void msr_survey(struct pm_ctx *ctx, pm_survey_fn fn, void *ud)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		const struct pm_pmu *p = ctx->pmus[i];
+		bool df = !strcmp(p->name, "amd_df");
+
+		if (p->source != PM_SRC_MSR || (!df && strcmp(p->name, "amd_l3") != 0))
+			continue;
+		for (size_t c = 0; c < p->cpus.n; c++) {
+			struct msr_dom d = { .df = df,
+					     .cpu = p->cpus.cpu[c],
+					     .n_slots = df ? 4 : 6 };
+			char path[64], what[320], fix[320];
+			int fd;
+
+			snprintf(path, sizeof(path), "dev/cpu/%d/msr", d.cpu);
+			fd = ctx->ops->open(ctx->os, path, O_RDONLY);
+			if (fd < 0)
+				return;
+			for (unsigned j = 0; j < d.n_slots; j++) {
+				uint64_t ctl = 0;
+
+				if (ctx->ops->pread(ctx->os, fd, &ctl, 8, ctl_of(&d, j)) != 8 ||
+				    !(ctl & CTL_EN))
+					continue;
+				snprintf(what, sizeof(what),
+					 "%s counter %u on CPU %d is in use by another program "
+					 "(control register 0x%llx is 0x%llx): pmumon leaves it "
+					 "and rotates its events over the others",
+					 dom_name(&d), j, d.cpu, (unsigned long long)ctl_of(&d, j),
+					 (unsigned long long)ctl);
+				snprintf(fix, sizeof(fix),
+					 "stop that program; if none runs (a pmumon killed with "
+					 "SIGKILL left it), count with --reclaim");
+				fn(ud, what, fix);
+			}
+			ctx->ops->close(ctx->os, fd);
+		}
+	}
+}
+
 const struct pm_source_ops pm_source_msr = {
 	.origin = PM_SOURCE_LIVE,
 	.discover = pm_msr__discover,
@@ -773,4 +820,5 @@ const struct pm_source_ops pm_source_msr = {
 	.close = msr_close,
 	.next_poll = msr_next_poll,
 	.poll = msr_poll,
+	.survey = msr_survey,
 };

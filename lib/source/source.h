@@ -26,6 +26,9 @@ enum pm_source_origin {
 	PM_SOURCE_RECORDED, /* in a recording (pm_ctx_opts.replay) instead of the machine */
 };
 
+/* A counter someone else holds: what (one line) and the fix. */
+typedef void (*pm_survey_fn)(void *ud, const char *what, const char *fix);
+
 struct pm_source_ops {
 	enum pm_source_origin origin;
 	/* Add the PMUs this source provides to ctx (pm_ctx__add_pmu); NULL: none. */
@@ -51,6 +54,10 @@ struct pm_source_ops {
 	/* Is a PMU of this source that was lost there again (discovery would find it)?
 	 * NULL: the source cannot tell. */
 	bool (*present)(struct pm_ctx *ctx, const struct pm_pmu *p);
+	/* The counters of its PMUs another program has programmed, found by reading only
+	 * (nothing opened for counting, nothing written), each said to fn: pmumon doctor.
+	 * NULL: the kernel shares them (perf) or the source cannot tell. */
+	void (*survey)(struct pm_ctx *ctx, pm_survey_fn fn, void *ud);
 };
 
 /* Every source's ops, indexed by its id (source/registry.c). */

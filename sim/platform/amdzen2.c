@@ -412,7 +412,7 @@ static int add_pmus(struct pm_sim *sim, struct amd *a)
 					  s * CORES + c * CORES_PER_CCX);
 	}
 	r = dfm.oom || l3m.oom ? -ENOMEM : 0;
-	if (r == 0)
+	if (r == 0 && a->core_pmu)
 		r = sim_pmu_sysfs(sim, "cpu", TYPE_CPU, NULL, cpu_fmt, NULL);
 	if (r == 0)
 		r = sim_pmu_sysfs(sim, "msr", TYPE_MSR, NULL, msr_fmt, msr_ev);
@@ -423,7 +423,7 @@ static int add_pmus(struct pm_sim *sim, struct amd *a)
 		r = sim_pmu_sysfs(sim, "amd_l3", TYPE_L3, l3m.s, l3_fmt, NULL);
 	pm_strbuf__done(&dfm);
 	pm_strbuf__done(&l3m);
-	if (r == 0)
+	if (r == 0 && a->core_pmu)
 		r = pm_sim__add_pmu(sim, "cpu", &cpu);
 	if (r == 0)
 		r = pm_sim__add_pmu(sim, "msr", &msr);
@@ -457,13 +457,22 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 {
 	struct amd *a = calloc(1, sizeof(*a));
 	struct pm_strbuf info = { 0 };
+	const char *msr;
+	bool guest;
 	int r, n_cpus;
 
 	if (!a)
 		return -ENOMEM;
 	a->sim = sim;
 	a->sockets = o->sockets;
-	a->uncore = !o->no_uncore;
+	/* a guest (hypervisor=kvm) gets no uncore PMUs, and its MSR device reaches no Data
+	 * Fabric; kernel lockdown refuses MSR writes (kernel-facts 0.5) */
+	guest = strcmp(o->hypervisor, "none") != 0;
+	msr = guest						   ? "none" :
+	      strcmp(o->lockdown, "none") && !strcmp(o->msr, "rw") ? "locked" :
+								     o->msr;
+	a->uncore = !o->no_uncore && !guest;
+	a->core_pmu = strcmp(o->hypervisor, "kvm-nopmu") != 0;
 	sim_set_platform_data(sim, a, amd_free);
 	n_cpus = a->sockets * CORES * 2;
 	r = sim_topology(sim, n_cpus, where, a);
@@ -474,8 +483,8 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 		pm_strbuf__printf(&info,
 				  "processor\t: %d\nvendor_id\t: AuthenticAMD\ncpu family\t: 23\n"
 				  "model\t\t: 49\nmodel name\t: AMD EPYC 7742 64-Core Processor\n"
-				  "stepping\t: 0\n\n",
-				  c);
+				  "stepping\t: 0\n%s\n",
+				  c, sim_cpuinfo_flags(sim));
 	if (r == 0)
 		r = info.oom ? -ENOMEM : sim_writef(sim, info.s, "proc/cpuinfo");
 	pm_strbuf__done(&info);
@@ -484,7 +493,19 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 	if (r == 0)
 		r = add_caches(sim, a);
 	if (r == 0)
-		r = amdzen2_msr_build(a, o->msr, o->root);
+		r = amdzen2_msr_build(a, msr, o->root);
+	if (r == 0)
+		r = sim_kmod(sim, "amd_uncore", "kernel/arch/x86/events/amd/amd-uncore.ko",
+			     a->uncore	      ? SIM_KMOD_LOADED :
+			     o->uncore_absent ? SIM_KMOD_ABSENT :
+						SIM_KMOD_UNLOADED);
+	if (r == 0)
+		r = sim_kmod(sim, "msr", "kernel/arch/x86/kernel/msr.ko",
+			     strcmp(msr, "none") ? SIM_KMOD_LOADED : SIM_KMOD_UNLOADED);
+	/* msr=locked without lockdown: the module's allow_writes=off */
+	if (r == 0 && strcmp(msr, "none"))
+		r = sim_writef(sim, !strcmp(o->msr, "locked") ? "off\n" : "default\n",
+			       "sys/module/msr/parameters/allow_writes");
 	return r;
 }
 
@@ -504,7 +525,7 @@ const struct sim_platform sim_platform_amdzen2 = {
 	.scenario = "# built-in: steady traffic, channels and CCXs differ by up to 10%\n"
 		    "seed 1\n"
 		    "jitter 10%\n",
-	.options = "sockets,msr,uncore,user",
+	.options = "sockets,msr,uncore,user,hypervisor",
 	.build = build,
 	.state = state,
 };

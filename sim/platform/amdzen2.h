@@ -19,6 +19,7 @@ struct amd {
 	struct pm_sim *sim;
 	int sockets;
 	bool uncore;	     /* the kernel has amd_uncore: amd_df and amd_l3 perf PMUs */
+	bool core_pmu;	     /* a "cpu" PMU (a guest may have none: hypervisor=kvm-nopmu) */
 	struct amd_msr *msr; /* the /dev/cpu/N/msr devices */
 };
 

@@ -1305,6 +1305,9 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o, const st
 	pm_strbuf__done(&info);
 	if (r == 0)
 		r = probe(bf, a);
+	if (r == 0)
+		r = sim_kmod(sim, "mlxbf_pmc", "kernel/drivers/platform/mellanox/mlxbf-pmc.ko",
+			     SIM_KMOD_LOADED);
 	return r;
 }
 

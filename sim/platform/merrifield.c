@@ -608,6 +608,9 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 	pm_strbuf__done(&info);
 	if (r == 0)
 		r = add_devices(sim, m);
+	if (r == 0)
+		r = sim_kmod(sim, "iosf_mbi", "kernel/arch/x86/platform/intel/iosf_mbi.ko",
+			     SIM_KMOD_LOADED);
 	return r;
 }
 

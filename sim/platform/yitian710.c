@@ -194,6 +194,9 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 	if (r == 0)
 		r = sim_writef(sim, "processor\t: 0\nBogoMIPS\t: 100.00\nCPU implementer\t: 0x41\n",
 			       "proc/cpuinfo");
+	if (r == 0)
+		r = sim_kmod(sim, "alibaba_uncore_drw_pmu",
+			     "kernel/drivers/perf/alibaba_uncore_drw_pmu.ko", SIM_KMOD_LOADED);
 	for (int i = 0; r == 0 && i < 16; i++) {
 		int die = i / 8;
 		struct pm_sim_pmu_model m = {

@@ -1253,6 +1253,51 @@ class DocsSayWhatIsTrue(unittest.TestCase):
             self.assertIn(key + '=', r.stdout, key)
 
 
+
+class Doctor(unittest.TestCase):
+    """pmumon doctor: a line per finding with its fix, -j, and an exit status that says
+    whether anything blocks counting (tests/sim/test-doctor.c checks each condition)."""
+
+    def test_healthy_machine_exits_0(self):
+        r = run('--sim', 'bluefield2', 'doctor')
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn('[SIMULATED: bluefield2]', r.stdout)
+        self.assertRegex(r.stdout, r'(?m)^ok +driver +mlxbf_pmc is loaded')
+        self.assertIn('0 problems', r.stdout)
+
+    def test_problem_exits_1_with_fix(self):
+        r = run('--sim', 'amdzen2:user=nobody,watchdog=1', 'doctor')
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        lines = r.stdout.splitlines()
+        i = next(i for i, l in enumerate(lines) if re.match(r'problem +perf ', l))
+        self.assertRegex(lines[i + 1], r'^ +fix: .*kernel\.perf_event_paranoid=0')
+        self.assertRegex(r.stdout, r'(?m)^warning +watchdog +the NMI watchdog holds')
+        self.assertRegex(r.stdout, r'1 problem, \d+ warnings?: some counting is blocked')
+
+    def test_json(self):
+        r = run('--sim', 'amdzen2:hypervisor=kvm-nopmu', 'doctor', '-j')
+        self.assertEqual(r.returncode, 1)
+        doc = json.loads(r.stdout)
+        self.assertTrue(doc['simulated'])
+        verdicts = [f['verdict'] for f in doc['findings']]
+        self.assertEqual(doc['problems'], verdicts.count('problem'))
+        self.assertEqual(doc['warnings'], verdicts.count('warning'))
+        machine = [f for f in doc['findings'] if f['topic'] == 'machine']
+        self.assertEqual(machine[0]['verdict'], 'problem')
+        self.assertIn('pmu=on', machine[0]['fix'])
+
+    def test_usage(self):
+        r = run('doctor', '--help')
+        self.assertEqual(r.returncode, 0)
+        for topic in ('perf', 'lockdown', 'driver', 'watchdog', 'container', 'counters',
+                      'metrics', 'Exit status'):
+            self.assertIn(topic, r.stdout)
+        r = run('doctor', 'extra')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unexpected argument 'extra'", r.stderr)
+
+
+
 if __name__ == '__main__':
     if not PERF_OK:
         print('note: perf events are not permitted here; the stat tests are skipped',

@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmumon doctor (docs/doctor.md): what this machine can count and, for what
+ * it cannot, why and the fix. Every check reads files through the os seam
+ * (so each runs on the simulator too); nothing is programmed, and no
+ * counter is opened: another tool counting meanwhile is not disturbed.
+ * The rules it applies are in docs/kernel-facts.md 0.5.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "db/pack.h"
+#include "pmu.h"
+#include "source/source.h"
+#include "util/util.h"
+
+#define CAP_SYS_RAWIO 17 /* include/uapi/linux/capability.h */
+#define CAP_SYS_ADMIN 21
+#define CAP_PERFMON 38
+
+struct findings {
+	struct pm_finding *f;
+	size_t n, cap;
+	int err;
+};
+
+static void add(struct findings *fs, enum pm_verdict v, const char *topic, const char *fix,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void add(struct findings *fs, enum pm_verdict v, const char *topic, const char *fix,
+		const char *fmt, ...)
+{
+	struct pm_finding *f;
+	va_list ap;
+
+	if (fs->err || pm_grow((void **)&fs->f, &fs->cap, fs->n + 1, sizeof(*f)) < 0) {
+		fs->err = -ENOMEM;
+		return;
+	}
+	f = &fs->f[fs->n++];
+	*f = (struct pm_finding){ .verdict = v };
+	snprintf(f->topic, sizeof(f->topic), "%s", topic);
+	snprintf(f->fix, sizeof(f->fix), "%s", fix ? fix : "");
+	va_start(ap, fmt);
+	vsnprintf(f->what, sizeof(f->what), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- who pmumon runs as ------------------------------------------------------------ */
+
+struct who {
+	long uid;      /* effective; -1 unknown */
+	uint64_t caps; /* CapEff */
+	bool caps_known;
+};
+
+static bool has_cap(const struct who *w, int cap)
+{
+	return w->caps_known ? (w->caps >> cap) & 1 : w->uid == 0;
+}
+
+static bool perfmon(const struct who *w)
+{
+	return has_cap(w, CAP_PERFMON) || has_cap(w, CAP_SYS_ADMIN);
+}
+
+/* The second field of "Uid:" and the hex "CapEff:" of /proc/self/status. */
+static struct who read_who(struct pm_ctx *ctx)
+{
+	struct who w = { .uid = -1 };
+	char buf[4096], *s;
+
+	if (pm_read_file(ctx, "proc/self/status", buf, sizeof(buf)) < 0)
+		return w;
+	s = strstr(buf, "\nUid:");
+	if (s && sscanf(s + 5, "%*d %ld", &w.uid) != 1)
+		w.uid = -1;
+	s = strstr(buf, "\nCapEff:");
+	w.caps_known = s && sscanf(s + 8, "%" SCNx64, &w.caps) == 1;
+	return w;
+}
+
+static void privileges(struct pm_ctx *ctx, const struct who *w, struct findings *fs)
+{
+	char buf[128];
+	int paranoid;
+
+	if (w->uid == 0)
+		add(fs, PM_VERDICT_OK, "user", NULL, "running as root");
+	else if (perfmon(w))
+		add(fs, PM_VERDICT_OK, "user", NULL, "running as uid %ld with %s", w->uid,
+		    has_cap(w, CAP_PERFMON) ? "CAP_PERFMON" : "CAP_SYS_ADMIN");
+	else if (w->uid > 0)
+		add(fs, PM_VERDICT_OK, "user", NULL,
+		    "running as uid %ld without CAP_PERFMON or CAP_SYS_ADMIN", w->uid);
+	if (pm_read_file(ctx, "proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) < 0 ||
+	    pm_parse_int_str(buf, &paranoid) < 0) {
+		add(fs, PM_VERDICT_WARNING, "perf", "check that /proc is mounted",
+		    "cannot read /proc/sys/kernel/perf_event_paranoid");
+		return;
+	}
+	if (perfmon(w) || paranoid <= 0)
+		add(fs, PM_VERDICT_OK, "perf", NULL,
+		    "perf_event_paranoid is %d: %s may count system-wide, uncore PMUs included",
+		    paranoid, perfmon(w) ? "this user" : "every user");
+	else
+		add(fs, PM_VERDICT_PROBLEM, "perf",
+		    "run as root, or give pmumon CAP_PERFMON (setcap cap_perfmon+ep on its binary; "
+		    "AmbientCapabilities=CAP_PERFMON in a unit), or allow every user: sysctl -w "
+		    "kernel.perf_event_paranoid=0",
+		    "perf_event_paranoid is %d and this user lacks CAP_PERFMON: no system-wide or "
+		    "uncore counting%s",
+		    paranoid,
+		    paranoid > 2 ? ", and this kernel refuses unprivileged perf altogether" :
+		    paranoid > 1 ? ", nor of the kernel" :
+				   "");
+}
+
+/*
+ * perf_event_open at all: a software clock of this process, user space only,
+ * opened disabled and closed (no hardware counter is touched). What the
+ * paranoid level allows, a seccomp profile, SELinux or a kernel without
+ * perf events may still refuse.
+ */
+static void perf_works(struct pm_ctx *ctx, struct findings *fs)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+				     .size = sizeof(a),
+				     .config = PERF_COUNT_SW_TASK_CLOCK,
+				     .disabled = 1,
+				     .exclude_kernel = 1,
+				     .exclude_hv = 1 };
+	int fd = ctx->ops->perf_open(ctx->os, &a, 0, -1, -1, 0);
+
+	if (fd >= 0) {
+		ctx->ops->close(ctx->os, fd);
+		return;
+	}
+	add(fs, PM_VERDICT_PROBLEM, "perf",
+	    "in a container, allow the system call (docker: --security-opt seccomp=PROFILE "
+	    "with perf_event_open, or --privileged); check the audit log for SELinux denials",
+	    "perf_event_open is refused even for this process's own clock (%s): a seccomp "
+	    "profile, SELinux, or a kernel without perf events",
+	    strerror(-fd));
+}
+
+/* "none [integrity] confidentiality": the bracketed one, "" unknown. */
+static void lockdown(struct pm_ctx *ctx, struct findings *fs)
+{
+	char buf[128], *open, *close;
+
+	if (pm_read_file(ctx, "sys/kernel/security/lockdown", buf, sizeof(buf)) < 0)
+		return; /* no lockdown LSM: nothing locked */
+	open = strchr(buf, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (!close)
+		return;
+	*close = '\0';
+	if (!strcmp(open + 1, "none"))
+		add(fs, PM_VERDICT_OK, "lockdown", NULL, "kernel lockdown is off");
+	else
+		add(fs, PM_VERDICT_WARNING, "lockdown",
+		    "count through perf PMUs (amd_uncore rather than --source msr); lockdown lasts "
+		    "until a reboot without it (Secure Boot turns it on)",
+		    "kernel lockdown is '%s': writes to MSRs, debugfs and PCI config space are "
+		    "refused, so the msr and sideband sources cannot program counters",
+		    open + 1);
+}
+
+/* ---- drivers ----------------------------------------------------------------------- */
+
+static bool dir_exists(struct pm_ctx *ctx, const char *path)
+{
+	int fd = ctx->ops->open(ctx->os, path, O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0)
+		return false;
+	ctx->ops->close(ctx->os, fd);
+	return true;
+}
+
+/* Does a matching pack read through this driver? */
+static bool pack_driver(struct pm_ctx *ctx, const char *module)
+{
+	for (size_t i = 0; pm_db__driver(ctx->db, i); i++)
+		if (!strcmp(pm_db__driver(ctx->db, i)->module, module))
+			return true;
+	return false;
+}
+
+/* Does a modules list (modules.dep, modules.builtin) have file, compressed or not? */
+static bool module_listed(struct pm_ctx *ctx, const char *list, const char *file)
+{
+	const struct pm_os_ops *ops = ctx->ops;
+	size_t n = strlen(file), have = 0;
+	char buf[8192 + 256];
+	bool found = false;
+	int fd = ops->open(ctx->os, list, 0);
+
+	if (fd < 0)
+		return false;
+	for (;;) {
+		ssize_t got = ops->read(ctx->os, fd, buf + have, sizeof(buf) - 1 - have);
+		char *line = buf, *nl;
+
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+		buf[have] = '\0';
+		while (!found && (nl = strchr(line, '\n'))) {
+			/* "kernel/.../msr.ko: deps", or "msr.ko.xz:", "msr.ko.zst:" */
+			found = !strncmp(line, file, n) && strchr(":.\n", line[n]);
+			line = nl + 1;
+		}
+		if (found)
+			break;
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+		if (have > sizeof(buf) / 2)
+			have = 0; /* a line longer than any module path: not one */
+	}
+	ops->close(ctx->os, fd);
+	return found;
+}
+
+static void drivers(struct pm_ctx *ctx, bool vm, struct findings *fs)
+{
+	char rel[128], dep[256], builtin[256], dir[160];
+	bool have_rel = pm_read_file(ctx, "proc/sys/kernel/osrelease", rel, sizeof(rel)) > 0;
+
+	snprintf(dep, sizeof(dep), "lib/modules/%s/modules.dep", have_rel ? rel : "?");
+	snprintf(builtin, sizeof(builtin), "lib/modules/%s/modules.builtin", have_rel ? rel : "?");
+	for (size_t i = 0; pm_db__driver(ctx->db, i); i++) {
+		const struct pm_driver_def *d = pm_db__driver(ctx->db, i);
+		bool loaded, built_in, alt = false;
+		enum pm_verdict missing;
+		char fix[320], other[96] = "";
+
+		snprintf(dir, sizeof(dir), "sys/module/%s", d->module);
+		loaded = dir_exists(ctx, dir);
+		if (d->alt) {
+			snprintf(dir, sizeof(dir), "sys/module/%s", d->alt);
+			alt = dir_exists(ctx, dir);
+			if (alt)
+				snprintf(other, sizeof(other),
+					 "; pmumon counts the same through %s instead", d->alt);
+		}
+		/* a guest has none of them; another module may do the same */
+		missing = vm || alt ? PM_VERDICT_WARNING : PM_VERDICT_PROBLEM;
+		built_in = !loaded && module_listed(ctx, builtin, d->file);
+		if (loaded || built_in) {
+			add(fs, PM_VERDICT_OK, "driver", NULL, "%s is %s: %s", d->module,
+			    loaded ? "loaded" : "built in", d->gives ? d->gives : d->config);
+		} else if (module_listed(ctx, dep, d->file)) {
+			snprintf(fix, sizeof(fix),
+				 "modprobe %s (and list it in /etc/modules to load "
+				 "it at boot)",
+				 d->module);
+			add(fs, missing, "driver", fix,
+			    "%s is not loaded (this kernel has it as a module); it gives %s%s%s",
+			    d->module, d->gives ? d->gives : d->config, other,
+			    vm ? " (a virtual machine: count on the host)" : "");
+		} else {
+			snprintf(fix, sizeof(fix), "boot a kernel built with %s=m or =y",
+				 d->config);
+			add(fs, missing, "driver", fix,
+			    "%s is not in this kernel (%s); it gives %s%s", d->module,
+			    have_rel ? "neither loaded, built in, nor in modules.dep" :
+				       "and /proc/sys/kernel/osrelease is unreadable",
+			    d->gives ? d->gives : d->config, other);
+		}
+		if ((loaded || built_in) && d->path && !dir_exists(ctx, d->path) &&
+		    !pm_path_exists(ctx, d->path)) {
+			struct pm_names names = { 0 };
+			bool debugfs = pm_str_has_prefix(d->path, "sys/kernel/debug/") &&
+				       (pm_list_names(ctx, "sys/kernel/debug", false, NULL,
+						      &names) < 0 ||
+					names.n == 0);
+
+			pm_names__done(&names);
+			snprintf(fix, sizeof(fix), "%s",
+				 debugfs ? "mount -t debugfs none /sys/kernel/debug (as root)" :
+					   "");
+			if (!debugfs)
+				snprintf(fix, sizeof(fix), "boot a kernel built with %s=y",
+					 d->path_config ? d->path_config : d->config);
+			add(fs, PM_VERDICT_PROBLEM, "driver", fix, "no /%s: %s", d->path,
+			    debugfs ? "debugfs is not mounted (or not readable by this user)" :
+				      "the driver is loaded without it");
+		}
+	}
+	if (!pm_db__driver(ctx->db, 0))
+		add(fs, PM_VERDICT_OK, "driver", NULL,
+		    "no platform pack names a driver for this machine (packs: %s)",
+		    pm_db__matched_names(ctx->db)[0] ? pm_db__matched_names(ctx->db) : "none");
+}
+
+/* The module msr's allow_writes, where the msr driver is loaded and pmumon would write. */
+static void msr_writes(struct pm_ctx *ctx, struct findings *fs)
+{
+	char buf[32];
+
+	if (!pack_driver(ctx, "msr") ||
+	    pm_read_file(ctx, "sys/module/msr/parameters/allow_writes", buf, sizeof(buf)) < 0)
+		return; /* not this machine's, not loaded, or only root may read it (0600) */
+	if (!strcmp(buf, "off"))
+		add(fs, PM_VERDICT_PROBLEM, "msr",
+		    "echo on > /sys/module/msr/parameters/allow_writes (as root), or count through "
+		    "perf PMUs",
+		    "msr.allow_writes is off: the msr source cannot program counters");
+	else if (!strcmp(buf, "default"))
+		add(fs, PM_VERDICT_WARNING, "msr",
+		    "echo on > /sys/module/msr/parameters/allow_writes (as root) to allow them "
+		    "without the log",
+		    "msr.allow_writes is default: the kernel logs the msr source's writes ('Write "
+		    "to unrecognized MSR') and marks itself tainted");
+	else
+		add(fs, PM_VERDICT_OK, "msr", NULL, "msr.allow_writes is %s", buf);
+}
+
+/* ---- where it runs ----------------------------------------------------------------- */
+
+static bool core_pmu(struct pm_ctx *ctx, char *name, size_t size)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		const struct pm_pmu *p = ctx->pmus[i];
+
+		/* the kernel's core PMUs: x86's "cpu" (cpu_core, cpu_atom on hybrids), arm64's
+		 * armv8_* */
+		if (!strcmp(p->name, "cpu") || pm_str_has_prefix(p->name, "cpu_") ||
+		    pm_str_has_prefix(p->name, "armv8_")) {
+			snprintf(name, size, "%s", p->name);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* x86's CPUID hypervisor bit, as the kernel lists it in each processor's flags. */
+static bool virtual_machine(struct pm_ctx *ctx)
+{
+	char *info = malloc(65536);
+	bool vm = false;
+
+	if (info && pm_read_prefix(ctx, "proc/cpuinfo", info, 65536) > 0) {
+		const char *f = strstr(info, "\nflags"), *h = f ? strstr(f, " hypervisor") : NULL;
+		const char *end = f ? strchr(f + 1, '\n') : NULL;
+
+		vm = h && (!end || h < end);
+	}
+	free(info);
+	return vm;
+}
+
+static void machine(struct pm_ctx *ctx, const struct who *w, bool vm, struct findings *fs)
+{
+	char core[64] = "", buf[256];
+	bool has_core = core_pmu(ctx, core, sizeof(core)), container;
+	int watchdog = 0;
+
+	if (vm && !has_core)
+		add(fs, PM_VERDICT_PROBLEM, "machine",
+		    "give the guest a virtual PMU (KVM/QEMU: -cpu host, pmu=on; libvirt: <pmu "
+		    "state='on'/>; VMware: virtualize CPU performance counters), or count on the host",
+		    "a virtual machine without a virtual PMU: no core events (cycles, "
+		    "instructions); uncore PMUs are not passed to guests");
+	else if (vm)
+		add(fs, PM_VERDICT_WARNING, "machine",
+		    "count memory, cache and link traffic on the host",
+		    "a virtual machine with a virtual PMU (%s): core events count, uncore PMUs "
+		    "(memory controllers, L3, fabric) are not passed to guests",
+		    core);
+	if (pm_read_file(ctx, "proc/sys/kernel/nmi_watchdog", buf, sizeof(buf)) >= 0)
+		watchdog = atoi(buf);
+	if (watchdog && has_core)
+		add(fs, PM_VERDICT_WARNING, "watchdog",
+		    "sysctl -w kernel.nmi_watchdog=0 while counting (as root), 1 to restore",
+		    "the NMI watchdog holds one %s counter on every CPU: core event groups get one "
+		    "counter fewer and may multiplex",
+		    core);
+	else if (watchdog)
+		add(fs, PM_VERDICT_OK, "watchdog", NULL,
+		    "the NMI watchdog is on, but there is no core PMU whose counter it could hold");
+	container = pm_path_exists(ctx, ".dockerenv") || pm_path_exists(ctx, "run/.containerenv");
+	if (pm_read_prefix(ctx, "proc/self/mountinfo", buf, sizeof(buf)) > 0) {
+		const char *sys = strstr(buf, " /sys ");
+
+		if (sys && !strncmp(sys + 6, "ro", 2) && (sys[8] == ',' || sys[8] == ' ')) {
+			add(fs, PM_VERDICT_PROBLEM, "container",
+			    "run it with /sys mounted read-write (docker: --privileged, or -v "
+			    "/sys:/sys:rw) and CAP_PERFMON",
+			    "/sys is mounted read-only%s: hwmon counters (BlueField) cannot be "
+			    "programmed, and debugfs (the sideband) is absent",
+			    container ? " in a container" : "");
+			return;
+		}
+	}
+	if (container)
+		add(fs, w->uid == 0 || perfmon(w) ? PM_VERDICT_OK : PM_VERDICT_WARNING, "container",
+		    perfmon(w) ? NULL : "add CAP_PERFMON (docker: --cap-add PERFMON)",
+		    "running in a container%s", perfmon(w) ? "" : " without CAP_PERFMON");
+}
+
+/* ---- counters someone holds -------------------------------------------------------- */
+
+/* pmumon's own locks (the sources': msr, hwmon, sideband): another pmumon holding one. */
+static void locks(struct pm_ctx *ctx, struct findings *fs)
+{
+	static const char *const paths[] = { "run/lock/pmumon-msr.lock",
+					     "run/lock/pmumon-bfperf.lock",
+					     "run/lock/pmumon-sideband.lock" };
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(paths); i++) {
+		struct pm_lock_info info = { 0 };
+		int h;
+
+		if (!pm_path_exists(ctx, paths[i]))
+			continue; /* never made: nobody holds it */
+		h = ctx->ops->lock(ctx->os, paths[i], &info);
+		if (h >= 0) {
+			ctx->ops->unlock(ctx->os, h);
+			continue;
+		}
+		if (h == -EBUSY) {
+			char pid[32] = "";
+
+			if (info.pid)
+				snprintf(pid, sizeof(pid), " (pid %d)", (int)info.pid);
+			add(fs, PM_VERDICT_PROBLEM, "counters",
+			    "stop it, or read what it counts (its serve endpoint or recording)",
+			    "another pmumon%s holds /%s: the counters it guards are in use", pid,
+			    paths[i]);
+		}
+	}
+}
+
+/* A counter a source found in use (pm_source_ops.survey). */
+static void in_use(void *ud, const char *what, const char *fix)
+{
+	add(ud, PM_VERDICT_WARNING, "counters", fix, "%s", what);
+}
+
+static void surveys(struct pm_ctx *ctx, struct findings *fs)
+{
+	for (size_t i = 0; i < PM_SRC__N; i++)
+		if (pm_sources[i]->origin == PM_SOURCE_LIVE && pm_sources[i]->survey)
+			pm_sources[i]->survey(ctx, in_use, fs);
+}
+
+/* ---- the packs' metrics ------------------------------------------------------------ */
+
+/* The metrics one reason keeps from being computed here, said once with their names. */
+struct blocked {
+	char why[512], fix[512], names[200];
+	size_t n;
+};
+
+static int block(struct blocked **b, size_t *n, size_t *cap, const struct pm_diag *d,
+		 const char *name)
+{
+	struct blocked *x = NULL;
+	size_t len;
+
+	for (size_t i = 0; i < *n && !x; i++)
+		if (!strcmp((*b)[i].why, d->msg))
+			x = &(*b)[i];
+	if (!x) {
+		if (pm_grow((void **)b, cap, *n + 1, sizeof(**b)) < 0)
+			return -ENOMEM;
+		x = &(*b)[(*n)++];
+		*x = (struct blocked){ 0 };
+		snprintf(x->why, sizeof(x->why), "%s", d->msg);
+		snprintf(x->fix, sizeof(x->fix), "%s", d->hint);
+	}
+	len = strlen(x->names);
+	if (x->n++ < 4)
+		snprintf(x->names + len, sizeof(x->names) - len, "%s%s", len ? ", " : "", name);
+	return 0;
+}
+
+/* One pack's metrics: computed here, blocked here (why), or never (the pack says why). */
+static void pack_metrics(struct pm_ctx *ctx, const char *pack, struct findings *fs)
+{
+	size_t ok = 0, never = 0, n_b = 0, cap_b = 0, blocked = 0;
+	struct blocked *b = NULL;
+
+	for (size_t i = 0; i < pm_ctx__metric_count(ctx); i++) {
+		struct pm_metric_info m = { 0 };
+		struct pm_evlist *l = NULL;
+		struct pm_diag d = { 0 };
+
+		if (pm_ctx__metric(ctx, i, &m) < 0 || strcmp(m.pack, pack) != 0)
+			continue;
+		if (m.unavailable) {
+			never++;
+			continue;
+		}
+		if (pm_evlist__new(ctx, &l) == 0 && pm_evlist__add_metrics(l, m.name, &d) == 0)
+			ok++;
+		else if (block(&b, &n_b, &cap_b, &d, m.name) < 0)
+			fs->err = -ENOMEM;
+		else
+			blocked++;
+		pm_evlist__free(l);
+	}
+	for (size_t i = 0; i < n_b; i++)
+		add(fs, PM_VERDICT_WARNING, "metrics", b[i].fix, "%zu metric%s (%s%s): %s", b[i].n,
+		    b[i].n == 1 ? "" : "s", b[i].names, b[i].n > 4 ? ", ..." : "", b[i].why);
+	free(b);
+	add(fs, blocked ? PM_VERDICT_WARNING : PM_VERDICT_OK, "metrics", NULL,
+	    "pack %s: %zu of %zu metrics can be computed here%s", pack, ok, ok + blocked + never,
+	    never ? "; the rest no machine can (pmumon list metrics says why)" : "");
+}
+
+/* The sideband's SoC groups are programmed from a list only the user can give (README,
+ * 'Merrifield'): no metric of theirs counts live without one. */
+static void programming_list(struct pm_ctx *ctx, struct findings *fs)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		if (strcmp(pm_pmu__source(ctx->pmus[i]), "sideband") != 0)
+			continue;
+		add(fs, PM_VERDICT_WARNING, "metrics",
+		    "give stat, top, serve or record the list captured from Intel's tools on this "
+		    "machine with --program FILE, or import counts gathered elsewhere",
+		    "%s counts live only with a programming list: which registers select "
+		    "Merrifield's SoC events is not public",
+		    pm_pmu__name(ctx->pmus[i]));
+		return;
+	}
+}
+
+static void metrics(struct pm_ctx *ctx, struct findings *fs)
+{
+	char done[256] = ",";
+
+	for (size_t i = 0; i < pm_ctx__metric_count(ctx); i++) {
+		struct pm_metric_info m = { 0 };
+		char key[80];
+
+		if (pm_ctx__metric(ctx, i, &m) < 0)
+			continue;
+		snprintf(key, sizeof(key), ",%s,", m.pack);
+		if (strstr(done, key))
+			continue;
+		pack_metrics(ctx, m.pack, fs);
+		snprintf(done + strlen(done), sizeof(done) - strlen(done), "%s,", m.pack);
+	}
+	if (!pm_ctx__metric_count(ctx))
+		add(fs, PM_VERDICT_OK, "metrics", NULL,
+		    "no platform pack's metrics apply here: pmumon counts the PMUs sysfs lists "
+		    "(pmumon list)");
+}
+
+int pm_ctx__doctor(struct pm_ctx *ctx, struct pm_finding **ret, size_t *ret_n)
+{
+	struct findings fs = { 0 };
+	struct who w;
+	bool vm;
+
+	if (!ctx || !ret || !ret_n)
+		return -EINVAL;
+	if (ctx->replay)
+		return -EOPNOTSUPP; /* a recording's machine is not here to look at */
+	if (!ctx->discovered) {
+		int r = pm_ctx__discover(ctx);
+
+		if (r < 0)
+			return r;
+	}
+	w = read_who(ctx);
+	vm = virtual_machine(ctx);
+	privileges(ctx, &w, &fs);
+	perf_works(ctx, &fs);
+	lockdown(ctx, &fs);
+	drivers(ctx, vm, &fs);
+	msr_writes(ctx, &fs);
+	machine(ctx, &w, vm, &fs);
+	locks(ctx, &fs);
+	surveys(ctx, &fs);
+	programming_list(ctx, &fs);
+	metrics(ctx, &fs);
+	if (fs.err) {
+		free(fs.f);
+		return fs.err;
+	}
+	*ret = fs.f;
+	*ret_n = fs.n;
+	return 0;
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""pmumon doctor on this machine agrees with what stat manages to count.
+
+- perf: where the doctor finds system-wide counting permitted, `stat -a -e
+  cpu-clock` counts; where it finds it blocked (a problem), stat fails.
+- machine: where it finds a virtual machine without a virtual PMU, `stat -e
+  cycles` fails; where a core PMU exists, it counts.
+- both as the user the tests run as and, when that is root, as nobody
+  (setpriv), where perf_event_paranoid decides.
+- the exit status is 1 exactly when some finding is a problem."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+PMUMON = os.environ['PMUMON']
+
+
+def run(prefix, *args):
+    return subprocess.run(prefix + [PMUMON] + list(args), capture_output=True, text=True,
+                          timeout=60)
+
+
+def check(prefix, who):
+    r = run(prefix, 'doctor', '-j')
+    doc = json.loads(r.stdout)
+    findings = doc['findings']
+    problems = [f for f in findings if f['verdict'] == 'problem']
+    assert doc['problems'] == len(problems), doc
+    assert r.returncode == (1 if problems else 0), (r.returncode, problems)
+    for f in findings:
+        assert f['what'] and (f['verdict'] == 'ok' or f['fix'] or f['topic'] == 'metrics'), f
+
+    perf = [f for f in findings if f['topic'] == 'perf']
+    assert perf, findings
+    blocked = [f for f in perf if f['verdict'] == 'problem']
+    verdict = 'problem' if blocked else 'ok'
+    stat = run(prefix, 'stat', '-a', '-e', 'cpu-clock', '-I', '100', '--interval-count', '1',
+               '-x,')
+    counted = stat.returncode == 0
+    if counted != (verdict == 'ok'):
+        sys.exit('%s: doctor says perf %s (%s), stat -a returned %d: %s'
+                 % (who, verdict, (blocked or perf)[0]['what'], stat.returncode, stat.stderr))
+
+    no_vpmu = any(f['topic'] == 'machine' and f['verdict'] == 'problem' for f in findings)
+    core = any(os.path.isdir('/sys/bus/event_source/devices/' + p)
+               for p in ('cpu', 'cpu_core', 'armv8_pmuv3_0'))
+    if counted and (no_vpmu or core):
+        cyc = run(prefix, 'stat', '-e', 'cycles', '--', 'true')
+        if (cyc.returncode == 0) == no_vpmu:
+            sys.exit('%s: doctor says %s a virtual PMU, stat -e cycles returned %d: %s'
+                     % (who, 'no' if no_vpmu else 'a core PMU:', cyc.returncode, cyc.stderr))
+    print('%s: %d findings, %d problems; perf %s and stat agrees'
+          % (who, len(findings), len(problems), verdict))
+
+
+def main():
+    check([], 'uid %d' % os.geteuid())
+    setpriv = shutil.which('setpriv')
+    if os.geteuid() == 0 and setpriv:
+        check([setpriv, '--reuid=65534', '--regid=65534', '--clear-groups'], 'nobody')
+    else:
+        print('not root (or no setpriv): the unprivileged check is skipped')
+
+
+if __name__ == '__main__':
+    main()
