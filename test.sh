@@ -3,7 +3,8 @@
 # Build pmumon and run every test suite (unit, sim, cli, hw, fuzz, lib), then
 # the unit/sim/fuzz/cli suites again under ASan+UBSan (the commands' threads
 # and HTTP too), unit/sim under valgrind, the
-# snapshot threads example under ThreadSanitizer, and check the formatting.
+# snapshot threads example under ThreadSanitizer, build, lint, install and check
+# the Debian packages (scripts/test-package), and check the formatting.
 # Ends with the line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -44,6 +45,21 @@ meson test -C build --print-errorlogs
 meson test -C build-asan --suite unit --suite sim --suite fuzz --suite cli --print-errorlogs
 meson test -C build --suite unit --suite sim --print-errorlogs --setup valgrind --logbase valgrind
 
+# the Debian packages: built from this tree, lint-clean, installed, checked, removed
+package_failed=0
+package_out=$(scripts/test-package 2>&1)
+case $? in
+0) echo "$package_out" | tail -1 ;;
+77)
+	echo "$package_out" | tail -1
+	package_failed=skip
+	;;
+*)
+	echo "$package_out" | tail -40
+	package_failed=1
+	;;
+esac
+
 # the snapshot thread model under ThreadSanitizer (its own build directory)
 tsan_failed=0
 if ! tsan_out=$(tests/lib/tsan.sh build-tsan 2>&1); then
@@ -52,12 +68,14 @@ if ! tsan_out=$(tests/lib/tsan.sh build-tsan 2>&1); then
 	tsan_failed=1
 fi
 
-FORMAT_FAILED=$format_failed TSAN_FAILED=$tsan_failed python3 - <<'PY'
+FORMAT_FAILED=$format_failed TSAN_FAILED=$tsan_failed PACKAGE_FAILED=$package_failed python3 - <<'PY'
 import json, os, sys
 passed = failed = skipped = 0
-for check in ('FORMAT_FAILED', 'TSAN_FAILED'):
+for check in ('FORMAT_FAILED', 'TSAN_FAILED', 'PACKAGE_FAILED'):
     if os.environ[check] == '1':
         failed += 1
+    elif os.environ[check] == 'skip':
+        skipped += 1
     else:
         passed += 1
 for log in ('build/meson-logs/testlog.json', 'build-asan/meson-logs/testlog.json',
