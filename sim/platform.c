@@ -604,6 +604,15 @@ static bool takes(const struct sim_platform *p, const char *key)
 	return false;
 }
 
+/* v as the one of names (NULL-terminated) it is, kept for after the spec is freed; NULL: none. */
+static const char *one_of(const char *v, const char *const *names)
+{
+	for (; *names; names++)
+		if (!strcmp(v, *names))
+			return *names;
+	return NULL;
+}
+
 static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 {
 	char *eq = strchr(kv, '='), *v;
@@ -650,12 +659,10 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 		return 0;
 	}
 	if (!strcmp(kv, "lockdown")) {
-		static const char *const modes[] = { "none", "integrity", "confidentiality" };
+		static const char *const modes[] = { "none", "integrity", "confidentiality", NULL };
 
-		for (size_t i = 0; i < PM_ARRAY_SIZE(modes); i++)
-			if (!strcmp(v, modes[i]))
-				sp->o.lockdown = modes[i];
-		if (strcmp(sp->o.lockdown, v) != 0) {
+		sp->o.lockdown = one_of(v, modes);
+		if (!sp->o.lockdown) {
 			snprintf(err, errsz,
 				 "--sim lockdown=%s: kernel lockdown is 'none' (default), 'integrity' "
 				 "or 'confidentiality'",
@@ -713,12 +720,10 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 		return 0;
 	}
 	if (!strcmp(kv, "user")) {
-		static const char *const users[] = { "root", "nobody", "perfmon" };
+		static const char *const users[] = { "root", "nobody", "perfmon", NULL };
 
-		for (size_t i = 0; i < PM_ARRAY_SIZE(users); i++)
-			if (!strcmp(v, users[i]))
-				sp->o.user = users[i];
-		if (strcmp(sp->o.user, v) != 0) {
+		sp->o.user = one_of(v, users);
+		if (!sp->o.user) {
 			snprintf(err, errsz,
 				 "--sim user=%s: 'root' (default), 'nobody' (no capabilities) or "
 				 "'perfmon' (uid 1000 with CAP_PERFMON)",
@@ -729,12 +734,10 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 		return 0;
 	}
 	if (!strcmp(kv, "hypervisor")) {
-		static const char *const kinds[] = { "none", "kvm", "kvm-nopmu" };
+		static const char *const kinds[] = { "none", "kvm", "kvm-nopmu", NULL };
 
-		for (size_t i = 0; i < PM_ARRAY_SIZE(kinds); i++)
-			if (!strcmp(v, kinds[i]))
-				sp->o.hypervisor = kinds[i];
-		if (strcmp(sp->o.hypervisor, v) != 0) {
+		sp->o.hypervisor = one_of(v, kinds);
+		if (!sp->o.hypervisor) {
 			snprintf(err, errsz,
 				 "--sim hypervisor=%s: 'none' (default), 'kvm' (a guest with a "
 				 "virtual PMU) or 'kvm-nopmu' (without one)",
