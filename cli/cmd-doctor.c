@@ -4,6 +4,8 @@
  * and the exact fix (docs/doctor.md). The checks are the library's
  * (pm_ctx__doctor, reads only); this prints them, a line each, or as JSON.
  */
+#include <errno.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +17,7 @@ static const char *const verdict_name[] = { "ok", "warning", "problem" };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmumon doctor [-j]\n"
+	fprintf(f, "usage: pmumon doctor [-j] [--count]\n"
 		   "\n"
 		   "Looks this machine over and says, one line each, what can be counted and,\n"
 		   "for what cannot, why and the command that fixes it:\n"
@@ -35,11 +37,63 @@ static void usage(FILE *f)
 		   "\n"
 		   "  -j, --json   one JSON object: {\"findings\": [{\"verdict\", \"topic\",\n"
 		   "               \"what\", \"fix\"}, ...], \"problems\": N, \"warnings\": N}\n"
+		   "  --count      also open the default events system-wide, as stat would, and\n"
+		   "               read them once: finds what only opening says (EBUSY from a\n"
+		   "               driver, a counter in use). This programs counters: on a\n"
+		   "               Yitian 710 each open resets the ali_drw PMU's counters, so\n"
+		   "               another tool counting there is disturbed\n"
 		   "  -h, --help   this text\n"
 		   "\n"
 		   "Exit status: 0 when nothing blocks counting (warnings allowed), 1 when\n"
 		   "a problem does, 2 on a usage error.\n"
 		   "Try it on a simulated machine: pmumon --sim amdzen2:user=nobody doctor\n");
+}
+
+/* --count: the default events opened system-wide and read once, as stat would. */
+static int try_counting(struct pm_ctx *ctx, struct pm_finding **f, size_t *n)
+{
+	struct pm_session_opts so = { .size = sizeof(so), .target = PM_TARGET_SYSTEM };
+	struct pm_evlist *l = NULL;
+	struct pm_session *s = NULL;
+	struct pm_finding *x, *grown = realloc(*f, (*n + 1) * sizeof(**f));
+	struct pm_diag d;
+	char desc[256] = "";
+	int r;
+
+	if (!grown)
+		return -ENOMEM;
+	*f = grown;
+	x = &grown[(*n)++];
+	*x = (struct pm_finding){ .verdict = PM_VERDICT_OK };
+	snprintf(x->topic, sizeof(x->topic), "counting");
+	pm_diag__init(&d);
+	r = pm_evlist__new(ctx, &l);
+	if (r == 0)
+		r = pm_evlist__add_defaults(l, true, desc, sizeof(desc), &d);
+	if (r == 0)
+		r = pm_session__new(l, &so, &s, &d);
+	if (r == 0)
+		r = pm_session__open(s, &d);
+	if (r == 0)
+		r = pm_session__enable(s);
+	if (r == 0)
+		r = pm_session__read(s);
+	if (r == 0) {
+		snprintf(x->what, sizeof(x->what),
+			 "the default events (pmumon stat -a) opened on every CPU and read: %zu "
+			 "counters",
+			 pm_session__counter_count(s));
+	} else {
+		x->verdict = PM_VERDICT_PROBLEM;
+		snprintf(x->what, sizeof(x->what), "counting the default events fails: %s",
+			 d.msg[0] ? d.msg : strerror(-r));
+		snprintf(x->fix, sizeof(x->fix), "%s", d.hint);
+	}
+	if (s)
+		pm_session__disable(s);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	return 0;
 }
 
 static void print_text(const struct pm_finding *f, size_t n, bool simulated)
@@ -87,13 +141,14 @@ int cmd_doctor(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "count", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_GLOBAL_OPTIONS,
 		{ 0 },
 	};
 	struct pm_finding *f = NULL;
 	struct pm_ctx *ctx = NULL;
-	bool json = false, blocked = false;
+	bool json = false, blocked = false, count = false;
 	size_t n = 0;
 	int c, r;
 
@@ -104,6 +159,9 @@ int cmd_doctor(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'c':
+			count = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -113,12 +171,14 @@ int cmd_doctor(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		cli_error("unexpected argument '%s' (pmumon doctor [-j])", argv[optind]);
+		cli_error("unexpected argument '%s' (pmumon doctor [-j] [--count])", argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (cli_ctx_new(&ctx) < 0)
 		return EXIT_FAIL;
 	r = pm_ctx__doctor(ctx, &f, &n);
+	if (r == 0 && count)
+		r = try_counting(ctx, &f, &n);
 	if (r < 0) {
 		cli_error("looking the machine over failed: %s", strerror(-r));
 		pm_ctx__free(ctx);

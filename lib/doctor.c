@@ -302,11 +302,28 @@ static void drivers(struct pm_ctx *ctx, bool vm, struct findings *fs)
 		    pm_db__matched_names(ctx->db)[0] ? pm_db__matched_names(ctx->db) : "none");
 }
 
-/* The module msr's allow_writes, where the msr driver is loaded and pmumon would write. */
-static void msr_writes(struct pm_ctx *ctx, struct findings *fs)
+/* The msr source's devices: root's (0600) and CAP_SYS_RAWIO's, where a pack reads through
+ * them; the module's allow_writes. */
+static void msr_access(struct pm_ctx *ctx, const struct who *w, struct findings *fs)
 {
-	char buf[32];
+	const struct pm_driver_def *d = NULL;
+	char buf[32], dir[96] = "";
 
+	for (size_t i = 0; pm_db__driver(ctx->db, i) && !d; i++)
+		if (!strcmp(pm_db__driver(ctx->db, i)->module, "msr"))
+			d = pm_db__driver(ctx->db, i);
+	if (d && (w->uid != 0 || !has_cap(w, CAP_SYS_RAWIO))) {
+		bool alt = false;
+
+		if (d->alt) {
+			snprintf(dir, sizeof(dir), "sys/module/%s", d->alt);
+			alt = dir_exists(ctx, dir);
+		}
+		add(fs, alt ? PM_VERDICT_WARNING : PM_VERDICT_PROBLEM, "msr",
+		    "run as root with CAP_SYS_RAWIO (the devices are root's, mode 0600)",
+		    "the msr source cannot open /dev/cpu/N/msr: it needs root and CAP_SYS_RAWIO%s",
+		    alt ? "; perf PMUs count the same here" : "");
+	}
 	if (!pack_driver(ctx, "msr") ||
 	    pm_read_file(ctx, "sys/module/msr/parameters/allow_writes", buf, sizeof(buf)) < 0)
 		return; /* not this machine's, not loaded, or only root may read it (0600) */
@@ -580,7 +597,7 @@ int pm_ctx__doctor(struct pm_ctx *ctx, struct pm_finding **ret, size_t *ret_n)
 	perf_works(ctx, &fs);
 	lockdown(ctx, &fs);
 	drivers(ctx, vm, &fs);
-	msr_writes(ctx, &fs);
+	msr_access(ctx, &w, &fs);
 	machine(ctx, &w, vm, &fs);
 	locks(ctx, &fs);
 	surveys(ctx, &fs);

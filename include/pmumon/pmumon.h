@@ -238,8 +238,8 @@ struct pm_finding {
 	enum pm_verdict verdict;
 	char topic[16]; /* "user", "perf", "lockdown", "driver", "msr", "machine",
 			 * "watchdog", "container", "counters", "metrics" */
-	char what[320]; /* one line: what was found */
-	char fix[320];	/* the command or change that fixes it; "" when none is needed */
+	char what[600]; /* one line: what was found */
+	char fix[520];	/* the command or change that fixes it; "" when none is needed */
 };
 
 /*

@@ -1286,6 +1286,25 @@ class Doctor(unittest.TestCase):
         self.assertEqual(machine[0]['verdict'], 'problem')
         self.assertIn('pmu=on', machine[0]['fix'])
 
+    def test_count_finds_what_only_opening_says(self):
+        scn = tempfile.NamedTemporaryFile('w', suffix='.scn', delete=False)
+        scn.write('at 0s open-error amd_df EBUSY\n')
+        scn.close()
+        try:
+            r = run('--sim', 'amdzen2:scenario=' + scn.name, 'doctor', '--count')
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            self.assertRegex(r.stdout, r"(?m)^problem +counting +counting the default events "
+                             r"fails: the counters of PMU 'amd_df' are in use")
+            # without --count, nothing is opened: the busy driver is not seen
+            r = run('--sim', 'amdzen2:scenario=' + scn.name, 'doctor')
+            self.assertEqual(r.returncode, 0, r.stdout)
+            self.assertNotRegex(r.stdout, r'(?m)^\w+ +counting ')
+        finally:
+            os.unlink(scn.name)
+        r = run('--sim', 'amdzen2', 'doctor', '--count')
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertRegex(r.stdout, r'(?m)^ok +counting +the default events .* read: 40 counters')
+
     def test_usage(self):
         r = run('doctor', '--help')
         self.assertEqual(r.returncode, 0)

@@ -189,6 +189,14 @@ static void test_drivers(void **state)
 	expect(&e, PM_VERDICT_WARNING, "driver", "through msr instead", NULL);
 	expect(&e, PM_VERDICT_OK, "driver", "msr is loaded", NULL);
 	done(&e);
+	/* the msr devices need root and CAP_SYS_RAWIO: a problem only where no perf PMU does
+	 * the same */
+	examine(&e, th_sim_platform("amdzen2:user=perfmon"));
+	expect(&e, PM_VERDICT_WARNING, "msr", "needs root and CAP_SYS_RAWIO; perf PMUs", NULL);
+	done(&e);
+	examine(&e, th_sim_platform("amdzen2:user=perfmon,uncore=none"));
+	expect(&e, PM_VERDICT_PROBLEM, "msr", "needs root and CAP_SYS_RAWIO", "run as root");
+	done(&e);
 	/* msr.allow_writes */
 	examine(&e, th_sim_platform("amdzen2:msr=locked"));
 	expect(&e, PM_VERDICT_PROBLEM, "msr", "allow_writes is off", "echo on >");
