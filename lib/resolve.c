@@ -388,14 +388,23 @@ static void user_terms_text(const struct resolver *rs, const struct pm_spec_even
 	}
 }
 
-static void mods_text(unsigned mods, struct pm_strbuf *b)
+/* The event's modifiers as perf writes them in a label: "ukh", "G", "pp", ... */
+static void mods_text(const struct pm_spec_event *se, struct pm_strbuf *b)
 {
-	if (mods & PM_MOD_U)
-		pm_strbuf__puts(b, "u");
-	if (mods & PM_MOD_K)
-		pm_strbuf__puts(b, "k");
-	if (mods & PM_MOD_H)
-		pm_strbuf__puts(b, "h");
+	static const struct {
+		unsigned bit;
+		const char *letter;
+	} order[] = {
+		{ PM_MOD_U, "u" },	{ PM_MOD_K, "k" },    { PM_MOD_H, "h" },
+		{ PM_MOD_GUEST, "G" },	{ PM_MOD_HOST, "H" }, { PM_MOD_NOIDLE, "I" },
+		{ PM_MOD_PINNED, "D" }, { PM_MOD_EXCL, "e" },
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(order); i++)
+		if (se->mods & order[i].bit)
+			pm_strbuf__puts(b, order[i].letter);
+	for (unsigned i = 0; i < se->precise; i++)
+		pm_strbuf__puts(b, "p");
 }
 
 static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se,
@@ -467,7 +476,7 @@ static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se
 		pm_strbuf__puts(&label, "/");
 		user_terms_text(rs, se, &label);
 		pm_strbuf__puts(&label, "/");
-		mods_text(se->mods, &label);
+		mods_text(se, &label);
 	}
 	res->ev.label = pm_strbuf__steal(&label);
 	if (!res->ev.label)
@@ -498,9 +507,9 @@ static int symbol_label(const struct pm_spec_event *se, const char *name, struct
 	struct pm_strbuf label = { 0 };
 
 	pm_strbuf__puts(&label, name);
-	if (se->mods) {
+	if (se->mods || se->precise) {
 		pm_strbuf__puts(&label, ":");
-		mods_text(se->mods, &label);
+		mods_text(se, &label);
 	}
 	res->ev.label = pm_strbuf__steal(&label);
 	return res->ev.label ? 0 : -ENOMEM;
@@ -588,6 +597,17 @@ static int resolve_tracepoint(struct resolver *rs, const struct pm_spec_event *s
 	char sys_pat[128], path[512];
 	int r = 0;
 
+	if (!ctx->tracefs && colon && colon[1] &&
+	    strspn(colon + 1, "abcdefghijklmnopqrstuvwxyz"
+			      "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == strlen(colon + 1))
+		/* "cycles:x": letters that are no modifiers, or a tracepoint never looked for */
+		return spec_error(rs, se->pos + (size_t)(colon + 1 - se->name), strlen(colon + 1),
+				  -ENOENT,
+				  "perf's modifiers are u k h G H I D e p; a tracepoint needs tracefs "
+				  "(mount -t tracefs nodev /sys/kernel/tracing)",
+				  "'%s': '%s' is not a modifier, and no tracepoint can be looked up "
+				  "(tracefs is not mounted)",
+				  se->name, colon + 1);
 	if (!ctx->tracefs)
 		return spec_error(rs, se->pos, strlen(se->name), -ENOENT,
 				  "mount it: mount -t tracefs nodev /sys/kernel/tracing",
@@ -630,25 +650,40 @@ static int resolve_tracepoint(struct resolver *rs, const struct pm_spec_event *s
 	return r;
 }
 
-/* Modifiers become exclude bits (perf: u = user only, k = kernel only, ...). */
+/*
+ * Modifiers become attr bits as perf sets them (tools/perf/util/
+ * parse-events.c): u, k, h count only those privilege levels (the others
+ * excluded); G excludes the host, H the guest, I idle time; D pins, e makes
+ * exclusive; p.. is precise_ip.
+ */
 static int apply_mods(struct resolver *rs, const struct pm_spec_event *se, struct resolved *res)
 {
-	if (!se->mods)
+	const unsigned excludes = PM_MOD_PRIV | PM_MOD_GUEST | PM_MOD_HOST | PM_MOD_NOIDLE;
+
+	if (!se->mods && !se->precise)
 		return 0;
 	for (size_t i = 0; i < res->n_inst; i++) {
 		struct pm_evinst *in = &res->inst[i];
 		const struct pm_pmu *p = in->pmu;
 
-		if (p && p->traits && p->traits->no_exclude)
+		if ((se->mods & excludes) && p && p->traits && p->traits->no_exclude)
 			return spec_error(rs, se->mods_pos, 1, -EINVAL,
 					  "drop the modifier: this PMU always counts every "
-					  "privilege level",
-					  "PMU '%s' rejects the :u/:k/:h modifiers (its driver has "
-					  "no exclude support)",
+					  "privilege level, host and guest, busy and idle",
+					  "PMU '%s' rejects the :u/:k/:h modifiers, and :G :H :I (its driver "
+					  "has no exclude support)",
 					  p->name);
-		in->attr.exclude_user = !(se->mods & PM_MOD_U);
-		in->attr.exclude_kernel = !(se->mods & PM_MOD_K);
-		in->attr.exclude_hv = !(se->mods & PM_MOD_H);
+		if (se->mods & PM_MOD_PRIV) {
+			in->attr.exclude_user = !(se->mods & PM_MOD_U);
+			in->attr.exclude_kernel = !(se->mods & PM_MOD_K);
+			in->attr.exclude_hv = !(se->mods & PM_MOD_H);
+		}
+		in->attr.exclude_host |= !!(se->mods & PM_MOD_GUEST);
+		in->attr.exclude_guest |= !!(se->mods & PM_MOD_HOST);
+		in->attr.exclude_idle |= !!(se->mods & PM_MOD_NOIDLE);
+		in->attr.pinned |= !!(se->mods & PM_MOD_PINNED);
+		in->attr.exclusive |= !!(se->mods & PM_MOD_EXCL);
+		in->attr.precise_ip = se->precise;
 	}
 	return 0;
 }

@@ -60,31 +60,85 @@ static size_t span(struct parser *p, bool (*ok)(char))
 	return p->pos - start;
 }
 
+/* The modifier letters perf knows (tools/perf/util/parse-events.l, 6.1): "x:LETTERS" is x
+ * with modifiers, not a tracepoint. */
+#define MOD_LETTERS "ukhGHIDepPSWb"
+
 static int parse_mods(struct parser *p, struct pm_spec_event *ev)
 {
 	size_t start = p->pos;
 
 	while (p->pos < p->len && p->s[p->pos] != ',' && p->s[p->pos] != '}') {
+		unsigned bit = 0;
+
 		switch (p->s[p->pos]) {
 		case 'u':
-			ev->mods |= PM_MOD_U;
+			bit = PM_MOD_U;
 			break;
 		case 'k':
-			ev->mods |= PM_MOD_K;
+			bit = PM_MOD_K;
 			break;
 		case 'h':
-			ev->mods |= PM_MOD_H;
+			bit = PM_MOD_H;
 			break;
+		case 'G':
+			bit = PM_MOD_GUEST;
+			break;
+		case 'H':
+			bit = PM_MOD_HOST;
+			break;
+		case 'I':
+			bit = PM_MOD_NOIDLE;
+			break;
+		case 'D':
+			bit = PM_MOD_PINNED;
+			break;
+		case 'e':
+			bit = PM_MOD_EXCL;
+			break;
+		case 'p':
+			if (ev->precise == 3)
+				return fail(p, p->pos, 1, "at most 'ppp' (precise_ip 3)", -EINVAL);
+			ev->precise++;
+			break;
+		case 'P':
+			return fail(p, p->pos, 1,
+				    "modifier 'P' (the most precise level the PMU has) is not supported "
+				    "by pmumon: give the level, p, pp or ppp",
+				    -EINVAL);
+		case 'S':
+		case 'b':
+			return fail(p, p->pos, 1,
+				    p->s[p->pos] == 'S' ?
+					    "modifier 'S' (read the group when sampling) means nothing "
+					    "when counting: drop it" :
+					    "modifier 'b' (counting through BPF) is not supported by pmumon: "
+					    "drop it",
+				    -EINVAL);
+		case 'W':
+			return fail(p, p->pos, 1,
+				    "modifier 'W' (a weak group, split when it does not fit) is not "
+				    "supported by pmumon yet: drop it, or the braces",
+				    -EINVAL);
 		default:
-			return fail(p, p->pos, 1, "unsupported modifier (pmumon knows u, k and h)",
+			return fail(p, p->pos, 1,
+				    "unknown modifier (perf's are u k h G H I D e p, and P S W b)",
 				    -EINVAL);
 		}
+		ev->mods |= bit;
 		p->pos++;
 	}
 	if (p->pos == start)
-		return fail(p, start, 1, "expected a modifier (u, k or h)", -EINVAL);
+		return fail(p, start, 1, "expected a modifier (u k h G H I D e p)", -EINVAL);
 	ev->mods_pos = start;
 	return 0;
+}
+
+/* perf takes blanks after the ',' between events */
+static void skip_blanks(struct parser *p)
+{
+	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'))
+		p->pos++;
 }
 
 static bool is_value_char(char c)
@@ -173,7 +227,7 @@ static bool all_mods(const char *s, size_t n)
 	if (n == 0)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!strchr("ukh", s[i]))
+		if (!strchr(MOD_LETTERS, s[i]))
 			return false;
 	return true;
 }
@@ -325,6 +379,7 @@ static int parse_group(struct parser *p)
 		if (!at(p, ','))
 			return fail(p, open, p->pos - open, "missing closing '}'", -EINVAL);
 		p->pos++;
+		skip_blanks(p);
 	}
 	p->pos++; /* '}' */
 	if (at(p, ':')) {
@@ -333,9 +388,10 @@ static int parse_group(struct parser *p)
 		if (r < 0)
 			return r;
 		for (size_t i = first; i < p->out.n; i++) {
-			if (!p->out.ev[i].mods)
+			if (!p->out.ev[i].mods && !p->out.ev[i].precise)
 				p->out.ev[i].mods_pos = mods.mods_pos;
 			p->out.ev[i].mods |= mods.mods;
+			p->out.ev[i].precise = PM_MAX(p->out.ev[i].precise, mods.precise);
 		}
 	}
 	return 0;
@@ -370,6 +426,7 @@ int pm_spec__parse(const char *s, size_t len, struct pm_spec *ret, struct pm_spe
 			goto out;
 		}
 		p.pos++;
+		skip_blanks(&p);
 		if (p.pos == len) {
 			r = fail(&p, p.pos - 1, 1, "trailing ','", -EINVAL);
 			goto out;

@@ -35,10 +35,17 @@ enum pm_spec_kind {
 	PM_SPEC_TRACEPOINT, /* sched:sched_switch */
 };
 
+/* perf's event modifiers (tools/perf/util/parse-events.c), each its attr bit */
 enum {
-	PM_MOD_U = 1 << 0, /* count user space */
-	PM_MOD_K = 1 << 1, /* count the kernel */
-	PM_MOD_H = 1 << 2, /* count the hypervisor */
+	PM_MOD_U = 1 << 0,	/* u: count user space */
+	PM_MOD_K = 1 << 1,	/* k: count the kernel */
+	PM_MOD_H = 1 << 2,	/* h: count the hypervisor */
+	PM_MOD_GUEST = 1 << 3,	/* G: count the guest only (exclude_host) */
+	PM_MOD_HOST = 1 << 4,	/* H: count the host only (exclude_guest) */
+	PM_MOD_NOIDLE = 1 << 5, /* I: not while the CPU idles (exclude_idle) */
+	PM_MOD_PINNED = 1 << 6, /* D: always on the PMU, or in error (pinned) */
+	PM_MOD_EXCL = 1 << 7,	/* e: alone on the PMU while it counts (exclusive) */
+	PM_MOD_PRIV = PM_MOD_U | PM_MOD_K | PM_MOD_H,
 };
 
 struct pm_spec_term {
@@ -55,10 +62,11 @@ struct pm_spec_event {
 	uint64_t raw; /* RAW */
 	struct pm_spec_term *terms;
 	size_t n_terms;
-	unsigned mods;	 /* PM_MOD_*; 0 = none given */
-	size_t pos, len; /* the event in the input, without group braces */
-	size_t mods_pos; /* where its modifiers start, when mods != 0 */
-	int group;	 /* index of its {group}, -1 if none */
+	unsigned mods;	  /* PM_MOD_*; 0 = none given */
+	unsigned precise; /* p, pp, ppp: 1 to 3 (attr.precise_ip); 0 none */
+	size_t pos, len;  /* the event in the input, without group braces */
+	size_t mods_pos;  /* where its modifiers start, when mods != 0 */
+	int group;	  /* index of its {group}, -1 if none */
 };
 
 struct pm_spec {

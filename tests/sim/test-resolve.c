@@ -116,6 +116,22 @@ static void test_generic_and_raw(void **state)
 	assert_int_equal(inst(&f, ev, 0)->attr.exclude_hv, 0);
 	assert_int_equal(inst(&f, ev, 0)->attr.exclude_kernel, 1);
 	assert_int_equal(inst(&f, ev, 0)->attr.exclude_user, 1);
+	/* G excludes the host, H the guest, I idle time, D pins, e is exclusive, p.. precise;
+	 * none of them changes the privilege levels */
+	ev = add_ok(&f, "cpu-clock:GIDepp");
+	assert_string_equal(ev->label, "cpu-clock:GIDepp");
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_host, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_guest, 0);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_idle, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.pinned, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclusive, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.precise_ip, 2);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_user, 0);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_kernel, 0);
+	ev = add_ok(&f, "cpu-clock:uH");
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_guest, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_host, 0);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_kernel, 1);
 	ev = add_ok(&f, "msr/tsc/");
 	assert_int_equal(inst(&f, ev, 0)->attr.type, 10);
 	assert_int_equal(inst(&f, ev, 0)->attr.config, 0);

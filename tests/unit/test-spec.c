@@ -33,11 +33,17 @@ static void render(const struct pm_spec *s, char *buf, size_t size)
 						e->terms[t].value ? e->terms[t].value : "");
 		if (e->kind == PM_SPEC_PMU)
 			off += (size_t)snprintf(buf + off, size - off, "]");
-		if (e->mods)
-			off += (size_t)snprintf(buf + off, size - off, ":%s%s%s",
+		if (e->mods || e->precise)
+			off += (size_t)snprintf(buf + off, size - off, ":%s%s%s%s%s%s%s%s%.*s",
 						e->mods & PM_MOD_U ? "u" : "",
 						e->mods & PM_MOD_K ? "k" : "",
-						e->mods & PM_MOD_H ? "h" : "");
+						e->mods & PM_MOD_H ? "h" : "",
+						e->mods & PM_MOD_GUEST ? "G" : "",
+						e->mods & PM_MOD_HOST ? "H" : "",
+						e->mods & PM_MOD_NOIDLE ? "I" : "",
+						e->mods & PM_MOD_PINNED ? "D" : "",
+						e->mods & PM_MOD_EXCL ? "e" : "", (int)e->precise,
+						"ppp");
 		if (e->group >= 0)
 			off += (size_t)snprintf(buf + off, size - off, "@g%d", e->group);
 	}
@@ -78,6 +84,17 @@ static void test_parse_ok(void **state)
 		{ "{a,b},c,{d}", "sym:a@g0 sym:b@g0 sym:c sym:d@g1" },
 		{ "hif_rd", "sym:hif_rd" },
 		{ "cycles:x", "tp:cycles:x" }, /* like perf: not modifiers, so a tracepoint */
+		/* perf's other modifiers, each its own bit; p counted */
+		{ "cycles:G", "sym:cycles:G" },
+		{ "cycles:H", "sym:cycles:H" },
+		{ "cycles:IDe", "sym:cycles:IDe" },
+		{ "cycles:upp", "sym:cycles:upp" },
+		{ "msr/tsc/G", "pmu:msr[tsc]:G" },
+		{ "{cycles,instructions}:ppp", "sym:cycles:ppp@g0 sym:instructions:ppp@g0" },
+		/* blanks after the ',' between events, as perf takes them */
+		{ "cycles, instructions", "sym:cycles sym:instructions" },
+		{ "{cycles,  instructions},\tpage-faults",
+		  "sym:cycles@g0 sym:instructions@g0 sym:page-faults" },
 		{ "msr//", "pmu:msr[]" },
 		/* a device's block: pmu '/' block '/' terms '/' */
 		{ "bfperf/tile2/HNF_REQUESTS/", "pmu:bfperf/tile2[HNF_REQUESTS]" },
@@ -146,6 +163,13 @@ static void test_parse_errors(void **state)
 		{ "hif_*", -EINVAL, 0 },
 		{ "cycles instructions", -EINVAL, 6 },
 		{ "a;b", -EINVAL, 1 },
+		/* perf's modifiers pmumon refuses, each named where it stands */
+		{ "cycles:W", -EINVAL, 7 },
+		{ "cycles:uP", -EINVAL, 8 },
+		{ "cycles:S", -EINVAL, 7 },
+		{ "cycles:pppp", -EINVAL, 10 },
+		{ "msr/tsc/uq", -EINVAL, 9 },
+		{ "cycles ,x", -EINVAL, 6 }, /* blanks after a ',', not before */
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
