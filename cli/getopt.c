@@ -7,8 +7,131 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+
+/*
+ * perf stat's options that pmumon's counting commands do not have (perf
+ * 6.1's 'perf stat -h'), and what to do instead: a perf user typing one
+ * learns that, not only getopt's "unrecognized option".
+ */
+static const struct {
+	char shortopt;
+	const char *longopt, *instead;
+} perf_only[] = {
+	{ 'B', "big-num", "the table always groups digits; -x, prints them plain" },
+	{ 0, "no-big-num", "-x, or -j print numbers plain" },
+	{ 'D', "delay", "not in pmumon yet: start pmumon after the delay" },
+	{ 'd', "detailed", "name the events (-e) or a platform pack's metrics (-M, -g)" },
+	{ 'G', "cgroup", "not in pmumon yet: it counts a command (-- CMD) or CPUs (-a, -C)" },
+	{ 0, "for-each-cgroup", "not in pmumon yet" },
+	{ 'i', "no-inherit", "not in pmumon yet: a command's children are counted" },
+	{ 'n', "null", "not in pmumon" },
+	{ 'p', "pid", "not in pmumon yet: count the system (-a) or start the command (-- CMD)" },
+	{ 't', "tid", "not in pmumon yet: count the system (-a) or start the command (-- CMD)" },
+	{ 'r', "repeat", "not in pmumon yet: run it in a loop, or record (pmumon record)" },
+	{ 'S', "sync", "not in pmumon" },
+	{ 'T', "transaction", "not in pmumon" },
+	{ 0, "all-kernel", "give each event the modifier :k (-e cycles:k)" },
+	{ 0, "all-user", "give each event the modifier :u (-e cycles:u)" },
+	{ 0, "append", "not in pmumon yet: -o writes a new file" },
+	{ 0, "interval-clear", "pmumon top is the live view" },
+	{ 0, "per-core", "not in pmumon yet: --per-cpu (-A), --per-die, --per-socket" },
+	{ 0, "per-node", "not in pmumon yet: --per-die, --per-socket" },
+	{ 0, "per-thread", "not in pmumon yet" },
+	{ 0, "no-merge", "--per-device: a row per PMU instance" },
+	{ 0, "summary", "pmumon prints the totals after the intervals anyway" },
+	{ 0, "topdown", "not in pmumon: name a platform pack's metrics (-M)" },
+	{ 0, "td-level", "not in pmumon" },
+	{ 0, "smi-cost", "not in pmumon" },
+	{ 0, "iostat", "not in pmumon" },
+	{ 0, "metric-no-group", "not in pmumon" },
+	{ 0, "metric-no-merge", "not in pmumon" },
+	{ 0, "quiet", "not in pmumon: -o /dev/null" },
+	{ 0, "table", "not in pmumon" },
+	{ 0, "scale", "pmumon always scales multiplexed counts, and says so in each row" },
+};
+
+static size_t min2(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Edit distance of a and b (insertions, deletions, changes), stopping above max. */
+static size_t distance(const char *a, const char *b, size_t max)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64], best;
+
+	if (la >= 63 || lb >= 63)
+		return max + 1;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		best = row[0];
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
+
+			v = min2(v, up + 1);
+			v = min2(v, row[j - 1] + 1);
+			row[j] = v;
+			diag = up;
+			best = min2(best, v);
+		}
+		if (best > max)
+			return max + 1;
+	}
+	return row[lb];
+}
+
+/*
+ * After getopt's own message for an option it refused: what perf users mean
+ * by it, or the nearest option this command has.
+ */
+static void suggest(const struct cli_command_options *co, char **argv, int argc)
+{
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	const struct option *best = NULL;
+	size_t best_d = 3, n;
+	char name[64];
+
+	if (!strncmp(arg, "--", 2)) {
+		n = strcspn(arg + 2, "=");
+		snprintf(name, sizeof(name), "%.*s", (int)min2(n, sizeof(name) - 1), arg + 2);
+	} else if (optopt > 0 && optopt < 128 && !strchr(co->shortopts, optopt)) {
+		name[0] = '\0'; /* a short option this command lacks */
+	} else {
+		return; /* a known option without its argument: getopt said so */
+	}
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(perf_only); i++) {
+		if (name[0] ? !strcmp(name, perf_only[i].longopt) :
+			      optopt == perf_only[i].shortopt) {
+			char shortname[8] = "";
+
+			if (perf_only[i].shortopt)
+				snprintf(shortname, sizeof(shortname), "-%c/",
+					 perf_only[i].shortopt);
+			fprintf(stderr, "pmumon %s: perf stat's %s--%s: %s\n", co->name, shortname,
+				perf_only[i].longopt, perf_only[i].instead);
+			return;
+		}
+	}
+	for (const struct option *o = co->longopts; name[0] && o->name; o++) {
+		size_t d = distance(name, o->name, best_d);
+
+		if (!strcmp(name, o->name))
+			return; /* known: its argument was what getopt refused */
+		if (d < best_d || (!best && !strncmp(o->name, name, strlen(name)))) {
+			best = o;
+			best_d = min2(d, best_d);
+		}
+	}
+	if (best)
+		fprintf(stderr, "pmumon %s: did you mean --%s?\n", co->name, best->name);
+}
 
 int cli_getopt(int argc, char **argv, const struct cli_command_options *co, struct cli_count *count,
 	       struct cli_live_args *live, void *arg)
@@ -23,6 +146,7 @@ int cli_getopt(int argc, char **argv, const struct cli_command_options *co, stru
 			return 1;
 		}
 		if (c == '?' || c == ':') { /* getopt said what was wrong */
+			suggest(co, argv, argc);
 			fprintf(stderr, "(pmumon %s --help lists the options)\n", co->name);
 			return -EINVAL;
 		}

@@ -143,6 +143,18 @@ class UserErrors(unittest.TestCase):
         self.check(['frobnicate'], 2, "unknown command 'frobnicate'")
         self.check(['list', 'pmus', 'a', 'b'], 2, "unexpected argument 'b'")
 
+    def test_unknown_option_teaches(self):
+        # perf stat's options pmumon lacks say what to do instead; a typo the nearest option
+        self.check(['stat', '-r', '3', '--', 'true'], 2, "perf stat's -r/--repeat: not in pmumon")
+        self.check(['stat', '--per-core'], 2, "perf stat's --per-core: not in pmumon yet: --per-cpu")
+        self.check(['stat', '--all-user'], 2, 'modifier :u')
+        self.check(['stat', '--interval-cont', '5'], 2, 'did you mean --interval-count?')
+        self.check(['record', '--metrics-only'], 2, 'did you mean --metric-only?')
+        r = run('stat', '--frobnicate')
+        self.assertEqual(r.returncode, 2)
+        self.assertNotIn('did you mean', r.stderr)
+        self.assertIn('--help lists the options', r.stderr)
+
     def test_bad_cpu_list(self):
         self.check(['stat', '-C', '0-', '-e', 'msr/tsc/'], 1, "bad CPU list '0-'")
         self.check(['stat', '-C', '999', '-e', 'msr/tsc/'], 1, 'CPU 999 is not online')
