@@ -9,13 +9,13 @@
  * new configuration.
  */
 #include <errno.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
 
+#include "mhd.h"
 #include "server.h"
 
 struct http {
@@ -28,34 +28,34 @@ struct http {
 static enum MHD_Result answer(struct MHD_Connection *c, unsigned status, const char *type,
 			      const char *body, size_t len, const char *encoding)
 {
-	struct MHD_Response *resp = MHD_create_response_from_buffer(len, (void *)body,
+	struct MHD_Response *resp = mhd.create_response_from_buffer(len, (void *)body,
 								    MHD_RESPMEM_MUST_COPY);
 	enum MHD_Result r;
 
 	if (!resp)
 		return MHD_NO;
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd.add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (encoding)
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, encoding);
+		mhd.add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, encoding);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
-	r = MHD_queue_response(c, status, resp);
-	MHD_destroy_response(resp);
+		mhd.add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	mhd.add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+	r = mhd.queue_response(c, status, resp);
+	mhd.destroy_response(resp);
 	return r;
 }
 
 static enum MHD_Result ask_credentials(struct MHD_Connection *c)
 {
 	static const char text[] = "credentials are needed (basic authentication)\n";
-	struct MHD_Response *resp = MHD_create_response_from_buffer(sizeof(text) - 1, (void *)text,
+	struct MHD_Response *resp = mhd.create_response_from_buffer(sizeof(text) - 1, (void *)text,
 								    MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result r;
 
 	if (!resp)
 		return MHD_NO;
-	r = MHD_queue_basic_auth_fail_response(c, "pmumon", resp);
-	MHD_destroy_response(resp);
+	r = mhd.queue_basic_auth_fail_response(c, "pmumon", resp);
+	mhd.destroy_response(resp);
 	return r;
 }
 
@@ -161,8 +161,8 @@ int server_render(struct server *sv, enum expo_format f, const struct cli_sample
 
 static enum MHD_Result serve_metrics(struct server *sv, struct MHD_Connection *c)
 {
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
-	const char *enc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept-Encoding");
+	const char *accept = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+	const char *enc = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Accept-Encoding");
 	enum expo_format f = expo_negotiate(accept);
 	struct rendered *rd = &sv->render[f];
 	struct cli_sample smp;
@@ -270,7 +270,7 @@ static enum MHD_Result serve_asset(struct server *sv, struct MHD_Connection *c, 
 /* /api/v1/range?seconds=N: the last N seconds the page's memory holds, as JSON. */
 static enum MHD_Result serve_range(struct server *sv, struct MHD_Connection *c)
 {
-	const char *arg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "seconds");
+	const char *arg = mhd.lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "seconds");
 	double max_s, seconds = 60;
 	struct sbuf b = { 0 };
 	struct expo_meta m;
@@ -372,7 +372,7 @@ static int start_daemon(struct http *h, const struct sockaddr_storage *addr, int
 			return -EINVAL;
 	}
 	opts[n] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
-	h->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h, MHD_OPTION_ARRAY, opts,
+	h->daemon = mhd.start_daemon(flags, 0, NULL, NULL, on_request, h, MHD_OPTION_ARRAY, opts,
 				     MHD_OPTION_END);
 	return h->daemon ? 0 : -EADDRINUSE;
 }
@@ -388,6 +388,7 @@ int http_start(struct server *sv, const struct sockaddr_storage *addr, struct we
 	       struct http **ret)
 {
 	struct http *h = calloc(1, sizeof(*h));
+	char err[512];
 	int r;
 
 	if (!h) {
@@ -397,7 +398,11 @@ int http_start(struct server *sv, const struct sockaddr_storage *addr, struct we
 	h->sv = sv;
 	h->web = *web;
 	*web = (struct webcfg){ 0 };
-	r = start_daemon(h, addr, -1);
+	r = cli_mhd_load(err, sizeof(err));
+	if (r < 0)
+		cli_error("%s", err);
+	else
+		r = start_daemon(h, addr, -1);
 	if (r < 0) {
 		http_free(h);
 		return r;
@@ -413,7 +418,7 @@ static void drain(struct MHD_Daemon *d)
 
 	for (int i = 0; i < 200; i++) {
 		const union MHD_DaemonInfo *info =
-			MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+			mhd.get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
 
 		if (!info || !info->num_connections)
 			return;
@@ -439,7 +444,7 @@ int http_renew(struct http **hp, struct webcfg *web)
 	h->sv = old->sv;
 	h->web = *web;
 	*web = (struct webcfg){ 0 };
-	info = MHD_get_daemon_info(old->daemon, MHD_DAEMON_INFO_LISTEN_FD);
+	info = mhd.get_daemon_info(old->daemon, MHD_DAEMON_INFO_LISTEN_FD);
 	fd = info ? info->listen_fd : -1;
 	/* the new daemon listens before the old one stops accepting: a connection
 	 * made meanwhile waits in the socket's backlog for whichever accepts it */
@@ -448,9 +453,9 @@ int http_renew(struct http **hp, struct webcfg *web)
 		http_free(h);
 		return r;
 	}
-	MHD_quiesce_daemon(old->daemon); /* the socket is the new daemon's now */
+	mhd.quiesce_daemon(old->daemon); /* the socket is the new daemon's now */
 	drain(old->daemon);
-	MHD_stop_daemon(old->daemon);
+	mhd.stop_daemon(old->daemon);
 	http_free(old);
 	*hp = h;
 	return 0;
@@ -460,6 +465,6 @@ void http_stop(struct http *h)
 {
 	if (!h)
 		return;
-	MHD_stop_daemon(h->daemon);
+	mhd.stop_daemon(h->daemon);
 	http_free(h);
 }

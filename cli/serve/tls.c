@@ -6,13 +6,12 @@
  * against basic_auth_users.
  */
 #include <errno.h>
-#include <gnutls/gnutls.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "mhd.h"
 #include "serve.h"
 
 /* GnuTLS priorities for [min, max] (10..13; 0: TLS 1.2 and up, the toolkit's default). */
@@ -71,18 +70,18 @@ bool web_client_ok(const struct webcfg *c, struct MHD_Connection *conn)
 
 	if (!c->tls || c->client_auth <= WEB_REQUEST_CLIENT_CERT)
 		return true;
-	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	ci = mhd.get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
 	if (!ci || !ci->tls_session)
 		return false;
 	s = (gnutls_session_t)ci->tls_session;
-	given = gnutls_certificate_get_peers(s, &n) && n > 0;
+	given = mhd.gnutls_certificate_get_peers(s, &n) && n > 0;
 	switch (c->client_auth) {
 	case WEB_REQUIRE_ANY_CLIENT_CERT:
 		return given;
 	case WEB_VERIFY_CLIENT_CERT_IF_GIVEN:
-		return !given || (gnutls_certificate_verify_peers2(s, &status) == 0 && !status);
+		return !given || (mhd.gnutls_certificate_verify_peers2(s, &status) == 0 && !status);
 	default: /* RequireAndVerifyClientCert */
-		return given && gnutls_certificate_verify_peers2(s, &status) == 0 && !status;
+		return given && mhd.gnutls_certificate_verify_peers2(s, &status) == 0 && !status;
 	}
 }
 
@@ -93,9 +92,9 @@ bool web_user_ok(const struct webcfg *c, struct MHD_Connection *conn)
 
 	if (!c->n_users)
 		return true;
-	user = MHD_basic_auth_get_username_password(conn, &pass);
+	user = mhd.basic_auth_get_username_password(conn, &pass);
 	ok = webcfg_check_user(c, user, pass);
-	MHD_free(user);
-	MHD_free(pass);
+	mhd.free(user);
+	mhd.free(pass);
 	return ok;
 }
