@@ -29,8 +29,9 @@ import sys
 #   aggr     rows from the session's counters
 #   metric   metric rows from the aggregated rows
 #   out      formatted reports
+#   doctor   the machine looked over (pmumon doctor): packs, sources' surveys, metrics
 ORDER = ['util', 'os', 'ctx', 'spec', 'expr', 'pmu', 'topo', 'db', 'resolve', 'sources',
-         'sched', 'session', 'aggr', 'metric', 'out']
+         'sched', 'session', 'aggr', 'metric', 'out', 'doctor']
 
 # lib/ paths (without extension) to modules; the first match wins.
 MODULES = [
@@ -38,7 +39,7 @@ MODULES = [
     (r'metric/expr$', 'expr'), (r'(pmu|source/format|source/id)$', 'pmu'), (r'topo$', 'topo'),
     (r'db/', 'db'), (r'(resolve|evlist)$', 'resolve'), (r'source/', 'sources'),
     (r'sched$', 'sched'), (r'(session|snapshot)$', 'session'), (r'aggr$', 'aggr'),
-    (r'metric/', 'metric'), (r'out/', 'out'),
+    (r'metric/', 'metric'), (r'out/', 'out'), (r'doctor$', 'doctor'),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
