@@ -232,9 +232,12 @@ static bool all_mods(const char *s, size_t n)
 	return true;
 }
 
+/* perf's raw event: 'r' and hex digits only (parse-events.l: r{num_raw_hex}), so "r0x3c"
+ * is not one, as perf refuses it. */
 static bool is_raw(const char *s, size_t n, uint64_t *ret)
 {
-	return n >= 2 && s[0] == 'r' && pm_parse_u64(s + 1, n - 1, 16, ret) == 0;
+	return n >= 2 && s[0] == 'r' && strspn(s + 1, "0123456789abcdefABCDEF") >= n - 1 &&
+	       pm_parse_u64(s + 1, n - 1, 16, ret) == 0;
 }
 
 static bool is_tp_char(char c)

@@ -75,6 +75,7 @@ static void test_parse_ok(void **state)
 		{ "power/energy-pkg/", "pmu:power[energy-pkg]" },
 		{ "r1a8", "raw:0x1a8" },
 		{ "r1a8:u", "raw:0x1a8:u" },
+		{ "r0x3c", "sym:r0x3c" }, /* perf's raw events are r and hex digits: not one */
 		{ "rapl", "sym:rapl" },
 		{ "sched:sched_switch", "tp:sched:sched_switch" },
 		{ "sched:*", "tp:sched:*" },
