@@ -59,10 +59,14 @@ def check(prefix, who):
 def main():
     check([], 'uid %d' % os.geteuid())
     setpriv = shutil.which('setpriv')
-    if os.geteuid() == 0 and setpriv:
-        check([setpriv, '--reuid=65534', '--regid=65534', '--clear-groups'], 'nobody')
-    else:
+    nobody = [setpriv, '--reuid=65534', '--regid=65534', '--clear-groups'] if setpriv else []
+    if os.geteuid() != 0 or not setpriv:
         print('not root (or no setpriv): the unprivileged check is skipped')
+    elif run(nobody, '--version').returncode != 0:
+        # a checkout nobody may not enter (under /root, mode 0700)
+        print('nobody cannot run %s: the unprivileged check is skipped' % PMUMON)
+    else:
+        check(nobody, 'nobody')
 
 
 if __name__ == '__main__':
