@@ -285,9 +285,10 @@ static void put_row(struct lines *ls, const struct view *v, const struct pm_row 
 	marks_text(r, marks, sizeof(marks));
 	if (isnan(r->value)) {
 		put_line(ls, "%-24s %16s%s", label,
-			 r->flags & PM_ROW_LOST	     ? "lost" :
-			 r->flags & PM_ROW_UNDEFINED ? "undefined" :
-						       "not counted",
+			 r->flags & PM_ROW_LOST	       ? "lost" :
+			 r->flags & PM_ROW_UNSUPPORTED ? "not supported" :
+			 r->flags & PM_ROW_UNDEFINED   ? "undefined" :
+							 "not counted",
 			 marks);
 		return;
 	}

@@ -411,7 +411,7 @@ int pm_aggr__build(struct pm_session *s)
 	if (!slot)
 		return -ENOMEM;
 	for (size_t k = 0; k < s->n_c; k++)
-		if (s->c[k].open)
+		if (s->c[k].open || s->c[k].unsupported)
 			slot[n++] = (struct slot){ s->c[k].event, row_key(s, &s->c[k]), k };
 	qsort(slot, n, sizeof(*slot), cmp_slot);
 	for (size_t i = 0; i < n; i++) {
@@ -513,8 +513,11 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		uint64_t val, ena, run;
 		double ratio;
 
-		if (!c->open)
+		if (!c->open) {
+			if (c->unsupported)
+				row->flags |= PM_ROW_UNSUPPORTED;
 			continue;
+		}
 		row->flags |= interval ? c->qual_iv : c->qual_tot;
 		if (c->first_of_inst && !c->lost)
 			a->covered += c->rec_instances ? c->rec_covered : 1;
@@ -546,7 +549,8 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 
 		row->covered = a->covered;
 		row->instances = a->instances;
-		if (a->covered < a->instances)
+		/* an event not supported here is that, not partly counted */
+		if (a->covered < a->instances && (!(row->flags & PM_ROW_UNSUPPORTED) || a->n_in))
 			row->flags |= PM_ROW_PARTIAL;
 		if (a->n_in == 0 || a->n_uncounted) {
 			row->value = NAN;

@@ -310,6 +310,8 @@ const char *pm_row_flag_name(unsigned flag)
 		return "partial";
 	case PM_ROW_LOST:
 		return "lost";
+	case PM_ROW_UNSUPPORTED:
+		return "unsupported";
 	default:
 		return NULL;
 	}

@@ -32,6 +32,7 @@ struct pm_counter {
 	bool implicit;	   /* in a read group pmumon made, not one the user asked for */
 	bool group_format; /* opened with PERF_FORMAT_GROUP (leaders) */
 	bool dropped;	   /* an unsupported default, left out */
+	bool unsupported;  /* an event asked for this machine cannot count: a <not supported> row */
 	struct pm_reading cur, prev;
 	/* the latest good reading, also from between reads (perf's checkpoint
 	 * polls): where a counter whose device goes away stops */

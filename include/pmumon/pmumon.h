@@ -497,12 +497,15 @@ enum {
 	PM_ROW_PARTIAL = 1 << 9,
 	/* an input's device went away: its counts stop at its last good read */
 	PM_ROW_LOST = 1 << 10,
+	/* this machine cannot count the event (the kernel has no such event or PMU, as
+	 * cycles on a VM without a virtual PMU): perf's <not supported>; with NOT_COUNTED */
+	PM_ROW_UNSUPPORTED = 1 << 11,
 };
 
 /* The flags that say a value is less than it seems (each shown in every output). */
 #define PM_ROW_QUALITY                                                                        \
 	(PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED | PM_ROW_UNDEFINED | PM_ROW_WRAP_UNCERTAIN | \
-	 PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_PARTIAL | PM_ROW_LOST)
+	 PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_PARTIAL | PM_ROW_LOST | PM_ROW_UNSUPPORTED)
 
 /*
  * Each PM_ROW_* flag's name in CSV, JSON Lines and exposition
@@ -549,7 +552,7 @@ enum pm_out_format {
 	PM_OUT_JSON, /* JSON Lines */
 };
 
-#define PM_JSON_SCHEMA 2 /* "schema" field of every JSON line (docs/output.md) */
+#define PM_JSON_SCHEMA 3 /* "schema" field of every JSON line (docs/output.md) */
 
 struct pm_out_opts {
 	size_t size; /* sizeof(struct pm_out_opts) */

@@ -23,10 +23,10 @@ static void opt_int(struct pm_jw *w, const char *key, int v)
 		pm_jw__null(w);
 }
 
-/* The flags schema 2 added, each a boolean named by pm_row_flag_name. */
+/* The flags schema 2 added (unsupported: schema 3), each a boolean named by pm_row_flag_name. */
 static const unsigned schema2_flags[] = {
-	PM_ROW_UNDEFINED, PM_ROW_WRAP_UNCERTAIN, PM_ROW_REPROGRAMMED,
-	PM_ROW_RESET,	  PM_ROW_PARTIAL,	 PM_ROW_LOST,
+	PM_ROW_UNDEFINED, PM_ROW_WRAP_UNCERTAIN, PM_ROW_REPROGRAMMED, PM_ROW_RESET,
+	PM_ROW_PARTIAL,	  PM_ROW_LOST,		 PM_ROW_UNSUPPORTED,
 };
 
 /* Where the row was counted: device, socket, die, CPU, a pack's place, a domain. */

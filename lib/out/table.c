@@ -58,6 +58,8 @@ static void value_text(const struct pm_row *row, char *buf, size_t size)
 
 	if (row->flags & PM_ROW_UNDEFINED && !(row->flags & PM_ROW_NOT_COUNTED))
 		snprintf(buf, size, "undefined (0/0)");
+	else if (row->flags & PM_ROW_UNSUPPORTED && row->flags & PM_ROW_NOT_COUNTED)
+		snprintf(buf, size, "<not supported>");
 	else if (row->flags & PM_ROW_NOT_COUNTED || !isfinite(row->value))
 		snprintf(buf, size, "<not counted>");
 	else if (!row->unit[0] && !(row->flags & PM_ROW_SNAPSHOT) &&

@@ -224,14 +224,31 @@ static void close_counter(struct pm_session *s, struct pm_counter *c)
 	c->open = false;
 }
 
-static void drop_event(struct pm_session *s, size_t event)
+/* An event left out (a default: dropped, no row) or kept as a <not supported> row. */
+static void drop_event(struct pm_session *s, size_t event, bool keep_row)
 {
 	for (size_t k = 0; k < s->n_c; k++) {
 		if (s->c[k].event != event)
 			continue;
 		close_counter(s, &s->c[k]);
-		s->c[k].dropped = true;
+		s->c[k].dropped = !keep_row;
+		s->c[k].unsupported = keep_row;
 	}
+}
+
+/*
+ * What perf stat turns into <not supported> and goes on (its
+ * stat_handle_error: ENOENT, EOPNOTSUPP, ENXIO, ENOSYS), and ENODEV of a
+ * core PMU. Not EINVAL, which perf skips too: here it gets its diagnosis
+ * (a group the PMU cannot hold, a term it refuses).
+ */
+static bool unsupported_error(const struct pm_session *s, const struct pm_counter *c, int err)
+{
+	const struct pm_pmu *p = s->l->inst[c->inst].pmu;
+
+	if (err == -ENODEV)
+		return !(p && p->uncore);
+	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENXIO || err == -ENOSYS;
 }
 
 static bool task_mode(const struct pm_session *s)
@@ -244,7 +261,7 @@ static size_t group_size(const struct pm_session *s, size_t leader)
 	size_t n = 0;
 
 	for (size_t k = leader; k < s->n_c; k++)
-		n += s->c[k].leader == leader && !s->c[k].dropped;
+		n += s->c[k].leader == leader && !s->c[k].dropped && !s->c[k].unsupported;
 	return n;
 }
 
@@ -346,7 +363,7 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 		struct pm_counter *c = &s->c[k];
 		const struct pm_event *ev = &s->l->ev[c->event];
 
-		if (c->dropped || c->source != PM_SRC_PERF)
+		if (c->dropped || c->unsupported || c->source != PM_SRC_PERF)
 			continue;
 		r = open_one(s, k);
 		if (r < 0 && user_only_fallback(s, c, r))
@@ -357,7 +374,17 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 			pm_log(s->ctx, PM_LOG_INFO,
 			       "'%s' is not supported here (%s), leaving it out", ev->label,
 			       strerror(-r));
-			drop_event(s, c->event);
+			drop_event(s, c->event, false);
+			continue;
+		}
+		if (unsupported_error(s, c, r)) {
+			struct pm_diag why;
+
+			pm_diag__init(&why);
+			perf_open_error(s, c, r, &why);
+			pm_log(s->ctx, PM_LOG_WARN,
+			       "%s: its row says <not supported>, the other events count", why.msg);
+			drop_event(s, c->event, true);
 			continue;
 		}
 		perf_open_error(s, c, r, reterr);

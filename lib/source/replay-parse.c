@@ -901,7 +901,7 @@ static int u64_col(struct pm_replay_parser *p, const char *s, const char *what, 
 static unsigned quality_of(const char *flags)
 {
 	const unsigned kept = PM_ROW_WRAP_UNCERTAIN | PM_ROW_REPROGRAMMED | PM_ROW_RESET |
-			      PM_ROW_PARTIAL | PM_ROW_LOST;
+			      PM_ROW_PARTIAL | PM_ROW_LOST | PM_ROW_UNSUPPORTED;
 	unsigned q = 0;
 
 	while (flags && *flags) {
@@ -1058,7 +1058,7 @@ static char *json_flags(json_t *o)
 	char buf[512] = "";
 	size_t n = 0;
 
-	for (unsigned bit = 1; bit && bit <= PM_ROW_LOST; bit <<= 1) {
+	for (unsigned bit = 1; bit && bit <= PM_ROW_UNSUPPORTED; bit <<= 1) {
 		const char *name = pm_row_flag_name(bit);
 		bool on = name && (bit == PM_ROW_NOT_COUNTED ?
 					   json_is_false(json_object_get(o, "counted")) :

@@ -200,7 +200,7 @@ class StatOnThisMachine(unittest.TestCase):
         objs = [json.loads(l) for l in r.stdout.splitlines()]
         self.assertEqual([o['type'] for o in objs], ['interval'] * 3 + ['total'])
         for o in objs:
-            self.assertEqual(o['schema'], 2)
+            self.assertEqual(o['schema'], 3)
             self.assertEqual(o['event'], 'msr/tsc/')
             self.assertTrue(o['counted'])
             self.assertRegex(o['timestamp'], r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$')
@@ -1263,6 +1263,45 @@ class DocsSayWhatIsTrue(unittest.TestCase):
         self.assertIn('uncore', keys)
         for key in sorted(keys):
             self.assertIn(key + '=', r.stdout, key)
+
+
+
+class NotSupported(unittest.TestCase):
+    """An event this machine cannot count is a <not supported> row and the run goes on,
+    as perf stat does (a guest without a virtual PMU has no cycles)."""
+    SIM = 'amdzen2:hypervisor=kvm-nopmu'
+
+    def test_table(self):
+        r = run('--sim', self.SIM, 'stat', '-a', '-e', 'cycles', '-e', 'cpu-clock',
+                '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r'(?m)^ +<not supported> +cycles$')
+        self.assertRegex(r.stdout, r'(?m)^ +[\d,.]+ msec +cpu-clock$')
+        self.assertIn("'cycles' is not supported by this kernel or CPU", r.stderr)
+        self.assertIn('its row says <not supported>', r.stderr)
+
+    def test_csv_and_json_flag_it(self):
+        r = run('--sim', self.SIM, 'stat', '-a', '-e', 'cycles', '-e', 'cpu-clock', '-x,',
+                '--', 'sleep', '1')
+        rows = {row['event']: row for row in sim_csv(r.stdout)}
+        self.assertEqual(rows['cycles']['value'], '')
+        self.assertEqual(rows['cycles']['flags'], 'not_counted|unsupported')
+        self.assertEqual(rows['cpu-clock']['flags'], '')
+        r = run('--sim', self.SIM, 'stat', '-a', '-e', 'cycles', '-e', 'cpu-clock', '-j',
+                '--', 'sleep', '1')
+        recs = {o['event']: o for o in map(json.loads, r.stdout.splitlines())}
+        self.assertEqual(recs['cycles']['schema'], 3)
+        self.assertTrue(recs['cycles']['unsupported'])
+        self.assertFalse(recs['cycles']['counted'])
+        self.assertIsNone(recs['cycles']['value'])
+        self.assertFalse(recs['cpu-clock']['unsupported'])
+
+    def test_a_refused_event_still_fails(self):
+        # not every refusal is <not supported>: a group the PMU cannot hold is refused, and why
+        r = run('--sim', 'yitian710', 'stat', '-a', '-e', '{ali_drw_21000/hif_rd/,'
+                'ali_drw_21000/hif_wr/}', '--', 'sleep', '1')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertNotIn('<not supported>', r.stdout)
 
 
 

@@ -407,7 +407,7 @@ class BadInput(unittest.TestCase):
                 '"running_ns":1000,"counted":true,"simulated":false}\n')
         for text, want in (
                 (good.replace('"schema":2', '"schema":9'),
-                 ':1: a record of schema 9: this pmumon reads schema 1 to 2'),
+                 ':1: a record of schema 9: this pmumon reads schema 1 to 3'),
                 (good.replace('"schema":2', '"schema":"2"'), ':1: expected "schema"'),
                 (good + '{"schema":2,"type":"interval"', ':2: not JSON'),
                 (good.replace('"raw":5', '"raw":-5'), ':1: expected raw to be a whole number'),

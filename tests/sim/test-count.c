@@ -674,11 +674,18 @@ static void test_open_errors(void **state)
 		{ -EACCES, "no permission to count 'msr/tsc/' on CPU 0: Permission denied",
 		  "perf_event_paranoid is 2; system-wide counting needs CAP_PERFMON (or root)" },
 		{ -EBUSY, "the counters of PMU 'msr' are in use by someone else", "NMI watchdog" },
-		{ -EOPNOTSUPP, "PMU 'msr' does not support 'msr/tsc/' this way", NULL },
 		{ -EMFILE, "too many open files", "ulimit -n" },
-		{ -ENOENT, "'msr/tsc/' is not supported by this kernel or CPU", NULL },
 		{ -EINVAL, "PMU 'msr' rejected 'msr/tsc/' on CPU 0 (config 0x0, config1 0x0)",
 		  "pmumon list events msr" },
+	};
+	/* what perf stat shows as <not supported> and goes on: a row that says so, the
+	 * reason on the log (perf: stat_handle_error) */
+	static const struct {
+		int err;
+		const char *msg;
+	} unsupported[] = {
+		{ -EOPNOTSUPP, "PMU 'msr' does not support 'msr/tsc/' this way" },
+		{ -ENOENT, "'msr/tsc/' is not supported by this kernel or CPU" },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
@@ -690,6 +697,27 @@ static void test_open_errors(void **state)
 		if (!strstr(r.d.msg, t[i].msg) || (t[i].hint && !strstr(r.d.hint, t[i].hint)))
 			fail_msg("%d: '%s' / '%s'", t[i].err, r.d.msg, r.d.hint);
 		assert_string_equal(r.d.input, "msr/tsc/");
+		stop(&r);
+	}
+	for (size_t i = 0; i < PM_ARRAY_SIZE(unsupported); i++) {
+		static const char *const two[] = { "msr/tsc/", "page-faults", NULL };
+		struct pm_sim *sim = epyc_sim();
+		const struct pm_report *rep;
+		struct run r;
+
+		th_log_clear();
+		pm_sim__fail_next_open(sim, "msr", unsupported[i].err);
+		assert_int_equal(start(&r, sim, two, &system_wide), 0);
+		assert_true(th_logged(unsupported[i].msg));
+		assert_true(th_logged("its row says <not supported>"));
+		pm_sim__advance(r.sim, SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, false);
+		assert_int_equal(row(rep, "msr/tsc/", NULL, -2, -2)->flags,
+				 PM_ROW_UNSUPPORTED | PM_ROW_NOT_COUNTED);
+		assert_true(isnan(row(rep, "msr/tsc/", NULL, -2, -2)->value));
+		assert_true(row(rep, "page-faults", NULL, -2, -2)->value > 0); /* the rest count */
+		assert_int_equal(row(rep, "page-faults", NULL, -2, -2)->flags, 0);
 		stop(&r);
 	}
 	{

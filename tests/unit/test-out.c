@@ -190,7 +190,7 @@ static void test_json(void **state)
 {
 	char *s = render(PM_OUT_JSON, 0, false), *line2;
 
-	assert_true(!strncmp(s, "{\"schema\":2,\"type\":\"total\"", 26));
+	assert_true(!strncmp(s, "{\"schema\":3,\"type\":\"total\"", 26));
 	line2 = strchr(s, '\n') + 1;
 	assert_non_null(strstr(line2, "\"value\":null"));
 	assert_non_null(strstr(line2, "\"counted\":false"));
@@ -363,13 +363,14 @@ static void test_quality_flags(void **state)
 
 	s = render_rows(PM_OUT_JSON, doubtful, 2);
 	assert_non_null(strstr(s, "\"wrap_uncertain\":true,\"reprogrammed\":false,\"reset\":false,"
-				  "\"partial\":true,\"lost\":true,\"covered\":8,\"instances\":16"));
+				  "\"partial\":true,\"lost\":true,\"unsupported\":false,"
+				  "\"covered\":8,\"instances\":16"));
 	assert_non_null(strstr(s, "\"value\":null,\"unit\":\"%\""));
 	assert_non_null(
 		strstr(s, "\"counted\":true,\"snapshot\":false,\"metric\":true,"
 			  "\"approximate\":false,\"undefined\":true,\"wrap_uncertain\":false,"
 			  "\"reprogrammed\":true,\"reset\":true,\"partial\":false,\"lost\":false,"
-			  "\"covered\":null,\"instances\":null"));
+			  "\"unsupported\":false,\"covered\":null,\"instances\":null"));
 	free(s);
 
 	s = render_rows(PM_OUT_TABLE, doubtful, 2);
