@@ -5,7 +5,7 @@
 - perf: where the doctor finds system-wide counting permitted, `stat -a -e
   cpu-clock` counts; where it finds it blocked (a problem), stat fails.
 - machine: where it finds a virtual machine without a virtual PMU, `stat -e
-  cycles` fails; where a core PMU exists, it counts.
+  cycles` has no count (a <not supported> row); where a core PMU exists, it counts.
 - both as the user the tests run as and, when that is root, as nobody
   (setpriv), where perf_event_paranoid decides.
 - the exit status is 1 exactly when some finding is a problem."""
@@ -48,10 +48,16 @@ def check(prefix, who):
     core = any(os.path.isdir('/sys/bus/event_source/devices/' + p)
                for p in ('cpu', 'cpu_core', 'armv8_pmuv3_0'))
     if counted and (no_vpmu or core):
-        cyc = run(prefix, 'stat', '-e', 'cycles', '--', 'true')
-        if (cyc.returncode == 0) == no_vpmu:
-            sys.exit('%s: doctor says %s a virtual PMU, stat -e cycles returned %d: %s'
-                     % (who, 'no' if no_vpmu else 'a core PMU:', cyc.returncode, cyc.stderr))
+        # cycles counts where a core PMU is, and is a <not supported> row where none is
+        cyc = run(prefix, 'stat', '-x,', '-e', 'cycles', '--', 'true')
+        flags = [line.split(',')[14] for line in cyc.stdout.splitlines()[1:]
+                 if line.startswith('total,')]
+        # (cycles alone and not supported: 'none of the events is supported here', exit 1)
+        countable = bool(cyc.returncode == 0 and flags and 'not_counted' not in flags[0])
+        if countable == no_vpmu:
+            sys.exit('%s: doctor says %s, stat -e cycles: %d %s %s'
+                     % (who, 'no virtual PMU' if no_vpmu else 'a core PMU', cyc.returncode,
+                        flags, cyc.stderr))
     print('%s: %d findings, %d problems; perf %s and stat agrees'
           % (who, len(findings), len(problems), verdict))
 
