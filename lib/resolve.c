@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ctx.h"
 #include "db/pack.h"
@@ -515,6 +516,91 @@ static int symbol_label(const struct pm_spec_event *se, const char *name, struct
 	return res->ev.label ? 0 : -ENOMEM;
 }
 
+/*
+ * perf's hardware cache events, "L1-dcache-load-misses" (tools/perf/util/
+ * evsel.c's tables, parse_events__decode_legacy_cache): a cache, then an
+ * operation (read when none) and a result (access when none), each by any
+ * of its names, case-insensitively, the longest that fits; the operations a
+ * cache has (evsel__hw_cache_stat). config = cache | op << 8 | result << 16
+ * (include/uapi/linux/perf_event.h), type PERF_TYPE_HW_CACHE.
+ */
+static const char *const cache_names[][6] = {
+	{ "L1-dcache", "l1-d", "l1d", "L1-data" },
+	{ "L1-icache", "l1-i", "l1i", "L1-instruction" },
+	{ "LLC", "L2" },
+	{ "dTLB", "d-tlb", "Data-TLB" },
+	{ "iTLB", "i-tlb", "Instruction-TLB" },
+	{ "branch", "branches", "bpu", "btb", "bpc" },
+	{ "node" },
+};
+static const char *const cache_ops[][6] = {
+	{ "load", "loads", "read" },
+	{ "store", "stores", "write" },
+	{ "prefetch", "prefetches", "speculative-read", "speculative-load" },
+};
+static const char *const cache_results[][6] = {
+	{ "refs", "Reference", "ops", "access" },
+	{ "misses", "miss" },
+};
+/* by cache: the operations it has (1 << op) */
+static const unsigned cache_has_op[] = { 7, 5, 7, 7, 1, 1, 7 };
+
+/* The longest of names (rows of aliases) s starts with, ending at '-' or the end: its row
+ * and *ret_len, or -1. */
+static int cache_word(const char *s, const char *const (*names)[6], size_t rows, size_t *ret_len)
+{
+	int best = -1;
+
+	*ret_len = 0;
+	for (size_t i = 0; i < rows; i++)
+		for (size_t j = 0; j < 6 && names[i][j]; j++) {
+			size_t n = strlen(names[i][j]);
+
+			if (n > *ret_len && !strncasecmp(s, names[i][j], n) &&
+			    (s[n] == '-' || s[n] == '\0')) {
+				best = (int)i;
+				*ret_len = n;
+			}
+		}
+	return best;
+}
+
+/* name as a hardware cache event: 1 and *ret_config, 0 when it is none, -EINVAL when the
+ * cache has no such operation (*ret_cache, *ret_op say which). */
+static int legacy_cache(const char *name, uint64_t *ret_config, int *ret_cache, int *ret_op)
+{
+	size_t n;
+	int cache = cache_word(name, cache_names, PM_ARRAY_SIZE(cache_names), &n), op = -1,
+	    result = -1;
+	const char *s = name + n;
+
+	if (cache < 0)
+		return 0;
+	for (int i = 0; i < 2 && *s == '-'; i++) {
+		int w;
+
+		s++;
+		if (op < 0 && (w = cache_word(s, cache_ops, PM_ARRAY_SIZE(cache_ops), &n)) >= 0)
+			op = w;
+		else if (result < 0 &&
+			 (w = cache_word(s, cache_results, PM_ARRAY_SIZE(cache_results), &n)) >= 0)
+			result = w;
+		else
+			return 0;
+		s += n;
+	}
+	if (*s)
+		return 0;
+	op = op < 0 ? 0 : op;
+	*ret_cache = cache;
+	*ret_op = op;
+	if (!(cache_has_op[cache] & (1u << op)))
+		return -EINVAL;
+	*ret_config = (uint64_t)cache | (uint64_t)op << 8 |
+		      (uint64_t)(result < 0 ? 0 : result) << 16;
+	return 1;
+}
+
 static int resolve_symbol(struct resolver *rs, const struct pm_spec_event *se, struct resolved *res)
 {
 	struct pm_ctx *ctx = rs->l->ctx;
@@ -543,6 +629,23 @@ static int resolve_symbol(struct resolver *rs, const struct pm_spec_event *se, s
 		if (r < 0)
 			return r;
 		return symbol_label(se, se->name, res);
+	}
+	{
+		int cache, op;
+
+		r = legacy_cache(se->name, &config[0], &cache, &op);
+		if (r < 0)
+			return spec_error(rs, se->pos, strlen(se->name), r,
+					  "perf's cache events: L1-dcache and LLC, dTLB, node load, "
+					  "store and prefetch; L1-icache load and prefetch; iTLB and "
+					  "branch load only",
+					  "'%s': the %s cache has no %s operation", se->name,
+					  cache_names[cache][0], cache_ops[op][0]);
+		if (r > 0) {
+			init_attr(&attr, PERF_TYPE_HW_CACHE, config);
+			r = add_inst(res, NULL, "cpu", &attr);
+			return r < 0 ? r : symbol_label(se, se->name, res);
+		}
 	}
 	/* an event name that some PMUs know, e.g. hif_rd on every ali_drw PMU */
 	for (size_t i = 0; i < ctx->n_pmus; i++) {

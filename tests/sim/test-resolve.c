@@ -132,6 +132,35 @@ static void test_generic_and_raw(void **state)
 	assert_int_equal(inst(&f, ev, 0)->attr.exclude_guest, 1);
 	assert_int_equal(inst(&f, ev, 0)->attr.exclude_host, 0);
 	assert_int_equal(inst(&f, ev, 0)->attr.exclude_kernel, 1);
+	/* perf's hardware cache events, encoded as perf 6.1 encodes them on this project's
+	 * machine ('perf stat -vv -e NAME -- true': type 3, config): any alias, any case */
+	{
+		static const struct {
+			const char *name;
+			uint64_t config;
+		} cache[] = {
+			{ "L1-dcache-load-misses", 0x10000 },
+			{ "LLC-stores", 0x102 },
+			{ "dTLB-prefetch-misses", 0x10203 },
+			{ "branch-loads", 0x5 },
+			{ "L1-dcache-loads", 0x0 },
+			{ "l1d-read-miss", 0x10000 },
+			{ "iTLB-load-misses", 0x10004 },
+			{ "node-stores", 0x106 },
+			{ "LLC-misses", 0x10002 },
+			{ "L1-icache-prefetches", 0x201 },
+		};
+
+		for (size_t i = 0; i < PM_ARRAY_SIZE(cache); i++) {
+			ev = add_ok(&f, cache[i].name);
+			assert_int_equal(inst(&f, ev, 0)->attr.type, PERF_TYPE_HW_CACHE);
+			if (inst(&f, ev, 0)->attr.config != cache[i].config)
+				fail_msg("%s: config 0x%llx, perf 0x%llx", cache[i].name,
+					 (unsigned long long)inst(&f, ev, 0)->attr.config,
+					 (unsigned long long)cache[i].config);
+			assert_string_equal(ev->label, cache[i].name);
+		}
+	}
 	ev = add_ok(&f, "msr/tsc/");
 	assert_int_equal(inst(&f, ev, 0)->attr.type, 10);
 	assert_int_equal(inst(&f, ev, 0)->attr.config, 0);
@@ -185,6 +214,9 @@ static void test_errors(void **state)
 	static const struct bad t[] = {
 		{ "epyc7742-1s", "amd_dx/event=0x7/", -ENOENT, 0, 6, "unknown PMU 'amd_dx'",
 		  "pmumon list pmus" },
+		/* a cache without that operation, as perf's evsel__hw_cache_stat has it */
+		{ "epyc7742-1s", "L1-icache-stores", -EINVAL, 0, 16,
+		  "the L1-icache cache has no store operation", "iTLB and branch load only" },
 		{ "epyc7742-1s", "amd_df/evnt=0x7/", -ENOENT, 7, 8,
 		  "unknown term 'evnt' for PMU 'amd_df'", "event, umask, config" },
 		{ "epyc7742-1s", "amd_df/dram_channel_data_controller_9/", -ENOENT, 7, 30,
