@@ -7,7 +7,6 @@
  * The rules it applies are in docs/kernel-facts.md 0.5.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -18,6 +17,7 @@
 #include "ctx.h"
 #include "db/pack.h"
 #include "pmu.h"
+#include "source/perf.h"
 #include "source/source.h"
 #include "util/util.h"
 
@@ -89,7 +89,6 @@ static struct who read_who(struct pm_ctx *ctx)
 
 static void privileges(struct pm_ctx *ctx, const struct who *w, struct findings *fs)
 {
-	char buf[128];
 	int paranoid;
 
 	if (w->uid == 0)
@@ -100,8 +99,7 @@ static void privileges(struct pm_ctx *ctx, const struct who *w, struct findings 
 	else if (w->uid > 0)
 		add(fs, PM_VERDICT_OK, "user", NULL,
 		    "running as uid %ld without CAP_PERFMON or CAP_SYS_ADMIN", w->uid);
-	if (pm_read_file(ctx, "proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) < 0 ||
-	    pm_parse_int_str(buf, &paranoid) < 0) {
+	if (pm_perf__paranoid(ctx, &paranoid) < 0) {
 		add(fs, PM_VERDICT_WARNING, "perf", "check that /proc is mounted",
 		    "cannot read /proc/sys/kernel/perf_event_paranoid");
 		return;
@@ -176,23 +174,22 @@ static void lockdown(struct pm_ctx *ctx, struct findings *fs)
 
 /* ---- drivers ----------------------------------------------------------------------- */
 
-static bool dir_exists(struct pm_ctx *ctx, const char *path)
+/* Is the kernel module loaded (or built in with parameters): /sys/module/NAME? */
+static bool module_loaded(struct pm_ctx *ctx, const char *module)
 {
-	int fd = ctx->ops->open(ctx->os, path, O_RDONLY | O_DIRECTORY);
+	char dir[160];
 
-	if (fd < 0)
-		return false;
-	ctx->ops->close(ctx->os, fd);
-	return true;
+	snprintf(dir, sizeof(dir), "sys/module/%s", module);
+	return pm_path_exists(ctx, dir);
 }
 
-/* Does a matching pack read through this driver? */
-static bool pack_driver(struct pm_ctx *ctx, const char *module)
+/* The matching packs' entry for a driver, or NULL: they do not read through it. */
+static const struct pm_driver_def *pack_driver(struct pm_ctx *ctx, const char *module)
 {
 	for (size_t i = 0; pm_db__driver(ctx->db, i); i++)
 		if (!strcmp(pm_db__driver(ctx->db, i)->module, module))
-			return true;
-	return false;
+			return pm_db__driver(ctx->db, i);
+	return NULL;
 }
 
 /* Does a modules list (modules.dep, modules.builtin) have file, compressed or not? */
@@ -202,7 +199,7 @@ static bool module_listed(struct pm_ctx *ctx, const char *list, const char *file
 	size_t n = strlen(file), have = 0;
 	char buf[8192 + 256];
 	bool found = false;
-	int fd = ops->open(ctx->os, list, 0);
+	int fd = ops->open(ctx->os, list, 0); /* O_RDONLY */
 
 	if (fd < 0)
 		return false;
@@ -232,26 +229,21 @@ static bool module_listed(struct pm_ctx *ctx, const char *list, const char *file
 
 static void drivers(struct pm_ctx *ctx, bool vm, struct findings *fs)
 {
-	char rel[128], dep[256], builtin[256], dir[160];
+	char rel[128], dep[256], builtin[256];
 	bool have_rel = pm_read_file(ctx, "proc/sys/kernel/osrelease", rel, sizeof(rel)) > 0;
 
 	snprintf(dep, sizeof(dep), "lib/modules/%s/modules.dep", have_rel ? rel : "?");
 	snprintf(builtin, sizeof(builtin), "lib/modules/%s/modules.builtin", have_rel ? rel : "?");
 	for (size_t i = 0; pm_db__driver(ctx->db, i); i++) {
 		const struct pm_driver_def *d = pm_db__driver(ctx->db, i);
-		bool loaded, built_in, alt = false;
+		bool loaded = module_loaded(ctx, d->module), built_in;
+		bool alt = d->alt && module_loaded(ctx, d->alt);
 		enum pm_verdict missing;
 		char fix[320], other[96] = "";
 
-		snprintf(dir, sizeof(dir), "sys/module/%s", d->module);
-		loaded = dir_exists(ctx, dir);
-		if (d->alt) {
-			snprintf(dir, sizeof(dir), "sys/module/%s", d->alt);
-			alt = dir_exists(ctx, dir);
-			if (alt)
-				snprintf(other, sizeof(other),
-					 "; pmumon counts the same through %s instead", d->alt);
-		}
+		if (alt)
+			snprintf(other, sizeof(other),
+				 "; pmumon counts the same through %s instead", d->alt);
 		/* a guest has none of them; another module may do the same */
 		missing = vm || alt ? PM_VERDICT_WARNING : PM_VERDICT_PROBLEM;
 		built_in = !loaded && module_listed(ctx, builtin, d->file);
@@ -276,8 +268,7 @@ static void drivers(struct pm_ctx *ctx, bool vm, struct findings *fs)
 				       "and /proc/sys/kernel/osrelease is unreadable",
 			    d->gives ? d->gives : d->config, other);
 		}
-		if ((loaded || built_in) && d->path && !dir_exists(ctx, d->path) &&
-		    !pm_path_exists(ctx, d->path)) {
+		if ((loaded || built_in) && d->path && !pm_path_exists(ctx, d->path)) {
 			struct pm_names names = { 0 };
 			bool debugfs = pm_str_has_prefix(d->path, "sys/kernel/debug/") &&
 				       (pm_list_names(ctx, "sys/kernel/debug", false, NULL,
@@ -285,10 +276,11 @@ static void drivers(struct pm_ctx *ctx, bool vm, struct findings *fs)
 					names.n == 0);
 
 			pm_names__done(&names);
-			snprintf(fix, sizeof(fix), "%s",
-				 debugfs ? "mount -t debugfs none /sys/kernel/debug (as root)" :
-					   "");
-			if (!debugfs)
+			if (debugfs)
+				snprintf(fix, sizeof(fix),
+					 "mount -t debugfs none /sys/kernel/debug "
+					 "(as root)");
+			else
 				snprintf(fix, sizeof(fix), "boot a kernel built with %s=y",
 					 d->path_config ? d->path_config : d->config);
 			add(fs, PM_VERDICT_PROBLEM, "driver", fix, "no /%s: %s", d->path,
@@ -306,26 +298,18 @@ static void drivers(struct pm_ctx *ctx, bool vm, struct findings *fs)
  * them; the module's allow_writes. */
 static void msr_access(struct pm_ctx *ctx, const struct who *w, struct findings *fs)
 {
-	const struct pm_driver_def *d = NULL;
-	char buf[32], dir[96] = "";
+	const struct pm_driver_def *d = pack_driver(ctx, "msr");
+	char buf[32];
 
-	for (size_t i = 0; pm_db__driver(ctx->db, i) && !d; i++)
-		if (!strcmp(pm_db__driver(ctx->db, i)->module, "msr"))
-			d = pm_db__driver(ctx->db, i);
 	if (d && (w->uid != 0 || !has_cap(w, CAP_SYS_RAWIO))) {
-		bool alt = false;
+		bool alt = d->alt && module_loaded(ctx, d->alt);
 
-		if (d->alt) {
-			snprintf(dir, sizeof(dir), "sys/module/%s", d->alt);
-			alt = dir_exists(ctx, dir);
-		}
 		add(fs, alt ? PM_VERDICT_WARNING : PM_VERDICT_PROBLEM, "msr",
 		    "run as root with CAP_SYS_RAWIO (the devices are root's, mode 0600)",
 		    "the msr source cannot open /dev/cpu/N/msr: it needs root and CAP_SYS_RAWIO%s",
 		    alt ? "; perf PMUs count the same here" : "");
 	}
-	if (!pack_driver(ctx, "msr") ||
-	    pm_read_file(ctx, "sys/module/msr/parameters/allow_writes", buf, sizeof(buf)) < 0)
+	if (!d || pm_read_file(ctx, "sys/module/msr/parameters/allow_writes", buf, sizeof(buf)) < 0)
 		return; /* not this machine's, not loaded, or only root may read it (0600) */
 	if (!strcmp(buf, "off"))
 		add(fs, PM_VERDICT_PROBLEM, "msr",

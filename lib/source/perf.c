@@ -50,7 +50,7 @@ static const char *pmu_name_of(const struct pm_evinst *in)
 	return in->pmu ? in->pmu->name : in->device;
 }
 
-static int read_paranoid(struct pm_ctx *ctx, int *ret)
+int pm_perf__paranoid(struct pm_ctx *ctx, int *ret)
 {
 	char buf[32];
 
@@ -65,7 +65,7 @@ static void permission_hint(struct pm_session *s, const struct pm_counter *c, ch
 {
 	int paranoid = 0;
 
-	if (read_paranoid(s->ctx, &paranoid) == 0 && paranoid <= 0)
+	if (pm_perf__paranoid(s->ctx, &paranoid) == 0 && paranoid <= 0)
 		snprintf(hint, size,
 			 "perf_event_paranoid is %d, so something else refused it: a seccomp "
 			 "profile (containers: allow perf_event_open), SELinux, or kernel lockdown",
@@ -180,7 +180,7 @@ static bool user_only_fallback(struct pm_session *s, struct pm_counter *c, int e
 	char *label;
 
 	if (err != -EACCES || in->attr.exclude_kernel ||
-	    (p && p->traits && p->traits->no_exclude) || read_paranoid(s->ctx, &paranoid) < 0 ||
+	    (p && p->traits && p->traits->no_exclude) || pm_perf__paranoid(s->ctx, &paranoid) < 0 ||
 	    paranoid <= 1)
 		return false;
 	for (size_t i = ev->first_inst; i < ev->first_inst + ev->n_inst; i++) {
