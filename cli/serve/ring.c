@@ -145,7 +145,7 @@ int ring_render(struct ring *r, double seconds, const struct expo_meta *m, struc
 		    m->simulated ? "true" : "false");
 	put_json_str(b, m->platform);
 	sbuf_puts(b, ",\"flag_names\":{");
-	for (unsigned bit = 1, first = 1; bit && bit <= PM_ROW_UNSUPPORTED; bit <<= 1)
+	for (unsigned bit = 1, first = 1; bit; bit <<= 1) /* every flag that has a name */
 		if (pm_row_flag_name(bit)) {
 			sbuf_printf(b, "%s\"%u\":", first ? "" : ",", bit);
 			put_json_str(b, pm_row_flag_name(bit));

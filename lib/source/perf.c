@@ -202,16 +202,26 @@ static bool user_only_fallback(struct pm_session *s, struct pm_counter *c, int e
 }
 
 /*
- * Defaults this machine cannot count are left out. An uncore PMU that exists
- * but cannot be reached on its cpumask CPU (ENODEV) is a problem to report.
+ * What perf stat turns into <not supported> and goes on (its
+ * stat_handle_error: ENOENT, EOPNOTSUPP, ENXIO, ENOSYS), and ENODEV of a
+ * core PMU; an uncore PMU that exists but cannot be reached on its cpumask
+ * CPU (ENODEV) is a problem to report. Not EINVAL, which perf skips too:
+ * here an event asked for gets its diagnosis (a group the PMU cannot hold,
+ * a term it refuses).
  */
-static bool droppable(const struct pm_session *s, const struct pm_counter *c, int err)
+static bool unsupported_error(const struct pm_session *s, const struct pm_counter *c, int err)
 {
 	const struct pm_pmu *p = s->l->inst[c->inst].pmu;
 
 	if (err == -ENODEV)
 		return !(p && p->uncore);
-	return err == -ENOENT || err == -EOPNOTSUPP || err == -EINVAL;
+	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENXIO || err == -ENOSYS;
+}
+
+/* Defaults this machine cannot count are left out, EINVAL's too. */
+static bool droppable(const struct pm_session *s, const struct pm_counter *c, int err)
+{
+	return unsupported_error(s, c, err) || err == -EINVAL;
 }
 
 static void close_counter(struct pm_session *s, struct pm_counter *c)
@@ -234,21 +244,6 @@ static void drop_event(struct pm_session *s, size_t event, bool keep_row)
 		s->c[k].dropped = !keep_row;
 		s->c[k].unsupported = keep_row;
 	}
-}
-
-/*
- * What perf stat turns into <not supported> and goes on (its
- * stat_handle_error: ENOENT, EOPNOTSUPP, ENXIO, ENOSYS), and ENODEV of a
- * core PMU. Not EINVAL, which perf skips too: here it gets its diagnosis
- * (a group the PMU cannot hold, a term it refuses).
- */
-static bool unsupported_error(const struct pm_session *s, const struct pm_counter *c, int err)
-{
-	const struct pm_pmu *p = s->l->inst[c->inst].pmu;
-
-	if (err == -ENODEV)
-		return !(p && p->uncore);
-	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENXIO || err == -ENOSYS;
 }
 
 static bool task_mode(const struct pm_session *s)

@@ -1058,7 +1058,7 @@ static char *json_flags(json_t *o)
 	char buf[512] = "";
 	size_t n = 0;
 
-	for (unsigned bit = 1; bit && bit <= PM_ROW_UNSUPPORTED; bit <<= 1) {
+	for (unsigned bit = 1; bit; bit <<= 1) { /* every flag pm_row_flag_name names */
 		const char *name = pm_row_flag_name(bit);
 		bool on = name && (bit == PM_ROW_NOT_COUNTED ?
 					   json_is_false(json_object_get(o, "counted")) :
@@ -1071,7 +1071,7 @@ static char *json_flags(json_t *o)
 }
 
 /*
- * A line of pmumon's JSON Lines (stat -j, docs/output.md schema 2): its
+ * A line of pmumon's JSON Lines (stat -j, docs/output.md, schemas 1 to 3): its
  * fields spelled out as the CSV writes them, then read as a CSV row is, so
  * both formats mean the same. A record of a newer schema is refused.
  */
