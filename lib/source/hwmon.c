@@ -159,7 +159,14 @@ static int read_value(struct pm_session *s, int fd, uint64_t *ret)
 	return pm_parse_u64_str(buf, 0, ret) < 0 ? -EPROTO : 0;
 }
 
-/* eventN: "0x45: HNF_REQUESTS\n", or "No event being monitored" (§2.4): -1. */
+/* eventN's text, "0x45: HNF_REQUESTS" (§2.4): its code; false for "No event being
+ * monitored" or anything else. */
+static bool code_of(const char *text, uint64_t *ret)
+{
+	return strchr(text, ':') && pm_parse_u64(text, strcspn(text, ":"), 16, ret) == 0;
+}
+
+/* eventN read: its code, or -1 when it names none. */
 static int read_code(struct pm_session *s, int fd, long *ret)
 {
 	char buf[96];
@@ -168,11 +175,7 @@ static int read_code(struct pm_session *s, int fd, long *ret)
 
 	if (r < 0)
 		return r;
-	if (!strchr(buf, ':') || pm_parse_u64(buf, strcspn(buf, ":"), 16, &code) < 0) {
-		*ret = -1;
-		return 0;
-	}
-	*ret = (long)code;
+	*ret = code_of(buf, &code) && code <= LONG_MAX ? (long)code : -1;
 	return 0;
 }
 
@@ -185,6 +188,12 @@ static const char *code_name(const struct pm_pmu *p, uint64_t code)
 		if (!strcmp(p->aliases[i].terms, terms))
 			return p->aliases[i].name;
 	return NULL;
+}
+
+/* Does the block's table name code 0 DISABLE: a selected slot then counts (§2.5)? */
+static bool has_disable(const struct pm_pmu *p)
+{
+	return code_name(p, 0) && !strcmp(code_name(p, 0), "DISABLE");
 }
 
 /* A slot's code for a message: its event name, or "an event" when no table has it. */
@@ -315,8 +324,8 @@ static bool left_by_pmumon(struct pm_session *s, const struct hw_block *k)
 	}
 	for (unsigned j = 0; j < k->b->counters; j++) {
 		snprintf(path, sizeof(path), "%s/event%u", k->b->dir, j);
-		if (pm_read_file(s->ctx, path, text, sizeof(text)) < 0 || !strchr(text, ':') ||
-		    pm_parse_u64(text, strcspn(text, ":"), 16, &v) < 0 || v > LONG_MAX)
+		if (pm_read_file(s->ctx, path, text, sizeof(text)) < 0 || !code_of(text, &v) ||
+		    v > LONG_MAX)
 			return false;
 		if (asked_code(s, k, (long)v))
 			asked = true;
@@ -457,7 +466,7 @@ static int survey(struct pm_session *s, struct hw_block *k, struct pm_diag *d)
 	bool reclaimed = false; /* left running by a pmumon; reset for --reclaim */
 	int r = 0;
 
-	k->has_disable = code_name(k->pmu, 0) && !strcmp(code_name(k->pmu, 0), "DISABLE");
+	k->has_disable = has_disable(k->pmu);
 	k->slot = calloc(n ? n : 1, sizeof(*k->slot));
 	for (unsigned j = 0; k->slot && j < n; j++)
 		k->slot[j] = (struct hw_slot){ .ev_fd = -1, .ctr_fd = -1, .on = -1 };
@@ -1124,13 +1133,12 @@ static void hwmon_survey(struct pm_ctx *ctx, pm_survey_fn fn, void *ud)
 			snprintf(fix, sizeof(fix), "if nothing uses them, write 0 to /%s", path);
 			fn(ud, what, fix);
 		}
-		if (b->kind != PM_HWMON_COUNTER || !code_name(p, 0) ||
-		    strcmp(code_name(p, 0), "DISABLE") != 0)
+		if (b->kind != PM_HWMON_COUNTER || !has_disable(p))
 			continue; /* a programmed select need not mean it counts */
 		for (unsigned j = 0; j < b->counters; j++) {
 			snprintf(path, sizeof(path), "%s/event%u", b->dir, j);
-			if (pm_read_file(ctx, path, text, sizeof(text)) < 0 || !strchr(text, ':') ||
-			    pm_parse_u64(text, strcspn(text, ":"), 16, &v) < 0 || !v)
+			if (pm_read_file(ctx, path, text, sizeof(text)) < 0 || !code_of(text, &v) ||
+			    !v)
 				continue;
 			snprintf(what, sizeof(what),
 				 "%s counter %u is counting %s (0x%llx) for another program: "
