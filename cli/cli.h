@@ -416,6 +416,9 @@ int cli_snprintf(char *buf, size_t size, const char *fmt, ...)
  * that takes (characters, not bytes).
  */
 void cli_escape(FILE *f, const char *s, size_t len);
+/* Edits (insert, delete, change, swap two neighbours) from a to b, up to 3: the "did you
+ * mean" of a mistyped name. */
+int cli_edits(const char *a, const char *b);
 /* s as a JSON string: quotes, backslashes and control characters escaped. */
 void cli_json_str(FILE *f, const char *s);
 /* Where a row was counted, as --per-* names it: its place, device, the domain of an uncore

@@ -415,28 +415,6 @@ static bool anything_matches(struct pm_ctx *ctx, const char *glob)
 	return false;
 }
 
-/* Edits (insert, delete, change, swap two neighbours) from a to b, up to 3. */
-static int edits(const char *a, const char *b)
-{
-	size_t n = strlen(a), m = strlen(b);
-	int d[16][16];
-
-	if (n > 14 || m > 14)
-		return 3;
-	for (size_t i = 0; i <= n; i++)
-		for (size_t j = 0; j <= m; j++) {
-			if (!i || !j) {
-				d[i][j] = (int)(i + j);
-				continue;
-			}
-			d[i][j] = CLI_MIN(CLI_MIN(d[i - 1][j], d[i][j - 1]) + 1,
-					  d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-				d[i][j] = CLI_MIN(d[i][j], d[i - 2][j - 2] + 1);
-		}
-	return CLI_MIN(d[n][m], 3);
-}
-
 /* `pmumon list metircs`: a mistyped subcommand, not a glob that matches nothing. */
 static void not_a_subcommand(const char *arg)
 {
@@ -444,7 +422,7 @@ static void not_a_subcommand(const char *arg)
 	char names[128];
 
 	for (size_t i = 0; i < CLI_ARRAY_SIZE(subcommands); i++)
-		if (edits(arg, subcommands[i].name) <= 2) {
+		if (cli_edits(arg, subcommands[i].name) <= 2) {
 			near = subcommands[i].name;
 			break;
 		}

@@ -53,40 +53,6 @@ static const struct {
 	{ 0, "scale", "pmumon always scales multiplexed counts, and says so in each row" },
 };
 
-static size_t min2(size_t a, size_t b)
-{
-	return a < b ? a : b;
-}
-
-/* Edit distance of a and b (insertions, deletions, changes), stopping above max. */
-static size_t distance(const char *a, const char *b, size_t max)
-{
-	size_t la = strlen(a), lb = strlen(b), row[64], best;
-
-	if (la >= 63 || lb >= 63)
-		return max + 1;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		best = row[0];
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
-
-			v = min2(v, up + 1);
-			v = min2(v, row[j - 1] + 1);
-			row[j] = v;
-			diag = up;
-			best = min2(best, v);
-		}
-		if (best > max)
-			return max + 1;
-	}
-	return row[lb];
-}
-
 /*
  * After getopt's own message for an option it refused: what perf users mean
  * by it, or the nearest option this command has.
@@ -95,12 +61,13 @@ static void suggest(const struct cli_command_options *co, char **argv, int argc)
 {
 	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
 	const struct option *best = NULL;
-	size_t best_d = 3, n;
+	int best_d = 3;
+	size_t n;
 	char name[64];
 
 	if (!strncmp(arg, "--", 2)) {
 		n = strcspn(arg + 2, "=");
-		snprintf(name, sizeof(name), "%.*s", (int)min2(n, sizeof(name) - 1), arg + 2);
+		snprintf(name, sizeof(name), "%.*s", (int)CLI_MIN(n, sizeof(name) - 1), arg + 2);
 	} else if (optopt > 0 && optopt < 128 && !strchr(co->shortopts, optopt)) {
 		name[0] = '\0'; /* a short option this command lacks */
 	} else {
@@ -120,13 +87,13 @@ static void suggest(const struct cli_command_options *co, char **argv, int argc)
 		}
 	}
 	for (const struct option *o = co->longopts; name[0] && o->name; o++) {
-		size_t d = distance(name, o->name, best_d);
+		int d = cli_edits(name, o->name);
 
 		if (!strcmp(name, o->name))
 			return; /* known: its argument was what getopt refused */
 		if (d < best_d || (!best && !strncmp(o->name, name, strlen(name)))) {
 			best = o;
-			best_d = min2(d, best_d);
+			best_d = CLI_MIN(d, best_d);
 		}
 	}
 	if (best)

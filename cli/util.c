@@ -277,3 +277,25 @@ void cli_json_str(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+/* Edits (insert, delete, change, swap two neighbours) from a to b, up to 3. */
+int cli_edits(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+	int d[32][32];
+
+	if (n > 30 || m > 30)
+		return 3;
+	for (size_t i = 0; i <= n; i++)
+		for (size_t j = 0; j <= m; j++) {
+			if (!i || !j) {
+				d[i][j] = (int)(i + j);
+				continue;
+			}
+			d[i][j] = CLI_MIN(CLI_MIN(d[i - 1][j], d[i][j - 1]) + 1,
+					  d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+				d[i][j] = CLI_MIN(d[i][j], d[i - 2][j - 2] + 1);
+		}
+	return CLI_MIN(d[n][m], 3);
+}
