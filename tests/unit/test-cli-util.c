@@ -177,6 +177,29 @@ static int cmp(const void *x, const void *y)
 }
 
 /* select is sort's k-th, on random arrays with many repeats, sorted and reversed ones. */
+/* The "did you mean" distance: each kind of edit counts one, capped at 3; long names too. */
+static void test_edits(void **state)
+{
+	static const struct {
+		const char *a, *b;
+		int want;
+	} t[] = {
+		{ "metrics", "metrics", 0 },
+		{ "metircs", "metrics", 1 },		  /* two neighbours swapped */
+		{ "interval-cont", "interval-count", 1 }, /* one left out */
+		{ "metrics-only", "metric-only", 1 },	  /* one too many */
+		{ "pmus", "pmvs", 1 },			  /* one changed */
+		{ "events", "groups", 3 },		  /* far: capped */
+		{ "interval-print-and-more", "interval-print-and-mor", 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++)
+		if (cli_edits(t[i].a, t[i].b) != t[i].want)
+			fail_msg("'%s' -> '%s': %d, want %d", t[i].a, t[i].b,
+				 cli_edits(t[i].a, t[i].b), t[i].want);
+}
+
 static void test_select_kth(void **state)
 {
 	unsigned seed = 12345;
@@ -209,7 +232,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),	     cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_grow_and_snprintf),
-		cmocka_unit_test(test_select_kth),
+		cmocka_unit_test(test_select_kth),   cmocka_unit_test(test_edits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
