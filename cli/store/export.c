@@ -254,8 +254,10 @@ int store_export_csv(const char *path, long long run, int *ret_fd, char *ret_pac
 		r = -ENOENT;
 	}
 	x.rows = r == 0 ? calloc(x.n, sizeof(*x.rows)) : NULL;
+	if (r == 0 && !x.rows)
+		r = -ENOMEM;
 	/* a temporary file, not memory: a run may be larger than memory */
-	f = x.rows ? tmpfile() : NULL;
+	f = r == 0 ? tmpfile() : NULL;
 	if (r == 0 && !f) {
 		why = "cannot create a temporary file (is /tmp writable?)";
 		r = -EIO;

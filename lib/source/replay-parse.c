@@ -1563,9 +1563,9 @@ int pm_replay__next_sample(struct pm_replay *rp)
 	return 0;
 }
 
-const char *pm_replay__play_error(const struct pm_replay *rp)
+const struct pm_diag *pm_replay__play_error(const struct pm_replay *rp)
 {
-	return rp->parser ? rp->parser->own.msg : "";
+	return &rp->parser->own;
 }
 
 void pm_replay__free(struct pm_replay *rp)

@@ -787,7 +787,9 @@ static int replay_open(struct pm_session *s, struct pm_diag *reterr)
 	if (rp->first.wall_ns && rp->intervals)
 		rp->wall_ns = rp->first.wall_ns - PM_MIN(rp->first.wall_ns, rp->first.t_ns);
 	if (pm_replay__rewind(rp) < 0) {
-		pm_diag_set(reterr, NULL, "%s", pm_replay__play_error(rp));
+		const struct pm_diag *why = pm_replay__play_error(rp);
+
+		pm_diag_set(reterr, why->hint[0] ? why->hint : NULL, "%s", why->msg);
 		return -EIO;
 	}
 	return 0;
@@ -840,7 +842,10 @@ static int replay_read(struct pm_session *s)
 		return 0;
 	r = pm_replay__next_sample(rp);
 	if (r == -EINVAL) {
-		pm_log(s->ctx, PM_LOG_WARN, "%s", pm_replay__play_error(rp));
+		const struct pm_diag *why = pm_replay__play_error(rp);
+
+		pm_log(s->ctx, PM_LOG_WARN, "%s%s%s", why->msg, why->hint[0] ? ": " : "",
+		       why->hint);
 		return -EIO;
 	}
 	if (r < 0)

@@ -99,7 +99,7 @@ int pm_replay__rewind(struct pm_replay *rp);
  * after the last, or -errno: the file changed or failed since the first pass (said in
  * pm_replay__play_error). */
 int pm_replay__next_sample(struct pm_replay *rp);
-const char *pm_replay__play_error(const struct pm_replay *rp);
+const struct pm_diag *pm_replay__play_error(const struct pm_replay *rp);
 
 /* replay-parse.c: Exposed for testing: a perf stat -x aggregation id. */
 int pm_replay_parse_aggr_id(const char *s, int *ret_cpu, int *ret_socket, int *ret_die,

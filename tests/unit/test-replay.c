@@ -448,7 +448,8 @@ static void test_changed_between_passes(void **state)
 		r = pm_replay__next_sample(rp);
 		assert_int_equal(r, -EINVAL);
 		assert_non_null(
-			strstr(pm_replay__play_error(rp), "changed since it was first read"));
+			strstr(pm_replay__play_error(rp)->msg, "changed since it was first read"));
+		assert_non_null(strstr(pm_replay__play_error(rp)->hint, "import it again"));
 		pm_replay__free(rp);
 	}
 }
