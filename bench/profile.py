@@ -6,7 +6,9 @@
   intervals minus a run of N, divided by 200, so start-up cancels out);
 - system calls per interval of pmumon and of perf stat (strace -c, same trick).
 
-usage: bench/profile.py [--build DIR]     (needs valgrind and strace)
+usage: bench/profile.py [--build DIR] [--events 5|10]   (needs valgrind and strace)
+
+The events are bench/run.py's sets, so the numbers stand beside its table.
 """
 import argparse
 import os
@@ -16,12 +18,12 @@ import subprocess
 import sys
 import tempfile
 
-EVENTS = ['msr/tsc/', 'cpu-clock', 'page-faults', 'context-switches', 'cpu-migrations']
+from run import EVENT_SETS
 
 
-def stat_cmd(tool, n):
+def stat_cmd(tool, n, events):
     return [tool, 'stat', '-a', '-I', '10', '--interval-count', str(n)] + \
-        sum((['-e', e] for e in EVENTS), [])
+        sum((['-e', e] for e in events), [])
 
 
 def instructions(cmd):
@@ -47,16 +49,21 @@ def syscalls(cmd):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--build', default='build')
+    ap.add_argument('--events', type=int, choices=[len(e) for e, _ in EVENT_SETS], default=5)
     a = ap.parse_args()
+    events = next(e for e, _ in EVENT_SETS if len(e) == a.events)
     pmumon = os.path.join(a.build, 'cli', 'pmumon')
     for tool in ('valgrind', 'strace', 'perf'):
         if not shutil.which(tool):
             sys.exit('%s is not installed' % tool)
     n, extra = 10, 200
-    ins = (instructions(stat_cmd(pmumon, n + extra)) - instructions(stat_cmd(pmumon, n))) / extra
+    ins = (instructions(stat_cmd(pmumon, n + extra, events)) -
+           instructions(stat_cmd(pmumon, n, events))) / extra
+    print('%d events' % len(events))
     print('pmumon instructions per interval (callgrind): %.0f' % ins)
     for name, tool in (('pmumon', pmumon), ('perf', shutil.which('perf'))):
-        per = (syscalls(stat_cmd(tool, n + extra)) - syscalls(stat_cmd(tool, n))) / extra
+        per = (syscalls(stat_cmd(tool, n + extra, events)) -
+               syscalls(stat_cmd(tool, n, events))) / extra
         print('%-6s system calls per interval (strace): %.1f' % (name, per))
 
 

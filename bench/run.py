@@ -56,7 +56,7 @@ def main():
     ap.add_argument('--seconds', type=float, default=5.0)
     ap.add_argument('--runs', type=int, default=5)
     ap.add_argument('--interval', type=int, default=10)
-    ap.add_argument('--only', choices=['stat', 'formats', 'import'])
+    ap.add_argument('--only', choices=['stat', 'formats', 'import', 'rss'])
     ap.add_argument('--import-mib', type=int, default=1024)
     a = ap.parse_args()
     pmumon = os.path.join(a.build, 'cli', 'pmumon')
@@ -72,6 +72,8 @@ def main():
         formats(a, pmumon, launcher)
     if a.only in (None, 'import'):
         import_speed(a, pmumon, launcher)
+    if a.only in (None, 'rss'):
+        rss_by_file(pmumon)
 
 
 def stat(a, pmumon, perf, floor, launcher, events, floor_events):
@@ -180,6 +182,28 @@ def import_speed(a, pmumon, launcher):
             print('  %-14s %7.1f MB/s wall, %7.1f MB/s CPU, peak RSS %6d KiB'
                   % (k, mb / wall, mb / cpu, rss))
         print('  (targets: import >= 100 MB/s, peak RSS < 20 MB)')
+
+
+def rss_by_file(pmumon):
+    """Where a counting pmumon's resident memory is: /proc/PID/smaps of a running
+    `stat -a -I 1000`, summed by mapped file (the libraries it loads)."""
+    proc = subprocess.Popen([pmumon, 'stat', '-a', '-e', 'msr/tsc/', '-I', '1000',
+                             '--interval-count', '3'], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    time.sleep(1.5)
+    by, cur = {}, None
+    with open('/proc/%d/smaps' % proc.pid) as f:
+        for line in f:
+            head = line.split()
+            if '-' in head[0] and len(head) >= 5 and not line.startswith(('Rss', 'Size')):
+                cur = os.path.basename(head[5]) if len(head) > 5 else '[anon]'
+            elif head[0] == 'Rss:':
+                by[cur] = by.get(cur, 0) + int(head[1])
+    proc.wait()
+    print('\nresident memory of a running pmumon stat -a -I 1000, KiB by mapped file')
+    for name, kib in sorted(by.items(), key=lambda x: -x[1])[:12]:
+        print('  %7d  %s' % (kib, name))
+    print('  %7d  total' % sum(by.values()))
 
 
 if __name__ == '__main__':
