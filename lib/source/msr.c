@@ -48,7 +48,9 @@
 #define MSR_L3_CTL 0xc0010230 /* MSR_F16H_L2I_PERF_CTL */
 #define CTL_EN (1ull << 22)
 #define CTR_BITS 48
-#define MAX_SLOTS 6
+#define DF_SLOTS 4 /* NUM_COUNTERS_NB (docs/kernel-facts.md, amd_uncore) */
+#define L3_SLOTS 6 /* NUM_COUNTERS_L3, F17h+ */
+#define MAX_SLOTS L3_SLOTS
 #define PHASE_NS 100000000ull		     /* 100 ms: 10 phases in a 1 s interval */
 #define WRAP_POLL_NS 10000000000ull	     /* 48 bits at 1e10/s last 7.8 hours */
 #define LOCK_PATH "run/lock/pmumon-msr.lock" /* one per machine, as hwmon's and sideband's */
@@ -215,7 +217,7 @@ static struct msr_dom *dom_for(struct pm_msr_state *st, bool df, int cpu)
 	if (pm_grow((void **)&st->dom, &st->cap_dom, st->n_dom + 1, sizeof(*d)) < 0)
 		return NULL;
 	d = &st->dom[st->n_dom++];
-	*d = (struct msr_dom){ .df = df, .cpu = cpu, .fd = -1, .n_slots = df ? 4 : 6 };
+	*d = (struct msr_dom){ .df = df, .cpu = cpu, .fd = -1, .n_slots = df ? DF_SLOTS : L3_SLOTS };
 	for (unsigned j = 0; j < MAX_SLOTS; j++)
 		d->on[j] = -1;
 	return d;
@@ -779,7 +781,7 @@ static void msr_survey(struct pm_ctx *ctx, pm_survey_fn fn, void *ud)
 		for (size_t c = 0; c < p->cpus.n; c++) {
 			struct msr_dom d = { .df = df,
 					     .cpu = p->cpus.cpu[c],
-					     .n_slots = df ? 4 : 6 };
+					     .n_slots = df ? DF_SLOTS : L3_SLOTS };
 			char path[64], what[320], fix[320];
 			int fd;
 
