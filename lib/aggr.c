@@ -22,6 +22,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "session.h"
+#include "topo.h"
 #include "util/counts.h"
 #include "util/util.h"
 
@@ -61,7 +62,7 @@ static bool same_cpus(const struct pm_cpus *a, const struct pm_cpus *b)
 /* Does a CPU list of the sysfs L3 sharing file of each cpumask CPU split the online CPUs? */
 static bool one_per_l3(struct pm_session *s, const struct pm_cpus *mask)
 {
-	const struct pm_topo *t = &s->ctx->topo;
+	const struct pm_topo *t = s->ctx->topo;
 	struct pm_cpus seen = { 0 };
 	size_t total = 0;
 	bool ok = true;
@@ -94,7 +95,7 @@ static bool one_per_l3(struct pm_session *s, const struct pm_cpus *mask)
 /* Are the CPUs of mask on distinct sockets (by_die false) or dies, one on each? */
 static bool one_per(const struct pm_session *s, const struct pm_cpus *mask, bool by_die)
 {
-	const struct pm_topo *t = &s->ctx->topo;
+	const struct pm_topo *t = s->ctx->topo;
 
 	if (mask->n != (size_t)(by_die ? t->n_dies : t->n_packages))
 		return false;
@@ -127,7 +128,7 @@ static enum domain_kind event_domain(struct pm_session *s, size_t e)
 			return DOMAIN_NONE;
 	}
 	/* finer than a die: an L3 domain, if sysfs says the cpumask splits that way */
-	if (p->cpus.n > (size_t)s->ctx->topo.n_dies && one_per_l3(s, &p->cpus))
+	if (p->cpus.n > (size_t)s->ctx->topo->n_dies && one_per_l3(s, &p->cpus))
 		return DOMAIN_L3;
 	if (one_per(s, &p->cpus, false))
 		return DOMAIN_SOCKET;
@@ -139,7 +140,7 @@ static enum domain_kind event_domain(struct pm_session *s, size_t e)
 /* The label of cpu's domain, kept in the session; NULL when none (or no memory). */
 static const char *domain_label(struct pm_session *s, enum domain_kind kind, int cpu)
 {
-	const struct pm_cpu_topo *t = pm_topo__cpu(&s->ctx->topo, cpu);
+	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, cpu);
 	char label[256], path[96], buf[200];
 	size_t n;
 
@@ -182,7 +183,7 @@ static bool spans_sockets(const struct pm_session *s, const struct pm_counter *c
 
 static long row_key(const struct pm_session *s, const struct pm_counter *c)
 {
-	const struct pm_cpu_topo *t = pm_topo__cpu(&s->ctx->topo, c->cpu);
+	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, c->cpu);
 	const struct pm_pmu_place *pl = place_of(s, c);
 	long pkg = t ? t->package : 0;
 
@@ -205,7 +206,7 @@ static long row_key(const struct pm_session *s, const struct pm_counter *c)
 		 * arm64 has no die_id at all (every CPU is die 0) */
 		if (pl && pl->die >= 0)
 			return pkg * 256 + pl->die;
-		return pm_topo__die_key(&s->ctx->topo, c->cpu);
+		return pm_topo__die_key(s->ctx->topo, c->cpu);
 	case PM_AGGR_SOCKET:
 		return t ? t->package : -1;
 	case PM_AGGR_FAMILY:
@@ -228,7 +229,7 @@ static int cmp_slot(const void *a, const void *b)
 static void fill_row(const struct pm_session *s, const struct pm_counter *c, struct pm_row *row)
 {
 	const struct pm_event *ev = &s->l->ev[c->event];
-	const struct pm_cpu_topo *t = pm_topo__cpu(&s->ctx->topo, c->cpu);
+	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, c->cpu);
 	const struct pm_pmu_place *pl = place_of(s, c);
 
 	*row = (struct pm_row){ .event = ev->label,

@@ -8,113 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/embedded.h"
-#include "db/pack.h"
-#include "pmu.h"
-#include "source/replay.h"
-#include "source/source.h"
-#include "util/opts.h"
 #include "util/util.h"
-
-/* Forget a discovery that failed half way. */
-static void discovery_done(struct pm_ctx *ctx)
-{
-	for (size_t i = 0; i < ctx->n_pmus; i++)
-		pm_pmu__free(ctx->pmus[i]);
-	ctx->n_pmus = 0;
-	pm_topo__done(&ctx->topo);
-	pm_db__free(ctx->db);
-	ctx->db = NULL;
-	free(ctx->tracefs);
-	ctx->tracefs = NULL;
-}
-
-static void free_extra(struct pm_ctx *ctx)
-{
-	for (size_t i = 0; i < ctx->n_extra; i++) {
-		free((char *)ctx->extra[i].path);
-		free((char *)ctx->extra[i].data);
-	}
-	free(ctx->extra);
-	ctx->extra = NULL;
-	ctx->n_extra = 0;
-}
-
-int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
-{
-	struct pm_ctx_opts o;
-	struct pm_ctx *ctx;
-	int r;
-
-	if (!opts || !ret_ctx)
-		return -EINVAL;
-	r = PM_OPTS_COPY(&o, opts);
-	if (r < 0)
-		return r;
-	opts = &o;
-	ctx = calloc(1, sizeof(*ctx));
-	if (!ctx)
-		return -ENOMEM;
-	ctx->log_fn = opts->log_fn;
-	ctx->log_userdata = opts->log_userdata;
-	ctx->log_level = opts->log_level;
-	ctx->simulated = opts->simulated;
-	if (opts->n_extra_files) {
-		ctx->extra = calloc(opts->n_extra_files, sizeof(*ctx->extra));
-		if (!ctx->extra) {
-			free(ctx);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < opts->n_extra_files; i++) {
-			const struct pm_file *f = &opts->extra_files[i];
-			char *data = malloc(f->len + 1), *path = strdup(f->path);
-
-			if (!data || !path) {
-				free(data);
-				free(path);
-				free_extra(ctx);
-				free(ctx);
-				return -ENOMEM;
-			}
-			memcpy(data, f->data, f->len);
-			data[f->len] = '\0';
-			ctx->extra[ctx->n_extra++] = (struct pm_embedded){ .path = path,
-									   .len = f->len,
-									   .data = data };
-		}
-	}
-	if (opts->replay) {
-		/* the recording's machine: its own os, which owns the recording */
-		ctx->replay = opts->replay;
-		ctx->ops = &pm_replay_os_ops;
-		ctx->os = opts->replay;
-		free(ctx->replay->packs);
-		ctx->replay->packs = pm_strdup0(opts->packs);
-	} else if (opts->os_ops) {
-		ctx->ops = opts->os_ops;
-		ctx->os = opts->os;
-	} else {
-		r = pm_os_linux_new(opts->root, &ctx->ops, &ctx->os);
-		if (r < 0) {
-			free(ctx);
-			return r;
-		}
-	}
-	*ret_ctx = ctx;
-	return 0;
-}
-
-void pm_ctx__free(struct pm_ctx *ctx)
-{
-	if (!ctx)
-		return;
-	discovery_done(ctx);
-	free(ctx->pmus);
-	if (ctx->ops && ctx->ops->destroy)
-		ctx->ops->destroy(ctx->os);
-	free_extra(ctx);
-	free(ctx);
-}
 
 const struct pm_os_ops *pm_ctx__os_ops(const struct pm_ctx *ctx)
 {
@@ -156,6 +50,8 @@ static ssize_t read_upto(struct pm_ctx *ctx, const char *path, char *buf, size_t
 
 	if (size == 0)
 		return -EINVAL;
+	if (!ctx->ops)
+		return -ENOENT; /* a recording's machine has no files */
 	fd = ctx->ops->open(ctx->os, path, O_RDONLY);
 	if (fd < 0)
 		return fd;
@@ -209,7 +105,7 @@ int pm_read_u64(struct pm_ctx *ctx, const char *path, uint64_t *ret)
 
 bool pm_path_exists(struct pm_ctx *ctx, const char *path)
 {
-	int fd = ctx->ops->open(ctx->os, path, O_RDONLY);
+	int fd = ctx->ops ? ctx->ops->open(ctx->os, path, O_RDONLY) : -ENOENT;
 
 	if (fd < 0)
 		return false;
@@ -254,7 +150,7 @@ int pm_list_names(struct pm_ctx *ctx, const char *path, bool dirs_only, const ch
 	struct names_walk w = { .dirs_only = dirs_only, .glob = glob };
 	int r;
 
-	r = ctx->ops->list_dir(ctx->os, path, collect_name, &w);
+	r = ctx->ops ? ctx->ops->list_dir(ctx->os, path, collect_name, &w) : -ENOENT;
 	if (r == 0)
 		r = w.err;
 	if (r == -ENOENT || r == -ENOTDIR)
@@ -394,41 +290,17 @@ void pm_diag_point(struct pm_diag *d, const char *input, size_t pos, size_t len)
 	d->len = (int)PM_MAX(PM_MIN(len ? len : 1, n - pos), 1);
 }
 
-static void find_tracefs(struct pm_ctx *ctx)
-{
-	static const char *const where[] = { "sys/kernel/tracing", "sys/kernel/debug/tracing" };
-
-	for (size_t i = 0; i < PM_ARRAY_SIZE(where); i++) {
-		char path[64];
-
-		snprintf(path, sizeof(path), "%s/events", where[i]);
-		if (pm_path_exists(ctx, path)) {
-			ctx->tracefs = strdup(where[i]);
-			return;
-		}
-	}
-}
-
 int pm_ctx__discover(struct pm_ctx *ctx)
 {
-	enum pm_source_origin origin = ctx->replay ? PM_SOURCE_RECORDED : PM_SOURCE_LIVE;
 	int r;
 
 	if (ctx->discovered)
 		return 0;
 	if (ctx->discover_err)
 		return ctx->discover_err; /* it failed once: the machine has not changed */
-	/* a recording names its machine's topology; a live machine has its own */
-	r = ctx->replay ? 0 : pm_topo__read(ctx, &ctx->topo);
-	for (size_t i = 0; i < PM_SRC__N && r == 0; i++)
-		if (pm_sources[i]->discover && pm_sources[i]->origin == origin)
-			r = pm_sources[i]->discover(ctx);
-	if (r == 0) {
-		find_tracefs(ctx);
-		r = pm_db__load(ctx, &ctx->db);
-	}
+	r = ctx->machine->discover(ctx);
 	if (r < 0) {
-		discovery_done(ctx);
+		ctx->machine->forget(ctx); /* what it found before failing */
 		ctx->discover_err = r;
 		return r;
 	}
@@ -440,9 +312,9 @@ int pm_ctx__rediscover(struct pm_ctx *ctx)
 {
 	if (ctx->evlists)
 		return -EBUSY;
-	if (ctx->replay)
+	if (!ctx->machine->changes)
 		return 0; /* a recording's machine does not change */
-	discovery_done(ctx);
+	ctx->machine->forget(ctx);
 	ctx->discovered = false;
 	ctx->discover_err = 0;
 	return pm_ctx__discover(ctx);
@@ -458,42 +330,12 @@ int pm_ctx__add_pmu(struct pm_ctx *ctx, struct pm_pmu *p)
 	return 0;
 }
 
-size_t pm_ctx__pmu_count(struct pm_ctx *ctx)
+uint64_t pm_ctx__mono_ns(struct pm_ctx *ctx)
 {
-	return pm_ctx__discover(ctx) < 0 ? 0 : ctx->n_pmus;
+	return ctx->machine->mono_ns(ctx);
 }
 
-const struct pm_pmu *pm_ctx__pmu(struct pm_ctx *ctx, size_t i)
+uint64_t pm_ctx__wall_ns(struct pm_ctx *ctx)
 {
-	return i < pm_ctx__pmu_count(ctx) ? ctx->pmus[i] : NULL;
-}
-
-int pm_ctx__cpu_count(struct pm_ctx *ctx)
-{
-	return pm_ctx__discover(ctx) < 0 ? 0 : (int)ctx->topo.online.n;
-}
-
-int pm_ctx__package_count(struct pm_ctx *ctx)
-{
-	return pm_ctx__discover(ctx) < 0 ? 0 : ctx->topo.n_packages;
-}
-
-int pm_ctx__die_count(struct pm_ctx *ctx)
-{
-	return pm_ctx__discover(ctx) < 0 ? 0 : ctx->topo.n_dies;
-}
-
-const char *pm_ctx__packs(struct pm_ctx *ctx)
-{
-	return pm_ctx__discover(ctx) < 0 ? "" : pm_db__matched_names(ctx->db);
-}
-
-const struct pm_monitor_name *pm_ctx__monitor(struct pm_ctx *ctx, size_t i)
-{
-	return pm_ctx__discover(ctx) < 0 ? NULL : pm_db__monitor(ctx->db, i);
-}
-
-const struct pm_screen *pm_ctx__screen(struct pm_ctx *ctx)
-{
-	return pm_ctx__discover(ctx) < 0 ? NULL : pm_db__screen(ctx->db);
+	return ctx->machine->wall_ns(ctx);
 }

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The library context: the os seam, logging, and what discovery found. */
+/*
+ * The library context, at the bottom of lib/'s layers: the os seam, the
+ * machine the counts come from, logging and diagnostics, and what discovery
+ * found (filled in by machine.c, through the machine's ops).
+ */
 #ifndef PM_CTX_H
 #define PM_CTX_H
 
@@ -9,15 +13,55 @@
 #include <stdint.h>
 
 #include "pmumon/pmumon.h"
-#include "topo.h"
 
 struct pm_pmu;
 struct pm_db;
 struct pm_embedded;
+struct pm_evlist;
+struct pm_topo;
+
+/* Where a machine's PMUs are, and so which sources find and count them. */
+enum pm_source_origin {
+	PM_SOURCE_LIVE,	    /* on the machine this runs on */
+	PM_SOURCE_RECORDED, /* in a recording (pm_ctx_opts.replay) instead of the machine */
+};
+
+/*
+ * What the counts come from: the live machine behind the os seam, or a
+ * recording (import is a source: source/replay.c). A recording supplies what
+ * it can: a clock, its PMUs and CPUs, which packs match it, the events it
+ * has; it has no files and opens no counters (ctx->ops is NULL). Packs,
+ * metrics and the session ask this interface and never which machine it
+ * is. Chosen by pm_ctx__new (machine.c). A NULL member: the live way.
+ */
+struct pm_machine_ops {
+	enum pm_source_origin origin; /* the sources that find its PMUs and count */
+	const char *here;	      /* where its events are, for messages */
+	const char *no_metric_hint;   /* where to look when a metric is not there */
+	bool changes;		      /* PMUs may come and go: rediscovery looks again */
+	/* Find its PMUs, CPUs and packs into the context; forget them again. */
+	int (*discover)(struct pm_ctx *ctx);
+	void (*forget)(struct pm_ctx *ctx);
+	/* Its clocks, in ns: monotonic (intervals) and wall (timestamps). */
+	uint64_t (*mono_ns)(struct pm_ctx *ctx);
+	uint64_t (*wall_ns)(struct pm_ctx *ctx);
+	/*
+	 * Does a pack match it? has_match: the pack has a Match at all; family
+	 * and compat: its Match's Pmu and Compat. NULL: as the PMUs and the CPU
+	 * id found say (db/pack.c).
+	 */
+	bool (*pack_matches)(struct pm_ctx *ctx, const char *pack, bool has_match,
+			     const char *family, const char *compat);
+	/* A matching pack has events on this PMU family: have a PMU of it. NULL: none to add. */
+	int (*need_family)(struct pm_ctx *ctx, const char *family, const char *compat);
+	/* The event of list l a metric names by spec. NULL: resolve the spec and add it. */
+	int (*bind_event)(struct pm_evlist *l, const char *spec, size_t *ret_event);
+};
 
 struct pm_ctx {
-	const struct pm_os_ops *ops;
+	const struct pm_os_ops *ops; /* NULL: no live machine (a recording's) */
 	void *os;
+	const struct pm_machine_ops *machine;
 
 	pm_log_fn log_fn;
 	void *log_userdata;
@@ -27,15 +71,19 @@ struct pm_ctx {
 	int discover_err;     /* why discovery failed, if it did */
 	struct pm_pmu **pmus; /* sorted by name; owned */
 	size_t n_pmus, cap_pmus;
-	struct pm_topo topo;
+	struct pm_topo *topo; /* owned; allocated by pm_ctx__new */
 	struct pm_db *db; /* platform packs; owned */
 	char *tracefs;	  /* "sys/kernel/tracing" or NULL when not mounted */
 	bool simulated;
 	struct pm_embedded *extra; /* packs given in memory (--events-dir); owned */
 	size_t n_extra;
-	struct pm_replay *replay; /* import: the recording, also ops' os (source/replay.c) */
+	struct pm_replay *replay; /* import: the recording (machine.c, source/replay.c); owned */
 	size_t evlists;		  /* alive on this context: they point into what discovery found */
 };
+
+/* Its machine's clocks (ns): monotonic and wall. */
+uint64_t pm_ctx__mono_ns(struct pm_ctx *ctx);
+uint64_t pm_ctx__wall_ns(struct pm_ctx *ctx);
 
 /* Take ownership of a discovered PMU. */
 int pm_ctx__add_pmu(struct pm_ctx *ctx, struct pm_pmu *p);

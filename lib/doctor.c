@@ -19,6 +19,7 @@
 #include "pmu.h"
 #include "source/perf.h"
 #include "source/source.h"
+#include "topo.h"
 #include "util/util.h"
 
 #define CAP_SYS_RAWIO 17 /* include/uapi/linux/capability.h */
@@ -567,8 +568,8 @@ int pm_ctx__doctor(struct pm_ctx *ctx, struct pm_finding **ret, size_t *ret_n)
 
 	if (!ctx || !ret || !ret_n)
 		return -EINVAL;
-	if (ctx->replay)
-		return -EOPNOTSUPP; /* a recording's machine is not here to look at */
+	if (!ctx->ops)
+		return -EOPNOTSUPP; /* no live machine (a recording's) to look at */
 	if (!ctx->discovered) {
 		int r = pm_ctx__discover(ctx);
 

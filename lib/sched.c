@@ -16,7 +16,8 @@
 #include "pmu.h"
 #include "session.h"
 #include "source/perf.h"
-#include "source/replay.h"
+#include "source/source.h"
+#include "topo.h"
 #include "util/util.h"
 
 /* The source that counts an instance: the first that claims it, else perf. */
@@ -56,7 +57,7 @@ static int instance_cpus(struct pm_session *s, const struct pm_evinst *in,
 			 const struct pm_event *ev, struct pm_cpus *ret, struct pm_diag *d)
 {
 	const struct pm_pmu *p = in->pmu;
-	const struct pm_topo *topo = &s->ctx->topo;
+	const struct pm_topo *topo = s->ctx->topo;
 	int r;
 
 	if (p && p->uncore) {
@@ -143,7 +144,7 @@ static size_t find_leader(struct pm_session *s, size_t self, size_t group_first)
 
 static int parse_cpu_list(struct pm_session *s, struct pm_diag *d)
 {
-	const struct pm_cpus *online = &s->ctx->topo.online;
+	const struct pm_cpus *online = &s->ctx->topo->online;
 	char buf[256];
 	int r;
 
@@ -265,8 +266,10 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 	const struct pm_evlist *l = s->l;
 	int r;
 
-	if (s->ctx->replay) /* a recording: one counter per series it has */
-		return pm_replay__plan(s, reterr);
+	/* a source that places its counters itself (a recording: one per series it has) */
+	for (size_t i = 0; i < PM_SRC__N; i++)
+		if (pm_sources[i]->plan && pm_sources[i]->origin == s->ctx->machine->origin)
+			return pm_sources[i]->plan(s, reterr);
 	r = parse_cpu_list(s, reterr);
 	if (r < 0)
 		return r;

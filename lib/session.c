@@ -16,9 +16,12 @@ uint64_t pm_session__next_poll(const struct pm_session *s)
 {
 	uint64_t next = UINT64_MAX;
 
-	for (size_t i = 0; s->enabled && i < PM_SRC__N; i++)
-		if (pm_sources[i]->next_poll)
-			next = PM_MIN(next, pm_sources[i]->next_poll(s));
+	for (size_t i = 0; s->enabled && i < PM_SRC__N; i++) {
+		const struct pm_source_ops *src = pm_source__on(s->ctx, i);
+
+		if (src && src->next_poll)
+			next = PM_MIN(next, src->next_poll(s));
+	}
 	return next;
 }
 
@@ -33,7 +36,8 @@ static void mark_lost(struct pm_session *s, const char *device)
 int pm_session__poll(struct pm_session *s)
 {
 	for (size_t i = 0; s->enabled && i < PM_SRC__N; i++) {
-		int r = pm_sources[i]->poll ? pm_sources[i]->poll(s) : 0;
+		const struct pm_source_ops *src = pm_source__on(s->ctx, i);
+		int r = src && src->poll ? src->poll(s) : 0;
 
 		if (r == -ENODEV && s->failed_device)
 			mark_lost(s, s->failed_device);
@@ -170,7 +174,8 @@ void pm_session__free(struct pm_session *s)
 		return;
 	if (s->opened)
 		for (size_t i = 0; i < PM_SRC__N; i++)
-			pm_sources[i]->close(s);
+			if (pm_source__on(s->ctx, i))
+				pm_sources[i]->close(s);
 	free(s->c);
 	free(s->ru);
 	free(s->ru_idx);
@@ -193,7 +198,7 @@ int pm_session__open(struct pm_session *s, struct pm_diag *reterr)
 		return -EALREADY;
 	s->opened = true;
 	for (size_t i = 0; i < PM_SRC__N; i++) {
-		r = pm_sources[i]->open(s, reterr);
+		r = pm_source__on(s->ctx, i) ? pm_sources[i]->open(s, reterr) : 0;
 		if (r < 0)
 			return r;
 	}
@@ -212,9 +217,9 @@ int pm_session__enable(struct pm_session *s)
 	if (!s->opened || s->enabled)
 		return -EINVAL;
 	/* the start of every interval: just before the counters start */
-	s->t_enable_ns = s->ctx->ops->mono_ns(s->ctx->os);
+	s->t_enable_ns = pm_ctx__mono_ns(s->ctx);
 	for (size_t i = 0; i < PM_SRC__N && r == 0; i++)
-		r = pm_sources[i]->enable(s);
+		r = pm_source__on(s->ctx, i) ? pm_sources[i]->enable(s) : 0;
 	s->t_prev_ns = s->t_now_ns = s->t_enable_ns;
 	s->enabled = r == 0;
 	return r;
@@ -227,7 +232,7 @@ int pm_session__disable(struct pm_session *s)
 	if (!s->enabled)
 		return 0;
 	for (size_t i = 0; i < PM_SRC__N; i++) {
-		int e = pm_sources[i]->disable(s);
+		int e = pm_source__on(s->ctx, i) ? pm_sources[i]->disable(s) : 0;
 
 		if (e < 0 && r == 0)
 			r = e;
@@ -255,7 +260,7 @@ int pm_session__read(struct pm_session *s)
 		s->c[k].prev = s->c[k].cur;
 	s->t_prev_ns = s->t_now_ns;
 	for (size_t i = 0; i < PM_SRC__N; i++) {
-		r = pm_sources[i]->read(s);
+		r = pm_source__on(s->ctx, i) ? pm_sources[i]->read(s) : 0;
 		if (r == -ENODEV && s->failed_device)
 			mark_lost(s, s->failed_device);
 		if (r < 0) {
@@ -280,8 +285,8 @@ int pm_session__read(struct pm_session *s)
 		s->failed_device = pm_session__lost_device(s, pm_session__lost_count(s) - 1);
 		return s->lost_err;
 	}
-	s->t_now_ns = s->ctx->ops->mono_ns(s->ctx->os);
-	s->wall_now_ns = s->ctx->ops->wall_ns(s->ctx->os);
+	s->t_now_ns = pm_ctx__mono_ns(s->ctx);
+	s->wall_now_ns = pm_ctx__wall_ns(s->ctx);
 	return 0;
 }
 

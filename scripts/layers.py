@@ -16,7 +16,7 @@ import sys
 # The order, bottom first. Each module may include what is before it:
 #   util     pure helpers: parsing, arrays, CPU lists, count arithmetic
 #   os       the seam to the machine (lib/os)
-#   ctx      the context: os ops, the log callback and diagnostics
+#   ctx      the context: the os and machine ops, the log callback and diagnostics
 #   spec     the user's event specs, parsed
 #   expr     metric expressions
 #   pmu      PMUs, their formats (source/format) and aliases, the sources' ids (source/id.h)
@@ -24,6 +24,7 @@ import sys
 #   db       platform packs: events and metrics for PMUs
 #   resolve  specs -> events on PMUs (the evlist)
 #   sources  the counter sources and their registry (source/)
+#   machine  contexts for a live machine or a recording, and discovery
 #   sched    event instances -> counters, each with the source that claims it
 #   session  counters opened and read through the sources
 #   aggr     rows from the session's counters
@@ -31,13 +32,13 @@ import sys
 #   out      formatted reports
 #   doctor   the machine looked over (pmumon doctor): packs, sources' surveys, metrics
 ORDER = ['util', 'os', 'ctx', 'spec', 'expr', 'pmu', 'topo', 'db', 'resolve', 'sources',
-         'sched', 'session', 'aggr', 'metric', 'out', 'doctor']
+         'machine', 'sched', 'session', 'aggr', 'metric', 'out', 'doctor']
 
 # lib/ paths (without extension) to modules; the first match wins.
 MODULES = [
     (r'util/', 'util'), (r'os/', 'os'), (r'ctx$', 'ctx'), (r'spec$', 'spec'),
     (r'metric/expr$', 'expr'), (r'(pmu|source/format|source/id)$', 'pmu'), (r'topo$', 'topo'),
-    (r'db/', 'db'), (r'(resolve|evlist)$', 'resolve'), (r'source/', 'sources'),
+    (r'db/', 'db'), (r'(resolve|evlist)$', 'resolve'), (r'source/', 'sources'), (r'machine$', 'machine'),
     (r'sched$', 'sched'), (r'(session|snapshot)$', 'session'), (r'aggr$', 'aggr'),
     (r'metric/', 'metric'), (r'out/', 'out'), (r'doctor$', 'doctor'),
 ]

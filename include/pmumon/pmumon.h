@@ -112,6 +112,8 @@ struct pm_ctx_opts {
 
 PM_API int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx);
 PM_API void pm_ctx__free(struct pm_ctx *ctx);
+/* The os the context counts through; NULL for a recording's context (it has
+ * no files, counters or processes: only its own clock). */
 PM_API const struct pm_os_ops *pm_ctx__os_ops(const struct pm_ctx *ctx);
 PM_API void *pm_ctx__os(const struct pm_ctx *ctx);
 PM_API bool pm_ctx__simulated(const struct pm_ctx *ctx);

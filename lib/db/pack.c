@@ -14,7 +14,6 @@
 #include "db/embedded.h"
 #include "metric/expr.h"
 #include "pmu.h"
-#include "source/replay.h"
 #include "util/util.h"
 
 struct pm_pack {
@@ -226,8 +225,8 @@ static bool pack_matches(struct pm_ctx *ctx, struct pm_db *db, const char *pack,
 	pmu = jstr(match, "Pmu");
 	compat = jstr(match, "Compat");
 	cpuid = jstr(match, "Cpuid");
-	if (ctx->replay) /* import: the machine that counted is elsewhere */
-		return pm_replay__pack_matches(ctx, pack, match != NULL, pmu, compat);
+	if (ctx->machine->pack_matches) /* a recording: the machine that counted is elsewhere */
+		return ctx->machine->pack_matches(ctx, pack, match != NULL, pmu, compat);
 	if (!match)
 		return true;
 	if (pmu) {
@@ -489,8 +488,8 @@ static int add_event(struct pm_ctx *ctx, const char *pack, const char *file, siz
 	a.desc = (char *)(jstr(ev, "BriefDescription") ? jstr(ev, "BriefDescription") :
 							 jstr(ev, "PublicDescription"));
 	a.per_pkg = jstr(ev, "PerPkg") && !strcmp(jstr(ev, "PerPkg"), "1");
-	if (ctx->replay) /* import: a family the file does not name may still be in it */
-		r = pm_replay__need_family(ctx, family, compat);
+	if (ctx->machine->need_family) /* a recording may have a family it does not name */
+		r = ctx->machine->need_family(ctx, family, compat);
 	for (size_t i = 0; i < ctx->n_pmus && r == 0; i++) {
 		struct pm_pmu *p = ctx->pmus[i];
 		struct pm_alias *have;

@@ -19,7 +19,7 @@
 #include "evlist.h"
 #include "pmu.h"
 #include "session.h"
-#include "source/replay.h"
+#include "topo.h"
 #include "util/counts.h"
 #include "util/util.h"
 
@@ -83,7 +83,7 @@ static int add_slot(struct pm_metric *m, enum pm_metric_slot_kind kind, size_t i
 /* perf's topology literals (tools/perf/util/expr.c expr__get_literal) we can answer. */
 static int literal(struct pm_ctx *ctx, const char *name, double *ret)
 {
-	const struct pm_topo *t = &ctx->topo;
+	const struct pm_topo *t = ctx->topo;
 	int cpus = (int)t->online.n, cores = 0;
 
 	for (int c = 0; c < t->nr_cpu_ids; c++) {
@@ -156,10 +156,10 @@ static int bind_event(struct binder *b, struct pm_metric *m, const char *name)
 	for (size_t e = 0; e < l->n_ev; e++)
 		if (!strcmp(l->ev[e].spec, spec) || !strcmp(l->ev[e].label, spec))
 			return add_slot(m, PM_SLOT_EVENT, e, 0);
-	if (l->ctx->replay) { /* import: the recording has it, or it was not counted */
+	if (l->ctx->machine->bind_event) { /* a recording has it, or it was not counted */
 		size_t e;
 
-		r = pm_replay__bind(l, spec, &e);
+		r = l->ctx->machine->bind_event(l, spec, &e);
 		if (r < 0) {
 			b->r = r;
 			return r;
@@ -387,13 +387,9 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 			else
 				pm_diag_set(
 					reterr,
-					l->ctx->replay ?
-						"name the counting machine's pack with --pack NAME" :
-						"run 'pmumon list metrics' for the metrics and groups "
-						"here",
+					l->ctx->machine->no_metric_hint,
 					"no metric or metric group '%s' %s (packs: %s)", n,
-					l->ctx->replay ? "in the packs matched to the recording" :
-							 "on this machine",
+					l->ctx->machine->here,
 					pm_db__matched_names(db)[0] ? pm_db__matched_names(db) :
 								      "none");
 			r = why ? -EOPNOTSUPP : -ENOENT;

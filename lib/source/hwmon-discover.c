@@ -29,6 +29,7 @@
 #include "pmu.h"
 #include "source/format.h"
 #include "source/hwmon.h"
+#include "topo.h"
 #include "util/util.h"
 
 #define HWMON_CLASS "sys/class/hwmon"
@@ -229,11 +230,11 @@ static int add_block(struct pm_ctx *ctx, const char *dev, const char *hid, const
 	r = !p->family || !b->dir || (hid && !p->identifier) ? -ENOMEM : 0;
 	if (r == 0)
 		sprintf(b->dir, "%s/%s", dev, block);
-	if (r == 0 && ctx->topo.online.n) {
+	if (r == 0 && ctx->topo->online.n) {
 		char first[16];
 
 		pm_cpus__done(&p->cpus);
-		snprintf(first, sizeof(first), "%d", ctx->topo.online.cpu[0]);
+		snprintf(first, sizeof(first), "%d", ctx->topo->online.cpu[0]);
 		r = pm_cpus__parse(first, strlen(first), &p->cpus);
 	}
 	if (r == 0 && has_file(ctx, b->dir, "event_list")) {

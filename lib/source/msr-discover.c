@@ -21,6 +21,7 @@
 #include "pmu.h"
 #include "source/format.h"
 #include "source/msr.h"
+#include "topo.h"
 #include "util/util.h"
 
 bool pm_msr__supported_cpu(struct pm_ctx *ctx)
@@ -52,7 +53,7 @@ static int add_formats(struct pm_pmu *p, const char *const (*fmt)[2])
 /* The first CPU of each package, or of each group sharing an L3. */
 static int domain_cpus(struct pm_ctx *ctx, bool l3, struct pm_cpus *ret)
 {
-	const struct pm_topo *t = &ctx->topo;
+	const struct pm_topo *t = ctx->topo;
 	struct pm_strbuf list = { 0 };
 	int r;
 

@@ -40,6 +40,7 @@
 #include "session.h"
 #include "source/msr.h"
 #include "source/wrap.h"
+#include "topo.h"
 #include "util/util.h"
 
 #define MSR_IA32_MPERF 0xe7
@@ -351,7 +352,7 @@ static void msr_close(struct pm_session *s);
 static int msr_open(struct pm_session *s, struct pm_diag *reterr)
 {
 	struct pm_msr_state *st;
-	int r = 0, n_cpus = s->ctx->topo.nr_cpu_ids;
+	int r = 0, n_cpus = s->ctx->topo->nr_cpu_ids;
 
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].source == PM_SRC_MSR)

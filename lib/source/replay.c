@@ -28,9 +28,11 @@
 
 #include "ctx.h"
 #include "db/embedded.h"
+#include "db/pack.h"
 #include "evlist.h"
 #include "pmu.h"
 #include "session.h"
+#include "topo.h"
 #include "util/util.h"
 
 /* ---- accessors ----------------------------------------------------------------------------- */
@@ -116,154 +118,18 @@ int pm_replay__unsupported(const struct pm_replay *r, char *buf, size_t size)
 	return 0;
 }
 
-/* ---- the os of the recording's machine: no files, the recording's clock -------------------------- */
+/* ---- the recording's machine (machine.c): its clock, its PMUs and CPUs ----------------------------- */
 
-static int no_open(void *os, const char *path, int flags)
+/* The clock: the end of the last sample read. */
+uint64_t pm_replay__mono_ns(struct pm_ctx *ctx)
 {
-	(void)os, (void)path, (void)flags;
-	return -ENOENT;
+	return ctx->replay->now_ns;
 }
 
-static ssize_t no_read(void *os, int fd, void *buf, size_t len)
+uint64_t pm_replay__wall_ns(struct pm_ctx *ctx)
 {
-	(void)os, (void)fd, (void)buf, (void)len;
-	return -EBADF;
+	return ctx->replay->wall_ns;
 }
-
-static ssize_t no_pread(void *os, int fd, void *buf, size_t len, uint64_t off)
-{
-	(void)os, (void)fd, (void)buf, (void)len, (void)off;
-	return -EBADF;
-}
-
-static ssize_t no_write(void *os, int fd, const void *buf, size_t len)
-{
-	(void)os, (void)fd, (void)buf, (void)len;
-	return -EBADF;
-}
-
-static ssize_t no_pwrite(void *os, int fd, const void *buf, size_t len, uint64_t off)
-{
-	(void)os, (void)fd, (void)buf, (void)len, (void)off;
-	return -EBADF;
-}
-
-static int no_close(void *os, int fd)
-{
-	(void)os, (void)fd;
-	return -EBADF;
-}
-
-static int no_list(void *os, const char *path, pm_os_dir_fn fn, void *ud)
-{
-	(void)os, (void)path, (void)fn, (void)ud;
-	return -ENOENT;
-}
-
-static int no_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-			unsigned long flags)
-{
-	(void)os, (void)attr, (void)pid, (void)cpu, (void)group_fd, (void)flags;
-	return -EOPNOTSUPP;
-}
-
-static int no_ioctl(void *os, int fd, unsigned long req, unsigned long arg)
-{
-	(void)os, (void)fd, (void)req, (void)arg;
-	return -EBADF;
-}
-
-static uint64_t replay_mono(void *os)
-{
-	return ((struct pm_replay *)os)->now_ns;
-}
-
-static uint64_t replay_wall(void *os)
-{
-	return ((struct pm_replay *)os)->wall_ns;
-}
-
-static int no_wait(void *os, uint64_t deadline, struct pm_proc *proc, int *ret_status)
-{
-	(void)os, (void)deadline, (void)proc, (void)ret_status;
-	return -EOPNOTSUPP;
-}
-
-static int no_prepare(void *os, char *const argv[], struct pm_proc **ret)
-{
-	(void)os, (void)argv, (void)ret;
-	return -EOPNOTSUPP;
-}
-
-static pid_t no_pid(void *os, const struct pm_proc *proc)
-{
-	(void)os, (void)proc;
-	return -1;
-}
-
-static int no_start(void *os, struct pm_proc *proc)
-{
-	(void)os, (void)proc;
-	return -EOPNOTSUPP;
-}
-
-static int no_exec_errno(void *os, const struct pm_proc *proc)
-{
-	(void)os, (void)proc;
-	return 0;
-}
-
-static int no_kill(void *os, struct pm_proc *proc, int sig)
-{
-	(void)os, (void)proc, (void)sig;
-	return -ESRCH;
-}
-
-static void no_free(void *os, struct pm_proc *proc)
-{
-	(void)os, (void)proc;
-}
-
-static int no_lock(void *os, const char *path, struct pm_lock_info *info)
-{
-	(void)os, (void)path, (void)info;
-	return -EOPNOTSUPP;
-}
-
-static void no_unlock(void *os, int handle)
-{
-	(void)os, (void)handle;
-}
-
-static void replay_destroy(void *os)
-{
-	pm_replay__free(os);
-}
-
-const struct pm_os_ops pm_replay_os_ops = {
-	.name = "replay",
-	.open = no_open,
-	.read = no_read,
-	.pread = no_pread,
-	.write = no_write,
-	.pwrite = no_pwrite,
-	.close = no_close,
-	.list_dir = no_list,
-	.perf_open = no_perf_open,
-	.perf_ioctl = no_ioctl,
-	.mono_ns = replay_mono,
-	.wall_ns = replay_wall,
-	.wait = no_wait,
-	.proc_prepare = no_prepare,
-	.proc_pid = no_pid,
-	.proc_start = no_start,
-	.proc_exec_errno = no_exec_errno,
-	.proc_kill = no_kill,
-	.proc_free = no_free,
-	.lock = no_lock,
-	.unlock = no_unlock,
-	.destroy = replay_destroy,
-};
 
 /* ---- discovery: the recording's PMUs and CPUs ------------------------------------------------------ */
 
@@ -303,7 +169,7 @@ static int add_pmu(struct pm_ctx *ctx, const char *name)
 /* CPUs: the ones the file names, then one stand-in per die or socket perf aggregated. */
 static int build_topology(struct pm_ctx *ctx, struct pm_replay *rp)
 {
-	struct pm_topo *t = &ctx->topo;
+	struct pm_topo *t = ctx->topo;
 	struct pm_strbuf list = { 0 };
 	int max_cpu = -1, next, r;
 
@@ -571,7 +437,7 @@ static int canonical(struct pm_ctx *ctx, const char *name, const char *family, c
 static int unknown_event(struct pm_ctx *ctx, const struct pm_replay_series *s,
 			 struct pm_diag *reterr)
 {
-	const char *packs = pm_ctx__packs(ctx);
+	const char *packs = pm_db__matched_names(ctx->db);
 	struct pm_strbuf all = { 0 };
 
 	for (size_t i = 0; i < pm_embedded_count; i++) {
@@ -748,7 +614,7 @@ int pm_replay__plan(struct pm_session *s, struct pm_diag *reterr)
 	int r;
 
 	(void)reterr;
-	r = pm_cpus__copy(&s->ctx->topo.online, &s->cpus);
+	r = pm_cpus__copy(&s->ctx->topo->online, &s->cpus);
 	for (size_t i = 0; i < rp->n_series && r == 0; i++) {
 		struct pm_replay_series *se = &rp->series[i];
 		struct pm_counter *c;
@@ -884,6 +750,7 @@ static void replay_close(struct pm_session *s)
 const struct pm_source_ops pm_source_replay = {
 	.origin = PM_SOURCE_RECORDED,
 	.discover = pm_replay__discover,
+	.plan = pm_replay__plan,
 	.open = replay_open,
 	.enable = replay_nop,
 	.disable = replay_nop,

@@ -107,19 +107,21 @@ int pm_replay_parse_aggr_id(const char *s, int *ret_cpu, int *ret_socket, int *r
 /* Exposed for testing: split a perf event name into PMU and name. */
 int pm_replay_split_name(const char *printed, char **ret_name, char **ret_pmu);
 
-/* replay.c: ctx.c's discovery for a recording: its PMUs and CPUs. */
+/* replay.c: the recording's machine (machine.c): its clock, the end of the last
+ * sample read, and its wall clock. */
+uint64_t pm_replay__mono_ns(struct pm_ctx *ctx);
+uint64_t pm_replay__wall_ns(struct pm_ctx *ctx);
+/* replay.c: discovery for a recording: its PMUs and CPUs. */
 int pm_replay__discover(struct pm_ctx *ctx);
-/* pack.c: does a pack match the recording (named by --pack, or its Match.Pmu family)?
+/* The machine's pack_matches: does a pack match the recording (named by --pack, or its Match.Pmu family)?
  * has_match: the pack has a Match at all (the kernel traits pack has none). */
 bool pm_replay__pack_matches(struct pm_ctx *ctx, const char *pack, bool has_match,
 			     const char *family, const char *compat);
-/* pack.c: a matching pack has events on this PMU family: have a PMU of it. */
+/* The machine's need_family: a matching pack has events on this PMU family: have a PMU of it. */
 int pm_replay__need_family(struct pm_ctx *ctx, const char *family, const char *compat);
-/* metric/metric.c: the event a metric names, from the recording (or an empty one). */
+/* The machine's bind_event: the event a metric names, from the recording (or an empty one). */
 int pm_replay__bind(struct pm_evlist *l, const char *spec, size_t *ret_event);
-/* sched.c: one counter per series. */
+/* The replay source's plan: one counter per series. */
 int pm_replay__plan(struct pm_session *s, struct pm_diag *reterr);
-
-extern const struct pm_os_ops pm_replay_os_ops;
 
 #endif

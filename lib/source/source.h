@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ctx.h"
 #include "source/id.h"
 
 struct pm_ctx;
@@ -20,17 +21,11 @@ struct pm_evinst;
 struct pm_pmu;
 struct pm_session;
 
-/* Where a source finds its PMUs. */
-enum pm_source_origin {
-	PM_SOURCE_LIVE,	    /* on the machine this runs on */
-	PM_SOURCE_RECORDED, /* in a recording (pm_ctx_opts.replay) instead of the machine */
-};
-
 /* A counter someone else holds: what (one line) and the fix. */
 typedef void (*pm_survey_fn)(void *ud, const char *what, const char *fix);
 
 struct pm_source_ops {
-	enum pm_source_origin origin;
+	enum pm_source_origin origin; /* the machine whose PMUs it finds (ctx.h) */
 	/* Add the PMUs this source provides to ctx (pm_ctx__add_pmu); NULL: none. */
 	int (*discover)(struct pm_ctx *ctx);
 	/*
@@ -39,6 +34,12 @@ struct pm_source_ops {
 	 * what no other source claims.
 	 */
 	bool (*claims)(const struct pm_session *s, const struct pm_evinst *in);
+	/*
+	 * Place the session's counters itself, instead of the scheduler placing
+	 * every event instance on its CPUs (a recording: one counter per series
+	 * it has). NULL: the scheduler places them.
+	 */
+	int (*plan)(struct pm_session *s, struct pm_diag *reterr);
 	/* Open the session's counters of this source, all disabled. */
 	int (*open)(struct pm_session *s, struct pm_diag *reterr);
 	/* Start / stop every counter together. */
@@ -62,5 +63,12 @@ struct pm_source_ops {
 
 /* Every source's ops, indexed by its id (source/registry.c). */
 extern const struct pm_source_ops *const pm_sources[PM_SRC__N];
+
+/* Source i if it counts on ctx's kind of machine (a live source never runs on a
+ * recording, nor the recording's on a live machine), else NULL. */
+static inline const struct pm_source_ops *pm_source__on(const struct pm_ctx *ctx, size_t i)
+{
+	return pm_sources[i]->origin == ctx->machine->origin ? pm_sources[i] : NULL;
+}
 
 #endif
