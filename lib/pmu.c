@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "pmumon/pmumon.h"
-#include "source/hwmon.h"
 #include "util/util.h"
 
 size_t pm_pmu_family_len(const char *name)
@@ -34,6 +33,7 @@ int pm_pmu__new(const char *name, struct pm_pmu **ret)
 	if (!p)
 		return -ENOMEM;
 	p->mux_interval_ms = -1;
+	p->own_counters = p->own_width = -1;
 	p->place = (struct pm_pmu_place){ .die = -1, .channel = -1, .subchannel = -1 };
 	p->name = strdup(name);
 	p->family = strndup(name, pm_pmu_family_len(name));
@@ -62,7 +62,8 @@ void pm_pmu__free(struct pm_pmu *p)
 	free(p->formats);
 	free(p->aliases);
 	pm_cpus__done(&p->cpus);
-	pm_hwmon_block__free(p->hwmon);
+	if (p->hwmon_free)
+		p->hwmon_free(p->hwmon);
 	free(p->identifier);
 	free(p->name);
 	free(p->family);
@@ -183,8 +184,8 @@ int pm_pmu__cpu_count(const struct pm_pmu *p)
 
 int pm_pmu__counters(const struct pm_pmu *p)
 {
-	if (p->hwmon) /* the block's own files say (register blocks: free-running, 0) */
-		return (int)p->hwmon->counters;
+	if (p->own_counters >= 0)
+		return p->own_counters;
 	return p->traits ? p->traits->counters : -1;
 }
 
@@ -195,8 +196,8 @@ int pm_pmu__fixed_counters(const struct pm_pmu *p)
 
 int pm_pmu__counter_width(const struct pm_pmu *p)
 {
-	if (p->hwmon)
-		return (int)p->hwmon->width;
+	if (p->own_width >= 0)
+		return p->own_width;
 	return p->traits ? p->traits->width : 0;
 }
 

@@ -76,10 +76,14 @@ struct pm_pmu {
 	struct pm_alias *aliases;
 	size_t n_aliases, cap_aliases;
 	char *identifier;
-	int mux_interval_ms;		    /* -1 when the file is absent */
-	const struct pm_pmu_traits *traits; /* NULL when no pack knows it */
-	struct pm_hwmon_block *hwmon;	    /* PM_SRC_HWMON: its files (source/hwmon.h) */
-	struct pm_pmu_place place;	    /* its topology, when a pack decodes its name */
+	int mux_interval_ms;			      /* -1 when the file is absent */
+	const struct pm_pmu_traits *traits;	      /* NULL when no pack knows it */
+	struct pm_hwmon_block *hwmon;		      /* PM_SRC_HWMON: its files (source/hwmon.h) */
+	void (*hwmon_free)(struct pm_hwmon_block *b); /* what frees it, set with it */
+	/* what the device's own files say of its counters (a hwmon block: register
+	 * blocks are free-running, 0), over any pack's traits; -1: nothing said */
+	int own_counters, own_width;
+	struct pm_pmu_place place; /* its topology, when a pack decodes its name */
 };
 
 /* Length of name without its instance suffix, perf's rule

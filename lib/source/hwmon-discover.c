@@ -216,6 +216,7 @@ static int add_block(struct pm_ctx *ctx, const char *dev, const char *hid, const
 		return -ENOMEM;
 	}
 	p->hwmon = b;
+	p->hwmon_free = pm_hwmon_block__free;
 	p->source = PM_SRC_HWMON;
 	p->uncore = true; /* a device's counters, read from one place: the first CPU */
 	/* the family is the block name without its instance number: tile2 -> tile */
@@ -260,6 +261,8 @@ static int add_block(struct pm_ctx *ctx, const char *dev, const char *hid, const
 		if (r == 0)
 			r = add_registers(ctx, p, b->dir);
 	}
+	p->own_counters = (int)b->counters;
+	p->own_width = (int)b->width;
 	if (r == 0)
 		r = pm_ctx__add_pmu(ctx, p);
 	if (r < 0)
