@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "metric/metric.h"
+#include "metric/compiled.h"
 #include "pmumon/pmumon.h"
 
 struct pm_pmu;
@@ -44,7 +44,7 @@ struct pm_evlist {
 	struct pm_evinst *inst;
 	size_t n_inst, cap_inst;
 	int n_groups;
-	struct pm_metric *metrics; /* metric/metric.h; rows are built inputs first */
+	struct pm_metric *metrics; /* metric/compiled.h; rows are built inputs first */
 	size_t n_metrics, cap_metrics;
 	struct pm_define *defines;
 	size_t n_defines, cap_defines;
