@@ -21,7 +21,7 @@
 
 #include "ctx.h"
 #include "pmu.h"
-#include "session.h"
+#include "aggr.h"
 #include "topo.h"
 #include "util/counts.h"
 #include "util/util.h"
@@ -162,14 +162,16 @@ static const char *domain_label(struct pm_session *s, enum domain_kind kind, int
 	default:
 		return NULL;
 	}
-	for (size_t i = 0; i < s->domains.n; i++)
-		if (!strcmp(s->domains.name[i], label))
-			return s->domains.name[i];
-	if (pm_grow((void **)&s->domains.name, &s->domains.cap, s->domains.n + 1,
-		    sizeof(*s->domains.name)) < 0)
+	for (size_t i = 0; i < s->rows->domains.n; i++)
+		if (!strcmp(s->rows->domains.name[i], label))
+			return s->rows->domains.name[i];
+	if (pm_grow((void **)&s->rows->domains.name, &s->rows->domains.cap, s->rows->domains.n + 1,
+		    sizeof(*s->rows->domains.name)) < 0)
 		return NULL;
-	s->domains.name[s->domains.n] = strdup(label);
-	return s->domains.name[s->domains.n] ? s->domains.name[s->domains.n++] : NULL;
+	s->rows->domains.name[s->rows->domains.n] = strdup(label);
+	return s->rows->domains.name[s->rows->domains.n] ?
+		       s->rows->domains.name[s->rows->domains.n++] :
+		       NULL;
 }
 
 /* A counter of an uncore PMU, whose cpumask may span sockets; or of a recording, whose
@@ -287,18 +289,21 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 /* The row of (event, key), or SIZE_MAX (rows are sorted by event, then key). */
 static size_t find_row(const struct pm_session *s, size_t event, long key)
 {
-	size_t lo = 0, hi = s->n_rows;
+	size_t lo = 0, hi = s->rows->n_rows;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct pm_row_acc *a = &s->acc[mid];
+		const struct pm_row_acc *a = &s->rows->acc[mid];
 
 		if (a->event < event || (a->event == event && a->key < key))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < s->n_rows && s->acc[lo].event == event && s->acc[lo].key == key ? lo : SIZE_MAX;
+	return lo < s->rows->n_rows && s->rows->acc[lo].event == event &&
+			       s->rows->acc[lo].key == key ?
+		       lo :
+		       SIZE_MAX;
 }
 
 /*
@@ -348,7 +353,7 @@ static void count_missing(struct pm_session *s, size_t inst, int cpu)
 		}
 	row = find_row(s, probe.event, row_key(s, &probe));
 	if (row != SIZE_MAX)
-		s->acc[row].instances++;
+		s->rows->acc[row].instances++;
 }
 
 /* How many units each row stands for (pm_row_acc.instances), and which counter marks each. */
@@ -375,7 +380,7 @@ static int count_instances(struct pm_session *s)
 			continue;
 		s->c[u[j].counter].first_of_inst = true;
 		/* a recorded row stands for the instances the recording said */
-		s->acc[u[j].row].instances += PM_MAX(s->c[u[j].counter].rec_instances, 1u);
+		s->rows->acc[u[j].row].instances += PM_MAX(s->c[u[j].counter].rec_instances, 1u);
 	}
 	/* the units without an open counter: u is sorted by instance, then CPU */
 	for (size_t inst = 0; inst < s->l->n_inst; inst++) {
@@ -402,82 +407,115 @@ static int count_instances(struct pm_session *s)
 	return 0;
 }
 
+/* The open (or unsupported) counters by event, then row key, then index; NULL: no memory. */
+static struct slot *sorted_slots(struct pm_session *s, size_t *ret_n)
+{
+	struct slot *slot = calloc(s->n_c ? s->n_c : 1, sizeof(*slot));
+	size_t n = 0;
+
+	if (!slot)
+		return NULL;
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].open || s->c[k].unsupported)
+			slot[n++] = (struct slot){ s->c[k].event, row_key(s, &s->c[k]), k };
+	qsort(slot, n, sizeof(*slot), cmp_slot);
+	*ret_n = n;
+	return slot;
+}
+
+void pm_aggr__done(struct pm_session *s)
+{
+	if (!s->rows)
+		return;
+	free(s->rows->rows_iv);
+	free(s->rows->rows_tot);
+	free(s->rows->acc);
+	pm_names__done(&s->rows->domains);
+	free(s->rows);
+	s->rows = NULL;
+}
+
 int pm_aggr__build(struct pm_session *s)
 {
 	struct slot *slot;
 	size_t n = 0, rows = 0;
 	int r;
 
-	slot = calloc(s->n_c ? s->n_c : 1, sizeof(*slot));
+	if (!s->rows && !(s->rows = calloc(1, sizeof(*s->rows))))
+		return -ENOMEM;
+	slot = sorted_slots(s, &n);
 	if (!slot)
 		return -ENOMEM;
-	for (size_t k = 0; k < s->n_c; k++)
-		if (s->c[k].open || s->c[k].unsupported)
-			slot[n++] = (struct slot){ s->c[k].event, row_key(s, &s->c[k]), k };
-	qsort(slot, n, sizeof(*slot), cmp_slot);
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || slot[i].event != slot[i - 1].event || slot[i].key != slot[i - 1].key)
 			rows++;
 		s->c[slot[i].counter].row = rows - 1;
 	}
-	free(s->rows_iv);
-	free(s->rows_tot);
-	free(s->acc);
-	pm_names__done(&s->domains);
-	s->rows_iv = s->rows_tot = NULL;
-	s->acc = calloc(rows ? rows : 1, sizeof(*s->acc));
-	if (!s->acc) {
+	free(s->rows->rows_iv);
+	free(s->rows->rows_tot);
+	free(s->rows->acc);
+	pm_names__done(&s->rows->domains);
+	s->rows->rows_iv = s->rows->rows_tot = NULL;
+	s->rows->acc = calloc(rows ? rows : 1, sizeof(*s->rows->acc));
+	if (!s->rows->acc) {
 		free(slot);
 		return -ENOMEM;
 	}
-	s->n_rows = rows;
+	s->rows->n_rows = rows;
 	for (size_t i = 0; i < n; i++) {
 		const struct pm_counter *c = &s->c[slot[i].counter];
 
-		s->acc[c->row].event = c->event;
-		s->acc[c->row].key = slot[i].key;
+		s->rows->acc[c->row].event = c->event;
+		s->rows->acc[c->row].key = slot[i].key;
 	}
 	r = count_instances(s);
-	/* metric rows follow the event rows: their buckets come from the events' */
-	if (r == 0)
-		r = pm_metric__build_rows(s);
-	if (r == 0) {
-		s->rows_iv = calloc(rows + s->n_mrows + 1, sizeof(*s->rows_iv));
-		s->rows_tot = calloc(rows + s->n_mrows + 1, sizeof(*s->rows_tot));
-		if (!s->rows_iv || !s->rows_tot)
-			r = -ENOMEM;
-	}
-	for (size_t i = 0; r == 0 && i < n; i++) {
-		const struct pm_counter *c = &s->c[slot[i].counter];
-
-		fill_row(s, c, &s->rows_iv[c->row]);
-		fill_row(s, c, &s->rows_tot[c->row]);
-	}
-	if (r == 0 && s->opts.aggr == PM_AGGR_CPU) {
-		/* per CPU, an uncore row is its domain's: say which (event_domain) */
-		enum domain_kind kind = DOMAIN_NONE;
-		size_t last_event = SIZE_MAX;
-
-		for (size_t i = 0; i < n; i++) {
-			const struct pm_counter *c = &s->c[slot[i].counter];
-			const char *label;
-
-			if (c->event != last_event) {
-				kind = event_domain(s, c->event);
-				last_event = c->event;
-			}
-			if (kind == DOMAIN_NONE || c->cpu < 0)
-				continue;
-			label = domain_label(s, kind, c->cpu);
-			s->rows_iv[c->row].domain = s->rows_tot[c->row].domain = label;
-		}
-	}
-	if (r == 0) {
-		pm_metric__label_rows(s, s->rows_iv);
-		pm_metric__label_rows(s, s->rows_tot);
-	}
 	free(slot);
 	return r;
+}
+
+/* Per CPU, an uncore row is its domain's: say which (event_domain). */
+static void label_domains(struct pm_session *s, const struct slot *slot, size_t n)
+{
+	enum domain_kind kind = DOMAIN_NONE;
+	size_t last_event = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pm_counter *c = &s->c[slot[i].counter];
+		const char *label;
+
+		if (c->event != last_event) {
+			kind = event_domain(s, c->event);
+			last_event = c->event;
+		}
+		if (kind == DOMAIN_NONE || c->cpu < 0)
+			continue;
+		label = domain_label(s, kind, c->cpu);
+		s->rows->rows_iv[c->row].domain = s->rows->rows_tot[c->row].domain = label;
+	}
+}
+
+int pm_aggr__fill(struct pm_session *s)
+{
+	struct pm_rows *rw = s->rows;
+	size_t n = 0, room = rw->n_rows + rw->n_mrows + 1;
+	struct slot *slot = sorted_slots(s, &n);
+
+	rw->rows_iv = calloc(room, sizeof(*rw->rows_iv));
+	rw->rows_tot = calloc(room, sizeof(*rw->rows_tot));
+	if (!slot || !rw->rows_iv || !rw->rows_tot) {
+		free(slot);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct pm_counter *c = &s->c[slot[i].counter];
+
+		fill_row(s, c, &rw->rows_iv[c->row]);
+		fill_row(s, c, &rw->rows_tot[c->row]);
+	}
+	if (s->opts.aggr == PM_AGGR_CPU)
+		label_domains(s, slot, n);
+	free(slot);
+	return 0;
 }
 
 bool pm_aggr__delta(const struct pm_session *s, const struct pm_counter *c, bool interval,
@@ -496,20 +534,20 @@ bool pm_aggr__delta(const struct pm_session *s, const struct pm_counter *c, bool
 
 void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 {
-	for (size_t r = 0; r < s->n_rows; r++) {
+	for (size_t r = 0; r < s->rows->n_rows; r++) {
 		rows[r].value = 0;
 		rows[r].raw = 0;
 		rows[r].enabled_ns = rows[r].running_ns = 0;
 		rows[r].running = NAN;
 		rows[r].flags = 0;
-		s->acc[r] = (struct pm_row_acc){ .event = s->acc[r].event,
-						 .key = s->acc[r].key,
-						 .instances = s->acc[r].instances };
+		s->rows->acc[r] = (struct pm_row_acc){ .event = s->rows->acc[r].event,
+						       .key = s->rows->acc[r].key,
+						       .instances = s->rows->acc[r].instances };
 	}
 	for (size_t k = 0; k < s->n_c; k++) {
 		const struct pm_counter *c = &s->c[k];
 		const struct pm_event *ev = &s->l->ev[c->event];
-		struct pm_row_acc *a = &s->acc[c->row];
+		struct pm_row_acc *a = &s->rows->acc[c->row];
 		struct pm_row *row = &rows[c->row];
 		uint64_t val, ena, run;
 		double ratio;
@@ -543,8 +581,8 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		if (run < ena)
 			row->flags |= PM_ROW_MULTIPLEXED;
 	}
-	for (size_t r = 0; r < s->n_rows; r++) {
-		const struct pm_row_acc *a = &s->acc[r];
+	for (size_t r = 0; r < s->rows->n_rows; r++) {
+		const struct pm_row_acc *a = &s->rows->acc[r];
 		const struct pm_event *ev = &s->l->ev[a->event];
 		struct pm_row *row = &rows[r];
 

@@ -72,8 +72,8 @@ struct pm_ctx {
 	struct pm_pmu **pmus; /* sorted by name; owned */
 	size_t n_pmus, cap_pmus;
 	struct pm_topo *topo; /* owned; allocated by pm_ctx__new */
-	struct pm_db *db; /* platform packs; owned */
-	char *tracefs;	  /* "sys/kernel/tracing" or NULL when not mounted */
+	struct pm_db *db;     /* platform packs; owned */
+	char *tracefs;	      /* "sys/kernel/tracing" or NULL when not mounted */
 	bool simulated;
 	struct pm_embedded *extra; /* packs given in memory (--events-dir); owned */
 	size_t n_extra;

@@ -14,7 +14,7 @@
 
 #include "ctx.h"
 #include "pmu.h"
-#include "session.h"
+#include "sched.h"
 #include "source/perf.h"
 #include "source/source.h"
 #include "topo.h"

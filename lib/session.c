@@ -9,6 +9,7 @@
 
 #include "ctx.h"
 #include "pmu.h"
+#include "sched.h"
 #include "util/opts.h"
 #include "util/util.h"
 
@@ -44,78 +45,6 @@ int pm_session__poll(struct pm_session *s)
 		if (r < 0)
 			return r;
 	}
-	return 0;
-}
-
-/* " of user NAME (uid N)" when the lock is another user's, else "". */
-static void lock_user(const struct pm_lock_info *info, char *buf, size_t size)
-{
-	if (info->uid == info->self)
-		snprintf(buf, size, "%s", "");
-	else if (info->user[0])
-		snprintf(buf, size, " of user %s (uid %u)", info->user, (unsigned)info->uid);
-	else
-		snprintf(buf, size, " of uid %u", (unsigned)info->uid);
-}
-
-/* What makes a lock file one pmumon will not write to. */
-static void lock_distrust(const struct pm_lock_info *info, char *buf, size_t size)
-{
-	if (S_ISLNK(info->mode))
-		snprintf(buf, size, "is a symbolic link");
-	else if (!S_ISREG(info->mode))
-		snprintf(buf, size, "is not a regular file");
-	else if (info->nlink > 1)
-		snprintf(buf, size, "has %u hard links", info->nlink);
-	else if (info->uid != info->self && info->uid != 0 && info->user[0])
-		snprintf(buf, size, "belongs to user %s (uid %u)", info->user, (unsigned)info->uid);
-	else if (info->uid != info->self && info->uid != 0)
-		snprintf(buf, size, "belongs to uid %u", (unsigned)info->uid);
-	else
-		snprintf(buf, size, "is writable by group or others (mode %04o)",
-			 info->mode & 07777);
-}
-
-int pm_session__lock(struct pm_session *s, const char *path, const char *what,
-		     const char *busy_hint, int *ret_handle, struct pm_diag *reterr)
-{
-	struct pm_lock_info info = { 0 };
-	char who[160], why[192];
-	int h;
-
-	h = s->ctx->ops->lock(s->ctx->os, path, &info);
-	if (h >= 0) {
-		*ret_handle = h;
-		return 0;
-	}
-	if (h == -EBUSY) {
-		lock_user(&info, who, sizeof(who));
-		if (info.pid)
-			pm_diag_set(reterr, busy_hint, "%s are in use by pid %d%s (it holds /%s)",
-				    what, (int)info.pid, who, path);
-		else
-			pm_diag_set(reterr, busy_hint,
-				    "%s are in use by another %s%s (it holds /%s)", what,
-				    who[0] ? "process" : "pmumon", who, path);
-		return h;
-	}
-	if (h == -EPERM) {
-		/* made by someone else in a directory anyone may write: never ours to trust */
-		lock_distrust(&info, why, sizeof(why));
-		pm_diag_set(reterr, NULL,
-			    "the lock file /%s %s, and no process holds it: pmumon will not use it "
-			    "to guard %s",
-			    path, why, what);
-		if (reterr)
-			snprintf(reterr->hint, sizeof(reterr->hint),
-				 "remove it (rm /%s) and run again: pmumon makes its own", path);
-		return h;
-	}
-	pm_log(s->ctx, PM_LOG_WARN,
-	       "cannot take the lock /%s (%s): counting without protection against a second "
-	       "pmumon",
-	       path, strerror(-h));
-	*ret_handle = -1;
 	return 0;
 }
 
@@ -161,14 +90,14 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	r = pm_sched__plan(s, reterr);
 	s->opts.cpus = NULL; /* parsed into s->cpus; the caller's string may go away */
 	if (r < 0) {
-		pm_session__free(s);
+		pm_session__destroy(s);
 		return r;
 	}
 	*ret_session = s;
 	return 0;
 }
 
-void pm_session__free(struct pm_session *s)
+void pm_session__destroy(struct pm_session *s)
 {
 	if (!s)
 		return;
@@ -180,16 +109,11 @@ void pm_session__free(struct pm_session *s)
 	free(s->ru);
 	free(s->ru_idx);
 	free(s->readbuf);
-	free(s->rows_iv);
-	free(s->rows_tot);
-	free(s->acc);
-	pm_metric__rows_done(s);
 	pm_cpus__done(&s->cpus);
-	pm_names__done(&s->domains);
 	free(s);
 }
 
-int pm_session__open(struct pm_session *s, struct pm_diag *reterr)
+int pm_session__open_counters(struct pm_session *s, struct pm_diag *reterr)
 {
 	int r;
 
@@ -207,7 +131,7 @@ int pm_session__open(struct pm_session *s, struct pm_diag *reterr)
 			    "none of the events is supported here");
 		return -ENOENT;
 	}
-	return pm_aggr__build(s);
+	return 0;
 }
 
 int pm_session__enable(struct pm_session *s)
@@ -290,38 +214,6 @@ int pm_session__read(struct pm_session *s)
 	return 0;
 }
 
-const char *pm_row_flag_name(unsigned flag)
-{
-	switch (flag) {
-	case PM_ROW_MULTIPLEXED:
-		return "multiplexed";
-	case PM_ROW_NOT_COUNTED:
-		return "not_counted";
-	case PM_ROW_SNAPSHOT:
-		return "snapshot";
-	case PM_ROW_METRIC:
-		return "metric";
-	case PM_ROW_APPROXIMATE:
-		return "approximate";
-	case PM_ROW_UNDEFINED:
-		return "undefined";
-	case PM_ROW_WRAP_UNCERTAIN:
-		return "wrap_uncertain";
-	case PM_ROW_REPROGRAMMED:
-		return "reprogrammed";
-	case PM_ROW_RESET:
-		return "reset";
-	case PM_ROW_PARTIAL:
-		return "partial";
-	case PM_ROW_LOST:
-		return "lost";
-	case PM_ROW_UNSUPPORTED:
-		return "unsupported";
-	default:
-		return NULL;
-	}
-}
-
 const char *pm_session__failed_device(const struct pm_session *s)
 {
 	return s->failed_device;
@@ -402,21 +294,4 @@ int pm_session__dropped(const struct pm_session *s, char *buf, size_t size)
 		off += strlen(buf + off);
 	}
 	return 0;
-}
-
-const struct pm_report *pm_session__report(struct pm_session *s, bool interval)
-{
-	struct pm_report *rep = interval ? &s->rep_iv : &s->rep_tot;
-	struct pm_row *rows = interval ? s->rows_iv : s->rows_tot;
-
-	pm_aggr__compute(s, interval, rows);
-	rep->interval = interval;
-	rep->t_ns = s->t_now_ns - s->t_enable_ns;
-	rep->duration_ns = interval ? s->t_now_ns - s->t_prev_ns : rep->t_ns;
-	rep->wall_ns = s->wall_now_ns;
-	rep->aggr = s->opts.aggr;
-	pm_metric__compute(s, rep, rows);
-	rep->n_rows = s->n_rows + s->n_mrows;
-	rep->rows = rows;
-	return rep;
 }

@@ -114,9 +114,12 @@ static int snapshot_new(const struct pm_report *r, struct pm_snapshot **ret_snap
 
 int pm_session__snapshot(struct pm_session *s, bool interval, struct pm_snapshot **ret_snapshot)
 {
+	const struct pm_report *r;
+
 	if (!s || !ret_snapshot)
 		return -EINVAL;
-	return snapshot_new(pm_session__report(s, interval), ret_snapshot);
+	r = pm_session__report(s, interval);
+	return r ? snapshot_new(r, ret_snapshot) : -EINVAL;
 }
 
 struct pm_snapshot *pm_snapshot__ref(struct pm_snapshot *snap)

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""lib/'s layering, from its #includes: every module may include only modules
-below it in ORDER (and itself). Prints each include that reaches up and each
-cycle between modules; exits 1 when there is any.
+"""lib/'s layering, from its #includes and its function references: every
+module may include, call or point to only modules below it in ORDER (and
+itself). A call through the public API (pmumon/pmumon.h, which the include
+check cannot see) counts as the module that defines the function. Prints
+each include or reference that reaches up and each cycle between modules;
+exits 1 when there is any. Run by the lib suite (tests/lib/meson.build).
 
 Usage: scripts/layers.py [SOURCE_ROOT]
-
-Not yet a test (issue 13, part 3): the violations it lists are what is left
-to move. Once it passes, run it from tests/lib/meson.build (suite lib).
 """
 import os
 import re
@@ -18,7 +18,7 @@ import sys
 #   os       the seam to the machine (lib/os)
 #   ctx      the context: the os and machine ops, the log callback and diagnostics
 #   spec     the user's event specs, parsed
-#   expr     metric expressions
+#   expr     metric expressions, and metrics compiled from them (metric/compiled.h)
 #   pmu      PMUs, their formats (source/format) and aliases, the sources' ids (source/id.h)
 #   topo     CPUs, dies, packages
 #   db       platform packs: events and metrics for PMUs
@@ -29,21 +29,31 @@ import sys
 #   session  counters opened and read through the sources
 #   aggr     rows from the session's counters
 #   metric   metric rows from the aggregated rows
+#   report   a session opened with its rows, its reports and snapshots
 #   out      formatted reports
 #   doctor   the machine looked over (pmumon doctor): packs, sources' surveys, metrics
 ORDER = ['util', 'os', 'ctx', 'spec', 'expr', 'pmu', 'topo', 'db', 'resolve', 'sources',
-         'machine', 'sched', 'session', 'aggr', 'metric', 'out', 'doctor']
+         'machine', 'sched', 'session', 'aggr', 'metric', 'report', 'out', 'doctor']
 
 # lib/ paths (without extension) to modules; the first match wins.
 MODULES = [
     (r'util/', 'util'), (r'os/', 'os'), (r'ctx$', 'ctx'), (r'spec$', 'spec'),
-    (r'metric/expr$', 'expr'), (r'(pmu|source/format|source/id)$', 'pmu'), (r'topo$', 'topo'),
+    (r'metric/(expr|compiled)$', 'expr'), (r'(pmu|source/format|source/id)$', 'pmu'), (r'topo$', 'topo'),
     (r'db/', 'db'), (r'(resolve|evlist)$', 'resolve'), (r'source/', 'sources'), (r'machine$', 'machine'),
-    (r'sched$', 'sched'), (r'(session|snapshot)$', 'session'), (r'aggr$', 'aggr'),
+    (r'sched$', 'sched'), (r'session$', 'session'), (r'aggr$', 'aggr'), (r'(report|snapshot)$', 'report'),
     (r'metric/', 'metric'), (r'out/', 'out'), (r'doctor$', 'doctor'),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# a function defined at the start of a line (not static): "int pm_x__y(" or "T *\npm_x("
+DEFINITION = re.compile(r'^(?!static\b)[A-Za-z_][\w \t\*]*?\b(pm_\w+)\(', re.M)
+IDENT = re.compile(r'\bpm_\w+\b')
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
+
+
+def references(text):
+    """The pm_ names a C text uses outside comments and strings."""
+    return set(IDENT.findall(COMMENT.sub(' ', text)))
 
 
 def module_of(rel):
@@ -58,8 +68,10 @@ def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..')
     lib = os.path.join(root, 'lib')
     rank = {m: i for i, m in enumerate(ORDER)}
-    edges = {}  # (from module, to module) -> [file: include]
+    edges = {}  # (from module, to module) -> [file: include or function]
     unknown = []
+    texts = {}  # lib-relative path -> (module, text)
+    defined = {}  # function -> module that defines it
     for dirpath, _, names in os.walk(lib):
         for name in sorted(names):
             if not name.endswith(('.c', '.h')):
@@ -72,6 +84,10 @@ def main():
                 continue
             with open(path, encoding='utf-8') as f:
                 text = f.read()
+            texts[rel] = (mod, text)
+            if name.endswith('.c'):
+                for fn in DEFINITION.findall(COMMENT.sub(' ', text)):
+                    defined[fn] = mod
             for inc in INCLUDE.findall(text):
                 # lib/ is the include root; a bare name may be beside the file
                 cand = [inc, os.path.normpath(os.path.join(os.path.dirname(rel), inc))]
@@ -83,13 +99,18 @@ def main():
                     unknown.append(target)
                 elif to != mod:
                     edges.setdefault((mod, to), []).append('%s: %s' % (rel, inc))
+    for rel, (mod, text) in sorted(texts.items()):
+        for fn in sorted(references(text)):
+            to = defined.get(fn)
+            if to is not None and to != mod:
+                edges.setdefault((mod, to), []).append('%s: %s()' % (rel, fn))
     bad = 0
     for rel in sorted(set(unknown)):
         print('lib/%s: no module in ORDER' % rel)
         bad += 1
     for (a, b), where in sorted(edges.items(), key=lambda e: (rank[e[0][0]], rank[e[0][1]])):
         if rank[b] > rank[a]:
-            print('%s reaches up to %s: %s' % (a, b, ', '.join(where)))
+            print('%s reaches up to %s: %s' % (a, b, ', '.join(sorted(set(where)))))
             bad += 1
     # cycles: groups of modules that all reach each other (Tarjan's components)
     graph = {}
@@ -124,7 +145,7 @@ def main():
     for c in circles:
         print('circle of %d modules: %s' % (len(c), ', '.join(c)))
     cycles = circles
-    print('%d include(s) reaching up, %d circle(s)' % (bad, len(cycles)))
+    print('%d module pair(s) reaching up, %d circle(s)' % (bad, len(cycles)))
     return 1 if bad or cycles else 0
 
 

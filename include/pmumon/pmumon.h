@@ -525,7 +525,8 @@ struct pm_report {
 	const struct pm_row *rows;
 };
 
-/* The rows of the last interval or of the totals; valid until the next read. */
+/* The rows of the last interval or of the totals; valid until the next read.
+ * NULL before the session is opened (pm_session__snapshot: -EINVAL). */
 PM_API const struct pm_report *pm_session__report(struct pm_session *s, bool interval);
 
 /*

@@ -6,7 +6,7 @@
  * has a row; its value is the expression over the values of those rows,
  * its quality the worst of its inputs'.
  */
-#include "metric/metric.h"
+#include "metric/compiled.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,18 +18,10 @@
 #include "db/pack.h"
 #include "evlist.h"
 #include "pmu.h"
-#include "session.h"
+#include "metric/metric.h"
 #include "topo.h"
 #include "util/counts.h"
 #include "util/util.h"
-
-void pm_metric__done(struct pm_metric *m)
-{
-	pm_expr__free(m->expr);
-	free(m->slots);
-	free(m->unit);
-	*m = (struct pm_metric){ 0 };
-}
 
 int pm_evlist__define(struct pm_evlist *l, const char *name, double value)
 {
@@ -385,13 +377,11 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 					    "is not available: %s",
 					    n, why->name, why->unavailable);
 			else
-				pm_diag_set(
-					reterr,
-					l->ctx->machine->no_metric_hint,
-					"no metric or metric group '%s' %s (packs: %s)", n,
-					l->ctx->machine->here,
-					pm_db__matched_names(db)[0] ? pm_db__matched_names(db) :
-								      "none");
+				pm_diag_set(reterr, l->ctx->machine->no_metric_hint,
+					    "no metric or metric group '%s' %s (packs: %s)", n,
+					    l->ctx->machine->here,
+					    pm_db__matched_names(db)[0] ? pm_db__matched_names(db) :
+									  "none");
 			r = why ? -EOPNOTSUPP : -ENOENT;
 		}
 	}
@@ -412,18 +402,20 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 /* The event row of event e in bucket key, or SIZE_MAX. Event rows are sorted by (event, key). */
 static size_t event_row(const struct pm_session *s, size_t e, long key)
 {
-	size_t lo = 0, hi = s->n_rows;
+	size_t lo = 0, hi = s->rows->n_rows;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		const struct pm_row_acc *a = &s->acc[mid];
+		const struct pm_row_acc *a = &s->rows->acc[mid];
 
 		if (a->event < e || (a->event == e && a->key < key))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < s->n_rows && s->acc[lo].event == e && s->acc[lo].key == key ? lo : SIZE_MAX;
+	return lo < s->rows->n_rows && s->rows->acc[lo].event == e && s->rows->acc[lo].key == key ?
+		       lo :
+		       SIZE_MAX;
 }
 
 static bool has_key(const long *keys, size_t n, long key)
@@ -443,12 +435,13 @@ static int metric_keys(const struct pm_session *s, size_t m, long **keys, size_t
 		const struct pm_metric_slot *sl = &mt->slots[i];
 
 		if (sl->kind == PM_SLOT_EVENT) {
-			for (size_t r = 0; r < s->n_rows; r++) {
-				if (s->acc[r].event != sl->idx || has_key(*keys, *n, s->acc[r].key))
+			for (size_t r = 0; r < s->rows->n_rows; r++) {
+				if (s->rows->acc[r].event != sl->idx ||
+				    has_key(*keys, *n, s->rows->acc[r].key))
 					continue;
 				if (pm_grow((void **)keys, cap, *n + 1, sizeof(**keys)) < 0)
 					return -ENOMEM;
-				(*keys)[(*n)++] = s->acc[r].key;
+				(*keys)[(*n)++] = s->rows->acc[r].key;
 			}
 		} else if (sl->kind == PM_SLOT_METRIC) {
 			int e = metric_keys(s, sl->idx, keys, n, cap);
@@ -469,17 +462,17 @@ static int cmp_long(const void *a, const void *b)
 
 void pm_metric__rows_done(struct pm_session *s)
 {
-	for (size_t i = 0; i < s->n_mrows; i++) {
-		free(s->mrows[i].in);
-		free(s->mrows[i].units);
-		free(s->mrows[i].ctr);
-		free(s->mrows[i].ctr_at);
+	for (size_t i = 0; i < s->rows->n_mrows; i++) {
+		free(s->rows->mrows[i].in);
+		free(s->rows->mrows[i].units);
+		free(s->rows->mrows[i].ctr);
+		free(s->rows->mrows[i].ctr_at);
 	}
-	free(s->mrows);
-	free(s->mvals);
-	s->mrows = NULL;
-	s->mvals = NULL;
-	s->n_mrows = 0;
+	free(s->rows->mrows);
+	free(s->rows->mvals);
+	s->rows->mrows = NULL;
+	s->rows->mvals = NULL;
+	s->rows->n_mrows = 0;
 }
 
 static bool uses_event(const struct pm_metric *m, size_t e)
@@ -497,7 +490,7 @@ static bool unit_of(const struct pm_session *s, const struct pm_metric_row *mr,
 	size_t j = c->inst - s->l->ev[c->event].first_inst;
 
 	if (!c->open || !uses_event(&s->l->metrics[mr->metric], c->event) ||
-	    s->acc[c->row].key != mr->key)
+	    s->rows->acc[c->row].key != mr->key)
 		return false;
 	for (size_t u = 0; u < mr->n_units; u++)
 		if (mr->units[u] == j) {
@@ -568,7 +561,7 @@ static int find_units(const struct pm_session *s, struct pm_metric_row *mr)
 		size_t j;
 		bool have = false;
 
-		if (!c->open || !uses_event(m, c->event) || s->acc[c->row].key != mr->key)
+		if (!c->open || !uses_event(m, c->event) || s->rows->acc[c->row].key != mr->key)
 			continue;
 		j = c->inst - s->l->ev[c->event].first_inst;
 		for (size_t u = 0; u < mr->n_units; u++)
@@ -621,18 +614,19 @@ int pm_metric__build_rows(struct pm_session *s)
 		for (size_t k = 0; k < n && r == 0; k++) {
 			struct pm_metric_row *mr;
 
-			if (pm_grow((void **)&s->mrows, &cap, s->n_mrows + 1, sizeof(*mr)) < 0) {
+			if (pm_grow((void **)&s->rows->mrows, &cap, s->rows->n_mrows + 1,
+				    sizeof(*mr)) < 0) {
 				r = -ENOMEM;
 				break;
 			}
-			mr = &s->mrows[s->n_mrows];
+			mr = &s->rows->mrows[s->rows->n_mrows];
 			*mr = (struct pm_metric_row){ .metric = m, .key = keys[k] };
 			mr->in = calloc(l->metrics[m].n_slots + 1, sizeof(*mr->in));
 			if (!mr->in) {
 				r = -ENOMEM;
 				break;
 			}
-			s->n_mrows++;
+			s->rows->n_mrows++;
 			if (l->metrics[m].def->sum_of_devices)
 				r = find_units(s, mr);
 			for (size_t i = 0; r == 0 && i < l->metrics[m].n_slots; i++) {
@@ -641,18 +635,18 @@ int pm_metric__build_rows(struct pm_session *s)
 				mr->in[i] = SIZE_MAX;
 				if (sl->kind == PM_SLOT_EVENT || sl->kind == PM_SLOT_SOURCES)
 					mr->in[i] = event_row(s, sl->idx, keys[k]);
-				for (size_t j = 0; sl->kind == PM_SLOT_METRIC && j + 1 < s->n_mrows;
-				     j++)
-					if (s->mrows[j].metric == sl->idx &&
-					    s->mrows[j].key == keys[k])
-						mr->in[i] = s->n_rows + j;
+				for (size_t j = 0;
+				     sl->kind == PM_SLOT_METRIC && j + 1 < s->rows->n_mrows; j++)
+					if (s->rows->mrows[j].metric == sl->idx &&
+					    s->rows->mrows[j].key == keys[k])
+						mr->in[i] = s->rows->n_rows + j;
 			}
 		}
 		free(keys);
 	}
 	if (r == 0) {
-		s->mvals = calloc(max_slots + 1, sizeof(*s->mvals));
-		if (!s->mvals)
+		s->rows->mvals = calloc(max_slots + 1, sizeof(*s->rows->mvals));
+		if (!s->rows->mvals)
 			r = -ENOMEM;
 	}
 	free(order);
@@ -663,10 +657,10 @@ int pm_metric__build_rows(struct pm_session *s)
 /* A metric row's labels: those of its first input row. */
 void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows)
 {
-	for (size_t i = 0; i < s->n_mrows; i++) {
-		const struct pm_metric_row *mr = &s->mrows[i];
+	for (size_t i = 0; i < s->rows->n_mrows; i++) {
+		const struct pm_metric_row *mr = &s->rows->mrows[i];
 		const struct pm_metric *m = &s->l->metrics[mr->metric];
-		struct pm_row *row = &rows[s->n_rows + i];
+		struct pm_row *row = &rows[s->rows->n_rows + i];
 
 		*row = (struct pm_row){ .event = m->def->name,
 					.unit = m->unit,
@@ -748,15 +742,15 @@ static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *m
 			const struct pm_metric_slot *sl = &m->slots[k];
 
 			if (sl->kind == PM_SLOT_EVENT)
-				s->mvals[k] = unit_value(s, mr, k, u, rep->interval, row);
+				s->rows->mvals[k] = unit_value(s, mr, k, u, rep->interval, row);
 			else if (sl->kind == PM_SLOT_DURATION)
-				s->mvals[k] = (double)rep->duration_ns / 1e9;
+				s->rows->mvals[k] = (double)rep->duration_ns / 1e9;
 			else if (sl->kind == PM_SLOT_CONST)
-				s->mvals[k] = sl->value;
+				s->rows->mvals[k] = sl->value;
 			else
-				s->mvals[k] = NAN; /* metrics of metrics are not per device */
+				s->rows->mvals[k] = NAN; /* metrics of metrics are not per device */
 		}
-		total += pm_expr__eval(m->expr, s->mvals);
+		total += pm_expr__eval(m->expr, s->rows->mvals);
 	}
 	return total * m->scale;
 }
@@ -795,10 +789,10 @@ static void no_value(const struct pm_metric *m, const double *vals, struct pm_ro
 /* After the event rows' values: the metric rows', in order (a metric's inputs come first). */
 void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struct pm_row *rows)
 {
-	for (size_t i = 0; i < s->n_mrows; i++) {
-		const struct pm_metric_row *mr = &s->mrows[i];
+	for (size_t i = 0; i < s->rows->n_mrows; i++) {
+		const struct pm_metric_row *mr = &s->rows->mrows[i];
 		const struct pm_metric *m = &s->l->metrics[mr->metric];
-		struct pm_row *row = &rows[s->n_rows + i];
+		struct pm_row *row = &rows[s->rows->n_rows + i];
 		double v;
 
 		row->raw = 0;
@@ -818,36 +812,37 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 
 				switch (sl->kind) {
 				case PM_SLOT_DURATION:
-					s->mvals[k] = (double)rep->duration_ns / 1e9;
+					s->rows->mvals[k] = (double)rep->duration_ns / 1e9;
 					continue;
 				case PM_SLOT_CONST:
-					s->mvals[k] = sl->value;
+					s->rows->mvals[k] = sl->value;
 					continue;
 				default:
 					break;
 				}
 				if (mr->in[k] == SIZE_MAX) {
-					s->mvals[k] = NAN; /* that input has no row in this bucket */
+					s->rows->mvals[k] =
+						NAN; /* that input has no row in this bucket */
 					row->flags |= PM_ROW_NOT_COUNTED;
 					continue;
 				}
 				if (sl->kind == PM_SLOT_SOURCES) {
-					s->mvals[k] = s->acc[mr->in[k]].n_in;
+					s->rows->mvals[k] = s->rows->acc[mr->in[k]].n_in;
 					continue;
 				}
-				s->mvals[k] = rows[mr->in[k]].value;
+				s->rows->mvals[k] = rows[mr->in[k]].value;
 				/* a metric of metrics takes its inputs before their ScaleUnit, as
 				 * perf does: a "100%" ratio enters as 0..1, not as a percentage */
 				if (sl->kind == PM_SLOT_METRIC && s->l->metrics[sl->idx].scale != 0)
-					s->mvals[k] /= s->l->metrics[sl->idx].scale;
+					s->rows->mvals[k] /= s->l->metrics[sl->idx].scale;
 				take_input(row, &rows[mr->in[k]]);
 			}
-			v = pm_expr__eval(m->expr, s->mvals) * m->scale;
+			v = pm_expr__eval(m->expr, s->rows->mvals) * m->scale;
 		}
 		row->value = v;
 		if (!isfinite(v)) {
 			row->value = NAN;
-			no_value(m, s->mvals, row);
+			no_value(m, s->rows->mvals, row);
 		}
 	}
 }

@@ -1,55 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/*
- * Metrics in an event list: a pack's MetricExpr compiled once, its names
- * bound to slots — an event of the list (added for it when needed), another
- * metric, duration_time, a topology literal or a --define constant — and
- * evaluated per output row (device, die, socket or the whole machine) on
- * the same multiplex-scaled values the event rows show.
- */
+/* Metric rows (metric.c): a compiled metric evaluated per bucket of the event rows. */
 #ifndef PM_METRIC_H
 #define PM_METRIC_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "aggr.h"
+#include "metric/compiled.h"
 
-#include "metric/expr.h"
-
-struct pm_evlist;
-struct pm_metric_def;
-struct pm_constant_def;
-
-enum pm_metric_slot_kind {
-	PM_SLOT_EVENT,	  /* the value of event idx in the same row's bucket */
-	PM_SLOT_METRIC,	  /* the value of metric idx in the same bucket */
-	PM_SLOT_DURATION, /* duration_time: the report's seconds */
-	PM_SLOT_CONST,	  /* a literal or --define: value */
-	PM_SLOT_SOURCES,  /* source_count(event idx): the counters in its row */
+/* A metric's row in one bucket: which rows feed each of its slots. */
+struct pm_metric_row {
+	size_t metric;
+	long key;
+	size_t *in; /* per slot: a row index, SIZE_MAX for none (or not a row input) */
+	/* SumOfDevices metrics: the PMU instances (index within their event) in this bucket,
+	 * and an index of their counters: unit u's of slot k are
+	 * ctr[ctr_at[u * n_slots + k] .. ctr_at[u * n_slots + k + 1]) */
+	size_t *units;
+	size_t n_units;
+	size_t *ctr, *ctr_at;
 };
 
-struct pm_metric_slot {
-	enum pm_metric_slot_kind kind;
-	size_t idx;
-	double value;
-};
-
-struct pm_metric {
-	const struct pm_metric_def *def;
-	char *unit;   /* "MB/s", "%" or "" */
-	double scale; /* ScaleUnit's factor */
-	struct pm_expr *expr;
-	struct pm_metric_slot *slots;
-	size_t n_slots, cap_slots;
-	bool busy; /* being compiled: a reference back to it is a cycle */
-	/* a pack constant it uses that has no value and no --define: it is NaN */
-	const struct pm_constant_def *missing;
-};
-
-/* A name=value constant for metrics (--define ddrc_freq=1.6e9). */
-struct pm_define {
-	char *name;
-	double value;
-};
-
-void pm_metric__done(struct pm_metric *m);
+/* metric/metric.c: the metric rows after the event rows. */
+int pm_metric__build_rows(struct pm_session *s);
+void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows);
+void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struct pm_row *rows);
+void pm_metric__rows_done(struct pm_session *s);
 
 #endif

@@ -16,7 +16,7 @@
 
 #include "ctx.h"
 #include "pmu.h"
-#include "session.h"
+#include "source/counters.h"
 #include "source/perf.h"
 #include "util/util.h"
 

@@ -31,7 +31,7 @@
 #include "db/pack.h"
 #include "evlist.h"
 #include "pmu.h"
-#include "session.h"
+#include "source/counters.h"
 #include "topo.h"
 #include "util/util.h"
 

@@ -37,7 +37,7 @@
 #include "ctx.h"
 #include "evlist.h"
 #include "pmu.h"
-#include "session.h"
+#include "source/counters.h"
 #include "source/wrap.h"
 #include "util/util.h"
 

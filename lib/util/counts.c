@@ -2,6 +2,9 @@
 #include "util/counts.h"
 
 #include <math.h>
+#include <stddef.h>
+
+#include "pmumon/pmumon.h"
 
 double pm_counts__scale(uint64_t val, uint64_t ena, uint64_t run)
 {
@@ -10,4 +13,37 @@ double pm_counts__scale(uint64_t val, uint64_t ena, uint64_t run)
 	if (run >= ena)
 		return (double)val;
 	return (double)val * ((double)ena / (double)run);
+}
+
+/* The quality flags' names, as every output and import spell them. */
+const char *pm_row_flag_name(unsigned flag)
+{
+	switch (flag) {
+	case PM_ROW_MULTIPLEXED:
+		return "multiplexed";
+	case PM_ROW_NOT_COUNTED:
+		return "not_counted";
+	case PM_ROW_SNAPSHOT:
+		return "snapshot";
+	case PM_ROW_METRIC:
+		return "metric";
+	case PM_ROW_APPROXIMATE:
+		return "approximate";
+	case PM_ROW_UNDEFINED:
+		return "undefined";
+	case PM_ROW_WRAP_UNCERTAIN:
+		return "wrap_uncertain";
+	case PM_ROW_REPROGRAMMED:
+		return "reprogrammed";
+	case PM_ROW_RESET:
+		return "reset";
+	case PM_ROW_PARTIAL:
+		return "partial";
+	case PM_ROW_LOST:
+		return "lost";
+	case PM_ROW_UNSUPPORTED:
+		return "unsupported";
+	default:
+		return NULL;
+	}
 }
