@@ -841,7 +841,10 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 				}
 				s->mvals[k] = rows[mr->in[k]].value;
 				/* a metric of metrics takes its inputs before their ScaleUnit, as
-				 * perf does: a "100%" ratio enters as 0..1, not as a percentage */
+				 * perf does: a "100%" ratio enters as 0..1, not as a percentage
+				 * (tools/perf/util/expr.c expr__resolve_id parses the referenced
+				 * MetricExpr; only stat-shadow.c generic_metric scales, to print;
+				 * docs/facts-metrics.md) */
 				if (sl->kind == PM_SLOT_METRIC && s->l->metrics[sl->idx].scale != 0)
 					s->mvals[k] /= s->l->metrics[sl->idx].scale;
 				take_input(row, &rows[mr->in[k]]);

@@ -372,6 +372,71 @@ static void test_metric_of_metrics_alone(void **state)
 	th_stop(&r);
 }
 
+/*
+ * issue 14 item 1: a metric that names another takes the other's value
+ * before its ScaleUnit, as perf does (tools/perf/util/expr.c
+ * expr__resolve_id evaluates a referenced metric's MetricExpr; only
+ * stat-shadow.c generic_metric multiplies the printed metric by its
+ * ScaleUnit). Three levels over a simulated EPYC's L3, with "100%" units:
+ * A = misses / accesses, B = 1 - A, C = B x A. Each CCX sees 200 M
+ * accesses/s with 75% hits (jitter 0), so the counts over 2 s are 400 M
+ * accesses and 100 M misses on each of the 16 CCXs.
+ */
+static void test_metric_of_metrics_before_scale_unit(void **state)
+{
+	static const char pack[] = "{\"Pack\": \"lab\", \"Match\": {\"Pmu\": \"amd_l3\"}, "
+				   "\"Metrics\": [\"m.json\"]}";
+	static const char metrics[] =
+		"[{\"MetricName\": \"lab_a\", \"ScaleUnit\": \"100%\", "
+		"\"MetricExpr\": \"l3_misses / l3_accesses\"},\n"
+		" {\"MetricName\": \"lab_b\", \"ScaleUnit\": \"100%\", \"MetricExpr\": \"1 - lab_a\"},\n"
+		" {\"MetricName\": \"lab_c\", \"ScaleUnit\": \"100%\", "
+		"\"MetricExpr\": \"lab_b * lab_a\"}]";
+	const struct pm_file files[] = {
+		{ "d0/lab/pack.json", pack, sizeof(pack) - 1 },
+		{ "d0/lab/m.json", metrics, sizeof(metrics) - 1 },
+	};
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", "jitter 0\nl3.access 200M\n"
+							     "l3.hit_ratio 75%\n");
+	struct pm_ctx_opts o = { .size = sizeof(o),
+				 .os_ops = pm_sim__ops(),
+				 .os = sim,
+				 .simulated = true,
+				 .extra_files = files,
+				 .n_extra_files = PM_ARRAY_SIZE(files) };
+	const struct pm_report *rep;
+	struct th_run r = { .sim = sim };
+	double accesses = 16 * 200e6 * 2, misses = 16 * 50e6 * 2, a, b, c;
+
+	(void)state;
+	pm_diag__init(&r.d);
+	assert_int_equal(pm_ctx__new(&o, &r.ctx), 0);
+	assert_int_equal(pm_evlist__new(r.ctx, &r.l), 0);
+	if (pm_evlist__add_metrics(r.l, "lab_c", &r.d) < 0)
+		fail_msg("%s", r.d.msg);
+	assert_int_equal(pm_session__new(r.l,
+					 &(struct pm_session_opts){
+						 .size = sizeof(struct pm_session_opts),
+						 .target = PM_TARGET_SYSTEM },
+					 &r.s, &r.d),
+			 0);
+	assert_int_equal(pm_session__open(r.s, &r.d), 0);
+	assert_int_equal(pm_session__enable(r.s), 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	/* by hand, before any ScaleUnit: a = 0.25, b = 0.75, c = 0.1875 */
+	a = misses / accesses;
+	b = 1 - a;
+	c = b * a;
+	assert_near(metric_row(rep, "lab_a", 0)->value, 100 * a); /* 25 % */
+	assert_near(metric_row(rep, "lab_b", 0)->value, 100 * b); /* 75 %, not 1 - 25 */
+	/* 18.75 %: from the percentages it would be 75 x 25 x 100 */
+	assert_near(metric_row(rep, "lab_c", 0)->value, 100 * c);
+	assert_string_equal(metric_row(rep, "lab_c", 0)->unit, "%");
+	th_stop(&r);
+}
+
 /* A metric that cannot be added leaves nothing half-made behind. */
 static void test_failed_metric_rolls_back(void **state)
 {
@@ -515,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_monitor_names_resolve),
 		cmocka_unit_test(test_yitian_bandwidth_all),
 		cmocka_unit_test(test_metric_of_metrics_alone),
+		cmocka_unit_test(test_metric_of_metrics_before_scale_unit),
 		cmocka_unit_test(test_failed_metric_rolls_back),
 	};
 
