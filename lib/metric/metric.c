@@ -20,6 +20,7 @@
 #include "pmu.h"
 #include "session.h"
 #include "source/replay.h"
+#include "source/tool.h"
 #include "util/counts.h"
 #include "util/util.h"
 
@@ -199,6 +200,9 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 		return -EOPNOTSUPP; /* has_event, strcmp_cpuid_str: none of ours use them */
 	if (!strcmp(name, "duration_time"))
 		return add_slot(&l->metrics[b->metric], PM_SLOT_DURATION, 0, 0);
+	if (!strcmp(name, "user_time") || !strcmp(name, "system_time"))
+		return add_slot(&l->metrics[b->metric],
+				name[1] == 's' ? PM_SLOT_USER_TIME : PM_SLOT_SYSTEM_TIME, 0, 0);
 	for (size_t i = 0; i < l->n_defines; i++)
 		if (!strcmp(l->defines[i].name, name))
 			return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0,
@@ -736,6 +740,23 @@ static double unit_value(const struct pm_session *s, const struct pm_metric_row 
 	return any ? sum * ev->scale : NAN;
 }
 
+/*
+ * A user_time or system_time slot: the command's CPU seconds (source/tool.c),
+ * or NaN and not counted while it runs, without a command, in an interval.
+ * False for any other slot.
+ */
+static bool task_time(const struct pm_session *s, const struct pm_metric_slot *sl,
+		      const struct pm_report *rep, struct pm_row *row, double *ret)
+{
+	if (sl->kind != PM_SLOT_USER_TIME && sl->kind != PM_SLOT_SYSTEM_TIME)
+		return false;
+	if (!pm_tool__task_time(s, sl->kind == PM_SLOT_SYSTEM_TIME, rep->interval, ret)) {
+		*ret = NAN;
+		row->flags |= PM_ROW_NOT_COUNTED;
+	}
+	return true;
+}
+
 /* A SumOfDevices metric: the expression per PMU instance, added up. */
 static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *mr,
 			     const struct pm_report *rep, struct pm_row *row)
@@ -757,7 +778,7 @@ static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *m
 				s->mvals[k] = (double)rep->duration_ns / 1e9;
 			else if (sl->kind == PM_SLOT_CONST)
 				s->mvals[k] = sl->value;
-			else
+			else if (!task_time(s, sl, rep, row, &s->mvals[k]))
 				s->mvals[k] = NAN; /* metrics of metrics are not per device */
 		}
 		total += pm_expr__eval(m->expr, s->mvals);
@@ -826,6 +847,10 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 					continue;
 				case PM_SLOT_CONST:
 					s->mvals[k] = sl->value;
+					continue;
+				case PM_SLOT_USER_TIME:
+				case PM_SLOT_SYSTEM_TIME:
+					task_time(s, sl, rep, row, &s->mvals[k]);
 					continue;
 				default:
 					break;
