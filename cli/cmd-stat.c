@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "cli.h"
@@ -213,6 +214,25 @@ static void finish_child(struct run *run)
 }
 
 /*
+ * The command's CPU times for user_time and system_time, once it was waited
+ * for: its rusage, which getrusage(RUSAGE_CHILDREN) holds since stat's only
+ * child is the command (perf takes wait4's). A simulated `sleep N` is no
+ * process: it used no CPU.
+ */
+static void give_task_times(struct run *run)
+{
+	struct rusage ru = { 0 };
+
+	if (!run->proc || !run->proc_done || getrusage(RUSAGE_CHILDREN, &ru) < 0)
+		return;
+	pm_session__task_times(run->lv.s,
+			       (uint64_t)ru.ru_utime.tv_sec * 1000000000ull +
+				       ru.ru_utime.tv_usec * 1000ull,
+			       (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
+				       ru.ru_stime.tv_usec * 1000ull);
+}
+
+/*
  * Counting stopped: the command's last moments count too. Stopped right
  * after an interval's read (fresh: --interval-count, or a --timeout on a
  * tick), the totals are that read, so the intervals add up to them.
@@ -230,6 +250,7 @@ static void finish_counting(struct run *run, bool intervals, bool fresh, int rea
 		if (intervals && !run->out.err && rep->duration_ns > 0)
 			report(run, rep);
 	}
+	give_task_times(run);
 	if (!run->out.err)
 		report(run, pm_session__report(run->lv.s, false));
 }

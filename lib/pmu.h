@@ -70,6 +70,7 @@ struct pm_pmu {
 	enum pm_source_id source; /* the source that provides it (source/id.h) */
 	uint32_t type;
 	bool uncore;	     /* has a cpumask: its events open only on those CPUs */
+	bool cpuless;	     /* its events are one counter each, on no CPU (source/tool.c) */
 	struct pm_cpus cpus; /* cpumask (uncore) or cpus (a hybrid core PMU); empty = all */
 	struct pm_format_entry *formats;
 	size_t n_formats, cap_formats;

@@ -288,7 +288,8 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 			const struct pm_evinst *in = &l->inst[i];
 			struct pm_cpus cpus = { 0 };
 
-			if (s->opts.target == PM_TARGET_TASK) {
+			/* a task's, and a CPU-less PMU's (the tool events): one counter, on no CPU */
+			if (s->opts.target == PM_TARGET_TASK || (in->pmu && in->pmu->cpuless)) {
 				if (in->pmu &&
 				    (in->pmu->uncore ||
 				     (in->pmu->traits && in->pmu->traits->cpu_wide_only))) {
@@ -303,6 +304,7 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 				r = add_counter(s, i, e, -1);
 				if (r < 0)
 					return r;
+				placed++;
 				if (ev->group >= 0)
 					s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1,
 									      group_first);

@@ -398,6 +398,15 @@ PM_API size_t pm_session__counter_count(const struct pm_session *s);
 /* Names of the events left out because this machine does not support them,
  * comma separated ("" if none). Return: 0 or -ENAMETOOLONG (truncated). */
 PM_API int pm_session__dropped(const struct pm_session *s, char *buf, size_t size);
+/*
+ * The counted command's CPU times, user and system (kernel), in
+ * nanoseconds, once it has ended: wait4(2)'s rusage (or
+ * getrusage(RUSAGE_CHILDREN) after it was waited for), as perf takes them.
+ * From then on the tool events user_time and system_time and the metrics
+ * that name them have these values, in the totals only (an interval has no
+ * share of them). -EINVAL before pm_session__open.
+ */
+PM_API int pm_session__task_times(struct pm_session *s, uint64_t user_ns, uint64_t system_ns);
 
 /* ---- importing counts recorded elsewhere (docs/import.md) --------------- */
 

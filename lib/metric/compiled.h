@@ -21,11 +21,13 @@ struct pm_metric_def;
 struct pm_constant_def;
 
 enum pm_metric_slot_kind {
-	PM_SLOT_EVENT,	  /* the value of event idx in the same row's bucket */
-	PM_SLOT_METRIC,	  /* the value of metric idx in the same bucket */
-	PM_SLOT_DURATION, /* duration_time: the report's seconds */
-	PM_SLOT_CONST,	  /* a literal or --define: value */
-	PM_SLOT_SOURCES,  /* source_count(event idx): the counters in its row */
+	PM_SLOT_EVENT,	     /* the value of event idx in the same row's bucket */
+	PM_SLOT_METRIC,	     /* the value of metric idx in the same bucket */
+	PM_SLOT_DURATION,    /* duration_time: the report's seconds */
+	PM_SLOT_CONST,	     /* a literal or --define: value */
+	PM_SLOT_SOURCES,     /* source_count(event idx): the counters in its row */
+	PM_SLOT_USER_TIME,   /* user_time: the command's user CPU seconds (totals) */
+	PM_SLOT_SYSTEM_TIME, /* system_time: its system CPU seconds (totals) */
 };
 
 struct pm_metric_slot {

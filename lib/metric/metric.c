@@ -19,6 +19,7 @@
 #include "evlist.h"
 #include "pmu.h"
 #include "metric/metric.h"
+#include "source/tool.h"
 #include "topo.h"
 #include "util/counts.h"
 #include "util/util.h"
@@ -191,6 +192,9 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 		return -EOPNOTSUPP; /* has_event, strcmp_cpuid_str: none of ours use them */
 	if (!strcmp(name, "duration_time"))
 		return add_slot(&l->metrics[b->metric], PM_SLOT_DURATION, 0, 0);
+	if (!strcmp(name, "user_time") || !strcmp(name, "system_time"))
+		return add_slot(&l->metrics[b->metric],
+				name[1] == 's' ? PM_SLOT_USER_TIME : PM_SLOT_SYSTEM_TIME, 0, 0);
 	for (size_t i = 0; i < l->n_defines; i++)
 		if (!strcmp(l->defines[i].name, name))
 			return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0,
@@ -726,6 +730,23 @@ static double unit_value(const struct pm_session *s, const struct pm_metric_row 
 	return any ? sum * ev->scale : NAN;
 }
 
+/*
+ * A user_time or system_time slot: the command's CPU seconds (source/tool.c),
+ * or NaN and not counted while it runs, without a command, in an interval.
+ * False for any other slot.
+ */
+static bool task_time(const struct pm_session *s, const struct pm_metric_slot *sl,
+		      const struct pm_report *rep, struct pm_row *row, double *ret)
+{
+	if (sl->kind != PM_SLOT_USER_TIME && sl->kind != PM_SLOT_SYSTEM_TIME)
+		return false;
+	if (!pm_tool__task_time(s, sl->kind == PM_SLOT_SYSTEM_TIME, rep->interval, ret)) {
+		*ret = NAN;
+		row->flags |= PM_ROW_NOT_COUNTED;
+	}
+	return true;
+}
+
 /* A SumOfDevices metric: the expression per PMU instance, added up. */
 static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *mr,
 			     const struct pm_report *rep, struct pm_row *row)
@@ -747,7 +768,7 @@ static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *m
 				s->rows->mvals[k] = (double)rep->duration_ns / 1e9;
 			else if (sl->kind == PM_SLOT_CONST)
 				s->rows->mvals[k] = sl->value;
-			else
+			else if (!task_time(s, sl, rep, row, &s->rows->mvals[k]))
 				s->rows->mvals[k] = NAN; /* metrics of metrics are not per device */
 		}
 		total += pm_expr__eval(m->expr, s->rows->mvals);
@@ -817,6 +838,10 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 				case PM_SLOT_CONST:
 					s->rows->mvals[k] = sl->value;
 					continue;
+				case PM_SLOT_USER_TIME:
+				case PM_SLOT_SYSTEM_TIME:
+					task_time(s, sl, rep, row, &s->rows->mvals[k]);
+					continue;
 				default:
 					break;
 				}
@@ -832,7 +857,10 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 				}
 				s->rows->mvals[k] = rows[mr->in[k]].value;
 				/* a metric of metrics takes its inputs before their ScaleUnit, as
-				 * perf does: a "100%" ratio enters as 0..1, not as a percentage */
+				 * perf does: a "100%" ratio enters as 0..1, not as a percentage
+				 * (tools/perf/util/expr.c expr__resolve_id parses the referenced
+				 * MetricExpr; only stat-shadow.c generic_metric scales, to print;
+				 * docs/facts-metrics.md) */
 				if (sl->kind == PM_SLOT_METRIC && s->l->metrics[sl->idx].scale != 0)
 					s->rows->mvals[k] /= s->l->metrics[sl->idx].scale;
 				take_input(row, &rows[mr->in[k]]);

@@ -16,13 +16,15 @@
  *   hwmon:    BlueField hwmon blocks (source/hwmon.c)
  *   replay:   counts recorded elsewhere (source/replay.c)
  *   sideband: Merrifield's SoC counters over the IOSF sideband (source/sideband.c)
+ *   tool:     perf's tool events duration_time, user_time, system_time (source/tool.c)
  */
 #define PM_SOURCE_REGISTRY(X) \
 	X(PERF, perf)         \
 	X(MSR, msr)           \
 	X(HWMON, hwmon)       \
 	X(REPLAY, replay)     \
-	X(SIDEBAND, sideband)
+	X(SIDEBAND, sideband) \
+	X(TOOL, tool)
 
 /* A source's index in the registry: what counters and PMUs name theirs by. */
 enum pm_source_id {

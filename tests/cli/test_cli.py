@@ -1305,6 +1305,65 @@ class NotSupported(unittest.TestCase):
 
 
 
+class ToolEvents(unittest.TestCase):
+    """perf's tool events duration_time, user_time and system_time (issue 14 item 11)."""
+
+    def test_simulated_command(self):
+        r = run('--sim', 'amdzen2', 'stat', '-e', 'duration_time,user_time',
+                '-e', 'tool/system_time/', '-x,', '--', 'sleep', '1.5')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = {row['event']: row for row in sim_csv(r.stdout)}
+        self.assertEqual(float(rows['duration_time']['value']), 1.5e9)
+        self.assertEqual(rows['duration_time']['unit'], 'ns')
+        # a simulated sleep is no process: it used no CPU, and 0 is a value here
+        self.assertEqual(float(rows['user_time']['value']), 0)
+        self.assertEqual(rows['tool/system_time/']['flags'], '')
+
+    def test_no_command_is_not_supported(self):
+        r = run('--sim', 'amdzen2', 'stat', '-a', '-e', 'duration_time,user_time', '-x,',
+                '--timeout', '500')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = {row['event']: row for row in sim_csv(r.stdout)}
+        self.assertEqual(float(rows['duration_time']['value']), 0.5e9)
+        self.assertEqual(rows['user_time']['flags'], 'not_counted|unsupported')
+        self.assertIn("'user_time' is the CPU time of a command", r.stderr)
+
+    def test_intervals_have_duration_only(self):
+        r = run('--sim', 'amdzen2', 'stat', '-e', 'duration_time,user_time', '-I', '400',
+                '-x,', '--', 'sleep', '1')
+        rows = sim_csv(r.stdout)
+        iv = [x for x in rows if x['type'] == 'interval']
+        self.assertEqual([float(x['value']) for x in iv if x['event'] == 'duration_time'],
+                         [4e8, 4e8, 2e8])
+        # the rusage covers the run, not an interval
+        self.assertTrue(all(x['flags'] == 'not_counted' for x in iv if x['event'] == 'user_time'))
+        tot = {x['event']: x for x in rows if x['type'] == 'total'}
+        self.assertEqual(float(tot['user_time']['value']), 0)
+
+    def test_side_by_side_with_perf(self):
+        # perf 6.1 and pmumon on the same command: wall-clock and CPU times agree
+        try:
+            p = subprocess.run(['perf', 'stat', '-x,', '-e', 'duration_time,user_time', '--',
+                                'sleep', '0.2'], capture_output=True, text=True, timeout=60)
+        except OSError:
+            self.skipTest('no perf here')
+        if p.returncode != 0 or 'duration_time' not in p.stderr:
+            self.skipTest('perf stat cannot run here: ' + p.stderr.strip()[:200])
+        perf = {l.split(',')[2]: l.split(',')[0] for l in p.stderr.splitlines()
+                if l.count(',') >= 3}
+        r = run('stat', '-e', 'duration_time,user_time', '-x,', '--', 'sleep', '0.2')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ours = {row['event']: row for row in sim_csv(r.stdout)}
+        self.assertEqual(ours['duration_time']['unit'], 'ns')
+        self.assertAlmostEqual(float(ours['duration_time']['value']) / 1e9,
+                               float(perf['duration_time']) / 1e9, delta=0.05)
+        self.assertAlmostEqual(float(ours['duration_time']['value']) / 1e9, 0.2, delta=0.05)
+        # sleep's CPU time is a few ms in both (perf says <not counted> for a 0)
+        self.assertLess(float(ours['user_time']['value']), 5e7)
+        if perf['user_time'] != '<not counted>':
+            self.assertLess(float(perf['user_time']), 5e7)
+
+
 class Doctor(unittest.TestCase):
     """pmumon doctor: a line per finding with its fix, -j, and an exit status that says
     whether anything blocks counting (tests/sim/test-doctor.c checks each condition)."""

@@ -372,6 +372,178 @@ static void test_metric_of_metrics_alone(void **state)
 	th_stop(&r);
 }
 
+/*
+ * issue 14 item 1: a metric that names another takes the other's value
+ * before its ScaleUnit, as perf does (tools/perf/util/expr.c
+ * expr__resolve_id evaluates a referenced metric's MetricExpr; only
+ * stat-shadow.c generic_metric multiplies the printed metric by its
+ * ScaleUnit). Three levels over a simulated EPYC's L3, with "100%" units:
+ * A = misses / accesses, B = 1 - A, C = B x A. Each CCX sees 200 M
+ * accesses/s with 75% hits (jitter 0), so the counts over 2 s are 400 M
+ * accesses and 100 M misses on each of the 16 CCXs.
+ */
+static void test_metric_of_metrics_before_scale_unit(void **state)
+{
+	static const char pack[] = "{\"Pack\": \"lab\", \"Match\": {\"Pmu\": \"amd_l3\"}, "
+				   "\"Metrics\": [\"m.json\"]}";
+	static const char metrics[] =
+		"[{\"MetricName\": \"lab_a\", \"ScaleUnit\": \"100%\", "
+		"\"MetricExpr\": \"l3_misses / l3_accesses\"},\n"
+		" {\"MetricName\": \"lab_b\", \"ScaleUnit\": \"100%\", \"MetricExpr\": \"1 - lab_a\"},\n"
+		" {\"MetricName\": \"lab_c\", \"ScaleUnit\": \"100%\", "
+		"\"MetricExpr\": \"lab_b * lab_a\"}]";
+	const struct pm_file files[] = {
+		{ "d0/lab/pack.json", pack, sizeof(pack) - 1 },
+		{ "d0/lab/m.json", metrics, sizeof(metrics) - 1 },
+	};
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", "jitter 0\nl3.access 200M\n"
+							     "l3.hit_ratio 75%\n");
+	struct pm_ctx_opts o = { .size = sizeof(o),
+				 .os_ops = pm_sim__ops(),
+				 .os = sim,
+				 .simulated = true,
+				 .extra_files = files,
+				 .n_extra_files = PM_ARRAY_SIZE(files) };
+	const struct pm_report *rep;
+	struct th_run r = { .sim = sim };
+	double accesses = 16 * 200e6 * 2, misses = 16 * 50e6 * 2, a, b, c;
+
+	(void)state;
+	pm_diag__init(&r.d);
+	assert_int_equal(pm_ctx__new(&o, &r.ctx), 0);
+	assert_int_equal(pm_evlist__new(r.ctx, &r.l), 0);
+	if (pm_evlist__add_metrics(r.l, "lab_c", &r.d) < 0)
+		fail_msg("%s", r.d.msg);
+	assert_int_equal(pm_session__new(r.l,
+					 &(struct pm_session_opts){
+						 .size = sizeof(struct pm_session_opts),
+						 .target = PM_TARGET_SYSTEM },
+					 &r.s, &r.d),
+			 0);
+	assert_int_equal(pm_session__open(r.s, &r.d), 0);
+	assert_int_equal(pm_session__enable(r.s), 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	/* by hand, before any ScaleUnit: a = 0.25, b = 0.75, c = 0.1875 */
+	a = misses / accesses;
+	b = 1 - a;
+	c = b * a;
+	assert_near(metric_row(rep, "lab_a", 0)->value, 100 * a); /* 25 % */
+	assert_near(metric_row(rep, "lab_b", 0)->value, 100 * b); /* 75 %, not 1 - 25 */
+	/* 18.75 %: from the percentages it would be 75 x 25 x 100 */
+	assert_near(metric_row(rep, "lab_c", 0)->value, 100 * c);
+	assert_string_equal(metric_row(rep, "lab_c", 0)->unit, "%");
+	th_stop(&r);
+}
+
+/* A session over a context with one more pack, "lab", whose metrics are the JSON given. */
+static void start_lab(struct th_run *r, struct pm_sim *sim, const char *metrics_json,
+		      const char *specs, const char *metrics, pid_t pid)
+{
+	static const char pack[] = "{\"Pack\": \"lab\", \"Match\": {\"Pmu\": \"amd_l3\"}, "
+				   "\"Metrics\": [\"m.json\"]}";
+	const struct pm_file files[] = {
+		{ "d0/lab/pack.json", pack, sizeof(pack) - 1 },
+		{ "d0/lab/m.json", metrics_json, strlen(metrics_json) },
+	};
+	struct pm_ctx_opts o = { .size = sizeof(o),
+				 .os_ops = pm_sim__ops(),
+				 .os = sim,
+				 .simulated = true,
+				 .extra_files = files,
+				 .n_extra_files = PM_ARRAY_SIZE(files) };
+	struct pm_session_opts so = { .size = sizeof(so),
+				      .target = pid ? PM_TARGET_TASK : PM_TARGET_SYSTEM,
+				      .pid = pid };
+
+	*r = (struct th_run){ .sim = sim };
+	pm_diag__init(&r->d);
+	assert_int_equal(pm_ctx__new(&o, &r->ctx), 0);
+	assert_int_equal(pm_evlist__new(r->ctx, &r->l), 0);
+	if (specs && pm_evlist__add(r->l, specs, &r->d) < 0)
+		fail_msg("%s: %s", specs, r->d.msg);
+	if (metrics && pm_evlist__add_metrics(r->l, metrics, &r->d) < 0)
+		fail_msg("%s: %s", metrics, r->d.msg);
+	assert_int_equal(pm_session__new(r->l, &so, &r->s, &r->d), 0);
+	assert_int_equal(pm_session__open(r->s, &r->d), 0);
+	assert_int_equal(pm_session__enable(r->s), 0);
+}
+
+static const struct pm_row *event_row(const struct pm_report *rep, const char *name)
+{
+	for (size_t i = 0; i < rep->n_rows; i++)
+		if (!strcmp(rep->rows[i].event, name) && !(rep->rows[i].flags & PM_ROW_METRIC))
+			return &rep->rows[i];
+	fail_msg("no row of event %s", name);
+	return NULL;
+}
+
+/*
+ * issue 14 item 11: perf's tool events. duration_time is the run's (an
+ * interval's) wall-clock ns; user_time and system_time are the command's
+ * CPU times from its rusage (pm_session__task_times), in the totals only;
+ * in a metric all three are seconds (perf's stat-shadow.c prepare_metric).
+ */
+static void test_tool_events_command(void **state)
+{
+	static const char m[] = "[{\"MetricName\": \"lab_cpu\", \"ScaleUnit\": \"100%\", "
+				"\"MetricExpr\": \"(user_time + system_time) / duration_time\"}]";
+	struct pm_sim *sim = th_sim_platform("amdzen2");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	(void)state;
+	start_lab(&r, sim, m, "duration_time,user_time,tool/system_time/", "lab_cpu", 4242);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	th_assert_near(event_row(rep, "duration_time")->value, 1e9, 0);
+	assert_string_equal(event_row(rep, "duration_time")->unit, "ns");
+	/* the command still runs: no CPU times yet, and the metric is not counted */
+	assert_true(event_row(rep, "user_time")->flags & PM_ROW_NOT_COUNTED);
+	assert_true(isnan(metric_row(rep, "lab_cpu", 0)->value));
+	assert_true(metric_row(rep, "lab_cpu", 0)->flags & PM_ROW_NOT_COUNTED);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	/* it ended after 2 s: 0.3 s in user mode, 0.1 s in the kernel */
+	assert_int_equal(pm_session__task_times(r.s, 300000000, 100000000), 0);
+	rep = pm_session__report(r.s, false);
+	th_assert_near(event_row(rep, "duration_time")->value, 2e9, 0);
+	th_assert_near(event_row(rep, "user_time")->value, 3e8, 0);
+	th_assert_near(event_row(rep, "tool/system_time/")->value, 1e8, 0);
+	/* (0.3 + 0.1) / 2 seconds: 20 % */
+	assert_near(metric_row(rep, "lab_cpu", 0)->value, 100 * (0.3 + 0.1) / 2);
+	/* the interval has no share of the run's CPU times */
+	rep = pm_session__report(r.s, true);
+	th_assert_near(event_row(rep, "duration_time")->value, 1e9, 0);
+	assert_true(event_row(rep, "user_time")->flags & PM_ROW_NOT_COUNTED);
+	assert_true(isnan(metric_row(rep, "lab_cpu", 0)->value));
+	th_stop(&r);
+}
+
+/* Counting the machine, there is no command to time: CPU times are <not supported>. */
+static void test_tool_events_system_wide(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("amdzen2");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	(void)state;
+	start_lab(&r, sim, "[]", "duration_time,user_time,system_time,amd_l3/l3_accesses/", NULL,
+		  0);
+	pm_sim__advance(sim, SEC / 2);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	/* one row, not one per CPU: the wall-clock time, once */
+	th_assert_near(event_row(rep, "duration_time")->value, 5e8, 0);
+	assert_true(event_row(rep, "user_time")->flags & PM_ROW_UNSUPPORTED);
+	assert_true(event_row(rep, "system_time")->flags & PM_ROW_UNSUPPORTED);
+	assert_true(isnan(event_row(rep, "system_time")->value));
+	assert_string_equal(pm_session__event_source(r.s, 0), "tool");
+	th_stop(&r);
+}
+
 /* A metric that cannot be added leaves nothing half-made behind. */
 static void test_failed_metric_rolls_back(void **state)
 {
@@ -515,6 +687,9 @@ int main(void)
 		cmocka_unit_test(test_monitor_names_resolve),
 		cmocka_unit_test(test_yitian_bandwidth_all),
 		cmocka_unit_test(test_metric_of_metrics_alone),
+		cmocka_unit_test(test_metric_of_metrics_before_scale_unit),
+		cmocka_unit_test(test_tool_events_command),
+		cmocka_unit_test(test_tool_events_system_wide),
 		cmocka_unit_test(test_failed_metric_rolls_back),
 	};
 
