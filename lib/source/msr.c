@@ -12,11 +12,12 @@
  *   event[11:8] at 35:32, event[13:12] at 60:59) plus the enable bit 22;
  *   for the L3, zero slice and thread masks get the kernel's F17h default
  *   of all slices and threads (kernel-facts §3.3).
- * - More events than free pairs rotate in explicit phases of PHASE_NS, and
- *   each counter keeps enabled and running time, so scaling and quality
- *   work as for perf. Counters are 48 bits; deltas are taken modulo 2^48,
- *   and a read that came later than the counter's wrap time at its rate
- *   allows (pmumon stopped for hours) marks it wrap_uncertain (source/wrap.h).
+ * - More events than free pairs rotate in explicit phases of PHASE_NS
+ *   (source/rotation.h), and each counter keeps enabled and running time,
+ *   so scaling and quality work as for perf. Counters are 48 bits; deltas
+ *   are taken modulo 2^48, and a read that came later than the counter's
+ *   wrap time at its rate allows (pmumon stopped for hours) marks it
+ *   wrap_uncertain (source/wrap.h).
  * - A pair whose CTL already has the enable bit is someone else's (perf,
  *   another tool): left alone and reported; one reprogrammed mid-run stops
  *   counting there, its counter marked reprogrammed. Only the DF and L3
