@@ -52,7 +52,8 @@ struct pm_rotation_ops {
 	 * window is programmed. 0 or -errno.
 	 */
 	int (*collect)(struct pm_rotation *r, void *ud, uint64_t now, bool turn);
-	/* Put the phase's window (pm_rotation__at) on the hardware. 0 or -errno. */
+	/* Put the phase's window (pm_rotation__at) on the hardware. 0 or -errno.
+	 * NULL where n_free is: never called. */
 	int (*program)(struct pm_rotation *r, void *ud, uint64_t now);
 };
 
