@@ -17,7 +17,8 @@
  *   REGISTER blocks (pcie, ecc, clock_measure) are statistics that count
  *   by themselves: only read, never written.
  * - More events than a block's counters take turns in phases of PHASE_NS,
- *   as the msr source does; counts keep enabled and running time each.
+ *   as the msr source does (source/rotation.h); counts keep enabled and
+ *   running time each.
  * - Counters narrower than 64 bits are read often enough not to wrap twice
  *   unseen: at most every 2^(width-1) / fastest rate seen. A read that came
  *   later than that allows (pmumon stopped, starved) marks its counters
@@ -56,6 +57,7 @@
 #include "pmu.h"
 #include "source/counters.h"
 #include "source/hwmon.h"
+#include "source/rotation.h"
 #include "source/wrap.h"
 #include "util/util.h"
 
@@ -83,14 +85,11 @@ struct hw_block {
 	bool has_disable; /* its table has DISABLE (code 0) */
 	bool warned_wrap;
 	struct hw_slot *slot;
-	size_t *ctr; /* session counters, in rotation order */
-	size_t n_ctr, cap_ctr;
-	int *reg_fd;	    /* REGISTER: per ctr, its file */
-	uint64_t *reg_last; /* REGISTER: per ctr, the value at the last accumulation */
-	uint64_t *vals;	    /* scratch: one value per slot, or per ctr for registers */
-	size_t first;
-	uint64_t t_last, t_phase, t_run; /* t_run: l3cache started counting */
-	struct pm_wrap_poll wrap;	 /* how often a narrow counter must be read */
+	struct pm_rotation rot; /* its session counters on the free slots, in turn */
+	int *reg_fd;		/* REGISTER: per ctr, its file */
+	uint64_t *reg_last;	/* REGISTER: per ctr, the value at the last accumulation */
+	uint64_t *vals;		/* scratch: one value per slot, or per ctr for registers */
+	uint64_t t_run;		/* l3cache: started counting */
 };
 
 struct pm_hwmon_state {
@@ -251,6 +250,8 @@ static int open_file(struct pm_session *s, const struct hw_block *k, const char 
 	return fd;
 }
 
+static const struct pm_rotation_ops hw_rotation;
+
 static struct hw_block *block_for(struct pm_hwmon_state *st, const struct pm_pmu *p)
 {
 	struct hw_block *k;
@@ -262,6 +263,11 @@ static struct hw_block *block_for(struct pm_hwmon_state *st, const struct pm_pmu
 		return NULL;
 	k = &st->blk[st->n_blk++];
 	*k = (struct hw_block){ .pmu = p, .b = p->hwmon, .enable_fd = -1 };
+	/* narrow counters are read before they can wrap twice (source/wrap.h) */
+	k->rot = (struct pm_rotation){ .ops = &hw_rotation,
+				       .phase_ns = PHASE_NS,
+				       .idle_ns = UINT64_MAX,
+				       .width = p->hwmon->width };
 	return k;
 }
 
@@ -298,8 +304,8 @@ static int read_count_clock(struct pm_session *s, struct hw_block *k, struct pm_
 /* Is code one that pmumon programs on this block for the events asked? */
 static bool asked_code(const struct pm_session *s, const struct hw_block *k, long code)
 {
-	for (size_t i = 0; code >= 0 && i < k->n_ctr; i++)
-		if (s->l->inst[s->c[k->ctr[i]].inst].attr.config == (uint64_t)code)
+	for (size_t i = 0; code >= 0 && i < k->rot.n_ctr; i++)
+		if (s->l->inst[s->c[k->rot.ctr[i]].inst].attr.config == (uint64_t)code)
 			return true;
 	return false;
 }
@@ -543,13 +549,11 @@ needed:
 		if (s->c[c].source != PM_SRC_HWMON)
 			continue;
 		k = block_for(st, in->pmu);
-		if (!k ||
-		    pm_grow((void **)&k->ctr, &k->cap_ctr, k->n_ctr + 1, sizeof(*k->ctr)) < 0) {
+		if (!k || pm_rotation__add(&k->rot, c) < 0) {
 			r = -ENOMEM;
 			break;
 		}
 		r = check_code(s, k, c, reterr);
-		k->ctr[k->n_ctr++] = c;
 		programs |= k->b->kind != PM_HWMON_REGISTER;
 	}
 	if (r == 0 && programs)
@@ -561,17 +565,17 @@ needed:
 			r = survey(s, k, reterr);
 			continue;
 		}
-		k->reg_fd = malloc(k->n_ctr * sizeof(*k->reg_fd));
-		for (size_t j = 0; k->reg_fd && j < k->n_ctr; j++)
+		k->reg_fd = malloc(k->rot.n_ctr * sizeof(*k->reg_fd));
+		for (size_t j = 0; k->reg_fd && j < k->rot.n_ctr; j++)
 			k->reg_fd[j] = -1;
-		k->reg_last = calloc(k->n_ctr, sizeof(*k->reg_last));
-		k->vals = calloc(k->n_ctr, sizeof(*k->vals));
+		k->reg_last = calloc(k->rot.n_ctr, sizeof(*k->reg_last));
+		k->vals = calloc(k->rot.n_ctr, sizeof(*k->vals));
 		if (!k->reg_fd || !k->reg_last || !k->vals) {
 			r = -ENOMEM;
 			break;
 		}
-		for (size_t j = 0; j < k->n_ctr && r == 0; j++) {
-			size_t reg = (size_t)s->l->inst[s->c[k->ctr[j]].inst].attr.config;
+		for (size_t j = 0; j < k->rot.n_ctr && r == 0; j++) {
+			size_t reg = (size_t)s->l->inst[s->c[k->rot.ctr[j]].inst].attr.config;
 
 			k->reg_fd[j] = open_file(s, k, k->b->regs[reg], O_RDONLY, reterr);
 			r = k->reg_fd[j] < 0 ? k->reg_fd[j] : 0;
@@ -598,11 +602,6 @@ static unsigned free_slots(const struct hw_block *k)
 	return n;
 }
 
-static bool rotates(const struct hw_block *k)
-{
-	return k->b->kind != PM_HWMON_REGISTER && k->n_ctr > free_slots(k) && free_slots(k) > 0;
-}
-
 /*
  * A block failed mid-run: it went away (ENODEV, ENOENT), or the driver
  * refused a read or a write (EIO, EBUSY, EACCES, EINVAL, EFAULT, ...). Its
@@ -616,8 +615,8 @@ static void lose(struct pm_session *s, struct hw_block *k, const char *what, int
 	if (k->gone)
 		return;
 	k->gone = true;
-	for (size_t i = 0; i < k->n_ctr; i++)
-		s->c[k->ctr[i]].lost = true;
+	for (size_t i = 0; i < k->rot.n_ctr; i++)
+		s->c[k->rot.ctr[i]].lost = true;
 	s->lost_err = err;
 	if (err == -ENODEV || err == -ENOENT)
 		pm_log(s->ctx, PM_LOG_WARN,
@@ -635,7 +634,7 @@ static void note_rate(struct pm_session *s, struct hw_block *k, uint64_t delta, 
 {
 	if (!dt || k->b->width >= 64)
 		return;
-	pm_wrap_poll__note(&k->wrap, delta, dt);
+	pm_wrap_poll__note(&k->rot.wrap, delta, dt);
 	if (delta > (1ull << (k->b->width - 1)) && !k->warned_wrap) {
 		k->warned_wrap = true;
 		pm_log(s->ctx, PM_LOG_WARN,
@@ -651,7 +650,7 @@ static int read_values(struct pm_session *s, struct hw_block *k)
 	int r = 0;
 
 	if (k->b->kind == PM_HWMON_REGISTER) {
-		for (size_t j = 0; j < k->n_ctr && r == 0; j++)
+		for (size_t j = 0; j < k->rot.n_ctr && r == 0; j++)
 			r = read_value(s, k->reg_fd[j], &k->vals[j]);
 		return r;
 	}
@@ -698,7 +697,7 @@ static int start(struct pm_session *s, struct hw_block *k, uint64_t now)
 static void taken(struct pm_session *s, struct hw_block *k, unsigned j, long code)
 {
 	struct hw_slot *sl = &k->slot[j];
-	size_t c = k->ctr[sl->on];
+	size_t c = k->rot.ctr[sl->on];
 	const char *name = code >= 0 ? code_name(k->pmu, (uint64_t)code) : NULL;
 	char now[96];
 
@@ -765,7 +764,7 @@ static int check_slots(struct pm_session *s, struct hw_block *k)
  */
 static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bool restart)
 {
-	uint64_t dt = now > k->t_last ? now - k->t_last : 0, run_dt = dt;
+	uint64_t dt = pm_rotation__elapsed(&k->rot, now), run_dt = dt;
 	bool l3 = k->b->kind == PM_HWMON_L3CACHE;
 	const char *what = "reading its counters";
 	int r = 0;
@@ -792,15 +791,15 @@ static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bo
 		return 0;
 	}
 	if (k->b->kind == PM_HWMON_REGISTER) {
-		for (size_t j = 0; j < k->n_ctr; j++) {
-			struct pm_reading *a = &hwmon_state(s)->acc[k->ctr[j]];
+		for (size_t j = 0; j < k->rot.n_ctr; j++) {
+			struct pm_reading *a = &hwmon_state(s)->acc[k->rot.ctr[j]];
 
-			if (s->l->ev[s->c[k->ctr[j]].event].snapshot) {
+			if (s->l->ev[s->c[k->rot.ctr[j]].event].snapshot) {
 				/* a current value (clock_measure, ecc settings): SET, not added */
 				a->val = k->vals[j];
 				a->run += dt;
 			} else {
-				add_delta(s, k, k->ctr[j], &k->reg_last[j], k->vals[j], dt);
+				add_delta(s, k, k->rot.ctr[j], &k->reg_last[j], k->vals[j], dt);
 			}
 		}
 	} else {
@@ -809,14 +808,12 @@ static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bo
 
 			if (sl->on < 0)
 				continue;
-			add_delta(s, k, k->ctr[sl->on], &sl->last, k->vals[j], run_dt);
+			add_delta(s, k, k->rot.ctr[sl->on], &sl->last, k->vals[j], run_dt);
 			if (l3)
 				sl->last = 0; /* enable=1 starts them from 0 */
 		}
 	}
-	for (size_t i = 0; i < k->n_ctr; i++)
-		hwmon_state(s)->acc[k->ctr[i]].ena += dt;
-	k->t_last = now;
+	pm_rotation__account(&k->rot, hwmon_state(s)->acc, now);
 	if (l3 && restart) {
 		r = start(s, k, now);
 		if (r < 0)
@@ -826,15 +823,14 @@ static int accumulate(struct pm_session *s, struct hw_block *k, uint64_t now, bo
 }
 
 /*
- * Put the phase starting at k->first on the free slots. COUNTER: writing
+ * Put the phase's window (pm_rotation__at) on the free slots. COUNTER: writing
  * the event clears and starts the counter. CRSPACE: the select changes,
  * then counterN=0 clears it. l3cache: every write stops the block; the
  * caller starts it (accumulate's restart, or enable).
  */
 static int program(struct pm_session *s, struct hw_block *k)
 {
-	unsigned n_free = free_slots(k);
-	size_t m = 0;
+	size_t m = 0, window = pm_rotation__window(&k->rot);
 	int r = 0;
 
 	for (unsigned j = 0; j < k->b->counters && r == 0; j++) {
@@ -843,15 +839,15 @@ static int program(struct pm_session *s, struct hw_block *k)
 
 		if (sl->other)
 			continue;
-		if (m >= k->n_ctr || m >= n_free) {
+		if (m >= window) {
 			/* not needed this phase: stop it where the table can */
 			if (sl->on >= 0 && k->has_disable)
 				r = write_code(s, sl, 0);
 			sl->on = -1;
 			continue;
 		}
-		sl->on = (int)((k->first + m++) % k->n_ctr);
-		in = &s->l->inst[s->c[k->ctr[sl->on]].inst];
+		sl->on = (int)pm_rotation__at(&k->rot, m++);
+		in = &s->l->inst[s->c[k->rot.ctr[sl->on]].inst];
 		r = write_code(s, sl, (uint32_t)in->attr.config);
 		if (r == 0 && k->b->kind == PM_HWMON_CRSPACE)
 			r = write_text(s, sl->ctr_fd, "0");
@@ -869,14 +865,13 @@ static int hwmon_enable(struct pm_session *s)
 	for (size_t i = 0; st && i < st->n_blk && r == 0; i++) {
 		struct hw_block *k = &st->blk[i];
 
-		k->first = 0;
-		k->t_last = k->t_phase = now;
+		pm_rotation__start(&k->rot, now);
 		if (k->gone || k->other)
 			continue;
 		if (k->b->kind == PM_HWMON_REGISTER) {
 			/* statistics count since boot: counting starts from what they read now */
 			r = read_values(s, k);
-			for (size_t j = 0; j < k->n_ctr && r == 0; j++)
+			for (size_t j = 0; j < k->rot.n_ctr && r == 0; j++)
 				k->reg_last[j] = k->vals[j];
 			if (r < 0)
 				r = block_error(s, k, "reading its registers", r);
@@ -895,17 +890,50 @@ static int hwmon_enable(struct pm_session *s)
 	return r;
 }
 
+static struct hw_block *rot_block(struct pm_rotation *r)
+{
+	return (struct hw_block *)((char *)r - offsetof(struct hw_block, rot));
+}
+
+/* A block that went away has none; registers count by themselves, never in turn. */
+static unsigned rot_free(const struct pm_rotation *r)
+{
+	const struct hw_block *k = (const struct hw_block *)((const char *)r -
+							     offsetof(struct hw_block, rot));
+
+	if (k->gone)
+		return 0;
+	return k->b->kind == PM_HWMON_REGISTER ? (unsigned)k->rot.n_ctr : free_slots(k);
+}
+
+/* l3cache starts again at once unless the next events are to be programmed first. */
+static int rot_collect(struct pm_rotation *r, void *s, uint64_t now, bool turn)
+{
+	return accumulate(s, rot_block(r), now, !turn);
+}
+
+static int rot_program(struct pm_rotation *r, void *s, uint64_t now)
+{
+	struct hw_block *k = rot_block(r);
+	int e = program(s, k);
+
+	if (e == 0 && k->b->kind == PM_HWMON_L3CACHE)
+		e = start(s, k, now);
+	if (e < 0)
+		lose(s, k, "programming its next events", e);
+	return 0;
+}
+
+static const struct pm_rotation_ops hw_rotation = {
+	.n_free = rot_free,
+	.collect = rot_collect,
+	.program = rot_program,
+};
+
 /* When a block must be read next: its next phase, or before a narrow counter can wrap. */
 static uint64_t due(const struct hw_block *k)
 {
-	uint64_t every;
-
-	if (k->gone || k->other)
-		return UINT64_MAX;
-	if (rotates(k))
-		return k->t_phase + PHASE_NS;
-	every = pm_wrap_poll__interval(&k->wrap, k->b->width);
-	return every == UINT64_MAX ? UINT64_MAX : k->t_last + every;
+	return k->gone || k->other ? UINT64_MAX : pm_rotation__next(&k->rot);
 }
 
 static int poll_at(struct pm_session *s, uint64_t now)
@@ -913,26 +941,9 @@ static int poll_at(struct pm_session *s, uint64_t now)
 	struct pm_hwmon_state *st = hwmon_state(s);
 	int r = 0;
 
-	for (size_t i = 0; st && i < st->n_blk && r == 0; i++) {
-		struct hw_block *k = &st->blk[i];
-		bool turn = rotates(k);
-
-		if (now < due(k))
-			continue;
-		r = accumulate(s, k, now, !turn);
-		if (r == 0 && turn && !k->gone && free_slots(k)) {
-			/* the next events take their turn */
-			k->first = (k->first + free_slots(k)) % k->n_ctr;
-			r = program(s, k);
-			if (r == 0 && k->b->kind == PM_HWMON_L3CACHE)
-				r = start(s, k, now);
-			if (r < 0) {
-				lose(s, k, "programming its next events", r);
-				r = 0;
-			}
-		}
-		k->t_phase = now;
-	}
+	for (size_t i = 0; st && i < st->n_blk && r == 0; i++)
+		if (now >= due(&st->blk[i]))
+			r = pm_rotation__poll(&st->blk[i].rot, now, s);
 	return r;
 }
 
@@ -970,8 +981,8 @@ static int hwmon_read(struct pm_session *s)
 			r = accumulate(s, &st->blk[i], now, true);
 	}
 	for (size_t i = 0; i < st->n_blk && r == 0; i++)
-		for (size_t j = 0; j < st->blk[i].n_ctr; j++)
-			s->c[st->blk[i].ctr[j]].cur = st->acc[st->blk[i].ctr[j]];
+		for (size_t j = 0; j < st->blk[i].rot.n_ctr; j++)
+			s->c[st->blk[i].rot.ctr[j]].cur = st->acc[st->blk[i].rot.ctr[j]];
 	return r;
 }
 
@@ -1065,11 +1076,11 @@ static void hwmon_close(struct pm_session *s)
 			close_fd(s, k->slot[j].ev_fd);
 			close_fd(s, k->slot[j].ctr_fd);
 		}
-		for (size_t j = 0; k->reg_fd && j < k->n_ctr; j++)
+		for (size_t j = 0; k->reg_fd && j < k->rot.n_ctr; j++)
 			close_fd(s, k->reg_fd[j]);
 		close_fd(s, k->enable_fd);
 		free(k->slot);
-		free(k->ctr);
+		pm_rotation__done(&k->rot);
 		free(k->reg_fd);
 		free(k->reg_last);
 		free(k->vals);

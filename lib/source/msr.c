@@ -12,11 +12,12 @@
  *   event[11:8] at 35:32, event[13:12] at 60:59) plus the enable bit 22;
  *   for the L3, zero slice and thread masks get the kernel's F17h default
  *   of all slices and threads (kernel-facts §3.3).
- * - More events than free pairs rotate in explicit phases of PHASE_NS, and
- *   each counter keeps enabled and running time, so scaling and quality
- *   work as for perf. Counters are 48 bits; deltas are taken modulo 2^48,
- *   and a read that came later than the counter's wrap time at its rate
- *   allows (pmumon stopped for hours) marks it wrap_uncertain (source/wrap.h).
+ * - More events than free pairs rotate in explicit phases of PHASE_NS
+ *   (source/rotation.h), and each counter keeps enabled and running time,
+ *   so scaling and quality work as for perf. Counters are 48 bits; deltas
+ *   are taken modulo 2^48, and a read that came later than the counter's
+ *   wrap time at its rate allows (pmumon stopped for hours) marks it
+ *   wrap_uncertain (source/wrap.h).
  * - A pair whose CTL already has the enable bit is someone else's (perf,
  *   another tool): left alone and reported; one reprogrammed mid-run stops
  *   counting there, its counter marked reprogrammed. Only the DF and L3
@@ -39,6 +40,7 @@
 #include "pmu.h"
 #include "source/counters.h"
 #include "source/msr.h"
+#include "source/rotation.h"
 #include "source/wrap.h"
 #include "topo.h"
 #include "util/util.h"
@@ -66,10 +68,7 @@ struct msr_dom {
 	uint64_t wrote[MAX_SLOTS]; /* the CTL as we left it: anything else is not ours */
 	int on[MAX_SLOTS];	   /* the counter (index into ctr) it counts, -1 none */
 	uint64_t last[MAX_SLOTS];  /* CTR at the last accumulation */
-	size_t *ctr;		   /* session counters, in rotation order */
-	size_t n_ctr, cap_ctr;
-	size_t first; /* rotation: where this phase starts in ctr */
-	uint64_t t_last, t_phase;
+	struct pm_rotation rot;	   /* its session counters on the free pairs, in turn */
 };
 
 struct msr_core {
@@ -208,6 +207,8 @@ static int cpu_fd(struct pm_session *s, int cpu, struct pm_diag *reterr)
 	return fd;
 }
 
+static const struct pm_rotation_ops msr_rotation;
+
 static struct msr_dom *dom_for(struct pm_msr_state *st, bool df, int cpu)
 {
 	struct msr_dom *d;
@@ -219,6 +220,12 @@ static struct msr_dom *dom_for(struct pm_msr_state *st, bool df, int cpu)
 		return NULL;
 	d = &st->dom[st->n_dom++];
 	*d = (struct msr_dom){ .df = df, .cpu = cpu, .fd = -1, .n_slots = df ? DF_SLOTS : L3_SLOTS };
+	/* 48 bits need no wrap poll (source/wrap.h): a block that does not rotate
+	 * is read every WRAP_POLL_NS all the same */
+	d->rot = (struct pm_rotation){ .ops = &msr_rotation,
+				       .phase_ns = PHASE_NS,
+				       .idle_ns = WRAP_POLL_NS,
+				       .width = CTR_BITS };
 	for (unsigned j = 0; j < MAX_SLOTS; j++)
 		d->on[j] = -1;
 	return d;
@@ -231,9 +238,9 @@ static struct msr_dom *dom_for(struct pm_msr_state *st, bool df, int cpu)
  */
 static long left_by_pmumon(const struct pm_session *s, const struct msr_dom *d, uint64_t ctl)
 {
-	for (size_t i = 0; i < d->n_ctr; i++)
-		if (ctl_value(s, d, d->ctr[i]) == ctl)
-			return (long)d->ctr[i];
+	for (size_t i = 0; i < d->rot.n_ctr; i++)
+		if (ctl_value(s, d, d->rot.ctr[i]) == ctl)
+			return (long)d->rot.ctr[i];
 	return -1;
 }
 
@@ -408,13 +415,11 @@ needed:
 		} else {
 			struct msr_dom *d = dom_for(st, !strcmp(in->pmu->family, "amd_df"), c->cpu);
 
-			if (!d || pm_grow((void **)&d->ctr, &d->cap_ctr, d->n_ctr + 1,
-					  sizeof(*d->ctr)) < 0) {
+			if (!d || pm_rotation__add(&d->rot, k) < 0) {
 				r = -ENOMEM;
 				break;
 			}
 			d->fd = fd;
-			d->ctr[d->n_ctr++] = k;
 		}
 		c->open = true; /* the domain's device */
 	}
@@ -462,7 +467,7 @@ static bool taken(struct pm_session *s, struct msr_dom *d, unsigned j, uint64_t 
 	       "0x%llx is 0x%llx): left to it, and not restored",
 	       dom_name(d), j, d->cpu, (unsigned long long)ctl_of(d, j), (unsigned long long)ctl);
 	if (d->on[j] >= 0)
-		pm_counter__raise(&s->c[d->ctr[d->on[j]]], PM_ROW_REPROGRAMMED);
+		pm_counter__raise(&s->c[d->rot.ctr[d->on[j]]], PM_ROW_REPROGRAMMED);
 	d->other[j] = true;
 	d->touched[j] = false;
 	d->on[j] = -1;
@@ -477,7 +482,7 @@ static bool taken(struct pm_session *s, struct msr_dom *d, unsigned j, uint64_t 
  */
 static int accumulate(struct pm_session *s, struct msr_dom *d, uint64_t now)
 {
-	uint64_t dt = now > d->t_last ? now - d->t_last : 0, ctr[MAX_SLOTS], ctl[MAX_SLOTS];
+	uint64_t dt = pm_rotation__elapsed(&d->rot, now), ctr[MAX_SLOTS], ctl[MAX_SLOTS];
 
 	for (unsigned j = 0; j < d->n_slots; j++) {
 		int r = 0;
@@ -497,7 +502,7 @@ static int accumulate(struct pm_session *s, struct msr_dom *d, uint64_t now)
 
 		if (d->on[j] < 0 || taken(s, d, j, ctl[j]))
 			continue;
-		k = d->ctr[d->on[j]];
+		k = d->rot.ctr[d->on[j]];
 		pm_counter__raise(&s->c[k], pm_wrap__delta(&msr_state(s)->rate[k], CTR_BITS, true,
 							   d->last[j], ctr[j], dt, &delta));
 		c = &msr_state(s)->acc[k];
@@ -505,9 +510,7 @@ static int accumulate(struct pm_session *s, struct msr_dom *d, uint64_t now)
 		c->run += dt;
 		d->last[j] = ctr[j];
 	}
-	for (size_t i = 0; i < d->n_ctr; i++)
-		msr_state(s)->acc[d->ctr[i]].ena += dt;
-	d->t_last = now;
+	pm_rotation__account(&d->rot, msr_state(s)->acc, now);
 	return 0;
 }
 
@@ -520,11 +523,10 @@ static unsigned free_slots(const struct msr_dom *d)
 	return n;
 }
 
-/* Put the phase starting at d->first on the free pairs. */
+/* Put the phase's window (pm_rotation__at) on the free pairs. */
 static int program(struct pm_session *s, struct msr_dom *d)
 {
-	size_t m = 0;
-	unsigned n_free = free_slots(d);
+	size_t m = 0, window = pm_rotation__window(&d->rot);
 	int r = 0;
 
 	for (unsigned j = 0; j < d->n_slots && r == 0; j++) {
@@ -541,11 +543,11 @@ static int program(struct pm_session *s, struct msr_dom *d)
 			d->other[j] = true;
 			continue;
 		}
-		if (m < d->n_ctr && m < n_free) {
-			size_t i = (d->first + m++) % d->n_ctr;
+		if (m < window) {
+			size_t i = pm_rotation__at(&d->rot, m++);
 
 			/* stop, zero, then start with the new event */
-			v = ctl_value(s, d, d->ctr[i]);
+			v = ctl_value(s, d, d->rot.ctr[i]);
 			d->touched[j] = true;
 			d->wrote[j] = 0;
 			r = wrmsr(s, d->fd, ctl_of(d, j), 0);
@@ -570,10 +572,34 @@ static int program(struct pm_session *s, struct msr_dom *d)
 	return 0;
 }
 
-static bool rotates(const struct msr_dom *d)
+static struct msr_dom *rot_dom(struct pm_rotation *r)
 {
-	return d->n_ctr > free_slots(d) && free_slots(d) > 0;
+	return (struct msr_dom *)((char *)r - offsetof(struct msr_dom, rot));
 }
+
+static unsigned rot_free(const struct pm_rotation *r)
+{
+	return free_slots(
+		(const struct msr_dom *)((const char *)r - offsetof(struct msr_dom, rot)));
+}
+
+static int rot_collect(struct pm_rotation *r, void *s, uint64_t now, bool turn)
+{
+	(void)turn;
+	return accumulate(s, rot_dom(r), now);
+}
+
+static int rot_program(struct pm_rotation *r, void *s, uint64_t now)
+{
+	(void)now;
+	return program(s, rot_dom(r));
+}
+
+static const struct pm_rotation_ops msr_rotation = {
+	.n_free = rot_free,
+	.collect = rot_collect,
+	.program = rot_program,
+};
 
 static uint64_t now_ns(const struct pm_session *s)
 {
@@ -594,8 +620,7 @@ static int msr_enable(struct pm_session *s)
 	for (size_t i = 0; i < st->n_dom && r == 0; i++) {
 		struct msr_dom *d = &st->dom[i];
 
-		d->first = 0;
-		d->t_last = d->t_phase = now;
+		pm_rotation__start(&d->rot, now);
 		r = program(s, d);
 	}
 	return r;
@@ -606,19 +631,8 @@ static int poll_at(struct pm_session *s, uint64_t now)
 	struct pm_msr_state *st = msr_state(s);
 	int r = 0;
 
-	for (size_t i = 0; st && i < st->n_dom && r == 0; i++) {
-		struct msr_dom *d = &st->dom[i];
-
-		if (now - d->t_phase < (rotates(d) ? PHASE_NS : WRAP_POLL_NS))
-			continue;
-		r = accumulate(s, d, now);
-		if (r == 0 && rotates(d)) {
-			/* the next events take their turn */
-			d->first = (d->first + free_slots(d)) % d->n_ctr;
-			r = program(s, d);
-		}
-		d->t_phase = now;
-	}
+	for (size_t i = 0; st && i < st->n_dom && r == 0; i++)
+		r = pm_rotation__poll(&st->dom[i].rot, now, s);
 	return r;
 }
 
@@ -633,8 +647,7 @@ static uint64_t msr_next_poll(const struct pm_session *s)
 	uint64_t next = UINT64_MAX;
 
 	for (size_t i = 0; st && i < st->n_dom; i++)
-		next = PM_MIN(next, st->dom[i].t_phase +
-					    (rotates(&st->dom[i]) ? PHASE_NS : WRAP_POLL_NS));
+		next = PM_MIN(next, pm_rotation__next(&st->dom[i].rot));
 	return next;
 }
 
@@ -653,8 +666,8 @@ static int msr_read(struct pm_session *s)
 			r = accumulate(s, &st->dom[i], now);
 	}
 	for (size_t i = 0; i < st->n_dom && r == 0; i++)
-		for (size_t k = 0; k < st->dom[i].n_ctr; k++)
-			s->c[st->dom[i].ctr[k]].cur = st->acc[st->dom[i].ctr[k]];
+		for (size_t k = 0; k < st->dom[i].rot.n_ctr; k++)
+			s->c[st->dom[i].rot.ctr[k]].cur = st->acc[st->dom[i].rot.ctr[k]];
 	for (size_t i = 0; i < st->n_core && r == 0; i++) {
 		struct msr_core *m = &st->core[i];
 		struct pm_counter *c = &s->c[m->counter];
@@ -728,7 +741,7 @@ static void msr_close(struct pm_session *s)
 				       "could not restore the %s control register 0x%llx on CPU %d",
 				       dom_name(d), (unsigned long long)ctl_of(d, j), d->cpu);
 		}
-		free(d->ctr);
+		pm_rotation__done(&d->rot);
 	}
 	for (int i = 0; i < st->n_cpu_fd; i++)
 		if (st->cpu_fd[i] >= 0)

@@ -38,6 +38,7 @@
 #include "evlist.h"
 #include "pmu.h"
 #include "source/counters.h"
+#include "source/rotation.h"
 #include "source/wrap.h"
 #include "util/util.h"
 
@@ -73,8 +74,8 @@ struct pm_sideband_state {
 	int fd_mcrx, fd_mdr, fd_mcr, fd_cfg;
 	struct sb_ctr *c;
 	size_t n_c, cap_c;
-	uint64_t t_enable, t_last;
-	struct pm_wrap_poll wrap;
+	uint64_t t_enable;
+	struct pm_rotation rot; /* never rotates (a counter each): its wrap polls */
 };
 
 /* This source's state in the session (NULL before open and after close). */
@@ -163,6 +164,7 @@ static int sb_read(struct pm_session *s, uint8_t port, uint32_t off, uint32_t *r
 /* ---- opening --------------------------------------------------------------------------- */
 
 static void sideband_close(struct pm_session *s);
+static const struct pm_rotation_ops sb_rotation;
 
 /* Why there is no iosf_sb, and the fix. */
 static int no_iosf_sb(struct pm_session *s, struct pm_diag *d)
@@ -451,6 +453,9 @@ needed:
 	if (!st)
 		return -ENOMEM;
 	st->lock = st->fd_mcrx = st->fd_mdr = st->fd_mcr = st->fd_cfg = -1;
+	st->rot = (struct pm_rotation){ .ops = &sb_rotation,
+					.idle_ns = UINT64_MAX,
+					.width = PM_SB_COUNTER_BITS };
 	snprintf(st->file, sizeof(st->file), "%s",
 		 s->opts.program_name ? s->opts.program_name : "the programming list");
 	r = s->opts.program ? pm_sb_list__parse(s->opts.program, s->opts.program_len, st->file,
@@ -495,7 +500,7 @@ static int accumulate(struct pm_session *s, uint64_t now)
 {
 	struct pm_sideband_state *st = sideband_state(s);
 	uint32_t v[MAX_READS];
-	uint64_t dt = now > st->t_last ? now - st->t_last : 0;
+	uint64_t dt = pm_rotation__elapsed(&st->rot, now);
 	int r;
 
 	for (size_t i = 0; i < st->n_c; i++) {
@@ -515,11 +520,20 @@ static int accumulate(struct pm_session *s, uint64_t now)
 						 st->c[i].last, v[i], dt, &delta));
 		st->c[i].acc += delta;
 		st->c[i].last = v[i];
-		pm_wrap_poll__note(&st->wrap, delta, dt);
+		pm_wrap_poll__note(&st->rot.wrap, delta, dt);
 	}
-	st->t_last = now;
+	pm_rotation__account(&st->rot, NULL, now);
 	return 0;
 }
+
+static int rot_collect(struct pm_rotation *r, void *s, uint64_t now, bool turn)
+{
+	(void)r;
+	(void)turn;
+	return accumulate(s, now);
+}
+
+static const struct pm_rotation_ops sb_rotation = { .collect = rot_collect };
 
 static bool running(const struct pm_sideband_state *st)
 {
@@ -544,7 +558,8 @@ static int sideband_enable(struct pm_session *s)
 		st->c[i].last = 0;
 		st->c[i].acc = 0;
 	}
-	st->t_enable = st->t_last = now_ns(s);
+	st->t_enable = now_ns(s);
+	pm_rotation__start(&st->rot, st->t_enable);
 	return r < 0 ? fail(s, r) : 0;
 }
 
@@ -552,8 +567,7 @@ static uint64_t sideband_next_poll(const struct pm_session *s)
 {
 	const struct pm_sideband_state *st = sideband_state(s);
 
-	return running(st) ? st->t_last + pm_wrap_poll__interval(&st->wrap, PM_SB_COUNTER_BITS) :
-			     UINT64_MAX;
+	return running(st) ? pm_rotation__next(&st->rot) : UINT64_MAX;
 }
 
 static int sideband_poll(struct pm_session *s)
@@ -561,9 +575,7 @@ static int sideband_poll(struct pm_session *s)
 	struct pm_sideband_state *st = sideband_state(s);
 	uint64_t now = now_ns(s);
 
-	if (!running(st) || now < sideband_next_poll(s))
-		return 0;
-	return accumulate(s, now);
+	return running(st) ? pm_rotation__poll(&st->rot, now, s) : 0;
 }
 
 static int sideband_read(struct pm_session *s)
@@ -581,7 +593,7 @@ static int sideband_read(struct pm_session *s)
 	}
 	/* a stopped session's counts stay as they were at the stop */
 	for (size_t i = 0; i < st->n_c; i++) {
-		uint64_t t = st->t_last - st->t_enable;
+		uint64_t t = st->rot.t_last - st->t_enable;
 
 		s->c[st->c[i].counter].cur = (struct pm_reading){ st->c[i].acc, t, t };
 	}
@@ -651,6 +663,7 @@ static void sideband_close(struct pm_session *s)
 		if (s->c[k].source == PM_SRC_SIDEBAND)
 			s->c[k].open = false;
 	pm_sb_list__free(st->list);
+	pm_rotation__done(&st->rot);
 	free(st->c);
 	free(st);
 	s->state[PM_SRC_SIDEBAND] = NULL;
