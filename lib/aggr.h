@@ -30,7 +30,8 @@ struct pm_rows {
 	size_t n_rows;			   /* event rows */
 	struct pm_metric_row *mrows;	   /* metric rows, after the event rows (metric.h) */
 	size_t n_mrows;
-	double *mvals; /* slot values while evaluating one metric row */
+	double *mvals;	  /* slot values while evaluating one metric row */
+	double core_wide; /* #core_wide for this session (metric/literal.h) */
 	struct pm_report rep_iv, rep_tot;
 	struct pm_names domains; /* the rows' domain labels (aggr.c) */
 };

@@ -144,6 +144,11 @@ int sim_topology(struct pm_sim *sim, int n_cpus, sim_cpu_fn where, void *ud)
 	free(all);
 	sim->n_cpus = n_cpus;
 	r = b.oom ? -ENOMEM : sim_writef(sim, b.s, "sys/devices/system/cpu/online");
+	/* every CPU the model has is present, possible and online (no hotplug) */
+	if (r == 0)
+		r = sim_writef(sim, b.s, "sys/devices/system/cpu/present");
+	if (r == 0)
+		r = sim_writef(sim, b.s, "sys/devices/system/cpu/possible");
 	pm_strbuf__done(&b);
 	for (int c = 0; r == 0 && c < n_cpus; c++) {
 		int pkg = 0, die = 0, core = 0;

@@ -8,5 +8,6 @@ void pm_metric__done(struct pm_metric *m)
 	pm_expr__free(m->expr);
 	free(m->slots);
 	free(m->unit);
+	free(m->unknown);
 	*m = (struct pm_metric){ 0 };
 }

@@ -28,6 +28,7 @@ enum pm_metric_slot_kind {
 	PM_SLOT_SOURCES,     /* source_count(event idx): the counters in its row */
 	PM_SLOT_USER_TIME,   /* user_time: the command's user CPU seconds (totals) */
 	PM_SLOT_SYSTEM_TIME, /* system_time: its system CPU seconds (totals) */
+	PM_SLOT_CORE_WIDE,   /* #core_wide: the session's (metric/literal.h) */
 };
 
 struct pm_metric_slot {
@@ -46,6 +47,8 @@ struct pm_metric {
 	bool busy; /* being compiled: a reference back to it is a cycle */
 	/* a pack constant it uses that has no value and no --define: it is NaN */
 	const struct pm_constant_def *missing;
+	/* a #literal (or CPU id) this machine cannot tell, and why: it is NaN; owned */
+	char *unknown;
 };
 
 /* A name=value constant for metrics (--define ddrc_freq=1.6e9). */

@@ -18,6 +18,7 @@
 #include "db/pack.h"
 #include "evlist.h"
 #include "pmu.h"
+#include "metric/literal.h"
 #include "metric/metric.h"
 #include "source/tool.h"
 #include "topo.h"
@@ -71,40 +72,6 @@ static int add_slot(struct pm_metric *m, enum pm_metric_slot_kind kind, size_t i
 		return -ENOMEM;
 	m->slots[m->n_slots] = (struct pm_metric_slot){ .kind = kind, .idx = idx, .value = v };
 	return (int)m->n_slots++;
-}
-
-/* perf's topology literals (tools/perf/util/expr.c expr__get_literal) we can answer. */
-static int literal(struct pm_ctx *ctx, const char *name, double *ret)
-{
-	const struct pm_topo *t = ctx->topo;
-	int cpus = (int)t->online.n, cores = 0;
-
-	for (int c = 0; c < t->nr_cpu_ids; c++) {
-		const struct pm_cpu_topo *a = pm_topo__cpu(t, c);
-		bool first = a != NULL;
-
-		/* a core is counted at its first thread */
-		for (int d = 0; a && d < c && first; d++) {
-			const struct pm_cpu_topo *b = pm_topo__cpu(t, d);
-
-			if (b && b->package == a->package && b->die == a->die && b->core == a->core)
-				first = false;
-		}
-		cores += first;
-	}
-	if (!strcmp(name, "#smt_on"))
-		*ret = cores && cpus > cores;
-	else if (!strcmp(name, "#num_cpus") || !strcmp(name, "#num_cpus_online"))
-		*ret = cpus;
-	else if (!strcmp(name, "#num_packages"))
-		*ret = t->n_packages;
-	else if (!strcmp(name, "#num_dies"))
-		*ret = t->n_dies;
-	else if (!strcmp(name, "#num_cores"))
-		*ret = cores;
-	else
-		return -ENOENT;
-	return 0;
 }
 
 /* The spec an expression's event name stands for: pmu@terms@ -> pmu/terms/. */
@@ -167,19 +134,73 @@ static int bind_event(struct binder *b, struct pm_metric *m, const char *name)
 	return add_slot(m, PM_SLOT_EVENT, l->n_ev - 1, 0);
 }
 
+/* The metric cannot be computed here: say what it needs and why, and give NaN. */
+static int unknown_value(struct pm_metric *m, const char *what, const char *why)
+{
+	char text[320];
+
+	if (!m->unknown) {
+		snprintf(text, sizeof(text), "%s is unknown here: %s", what, why);
+		m->unknown = strdup(text);
+		if (!m->unknown)
+			return -ENOMEM;
+	}
+	return add_slot(m, PM_SLOT_CONST, 0, NAN);
+}
+
+/* A #literal: the machine's value, the session's (#core_wide), or unknown. */
+static int bind_literal(struct binder *b, struct pm_metric *m, const char *name)
+{
+	char why[192] = "";
+	double v = NAN;
+	int r = pm_literal__value(b->l->ctx, name, &v, why, sizeof(why));
+
+	if (r == PM_LITERAL_SESSION)
+		return add_slot(m, PM_SLOT_CORE_WIDE, 0, 0);
+	if (r == -ENODATA)
+		return unknown_value(m, name, why);
+	return r < 0 ? r : add_slot(m, PM_SLOT_CONST, 0, v);
+}
+
+/* has_event(name): 1 when the event resolves on this machine (perf: it parses), else 0. */
+static double has_event(struct pm_evlist *l, const struct pm_metric_def *def, const char *name)
+{
+	struct pm_evlist *trial = NULL;
+	char spec[512];
+	double v = 0;
+
+	if (event_spec(def, name, spec, sizeof(spec)) < 0 || pm_evlist__new(l->ctx, &trial) < 0)
+		return 0;
+	v = pm_evlist__add(trial, spec, NULL) == 0;
+	pm_evlist__free(trial);
+	return v;
+}
+
+/* strcmp_cpuid_str(pattern): 1 when the CPU id matches, as perf's x86 regex match. */
+static int bind_cpuid(struct binder *b, struct pm_metric *m, const char *pattern)
+{
+	const char *cpuid = pm_db__cpuid(b->l->ctx->db);
+
+	if (!cpuid[0])
+		return unknown_value(m, "the CPU id (strcmp_cpuid_str)",
+				     "neither proc/cpuinfo nor a recording names it");
+	return add_slot(m, PM_SLOT_CONST, 0, pm_db_cpuid_match(pattern, cpuid) == 1);
+}
+
 static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 {
 	struct binder *b = ud;
 	struct pm_evlist *l = b->l;
 	const struct pm_metric_def *child;
 	const struct pm_constant_def *constant;
-	double v;
 
-	if (ref == PM_EXPR_LITERAL) {
-		if (literal(l->ctx, name, &v) < 0)
-			return -ENOENT;
-		return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0, v);
-	}
+	if (ref == PM_EXPR_LITERAL)
+		return bind_literal(b, &l->metrics[b->metric], name);
+	if (ref == PM_EXPR_HAS_EVENT)
+		return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0,
+				has_event(l, l->metrics[b->metric].def, name));
+	if (ref == PM_EXPR_CPUID)
+		return bind_cpuid(b, &l->metrics[b->metric], name);
 	if (ref == PM_EXPR_SOURCE_COUNT) {
 		int slot = bind_event(b, &l->metrics[b->metric], name);
 
@@ -188,8 +209,6 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 		return add_slot(&l->metrics[b->metric], PM_SLOT_SOURCES,
 				l->metrics[b->metric].slots[slot].idx, 0);
 	}
-	if (ref != PM_EXPR_VALUE)
-		return -EOPNOTSUPP; /* has_event, strcmp_cpuid_str: none of ours use them */
 	if (!strcmp(name, "duration_time"))
 		return add_slot(&l->metrics[b->metric], PM_SLOT_DURATION, 0, 0);
 	if (!strcmp(name, "user_time") || !strcmp(name, "system_time"))
@@ -323,6 +342,15 @@ static int build_notes(struct pm_evlist *l)
 		pm_strbuf__printf(&b, "; add --define %s=VALUE", c->name);
 		r = b.oom ? -ENOMEM : add_note(l, b.s);
 		pm_strbuf__done(&b);
+	}
+	for (size_t i = 0; i < l->n_metrics && r == 0; i++) {
+		char text[512];
+
+		if (!l->metrics[i].unknown)
+			continue;
+		snprintf(text, sizeof(text), "metric %s shows as not counted: %s",
+			 l->metrics[i].def->name, l->metrics[i].unknown);
+		r = add_note(l, text);
 	}
 	return r;
 }
@@ -602,6 +630,7 @@ int pm_metric__build_rows(struct pm_session *s)
 	int r = order && seen ? 0 : -ENOMEM;
 
 	pm_metric__rows_done(s);
+	s->rows->core_wide = pm_literal__core_wide(s);
 	for (size_t m = 0; r == 0 && m < l->n_metrics; m++)
 		dependency_order(l, m, seen, order, &n_order);
 	for (size_t o = 0; o < n_order && r == 0; o++) {
@@ -768,6 +797,8 @@ static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *m
 				s->rows->mvals[k] = (double)rep->duration_ns / 1e9;
 			else if (sl->kind == PM_SLOT_CONST)
 				s->rows->mvals[k] = sl->value;
+			else if (sl->kind == PM_SLOT_CORE_WIDE)
+				s->rows->mvals[k] = s->rows->core_wide;
 			else if (!task_time(s, sl, rep, row, &s->rows->mvals[k]))
 				s->rows->mvals[k] = NAN; /* metrics of metrics are not per device */
 		}
@@ -837,6 +868,9 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 					continue;
 				case PM_SLOT_CONST:
 					s->rows->mvals[k] = sl->value;
+					continue;
+				case PM_SLOT_CORE_WIDE:
+					s->rows->mvals[k] = s->rows->core_wide;
 					continue;
 				case PM_SLOT_USER_TIME:
 				case PM_SLOT_SYSTEM_TIME:
