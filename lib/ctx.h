@@ -20,6 +20,7 @@ struct pm_ctx {
 	void *os;
 
 	pm_log_fn log_fn;
+	pm_log_diag_fn log_diag_fn;
 	void *log_userdata;
 	enum pm_log_level log_level;
 
@@ -42,6 +43,15 @@ int pm_ctx__add_pmu(struct pm_ctx *ctx, struct pm_pmu *p);
 
 void pm_log(struct pm_ctx *ctx, enum pm_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * A message with a reason (enum pm_reason) about a device: to the context's
+ * log_diag_fn as a diag, else to log_fn as "msg (hint)". hint ends with its
+ * own connector ("" or "stop it, or "): the reason's words follow it.
+ */
+void pm_log_reason(struct pm_ctx *ctx, enum pm_log_level level, enum pm_reason reason,
+		   const char *device, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
 /* Read a whole small file into buf (NUL-terminated, trailing whitespace
  * dropped). Return: its length, -EFBIG when it does not fit, or -errno. */
@@ -77,6 +87,17 @@ void pm_diag_vformat(char *msg, size_t size, const char *fmt, va_list ap)
 /* Fill a pm_diag; the printf-style text goes to msg, hint may be NULL. */
 void pm_diag_set(struct pm_diag *d, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * Give a diag pm_diag_set filled its reason and the device it is about
+ * (NULL: none): the reason's words, in the API's terms and naming subject
+ * where the reason has one (NULL: ""), are appended to its hint, which ends
+ * with its own connector ("load it with 'modprobe msr', or ").
+ */
+void pm_diag_reason(struct pm_diag *d, enum pm_reason reason, const char *device,
+		    const char *subject);
+/* Append the reason's words (naming subject, NULL: none) to text: where they
+ * start, or -1 for no reason. */
+int pm_reason_append(char *text, size_t size, enum pm_reason reason, const char *subject);
 /* Record the input text a diag position refers to. */
 void pm_diag_point(struct pm_diag *d, const char *input, size_t pos, size_t len);
 

@@ -145,7 +145,7 @@ void pm_evlist__free(struct pm_evlist *l)
 	for (size_t i = 0; i < l->n_defines; i++)
 		free(l->defines[i].name);
 	for (size_t i = 0; i < l->n_notes; i++)
-		free(l->notes[i]);
+		free(l->notes[i].text);
 	free(l->notes);
 	free(l->metrics);
 	free(l->defines);

@@ -307,11 +307,12 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 			}
 			if (in->pmu && in->pmu->source == PM_SRC_MSR &&
 			    s->opts.source == PM_SOURCE_PERF) {
-				pm_diag_set(reterr,
-					    "use --source msr or auto, or load a kernel with amd_uncore",
+				pm_diag_set(reterr, "load a kernel with amd_uncore, or ",
 					    "the kernel has no %s PMU: '%s' can only be read through "
 					    "/dev/cpu/N/msr",
 					    in->pmu->name, ev->label);
+				pm_diag_reason(reterr, PM_REASON_USE_SOURCE_MSR, in->pmu->name,
+					       NULL);
 				point_at_event(reterr, ev);
 				return -EOPNOTSUPP;
 			}

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pmumon/pmumon.h"
 #include "source/id.h"
 
 struct pm_ctx;
@@ -26,8 +27,9 @@ enum pm_source_origin {
 	PM_SOURCE_RECORDED, /* in a recording (pm_ctx_opts.replay) instead of the machine */
 };
 
-/* A counter someone else holds: what (one line) and the fix. */
-typedef void (*pm_survey_fn)(void *ud, const char *what, const char *fix);
+/* A counter someone else holds: what (one line) and the fix, which ends with
+ * its connector when a reason's words follow it (pm_diag_reason). */
+typedef void (*pm_survey_fn)(void *ud, const char *what, const char *fix, enum pm_reason reason);
 
 struct pm_source_ops {
 	enum pm_source_origin origin;
