@@ -78,6 +78,8 @@ static int try_counting(struct pm_ctx *ctx, struct pm_finding **f, size_t *n)
 		r = pm_session__enable(s);
 	if (r == 0)
 		r = pm_session__read(s);
+	if (r < 0 && s && pm_session__last_error(s)->msg[0])
+		d = *pm_session__last_error(s); /* enable or read: why after open */
 	if (r == 0) {
 		snprintf(x->what, sizeof(x->what),
 			 "the default events (pmumon stat -a) opened on every CPU and read: %zu "

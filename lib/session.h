@@ -112,6 +112,7 @@ struct pm_session {
 	 * close (NULL: none); only that source knows its type */
 	void *state[PM_SRC__N];
 	const char *failed_device; /* the PMU whose read failed last (NULL: none) */
+	struct pm_diag last_error; /* why the last enable, read, poll or disable failed */
 	struct pm_names domains;   /* the rows' domain labels (aggr.c), owned here */
 	bool warned_user_only;	   /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
@@ -141,6 +142,15 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr);
  */
 int pm_session__lock(struct pm_session *s, const char *path, const char *what,
 		     const char *busy_hint, int *ret_handle, struct pm_diag *reterr);
+
+/*
+ * A source's words for why the enable, read, poll or disable under way
+ * failed (pm_session__last_error; hint may be NULL). The session adds the
+ * reason and s->failed_device, and says something itself when the source
+ * did not.
+ */
+void pm_session__fail(struct pm_session *s, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* metric/metric.c: the metric rows after the event rows. */
 int pm_metric__build_rows(struct pm_session *s);

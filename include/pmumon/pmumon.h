@@ -166,7 +166,8 @@ enum pm_reason {
 	PM_REASON_CPUS,
 	/* after open: the device went away (the session goes on without it) */
 	PM_REASON_DEVICE_LOST,
-	/* after open: the device or its driver refused a read, a write or a control */
+	/* after open: a read, a write or a control failed (the device, its driver, or
+	 * the recording played) */
 	PM_REASON_DEVICE_ERROR,
 };
 
@@ -442,6 +443,16 @@ PM_API int pm_session__disable(struct pm_session *s);
 PM_API int pm_session__read(struct pm_session *s);
 /* The PMU (or device) whose read failed in the last pm_session__read, or NULL. */
 PM_API const char *pm_session__failed_device(const struct pm_session *s);
+/*
+ * Why the last pm_session__enable, __read, __poll or __disable failed, for
+ * a person, as pm_session__open's reterr says why it did: msg names what
+ * failed and where, device the PMU or device (as pm_session__failed_device
+ * names it; "" when none), reason PM_REASON_DEVICE_LOST (it went away) or
+ * PM_REASON_DEVICE_ERROR (it or its driver refused). Each of those calls
+ * starts it afresh: after one that succeeded, msg is "" and the reason
+ * PM_REASON_NONE. Valid until the next of those calls or the session's end.
+ */
+PM_API const struct pm_diag *pm_session__last_error(const struct pm_session *s);
 /*
  * Devices lost since the session opened (went away, or their driver failed
  * a read: a BlueField block's EIO, EBUSY, EACCES, EINVAL, ENODEV), each

@@ -228,6 +228,7 @@ static int block_error(struct pm_session *s, const struct hw_block *k, const cha
 	snprintf(hwmon_state(s)->failed, sizeof(hwmon_state(s)->failed), "%s", k->pmu->name);
 	s->failed_device = hwmon_state(s)->failed;
 	pm_log(s->ctx, PM_LOG_WARN, "%s: %s: %s", k->pmu->name, what, driver_error(err));
+	pm_session__fail(s, NULL, "%s: %s: %s", k->pmu->name, what, driver_error(err));
 	return err;
 }
 

@@ -454,6 +454,9 @@ static int dom_error(struct pm_session *s, const struct msr_dom *d, int err)
 {
 	snprintf(msr_state(s)->failed, sizeof(msr_state(s)->failed), "/dev/cpu/%d/msr", d->cpu);
 	s->failed_device = msr_state(s)->failed;
+	pm_session__fail(s, NULL,
+			 "the %s counters on CPU %d: an access to /dev/cpu/%d/msr failed: %s",
+			 dom_name(d), d->cpu, d->cpu, strerror(-err));
 	return err;
 }
 

@@ -399,8 +399,14 @@ static int ioctl_leaders(struct pm_session *s, unsigned long req)
 		if (c->fd < 0 || c->leader != k || c->source != PM_SRC_PERF)
 			continue;
 		e = s->ctx->ops->perf_ioctl(s->ctx->os, c->fd, req, 0);
-		if (e < 0 && r == 0)
+		if (e < 0 && r == 0) {
 			r = e;
+			s->failed_device = s->l->inst[c->inst].device;
+			pm_session__fail(s, "see dmesg", "the kernel refused %s on PMU %s: %s",
+					 req == PERF_EVENT_IOC_ENABLE ? "PERF_EVENT_IOC_ENABLE" :
+									"PERF_EVENT_IOC_DISABLE",
+					 s->failed_device, strerror(-e));
+		}
 	}
 	return r;
 }
@@ -472,8 +478,14 @@ static int read_all(struct pm_session *s, bool publish)
 			s->failed_device = s->l->inst[s->c[s->ru_idx[ru->first]].inst].device;
 			return (int)n;
 		}
-		if ((size_t)n != want * sizeof(uint64_t) || (ru->group && buf[0] != ru->n))
+		if ((size_t)n != want * sizeof(uint64_t) || (ru->group && buf[0] != ru->n)) {
+			s->failed_device = s->l->inst[s->c[s->ru_idx[ru->first]].inst].device;
+			pm_session__fail(s, "check dmesg",
+					 "reading PMU %s: the kernel returned a short or "
+					 "inconsistent read (%zd bytes)",
+					 s->failed_device, n);
 			return -EIO;
+		}
 		for (size_t m = 0; m < ru->n; m++) {
 			struct pm_counter *c = &s->c[s->ru_idx[ru->first + m]];
 

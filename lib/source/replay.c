@@ -843,8 +843,7 @@ static int replay_read(struct pm_session *s)
 	if (r == -EINVAL) {
 		const struct pm_diag *why = pm_replay__play_error(rp);
 
-		pm_log(s->ctx, PM_LOG_WARN, "%s%s%s", why->msg, why->hint[0] ? ": " : "",
-		       why->hint);
+		pm_session__fail(s, why->hint, "%s", why->msg);
 		return -EIO;
 	}
 	if (r < 0)

@@ -483,6 +483,8 @@ static uint64_t now_ns(const struct pm_session *s)
 static int fail(struct pm_session *s, int err)
 {
 	s->failed_device = sideband_state(s)->pci ? "/" BRIDGE "/config" : "/" SB_DIR;
+	pm_session__fail(s, NULL, "a transaction with the SoC counters through %s failed: %s",
+			 s->failed_device, strerror(-err));
 	return err;
 }
 
