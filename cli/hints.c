@@ -36,9 +36,8 @@ static const struct {
 				   "give the pack of the machine that counted with --pack NAME "
 				   "(built in: ",
 				   ")" },
-	[PM_REASON_SYSTEM_WIDE] = { "count it system-wide with -a" },
-	[PM_REASON_CPUS] = { "count on the CPUs it counts on with -C, or system-wide with -a",
-			     "count on CPUs in ", " with -C, or system-wide with -a" },
+	[PM_REASON_SYSTEM_WIDE] = { "count system-wide with -a (or on CPUs with -C)" },
+	[PM_REASON_CPUS] = { "use -a, or add those CPUs to -C", "use -a, or add CPUs ", " to -C" },
 };
 
 void cli_words(enum pm_reason reason, const char *text, int fix_at, const char *subject, char *buf,

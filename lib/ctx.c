@@ -429,9 +429,12 @@ static const struct {
 				   "name the pack of the machine that counted (pm_ctx_opts.packs; "
 				   "built in: ",
 				   ")" },
-	[PM_REASON_SYSTEM_WIDE] = { "count it system-wide (PM_TARGET_SYSTEM)" },
-	[PM_REASON_CPUS] = { "count on the CPUs it counts on (PM_TARGET_CPUS), or system-wide",
-			     "count on CPUs ", " (PM_TARGET_CPUS), or system-wide" },
+	[PM_REASON_SYSTEM_WIDE] = { "count system-wide (PM_TARGET_SYSTEM), or on CPUs "
+				    "(PM_TARGET_CPUS)" },
+	[PM_REASON_CPUS] = { "count system-wide (PM_TARGET_SYSTEM), or add those CPUs to the "
+			     "list (PM_TARGET_CPUS)",
+			     "count system-wide (PM_TARGET_SYSTEM), or add CPUs ",
+			     " to the list (PM_TARGET_CPUS)" },
 	[PM_REASON_DEVICE_LOST] = { "" },
 	[PM_REASON_DEVICE_ERROR] = { "" },
 };

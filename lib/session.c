@@ -181,7 +181,8 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	}
 	opts = &o;
 	if (l->n_ev == 0) {
-		pm_diag_set(reterr, "give events with -e, or none for the defaults",
+		pm_diag_set(reterr,
+			    "add events (pm_evlist__add), or the defaults (pm_evlist__add_defaults)",
 			    "no events to count");
 		return -EINVAL;
 	}

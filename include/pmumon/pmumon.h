@@ -158,11 +158,11 @@ enum pm_reason {
 	/* a recording needs its machine's pack named: pm_ctx_opts.packs (subject:
 	 * the packs built in, comma separated, or "") */
 	PM_REASON_NEEDS_PACK,
-	/* the event counts the whole machine, not one task or these CPUs:
-	 * PM_TARGET_SYSTEM (subject: the CPUs it counts on, or "") */
+	/* the event counts whole CPUs or the uncore, not one task:
+	 * PM_TARGET_SYSTEM or PM_TARGET_CPUS */
 	PM_REASON_SYSTEM_WIDE,
-	/* the CPUs asked are not ones it counts on: PM_TARGET_CPUS with others
-	 * (subject: the CPUs it counts on, or "") */
+	/* the CPUs asked leave out those the event counts on: PM_TARGET_SYSTEM,
+	 * or PM_TARGET_CPUS with them (subject: the CPUs it counts on, or "") */
 	PM_REASON_CPUS,
 	/* after open: the device went away (the session goes on without it) */
 	PM_REASON_DEVICE_LOST,

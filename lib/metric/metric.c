@@ -379,7 +379,8 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 		return -ENOMEM;
 	if (!copy[strspn(copy, ", ")]) {
 		pm_diag_set(reterr, "run 'pmumon list metrics' for the metrics and groups here",
-			    "-M wants a metric or metric group name");
+			    "a metric or metric group name is wanted, not '%s'",
+			    names ? names : "");
 		free(copy);
 		return -EINVAL;
 	}

@@ -109,12 +109,12 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 			    ev->label, pmu, (uint64_t)in->attr.config);
 		break;
 	case -EOPNOTSUPP:
-		pm_diag_set(d,
-			    c->cpu < 0 ? "count it system-wide with -a" :
-					 "count it without modifiers",
+		pm_diag_set(d, c->cpu < 0 ? "" : "count it without modifiers",
 			    "PMU '%s' does not support '%s' this way (%s)", pmu, ev->label,
 			    c->cpu < 0 ? "it cannot follow one task" :
 					 "the kernel said EOPNOTSUPP");
+		if (c->cpu < 0)
+			pm_diag_reason(d, PM_REASON_SYSTEM_WIDE, pmu, NULL);
 		break;
 	case -EBUSY:
 		pm_diag_set(d,
@@ -138,16 +138,15 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 				    "is offline, or the cpumask went stale after CPU hotplug",
 				    pmu, ev->label, where);
 		else
-			pm_diag_set(d, "count on online CPUs (see -C)",
-				    "PMU '%s' cannot count '%s' %s: %s", pmu, ev->label, where,
-				    strerror(-err));
+			pm_diag_set(d, "count on online CPUs", "PMU '%s' cannot count '%s' %s: %s",
+				    pmu, ev->label, where, strerror(-err));
 		break;
 	case -EINVAL:
 		if (excl)
 			snprintf(hint, sizeof(hint),
 				 "uncore PMUs reject :u/:k/:h; drop the modifier");
 		else if (c->cpu < 0)
-			snprintf(hint, sizeof(hint), "count it system-wide with -a");
+			hint[0] = '\0'; /* and the reason's words */
 		else
 			snprintf(hint, sizeof(hint),
 				 "check the event's terms against 'pmumon list events %s'",
@@ -157,6 +156,8 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 			    "): %s",
 			    pmu, ev->label, where, (uint64_t)in->attr.config,
 			    (uint64_t)in->attr.config1, strerror(-err));
+		if (!excl && c->cpu < 0)
+			pm_diag_reason(d, PM_REASON_SYSTEM_WIDE, pmu, NULL);
 		break;
 	default:
 		pm_diag_set(d, NULL, "cannot open '%s' %s on PMU '%s': %s", ev->label, where, pmu,
