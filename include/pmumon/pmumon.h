@@ -450,7 +450,8 @@ PM_API const char *pm_session__failed_device(const struct pm_session *s);
  * names it; "" when none), reason PM_REASON_DEVICE_LOST (it went away) or
  * PM_REASON_DEVICE_ERROR (it or its driver refused). Each of those calls
  * starts it afresh: after one that succeeded, msg is "" and the reason
- * PM_REASON_NONE. Valid until the next of those calls or the session's end.
+ * PM_REASON_NONE (one made out of order, -EINVAL, leaves it as it was).
+ * Valid until the next of those calls or the session's end.
  */
 PM_API const struct pm_diag *pm_session__last_error(const struct pm_session *s);
 /*
