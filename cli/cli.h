@@ -51,6 +51,12 @@ enum {
 	EXIT_USAGE = 2, /* the command line is wrong */
 };
 
+/* A diag's hint in pmumon's words: its reason's words (enum pm_reason) as
+ * the flags that do it, in place of the library's (cli/hints.c). */
+void cli_hint(const struct pm_diag *d, char *buf, size_t size);
+/* The same for any text whose words from fix_at on are the reason's (a doctor's fix). */
+void cli_words(enum pm_reason reason, const char *text, int fix_at, const char *subject, char *buf,
+	       size_t size);
 /* Print "pmumon: <msg>" (and the spec with a caret, and the hint) once. */
 void cli_report(const char *what, int err, const struct pm_diag *d);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

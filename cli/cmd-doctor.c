@@ -78,6 +78,8 @@ static int try_counting(struct pm_ctx *ctx, struct pm_finding **f, size_t *n)
 		r = pm_session__enable(s);
 	if (r == 0)
 		r = pm_session__read(s);
+	if (r < 0 && s && pm_session__last_error(s)->msg[0])
+		d = *pm_session__last_error(s); /* enable or read: why after open */
 	if (r == 0) {
 		snprintf(x->what, sizeof(x->what),
 			 "the default events (pmumon stat -a) opened on every CPU and read: %zu "
@@ -87,7 +89,7 @@ static int try_counting(struct pm_ctx *ctx, struct pm_finding **f, size_t *n)
 		x->verdict = PM_VERDICT_PROBLEM;
 		snprintf(x->what, sizeof(x->what), "counting the default events fails: %s",
 			 d.msg[0] ? d.msg : strerror(-r));
-		snprintf(x->fix, sizeof(x->fix), "%s", d.hint);
+		cli_hint(&d, x->fix, sizeof(x->fix));
 	}
 	if (s)
 		pm_session__disable(s);
@@ -104,9 +106,12 @@ static void print_text(const struct pm_finding *f, size_t n, bool simulated)
 		printf("[SIMULATED: %s] a simulated machine (--sim), not this one\n\n",
 		       arg_global.sim_platform ? arg_global.sim_platform : "sim");
 	for (size_t i = 0; i < n; i++) {
+		char fix[sizeof(f[i].fix) + 256];
+
+		cli_words(f[i].reason, f[i].fix, f[i].fix_at, f[i].subject, fix, sizeof(fix));
 		printf("%-8s %-10s %s\n", verdict_name[f[i].verdict], f[i].topic, f[i].what);
-		if (f[i].fix[0])
-			printf("%-8s %-10s fix: %s\n", "", "", f[i].fix);
+		if (fix[0])
+			printf("%-8s %-10s fix: %s\n", "", "", fix);
 		problems += f[i].verdict == PM_VERDICT_PROBLEM;
 		warnings += f[i].verdict == PM_VERDICT_WARNING;
 	}
@@ -123,13 +128,16 @@ static void print_json(const struct pm_finding *f, size_t n, bool simulated)
 
 	printf("{\"simulated\":%s,\"findings\":[", simulated ? "true" : "false");
 	for (size_t i = 0; i < n; i++) {
+		char fix[sizeof(f[i].fix) + 256];
+
+		cli_words(f[i].reason, f[i].fix, f[i].fix_at, f[i].subject, fix, sizeof(fix));
 		printf("%s{\"verdict\":\"%s\",\"topic\":", i ? "," : "",
 		       verdict_name[f[i].verdict]);
 		cli_json_str(stdout, f[i].topic);
 		printf(",\"what\":");
 		cli_json_str(stdout, f[i].what);
 		printf(",\"fix\":");
-		cli_json_str(stdout, f[i].fix);
+		cli_json_str(stdout, fix);
 		putchar('}');
 		problems += f[i].verdict == PM_VERDICT_PROBLEM;
 		warnings += f[i].verdict == PM_VERDICT_WARNING;

@@ -216,15 +216,17 @@ int cli_live__open(struct cli_live *lv, const sigset_t *ending)
 	return 0;
 }
 
-/* Why the counters would not start, for the message. */
-static const char *enable_refused(const struct cli_live *lv)
+/*
+ * A failure after open, as the library says it (pm_session__last_error:
+ * what failed, where and why, not guessed from the error number), then what
+ * the run does about it.
+ */
+static void say_failure(const struct cli_live *lv, int r, const char *then)
 {
-	if (lv->so.source == PM_SOURCE_MSR)
-		return "a write to a counter control register was refused";
-	if (lv->so.program)
-		return "a START to a SoC counter's control register was refused, or the kernel "
-		       "refused PERF_EVENT_IOC_ENABLE";
-	return "the kernel refused PERF_EVENT_IOC_ENABLE; see dmesg";
+	struct pm_diag d = *pm_session__last_error(lv->s);
+
+	snprintf(d.msg, sizeof(d.msg), "%s%s", pm_session__last_error(lv->s)->msg, then);
+	cli_report("counting", r, &d);
 }
 
 int cli_live__enable(struct cli_live *lv)
@@ -232,7 +234,7 @@ int cli_live__enable(struct cli_live *lv)
 	int r = pm_session__enable(lv->s);
 
 	if (r < 0) {
-		cli_error("cannot start the counters: %s (%s)", strerror(-r), enable_refused(lv));
+		say_failure(lv, r, "");
 		return EXIT_FAIL;
 	}
 	return 0;
@@ -241,22 +243,13 @@ int cli_live__enable(struct cli_live *lv)
 int cli_live__read(struct cli_live *lv)
 {
 	int r = pm_session__read(lv->s);
-	const char *dev = pm_session__failed_device(lv->s);
 
-	if (r < 0)
+	if (r < 0) {
 		lv->failed = true;
-	if (r == -ENODEV) {
-		cli_error("%s%s went away while counting (device removed or driver unloaded); "
-			  "stopping, with the totals up to the last good read",
-			  dev ? "PMU " : "a PMU", dev ? dev : "");
-		lv->lost_said = pm_session__lost_count(lv->s);
-	} else if (r < 0)
-		cli_error("reading %s%s failed: %s%s; stopping, with the totals up to the "
-			  "last good read",
-			  dev ? "PMU " : "the counters", dev ? dev : "", strerror(-r),
-			  r == -EIO ? " (the kernel returned a short or inconsistent read: check "
-				      "dmesg)" :
-				      "");
+		say_failure(lv, r, "; stopping, with the totals up to the last good read");
+		if (pm_session__last_error(lv->s)->reason == PM_REASON_DEVICE_LOST)
+			lv->lost_said = pm_session__lost_count(lv->s);
+	}
 	return r;
 }
 
@@ -265,11 +258,7 @@ int cli_live__poll(struct cli_live *lv)
 	int r = pm_session__poll(lv->s);
 
 	if (r < 0) {
-		const char *dev = pm_session__failed_device(lv->s);
-
-		cli_error("polling the counters%s%s failed: %s; stopping, with the totals up to the "
-			  "last good read",
-			  dev ? " on " : "", dev ? dev : "", strerror(-r));
+		say_failure(lv, r, "; stopping, with the totals up to the last good read");
 		lv->failed = true;
 		lv->lost_said = pm_session__lost_count(lv->s);
 	}

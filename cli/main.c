@@ -93,6 +93,22 @@ static void log_to_stderr(enum pm_log_level level, const char *msg, void *userda
 	fputc('\n', stderr);
 }
 
+/* A message with a reason: its hint in pmumon's words, after it. */
+static void log_diag_to_stderr(enum pm_log_level level, const struct pm_diag *d, void *userdata)
+{
+	char hint[sizeof(d->hint) + 256];
+
+	cli_hint(d, hint, sizeof(hint));
+	fputs(level == PM_LOG_WARN ? "pmumon: warning: " : "pmumon: ", stderr);
+	cli_escape(stderr, d->msg, strlen(d->msg));
+	if (hint[0]) {
+		fputs(" (", stderr);
+		cli_escape(stderr, hint, strlen(hint));
+		fputc(')', stderr);
+	}
+	fputc('\n', stderr);
+}
+
 bool cli_global_option(int c, const char *arg)
 {
 	switch (c) {
@@ -338,6 +354,7 @@ int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, struct pm_ct
 		.packs = packs,
 		.simulated = pm_replay__sim_platform(replay) != NULL,
 		.log_fn = log_to_stderr,
+		.log_diag_fn = log_diag_to_stderr,
 		.log_level = arg_global.verbose >= 2 ? PM_LOG_DEBUG :
 			     arg_global.verbose	     ? PM_LOG_INFO :
 						       PM_LOG_WARN,
@@ -373,6 +390,7 @@ int cli_ctx_new(struct pm_ctx **ret_ctx)
 		.size = sizeof(o),
 		.root = arg_global.root,
 		.log_fn = log_to_stderr,
+		.log_diag_fn = log_diag_to_stderr,
 		.log_level = arg_global.verbose >= 2 ? PM_LOG_DEBUG :
 			     arg_global.verbose	     ? PM_LOG_INFO :
 						       PM_LOG_WARN,
@@ -495,6 +513,8 @@ void cli_info(const char *fmt, ...)
 
 void cli_report(const char *what, int err, const struct pm_diag *d)
 {
+	char hint[sizeof(d->hint) + 256];
+
 	if (!d || !d->msg[0]) {
 		cli_error("%s: %s", what, strerror(err < 0 ? -err : err));
 		return;
@@ -502,9 +522,10 @@ void cli_report(const char *what, int err, const struct pm_diag *d)
 	cli_error("%s", d->msg);
 	if (d->input[0])
 		show_input(d);
-	if (d->hint[0]) {
+	cli_hint(d, hint, sizeof(hint));
+	if (hint[0]) {
 		fputs("  hint: ", stderr);
-		cli_escape(stderr, d->hint, strlen(d->hint));
+		cli_escape(stderr, hint, strlen(hint));
 		fputc('\n', stderr);
 	}
 }

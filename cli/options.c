@@ -135,8 +135,15 @@ int cli_count__add(const struct cli_count *a, struct pm_evlist *l)
 			return r;
 		}
 	}
-	for (size_t i = 0; i < pm_evlist__note_count(l); i++)
-		cli_info("note: %s", pm_evlist__note(l, i));
+	for (size_t i = 0; i < pm_evlist__note_count(l); i++) {
+		const char *subject = "";
+		int at = -1;
+		enum pm_reason why = pm_evlist__note_reason(l, i, &at, &subject);
+		char note[1024];
+
+		cli_words(why, pm_evlist__note(l, i), at, subject, note, sizeof(note));
+		cli_info("note: %s", note);
+	}
 	return 0;
 }
 

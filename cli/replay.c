@@ -189,7 +189,7 @@ int cli_replay__play(struct cli_replay *rp, cli_report_hook hook, void *arg)
 	for (size_t i = 0; r == 0 && i < rp->n_samples; i++) {
 		r = pm_session__read(rp->s);
 		if (r < 0)
-			cli_error("replaying the recording failed: %s", strerror(-r));
+			cli_report("replaying the recording", r, pm_session__last_error(rp->s));
 		else if (rp->intervals)
 			r = hook(arg, pm_session__report(rp->s, true));
 	}

@@ -49,6 +49,8 @@ int main(void)
 		if ((r = pm_out__new(stdout, &o, &out)) == 0)
 			r = pm_out__report(out, pm_session__report(s, false));
 	}
+	if (r < 0 && s && pm_session__last_error(s)->msg[0])
+		d = *pm_session__last_error(s); /* enable or read failed: why, and on what */
 	if (r < 0)
 		fprintf(stderr, "count: %s%s%s\n", strerror(-r), err[0] || d.msg[0] ? ": " : "",
 			err[0] ? err : d.msg);

@@ -38,6 +38,28 @@ void pm_log(struct pm_ctx *ctx, enum pm_log_level level, const char *fmt, ...)
 	ctx->log_fn(level, msg, ctx->log_userdata);
 }
 
+void pm_log_reason(struct pm_ctx *ctx, enum pm_log_level level, enum pm_reason reason,
+		   const char *device, const char *hint, const char *fmt, ...)
+{
+	struct pm_diag d;
+	va_list ap;
+
+	if ((!ctx->log_fn && !ctx->log_diag_fn) || level > ctx->log_level)
+		return;
+	pm_diag__init(&d);
+	va_start(ap, fmt);
+	vsnprintf(d.msg, sizeof(d.msg), fmt, ap);
+	va_end(ap);
+	snprintf(d.hint, sizeof(d.hint), "%s", hint ? hint : "");
+	pm_diag_reason(&d, reason, device, NULL);
+	if (ctx->log_diag_fn)
+		ctx->log_diag_fn(level, &d, ctx->log_userdata);
+	else if (d.hint[0])
+		pm_log(ctx, level, "%s (%s)", d.msg, d.hint);
+	else
+		pm_log(ctx, level, "%s", d.msg);
+}
+
 /*
  * Read a file into buf, NUL-terminated: all of it (-EFBIG when it does not
  * fit) or, with prefix, as much as fits. Return: the length read or -errno.
@@ -179,6 +201,9 @@ void pm_diag__init(struct pm_diag *d)
 		return;
 	d->msg[0] = d->hint[0] = d->input[0] = '\0';
 	d->pos = d->len = -1;
+	d->reason = PM_REASON_NONE;
+	d->fix_at = -1;
+	d->device[0] = d->subject[0] = '\0';
 }
 
 #define DIAG_QUOTE_MAX 64 /* a quoted text longer than this is cut in its middle */
@@ -262,6 +287,78 @@ void pm_diag_set(struct pm_diag *d, const char *hint, const char *fmt, ...)
 	pm_diag_vformat(d->msg, sizeof(d->msg), fmt, ap);
 	va_end(ap);
 	snprintf(d->hint, sizeof(d->hint), "%s", hint ? hint : "");
+	d->reason = PM_REASON_NONE;
+	d->fix_at = -1;
+	d->device[0] = d->subject[0] = '\0';
+}
+
+/*
+ * Each reason's words in the API's terms, ending a hint (enum pm_reason):
+ * without a subject, and with one (between before and after). A program
+ * with its own names for the options puts its words in their place
+ * (pmumon: cli/hints.c).
+ */
+static const struct {
+	const char *words, *before, *after;
+} reason_words[] = {
+	[PM_REASON_NEEDS_RECLAIM] = { "open a session with the reclaim option "
+				      "(pm_session_opts.reclaim) to reset it" },
+	[PM_REASON_RECLAIMED] = { "the reclaim option, pm_session_opts.reclaim" },
+	[PM_REASON_USE_SOURCE_PERF] = { "count through the kernel's perf PMUs (PM_SOURCE_PERF) "
+					"where the kernel has amd_uncore" },
+	[PM_REASON_USE_SOURCE_MSR] = { "count through /dev/cpu/N/msr (PM_SOURCE_MSR or "
+				       "PM_SOURCE_AUTO)" },
+	[PM_REASON_NEEDS_PROGRAM] = { "give the programming list captured from Intel's tools "
+				      "on this machine (pm_session_opts.program; README.md, "
+				      "'Merrifield'), or import counts gathered elsewhere (SoC "
+				      "Watch, VTune) as a recording (pm_replay__read)" },
+	[PM_REASON_SIDEBAND_PCI] = { "where iosf_mbi is absent altogether, the host bridge's "
+				     "config space can carry the sideband instead "
+				     "(pm_session_opts.sideband_pci), at the risk of racing the "
+				     "kernel's own users of the bus" },
+	[PM_REASON_NO_SIDEBAND_PCI] = { "count without pm_session_opts.sideband_pci: iosf_sb "
+					"goes through the kernel's lock" },
+	[PM_REASON_NEEDS_DEFINE] = { "define the constant (pm_evlist__define)", "define ",
+				     " (pm_evlist__define)" },
+	[PM_REASON_NEEDS_PACK] = { "name the counting machine's pack (pm_ctx_opts.packs)",
+				   "name the pack of the machine that counted (pm_ctx_opts.packs; "
+				   "built in: ",
+				   ")" },
+	[PM_REASON_SYSTEM_WIDE] = { "count system-wide (PM_TARGET_SYSTEM), or on CPUs "
+				    "(PM_TARGET_CPUS)" },
+	[PM_REASON_CPUS] = { "count system-wide (PM_TARGET_SYSTEM), or add those CPUs to the "
+			     "list (PM_TARGET_CPUS)",
+			     "count system-wide (PM_TARGET_SYSTEM), or add CPUs ",
+			     " to the list (PM_TARGET_CPUS)" },
+	[PM_REASON_DEVICE_LOST] = { "" },
+	[PM_REASON_DEVICE_ERROR] = { "" },
+};
+
+int pm_reason_append(char *text, size_t size, enum pm_reason reason, const char *subject)
+{
+	size_t at = strlen(text);
+	const char *w;
+
+	if (reason <= PM_REASON_NONE || (size_t)reason >= PM_ARRAY_SIZE(reason_words) || at >= size)
+		return -1;
+	w = reason_words[reason].words;
+	if (subject && subject[0] && reason_words[reason].before)
+		snprintf(text + at, size - at, "%s%s%s", reason_words[reason].before, subject,
+			 reason_words[reason].after);
+	else
+		snprintf(text + at, size - at, "%s", w ? w : "");
+	return (int)at;
+}
+
+void pm_diag_reason(struct pm_diag *d, enum pm_reason reason, const char *device,
+		    const char *subject)
+{
+	if (!d || reason <= PM_REASON_NONE || (size_t)reason >= PM_ARRAY_SIZE(reason_words))
+		return;
+	d->reason = reason;
+	snprintf(d->device, sizeof(d->device), "%s", device ? device : "");
+	snprintf(d->subject, sizeof(d->subject), "%s", subject ? subject : "");
+	d->fix_at = pm_reason_append(d->hint, sizeof(d->hint), reason, d->subject);
 }
 
 void pm_diag_point(struct pm_diag *d, const char *input, size_t pos, size_t len)

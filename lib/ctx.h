@@ -35,10 +35,11 @@ enum pm_source_origin {
  * is. Chosen by pm_ctx__new (machine.c). A NULL member: the live way.
  */
 struct pm_machine_ops {
-	enum pm_source_origin origin; /* the sources that find its PMUs and count */
-	const char *here;	      /* where its events are, for messages */
-	const char *no_metric_hint;   /* where to look when a metric is not there */
-	bool changes;		      /* PMUs may come and go: rediscovery looks again */
+	enum pm_source_origin origin;	 /* the sources that find its PMUs and count */
+	const char *here;		 /* where its events are, for messages */
+	const char *no_metric_hint;	 /* where to look when a metric is not there */
+	enum pm_reason no_metric_reason; /* and what the caller may offer for it */
+	bool changes;			 /* PMUs may come and go: rediscovery looks again */
 	/* Find its PMUs, CPUs and packs into the context; forget them again. */
 	int (*discover)(struct pm_ctx *ctx);
 	void (*forget)(struct pm_ctx *ctx);
@@ -64,6 +65,7 @@ struct pm_ctx {
 	const struct pm_machine_ops *machine;
 
 	pm_log_fn log_fn;
+	pm_log_diag_fn log_diag_fn;
 	void *log_userdata;
 	enum pm_log_level log_level;
 
@@ -90,6 +92,15 @@ int pm_ctx__add_pmu(struct pm_ctx *ctx, struct pm_pmu *p);
 
 void pm_log(struct pm_ctx *ctx, enum pm_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * A message with a reason (enum pm_reason) about a device: to the context's
+ * log_diag_fn as a diag, else to log_fn as "msg (hint)". hint ends with its
+ * own connector ("" or "stop it, or "): the reason's words follow it.
+ */
+void pm_log_reason(struct pm_ctx *ctx, enum pm_log_level level, enum pm_reason reason,
+		   const char *device, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
 /* Read a whole small file into buf (NUL-terminated, trailing whitespace
  * dropped). Return: its length, -EFBIG when it does not fit, or -errno. */
@@ -125,6 +136,17 @@ void pm_diag_vformat(char *msg, size_t size, const char *fmt, va_list ap)
 /* Fill a pm_diag; the printf-style text goes to msg, hint may be NULL. */
 void pm_diag_set(struct pm_diag *d, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * Give a diag pm_diag_set filled its reason and the device it is about
+ * (NULL: none): the reason's words, in the API's terms and naming subject
+ * where the reason has one (NULL: ""), are appended to its hint, which ends
+ * with its own connector ("load it with 'modprobe msr', or ").
+ */
+void pm_diag_reason(struct pm_diag *d, enum pm_reason reason, const char *device,
+		    const char *subject);
+/* Append the reason's words (naming subject, NULL: none) to text: where they
+ * start, or -1 for no reason. */
+int pm_reason_append(char *text, size_t size, enum pm_reason reason, const char *subject);
 /* Record the input text a diag position refers to. */
 void pm_diag_point(struct pm_diag *d, const char *input, size_t pos, size_t len);
 

@@ -49,9 +49,22 @@ static void add(struct findings *fs, enum pm_verdict v, const char *topic, const
 	*f = (struct pm_finding){ .verdict = v };
 	snprintf(f->topic, sizeof(f->topic), "%s", topic);
 	snprintf(f->fix, sizeof(f->fix), "%s", fix ? fix : "");
+	f->fix_at = -1;
 	va_start(ap, fmt);
 	vsnprintf(f->what, sizeof(f->what), fmt, ap);
 	va_end(ap);
+}
+
+/* The last finding's fix ends with the reason's words (fix ends with its connector). */
+static void add_reason(struct findings *fs, enum pm_reason reason, const char *subject)
+{
+	struct pm_finding *f = fs->err || !fs->n ? NULL : &fs->f[fs->n - 1];
+
+	if (!f || reason == PM_REASON_NONE)
+		return;
+	f->reason = reason;
+	snprintf(f->subject, sizeof(f->subject), "%s", subject ? subject : "");
+	f->fix_at = pm_reason_append(f->fix, sizeof(f->fix), reason, subject);
 }
 
 /* ---- who pmumon runs as ------------------------------------------------------------ */
@@ -166,8 +179,8 @@ static void lockdown(struct pm_ctx *ctx, struct findings *fs)
 		add(fs, PM_VERDICT_OK, "lockdown", NULL, "kernel lockdown is off");
 	else
 		add(fs, PM_VERDICT_WARNING, "lockdown",
-		    "count through perf PMUs (amd_uncore rather than --source msr); lockdown lasts "
-		    "until a reboot without it (Secure Boot turns it on)",
+		    "count through perf PMUs (amd_uncore rather than the msr source); lockdown "
+		    "lasts until a reboot without it (Secure Boot turns it on)",
 		    "kernel lockdown is '%s': writes to MSRs, debugfs and PCI config space are "
 		    "refused, so the msr and sideband sources cannot program counters",
 		    open + 1);
@@ -444,9 +457,10 @@ static void locks(struct pm_ctx *ctx, struct findings *fs)
 }
 
 /* A counter a source found in use (pm_source_ops.survey). */
-static void in_use(void *ud, const char *what, const char *fix)
+static void in_use(void *ud, const char *what, const char *fix, enum pm_reason reason)
 {
 	add(ud, PM_VERDICT_WARNING, "counters", fix, "%s", what);
+	add_reason(ud, reason, NULL);
 }
 
 static void surveys(struct pm_ctx *ctx, struct findings *fs)
@@ -462,6 +476,7 @@ static void surveys(struct pm_ctx *ctx, struct findings *fs)
 struct blocked {
 	char why[512], fix[512], names[200];
 	size_t n;
+	struct pm_diag d; /* the first metric's, for its reason */
 };
 
 static int block(struct blocked **b, size_t *n, size_t *cap, const struct pm_diag *d,
@@ -480,6 +495,7 @@ static int block(struct blocked **b, size_t *n, size_t *cap, const struct pm_dia
 		*x = (struct blocked){ 0 };
 		snprintf(x->why, sizeof(x->why), "%s", d->msg);
 		snprintf(x->fix, sizeof(x->fix), "%s", d->hint);
+		x->d = *d;
 	}
 	len = strlen(x->names);
 	if (x->n++ < 4)
@@ -512,9 +528,15 @@ static void pack_metrics(struct pm_ctx *ctx, const char *pack, struct findings *
 			blocked++;
 		pm_evlist__free(l);
 	}
-	for (size_t i = 0; i < n_b; i++)
+	for (size_t i = 0; i < n_b; i++) {
+		/* the hint without the reason's words, which add_reason puts back */
+		if (b[i].d.reason != PM_REASON_NONE && b[i].d.fix_at >= 0 &&
+		    (size_t)b[i].d.fix_at < sizeof(b[i].fix))
+			b[i].fix[b[i].d.fix_at] = '\0';
 		add(fs, PM_VERDICT_WARNING, "metrics", b[i].fix, "%zu metric%s (%s%s): %s", b[i].n,
 		    b[i].n == 1 ? "" : "s", b[i].names, b[i].n > 4 ? ", ..." : "", b[i].why);
+		add_reason(fs, b[i].d.reason, b[i].d.subject);
+	}
 	free(b);
 	add(fs, blocked ? PM_VERDICT_WARNING : PM_VERDICT_OK, "metrics", NULL,
 	    "pack %s: %zu of %zu metrics can be computed here%s", pack, ok, ok + blocked + never,
@@ -528,12 +550,11 @@ static void programming_list(struct pm_ctx *ctx, struct findings *fs)
 	for (size_t i = 0; i < ctx->n_pmus; i++) {
 		if (strcmp(pm_pmu__source(ctx->pmus[i]), "sideband") != 0)
 			continue;
-		add(fs, PM_VERDICT_WARNING, "metrics",
-		    "give stat, top, serve or record the list captured from Intel's tools on this "
-		    "machine with --program FILE, or import counts gathered elsewhere",
+		add(fs, PM_VERDICT_WARNING, "metrics", NULL,
 		    "%s counts live only with a programming list: which registers select "
 		    "Merrifield's SoC events is not public",
 		    pm_pmu__name(ctx->pmus[i]));
+		add_reason(fs, PM_REASON_NEEDS_PROGRAM, NULL);
 		return;
 	}
 }

@@ -48,8 +48,16 @@ struct pm_evlist {
 	size_t n_metrics, cap_metrics;
 	struct pm_define *defines;
 	size_t n_defines, cap_defines;
-	char **notes; /* what the metrics' readers should know (metric.c) */
+	struct pm_note *notes; /* what the metrics' readers should know (metric.c) */
 	size_t n_notes, cap_notes;
+};
+
+/* A note, and the reason its last words are (text[fix_at..], as in pm_diag). */
+struct pm_note {
+	char *text;
+	enum pm_reason reason;
+	int fix_at;
+	const char *subject; /* a pack's constant's name, or "" */
 };
 
 /* Drop the events added after the list had n_ev events (a failed metric's). */

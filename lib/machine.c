@@ -117,7 +117,8 @@ static const struct pm_machine_ops live_machine = {
 static const struct pm_machine_ops recorded_machine = {
 	.origin = PM_SOURCE_RECORDED,
 	.here = "in the packs matched to the recording",
-	.no_metric_hint = "name the counting machine's pack with --pack NAME",
+	.no_metric_hint = "",
+	.no_metric_reason = PM_REASON_NEEDS_PACK,
 	.discover = discover_recorded,
 	.forget = forget,
 	.mono_ns = pm_replay__mono_ns,
@@ -143,6 +144,7 @@ int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->log_fn = opts->log_fn;
+	ctx->log_diag_fn = opts->log_diag_fn;
 	ctx->log_userdata = opts->log_userdata;
 	ctx->log_level = opts->log_level;
 	ctx->simulated = opts->simulated;

@@ -145,7 +145,7 @@ void pm_evlist__free(struct pm_evlist *l)
 	for (size_t i = 0; i < l->n_defines; i++)
 		free(l->defines[i].name);
 	for (size_t i = 0; i < l->n_notes; i++)
-		free(l->notes[i]);
+		free(l->notes[i].text);
 	free(l->notes);
 	free(l->metrics);
 	free(l->defines);
@@ -854,7 +854,7 @@ static int check_group(struct resolver *rs, const struct pm_spec *spec, int grou
 		continue;
 mismatch:
 		return spec_error(rs, spec->ev[i].pos, spec->ev[i].len, -EINVAL,
-				  "a group counts on one PMU; split it into separate -e options",
+				  "a group counts on one PMU; split it into separate event specs",
 				  "event '%s' is not on the same PMU as '%s', the first of its group",
 				  m->ev.label, lead->ev.label);
 	}

@@ -109,11 +109,12 @@ static int no_cpu_error(struct pm_session *s, const struct pm_event *ev, struct 
 	pm_cpus__format(&all, have, sizeof(have));
 	pm_cpus__done(&all);
 	pm_cpus__format(&s->cpus, want, sizeof(want));
-	pm_diag_set(d, "use -a, or add those CPUs to -C",
-		    "event '%s' counts only on CPU(s) %s (the cpumask of PMU '%s'%s), and -C %s "
-		    "leaves them out",
+	pm_diag_set(d, NULL,
+		    "event '%s' counts only on CPU(s) %s (the cpumask of PMU '%s'%s), and the "
+		    "CPUs asked, %s, leave them out",
 		    ev->label, have, p ? p->name : "?", ev->n_inst > 1 ? " and its family" : "",
 		    want);
+	pm_diag_reason(d, PM_REASON_CPUS, p ? p->name : NULL, have);
 	point_at_event(d, ev);
 	return -EINVAL;
 }
@@ -293,11 +294,12 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 				if (in->pmu &&
 				    (in->pmu->uncore ||
 				     (in->pmu->traits && in->pmu->traits->cpu_wide_only))) {
-					pm_diag_set(reterr,
-						    "count system-wide with -a (or on CPUs with -C)",
+					pm_diag_set(reterr, NULL,
 						    "event '%s' counts the whole %s, not one task",
 						    ev->label,
 						    in->pmu->uncore ? "uncore PMU" : "CPU");
+					pm_diag_reason(reterr, PM_REASON_SYSTEM_WIDE, in->pmu->name,
+						       NULL);
 					point_at_event(reterr, ev);
 					return -EINVAL;
 				}
@@ -312,11 +314,12 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 			}
 			if (in->pmu && in->pmu->source == PM_SRC_MSR &&
 			    s->opts.source == PM_SOURCE_PERF) {
-				pm_diag_set(reterr,
-					    "use --source msr or auto, or load a kernel with amd_uncore",
+				pm_diag_set(reterr, "load a kernel with amd_uncore, or ",
 					    "the kernel has no %s PMU: '%s' can only be read through "
 					    "/dev/cpu/N/msr",
 					    in->pmu->name, ev->label);
+				pm_diag_reason(reterr, PM_REASON_USE_SOURCE_MSR, in->pmu->name,
+					       NULL);
 				point_at_event(reterr, ev);
 				return -EOPNOTSUPP;
 			}

@@ -2,6 +2,7 @@
 #include "session.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,8 +35,31 @@ static void mark_lost(struct pm_session *s, const char *device)
 			s->c[k].lost = true;
 }
 
+/*
+ * The end of an enable, read, poll or disable that failed with r (doing:
+ * what it was doing, for a message no source gave): pm_session__last_error
+ * gets the reason, a lost device or another error, and the device.
+ */
+static int failed(struct pm_session *s, const char *doing, int r)
+{
+	struct pm_diag *d = &s->last_error;
+	const char *dev = s->failed_device;
+	bool lost = r == -ENODEV || r == -ENXIO;
+
+	if (!d->msg[0] && lost)
+		pm_diag_set(d, NULL, "%s%s went away while counting (%s)", dev ? "PMU " : "a PMU",
+			    dev ? dev : "",
+			    r == -ENODEV ? "device removed or driver unloaded" : strerror(-r));
+	else if (!d->msg[0])
+		pm_diag_set(d, NULL, "%s%s%s failed: %s", doing, dev ? " on " : "", dev ? dev : "",
+			    strerror(-r));
+	pm_diag_reason(d, lost ? PM_REASON_DEVICE_LOST : PM_REASON_DEVICE_ERROR, dev, NULL);
+	return r;
+}
+
 int pm_session__poll(struct pm_session *s)
 {
+	pm_diag__init(&s->last_error);
 	for (size_t i = 0; s->enabled && i < PM_SRC__N; i++) {
 		const struct pm_source_ops *src = pm_source__on(s->ctx, i);
 		int r = src && src->poll ? src->poll(s) : 0;
@@ -43,9 +67,14 @@ int pm_session__poll(struct pm_session *s)
 		if (r == -ENODEV && s->failed_device)
 			mark_lost(s, s->failed_device);
 		if (r < 0)
-			return r;
+			return failed(s, "polling the counters", r);
 	}
 	return 0;
+}
+
+const struct pm_diag *pm_session__last_error(const struct pm_session *s)
+{
+	return &s->last_error;
 }
 
 const char *pm_session__event_source(const struct pm_session *s, size_t event)
@@ -75,7 +104,8 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	}
 	opts = &o;
 	if (l->n_ev == 0) {
-		pm_diag_set(reterr, "give events with -e, or none for the defaults",
+		pm_diag_set(reterr,
+			    "add events (pm_evlist__add), or the defaults (pm_evlist__add_defaults)",
 			    "no events to count");
 		return -EINVAL;
 	}
@@ -84,6 +114,7 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	pm_diag__init(&s->last_error);
 	s->ctx = l->ctx;
 	s->l = l;
 	s->opts = *opts;
@@ -140,19 +171,21 @@ int pm_session__enable(struct pm_session *s)
 
 	if (!s->opened || s->enabled)
 		return -EINVAL;
+	pm_diag__init(&s->last_error);
 	/* the start of every interval: just before the counters start */
 	s->t_enable_ns = pm_ctx__mono_ns(s->ctx);
 	for (size_t i = 0; i < PM_SRC__N && r == 0; i++)
 		r = pm_source__on(s->ctx, i) ? pm_sources[i]->enable(s) : 0;
 	s->t_prev_ns = s->t_now_ns = s->t_enable_ns;
 	s->enabled = r == 0;
-	return r;
+	return r < 0 ? failed(s, "starting the counters", r) : r;
 }
 
 int pm_session__disable(struct pm_session *s)
 {
 	int r = 0;
 
+	pm_diag__init(&s->last_error);
 	if (!s->enabled)
 		return 0;
 	for (size_t i = 0; i < PM_SRC__N; i++) {
@@ -162,7 +195,7 @@ int pm_session__disable(struct pm_session *s)
 			r = e;
 	}
 	s->enabled = false;
-	return r;
+	return r < 0 ? failed(s, "stopping the counters", r) : r;
 }
 
 /* Does any counter still count (open, its device not lost)? */
@@ -180,6 +213,7 @@ int pm_session__read(struct pm_session *s)
 
 	if (!s->opened)
 		return -EINVAL;
+	pm_diag__init(&s->last_error);
 	for (size_t k = 0; k < s->n_c; k++)
 		s->c[k].prev = s->c[k].cur;
 	s->t_prev_ns = s->t_now_ns;
@@ -191,7 +225,7 @@ int pm_session__read(struct pm_session *s)
 			/* all or nothing: the last good read stays, so totals stay true */
 			for (size_t k = 0; k < s->n_c; k++)
 				s->c[k].cur = s->c[k].prev;
-			return r;
+			return failed(s, "reading the counters", r);
 		}
 	}
 	/* what the sources saw since the last read belongs to this interval */
@@ -207,6 +241,11 @@ int pm_session__read(struct pm_session *s)
 		for (size_t k = 0; k < s->n_c; k++)
 			s->c[k].cur = s->c[k].prev;
 		s->failed_device = pm_session__lost_device(s, pm_session__lost_count(s) - 1);
+		pm_diag_set(&s->last_error, NULL, "PMU %s went away while counting (%s)",
+			    s->failed_device,
+			    s->lost_err == -ENODEV ? "device removed or driver unloaded" :
+						     strerror(-s->lost_err));
+		pm_diag_reason(&s->last_error, PM_REASON_DEVICE_LOST, s->failed_device, NULL);
 		return s->lost_err;
 	}
 	s->t_now_ns = pm_ctx__mono_ns(s->ctx);

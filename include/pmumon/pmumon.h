@@ -73,6 +73,9 @@ enum pm_log_level {
 };
 
 typedef void (*pm_log_fn)(enum pm_log_level level, const char *msg, void *userdata);
+struct pm_diag;
+/* A warning with a reason, as a diag (pm_ctx_opts.log_diag_fn). */
+typedef void (*pm_log_diag_fn)(enum pm_log_level level, const struct pm_diag *d, void *userdata);
 
 /* A file given to the context in memory (a pack from --events-dir). */
 struct pm_file {
@@ -108,6 +111,15 @@ struct pm_ctx_opts {
 	pm_log_fn log_fn; /* NULL: silent */
 	void *log_userdata;
 	enum pm_log_level log_level;
+	/*
+	 * The messages that carry a reason (enum pm_reason: "run again with
+	 * the reclaim option to reset it"), as a diag with msg, hint, reason
+	 * and device, for a program with its own names for the library's
+	 * options; called with log_userdata, at log_level. NULL: they go to
+	 * log_fn like the rest, as "msg (hint)". Messages name the library's
+	 * options, never pmumon's command-line flags.
+	 */
+	pm_log_diag_fn log_diag_fn;
 };
 
 PM_API int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx);
@@ -119,15 +131,66 @@ PM_API void *pm_ctx__os(const struct pm_ctx *ctx);
 PM_API bool pm_ctx__simulated(const struct pm_ctx *ctx);
 
 /*
+ * Why a diag's fix is what it is, for a program that has its own names for
+ * the library's options (pmumon's command line: its flags). The set is
+ * stable: codes are only added, at the end. A hint with a reason ends with
+ * the library's words for it, in the API's terms (from pm_diag.fix_at on);
+ * such a program may put its own words in their place.
+ */
+enum pm_reason {
+	PM_REASON_NONE,
+	/* a counter programmed exactly as pmumon programs the events asked, which is
+	 * what a pmumon killed with SIGKILL leaves: pm_session_opts.reclaim resets it */
+	PM_REASON_NEEDS_RECLAIM,
+	/* such a counter was reset because pm_session_opts.reclaim asked for it */
+	PM_REASON_RECLAIMED,
+	/* /dev/cpu/N/msr cannot count here: the kernel's perf PMUs may (PM_SOURCE_PERF) */
+	PM_REASON_USE_SOURCE_PERF,
+	/* the kernel has no perf PMU for it: /dev/cpu/N/msr can (PM_SOURCE_MSR or AUTO) */
+	PM_REASON_USE_SOURCE_MSR,
+	/* a sideband group needs a programming list (pm_session_opts.program) */
+	PM_REASON_NEEDS_PROGRAM,
+	/* no iosf_mbi: the host bridge's config space may carry the sideband
+	 * (pm_session_opts.sideband_pci) */
+	PM_REASON_SIDEBAND_PCI,
+	/* iosf_mbi drives the bridge: pm_session_opts.sideband_pci would race it */
+	PM_REASON_NO_SIDEBAND_PCI,
+	/* a metric needs a constant no counter gives: pm_evlist__define (subject: its name) */
+	PM_REASON_NEEDS_DEFINE,
+	/* a recording needs its machine's pack named: pm_ctx_opts.packs (subject:
+	 * the packs built in, comma separated, or "") */
+	PM_REASON_NEEDS_PACK,
+	/* the event counts whole CPUs or the uncore, not one task:
+	 * PM_TARGET_SYSTEM or PM_TARGET_CPUS */
+	PM_REASON_SYSTEM_WIDE,
+	/* the CPUs asked leave out those the event counts on: PM_TARGET_SYSTEM,
+	 * or PM_TARGET_CPUS with them (subject: the CPUs it counts on, or "") */
+	PM_REASON_CPUS,
+	/* after open: the device went away (the session goes on without it) */
+	PM_REASON_DEVICE_LOST,
+	/* after open: a read, a write or a control failed (the device, its driver, or
+	 * the recording played) */
+	PM_REASON_DEVICE_ERROR,
+};
+
+/*
  * What went wrong, for a person: msg names the thing, hint says how to fix
  * it (may be empty), and when the problem is in a text the user gave
  * (an event spec), input holds that text and pos/len the bad part.
+ * reason says what kind of fix the hint ends with (hint[fix_at..] are the
+ * library's words for it; fix_at is -1 without a reason), subject what
+ * those words name beyond the device (see enum pm_reason), device the PMU
+ * or device the failure is about ("" when none).
  */
 struct pm_diag {
 	char msg[512];
 	char hint[512];
 	char input[1024];
 	int pos, len; /* -1 when there is no position */
+	enum pm_reason reason;
+	int fix_at;
+	char device[64];
+	char subject[128];
 };
 
 PM_API void pm_diag__init(struct pm_diag *d);
@@ -242,6 +305,11 @@ struct pm_finding {
 			 * "watchdog", "container", "counters", "metrics" */
 	char what[600]; /* one line: what was found */
 	char fix[520];	/* the command or change that fixes it; "" when none is needed */
+	/* as in struct pm_diag: the reason fix ends with (fix[fix_at..] are the
+	 * library's words for it; fix_at -1: none) and what those words name */
+	enum pm_reason reason;
+	int fix_at;
+	char subject[128];
 };
 
 /*
@@ -280,11 +348,19 @@ PM_API int pm_evlist__define(struct pm_evlist *l, const char *name, double value
 /*
  * What a reader of the list's metrics should know: each pack note of the
  * metrics added (a seed's known behaviours), and each constant a metric
- * needs that neither the pack nor --define gives (those metrics are NaN).
+ * needs that neither the pack nor pm_evlist__define gives (those metrics are NaN).
  * Borrowed; valid until the next pm_evlist__add_metrics or the list's end.
  */
 PM_API size_t pm_evlist__note_count(const struct pm_evlist *l);
 PM_API const char *pm_evlist__note(const struct pm_evlist *l, size_t i);
+/*
+ * The reason a note ends with, as in struct pm_diag: PM_REASON_NEEDS_DEFINE
+ * for a missing constant, *ret_subject its name, and the note's text from
+ * *ret_fix_at on the library's words for it; PM_REASON_NONE for a pack's
+ * note (or i past the end). ret_* may be NULL.
+ */
+PM_API enum pm_reason pm_evlist__note_reason(const struct pm_evlist *l, size_t i, int *ret_fix_at,
+					     const char **ret_subject);
 PM_API const char *pm_evlist__name(const struct pm_evlist *l, size_t i);
 
 /* ---- counting ----------------------------------------------------------- */
@@ -369,6 +445,17 @@ PM_API int pm_session__disable(struct pm_session *s);
 PM_API int pm_session__read(struct pm_session *s);
 /* The PMU (or device) whose read failed in the last pm_session__read, or NULL. */
 PM_API const char *pm_session__failed_device(const struct pm_session *s);
+/*
+ * Why the last pm_session__enable, __read, __poll or __disable failed, for
+ * a person, as pm_session__open's reterr says why it did: msg names what
+ * failed and where, device the PMU or device (as pm_session__failed_device
+ * names it; "" when none), reason PM_REASON_DEVICE_LOST (it went away) or
+ * PM_REASON_DEVICE_ERROR (it or its driver refused). Each of those calls
+ * starts it afresh: after one that succeeded, msg is "" and the reason
+ * PM_REASON_NONE (one made out of order, -EINVAL, leaves it as it was).
+ * Valid until the next of those calls or the session's end.
+ */
+PM_API const struct pm_diag *pm_session__last_error(const struct pm_session *s);
 /*
  * Devices lost since the session opened (went away, or their driver failed
  * a read: a BlueField block's EIO, EBUSY, EACCES, EINVAL, ENODEV), each

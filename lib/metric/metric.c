@@ -285,13 +285,14 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 
 		if (b.unknown[0])
 			snprintf(hint, sizeof(hint),
-				 "'%s' is a constant no counter gives: add --define %s=VALUE",
-				 b.unknown, b.unknown);
+				 "'%s' is a constant no counter gives: ", b.unknown);
 		else
 			snprintf(hint, sizeof(hint),
 				 "run 'pmumon list metrics' for what this machine has");
 		pm_diag_set(err, hint, "metric '%s' (pack %s) cannot be used here: %s", def->name,
 			    def->pack, d.msg);
+		if (b.unknown[0])
+			pm_diag_reason(err, PM_REASON_NEEDS_DEFINE, NULL, b.unknown);
 		return r;
 	}
 	m->expr = e;
@@ -299,17 +300,30 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 	return 0;
 }
 
-static int add_note(struct pm_evlist *l, const char *text)
+/* A note; with a reason (subject: what its words name), they end it. */
+static int add_note(struct pm_evlist *l, const char *text, enum pm_reason reason,
+		    const char *subject)
 {
+	char words[512] = "";
+	struct pm_strbuf b = { 0 };
+	int at = pm_reason_append(words, sizeof(words), reason, subject);
+
+	pm_strbuf__printf(&b, "%s%s", text, words);
+	if (b.oom)
+		return -ENOMEM;
 	for (size_t i = 0; i < l->n_notes; i++)
-		if (!strcmp(l->notes[i], text))
+		if (!strcmp(l->notes[i].text, b.s)) {
+			pm_strbuf__done(&b);
 			return 0;
-	if (pm_grow((void **)&l->notes, &l->cap_notes, l->n_notes + 1, sizeof(*l->notes)) < 0)
+		}
+	if (pm_grow((void **)&l->notes, &l->cap_notes, l->n_notes + 1, sizeof(*l->notes)) < 0) {
+		pm_strbuf__done(&b);
 		return -ENOMEM;
-	l->notes[l->n_notes] = strdup(text);
-	if (!l->notes[l->n_notes])
-		return -ENOMEM;
-	l->n_notes++;
+	}
+	l->notes[l->n_notes++] = (struct pm_note){ .text = b.s,
+						   .reason = reason,
+						   .fix_at = at < 0 ? -1 : (int)strlen(text) + at,
+						   .subject = subject ? subject : "" };
 	return 0;
 }
 
@@ -319,11 +333,11 @@ static int build_notes(struct pm_evlist *l)
 	int r = 0;
 
 	for (size_t i = 0; i < l->n_notes; i++)
-		free(l->notes[i]);
+		free(l->notes[i].text);
 	l->n_notes = 0;
 	for (size_t i = 0; i < l->n_metrics && r == 0; i++)
 		if (l->metrics[i].def->note)
-			r = add_note(l, l->metrics[i].def->note);
+			r = add_note(l, l->metrics[i].def->note, PM_REASON_NONE, NULL);
 	for (size_t i = 0; i < l->n_metrics && r == 0; i++) {
 		const struct pm_constant_def *c = l->metrics[i].missing;
 		struct pm_strbuf b = { 0 };
@@ -339,8 +353,8 @@ static int build_notes(struct pm_evlist *l)
 		for (size_t j = 0; j < l->n_metrics; j++)
 			if (l->metrics[j].missing == c)
 				pm_strbuf__printf(&b, " %s", l->metrics[j].def->name);
-		pm_strbuf__printf(&b, "; add --define %s=VALUE", c->name);
-		r = b.oom ? -ENOMEM : add_note(l, b.s);
+		pm_strbuf__printf(&b, "; ");
+		r = b.oom ? -ENOMEM : add_note(l, b.s, PM_REASON_NEEDS_DEFINE, c->name);
 		pm_strbuf__done(&b);
 	}
 	for (size_t i = 0; i < l->n_metrics && r == 0; i++) {
@@ -350,7 +364,7 @@ static int build_notes(struct pm_evlist *l)
 			continue;
 		snprintf(text, sizeof(text), "metric %s shows as not counted: %s",
 			 l->metrics[i].def->name, l->metrics[i].unknown);
-		r = add_note(l, text);
+		r = add_note(l, text, PM_REASON_NONE, NULL);
 	}
 	return r;
 }
@@ -362,7 +376,19 @@ size_t pm_evlist__note_count(const struct pm_evlist *l)
 
 const char *pm_evlist__note(const struct pm_evlist *l, size_t i)
 {
-	return l && i < l->n_notes ? l->notes[i] : NULL;
+	return l && i < l->n_notes ? l->notes[i].text : NULL;
+}
+
+enum pm_reason pm_evlist__note_reason(const struct pm_evlist *l, size_t i, int *ret_fix_at,
+				      const char **ret_subject)
+{
+	if (!l || i >= l->n_notes)
+		return PM_REASON_NONE;
+	if (ret_fix_at)
+		*ret_fix_at = l->notes[i].fix_at;
+	if (ret_subject)
+		*ret_subject = l->notes[i].subject;
+	return l->notes[i].reason;
 }
 
 int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr)
@@ -377,7 +403,8 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 		return -ENOMEM;
 	if (!copy[strspn(copy, ", ")]) {
 		pm_diag_set(reterr, "run 'pmumon list metrics' for the metrics and groups here",
-			    "-M wants a metric or metric group name");
+			    "a metric or metric group name is wanted, not '%s'",
+			    names ? names : "");
 		free(copy);
 		return -EINVAL;
 	}
@@ -414,6 +441,9 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 					    l->ctx->machine->here,
 					    pm_db__matched_names(db)[0] ? pm_db__matched_names(db) :
 									  "none");
+			if (!why && l->ctx->machine->no_metric_reason)
+				pm_diag_reason(reterr, l->ctx->machine->no_metric_reason, NULL,
+					       NULL);
 			r = why ? -EOPNOTSUPP : -ENOENT;
 		}
 	}

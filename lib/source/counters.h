@@ -90,6 +90,7 @@ struct pm_session {
 	 * close (NULL: none); only that source knows its type */
 	void *state[PM_SRC__N];
 	const char *failed_device; /* the PMU whose read failed last (NULL: none) */
+	struct pm_diag last_error; /* why the last enable, read, poll or disable failed */
 	bool warned_user_only;	   /* the paranoid :u fallback was announced */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 	/* the error of the last device lost mid-run (its counters' lost; 0: none) */
@@ -112,5 +113,14 @@ struct pm_session {
 /* source/lock.c */
 int pm_session__lock(struct pm_session *s, const char *path, const char *what,
 		     const char *busy_hint, int *ret_handle, struct pm_diag *reterr);
+
+/*
+ * source/lock.c: a source's words for why the enable, read, poll or disable
+ * under way failed (pm_session__last_error; hint may be NULL). The session
+ * adds the reason and s->failed_device, and says something itself when the
+ * source did not.
+ */
+void pm_session__fail(struct pm_session *s, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -227,6 +227,7 @@ static int block_error(struct pm_session *s, const struct hw_block *k, const cha
 	snprintf(hwmon_state(s)->failed, sizeof(hwmon_state(s)->failed), "%s", k->pmu->name);
 	s->failed_device = hwmon_state(s)->failed;
 	pm_log(s->ctx, PM_LOG_WARN, "%s: %s: %s", k->pmu->name, what, driver_error(err));
+	pm_session__fail(s, NULL, "%s: %s: %s", k->pmu->name, what, driver_error(err));
 	return err;
 }
 
@@ -372,19 +373,19 @@ static int survey_enable(struct pm_session *s, struct hw_block *k, bool *ret_rec
 			return r;
 		}
 		*ret_reclaimed = true;
-		pm_log(s->ctx, PM_LOG_WARN,
-		       "%s was counting exactly the events asked, as a pmumon that was "
-		       "killed leaves it: reclaimed (--reclaim): enable set to 0",
-		       k->pmu->name);
+		pm_log_reason(s->ctx, PM_LOG_WARN, PM_REASON_RECLAIMED, k->pmu->name, NULL,
+			      "%s was counting exactly the events asked, as a pmumon that was "
+			      "killed leaves it: reclaimed",
+			      k->pmu->name);
 	} else if (mine) {
 		k->other = true;
-		pm_log(s->ctx, PM_LOG_WARN,
-		       "%s is counting exactly what pmumon programs for the events asked (its "
-		       "enable file reads 1): a pmumon that was killed (SIGKILL) left it, or "
-		       "another program counts the same; left alone, its events will show "
-		       "as not counted (if no other program uses it, run again with "
-		       "--reclaim to reset it)",
-		       k->pmu->name);
+		pm_log_reason(s->ctx, PM_LOG_WARN, PM_REASON_NEEDS_RECLAIM, k->pmu->name,
+			      "if no other program uses it, ",
+			      "%s is counting exactly what pmumon programs for the events asked "
+			      "(its enable file reads 1): a pmumon that was killed (SIGKILL) left "
+			      "it, or another program counts the same; left alone, its events "
+			      "will show as not counted",
+			      k->pmu->name);
 		return 1;
 	} else if (en) {
 		k->other = true;
@@ -428,10 +429,11 @@ static int survey_slot(struct pm_session *s, struct hw_block *k, unsigned j, boo
 	if (sl->saved > 0 && asked_code(s, k, sl->saved) &&
 	    (reclaimed || (s->opts.reclaim && k->b->kind == PM_HWMON_COUNTER && k->has_disable))) {
 		if (!reclaimed)
-			pm_log(s->ctx, PM_LOG_WARN,
-			       "%s counter %u was counting %s (0x%lx), as a pmumon that was "
-			       "killed leaves it: reclaimed (--reclaim): set to DISABLE",
-			       k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved), sl->saved);
+			pm_log_reason(s->ctx, PM_LOG_WARN, PM_REASON_RECLAIMED, k->pmu->name, NULL,
+				      "%s counter %u was counting %s (0x%lx), as a pmumon that was "
+				      "killed leaves it: reclaimed",
+				      k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved),
+				      sl->saved);
 		r = write_text(s, sl->ev_fd, "0x0");
 		if (r < 0) {
 			pm_diag_set(d, NULL, "cannot write 0 to /%s/event%u: %s", k->b->dir, j,
@@ -449,13 +451,14 @@ static int survey_slot(struct pm_session *s, struct hw_block *k, unsigned j, boo
 			       "being monitored): left alone",
 			       k->pmu->name, j);
 		else if (asked_code(s, k, sl->saved))
-			pm_log(s->ctx, PM_LOG_WARN,
-			       "%s counter %u is counting %s (0x%lx), exactly what pmumon "
-			       "programs for the events asked: a pmumon that was killed "
-			       "(SIGKILL) left it, or another program counts the same; left "
-			       "alone (if no other program uses it, run again with --reclaim "
-			       "to reset it)",
-			       k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved), sl->saved);
+			pm_log_reason(s->ctx, PM_LOG_WARN, PM_REASON_NEEDS_RECLAIM, k->pmu->name,
+				      "if no other program uses it, ",
+				      "%s counter %u is counting %s (0x%lx), exactly what pmumon "
+				      "programs for the events asked: a pmumon that was killed "
+				      "(SIGKILL) left it, or another program counts the same; left "
+				      "alone",
+				      k->pmu->name, j, slot_event(k->pmu, (uint64_t)sl->saved),
+				      sl->saved);
 		else
 			pm_log(s->ctx, PM_LOG_WARN,
 			       "%s counter %u is counting %s (0x%lx) for another program: left "
@@ -1129,9 +1132,9 @@ static void hwmon_survey(struct pm_ctx *ctx, pm_survey_fn fn, void *ud)
 				 p->name, path);
 			snprintf(fix, sizeof(fix),
 				 "stop that program; if none runs (a pmumon killed with SIGKILL "
-				 "left it), write 0 to /%s, or count with --reclaim",
+				 "left it), write 0 to /%s, or ",
 				 path);
-			fn(ud, what, fix);
+			fn(ud, what, fix, PM_REASON_NEEDS_RECLAIM);
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/count_clock", b->dir);
@@ -1142,7 +1145,7 @@ static void hwmon_survey(struct pm_ctx *ctx, pm_survey_fn fn, void *ud)
 				 "(count_clock)",
 				 p->name, (unsigned long long)v);
 			snprintf(fix, sizeof(fix), "if nothing uses them, write 0 to /%s", path);
-			fn(ud, what, fix);
+			fn(ud, what, fix, PM_REASON_NONE);
 		}
 		if (b->kind != PM_HWMON_COUNTER || !has_disable(p))
 			continue; /* a programmed select need not mean it counts */
@@ -1156,10 +1159,8 @@ static void hwmon_survey(struct pm_ctx *ctx, pm_survey_fn fn, void *ud)
 				 "pmumon leaves it alone and counts on the others",
 				 p->name, j, slot_event(p, v), (unsigned long long)v);
 			snprintf(fix, sizeof(fix),
-				 "stop that program; if none runs, write 0 to /%s, or count with "
-				 "--reclaim",
-				 path);
-			fn(ud, what, fix);
+				 "stop that program; if none runs, write 0 to /%s, or ", path);
+			fn(ud, what, fix, PM_REASON_NEEDS_RECLAIM);
 		}
 	}
 }

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The advisory lock a source holds while it programs shared registers. */
+/*
+ * What a source does to its session beyond its counters: take the advisory
+ * lock it holds while it programs shared registers, and say why an enable,
+ * read, poll or disable failed (pm_session__last_error).
+ */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -78,4 +83,14 @@ int pm_session__lock(struct pm_session *s, const char *path, const char *what,
 	       path, strerror(-h));
 	*ret_handle = -1;
 	return 0;
+}
+
+void pm_session__fail(struct pm_session *s, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pm_diag_vformat(s->last_error.msg, sizeof(s->last_error.msg), fmt, ap);
+	va_end(ap);
+	snprintf(s->last_error.hint, sizeof(s->last_error.hint), "%s", hint ? hint : "");
 }

@@ -166,26 +166,22 @@ static int open_error(struct pm_session *s, int cpu, int err, struct pm_diag *d)
 {
 	switch (err) {
 	case -ENOENT:
-		pm_diag_set(d,
-			    "load it with 'modprobe msr' (or count with --source perf where the kernel has amd_uncore)",
+		pm_diag_set(d, "load it with 'modprobe msr', or ",
 			    "no /dev/cpu/%d/msr: the msr driver is not loaded", cpu);
 		break;
 	case -EACCES:
-		pm_diag_set(d,
-			    "run pmumon as root (the device is root's, mode 0600), or use "
-			    "--source perf",
+		pm_diag_set(d, "run pmumon as root (the device is root's, mode 0600), or ",
 			    "no permission to open /dev/cpu/%d/msr", cpu);
 		break;
 	case -EPERM:
-		pm_diag_set(d,
-			    "run as root with CAP_SYS_RAWIO (containers often drop it), or use "
-			    "--source perf",
+		pm_diag_set(d, "run as root with CAP_SYS_RAWIO (containers often drop it), or ",
 			    "the msr driver refused /dev/cpu/%d/msr: it needs CAP_SYS_RAWIO", cpu);
 		break;
 	default:
 		pm_diag_set(d, NULL, "cannot open /dev/cpu/%d/msr: %s", cpu, strerror(-err));
-		break;
+		return err;
 	}
+	pm_diag_reason(d, PM_REASON_USE_SOURCE_PERF, NULL, NULL);
 	return err;
 }
 
@@ -257,9 +253,11 @@ static int survey_slot(struct pm_session *s, struct msr_dom *d, unsigned j, stru
 
 	r = rdmsr(s, d->fd, ctl_of(d, j), &d->saved[j]);
 	if (r < 0) {
-		pm_diag_set(reterr, "is this an AMD family 17h CPU? (--source perf otherwise)",
+		pm_diag_set(reterr, "check that this is an AMD family 17h CPU, or ",
 			    "cannot read the %s control register 0x%llx on CPU %d: %s", dom_name(d),
 			    (unsigned long long)ctl_of(d, j), d->cpu, strerror(-r));
+		pm_diag_reason(reterr, PM_REASON_USE_SOURCE_PERF, d->df ? "amd_df" : "amd_l3",
+			       NULL);
 		return r;
 	}
 	d->other[j] = d->saved[j] & CTL_EN;
@@ -273,27 +271,29 @@ static int survey_slot(struct pm_session *s, struct msr_dom *d, unsigned j, stru
 						  "msr.allow_writes boot parameter" :
 						  NULL,
 				    "cannot reset the %s control register 0x%llx on CPU %d "
-				    "(--reclaim): %s",
+				    "to reclaim it: %s",
 				    dom_name(d), (unsigned long long)ctl_of(d, j), d->cpu,
 				    strerror(-r));
 			return r;
 		}
-		pm_log(s->ctx, PM_LOG_WARN,
-		       "%s counter %u on CPU %d was counting %s (control register 0x%llx "
-		       "was 0x%llx), as a pmumon that was killed leaves it: reclaimed "
-		       "(--reclaim): reset to 0",
-		       dom_name(d), j, d->cpu, s->l->ev[s->c[mine].event].label,
-		       (unsigned long long)ctl_of(d, j), (unsigned long long)d->saved[j]);
+		pm_log_reason(s->ctx, PM_LOG_WARN, PM_REASON_RECLAIMED, d->df ? "amd_df" : "amd_l3",
+			      NULL,
+			      "%s counter %u on CPU %d was counting %s (control register "
+			      "0x%llx was 0x%llx), as a pmumon that was killed leaves it: "
+			      "reclaimed",
+			      dom_name(d), j, d->cpu, s->l->ev[s->c[mine].event].label,
+			      (unsigned long long)ctl_of(d, j), (unsigned long long)d->saved[j]);
 		d->saved[j] = 0;
 		d->other[j] = false;
 	} else if (mine >= 0) {
-		pm_log(s->ctx, PM_LOG_WARN,
-		       "%s counter %u on CPU %d is counting %s exactly as pmumon programs it "
-		       "(control register 0x%llx is 0x%llx): a pmumon that was killed "
-		       "(SIGKILL) left it, or another program counts the same; left alone "
-		       "(if no other program uses it, run again with --reclaim to reset it)",
-		       dom_name(d), j, d->cpu, s->l->ev[s->c[mine].event].label,
-		       (unsigned long long)ctl_of(d, j), (unsigned long long)d->saved[j]);
+		pm_log_reason(s->ctx, PM_LOG_WARN, PM_REASON_NEEDS_RECLAIM,
+			      d->df ? "amd_df" : "amd_l3", "if no other program uses it, ",
+			      "%s counter %u on CPU %d is counting %s exactly as pmumon "
+			      "programs it (control register 0x%llx is 0x%llx): a pmumon that "
+			      "was killed (SIGKILL) left it, or another program counts the "
+			      "same; left alone",
+			      dom_name(d), j, d->cpu, s->l->ev[s->c[mine].event].label,
+			      (unsigned long long)ctl_of(d, j), (unsigned long long)d->saved[j]);
 	} else if (d->other[j]) {
 		pm_log(s->ctx, PM_LOG_WARN,
 		       "%s counter %u on CPU %d is in use by another program (its control "
@@ -315,10 +315,12 @@ static int check_writable(struct pm_session *s, struct msr_dom *d, struct pm_dia
 		if (r == -EPERM) {
 			pm_diag_set(reterr,
 				    "check /sys/kernel/security/lockdown and the msr.allow_writes "
-				    "boot parameter (msr.allow_writes=on), or use --source perf",
+				    "boot parameter (msr.allow_writes=on), or ",
 				    "the kernel refuses writes to MSRs on CPU %d (kernel lockdown, or "
 				    "msr.allow_writes=off)",
 				    d->cpu);
+			pm_diag_reason(reterr, PM_REASON_USE_SOURCE_PERF,
+				       d->df ? "amd_df" : "amd_l3", NULL);
 			return r;
 		}
 		if (r < 0) {
@@ -367,10 +369,11 @@ static int msr_open(struct pm_session *s, struct pm_diag *reterr)
 	return 0;
 needed:
 	if (!pm_msr__supported_cpu(s->ctx)) {
-		pm_diag_set(reterr, "use --source perf on this CPU",
+		pm_diag_set(reterr, "on this CPU, ",
 			    "the msr source knows AMD family 17h (Zen 1, Zen 2) register layouts "
 			    "only; this CPU is not one (later families place the L3 fields "
 			    "differently, kernel-facts §3.6)");
+		pm_diag_reason(reterr, PM_REASON_USE_SOURCE_PERF, NULL, NULL);
 		return -EOPNOTSUPP;
 	}
 	st = s->state[PM_SRC_MSR] = calloc(1, sizeof(*st));
@@ -424,10 +427,13 @@ needed:
 		c->open = true; /* the domain's device */
 	}
 	/* two instances would program the same counters: one at a time (APERF/MPERF need none) */
-	if (r == 0 && st->n_dom)
-		r = pm_session__lock(s, LOCK_PATH, "the Data Fabric and L3 counters (--source msr)",
-				     "stop that pmumon first, or count with --source perf",
-				     &st->lock, reterr);
+	if (r == 0 && st->n_dom) {
+		r = pm_session__lock(s, LOCK_PATH,
+				     "the Data Fabric and L3 counters (the msr source)",
+				     "stop that pmumon first, or ", &st->lock, reterr);
+		if (r == -EBUSY)
+			pm_diag_reason(reterr, PM_REASON_USE_SOURCE_PERF, NULL, NULL);
+	}
 	for (size_t i = 0; i < st->n_dom && r == 0; i++)
 		r = survey(s, &st->dom[i], reterr);
 	if (r < 0)
@@ -454,6 +460,9 @@ static int dom_error(struct pm_session *s, const struct msr_dom *d, int err)
 {
 	snprintf(msr_state(s)->failed, sizeof(msr_state(s)->failed), "/dev/cpu/%d/msr", d->cpu);
 	s->failed_device = msr_state(s)->failed;
+	pm_session__fail(s, NULL,
+			 "the %s counters on CPU %d: an access to /dev/cpu/%d/msr failed: %s",
+			 dom_name(d), d->cpu, d->cpu, strerror(-err));
 	return err;
 }
 
@@ -817,8 +826,8 @@ static void msr_survey(struct pm_ctx *ctx, pm_survey_fn fn, void *ud)
 					 (unsigned long long)ctl);
 				snprintf(fix, sizeof(fix),
 					 "stop that program; if none runs (a pmumon killed with "
-					 "SIGKILL left it), count with --reclaim");
-				fn(ud, what, fix);
+					 "SIGKILL left it), ");
+				fn(ud, what, fix, PM_REASON_NEEDS_RECLAIM);
 			}
 			ctx->ops->close(ctx->os, fd);
 		}

@@ -109,12 +109,12 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 			    ev->label, pmu, (uint64_t)in->attr.config);
 		break;
 	case -EOPNOTSUPP:
-		pm_diag_set(d,
-			    c->cpu < 0 ? "count it system-wide with -a" :
-					 "count it without modifiers",
+		pm_diag_set(d, c->cpu < 0 ? "" : "count it without modifiers",
 			    "PMU '%s' does not support '%s' this way (%s)", pmu, ev->label,
 			    c->cpu < 0 ? "it cannot follow one task" :
 					 "the kernel said EOPNOTSUPP");
+		if (c->cpu < 0)
+			pm_diag_reason(d, PM_REASON_SYSTEM_WIDE, pmu, NULL);
 		break;
 	case -EBUSY:
 		pm_diag_set(d,
@@ -138,16 +138,15 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 				    "is offline, or the cpumask went stale after CPU hotplug",
 				    pmu, ev->label, where);
 		else
-			pm_diag_set(d, "count on online CPUs (see -C)",
-				    "PMU '%s' cannot count '%s' %s: %s", pmu, ev->label, where,
-				    strerror(-err));
+			pm_diag_set(d, "count on online CPUs", "PMU '%s' cannot count '%s' %s: %s",
+				    pmu, ev->label, where, strerror(-err));
 		break;
 	case -EINVAL:
 		if (excl)
 			snprintf(hint, sizeof(hint),
 				 "uncore PMUs reject :u/:k/:h; drop the modifier");
 		else if (c->cpu < 0)
-			snprintf(hint, sizeof(hint), "count it system-wide with -a");
+			hint[0] = '\0'; /* and the reason's words */
 		else
 			snprintf(hint, sizeof(hint),
 				 "check the event's terms against 'pmumon list events %s'",
@@ -157,6 +156,8 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 			    "): %s",
 			    pmu, ev->label, where, (uint64_t)in->attr.config,
 			    (uint64_t)in->attr.config1, strerror(-err));
+		if (!excl && c->cpu < 0)
+			pm_diag_reason(d, PM_REASON_SYSTEM_WIDE, pmu, NULL);
 		break;
 	default:
 		pm_diag_set(d, NULL, "cannot open '%s' %s on PMU '%s': %s", ev->label, where, pmu,
@@ -399,8 +400,14 @@ static int ioctl_leaders(struct pm_session *s, unsigned long req)
 		if (c->fd < 0 || c->leader != k || c->source != PM_SRC_PERF)
 			continue;
 		e = s->ctx->ops->perf_ioctl(s->ctx->os, c->fd, req, 0);
-		if (e < 0 && r == 0)
+		if (e < 0 && r == 0) {
 			r = e;
+			s->failed_device = s->l->inst[c->inst].device;
+			pm_session__fail(s, "see dmesg", "the kernel refused %s on PMU %s: %s",
+					 req == PERF_EVENT_IOC_ENABLE ? "PERF_EVENT_IOC_ENABLE" :
+									"PERF_EVENT_IOC_DISABLE",
+					 s->failed_device, strerror(-e));
+		}
 	}
 	return r;
 }
@@ -472,8 +479,14 @@ static int read_all(struct pm_session *s, bool publish)
 			s->failed_device = s->l->inst[s->c[s->ru_idx[ru->first]].inst].device;
 			return (int)n;
 		}
-		if ((size_t)n != want * sizeof(uint64_t) || (ru->group && buf[0] != ru->n))
+		if ((size_t)n != want * sizeof(uint64_t) || (ru->group && buf[0] != ru->n)) {
+			s->failed_device = s->l->inst[s->c[s->ru_idx[ru->first]].inst].device;
+			pm_session__fail(s, "check dmesg",
+					 "reading PMU %s: the kernel returned a short or "
+					 "inconsistent read (%zd bytes)",
+					 s->failed_device, n);
 			return -EIO;
+		}
 		for (size_t m = 0; m < ru->n; m++) {
 			struct pm_counter *c = &s->c[s->ru_idx[ru->first + m]];
 

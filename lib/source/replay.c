@@ -447,12 +447,11 @@ static int unknown_event(struct pm_ctx *ctx, const struct pm_replay_series *s,
 			pm_strbuf__printf(&all, "%s%.*s", all.len ? ", " : "", (int)(slash - path),
 					  path);
 	}
-	pm_diag_set(reterr, NULL,
-		    "%s:%zu: event '%s' names no PMU, and %s%s%s has it: give the pack of the "
-		    "machine that counted with --pack NAME (built in: %s), or write it as "
-		    "pmu/event/",
-		    ctx->replay->name, s->line, s->name, packs[0] ? "no pack in use (" : "no pack",
-		    packs, packs[0] ? ")" : "", all.s ? all.s : "none");
+	pm_diag_set(reterr, "write it as pmu/event/, or ",
+		    "%s:%zu: event '%s' names no PMU, and %s%s%s has it", ctx->replay->name,
+		    s->line, s->name, packs[0] ? "no pack in use (" : "no pack", packs,
+		    packs[0] ? ")" : "");
+	pm_diag_reason(reterr, PM_REASON_NEEDS_PACK, NULL, all.s ? all.s : "none");
 	pm_strbuf__done(&all);
 	return -ENOENT;
 }
@@ -710,8 +709,7 @@ static int replay_read(struct pm_session *s)
 	if (r == -EINVAL) {
 		const struct pm_diag *why = pm_replay__play_error(rp);
 
-		pm_log(s->ctx, PM_LOG_WARN, "%s%s%s", why->msg, why->hint[0] ? ": " : "",
-		       why->hint);
+		pm_session__fail(s, why->hint, "%s", why->msg);
 		return -EIO;
 	}
 	if (r < 0)

@@ -68,6 +68,6 @@ int pm_sideband__discover(struct pm_ctx *ctx)
 	if (r == 0)
 		pm_log(ctx, PM_LOG_INFO,
 		       "Merrifield: the SoC uncore groups are read over the IOSF sideband with a "
-		       "programming list (--program)");
+		       "programming list (docs/sideband.md)");
 	return r;
 }

@@ -182,12 +182,11 @@ static int no_iosf_sb(struct pm_session *s, struct pm_diag *d)
 	if (!pm_path_exists(s->ctx, PCI_DRIVERS "/" IOSF_MBI_DRIVER)) {
 		pm_diag_set(d,
 			    "load it (modprobe iosf_mbi) or boot a kernel with CONFIG_IOSF_MBI; its "
-			    "debug files also need CONFIG_IOSF_MBI_DEBUG=y. Where iosf_mbi is absent "
-			    "altogether, --sideband-pci uses the host bridge's config space instead, "
-			    "at the risk of racing the kernel's own users of the bus",
+			    "debug files also need CONFIG_IOSF_MBI_DEBUG=y. ",
 			    "no /sys/kernel/debug/iosf_sb: the iosf_mbi driver is not loaded "
 			    "(no /%s/%s)",
 			    PCI_DRIVERS, IOSF_MBI_DRIVER);
+		pm_diag_reason(d, PM_REASON_SIDEBAND_PCI, NULL, NULL);
 		return -ENOENT;
 	}
 	pm_diag_set(d,
@@ -234,18 +233,20 @@ static int open_pci(struct pm_session *s, struct pm_diag *d)
 		mbi = drivers.n > 0;
 	pm_names__done(&drivers);
 	if (mbi) {
-		pm_diag_set(d,
-			    "boot a kernel with CONFIG_IOSF_MBI_DEBUG=y and leave --sideband-pci "
-			    "out: iosf_sb goes through the kernel's lock",
+		pm_diag_set(d, "boot a kernel with CONFIG_IOSF_MBI_DEBUG=y and ",
 			    "iosf_mbi drives the host bridge here (/%s/%s): its users hold a lock "
-			    "pmumon cannot take, so --sideband-pci would race them",
+			    "pmumon cannot take, so reaching the sideband through the bridge's "
+			    "config space would race them",
 			    PCI_DRIVERS, IOSF_MBI_DRIVER);
+		pm_diag_reason(d, PM_REASON_NO_SIDEBAND_PCI, NULL, NULL);
 		return -EBUSY;
 	}
 	if (pm_read_u64(s->ctx, BRIDGE "/vendor", &vendor) < 0 ||
 	    pm_read_u64(s->ctx, BRIDGE "/device", &device) < 0 || vendor != 0x8086 ||
 	    device != 0x1170) {
-		pm_diag_set(d, "--sideband-pci is for Merrifield's host bridge only",
+		pm_diag_set(d,
+			    "the sideband goes through the config space of Merrifield's host "
+			    "bridge only",
 			    "/%s is not Intel's Tangier host bridge (8086:1170)", BRIDGE);
 		return -ENODEV;
 	}
@@ -255,8 +256,8 @@ static int open_pci(struct pm_session *s, struct pm_diag *d)
 	st->fd_cfg = fd;
 	st->pci = true;
 	pm_log(s->ctx, PM_LOG_WARN,
-	       "the sideband goes through the host bridge's config space (--sideband-pci): this "
-	       "races with the kernel's own users of the bus (power, thermal, display)");
+	       "the sideband goes through the host bridge's config space, as asked: this races "
+	       "with the kernel's own users of the bus (power, thermal, display)");
 	return 0;
 }
 
@@ -277,7 +278,8 @@ static int open_transport(struct pm_session *s, struct pm_diag *d)
 	}
 	if (s->opts.sideband_pci)
 		pm_log(s->ctx, PM_LOG_INFO,
-		       "iosf_sb is there: --sideband-pci is not needed, and not used");
+		       "iosf_sb is there: the host bridge's config space is not needed for the "
+		       "sideband, and not used");
 	return 0;
 }
 
@@ -347,13 +349,11 @@ static int bind_counters(struct pm_session *s, struct pm_diag *d)
 		*sc = (struct sb_ctr){ .counter = k, .n = n };
 	}
 	if (!s->opts.program) {
-		pm_diag_set(d,
-			    "give the programming list captured from Intel's tools on this machine "
-			    "with --program FILE (README.md, 'Merrifield'), or bring counts "
-			    "gathered elsewhere (SoC Watch, VTune) with 'pmumon import'",
+		pm_diag_set(d, NULL,
 			    "the %s group needs a programming list: which registers select "
 			    "Merrifield's SoC events is not public, so pmumon has none",
 			    group);
+		pm_diag_reason(d, PM_REASON_NEEDS_PROGRAM, group, NULL);
 		return -ENOENT;
 	}
 	st->g = pm_sb_list__group(st->list, group);
@@ -488,6 +488,8 @@ static uint64_t now_ns(const struct pm_session *s)
 static int fail(struct pm_session *s, int err)
 {
 	s->failed_device = sideband_state(s)->pci ? "/" BRIDGE "/config" : "/" SB_DIR;
+	pm_session__fail(s, NULL, "a transaction with the SoC counters through %s failed: %s",
+			 s->failed_device, strerror(-err));
 	return err;
 }
 

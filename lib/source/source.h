@@ -21,8 +21,9 @@ struct pm_evinst;
 struct pm_pmu;
 struct pm_session;
 
-/* A counter someone else holds: what (one line) and the fix. */
-typedef void (*pm_survey_fn)(void *ud, const char *what, const char *fix);
+/* A counter someone else holds: what (one line) and the fix, which ends with
+ * its connector when a reason's words follow it (pm_diag_reason). */
+typedef void (*pm_survey_fn)(void *ud, const char *what, const char *fix, enum pm_reason reason);
 
 struct pm_source_ops {
 	enum pm_source_origin origin; /* the machine whose PMUs it finds (ctx.h) */

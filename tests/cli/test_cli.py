@@ -123,6 +123,19 @@ class UserErrors(unittest.TestCase):
         self.check(['stat', '-a', '-e', 'amd_l3/l3_accesses/k'], 2,
                    "PMU 'amd_l3' rejects the :u/:k/:h modifiers", 'drop the modifier')
 
+    def test_target_hints_name_the_flags(self):
+        # the library gives a reason and the CPUs; the CLI says -a and -C
+        self.check(['--sim', 'yitian710', 'stat', '-C', '1-3', '-e', 'ali_drw/hif_rd/', '--',
+                    'sleep', '1'], 2, 'the CPUs asked, 1-3, leave them out',
+                   'hint: use -a, or add CPUs 0,64 to -C', root=None)
+        self.check(['--sim', 'yitian710', 'stat', '-e', 'ali_drw/hif_rd/', '--', 'sleep', '1'],
+                   2, 'hint: count system-wide with -a (or on CPUs with -C)', root=None)
+        r = self.check(['--sim', 'amdzen2:uncore=none', 'stat', '-a', '--source', 'perf', '-e',
+                        'amd_df/event=0x7,umask=0x38/', '--', 'sleep', '1'], 1,
+                       'hint: load a kernel with amd_uncore, or count with --source msr or auto',
+                       root=None)
+        self.assertNotIn('PM_SOURCE', r.stderr)
+
     def test_group_limit(self):
         self.check(['stat', '-a', '-e', '{ali_drw_21000/hif_rd/,ali_drw_21000/hif_wr/}'], 2,
                    "allows 1 event per group", root='yitian710-2die')
@@ -1395,6 +1408,21 @@ class Doctor(unittest.TestCase):
         machine = [f for f in doc['findings'] if f['topic'] == 'machine']
         self.assertEqual(machine[0]['verdict'], 'problem')
         self.assertIn('pmu=on', machine[0]['fix'])
+
+    def test_fix_names_the_flag(self):
+        # the library's fix speaks of its API (a reason code); doctor says pmumon's flag
+        scn = tempfile.NamedTemporaryFile('w', suffix='.scn', delete=False)
+        scn.write('at 0s poke dev/cpu/0/msr 0xc0010244 0x400000\n')
+        scn.close()
+        try:
+            r = run('--sim', 'amdzen2:uncore=none,scenario=' + scn.name, 'doctor', '-j')
+        finally:
+            os.unlink(scn.name)
+        fixes = [f['fix'] for f in json.loads(r.stdout)['findings']
+                 if 'Data Fabric counter 2 on CPU 0 is in use' in f['what']]
+        self.assertEqual(len(fixes), 1, r.stdout)
+        self.assertIn('run again with --reclaim to reset it', fixes[0])
+        self.assertNotIn('pm_session_opts', fixes[0])
 
     def test_count_finds_what_only_opening_says(self):
         scn = tempfile.NamedTemporaryFile('w', suffix='.scn', delete=False)

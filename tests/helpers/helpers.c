@@ -10,11 +10,24 @@
 
 char th_log[16384];
 
+static char th_reasons[4096];
+
 static void capture(enum pm_log_level level, const char *msg, void *userdata)
 {
 	size_t n = strlen(th_log);
 
 	snprintf(th_log + n, sizeof(th_log) - n, "%s\n", msg);
+}
+
+/* A message with a reason: in th_log as the library's log_fn would have it, and its reason. */
+static void capture_diag(enum pm_log_level level, const struct pm_diag *d, void *userdata)
+{
+	size_t n = strlen(th_log);
+
+	snprintf(th_log + n, sizeof(th_log) - n, d->hint[0] ? "%s (%s)\n" : "%s\n", d->msg,
+		 d->hint);
+	n = strlen(th_reasons);
+	snprintf(th_reasons + n, sizeof(th_reasons) - n, "%d %s\n", (int)d->reason, d->device);
 }
 
 const char *th_fixtures(void)
@@ -93,6 +106,7 @@ struct pm_ctx *th_ctx_sim(struct pm_sim *sim)
 				 .os = sim,
 				 .simulated = true,
 				 .log_fn = capture,
+				 .log_diag_fn = capture_diag,
 				 .log_level = PM_LOG_DEBUG };
 	struct pm_ctx *ctx = NULL;
 
@@ -179,9 +193,17 @@ int th_logged(const char *s)
 	return strstr(th_log, s) != NULL;
 }
 
+int th_logged_reason(enum pm_reason reason, const char *device)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "%d %s\n", (int)reason, device);
+	return strstr(th_reasons, line) != NULL;
+}
+
 void th_log_clear(void)
 {
-	th_log[0] = '\0';
+	th_log[0] = th_reasons[0] = '\0';
 }
 
 int th_rate_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,

@@ -69,6 +69,8 @@ void th_assert_near_(double got, double want, double tol, const char *file, int 
 
 /* The log so far contains s? */
 int th_logged(const char *s);
+/* A message with that reason about that device was logged (contexts from th_ctx_sim)? */
+int th_logged_reason(enum pm_reason reason, const char *device);
 void th_log_clear(void);
 
 /* A PMU model with a constant rate per (config, cpu), for known truth:

@@ -637,14 +637,21 @@ static void test_target_errors(void **state)
 
 	assert_int_equal(start(&r, yitian_sim(), uncore, &task), -EINVAL);
 	assert_non_null(strstr(r.d.msg, "event 'ali_drw/hif_rd/' counts the whole uncore PMU"));
-	assert_non_null(strstr(r.d.hint, "-a"));
+	/* the fix is counting system-wide: the reason says so, for a CLI's -a */
+	assert_int_equal(r.d.reason, PM_REASON_SYSTEM_WIDE);
+	assert_true(!strncmp(r.d.device, "ali_drw_", 8));
+	assert_null(strstr(r.d.hint, "-a"));
 	stop(&r);
 
 	assert_int_equal(start(&r, yitian_sim(), uncore, &cpus), -EINVAL);
 	assert_non_null(strstr(
 		r.d.msg,
 		"counts only on CPU(s) 0,64 (the cpumask of PMU 'ali_drw_21000' and its family)"));
-	assert_non_null(strstr(r.d.msg, "-C 1-3 leaves them out"));
+	assert_non_null(strstr(r.d.msg, "the CPUs asked, 1-3, leave them out"));
+	/* the fix is those CPUs or all: the reason and the CPUs, for a CLI's -a and -C */
+	assert_int_equal(r.d.reason, PM_REASON_CPUS);
+	assert_string_equal(r.d.subject, "0,64");
+	assert_string_equal(r.d.device, "ali_drw_21000");
 	stop(&r);
 
 	/* -C 0-3: the die-0 instances count, die 1's sit out */

@@ -47,8 +47,8 @@ static const struct pm_finding *find(const struct exam *e, const char *topic, co
 	return NULL;
 }
 
-static void expect(const struct exam *e, enum pm_verdict v, const char *topic, const char *what,
-		   const char *fix)
+static const struct pm_finding *expect(const struct exam *e, enum pm_verdict v, const char *topic,
+				       const char *what, const char *fix)
 {
 	const struct pm_finding *f = find(e, topic, what);
 
@@ -60,6 +60,20 @@ static void expect(const struct exam *e, enum pm_verdict v, const char *topic, c
 	assert_int_equal(f->verdict, v);
 	if (fix && !strstr(f->fix, fix))
 		fail_msg("%s: fix '%s' lacks '%s'", f->what, f->fix, fix);
+	return f;
+}
+
+/* As expect, with a fix whose last words are that reason's (naming subject). */
+static void expect_reason(const struct exam *e, enum pm_verdict v, const char *topic,
+			  const char *what, enum pm_reason reason, const char *subject)
+{
+	const struct pm_finding *f = expect(e, v, topic, what, NULL);
+
+	assert_int_equal(f->reason, reason);
+	assert_string_equal(f->subject, subject);
+	assert_true(f->fix_at >= 0 && (size_t)f->fix_at < strlen(f->fix));
+	if (strstr(f->fix, "--"))
+		fail_msg("%s: fix '%s' names a command-line flag", f->what, f->fix);
 }
 
 static size_t count(const struct exam *e, enum pm_verdict v)
@@ -260,8 +274,9 @@ static void test_busy(void **state)
 	(void)state;
 	examine(&e, th_sim_platform_with("amdzen2:uncore=none",
 					 "at 0s poke dev/cpu/0/msr 0xc0010244 0x400000\n"));
-	expect(&e, PM_VERDICT_WARNING, "counters",
-	       "Data Fabric counter 2 on CPU 0 is in use by another program", "--reclaim");
+	expect_reason(&e, PM_VERDICT_WARNING, "counters",
+		      "Data Fabric counter 2 on CPU 0 is in use by another program",
+		      PM_REASON_NEEDS_RECLAIM, "");
 	done(&e);
 	examine(&e,
 		th_sim_platform_with("bluefield2",
@@ -303,11 +318,13 @@ static void test_metrics(void **state)
 
 	(void)state;
 	examine(&e, th_sim_platform("yitian710"));
-	expect(&e, PM_VERDICT_WARNING, "metrics", "ddr_read_bandwidth.ddrc", "--define ddrc_freq");
+	expect_reason(&e, PM_VERDICT_WARNING, "metrics", "ddr_read_bandwidth.ddrc",
+		      PM_REASON_NEEDS_DEFINE, "ddrc_freq");
 	expect(&e, PM_VERDICT_WARNING, "metrics", "pack yitian710: 5 of 7 metrics", NULL);
 	done(&e);
 	examine(&e, th_sim_platform("merrifield"));
-	expect(&e, PM_VERDICT_WARNING, "metrics", "programming list", "--program FILE");
+	expect_reason(&e, PM_VERDICT_WARNING, "metrics", "programming list",
+		      PM_REASON_NEEDS_PROGRAM, "");
 	done(&e);
 	examine(&e, th_sim_platform("amdzen2:hypervisor=kvm-nopmu"));
 	expect(&e, PM_VERDICT_WARNING, "metrics", "unknown PMU 'cpu'", NULL);

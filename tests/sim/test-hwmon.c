@@ -465,7 +465,9 @@ static void test_reclaim(void **state)
 		if (reclaim) {
 			assert_true(th_logged("bfperf/tile1 counter 0 was counting MEMORY_READS "
 					      "(0x4c), as a pmumon that was killed leaves it: "
-					      "reclaimed (--reclaim): set to DISABLE"));
+					      "reclaimed"));
+			assert_true(th_logged_reason(PM_REASON_RECLAIMED, "bfperf/tile1"));
+			assert_true(th_logged_reason(PM_REASON_RECLAIMED, "bfperf/l3cachehalf0"));
 			assert_true(th_logged("bfperf/l3cachehalf0 was counting exactly the events "
 					      "asked, as a pmumon that was killed leaves it: "
 					      "reclaimed"));
@@ -477,7 +479,10 @@ static void test_reclaim(void **state)
 				th_logged("bfperf/l3cachehalf0 is counting exactly what pmumon "
 					  "programs for the events asked (its enable file reads "
 					  "1)"));
-			assert_true(th_logged("run again with --reclaim to reset it"));
+			assert_true(th_logged_reason(PM_REASON_NEEDS_RECLAIM, "bfperf/tile1"));
+			assert_true(
+				th_logged_reason(PM_REASON_NEEDS_RECLAIM, "bfperf/l3cachehalf0"));
+			assert_false(th_logged("--reclaim"));
 		}
 		th_run_until(&r, pm_sim__scenario_start(sim) + 2 * SEC);
 		assert_int_equal(pm_session__read(r.s), 0);

@@ -7,6 +7,7 @@
 #include "helpers.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +334,137 @@ static void test_snapshot_empty(void **state)
 	pm_snapshot__unref(snap);
 }
 
+/* ---- errors after open: pm_session__last_error ---------------------------- */
+
+/* A PMU that goes away: the read that finds nothing counting any more says which. */
+static void test_last_error_vanish(void **state)
+{
+	static const char *const specs[] = { "ali_drw_21000/hif_rd/", NULL };
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM };
+	struct pm_sim *sim = th_sim_platform_with("yitian710", "at 2500ms vanish ali_drw_21000\n");
+	uint64_t t0 = pm_sim__scenario_start(sim);
+	const struct pm_diag *d;
+	struct th_run r;
+
+	(void)state;
+	assert_int_equal(th_start_opts(&r, sim, specs, NULL, &o), 0);
+	d = pm_session__last_error(r.s);
+	assert_string_equal(d->msg, "");
+	assert_int_equal(d->reason, PM_REASON_NONE);
+	th_run_until(&r, t0 + 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	assert_int_equal(pm_session__last_error(r.s)->reason, PM_REASON_NONE);
+	pm_sim__advance(sim, t0 + 3 * SEC - pm_sim__now(sim));
+	assert_int_equal(pm_session__read(r.s), -ENODEV);
+	d = pm_session__last_error(r.s);
+	assert_int_equal(d->reason, PM_REASON_DEVICE_LOST);
+	assert_string_equal(d->device, "ali_drw_21000");
+	assert_string_equal(d->device, pm_session__failed_device(r.s));
+	assert_non_null(strstr(d->msg, "PMU ali_drw_21000 went away while counting"));
+	th_stop(&r);
+}
+
+/* A device whose driver fails a read (the scenario's EIO on CPU 0's msr device). */
+static void test_last_error_eio(void **state)
+{
+	static const char *const specs[] = { "amd_df/event=0x7,umask=0x38/", NULL };
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = PM_TARGET_SYSTEM,
+				     .source = PM_SOURCE_MSR };
+	struct pm_sim *sim = th_sim_platform_with("amdzen2:uncore=none",
+						  "at 1500ms error dev/cpu/0/msr EIO\n");
+	uint64_t t0 = pm_sim__scenario_start(sim);
+	const struct pm_diag *d;
+	struct th_run r;
+
+	(void)state;
+	assert_int_equal(th_start_opts(&r, sim, specs, NULL, &o), 0);
+	th_run_until(&r, t0 + SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	pm_sim__advance(sim, t0 + 2 * SEC - pm_sim__now(sim));
+	assert_int_equal(pm_session__read(r.s), -EIO);
+	d = pm_session__last_error(r.s);
+	assert_int_equal(d->reason, PM_REASON_DEVICE_ERROR);
+	assert_string_equal(d->device, "/dev/cpu/0/msr");
+	assert_non_null(strstr(d->msg, "/dev/cpu/0/msr failed: Input/output error"));
+	/* each call starts it afresh: a poll with nothing due succeeds, and clears it */
+	assert_true(pm_session__next_poll(r.s) > pm_sim__now(sim));
+	assert_int_equal(pm_session__poll(r.s), 0);
+	assert_int_equal(pm_session__last_error(r.s)->reason, PM_REASON_NONE);
+	assert_string_equal(pm_session__last_error(r.s)->msg, "");
+	th_stop(&r);
+}
+
+/* ---- reasons: the library's words, for a program without pmumon's flags ---- */
+
+static char flat_log[8192];
+
+static void flat_capture(enum pm_log_level level, const char *msg, void *userdata)
+{
+	size_t n = strlen(flat_log);
+
+	(void)level;
+	(void)userdata;
+	snprintf(flat_log + n, sizeof(flat_log) - n, "%s\n", msg);
+}
+
+/*
+ * Without log_diag_fn a warning with a reason reaches log_fn whole, as
+ * "msg (hint)" in the API's words: no command-line flag in it.
+ */
+static void test_reason_in_plain_log(void **state)
+{
+	static const char *const specs[] = { "bfperf/tile1/MEMORY_READS/", NULL };
+	struct pm_sim *sim = th_sim_platform("bluefield2");
+	struct pm_ctx_opts co = { .size = sizeof(co),
+				  .os_ops = pm_sim__ops(),
+				  .os = sim,
+				  .simulated = true,
+				  .log_fn = flat_capture,
+				  .log_level = PM_LOG_WARN };
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM };
+	struct pm_evlist *l = NULL;
+	struct pm_session *s = NULL;
+	struct pm_ctx *ctx = NULL;
+	struct pm_diag d;
+	int fd;
+
+	(void)state;
+	fd = pm_sim__ops()->open(sim, "sys/class/hwmon/hwmon1/tile1/event0", O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pm_sim__ops()->pwrite(sim, fd, "0x4c", 4, 0), 4);
+	pm_sim__ops()->close(sim, fd);
+	flat_log[0] = '\0';
+	assert_int_equal(pm_ctx__new(&co, &ctx), 0);
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, specs[0], &d), 0);
+	assert_int_equal(pm_session__new(l, &o, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	assert_non_null(strstr(flat_log, "a pmumon that was killed (SIGKILL) left it, or another "
+					 "program counts the same; left alone (if no other "
+					 "program uses it, open a session with the reclaim option "
+					 "(pm_session_opts.reclaim) to reset it)"));
+	assert_null(strstr(flat_log, "--"));
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+}
+
+/* pm_diag__init gives the fields added at the end their "none". */
+static void test_diag_init(void **state)
+{
+	struct pm_diag d;
+
+	(void)state;
+	memset(&d, 0x5a, sizeof(d));
+	pm_diag__init(&d);
+	assert_int_equal(d.reason, PM_REASON_NONE);
+	assert_int_equal(d.fix_at, -1);
+	assert_string_equal(d.device, "");
+	assert_string_equal(d.subject, "");
+	assert_int_equal(d.pos, -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +475,10 @@ int main(void)
 		cmocka_unit_test(test_snapshot_outlives_session),
 		cmocka_unit_test(test_snapshots_independent),
 		cmocka_unit_test(test_snapshot_empty),
+		cmocka_unit_test(test_last_error_vanish),
+		cmocka_unit_test(test_last_error_eio),
+		cmocka_unit_test(test_reason_in_plain_log),
+		cmocka_unit_test(test_diag_init),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

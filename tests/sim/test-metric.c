@@ -233,7 +233,12 @@ static void test_define_missing(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(r.d.msg, "metric 'ddr_read_bandwidth.ddrc' (pack yitian710) cannot "
 					"be used here: 'ddrc_freq'"));
-	assert_non_null(strstr(r.d.hint, "add --define ddrc_freq=VALUE"));
+	/* the fix is a constant defined: the reason and its name say so, for a CLI's flag */
+	assert_int_equal(r.d.reason, PM_REASON_NEEDS_DEFINE);
+	assert_string_equal(r.d.subject, "ddrc_freq");
+	assert_string_equal(r.d.hint, "'ddrc_freq' is a constant no counter gives: define "
+				      "ddrc_freq (pm_evlist__define)");
+	assert_int_equal(r.d.fix_at, (int)strlen("'ddrc_freq' is a constant no counter gives: "));
 	th_stop(&r);
 }
 

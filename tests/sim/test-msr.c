@@ -332,12 +332,14 @@ static void test_second_instance(void **state)
 	assert_int_equal(pm_session__new(l2, &o, &s2, &r.d), 0);
 	assert_int_equal(pm_session__open(s2, &r.d), -EBUSY);
 	snprintf(want, sizeof(want),
-		 "the Data Fabric and L3 counters (--source msr) are in use by pid %d (it holds "
+		 "the Data Fabric and L3 counters (the msr source) are in use by pid %d (it holds "
 		 "/run/lock/pmumon-msr.lock)",
 		 (int)getpid());
 	if (!strstr(r.d.msg, want))
 		fail_msg("'%s'", r.d.msg);
-	assert_non_null(strstr(r.d.hint, "--source perf"));
+	/* the fix is the perf source: the reason says so, the hint in the API's words */
+	assert_int_equal(r.d.reason, PM_REASON_USE_SOURCE_PERF);
+	assert_non_null(strstr(r.d.hint + r.d.fix_at, "PM_SOURCE_PERF"));
 	pm_session__free(s2);
 	pm_evlist__free(l2);
 	assert_int_equal(pm_evlist__new(r.ctx, &l2), 0);
@@ -388,7 +390,8 @@ static void test_reclaim(void **state)
 				th_logged("Data Fabric counter 0 on CPU 0 was counting "
 					  "amd_df/event=0x7,umask=0x38/ (control register "
 					  "0xc0010240 was 0x403807), as a pmumon that was killed "
-					  "leaves it: reclaimed (--reclaim): reset to 0"));
+					  "leaves it: reclaimed"));
+			assert_true(th_logged_reason(PM_REASON_RECLAIMED, "amd_df"));
 			assert_true(th_logged("L3 counter 0 on CPU 0 was counting"));
 		} else {
 			assert_true(th_logged("Data Fabric counter 2 on CPU 0 is counting "
@@ -396,7 +399,8 @@ static void test_reclaim(void **state)
 					      "programs it (control register 0xc0010244 is "
 					      "0x403847): a pmumon that was killed (SIGKILL) left "
 					      "it"));
-			assert_true(th_logged("run again with --reclaim to reset it"));
+			assert_true(th_logged_reason(PM_REASON_NEEDS_RECLAIM, "amd_df"));
+			assert_false(th_logged("--reclaim"));
 		}
 		th_run_until(&r, pm_sim__now(sim) + 2 * SEC);
 		assert_int_equal(pm_session__read(r.s), 0);

@@ -189,11 +189,18 @@ static void test_self_refresh_constant(void **state)
 		if (!defined) {
 			bool noted = false;
 
-			for (size_t i = 0; i < pm_evlist__note_count(r.l); i++)
+			for (size_t i = 0; i < pm_evlist__note_count(r.l); i++) {
+				const char *subject = NULL;
+				int at = -1;
+
 				noted |= strstr(pm_evlist__note(r.l, i),
 						"base_DRAM_frequency is not known") &&
-					 strstr(pm_evlist__note(r.l, i),
-						"--define base_DRAM_frequency=VALUE");
+					 pm_evlist__note_reason(r.l, i, &at, &subject) ==
+						 PM_REASON_NEEDS_DEFINE &&
+					 !strcmp(subject, "base_DRAM_frequency") &&
+					 !strcmp(pm_evlist__note(r.l, i) + at,
+						 "define base_DRAM_frequency (pm_evlist__define)");
+			}
 			assert_true(noted);
 		}
 		{
@@ -478,33 +485,35 @@ static void test_errors(void **state)
 		int err;
 		const char *msg, *hint;
 		bool pci, driver;
+		enum pm_reason reason; /* what the hint's last words are about, for a CLI's flags */
 	} cases[] = {
 		{ "no list", "merrifield", NULL, NULL, "UNC_SOC_Memory_DDR_BW", -ENOENT,
-		  "the unc_soc_memory_ddr_bw group needs a programming list", "pmumon import",
-		  false, false },
+		  "the unc_soc_memory_ddr_bw group needs a programming list",
+		  "pm_session_opts.program", false, false, PM_REASON_NEEDS_PROGRAM },
 		{ "not root", "merrifield:user=nobody", "", NULL, "UNC_SOC_Memory_DDR_BW", -EACCES,
 		  "no permission to open /sys/kernel/debug/iosf_sb/mcrx", "CAP_SYS_RAWIO", false,
-		  false },
+		  false, PM_REASON_NONE },
 		{ "no iosf_sb", "merrifield", "", "sys/kernel/debug/iosf_sb",
 		  "UNC_SOC_Memory_DDR_BW", -ENOENT, "lacks iosf_mbi's debug files",
-		  "CONFIG_IOSF_MBI_DEBUG=y", false, true },
+		  "CONFIG_IOSF_MBI_DEBUG=y", false, true, PM_REASON_NONE },
 		{ "no iosf_mbi", "merrifield", "", "sys/kernel/debug/iosf_sb",
 		  "UNC_SOC_Memory_DDR_BW", -ENOENT, "the iosf_mbi driver is not loaded",
-		  "modprobe iosf_mbi", false, false },
+		  "modprobe iosf_mbi", false, false, PM_REASON_SIDEBAND_PCI },
 		{ "no debugfs", "merrifield", "", "sys/kernel/debug", "UNC_SOC_Memory_DDR_BW",
-		  -ENOENT, "debugfs is not mounted", "mount -t debugfs", false, false },
+		  -ENOENT, "debugfs is not mounted", "mount -t debugfs", false, false,
+		  PM_REASON_NONE },
 		{ "pci beside iosf_mbi", "merrifield", "", "sys/kernel/debug/iosf_sb",
 		  "UNC_SOC_Memory_DDR_BW", -EBUSY, "iosf_mbi drives the host bridge here",
-		  "CONFIG_IOSF_MBI_DEBUG", true, true },
+		  "CONFIG_IOSF_MBI_DEBUG", true, true, PM_REASON_NO_SIDEBAND_PCI },
 		{ "malformed", "merrifield",
 		  "# a capture\ngroup UNC_SOC_Memory_DDR_BW\nwrite 0x18 0x01 0x1000\n", NULL,
 		  "UNC_SOC_Memory_DDR_BW", -EINVAL, "test.list:3: 'write' takes 4 numbers",
-		  "write PORT OPCODE OFFSET VALUE", false, false },
+		  "write PORT OPCODE OFFSET VALUE", false, false, PM_REASON_NONE },
 		{ "octal", "merrifield", "group UNC_SOC_Memory_DDR_BW\ncounter 0 0x17 010 0x14\n",
 		  NULL, "UNC_SOC_Memory_DDR_BW", -EINVAL,
 		  "test.list:2: control register offset "
 		  "'010' has a leading 0",
-		  "0x", false, false },
+		  "0x", false, false, PM_REASON_NONE },
 		{ "iosf_mbi refuses", "merrifield",
 		  "group UNC_SOC_Memory_DDR_BW\nwrite 0x06 0x01 0x10 0x1\n"
 		  "counter 0 0x17 0x10 0x14\ncounter 1 0x17 0x18 0x1c\ncounter 2 0x17 0x20 0x24\n"
@@ -512,20 +521,20 @@ static void test_errors(void **state)
 		  NULL, "UNC_SOC_Memory_DDR_BW", -EPERM,
 		  "iosf_mbi refused the write of 0x1 to port 0x06 offset 0x10 (opcode "
 		  "0x01) (test.list:2)",
-		  "port 0x06", false, false },
+		  "port 0x06", false, false, PM_REASON_NONE },
 		{ "group missing", "merrifield",
 		  "group UNC_SOC_All_Reqs\ncounter 0 0x17 0x10 0x14\n", NULL,
 		  "UNC_SOC_Memory_DDR_BW", -ENOENT,
 		  "test.list has no group unc_soc_memory_ddr_bw (it has UNC_SOC_All_Reqs)",
-		  "capture that group's list", false, false },
+		  "capture that group's list", false, false, PM_REASON_NONE },
 		{ "counter missing", "merrifield",
 		  "group UNC_SOC_Memory_DDR_BW\ncounter 0 0x17 0x10 0x14\n", NULL,
 		  "UNC_SOC_Memory_DDR_BW", -ENOENT,
 		  "group UNC_SOC_Memory_DDR_BW declares no counter 1", "counter N PORT CTL DATA",
-		  false, false },
+		  false, false, PM_REASON_NONE },
 		{ "two groups", "merrifield", "", NULL, "UNC_SOC_Memory_DDR_BW,UNC_SOC_All_Reqs",
 		  -EINVAL, "the SoC counter block holds one group at a time", "one group per run",
-		  false, false },
+		  false, false, PM_REASON_NONE },
 	};
 	char *program = sim_program();
 
@@ -546,8 +555,10 @@ static void test_errors(void **state)
 					 0);
 		e = start(&r, sim, NULL, cases[i].metrics, list, cases[i].pci);
 		if (e != cases[i].err || !strstr(r.d.msg, cases[i].msg) ||
-		    !strstr(r.d.hint, cases[i].hint))
-			fail_msg("%s: %d '%s' (hint '%s')", cases[i].name, e, r.d.msg, r.d.hint);
+		    !strstr(r.d.hint, cases[i].hint) || r.d.reason != cases[i].reason ||
+		    strstr(r.d.hint, "--"))
+			fail_msg("%s: %d '%s' (hint '%s', reason %d)", cases[i].name, e, r.d.msg,
+				 r.d.hint, (int)r.d.reason);
 		th_stop(&r);
 	}
 	free(program);
