@@ -12,8 +12,12 @@ on the same events (msr/tsc/ and software events, every CPU), output to
 the output formats on simulated machines with many rows, and the speed and
 peak RSS of `pmumon import` on a perf stat -x, file it writes (1 GiB).
 
-usage: bench/run.py [--build DIR] [--seconds S] [--runs N] [--interval MS]
-                    [--only stat|formats|import] [--import-mib N]
+With --baseline DIR, another build's pmumon (an earlier commit's) runs in
+the same interleaved rounds as "base", so a change is measured against what
+it changed, not against a figure from another day.
+
+usage: bench/run.py [--build DIR] [--baseline DIR] [--seconds S] [--runs N]
+                    [--interval MS] [--only stat|formats|import] [--import-mib N]
 """
 import argparse
 import os
@@ -53,6 +57,7 @@ def measure(launcher, cmd):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--build', default='build')
+    ap.add_argument('--baseline', help="another build directory whose pmumon runs beside this one's")
     ap.add_argument('--seconds', type=float, default=5.0)
     ap.add_argument('--runs', type=int, default=5)
     ap.add_argument('--interval', type=int, default=10)
@@ -85,6 +90,7 @@ def stat(a, pmumon, perf, floor, launcher, events, floor_events):
     cmds = {
         'pmumon': [pmumon, 'stat'] + iv + evargs,
         'perf': [perf, 'stat'] + iv + evargs,
+        **({'base': [baseline_of(a), 'stat'] + iv + evargs} if a.baseline else {}),
         'floor': [floor, str(a.interval), str(ms), '%d:0' % sysfs_type('msr')] + floor_events,
         'floor-g': [floor, '-g', str(a.interval), str(ms), '%d:0' % sysfs_type('msr')] +
         floor_events,
@@ -100,12 +106,19 @@ def stat(a, pmumon, perf, floor, launcher, events, floor_events):
           (os.cpu_count(), len(events), ' '.join(events), a.interval, a.seconds, intervals,
            a.runs))
     print('%-8s %14s %14s' % ('tool', 'CPU us/interval', 'peak RSS KiB'))
-    for k in ('pmumon', 'perf', 'floor', 'floor-g'):
+    for k in ('pmumon', 'perf', 'floor', 'floor-g') + (('base',) if a.baseline else ()):
         print('%-8s %14.1f %14d' % (k, per[k], med[k][1]))
     print('(floor-g: the floor with each CPU\'s events read as one group, as pmumon does)')
     print('\npmumon / perf CPU per interval: %.2fx (target <= 0.5x)' % (per['pmumon'] / per['perf']))
     print('pmumon / floor CPU per interval: %.2fx (target <= 3x)' % (per['pmumon'] / per['floor']))
     print('pmumon / perf peak RSS:          %.2fx (target <= 0.33x)' % (med['pmumon'][1] / med['perf'][1]))
+    if a.baseline:
+        print('pmumon / base CPU per interval:  %.2fx, peak RSS %.2fx (base: %s)'
+              % (per['pmumon'] / per['base'], med['pmumon'][1] / med['base'][1], a.baseline))
+
+
+def baseline_of(a):
+    return os.path.join(a.baseline, 'cli', 'pmumon')
 
 
 # simulated machines with many rows, on their virtual clock (each run is pure CPU): the
@@ -127,13 +140,21 @@ def formats(a, pmumon, launcher):
     for name, args in FORMAT_CASES:
         base = [pmumon] + args + ['-I', '10', '--interval-count', str(n), '-o', '/dev/null']
         runs = {'table': [], '-x,': [], '-j': []}
+        if a.baseline:
+            runs['base table'] = []
         for _ in range(a.runs):
             for fmt in runs:
-                runs[fmt].append(measure(launcher, base + ([] if fmt == 'table' else [fmt]))[0])
+                cmd = base + ([] if fmt.endswith('table') else [fmt])
+                if fmt == 'base table':
+                    cmd = [baseline_of(a)] + cmd[1:]
+                runs[fmt].append(measure(launcher, cmd)[0])
         per = {f: 1e6 * statistics.median(v) / n for f, v in runs.items()}
         print('  %s: table %.1f, -x, %.1f (%.2fx), -j %.1f (%.2fx)'
               % (name, per['table'], per['-x,'], per['-x,'] / per['table'], per['-j'],
                  per['-j'] / per['table']))
+        if a.baseline:
+            print('    base table %.1f: this build / base %.2fx'
+                  % (per['base table'], per['table'] / per['base table']))
 
 
 # a Yitian 710's 16 DDR PMUs x 3 events, every second, as perf stat -a -I 1000 -x, prints them

@@ -38,6 +38,8 @@ static const struct {
 				   ")" },
 	[PM_REASON_SYSTEM_WIDE] = { "count system-wide with -a (or on CPUs with -C)" },
 	[PM_REASON_CPUS] = { "use -a, or add those CPUs to -C", "use -a, or add CPUs ", " to -C" },
+	[PM_REASON_SEE_LIST] = { "run 'pmumon list' for what this machine counts",
+				 "run 'pmumon list ", "'" },
 };
 
 void cli_words(enum pm_reason reason, const char *text, int fix_at, const char *subject, char *buf,

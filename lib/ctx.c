@@ -332,6 +332,11 @@ static const struct {
 			     " to the list (PM_TARGET_CPUS)" },
 	[PM_REASON_DEVICE_LOST] = { "" },
 	[PM_REASON_DEVICE_ERROR] = { "" },
+	[PM_REASON_SEE_LIST] = { "see what this machine has (pm_ctx__pmu, pm_pmu__alias, "
+				 "pm_ctx__metric)",
+				 "see what this machine has (pm_ctx__pmu, pm_pmu__alias, "
+				 "pm_ctx__metric): ",
+				 "" },
 };
 
 int pm_reason_append(char *text, size_t size, enum pm_reason reason, const char *subject)

@@ -106,7 +106,8 @@ static uint64_t live_wall_ns(struct pm_ctx *ctx)
 static const struct pm_machine_ops live_machine = {
 	.origin = PM_SOURCE_LIVE,
 	.here = "on this machine",
-	.no_metric_hint = "run 'pmumon list metrics' for the metrics and groups here",
+	.no_metric_hint = "",
+	.no_metric_reason = PM_REASON_SEE_LIST,
 	.changes = true,
 	.discover = discover_live,
 	.forget = forget,

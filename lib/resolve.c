@@ -96,6 +96,7 @@ struct resolver {
 	struct pm_evlist *l;
 	const char *text; /* the user's spec */
 	struct pm_diag *diag;
+	char list_subject[160]; /* the next error's hint ends: see this (PM_REASON_SEE_LIST) */
 };
 
 int pm_evlist__new(struct pm_ctx *ctx, struct pm_evlist **ret_list)
@@ -180,7 +181,10 @@ static int spec_error(struct resolver *rs, size_t pos, size_t len, int err, cons
 		va_end(ap);
 		snprintf(rs->diag->hint, sizeof(rs->diag->hint), "%s", hint ? hint : "");
 		pm_diag_point(rs->diag, rs->text, pos, len);
+		if (rs->list_subject[0]) /* the hint ends with what to look at */
+			pm_diag_reason(rs->diag, PM_REASON_SEE_LIST, NULL, rs->list_subject);
 	}
+	rs->list_subject[0] = '\0';
 	return err;
 }
 
@@ -256,8 +260,8 @@ static int unknown_term(struct resolver *rs, const struct pm_pmu *p, const struc
 	char hint[512], terms_buf[256];
 
 	list_terms(p, terms_buf, sizeof(terms_buf));
-	snprintf(hint, sizeof(hint), "terms of '%s': %s; its events: pmumon list events %s",
-		 p->name, terms_buf, p->family);
+	snprintf(hint, sizeof(hint), "terms of '%s': %s; its events: ", p->name, terms_buf);
+	snprintf(rs->list_subject, sizeof(rs->list_subject), "events %s", p->family);
 	if (t->value)
 		return spec_error(rs, pos, len, -ENOENT, hint, "unknown term '%s' for PMU '%s'",
 				  t->name, p->name);
@@ -461,9 +465,9 @@ static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se
 				}
 			}
 		}
-		r = spec_error(rs, se->pos, strlen(se->pmu), -ENOENT,
-			       "run 'pmumon list pmus' to see the PMUs of this machine",
-			       "unknown PMU '%s'", se->pmu);
+		snprintf(rs->list_subject, sizeof(rs->list_subject), "pmus");
+		r = spec_error(rs, se->pos, strlen(se->pmu), -ENOENT, "", "unknown PMU '%s'",
+			       se->pmu);
 		goto out;
 	}
 	take_alias(res, tr.alias);
@@ -670,10 +674,9 @@ static int resolve_symbol(struct resolver *rs, const struct pm_spec_event *se, s
 	}
 	if (res->n_inst)
 		return symbol_label(se, se->name, res);
+	snprintf(rs->list_subject, sizeof(rs->list_subject), "events");
 	return spec_error(rs, se->pos, strlen(se->name), -ENOENT,
-			  "run 'pmumon list events' for the events of this machine, or write "
-			  "PMU/event/ (e.g. msr/tsc/)",
-			  "unknown event '%s'", se->name);
+			  "write PMU/event/ (e.g. msr/tsc/), or ", "unknown event '%s'", se->name);
 }
 
 static int resolve_raw(struct resolver *rs, const struct pm_spec_event *se, struct resolved *res)

@@ -158,8 +158,8 @@ int pm_session__open_counters(struct pm_session *s, struct pm_diag *reterr)
 			return r;
 	}
 	if (pm_session__counter_count(s) == 0) {
-		pm_diag_set(reterr, "run 'pmumon list' for what this machine counts",
-			    "none of the events is supported here");
+		pm_diag_set(reterr, "", "none of the events is supported here");
+		pm_diag_reason(reterr, PM_REASON_SEE_LIST, NULL, "");
 		return -ENOENT;
 	}
 	return 0;

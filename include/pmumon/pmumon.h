@@ -171,6 +171,11 @@ enum pm_reason {
 	/* after open: a read, a write or a control failed (the device, its driver, or
 	 * the recording played) */
 	PM_REASON_DEVICE_ERROR,
+	/* what this machine has would show the right name: its PMUs (pm_ctx__pmu),
+	 * their events (pm_pmu__alias), the packs' metrics (pm_ctx__metric)
+	 * (subject: what to look at, as pmumon list takes it: "pmus", "events",
+	 * "events PMU", "metrics"; "" for all) */
+	PM_REASON_SEE_LIST,
 };
 
 /*

@@ -287,12 +287,11 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 			snprintf(hint, sizeof(hint),
 				 "'%s' is a constant no counter gives: ", b.unknown);
 		else
-			snprintf(hint, sizeof(hint),
-				 "run 'pmumon list metrics' for what this machine has");
+			hint[0] = '\0';
 		pm_diag_set(err, hint, "metric '%s' (pack %s) cannot be used here: %s", def->name,
 			    def->pack, d.msg);
-		if (b.unknown[0])
-			pm_diag_reason(err, PM_REASON_NEEDS_DEFINE, NULL, b.unknown);
+		pm_diag_reason(err, b.unknown[0] ? PM_REASON_NEEDS_DEFINE : PM_REASON_SEE_LIST,
+			       NULL, b.unknown[0] ? b.unknown : "metrics");
 		return r;
 	}
 	m->expr = e;
@@ -402,8 +401,7 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 	if (!copy)
 		return -ENOMEM;
 	if (!copy[strspn(copy, ", ")]) {
-		pm_diag_set(reterr, "run 'pmumon list metrics' for the metrics and groups here",
-			    "a metric or metric group name is wanted, not '%s'",
+		pm_diag_set(reterr, "", "a metric or metric group name is wanted, not '%s'",
 			    names ? names : "");
 		free(copy);
 		return -EINVAL;
@@ -443,7 +441,10 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 									  "none");
 			if (!why && l->ctx->machine->no_metric_reason)
 				pm_diag_reason(reterr, l->ctx->machine->no_metric_reason, NULL,
-					       NULL);
+					       l->ctx->machine->no_metric_reason ==
+							       PM_REASON_SEE_LIST ?
+						       "metrics" :
+						       NULL);
 			r = why ? -EOPNOTSUPP : -ENOENT;
 		}
 	}

@@ -245,9 +245,11 @@ static int open_file(struct pm_session *s, const struct hw_block *k, const char 
 		pm_diag_set(d, "run pmumon as root: the mlxbf-pmc files are root's (mode 0644)",
 			    "no permission to open /%s for %s", path,
 			    flags == O_RDONLY ? "reading" : "writing");
-	else if (fd < 0)
-		pm_diag_set(d, "check that the mlxbf-pmc driver is loaded ('pmumon list pmus')",
-			    "cannot open /%s: %s", path, driver_error(fd));
+	else if (fd < 0) {
+		pm_diag_set(d, "check that the mlxbf-pmc driver is loaded; ", "cannot open /%s: %s",
+			    path, driver_error(fd));
+		pm_diag_reason(d, PM_REASON_SEE_LIST, NULL, "pmus");
+	}
 	return fd;
 }
 
@@ -506,10 +508,10 @@ static int check_code(struct pm_session *s, const struct hw_block *k, size_t c, 
 
 	if (k->b->kind == PM_HWMON_REGISTER ? v < k->b->n_regs : code_name(k->pmu, v) != NULL)
 		return 0;
-	pm_diag_set(d, "'pmumon list events' shows each block's events",
-		    "%s has no %s %#llx (event '%s')", k->pmu->name,
-		    k->b->kind == PM_HWMON_REGISTER ? "register" : "event code",
+	pm_diag_set(d, "each block has its own events: ", "%s has no %s %#llx (event '%s')",
+		    k->pmu->name, k->b->kind == PM_HWMON_REGISTER ? "register" : "event code",
 		    (unsigned long long)v, ev->label);
+	pm_diag_reason(d, PM_REASON_SEE_LIST, k->pmu->name, "events");
 	pm_diag_point(d, ev->spec, ev->spec_pos, ev->spec_len);
 	return -EINVAL;
 }

@@ -103,10 +103,11 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 			    strerror(-err));
 		break;
 	case -ENOENT:
-		pm_diag_set(d, "run 'pmumon list' for what this machine counts",
+		pm_diag_set(d, "",
 			    "'%s' is not supported by this kernel or CPU (PMU '%s', config 0x%" PRIx64
 			    ")",
 			    ev->label, pmu, (uint64_t)in->attr.config);
+		pm_diag_reason(d, PM_REASON_SEE_LIST, pmu, "");
 		break;
 	case -EOPNOTSUPP:
 		pm_diag_set(d, c->cpu < 0 ? "" : "count it without modifiers",
@@ -148,16 +149,20 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 		else if (c->cpu < 0)
 			hint[0] = '\0'; /* and the reason's words */
 		else
-			snprintf(hint, sizeof(hint),
-				 "check the event's terms against 'pmumon list events %s'",
-				 in->pmu ? in->pmu->family : pmu);
+			snprintf(hint, sizeof(hint), "check the event's terms: ");
 		pm_diag_set(d, hint,
 			    "PMU '%s' rejected '%s' %s (config 0x%" PRIx64 ", config1 0x%" PRIx64
 			    "): %s",
 			    pmu, ev->label, where, (uint64_t)in->attr.config,
 			    (uint64_t)in->attr.config1, strerror(-err));
-		if (!excl && c->cpu < 0)
+		if (!excl && c->cpu < 0) {
 			pm_diag_reason(d, PM_REASON_SYSTEM_WIDE, pmu, NULL);
+		} else if (!excl) {
+			char what[160];
+
+			snprintf(what, sizeof(what), "events %s", in->pmu ? in->pmu->family : pmu);
+			pm_diag_reason(d, PM_REASON_SEE_LIST, pmu, what);
+		}
 		break;
 	default:
 		pm_diag_set(d, NULL, "cannot open '%s' %s on PMU '%s': %s", ev->label, where, pmu,
