@@ -90,6 +90,7 @@ struct cli_count {
 	size_t n_defines;
 	enum pm_aggr aggr; /* --per-*, --merge */
 	int n_aggr;	   /* how many of them were given: 0 is the command's default */
+	int cache_level;   /* --per-cache=L2: 2; 0: each CPU's last level */
 	bool metric_only;
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
@@ -105,6 +106,10 @@ enum {
 	CLI_OPT_PER_SOCKET,
 	CLI_OPT_MERGE,
 	CLI_OPT_METRIC_ONLY,
+	CLI_OPT_PER_CORE,
+	CLI_OPT_PER_NODE,
+	CLI_OPT_PER_CACHE,
+	CLI_OPT_NO_MERGE,
 };
 /* clang-format off */
 #define CLI_COUNT_SHORT "M:g:Ax:jo:"
@@ -118,7 +123,11 @@ enum {
 	{ "no-aggr", no_argument, NULL, 'A' }, \
 	{ "per-die", no_argument, NULL, CLI_OPT_PER_DIE }, \
 	{ "per-socket", no_argument, NULL, CLI_OPT_PER_SOCKET }, \
+	{ "per-core", no_argument, NULL, CLI_OPT_PER_CORE }, \
+	{ "per-node", no_argument, NULL, CLI_OPT_PER_NODE }, \
+	{ "per-cache", optional_argument, NULL, CLI_OPT_PER_CACHE }, \
 	{ "merge", no_argument, NULL, CLI_OPT_MERGE }, \
+	{ "no-merge", no_argument, NULL, CLI_OPT_NO_MERGE }, \
 	{ "metric-only", no_argument, NULL, CLI_OPT_METRIC_ONLY }, \
 	{ "field-separator", required_argument, NULL, 'x' }, \
 	{ "json", no_argument, NULL, 'j' }, \
@@ -152,6 +161,9 @@ int cli_getopt(int argc, char **argv, const struct cli_command_options *co, stru
 	       struct cli_live_args *live, void *arg);
 /* After the last option: what the options say together is possible; -EINVAL (said). */
 int cli_count__check(const struct cli_count *a);
+/* A session refused with err for want of the topology the rows need (-ENOENT, per node
+ * or cache): d's hint names the options to use instead. */
+void cli_count__hint(enum pm_aggr aggr, int cache_level, int err, struct pm_diag *d);
 /* The value --define gave name (the last one), or NAN when none did. */
 double cli_count__defined(const struct cli_count *a, const char *name);
 /* The constants, -e specs and -M metrics, in that order, into l; -errno (said, with the
@@ -402,6 +414,8 @@ double cli_unit_bytes(const char *unit);
  * minus), space or locale; 0, -EINVAL or -ERANGE, *ret untouched on failure.
  */
 int cli_parse_u64(const char *s, uint64_t *ret); /* decimal */
+/* --per-cache's level, as perf writes it: L1..L4 (or l1..l4) into *ret; -EINVAL. */
+int cli_parse_cache_level(const char *s, int *ret);
 int cli_parse_double(const char *s, double *ret);
 /* Room for need elements of elsz bytes in *arr (*cap of them), doubling: 0 or -ENOMEM. */
 int cli_grow(void **arr, size_t *cap, size_t need, size_t elsz);

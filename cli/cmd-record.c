@@ -168,7 +168,8 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 
 static const char *aggr_name(enum pm_aggr a)
 {
-	static const char *names[] = { "family", "device", "cpu", "die", "socket", "channel" };
+	static const char *names[] = { "family",  "device", "cpu",  "die",  "socket",
+				       "channel", "core",   "node", "cache" };
 
 	return (size_t)a < CLI_ARRAY_SIZE(names) ? names[a] : "?";
 }

@@ -303,6 +303,11 @@ enum pm_aggr {
 	PM_AGGR_SOCKET,
 	PM_AGGR_CHANNEL, /* one row per memory channel a pack places PMUs in (its
 			  * sub-channels added up); one per device for other PMUs */
+	/* by the CPU a counter counts on, as perf stat's --per-core, --per-node and
+	 * --per-cache; the row's domain names it ("S0-D0-C3", "N1", "S0-D0-L3-ID8") */
+	PM_AGGR_CORE,  /* a physical core: (socket, die, core_id) */
+	PM_AGGR_NODE,  /* a NUMA node (sys/devices/system/node/node<N>/cpulist) */
+	PM_AGGR_CACHE, /* a cache instance of pm_session_opts.cache_level */
 };
 
 /* Where uncore counts come from (AMD DF and L3; APERF/MPERF). */
@@ -347,6 +352,12 @@ struct pm_session_opts {
 	 * PMU's counts end at its last read instead.
 	 */
 	uint64_t checkpoint_ns;
+	/*
+	 * PM_AGGR_CACHE: the cache level whose instances make the rows (2: L2);
+	 * 0: each CPU's highest level (its last-level cache), as perf's
+	 * --per-cache without a level.
+	 */
+	int cache_level;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,

@@ -40,6 +40,12 @@ static void aggr_label(enum pm_aggr aggr, const struct pm_row *row, char *buf, s
 	case PM_AGGR_SOCKET:
 		snprintf(buf, size, "S%d", row->socket);
 		break;
+	case PM_AGGR_CORE:
+	case PM_AGGR_NODE:
+	case PM_AGGR_CACHE:
+		/* "S0-D0-C3", "N1", "S0-D0-L3-ID8", or the domain an uncore count is */
+		snprintf(buf, size, "%s", row->domain ? row->domain : "-");
+		break;
 	default:
 		buf[0] = '\0';
 	}
