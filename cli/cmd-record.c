@@ -163,7 +163,10 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	}
 	if (!a->count.n_aggr)
 		a->count.aggr = PM_AGGR_DEVICE;
-	return cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0 ? -EINVAL : 0;
+	return cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0 ||
+			       cli_count__table_only(&a->count, "record") < 0 ?
+		       -EINVAL :
+		       0;
 }
 
 static const char *aggr_name(enum pm_aggr a)

@@ -259,7 +259,8 @@ static int check_args(struct serve_args *a)
 	}
 	if (!a->count.n_aggr)
 		a->count.aggr = PM_AGGR_DEVICE;
-	if (cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0)
+	if (cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0 ||
+	    cli_count__table_only(&a->count, "serve") < 0)
 		return -EINVAL;
 	return 0;
 }

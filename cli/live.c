@@ -122,6 +122,7 @@ int cli_live__machine(struct cli_live *lv, const struct cli_live_args *a, const 
 	lv->so = (struct pm_session_opts){ .size = sizeof(lv->so),
 					   .aggr = c->aggr,
 					   .cache_level = c->cache_level,
+					   .space = c->space,
 					   .source = a->source,
 					   .sideband_pci = a->sideband_pci,
 					   .reclaim = a->reclaim,

@@ -88,6 +88,26 @@ int cli_count__option(struct cli_count *a, int c, const char *arg)
 	case 'o':
 		a->output = arg;
 		return 1;
+	case 'B': /* perf's default as pmumon's: the last of -B and --no-big-num wins */
+	case CLI_OPT_NO_BIG_NUM:
+		a->no_big_num = c == CLI_OPT_NO_BIG_NUM;
+		return 1;
+	case CLI_OPT_SUMMARY: /* the totals follow the intervals anyway (docs/output.md) */
+		return 1;
+	case CLI_OPT_INTERVAL_CLEAR:
+		a->interval_clear = true;
+		return 1;
+	case CLI_OPT_ALL_USER:
+	case CLI_OPT_ALL_KERNEL:
+		if (a->space &&
+		    a->space != (c == CLI_OPT_ALL_USER ? PM_SPACE_USER : PM_SPACE_KERNEL)) {
+			cli_error(
+				"give --all-user or --all-kernel, not both (perf refuses them together "
+				"too)");
+			return -EINVAL;
+		}
+		a->space = c == CLI_OPT_ALL_USER ? PM_SPACE_USER : PM_SPACE_KERNEL;
+		return 1;
 	default:
 		return 0;
 	}
@@ -117,6 +137,19 @@ int cli_count__check(const struct cli_count *a)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int cli_count__table_only(const struct cli_count *a, const char *command)
+{
+	const char *opt = a->interval_clear ? "--interval-clear" :
+			  a->no_big_num	    ? "--no-big-num" :
+					      NULL;
+
+	if (!opt)
+		return 0;
+	cli_error("%s shapes the table pmumon stat and import print; pmumon %s prints none", opt,
+		  command);
+	return -EINVAL;
 }
 
 void cli_count__hint(enum pm_aggr aggr, int cache_level, int err, struct pm_diag *d)
@@ -184,7 +217,10 @@ void cli_count__usage_events(FILE *f)
 	      "                          cycles:u, page-faults, r1a8, sched:sched_switch\n"
 	      "                          {a,b}               a group, scheduled together\n"
 	      "                        without -e: the platform pack's defaults (memory\n"
-	      "                        bandwidth first) or perf's generic events\n",
+	      "                        bandwidth first) or perf's generic events\n"
+	      "      --all-user        every event counts user space only (exclude_kernel),\n"
+	      "                        as perf; --all-kernel the kernel only (exclude_user).\n"
+	      "                        Uncore PMUs cannot tell them apart: they count both\n",
 	      f);
 }
 
@@ -224,7 +260,13 @@ void cli_count__usage_show(FILE *f, const char *default_rows)
 		"      --metric-only     only the metrics' rows (with -M)\n"
 		"  -x, --field-separator SEP  CSV with a header row and fixed columns\n"
 		"  -j, --json            JSON Lines, one object per value (schema %d)\n"
-		"  -o, --output FILE     write there instead of standard output\n",
+		"  -o, --output FILE     write there instead of standard output\n"
+		"  -B, --big-num         group the table's digits (1,234,567: the default, as\n"
+		"                        perf); --no-big-num prints them plain (1234567)\n"
+		"      --interval-clear  with -I, on a terminal: clear the screen before each\n"
+		"                        interval and repeat the header (perf's option)\n"
+		"      --summary         perf's: the totals after the intervals; pmumon always\n"
+		"                        prints them (CSV type 'total', JSON \"type\":\"total\")\n",
 		default_rows, PM_JSON_SCHEMA);
 }
 

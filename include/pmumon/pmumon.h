@@ -358,6 +358,24 @@ struct pm_session_opts {
 	 * --per-cache without a level.
 	 */
 	int cache_level;
+	/*
+	 * Every event that can tell user space from the kernel counts only one
+	 * of them, as perf stat's --all-user and --all-kernel set
+	 * exclude_kernel or exclude_user on every counter (util/stat.c
+	 * create_perf_stat_counter). PMUs that cannot exclude (uncore) count
+	 * as ever, and the log says so once.
+	 */
+	enum pm_space {
+		PM_SPACE_ALL,
+		PM_SPACE_USER,
+		PM_SPACE_KERNEL,
+	} space;
+	/*
+	 * PM_TARGET_TASK: the counters start at pm_session__enable, called
+	 * after the task's exec (perf stat -D: the command runs from the
+	 * start, counting begins after the delay), not at the exec.
+	 */
+	bool task_enable_late;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
@@ -584,6 +602,12 @@ struct pm_out_opts {
 	const char *target;	  /* "system wide", "CPU(s) 0-3", "'sleep 1'" */
 	bool simulated;		  /* mark every record SIMULATED */
 	const char *sim_platform; /* platform name when simulated */
+	/* the table's numbers without thousands grouping (4009862308, not
+	 * 4,009,862,308): perf stat's --no-big-num; CSV and JSON never group */
+	bool no_grouping;
+	/* the table: clear the screen (ANSI ESC[H ESC[2J) and repeat the header before
+	 * each interval, as perf stat's --interval-clear; for a terminal only */
+	bool clear_screen;
 };
 
 PM_API int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out);

@@ -91,6 +91,7 @@ struct pm_session {
 	void *state[PM_SRC__N];
 	const char *failed_device; /* the PMU whose read failed last (NULL: none) */
 	bool warned_user_only;	   /* the paranoid :u fallback was announced */
+	bool warned_space;	   /* a PMU that cannot exclude was named (opts.space) */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 	/* the error of the last device lost mid-run (its counters' lost; 0: none) */
 	int lost_err;

@@ -169,6 +169,89 @@ class PerCoreNodeCache(unittest.TestCase):
         self.assertEqual(len(rows(a.stdout)), 16)
 
 
+class OutputAndWhen(unittest.TestCase):
+    """-B/--no-big-num, --summary, --interval-clear, --all-user/--all-kernel, -D."""
+
+    def sim(self, *args):
+        return run('--sim', 'amdzen2', 'stat', '-a', '-e', 'cpu-clock', *args, '--', 'sleep', '1')
+
+    def test_big_num(self):
+        self.assertIn('128,000.00 msec', self.sim().stdout)
+        self.assertIn('128,000.00 msec', self.sim('-B').stdout)
+        self.assertIn(' 128000.00 msec', self.sim('--no-big-num').stdout)
+        self.assertIn('128,000.00 msec', self.sim('--no-big-num', '--big-num').stdout)
+        r = run('top', '--batch', '--no-big-num')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('pmumon top prints none', r.stderr)
+
+    def test_summary(self):
+        r = self.sim('-x,', '-I', '400', '--summary')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([w['type'] for w in rows(r.stdout)],
+                         ['interval', 'interval', 'interval', 'total'])
+
+    def test_interval_clear_only_on_a_terminal(self):
+        # into a pipe: no escapes (newer perf's rule); the option is taken
+        r = self.sim('-I', '400', '--interval-clear')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn('\033[2J', r.stdout)
+        try:
+            import pty
+        except ImportError:
+            self.skipTest('no pty module')
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(PMUMON, [PMUMON, '--sim', 'amdzen2', 'stat', '-a', '-e', 'cpu-clock',
+                              '-I', '400', '--interval-clear', '--', 'sleep', '1'])
+        out = b''
+        while True:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        os.waitpid(pid, 0)
+        self.assertEqual(out.count(b'\033[H\033[2J'), 3)  # before each of 3 intervals
+        self.assertEqual(out.count(b'# ') >= 3, True)  # the header after each clear
+
+    def test_delay(self):
+        r = self.sim('-D', '250', '-x,')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = rows(r.stdout)[0]
+        self.assertEqual(float(got['value']), 128 * 750.0)  # 128 CPUs x 0.75 s
+        r = run('--sim', 'amdzen2', 'stat', '-D', '250', '-x,', '-e', 'task-clock', '--',
+                'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(float(rows(r.stdout)[0]['enabled_ns']), 750e6)
+        r = run('stat', '-D', '-1', '-e', 'cpu-clock', '--', 'true')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--control', r.stderr)
+        r = run('import', '-D', '5', '-')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("perf stat's -D/--delay: pmumon stat has it", r.stderr)
+
+    def test_all_user_kernel_refusals(self):
+        r = run('stat', '--all-user', '--all-kernel', '-e', 'cpu-clock', '--', 'true')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('not both', r.stderr)
+        r = run('import', '--all-user', '-')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('not to counts already recorded', r.stderr)
+        # an uncore PMU cannot exclude: it counts both, and -v says so
+        r = run('--sim', 'amdzen2', 'stat', '-v', '-a', '--all-user', '-x,', '-e',
+                'amd_df/event=0x7,umask=0x38/', '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('counts user space and the kernel alike', r.stderr)
+
+    def test_help(self):
+        r = run('stat', '--help')
+        for t in ('-B, --big-num', '--no-big-num', '--interval-clear', '--summary',
+                  '--all-user', '--all-kernel', '-D, --delay MS'):
+            self.assertIn(t, r.stdout)
+
+
 class SideBySide(unittest.TestCase):
     """perf stat and pmumon stat on this machine, the same option, the same rows."""
 
@@ -207,6 +290,39 @@ class SideBySide(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(m.returncode, 0, m.stderr)
         self.assertEqual(len(perf_labels(p.stderr)), len(rows(m.stdout)))
+
+
+class SideBySideOptions(unittest.TestCase):
+    @need_both
+    def test_delay(self):
+        p = perf('stat', '-a', '-x,', '-D', '200', '-e', 'cpu-clock', 'sleep', '0.5')
+        m = run('stat', '-a', '-x,', '-D', '200', '-e', 'cpu-clock', '--', 'sleep', '0.5')
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(m.returncode, 0, m.stderr)
+        want = float(p.stderr.strip().splitlines()[-1].split(',')[0])  # msec
+        got = float(rows(m.stdout)[0]['value'])
+        self.assertLess(abs(got - want) / want, 0.2, (got, want))
+
+    @need_both
+    def test_all_user_kernel_accepted(self):
+        for opt in ('--all-user', '--all-kernel'):
+            p = perf('stat', '-x,', opt, '-e', 'page-faults', 'true')
+            m = run('stat', '-x,', opt, '-e', 'page-faults', '--', 'true')
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(m.returncode, 0, m.stderr)
+            self.assertEqual(len(rows(m.stdout)), 1)
+
+    @need_both
+    def test_big_num_and_summary_accepted(self):
+        for opts in (['-B'], ['--no-big-num'], ['-I', '100', '--summary'],
+                     ['-I', '100', '--interval-clear']):
+            p = perf('stat', '-a', '-e', 'cpu-clock', *opts, 'sleep', '0.25')
+            m = run('stat', '-a', '-e', 'cpu-clock', *opts, '--', 'sleep', '0.25')
+            self.assertEqual((p.returncode, m.returncode), (0, 0), (opts, p.stderr, m.stderr))
+        p = perf('stat', '-a', '-e', 'cpu-clock', '--no-big-num', 'sleep', '1.1')
+        m = run('stat', '-a', '-e', 'cpu-clock', '--no-big-num', '--', 'sleep', '1.1')
+        self.assertNotRegex(p.stderr, r'\d,\d{3}\.\d')
+        self.assertNotRegex(m.stdout, r'\d,\d{3}\.\d')
 
 
 if __name__ == '__main__':
