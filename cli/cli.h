@@ -94,8 +94,12 @@ struct cli_count {
 	const char *defines[CLI_MAX_ARGS]; /* --define NAME=VALUE, checked when given */
 	double define_values[CLI_MAX_ARGS];
 	size_t n_defines;
-	enum pm_aggr aggr; /* --per-*, --merge */
-	int n_aggr;	   /* how many of them were given: 0 is the command's default */
+	enum pm_aggr aggr;   /* --per-*, --merge */
+	int n_aggr;	     /* how many of them were given: 0 is the command's default */
+	int cache_level;     /* --per-cache=L2: 2; 0: each CPU's last level */
+	bool no_big_num;     /* --no-big-num (-B: grouped, the default) */
+	bool interval_clear; /* --interval-clear: a terminal's screen cleared each interval */
+	enum pm_space space; /* --all-user, --all-kernel (CLI_EVENT_OPTIONS) */
 	bool metric_only;
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
@@ -111,9 +115,18 @@ enum {
 	CLI_OPT_PER_SOCKET,
 	CLI_OPT_MERGE,
 	CLI_OPT_METRIC_ONLY,
+	CLI_OPT_PER_CORE,
+	CLI_OPT_PER_NODE,
+	CLI_OPT_PER_CACHE,
+	CLI_OPT_NO_MERGE,
+	CLI_OPT_NO_BIG_NUM,
+	CLI_OPT_SUMMARY,
+	CLI_OPT_INTERVAL_CLEAR,
+	CLI_OPT_ALL_USER,
+	CLI_OPT_ALL_KERNEL,
 };
 /* clang-format off */
-#define CLI_COUNT_SHORT "M:g:Ax:jo:"
+#define CLI_COUNT_SHORT "M:g:Ax:jo:B"
 #define CLI_COUNT_OPTIONS \
 	{ "metrics", required_argument, NULL, 'M' }, \
 	{ "metric-group", required_argument, NULL, 'g' }, \
@@ -124,15 +137,25 @@ enum {
 	{ "no-aggr", no_argument, NULL, 'A' }, \
 	{ "per-die", no_argument, NULL, CLI_OPT_PER_DIE }, \
 	{ "per-socket", no_argument, NULL, CLI_OPT_PER_SOCKET }, \
+	{ "per-core", no_argument, NULL, CLI_OPT_PER_CORE }, \
+	{ "per-node", no_argument, NULL, CLI_OPT_PER_NODE }, \
+	{ "per-cache", optional_argument, NULL, CLI_OPT_PER_CACHE }, \
 	{ "merge", no_argument, NULL, CLI_OPT_MERGE }, \
+	{ "no-merge", no_argument, NULL, CLI_OPT_NO_MERGE }, \
 	{ "metric-only", no_argument, NULL, CLI_OPT_METRIC_ONLY }, \
 	{ "field-separator", required_argument, NULL, 'x' }, \
 	{ "json", no_argument, NULL, 'j' }, \
-	{ "output", required_argument, NULL, 'o' }
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "big-num", no_argument, NULL, 'B' }, \
+	{ "no-big-num", no_argument, NULL, CLI_OPT_NO_BIG_NUM }, \
+	{ "summary", no_argument, NULL, CLI_OPT_SUMMARY }, \
+	{ "interval-clear", no_argument, NULL, CLI_OPT_INTERVAL_CLEAR }
 /* the commands that count live (not import: its events are the file's) */
 #define CLI_EVENT_SHORT "e:"
 #define CLI_EVENT_OPTIONS \
-	{ "event", required_argument, NULL, 'e' }
+	{ "event", required_argument, NULL, 'e' }, \
+	{ "all-user", no_argument, NULL, CLI_OPT_ALL_USER }, \
+	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }
 /* clang-format on */
 
 /* Take option c if it is one of the above: 1; 0 if not; -EINVAL when its value is wrong (said). */
@@ -158,6 +181,12 @@ int cli_getopt(int argc, char **argv, const struct cli_command_options *co, stru
 	       struct cli_live_args *live, void *arg);
 /* After the last option: what the options say together is possible; -EINVAL (said). */
 int cli_count__check(const struct cli_count *a);
+/* For a command that prints no table (top, serve, record): the table's options refused
+ * naming the command: 0 or -EINVAL (said). */
+int cli_count__table_only(const struct cli_count *a, const char *command);
+/* A session refused with err for want of the topology the rows need (-ENOENT, per node
+ * or cache): d's hint names the options to use instead. */
+void cli_count__hint(enum pm_aggr aggr, int cache_level, int err, struct pm_diag *d);
 /* The value --define gave name (the last one), or NAN when none did. */
 double cli_count__defined(const struct cli_count *a, const char *name);
 /* The constants, -e specs and -M metrics, in that order, into l; -errno (said, with the
@@ -408,6 +437,8 @@ double cli_unit_bytes(const char *unit);
  * minus), space or locale; 0, -EINVAL or -ERANGE, *ret untouched on failure.
  */
 int cli_parse_u64(const char *s, uint64_t *ret); /* decimal */
+/* --per-cache's level, as perf writes it: L1..L4 (or l1..l4) into *ret; -EINVAL. */
+int cli_parse_cache_level(const char *s, int *ret);
 int cli_parse_double(const char *s, double *ret);
 /* Room for need elements of elsz bytes in *arr (*cap of them), doubling: 0 or -ENOMEM. */
 int cli_grow(void **arr, size_t *cap, size_t need, size_t elsz);

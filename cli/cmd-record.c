@@ -163,12 +163,16 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	}
 	if (!a->count.n_aggr)
 		a->count.aggr = PM_AGGR_DEVICE;
-	return cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0 ? -EINVAL : 0;
+	return cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0 ||
+			       cli_count__table_only(&a->count, "record") < 0 ?
+		       -EINVAL :
+		       0;
 }
 
 static const char *aggr_name(enum pm_aggr a)
 {
-	static const char *names[] = { "family", "device", "cpu", "die", "socket", "channel" };
+	static const char *names[] = { "family",  "device", "cpu",  "die",  "socket",
+				       "channel", "core",   "node", "cache" };
 
 	return (size_t)a < CLI_ARRAY_SIZE(names) ? names[a] : "?";
 }

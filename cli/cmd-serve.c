@@ -259,7 +259,8 @@ static int check_args(struct serve_args *a)
 	}
 	if (!a->count.n_aggr)
 		a->count.aggr = PM_AGGR_DEVICE;
-	if (cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0)
+	if (cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0 ||
+	    cli_count__table_only(&a->count, "serve") < 0)
 		return -EINVAL;
 	return 0;
 }
@@ -410,7 +411,8 @@ static int count_check(struct run *rn, struct serve_args *a)
 /* --store's run for a (a new run after each rebuild): 0 or the exit status (said). */
 static int open_store(struct run *rn, const struct serve_args *a, struct storeq **ret)
 {
-	static const char *aggr[] = { "family", "device", "cpu", "die", "socket", "channel" };
+	static const char *aggr[] = { "family",	 "device", "cpu",  "die",  "socket",
+				      "channel", "core",   "node", "cache" };
 	struct store_run run = { .command = "pmumon serve",
 				 .version = PMUMON_VERSION,
 				 .platform = pm_ctx__packs(rn->lv.ctx),
@@ -680,8 +682,9 @@ static int device_back(struct run *rn)
 /* The next coarser places, for --max-series after a reload; PM_AGGR_FAMILY stays. */
 static enum pm_aggr coarser(enum pm_aggr a)
 {
-	static const enum pm_aggr order[] = { PM_AGGR_CPU, PM_AGGR_DEVICE, PM_AGGR_CHANNEL,
-					      PM_AGGR_DIE, PM_AGGR_SOCKET, PM_AGGR_FAMILY };
+	static const enum pm_aggr order[] = { PM_AGGR_CPU,    PM_AGGR_CORE,    PM_AGGR_CACHE,
+					      PM_AGGR_DEVICE, PM_AGGR_CHANNEL, PM_AGGR_DIE,
+					      PM_AGGR_NODE,   PM_AGGR_SOCKET,  PM_AGGR_FAMILY };
 
 	for (size_t i = 0; i + 1 < CLI_ARRAY_SIZE(order); i++)
 		if (order[i] == a)

@@ -23,6 +23,7 @@ struct stat_args {
 	struct cli_live_args live; /* -a, -C, --source, --program, -I */
 	unsigned long interval_count;
 	unsigned long timeout_ms;
+	unsigned long delay_ms; /* -D: counting starts this long after the command */
 	char **cmd;
 };
 
@@ -46,7 +47,10 @@ static void usage(FILE *f)
 	fputs("When:\n"
 	      "  -I, --interval-print MS    print every MS milliseconds\n"
 	      "      --interval-count N     stop after N intervals\n"
-	      "      --timeout MS           stop after MS milliseconds\n",
+	      "      --timeout MS           stop after MS milliseconds\n"
+	      "  -D, --delay MS             start counting MS milliseconds after the command\n"
+	      "                             starts (it runs from the start, as in perf);\n"
+	      "                             without a command, MS after pmumon starts\n",
 	      f);
 	cli_count__usage_show(f, "one row per event, the instances of a family merged");
 	fputs("  -v, --verbose         say which events were left out and why\n"
@@ -70,6 +74,19 @@ enum {
 	OPT_TIMEOUT,
 };
 
+/* -D MS; perf's -1 (start disabled, enabled later through --control) is refused. */
+static int parse_delay(const char *arg, unsigned long *ret)
+{
+	if (!strcmp(arg, "-1")) {
+		cli_error(
+			"-D -1 starts perf's counters disabled, to be enabled through its "
+			"--control file descriptor, which pmumon does not have: give the delay in "
+			"milliseconds");
+		return -EINVAL;
+	}
+	return cli_parse_uint("-D", arg, UINT32_MAX, ret);
+}
+
 /* One of stat's own options: 0, 1 for --help, -EINVAL (said). */
 static int stat_option(void *arg_, int c, const char *arg)
 {
@@ -80,6 +97,8 @@ static int stat_option(void *arg_, int c, const char *arg)
 		return cli_parse_uint("--interval-count", arg, UINT32_MAX, &a->interval_count);
 	case OPT_TIMEOUT:
 		return cli_parse_uint("--timeout", arg, UINT32_MAX, &a->timeout_ms);
+	case 'D':
+		return parse_delay(arg, &a->delay_ms);
 	default:
 		return -EINVAL; /* cli_getopt handles -h and the unknown */
 	}
@@ -94,12 +113,13 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		CLI_LIVE_OPTIONS,
 		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "delay", required_argument, NULL, 'D' },
 		CLI_GLOBAL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	static const struct cli_command_options co = {
-		"stat", "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "vh", opts, usage,
+		"stat", "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "D:vh", opts, usage,
 		stat_option
 	};
 	int r;
@@ -268,7 +288,8 @@ static void count_loop(struct run *run, const struct stat_args *a)
 	bool fresh = false; /* the last thing done was a read: nothing to add */
 	int read_failed = 0;
 
-	for (;;) {
+	/* the command ended, or a signal came, during -D's delay */
+	for (bool over = (run->proc && run->proc_done) || cli_signals_caught(); !over;) {
 		uint64_t now, poll = pm_session__next_poll(s);
 		uint64_t deadline = CLI_MIN(CLI_MIN(next, end), poll);
 		int w;
@@ -371,7 +392,7 @@ static int choose_target(struct run *run, struct stat_args *a)
 }
 
 /* The command, forked but not started (so.pid): 0, or the exit status (said). */
-static int prepare_command(struct run *run, char **cmd)
+static int prepare_command(struct run *run, char **cmd, unsigned long delay_ms)
 {
 	const struct pm_os_ops *ops = run->lv.ops;
 	int r = ops->proc_prepare(run->lv.os, cmd, &run->proc);
@@ -388,6 +409,7 @@ static int prepare_command(struct run *run, char **cmd)
 		return EXIT_FAIL;
 	}
 	run->lv.so.pid = ops->proc_pid(run->lv.os, run->proc);
+	run->lv.so.task_enable_late = delay_ms != 0; /* -D: counting starts after the exec */
 	return 0;
 }
 
@@ -406,7 +428,7 @@ static int prepare(struct run *run, struct stat_args *a)
 	if (r == 0)
 		r = cli_live__events(&run->lv, &a->count);
 	if (r == 0 && a->cmd)
-		r = prepare_command(run, a->cmd);
+		r = prepare_command(run, a->cmd, a->delay_ms);
 	if (r == 0)
 		r = cli_live__session(&run->lv);
 	if (r)
@@ -414,13 +436,53 @@ static int prepare(struct run *run, struct stat_args *a)
 	return cli_output__check(&a->count) < 0 ? EXIT_FAIL : 0;
 }
 
+/* The command, forked and waiting, starts: 0, or the exit status (said). */
+static int start_command(struct run *run, char **cmd)
+{
+	const struct pm_os_ops *ops = run->lv.ops;
+	int r = ops->proc_start(run->lv.os, run->proc);
+
+	if (r == 0 && ops->proc_exec_errno(run->lv.os, run->proc)) {
+		int e = ops->proc_exec_errno(run->lv.os, run->proc);
+
+		cli_error("cannot run '%s': %s", cmd[0], strerror(e));
+		return e == ENOENT ? 127 : 126;
+	}
+	if (r < 0) {
+		cli_error("cannot start '%s': %s", cmd[0], strerror(-r));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+/*
+ * -D: the delay before counting, the command (if any) running meanwhile,
+ * as perf. It ends early when the command exits or a signal ends the run;
+ * count_loop then finds that and only reads the (empty) totals.
+ */
+static void wait_delay(struct run *run, unsigned long ms)
+{
+	const struct pm_os_ops *ops = run->lv.ops;
+	uint64_t until = ops->mono_ns(run->lv.os) + ms * NS_PER_MS;
+
+	for (;;) {
+		int w = ops->wait(run->lv.os, until, run->proc_done ? NULL : run->proc,
+				  &run->proc_status);
+
+		if (w == PM_OS_WAKE_EXIT)
+			run->proc_done = true;
+		if (w != PM_OS_WAKE_SIGNAL || cli_signals_caught())
+			return;
+	}
+}
+
 /*
  * After every check: program the counters, open the output, start the
- * counters and then the command. 0, or the exit status (said).
+ * counters and then the command (with -D: the command, the delay, the
+ * counters). 0, or the exit status (said).
  */
 static int start(struct run *run, const struct stat_args *a)
 {
-	const struct pm_os_ops *ops = run->lv.ops;
 	struct pm_out_opts oo = { .size = sizeof(oo) };
 	char target[512];
 	sigset_t ending;
@@ -439,21 +501,16 @@ static int start(struct run *run, const struct stat_args *a)
 	if (run->lv.so.target == PM_TARGET_SYSTEM && !a->cmd && !a->timeout_ms &&
 	    !a->interval_count)
 		cli_info("counting system-wide until Ctrl-C");
+	if (a->delay_ms) {
+		r = run->proc ? start_command(run, a->cmd) : 0;
+		if (r)
+			return r;
+		wait_delay(run, a->delay_ms);
+	}
 	r = cli_live__enable(&run->lv);
-	if (r || !run->proc)
+	if (r || !run->proc || a->delay_ms)
 		return r;
-	r = ops->proc_start(run->lv.os, run->proc);
-	if (r == 0 && ops->proc_exec_errno(run->lv.os, run->proc)) {
-		int e = ops->proc_exec_errno(run->lv.os, run->proc);
-
-		cli_error("cannot run '%s': %s", a->cmd[0], strerror(e));
-		return e == ENOENT ? 127 : 126;
-	}
-	if (r < 0) {
-		cli_error("cannot start '%s': %s", a->cmd[0], strerror(-r));
-		return EXIT_FAIL;
-	}
-	return 0;
+	return start_command(run, a->cmd);
 }
 
 /* Everything undone, in reverse; ret, or EXIT_FAIL if the output could not be closed. */

@@ -140,7 +140,10 @@ static int parse_args(int argc, char **argv, struct top_args *a)
 			  "(and -n N) for text");
 		return -EINVAL;
 	}
-	return cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0 ? -EINVAL : 0;
+	return cli_count__check(&a->count) < 0 || cli_live__check(&a->live) < 0 ||
+			       cli_count__table_only(&a->count, "top") < 0 ?
+		       -EINVAL :
+		       0;
 }
 
 /* ---- the screen as lines ------------------------------------------------------------ */

@@ -20,9 +20,7 @@ static const struct {
 	char shortopt;
 	const char *longopt, *instead;
 } perf_only[] = {
-	{ 'B', "big-num", "the table always groups digits; -x, prints them plain" },
-	{ 0, "no-big-num", "-x, or -j print numbers plain" },
-	{ 'D', "delay", "not in pmumon yet: start pmumon after the delay" },
+	{ 'D', "delay", "pmumon stat has it (-D MS: counting starts MS after the command)" },
 	{ 'd', "detailed", "name the events (-e) or a platform pack's metrics (-M, -g)" },
 	{ 'G', "cgroup", "not in pmumon yet: it counts a command (-- CMD) or CPUs (-a, -C)" },
 	{ 0, "for-each-cgroup", "not in pmumon yet" },
@@ -33,15 +31,14 @@ static const struct {
 	{ 'r', "repeat", "not in pmumon yet: run it in a loop, or record (pmumon record)" },
 	{ 'S', "sync", "not in pmumon" },
 	{ 'T', "transaction", "not in pmumon" },
-	{ 0, "all-kernel", "give each event the modifier :k (-e cycles:k)" },
-	{ 0, "all-user", "give each event the modifier :u (-e cycles:u)" },
+	{ 0, "all-kernel",
+	  "applies where pmumon counts live (stat, record, top, serve), not to "
+	  "counts already recorded" },
+	{ 0, "all-user",
+	  "applies where pmumon counts live (stat, record, top, serve), not to "
+	  "counts already recorded" },
 	{ 0, "append", "not in pmumon yet: -o writes a new file" },
-	{ 0, "interval-clear", "pmumon top is the live view" },
-	{ 0, "per-core", "not in pmumon yet: --per-cpu (-A), --per-die, --per-socket" },
-	{ 0, "per-node", "not in pmumon yet: --per-die, --per-socket" },
 	{ 0, "per-thread", "not in pmumon yet" },
-	{ 0, "no-merge", "--per-device: a row per PMU instance" },
-	{ 0, "summary", "pmumon prints the totals after the intervals anyway" },
 	{ 0, "topdown", "not in pmumon: name a platform pack's metrics (-M)" },
 	{ 0, "td-level", "not in pmumon" },
 	{ 0, "smi-cost", "not in pmumon" },

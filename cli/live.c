@@ -121,6 +121,8 @@ int cli_live__machine(struct cli_live *lv, const struct cli_live_args *a, const 
 	lv->os = pm_ctx__os(lv->ctx);
 	lv->so = (struct pm_session_opts){ .size = sizeof(lv->so),
 					   .aggr = c->aggr,
+					   .cache_level = c->cache_level,
+					   .space = c->space,
 					   .source = a->source,
 					   .sideband_pci = a->sideband_pci,
 					   .reclaim = a->reclaim,
@@ -166,6 +168,7 @@ int cli_live__session(struct cli_live *lv)
 	int r = pm_session__new(lv->l, &lv->so, &lv->s, &d);
 
 	if (r < 0) {
+		cli_count__hint(lv->so.aggr, lv->so.cache_level, r, &d);
 		cli_report("counting", r, &d);
 		return r == -EINVAL && d.pos >= 0 ? EXIT_USAGE : EXIT_FAIL;
 	}

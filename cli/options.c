@@ -57,8 +57,23 @@ int cli_count__option(struct cli_count *a, int c, const char *arg)
 		return set_aggr(a, PM_AGGR_DIE);
 	case CLI_OPT_PER_SOCKET:
 		return set_aggr(a, PM_AGGR_SOCKET);
+	case CLI_OPT_PER_CORE:
+		return set_aggr(a, PM_AGGR_CORE);
+	case CLI_OPT_PER_NODE:
+		return set_aggr(a, PM_AGGR_NODE);
+	case CLI_OPT_PER_CACHE:
+		if (arg && cli_parse_cache_level(arg, &a->cache_level) < 0) {
+			cli_error("--per-cache takes a cache level as perf writes it: --per-cache=L2 "
+				  "(L1 to L4), or --per-cache alone for each CPU's last level; not "
+				  "'%s'",
+				  arg);
+			return -EINVAL;
+		}
+		return set_aggr(a, PM_AGGR_CACHE);
 	case CLI_OPT_MERGE:
 		return set_aggr(a, PM_AGGR_FAMILY);
+	case CLI_OPT_NO_MERGE: /* perf's: a row per PMU instance, which --per-device is */
+		return set_aggr(a, PM_AGGR_DEVICE);
 	case CLI_OPT_METRIC_ONLY:
 		a->metric_only = true;
 		return 1;
@@ -72,6 +87,26 @@ int cli_count__option(struct cli_count *a, int c, const char *arg)
 		return 1;
 	case 'o':
 		a->output = arg;
+		return 1;
+	case 'B': /* perf's default as pmumon's: the last of -B and --no-big-num wins */
+	case CLI_OPT_NO_BIG_NUM:
+		a->no_big_num = c == CLI_OPT_NO_BIG_NUM;
+		return 1;
+	case CLI_OPT_SUMMARY: /* the totals follow the intervals anyway (docs/output.md) */
+		return 1;
+	case CLI_OPT_INTERVAL_CLEAR:
+		a->interval_clear = true;
+		return 1;
+	case CLI_OPT_ALL_USER:
+	case CLI_OPT_ALL_KERNEL:
+		if (a->space &&
+		    a->space != (c == CLI_OPT_ALL_USER ? PM_SPACE_USER : PM_SPACE_KERNEL)) {
+			cli_error(
+				"give --all-user or --all-kernel, not both (perf refuses them together "
+				"too)");
+			return -EINVAL;
+		}
+		a->space = c == CLI_OPT_ALL_USER ? PM_SPACE_USER : PM_SPACE_KERNEL;
 		return 1;
 	default:
 		return 0;
@@ -93,7 +128,8 @@ int cli_count__check(const struct cli_count *a)
 {
 	if (a->n_aggr > 1) {
 		cli_error("give one of --per-device, --per-channel, --per-cpu, --per-die, "
-			  "--per-socket, --merge");
+			  "--per-socket, --merge, --per-core, --per-node, --per-cache (--no-merge "
+			  "is --per-device)");
 		return -EINVAL;
 	}
 	if (a->metric_only && !a->n_metrics) {
@@ -101,6 +137,36 @@ int cli_count__check(const struct cli_count *a)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int cli_count__table_only(const struct cli_count *a, const char *command)
+{
+	const char *opt = a->interval_clear ? "--interval-clear" :
+			  a->no_big_num	    ? "--no-big-num" :
+					      NULL;
+
+	if (!opt)
+		return 0;
+	cli_error("%s shapes the table pmumon stat and import print; pmumon %s prints none", opt,
+		  command);
+	return -EINVAL;
+}
+
+void cli_count__hint(enum pm_aggr aggr, int cache_level, int err, struct pm_diag *d)
+{
+	if (err != -ENOENT)
+		return;
+	if (aggr == PM_AGGR_NODE)
+		snprintf(d->hint, sizeof(d->hint),
+			 "--per-node has nothing to go by here: use --per-socket or --per-die");
+	else if (aggr == PM_AGGR_CACHE && cache_level)
+		snprintf(d->hint, sizeof(d->hint),
+			 "--per-cache=L%d: name a level the CPUs list (their cache/index*/level), "
+			 "or give --per-cache alone for each CPU's last level",
+			 cache_level);
+	else if (aggr == PM_AGGR_CACHE)
+		snprintf(d->hint, sizeof(d->hint),
+			 "--per-cache has nothing to go by here: use --per-core or --per-die");
 }
 
 int cli_count__add(const struct cli_count *a, struct pm_evlist *l)
@@ -158,7 +224,10 @@ void cli_count__usage_events(FILE *f)
 	      "                          cycles:u, page-faults, r1a8, sched:sched_switch\n"
 	      "                          {a,b}               a group, scheduled together\n"
 	      "                        without -e: the platform pack's defaults (memory\n"
-	      "                        bandwidth first) or perf's generic events\n",
+	      "                        bandwidth first) or perf's generic events\n"
+	      "      --all-user        every event counts user space only (exclude_kernel),\n"
+	      "                        as perf; --all-kernel the kernel only (exclude_user).\n"
+	      "                        Uncore PMUs cannot tell them apart: they count both\n",
 	      f);
 }
 
@@ -178,18 +247,33 @@ void cli_count__usage_show(FILE *f, const char *default_rows)
 	fprintf(f,
 		"How to show it (default: %s):\n"
 		"      --per-device      one row per PMU instance, with its place where a pack\n"
-		"                        decodes the name (ali_drw_21080 die0/ch0/sub1)\n"
+		"                        decodes the name (ali_drw_21080 die0/ch0/sub1); also\n"
+		"                        --no-merge, as perf\n"
 		"      --per-channel     one row per memory channel, its sub-channels added\n"
 		"                        (die0/ch0); other PMUs keep one row per device\n"
 		"  -A, --per-cpu         one row per CPU (also --no-aggr); an uncore PMU's row\n"
 		"                        names the L3, die or socket its CPU reads for\n"
+		"      --per-core        one row per physical core, labelled as perf does:\n"
+		"                        S0-D0-C3 (socket, die, the CPUs' core_id)\n"
+		"      --per-cache[=L2]  one row per cache instance of that level (L1 to L4;\n"
+		"                        alone: each CPU's last level), from sysfs cpu*/cache:\n"
+		"                        S0-D0-L3-ID8 (ID: the cache's lowest CPU)\n"
 		"      --per-die         one row per die (for ali_drw, the die its name says)\n"
+		"      --per-node        one row per NUMA node (N0), from sysfs node*/cpulist\n"
 		"      --per-socket      one row per socket\n"
+		"                        per core, cache and node, an uncore count goes to its\n"
+		"                        cpumask CPU's row, which names the domain it counts\n"
 		"      --merge           one row per event, the instances of a family merged\n"
 		"      --metric-only     only the metrics' rows (with -M)\n"
 		"  -x, --field-separator SEP  CSV with a header row and fixed columns\n"
 		"  -j, --json            JSON Lines, one object per value (schema %d)\n"
-		"  -o, --output FILE     write there instead of standard output\n",
+		"  -o, --output FILE     write there instead of standard output\n"
+		"  -B, --big-num         group the table's digits (1,234,567: the default, as\n"
+		"                        perf); --no-big-num prints them plain (1234567)\n"
+		"      --interval-clear  with -I, on a terminal: clear the screen before each\n"
+		"                        interval and repeat the header (perf's option)\n"
+		"      --summary         perf's: the totals after the intervals; pmumon always\n"
+		"                        prints them (CSV type 'total', JSON \"type\":\"total\")\n",
 		default_rows, PM_JSON_SCHEMA);
 }
 

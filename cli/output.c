@@ -67,6 +67,9 @@ int cli_output__open(struct cli_output *o, const struct cli_count *a,
 	}
 	oo.format = a->format;
 	oo.sep = a->sep;
+	oo.no_grouping = a->no_big_num;
+	/* escapes in a file or a pipe help no one: a terminal only (newer perf's rule) */
+	oo.clear_screen = a->interval_clear && a->format == PM_OUT_TABLE && isatty(fileno(o->f));
 	r = pm_out__new(o->f, &oo, &o->out);
 	if (r < 0)
 		cli_error("out of memory");

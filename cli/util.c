@@ -84,6 +84,15 @@ static bool is_decimal(const char *s)
 	return s[end] == '\0';
 }
 
+int cli_parse_cache_level(const char *s, int *ret)
+{
+	/* perf's parse_cache_level: two characters, l or L and a level 1..MAX_CACHE_LVL (4) */
+	if (!s || strlen(s) != 2 || (s[0] != 'L' && s[0] != 'l') || s[1] < '1' || s[1] > '4')
+		return -EINVAL;
+	*ret = s[1] - '0';
+	return 0;
+}
+
 int cli_parse_double(const char *s, double *ret)
 {
 	locale_t c;

@@ -137,6 +137,20 @@ static enum domain_kind event_domain(struct pm_session *s, size_t e)
 	return DOMAIN_NONE;
 }
 
+/* label, kept in the session's domain names (once each); NULL: no memory. */
+static const char *intern_label(struct pm_session *s, const char *label)
+{
+	struct pm_names *d = &s->rows->domains;
+
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->name[i], label))
+			return d->name[i];
+	if (pm_grow((void **)&d->name, &d->cap, d->n + 1, sizeof(*d->name)) < 0)
+		return NULL;
+	d->name[d->n] = strdup(label);
+	return d->name[d->n] ? d->name[d->n++] : NULL;
+}
+
 /* The label of cpu's domain, kept in the session; NULL when none (or no memory). */
 static const char *domain_label(struct pm_session *s, enum domain_kind kind, int cpu)
 {
@@ -162,16 +176,7 @@ static const char *domain_label(struct pm_session *s, enum domain_kind kind, int
 	default:
 		return NULL;
 	}
-	for (size_t i = 0; i < s->rows->domains.n; i++)
-		if (!strcmp(s->rows->domains.name[i], label))
-			return s->rows->domains.name[i];
-	if (pm_grow((void **)&s->rows->domains.name, &s->rows->domains.cap, s->rows->domains.n + 1,
-		    sizeof(*s->rows->domains.name)) < 0)
-		return NULL;
-	s->rows->domains.name[s->rows->domains.n] = strdup(label);
-	return s->rows->domains.name[s->rows->domains.n] ?
-		       s->rows->domains.name[s->rows->domains.n++] :
-		       NULL;
+	return intern_label(s, label);
 }
 
 /* A counter of an uncore PMU, whose cpumask may span sockets; or of a recording, whose
@@ -181,6 +186,64 @@ static bool spans_sockets(const struct pm_session *s, const struct pm_counter *c
 	const struct pm_pmu *p = s->l->inst[c->inst].pmu;
 
 	return !p || p->uncore || p->source == PM_SRC_REPLAY;
+}
+
+/*
+ * Per core, node or cache: the counter's CPU's (uncore counters too, as
+ * perf: the cpumask CPU's; label_domains then says which domain the count
+ * is). Sorted by socket, die, then the core or cache; a CPU sysfs puts in
+ * no node or cache comes last, in a row of its own.
+ */
+#define GROUP_NONE (1L << 62)
+
+static long group_key(enum pm_aggr aggr, const struct pm_cpu_topo *t)
+{
+	long place;
+
+	if (!t)
+		return GROUP_NONE;
+	place = ((long)t->package << 48) + ((long)(t->die & 0xffff) << 32);
+	switch (aggr) {
+	case PM_AGGR_CORE:
+		return place + (t->core & 0xffffffffL);
+	case PM_AGGR_NODE:
+		return t->node < 0 ? GROUP_NONE : t->node;
+	case PM_AGGR_CACHE:
+		return t->cache_id < 0 ? GROUP_NONE : place + t->cache_id;
+	default:
+		return 0;
+	}
+}
+
+/* The row label of a CPU per core, node or cache (perf stat's: S0-D0-C3, N0, S0-D0-L3-ID8). */
+static const char *group_label(struct pm_session *s, const struct pm_cpu_topo *t)
+{
+	char label[64];
+
+	if (!t)
+		return intern_label(s, "task"); /* a command's counters follow it on any CPU */
+	switch (s->opts.aggr) {
+	case PM_AGGR_CORE:
+		snprintf(label, sizeof(label), "S%d-D%d-C%d", t->package, t->die, t->core);
+		break;
+	case PM_AGGR_NODE:
+		if (t->node < 0)
+			return intern_label(s, "no node");
+		snprintf(label, sizeof(label), "N%d", t->node);
+		break;
+	case PM_AGGR_CACHE:
+		if (t->cache_id < 0 && s->opts.cache_level)
+			snprintf(label, sizeof(label), "no L%d", s->opts.cache_level);
+		else if (t->cache_id < 0)
+			snprintf(label, sizeof(label), "no cache");
+		else
+			snprintf(label, sizeof(label), "S%d-D%d-L%d-ID%d", t->package, t->die,
+				 t->cache_lvl, t->cache_id);
+		break;
+	default:
+		return NULL;
+	}
+	return intern_label(s, label);
 }
 
 static long row_key(const struct pm_session *s, const struct pm_counter *c)
@@ -211,6 +274,10 @@ static long row_key(const struct pm_session *s, const struct pm_counter *c)
 		return pm_topo__die_key(s->ctx->topo, c->cpu);
 	case PM_AGGR_SOCKET:
 		return t ? t->package : -1;
+	case PM_AGGR_CORE:
+	case PM_AGGR_NODE:
+	case PM_AGGR_CACHE:
+		return group_key(s->opts.aggr, t);
 	case PM_AGGR_FAMILY:
 	default:
 		return 0;
@@ -280,6 +347,14 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 	case PM_AGGR_SOCKET:
 		if (t)
 			row->socket = t->package;
+		break;
+	case PM_AGGR_CORE:
+	case PM_AGGR_CACHE:
+		/* a core and a cache are within a die (perf's S-D-C and S-D-L-ID) */
+		if (t && (s->opts.aggr == PM_AGGR_CORE || t->cache_id >= 0)) {
+			row->socket = t->package;
+			row->die = t->die;
+		}
 		break;
 	default:
 		break;
@@ -473,7 +548,25 @@ int pm_aggr__build(struct pm_session *s)
 	return r;
 }
 
-/* Per CPU, an uncore row is its domain's: say which (event_domain). */
+static bool is_group(enum pm_aggr aggr)
+{
+	return aggr == PM_AGGR_CORE || aggr == PM_AGGR_NODE || aggr == PM_AGGR_CACHE;
+}
+
+/*
+ * Per node, an L3's count is within the node's row; per L3 (or a higher
+ * level) cache, it is the cache's own: either way the group's label stands.
+ */
+static bool within_group(struct pm_session *s, enum domain_kind kind, int cpu)
+{
+	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, cpu);
+
+	return kind == DOMAIN_L3 && (s->opts.aggr == PM_AGGR_NODE ||
+				     (s->opts.aggr == PM_AGGR_CACHE && t && t->cache_lvl >= 3));
+}
+
+/* Per CPU (and per core, node or cache), an uncore row is its domain's: say which
+ * (event_domain). Per L3 cache, an L3's own row keeps its cache label. */
 static void label_domains(struct pm_session *s, const struct slot *slot, size_t n)
 {
 	enum domain_kind kind = DOMAIN_NONE;
@@ -487,7 +580,7 @@ static void label_domains(struct pm_session *s, const struct slot *slot, size_t 
 			kind = event_domain(s, c->event);
 			last_event = c->event;
 		}
-		if (kind == DOMAIN_NONE || c->cpu < 0)
+		if (kind == DOMAIN_NONE || c->cpu < 0 || within_group(s, kind, c->cpu))
 			continue;
 		label = domain_label(s, kind, c->cpu);
 		s->rows->rows_iv[c->row].domain = s->rows->rows_tot[c->row].domain = label;
@@ -512,7 +605,14 @@ int pm_aggr__fill(struct pm_session *s)
 		fill_row(s, c, &rw->rows_iv[c->row]);
 		fill_row(s, c, &rw->rows_tot[c->row]);
 	}
-	if (s->opts.aggr == PM_AGGR_CPU)
+	if (is_group(s->opts.aggr))
+		for (size_t i = 0; i < n; i++) {
+			const struct pm_counter *c = &s->c[slot[i].counter];
+			const char *label = group_label(s, pm_topo__cpu(s->ctx->topo, c->cpu));
+
+			rw->rows_iv[c->row].domain = rw->rows_tot[c->row].domain = label;
+		}
+	if (s->opts.aggr == PM_AGGR_CPU || is_group(s->opts.aggr))
 		label_domains(s, slot, n);
 	free(slot);
 	return 0;

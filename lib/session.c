@@ -11,6 +11,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "sched.h"
+#include "topo.h"
 #include "util/opts.h"
 #include "util/util.h"
 
@@ -85,6 +86,47 @@ const char *pm_session__event_source(const struct pm_session *s, size_t event)
 	return NULL;
 }
 
+/*
+ * Rows per NUMA node or cache instance need what sysfs says of them, read
+ * once: 0, or -ENOENT / -EINVAL with reterr saying what is missing.
+ */
+static int read_grouping(struct pm_ctx *ctx, const struct pm_session_opts *o,
+			 struct pm_diag *reterr)
+{
+	int r = 0;
+
+	if (o->aggr == PM_AGGR_NODE) {
+		r = pm_topo__read_nodes(ctx, ctx->topo);
+		if (r == -ENOENT)
+			pm_diag_set(reterr, "count per socket or per die instead",
+				    "rows per NUMA node: this machine lists no node "
+				    "(sys/devices/system/node/node<N>/cpulist is missing: a kernel "
+				    "without NUMA, or a recording)");
+	} else if (o->aggr == PM_AGGR_CACHE) {
+		if (o->cache_level < 0 || o->cache_level > 15) {
+			pm_diag_set(reterr, NULL,
+				    "cache level %d: a level is 1 to 15 (0: the last)",
+				    o->cache_level);
+			return -EINVAL;
+		}
+		r = pm_topo__read_caches(ctx, ctx->topo, o->cache_level);
+		if (r == -ENOENT && o->cache_level)
+			pm_diag_set(reterr,
+				    "name a level the machine has (its CPUs' cache/index*/level)",
+				    "rows per L%d cache: no CPU lists an L%d cache in "
+				    "sys/devices/system/cpu/cpu*/cache/index*/level",
+				    o->cache_level, o->cache_level);
+		else if (r == -ENOENT)
+			pm_diag_set(reterr, "count per core, die or socket instead",
+				    "rows per cache: no CPU lists a cache in "
+				    "sys/devices/system/cpu/cpu*/cache/index*/{level,shared_cpu_list} "
+				    "(a recording, or a kernel or VM that does not describe them)");
+	}
+	if (r < 0 && r != -ENOENT)
+		pm_diag_set(reterr, NULL, "reading the CPU topology failed: %s", strerror(-r));
+	return r;
+}
+
 int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 		    struct pm_session **ret_session, struct pm_diag *reterr)
 {
@@ -111,6 +153,9 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	}
 	if (opts->target == PM_TARGET_TASK && opts->pid <= 0)
 		return -EINVAL;
+	r = read_grouping(l->ctx, opts, reterr);
+	if (r < 0)
+		return r;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;

@@ -384,6 +384,11 @@ enum pm_aggr {
 	PM_AGGR_SOCKET,
 	PM_AGGR_CHANNEL, /* one row per memory channel a pack places PMUs in (its
 			  * sub-channels added up); one per device for other PMUs */
+	/* by the CPU a counter counts on, as perf stat's --per-core, --per-node and
+	 * --per-cache; the row's domain names it ("S0-D0-C3", "N1", "S0-D0-L3-ID8") */
+	PM_AGGR_CORE,  /* a physical core: (socket, die, core_id) */
+	PM_AGGR_NODE,  /* a NUMA node (sys/devices/system/node/node<N>/cpulist) */
+	PM_AGGR_CACHE, /* a cache instance of pm_session_opts.cache_level */
 };
 
 /* Where uncore counts come from (AMD DF and L3; APERF/MPERF). */
@@ -428,6 +433,30 @@ struct pm_session_opts {
 	 * PMU's counts end at its last read instead.
 	 */
 	uint64_t checkpoint_ns;
+	/*
+	 * PM_AGGR_CACHE: the cache level whose instances make the rows (2: L2);
+	 * 0: each CPU's highest level (its last-level cache), as perf's
+	 * --per-cache without a level.
+	 */
+	int cache_level;
+	/*
+	 * Every event that can tell user space from the kernel counts only one
+	 * of them, as perf stat's --all-user and --all-kernel set
+	 * exclude_kernel or exclude_user on every counter (util/stat.c
+	 * create_perf_stat_counter). PMUs that cannot exclude (uncore) count
+	 * as ever, and the log says so once.
+	 */
+	enum pm_space {
+		PM_SPACE_ALL,
+		PM_SPACE_USER,
+		PM_SPACE_KERNEL,
+	} space;
+	/*
+	 * PM_TARGET_TASK: the counters start at pm_session__enable, called
+	 * after the task's exec (perf stat -D: the command runs from the
+	 * start, counting begins after the delay), not at the exec.
+	 */
+	bool task_enable_late;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
@@ -665,6 +694,12 @@ struct pm_out_opts {
 	const char *target;	  /* "system wide", "CPU(s) 0-3", "'sleep 1'" */
 	bool simulated;		  /* mark every record SIMULATED */
 	const char *sim_platform; /* platform name when simulated */
+	/* the table's numbers without thousands grouping (4009862308, not
+	 * 4,009,862,308): perf stat's --no-big-num; CSV and JSON never group */
+	bool no_grouping;
+	/* the table: clear the screen (ANSI ESC[H ESC[2J) and repeat the header before
+	 * each interval, as perf stat's --interval-clear; for a terminal only */
+	bool clear_screen;
 };
 
 PM_API int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out);

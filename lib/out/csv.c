@@ -12,7 +12,8 @@
  * simulated run says so in every row's simulated column. Per channel, the
  * device column holds the
  * channel ("die0/ch2"); per device it stays the PMU's name and the die
- * column holds the die its name says.
+ * column holds the die its name says; per core, node or cache it holds
+ * the row's label ("S0-D0-C3", "N1", "S0-D0-L3-ID8").
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -64,10 +65,17 @@ static void put_int(struct pm_obuf *b, char sep, int v)
 static void make_label(const struct pm_out *o, struct pm_obuf *b, enum pm_aggr aggr,
 		       const struct pm_row *row)
 {
-	(void)aggr;
+	bool group = aggr == PM_AGGR_CORE || aggr == PM_AGGR_NODE || aggr == PM_AGGR_CACHE;
+
 	put_field(b, o->opts.sep, row->event, false);
-	/* a channel row names its channel where a device row names its PMU */
-	put_field(b, o->opts.sep, row->device ? row->device : row->place ? row->place : "", false);
+	/* a channel row names its channel where a device row names its PMU; a core,
+	 * node or cache row its label (S0-D0-C3, N1, S0-D0-L3-ID8) */
+	put_field(b, o->opts.sep,
+		  row->device	       ? row->device :
+		  row->place	       ? row->place :
+		  group && row->domain ? row->domain :
+					 "",
+		  false);
 	put_int(b, o->opts.sep, row->socket);
 	put_int(b, o->opts.sep, row->die);
 	put_int(b, o->opts.sep, row->cpu);

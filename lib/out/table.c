@@ -40,6 +40,12 @@ static void aggr_label(enum pm_aggr aggr, const struct pm_row *row, char *buf, s
 	case PM_AGGR_SOCKET:
 		snprintf(buf, size, "S%d", row->socket);
 		break;
+	case PM_AGGR_CORE:
+	case PM_AGGR_NODE:
+	case PM_AGGR_CACHE:
+		/* "S0-D0-C3", "N1", "S0-D0-L3-ID8", or the domain an uncore count is */
+		snprintf(buf, size, "%s", row->domain ? row->domain : "-");
+		break;
 	default:
 		buf[0] = '\0';
 	}
@@ -146,6 +152,10 @@ static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int
 
 	l.n = 0;
 	value_text(row, val, sizeof(val));
+	if (o->opts.no_grouping) /* the separators out: 4,009,862,308 -> 4009862308 */
+		for (char *p = val, *q = val;; p++)
+			if (*p != ',' && !(*q++ = *p))
+				break;
 	if (prefix)
 		pm_line__put(&l, prefix, 0, false);
 	if (aw) {
@@ -181,6 +191,10 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 	if (r->interval) {
 		char tod[32];
 
+		if (o->opts.clear_screen) { /* perf's CONSOLE_CLEAR, then the header again */
+			fputs("\033[H\033[2J", o->f);
+			o->header_done = false;
+		}
 		if (!o->header_done) {
 			if (sim[0])
 				fprintf(o->f,

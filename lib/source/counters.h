@@ -92,6 +92,7 @@ struct pm_session {
 	const char *failed_device; /* the PMU whose read failed last (NULL: none) */
 	struct pm_diag last_error; /* why the last enable, read, poll or disable failed */
 	bool warned_user_only;	   /* the paranoid :u fallback was announced */
+	bool warned_space;	   /* a PMU that cannot exclude was named (opts.space) */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 	/* the error of the last device lost mid-run (its counters' lost; 0: none) */
 	int lost_err;

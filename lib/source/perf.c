@@ -171,6 +171,26 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 	pm_diag_point(d, ev->spec, ev->spec_pos, ev->spec_len);
 }
 
+/* The session's one space (user or kernel) on attr, where the PMU can exclude. */
+static void only_space(struct pm_session *s, const struct pm_evinst *in,
+		       struct perf_event_attr *attr)
+{
+	const struct pm_pmu *p = in->pmu;
+
+	if (s->opts.space == PM_SPACE_ALL)
+		return;
+	if ((p && p->traits && p->traits->no_exclude) || (p && p->uncore)) {
+		if (!s->warned_space)
+			pm_log(s->ctx, PM_LOG_INFO,
+			       "PMU %s counts user space and the kernel alike: its events count both",
+			       p->name);
+		s->warned_space = true;
+		return;
+	}
+	attr->exclude_kernel = s->opts.space == PM_SPACE_USER;
+	attr->exclude_user = s->opts.space == PM_SPACE_KERNEL;
+}
+
 /*
  * perf's fallback (tools/perf/util/evsel.c, evsel__fallback): with
  * kernel.perf_event_paranoid above 1, an unprivileged user may still count
@@ -280,11 +300,13 @@ static int open_one(struct pm_session *s, size_t k)
 	leader = c->leader == k;
 	group = !task_mode(s) && group_size(s, c->leader) > 1;
 
+	only_space(s, in, &attr);
 	attr.read_format = READ_FORMAT | (group ? PERF_FORMAT_GROUP : 0);
 	attr.disabled = leader;
-	if (task_mode(s)) {
-		/* every counter starts at the exec, so members are not enabled earlier */
+	if (task_mode(s))
 		attr.inherit = 1;
+	if (task_mode(s) && !s->opts.task_enable_late) {
+		/* every counter starts at the exec, so members are not enabled earlier */
 		attr.disabled = 1;
 		attr.enable_on_exec = 1;
 	}
@@ -419,13 +441,15 @@ static int ioctl_leaders(struct pm_session *s, unsigned long req)
 
 static int perf_enable(struct pm_session *s)
 {
-	/* a task's counters start at its exec (enable_on_exec) */
-	return task_mode(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_ENABLE);
+	/* a task's counters start at its exec (enable_on_exec), unless later asked */
+	return task_mode(s) && !s->opts.task_enable_late ? 0 :
+							   ioctl_leaders(s, PERF_EVENT_IOC_ENABLE);
 }
 
 static int perf_disable(struct pm_session *s)
 {
-	return task_mode(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_DISABLE);
+	return task_mode(s) && !s->opts.task_enable_late ? 0 :
+							   ioctl_leaders(s, PERF_EVENT_IOC_DISABLE);
 }
 
 /*

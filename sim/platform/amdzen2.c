@@ -434,21 +434,48 @@ static int add_pmus(struct pm_sim *sim, struct amd *a)
 	return r;
 }
 
-/* Each CPU's L3 sharing list: the 8 threads of its CCX (facts §3.6: an L3 per CCX). */
+#define CACHE_FILE "sys/devices/system/cpu/cpu%d/cache/index%d/%s"
+
+/*
+ * Each CPU's caches as sysfs lists them (cpu<N>/cache/index<I>/{level,type,
+ * shared_cpu_list}): L1d, L1i and L2 per core (its two threads), L3 per CCX
+ * (facts §3.6: the 8 threads of its 4 cores); and one NUMA node per socket
+ * (NPS1, the EPYC default: node<S>/cpulist).
+ */
 static int add_caches(struct pm_sim *sim, const struct amd *a)
 {
-	int n_cpus = a->sockets * CORES * 2, r = 0;
+	static const struct {
+		const char *type;
+		int level;
+	} idx[] = { { "Data", 1 }, { "Instruction", 1 }, { "Unified", 2 }, { "Unified", 3 } };
+	int n_cpus = a->sockets * CORES * 2, threads = a->sockets * CORES, r = 0;
 
 	for (int c = 0; c < n_cpus && r == 0; c++) {
-		int first = amd_socket_of(a, c) * CORES +
-			    core_of(a, c) / CORES_PER_CCX * CORES_PER_CCX;
+		int core = c % threads, first = amd_socket_of(a, c) * CORES +
+						core_of(a, c) / CORES_PER_CCX * CORES_PER_CCX;
+		char text[4][64], v[16];
+
+		for (int i = 0; i < 3; i++)
+			snprintf(text[i], sizeof(text[i]), "%d,%d\n", core, core + threads);
+		snprintf(text[3], sizeof(text[3]), "%d-%d,%d-%d\n", first,
+			 first + CORES_PER_CCX - 1, first + threads,
+			 first + threads + CORES_PER_CCX - 1);
+		for (int i = 0; i < 4 && r == 0; i++) {
+			snprintf(v, sizeof(v), "%d\n", idx[i].level);
+			r = sim_writef(sim, text[i], CACHE_FILE, c, i, "shared_cpu_list");
+			if (r == 0)
+				r = sim_writef(sim, v, CACHE_FILE, c, i, "level");
+			snprintf(v, sizeof(v), "%s\n", idx[i].type);
+			if (r == 0)
+				r = sim_writef(sim, v, CACHE_FILE, c, i, "type");
+		}
+	}
+	for (int s = 0; s < a->sockets && r == 0; s++) {
 		char text[64];
 
-		snprintf(text, sizeof(text), "%d-%d,%d-%d\n", first, first + CORES_PER_CCX - 1,
-			 first + a->sockets * CORES,
-			 first + a->sockets * CORES + CORES_PER_CCX - 1);
-		r = sim_writef(sim, text,
-			       "sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", c);
+		snprintf(text, sizeof(text), "%d-%d,%d-%d\n", s * CORES, s * CORES + CORES - 1,
+			 threads + s * CORES, threads + s * CORES + CORES - 1);
+		r = sim_writef(sim, text, "sys/devices/system/node/node%d/cpulist", s);
 	}
 	return r;
 }

@@ -172,6 +172,39 @@ static void where(int cpu, int *pkg, int *die, int *core, void *ud)
 	*core = cpu % 64;
 }
 
+#define CACHE_FILE "sys/devices/system/cpu/cpu%d/cache/index%d/%s"
+
+/*
+ * Illustrative: one NUMA node per die, and each core's own L1d, L1i and L2
+ * (one thread per core). The model's firmware tables describe no L3: the
+ * system-level cache sits in the mesh, and a kernel lists only what PPTT
+ * says, so rows per L3 have nothing to go by here.
+ */
+static int add_nodes_caches(struct pm_sim *sim)
+{
+	static const char *const type[] = { "Data", "Instruction", "Unified" };
+	int r = 0;
+
+	for (int c = 0; c < 128 && r == 0; c++)
+		for (int i = 0; i < 3 && r == 0; i++) {
+			char v[16];
+
+			snprintf(v, sizeof(v), "%d\n", c);
+			r = sim_writef(sim, v, CACHE_FILE, c, i, "shared_cpu_list");
+			snprintf(v, sizeof(v), "%d\n", i < 2 ? 1 : 2);
+			if (r == 0)
+				r = sim_writef(sim, v, CACHE_FILE, c, i, "level");
+			snprintf(v, sizeof(v), "%s\n", type[i]);
+			if (r == 0)
+				r = sim_writef(sim, v, CACHE_FILE, c, i, "type");
+		}
+	if (r == 0)
+		r = sim_writef(sim, "0-63\n", "sys/devices/system/node/node0/cpulist");
+	if (r == 0)
+		r = sim_writef(sim, "64-127\n", "sys/devices/system/node/node1/cpulist");
+	return r;
+}
+
 static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 {
 	static const struct sim_kv formats[] = { { "event", "config:0-7" }, { NULL, NULL } };
@@ -189,6 +222,8 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 	}
 	ev[PM_ARRAY_SIZE(events)] = (struct sim_kv){ NULL, NULL };
 	r = sim_topology(sim, 128, where, NULL);
+	if (r == 0)
+		r = add_nodes_caches(sim);
 	if (r == 0)
 		r = sim_add_common(sim);
 	if (r == 0)

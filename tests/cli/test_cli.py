@@ -159,8 +159,8 @@ class UserErrors(unittest.TestCase):
     def test_unknown_option_teaches(self):
         # perf stat's options pmumon lacks say what to do instead; a typo the nearest option
         self.check(['stat', '-r', '3', '--', 'true'], 2, "perf stat's -r/--repeat: not in pmumon")
-        self.check(['stat', '--per-core'], 2, "perf stat's --per-core: not in pmumon yet: --per-cpu")
-        self.check(['stat', '--all-user'], 2, 'modifier :u')
+        self.check(['stat', '--per-thread'], 2, "perf stat's --per-thread: not in pmumon yet")
+        self.check(['import', '--all-user', '-'], 2, 'not to counts already recorded')
         self.check(['stat', '--interval-cont', '5'], 2, 'did you mean --interval-count?')
         self.check(['record', '--metrics-only'], 2, 'did you mean --metric-only?')
         r = run('stat', '--frobnicate')

@@ -15,6 +15,9 @@ Machines:
   epyc7742-1s      AMD EPYC 7742: 64 cores / 128 threads, amd_df, amd_l3 (F17h
                    formats), msr, cpu, software, tracepoint
   malformed        one PMU per kind of broken sysfs content, for error paths
+  numa-gaps        4 CPUs on 2 cores whose sysfs leaves things out: node0 lists
+                   CPUs 0-1, node1 has no cpulist (CPUs 2-3 are in no node);
+                   CPU 3 has no cache directory (rows per core, node, cache)
 """
 import os
 import sys
@@ -158,10 +161,27 @@ def malformed(root):
     os.remove(os.path.join(root, 'sys/bus/event_source/devices/notype/type'))
 
 
+def numa_gaps(root):
+    # illustrative: what a kernel shows when firmware tables leave things out
+    topology(root, [(c, 0, 0, c // 2) for c in range(4)])
+    common(root)
+    write(root, 'sys/devices/system/node/node0/cpulist', '0-1\n')
+    os.makedirs(os.path.join(root, 'sys/devices/system/node/node1'), exist_ok=True)
+    write(root, 'sys/devices/system/node/online', '0-1\n')
+    for cpu in range(3):
+        for idx, (level, type_, shared) in enumerate(
+                ((1, 'Data', str(cpu)), (1, 'Instruction', str(cpu)),
+                 (2, 'Unified', '0-1' if cpu < 2 else '2-3'))):
+            base = 'sys/devices/system/cpu/cpu%d/cache/index%d/' % (cpu, idx)
+            write(root, base + 'level', '%d\n' % level)
+            write(root, base + 'type', type_ + '\n')
+            write(root, base + 'shared_cpu_list', shared + '\n')
+
+
 def main():
     out = sys.argv[1]
     for name, fn in (('yitian710-2die', yitian710), ('epyc7742-1s', epyc7742),
-                     ('malformed', malformed)):
+                     ('malformed', malformed), ('numa-gaps', numa_gaps)):
         fn(os.path.join(out, name))
     with open(os.path.join(out, 'stamp'), 'w') as f:
         f.write('ok\n')

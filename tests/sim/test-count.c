@@ -504,6 +504,172 @@ static void test_aggregation(void **state)
 	stop(&r);
 }
 
+/* The row labelled label (per core, node or cache: the row's domain). */
+static const struct pm_row *labelled(const struct pm_report *rep, const char *event,
+				     const char *label)
+{
+	for (size_t i = 0; i < rep->n_rows; i++)
+		if (!strcmp(rep->rows[i].event, event) && rep->rows[i].domain &&
+		    !strcmp(rep->rows[i].domain, label))
+			return &rep->rows[i];
+	fail_msg("no row %s labelled %s", event, label);
+	return NULL;
+}
+
+/* One second of cpu-clock (1e9 ns per CPU: 1000 msec) and a DF and an L3 event. */
+static const struct pm_report *one_second(struct run *r, const char *spec, enum pm_aggr aggr,
+					  int level)
+{
+	static const char *const specs[] = { "cpu-clock", "amd_df/event=0x7,umask=0x38/",
+					     "amd_l3/event=0x4,umask=0xff/", NULL };
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = PM_TARGET_SYSTEM,
+				     .aggr = aggr,
+				     .cache_level = level };
+
+	assert_int_equal(start(r, th_sim_platform(spec), specs, &o), 0);
+	pm_sim__advance(r->sim, SEC);
+	assert_int_equal(pm_session__read(r->s), 0);
+	return pm_session__report(r->s, false);
+}
+
+/* Rows per core, NUMA node and cache instance (perf stat's --per-core, --per-node,
+ * --per-cache), from the simulated EPYC's sysfs: 2 sockets x 64 cores x 2 threads. */
+static void test_aggr_core_node_cache(void **state)
+{
+	const struct pm_report *rep;
+	const struct pm_row *w;
+	struct run r;
+
+	rep = one_second(&r, "amdzen2:sockets=2", PM_AGGR_CORE, 0);
+	w = labelled(rep, "cpu-clock", "S1-D0-C63"); /* CPUs 127 and 255 */
+	th_assert_near(w->value, 2000, 1e-6);
+	assert_int_equal(w->socket, 1);
+	assert_int_equal(w->die, 0);
+	assert_int_equal(w->instances, 1);
+	/* the DF counts per socket on its cpumask CPU: the row says it is the socket's */
+	assert_non_null(labelled(rep, "amd_df/event=0x7,umask=0x38/", "S1"));
+	stop(&r);
+
+	rep = one_second(&r, "amdzen2:sockets=2", PM_AGGR_NODE, 0);
+	th_assert_near(labelled(rep, "cpu-clock", "N0")->value, 128000, 1e-6);
+	th_assert_near(labelled(rep, "cpu-clock", "N1")->value, 128000, 1e-6);
+	/* 8 L3s per node: the node's row adds them up */
+	assert_non_null(labelled(rep, "amd_l3/event=0x4,umask=0xff/", "N1"));
+	stop(&r);
+
+	rep = one_second(&r, "amdzen2:sockets=2", PM_AGGR_CACHE, 0); /* the last level: L3 */
+	w = labelled(rep, "cpu-clock", "S1-D0-L3-ID68"); /* CCX 1 of socket 1: 68-71,196-199 */
+	th_assert_near(w->value, 8000, 1e-6);
+	assert_non_null(labelled(rep, "amd_l3/event=0x4,umask=0xff/", "S1-D0-L3-ID68"));
+	stop(&r);
+
+	rep = one_second(&r, "amdzen2:sockets=2", PM_AGGR_CACHE, 2);
+	th_assert_near(labelled(rep, "cpu-clock", "S0-D0-L2-ID5")->value, 2000, 1e-6);
+	/* an L3's count is not an L2's: its row names the L3 */
+	assert_non_null(labelled(rep, "amd_l3/event=0x4,umask=0xff/", "L3 CPUs 4-7,132-135"));
+	stop(&r);
+
+	/* the Yitian 710 model lists L1 and L2 only: no row per L3 */
+	{
+		static const char *const specs[] = { "cpu-clock", NULL };
+		struct pm_session_opts o = { .size = sizeof(o),
+					     .target = PM_TARGET_SYSTEM,
+					     .aggr = PM_AGGR_CACHE,
+					     .cache_level = 3 };
+		struct pm_ctx *ctx = th_ctx_sim(th_sim_platform("yitian710"));
+		struct pm_evlist *l = NULL;
+		struct pm_session *s = NULL;
+		struct pm_diag d;
+
+		assert_int_equal(pm_evlist__new(ctx, &l), 0);
+		assert_int_equal(pm_evlist__add(l, specs[0], &d), 0);
+		assert_int_equal(pm_session__new(l, &o, &s, &d), -ENOENT);
+		assert_non_null(strstr(d.msg, "no CPU lists an L3 cache"));
+		o.cache_level = 0; /* the last level there is L2 */
+		assert_int_equal(pm_session__new(l, &o, &s, &d), 0);
+		pm_session__free(s);
+		o.aggr = PM_AGGR_NODE;
+		assert_int_equal(pm_session__new(l, &o, &s, &d), 0);
+		pm_session__free(s);
+		pm_evlist__free(l);
+		pm_ctx__free(ctx);
+	}
+}
+
+/* A fixture tree whose sysfs leaves CPUs out of nodes and caches: those CPUs get a row
+ * of their own, and the log says which file is missing; a tree with no node at all
+ * refuses rows per node, saying so. */
+static void test_aggr_missing_topology(void **state)
+{
+	static const char *const specs[] = { "cpu-clock", NULL };
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM };
+	const struct pm_report *rep;
+	struct pm_sim *sim;
+	struct run r;
+
+	th_log_clear();
+	sim = th_sim_fixture("numa-gaps");
+	add_sw(sim);
+	o.aggr = PM_AGGR_NODE;
+	assert_int_equal(start(&r, sim, specs, &o), 0);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->n_rows, 2);
+	th_assert_near(labelled(rep, "cpu-clock", "N0")->value, 2000, 1e-6);
+	th_assert_near(labelled(rep, "cpu-clock", "no node")->value, 2000, 1e-6);
+	assert_true(th_logged("node1/cpulist"));
+	assert_true(th_logged("CPU 3 is in no sys/devices/system/node/node*/cpulist"));
+	stop(&r);
+
+	sim = th_sim_fixture("numa-gaps");
+	add_sw(sim);
+	o.aggr = PM_AGGR_CACHE; /* the last level: L2 for CPUs 0-2, none for CPU 3 */
+	assert_int_equal(start(&r, sim, specs, &o), 0);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->n_rows, 3);
+	th_assert_near(labelled(rep, "cpu-clock", "S0-D0-L2-ID0")->value, 2000, 1e-6);
+	th_assert_near(labelled(rep, "cpu-clock", "S0-D0-L2-ID2")->value, 1000, 1e-6);
+	th_assert_near(labelled(rep, "cpu-clock", "no cache")->value, 1000, 1e-6);
+	assert_true(th_logged("CPU 3 has no cache in sys/devices/system/cpu/cpu3/cache"));
+	stop(&r);
+
+	sim = th_sim_fixture("numa-gaps");
+	add_sw(sim);
+	o.aggr = PM_AGGR_CORE;
+	assert_int_equal(start(&r, sim, specs, &o), 0);
+	pm_sim__advance(r.sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	assert_int_equal(rep->n_rows, 2);
+	th_assert_near(labelled(rep, "cpu-clock", "S0-D0-C1")->value, 2000, 1e-6);
+	stop(&r);
+
+	/* the EPYC fixture has no sys/devices/system/node at all */
+	{
+		struct pm_ctx *ctx = th_ctx_fixture("epyc7742-1s");
+		struct pm_evlist *l = NULL;
+		struct pm_session *s = NULL;
+		struct pm_diag d;
+
+		o.aggr = PM_AGGR_NODE;
+		assert_int_equal(pm_evlist__new(ctx, &l), 0);
+		assert_int_equal(pm_evlist__add(l, "cpu-clock", &d), 0);
+		assert_int_equal(pm_session__new(l, &o, &s, &d), -ENOENT);
+		assert_non_null(strstr(d.msg, "this machine lists no node"));
+		o.aggr = PM_AGGR_CACHE;
+		assert_int_equal(pm_session__new(l, &o, &s, &d), -ENOENT);
+		assert_non_null(strstr(d.msg, "no CPU lists a cache"));
+		o.cache_level = 16;
+		assert_int_equal(pm_session__new(l, &o, &s, &d), -EINVAL);
+		pm_evlist__free(l);
+		pm_ctx__free(ctx);
+	}
+}
+
 static void test_intervals_add_up(void **state)
 {
 	static const char *const specs[] = { "msr/tsc/", "cpu-clock", NULL };
@@ -902,6 +1068,8 @@ int main(void)
 		cmocka_unit_test(test_paranoid_user_only_fallback),
 		cmocka_unit_test(test_device_gone),
 		cmocka_unit_test(test_defaults_drop_unsupported),
+		cmocka_unit_test(test_aggr_core_node_cache),
+		cmocka_unit_test(test_aggr_missing_topology),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

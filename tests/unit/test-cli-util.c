@@ -149,6 +149,33 @@ static void test_parse_double(void **state)
 	setlocale(LC_NUMERIC, "C");
 }
 
+/* --per-cache=LEVEL as perf's parse_cache_level takes it: [lL][1-4], nothing else */
+static void test_parse_cache_level(void **state)
+{
+	static const struct {
+		const char *in;
+		int want; /* 0: refused */
+	} cases[] = {
+		{ "L1", 1 }, { "l2", 2 }, { "L3", 3 },	{ "L4", 4 },  { "L5", 0 },  { "L0", 0 },
+		{ "L", 0 },  { "3", 0 },  { "LLC", 0 }, { "L3 ", 0 }, { " L3", 0 }, { "L-1", 0 },
+		{ "", 0 },   { "M3", 0 }, { "L12", 0 }, { "l9", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int got = -7, r = cli_parse_cache_level(cases[i].in, &got);
+
+		if (cases[i].want) {
+			assert_int_equal(r, 0);
+			assert_int_equal(got, cases[i].want);
+		} else {
+			assert_int_equal(r, -EINVAL);
+			assert_int_equal(got, -7); /* untouched */
+		}
+	}
+	assert_int_equal(cli_parse_cache_level(NULL, &(int){ 0 }), -EINVAL);
+}
+
 static void test_grow_and_snprintf(void **state)
 {
 	int *a = NULL;
@@ -230,9 +257,13 @@ static void test_select_kth(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_escape),	     cmocka_unit_test(test_parse_u64),
-		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_grow_and_snprintf),
-		cmocka_unit_test(test_select_kth),   cmocka_unit_test(test_edits),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_double),
+		cmocka_unit_test(test_grow_and_snprintf),
+		cmocka_unit_test(test_select_kth),
+		cmocka_unit_test(test_edits),
+		cmocka_unit_test(test_parse_cache_level),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

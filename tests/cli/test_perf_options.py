@@ -1,0 +1,329 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""perf stat's options that pmumon takes in its shared option parser (issue 14
+item 12): each run through pmumon on the simulator, and, where this machine
+lets perf count (software events), side by side with perf stat, comparing
+acceptance and rows. Side-by-side tests skip where perf cannot run."""
+import csv
+import glob
+import io
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+PMUMON = os.environ['PMUMON']
+FIXTURES = os.environ['PMUMON_TEST_SYSFS']
+
+
+def run(*args, timeout=60, **kw):
+    return subprocess.run([PMUMON] + list(args), capture_output=True, text=True,
+                          timeout=timeout, **kw)
+
+
+def perf(*args, timeout=60):
+    return subprocess.run(['perf'] + list(args), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def rows(text):
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def perf_works():
+    if not shutil.which('perf'):
+        return False
+    r = perf('stat', '-a', '-x,', '-e', 'cpu-clock', 'true')
+    return r.returncode == 0 and 'cpu-clock' in r.stderr
+
+
+def pmumon_works():
+    r = run('stat', '-a', '-e', 'cpu-clock', '--timeout', '10', '-x,')
+    return r.returncode == 0
+
+
+PERF = perf_works()
+PMUMON_LIVE = pmumon_works()
+need_both = unittest.skipUnless(PERF and PMUMON_LIVE,
+                                'perf stat and pmumon stat cannot both count here')
+need_live = unittest.skipUnless(PMUMON_LIVE, 'perf events are not permitted here')
+
+
+def perf_labels(stderr):
+    """The aggregation labels of perf stat -x, output (its first field)."""
+    return [l.split(',')[0] for l in stderr.splitlines()
+            if l.count(',') > 3 and not l.startswith('#')]
+
+
+def read(path):
+    with open(path) as f:
+        return f.read().strip()
+
+
+def sysfs_caches(level=None):
+    """perf's cache labels from this machine's sysfs: S-D-L-ID, ID the lowest sharing CPU."""
+    labels = set()
+    for cpu_dir in glob.glob('/sys/devices/system/cpu/cpu[0-9]*'):
+        cpu = int(cpu_dir.rsplit('cpu', 1)[1])
+        if not os.path.isdir(cpu_dir + '/topology'):
+            continue
+        best = None
+        for idx in glob.glob(cpu_dir + '/cache/index*'):
+            lvl = int(read(idx + '/level'))
+            shared = read(idx + '/shared_cpu_list')
+            first = int(shared.split(',')[0].split('-')[0]) if shared else cpu
+            if (level and lvl == level) or (not level and (not best or lvl > best[0])):
+                best = (lvl, first)
+        pkg = int(read(cpu_dir + '/topology/physical_package_id'))
+        die_file = cpu_dir + '/topology/die_id'
+        die = int(read(die_file)) if os.path.exists(die_file) else 0
+        if best:
+            labels.add('S%d-D%d-L%d-ID%d' % (pkg, die, best[0], best[1]))
+    return labels
+
+
+class PerCoreNodeCache(unittest.TestCase):
+    """--per-core, --per-node, --per-cache[=LEVEL] on the simulated EPYC (2 sockets)."""
+
+    def stat(self, *opts, sim='amdzen2:sockets=2'):
+        r = run('--sim', sim, 'stat', '-a', '-x,', '-e', 'cpu-clock', *opts, '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return [w for w in rows(r.stdout) if w['type'] == 'total']
+
+    def test_per_core(self):
+        got = self.stat('--per-core')
+        self.assertEqual(len(got), 128)  # 2 sockets x 64 cores, 2 threads each
+        self.assertEqual(got[0]['device'], 'S0-D0-C0')
+        self.assertEqual(got[-1]['device'], 'S1-D0-C63')
+        self.assertEqual(float(got[0]['value']), 2000.0)  # two threads' msec
+
+    def test_per_node(self):
+        got = self.stat('--per-node')
+        self.assertEqual([w['device'] for w in got], ['N0', 'N1'])
+        self.assertEqual(float(got[1]['value']), 128000.0)
+
+    def test_per_cache(self):
+        got = self.stat('--per-cache')  # the last level: L3 per CCX of 4 cores
+        self.assertEqual(len(got), 32)
+        self.assertEqual(got[1]['device'], 'S0-D0-L3-ID4')
+        self.assertEqual(float(got[1]['value']), 8000.0)
+        for level, n in (('L1', 128), ('l2', 128), ('L3', 32)):
+            self.assertEqual(len(self.stat('--per-cache=' + level)), n, level)
+
+    def test_table_and_json(self):
+        r = run('--sim', 'amdzen2', 'stat', '-a', '--per-node', '-e', 'cpu-clock', '--',
+                'sleep', '1')
+        self.assertRegex(r.stdout, r'(?m)^N0 +128,000\.00 msec +cpu-clock')
+        r = run('--sim', 'amdzen2', 'stat', '-a', '--per-cache=L3', '-j', '-e', 'cpu-clock',
+                '--', 'sleep', '1')
+        self.assertIn('"domain":"S0-D0-L3-ID60"', r.stdout.replace(' ', ''))
+
+    def test_missing_level_and_bad_values(self):
+        # the Yitian 710 model lists L1 and L2 only
+        r = run('--sim', 'yitian710', 'stat', '-a', '--per-cache=L3', '-e', 'cpu-clock', '--',
+                'sleep', '1')
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn('no CPU lists an L3 cache', r.stderr)
+        self.assertIn('--per-cache', r.stderr)
+        for bad in ('L5', 'L0', '3', 'LLC', 'L'):
+            r = run('stat', '--per-cache=' + bad, '-e', 'cpu-clock', '--', 'true')
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn('--per-cache takes a cache level as perf writes it', r.stderr)
+        r = run('stat', '--per-core', '--per-node', '-e', 'cpu-clock', '--', 'true')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--merge, --per-core, --per-node, --per-cache', r.stderr)
+
+    def test_uncore_rows(self):
+        # the DF counts per socket: per node (NPS1) its rows are the sockets'; the
+        # L3s add up within a node's row
+        r = run('--sim', 'amdzen2:sockets=2', 'stat', '-a', '-x,', '--per-node', '-e',
+                'amd_df/event=0x7,umask=0x38/', '-e', 'amd_l3/event=0x4,umask=0xff/', '--',
+                'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = {(w['event'].split('/')[0], w['device']) for w in rows(r.stdout)}
+        self.assertEqual(got, {('amd_df', 'S0'), ('amd_df', 'S1'), ('amd_l3', 'N0'),
+                               ('amd_l3', 'N1')})
+
+    def test_import_says_what_is_missing(self):
+        rec = run('--sim', 'amdzen2', 'stat', '-a', '-x,', '-A', '-e', 'cpu-clock', '--',
+                  'sleep', '1').stdout
+        r = run('import', '--per-node', '-', input=rec)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn('lists no node', r.stderr)
+
+    def test_help(self):
+        r = run('stat', '--help')
+        for t in ('--per-core', 'S0-D0-C3', '--per-cache[=L2]', 'S0-D0-L3-ID8', '--per-node',
+                  '--no-merge'):
+            self.assertIn(t, r.stdout)
+
+    def test_no_merge_is_per_device(self):
+        a = run('--sim', 'yitian710', 'stat', '-a', '-x,', '--no-merge', '-e',
+                'ali_drw/hif_rd/', '--', 'sleep', '1')
+        b = run('--sim', 'yitian710', 'stat', '-a', '-x,', '--per-device', '-e',
+                'ali_drw/hif_rd/', '--', 'sleep', '1')
+        self.assertEqual(a.returncode, 0, a.stderr)
+        self.assertEqual(a.stdout.replace(a.stdout.split('\n')[1].split(',')[2], ''),
+                         b.stdout.replace(b.stdout.split('\n')[1].split(',')[2], ''))
+        self.assertEqual(len(rows(a.stdout)), 16)
+
+
+class OutputAndWhen(unittest.TestCase):
+    """-B/--no-big-num, --summary, --interval-clear, --all-user/--all-kernel, -D."""
+
+    def sim(self, *args):
+        return run('--sim', 'amdzen2', 'stat', '-a', '-e', 'cpu-clock', *args, '--', 'sleep', '1')
+
+    def test_big_num(self):
+        self.assertIn('128,000.00 msec', self.sim().stdout)
+        self.assertIn('128,000.00 msec', self.sim('-B').stdout)
+        self.assertIn(' 128000.00 msec', self.sim('--no-big-num').stdout)
+        self.assertIn('128,000.00 msec', self.sim('--no-big-num', '--big-num').stdout)
+        r = run('top', '--batch', '--no-big-num')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('pmumon top prints none', r.stderr)
+
+    def test_summary(self):
+        r = self.sim('-x,', '-I', '400', '--summary')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([w['type'] for w in rows(r.stdout)],
+                         ['interval', 'interval', 'interval', 'total'])
+
+    def test_interval_clear_only_on_a_terminal(self):
+        # into a pipe: no escapes (newer perf's rule); the option is taken
+        r = self.sim('-I', '400', '--interval-clear')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn('\033[2J', r.stdout)
+        try:
+            import pty
+        except ImportError:
+            self.skipTest('no pty module')
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(PMUMON, [PMUMON, '--sim', 'amdzen2', 'stat', '-a', '-e', 'cpu-clock',
+                              '-I', '400', '--interval-clear', '--', 'sleep', '1'])
+        out = b''
+        while True:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        os.waitpid(pid, 0)
+        self.assertEqual(out.count(b'\033[H\033[2J'), 3)  # before each of 3 intervals
+        self.assertEqual(out.count(b'# ') >= 3, True)  # the header after each clear
+
+    def test_delay(self):
+        r = self.sim('-D', '250', '-x,')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = rows(r.stdout)[0]
+        self.assertEqual(float(got['value']), 128 * 750.0)  # 128 CPUs x 0.75 s
+        r = run('--sim', 'amdzen2', 'stat', '-D', '250', '-x,', '-e', 'task-clock', '--',
+                'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(float(rows(r.stdout)[0]['enabled_ns']), 750e6)
+        r = run('stat', '-D', '-1', '-e', 'cpu-clock', '--', 'true')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--control', r.stderr)
+        r = run('import', '-D', '5', '-')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("perf stat's -D/--delay: pmumon stat has it", r.stderr)
+
+    def test_all_user_kernel_refusals(self):
+        r = run('stat', '--all-user', '--all-kernel', '-e', 'cpu-clock', '--', 'true')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('not both', r.stderr)
+        r = run('import', '--all-user', '-')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('not to counts already recorded', r.stderr)
+        # an uncore PMU cannot exclude: it counts both, and -v says so
+        r = run('--sim', 'amdzen2', 'stat', '-v', '-a', '--all-user', '-x,', '-e',
+                'amd_df/event=0x7,umask=0x38/', '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('counts user space and the kernel alike', r.stderr)
+
+    def test_help(self):
+        r = run('stat', '--help')
+        for t in ('-B, --big-num', '--no-big-num', '--interval-clear', '--summary',
+                  '--all-user', '--all-kernel', '-D, --delay MS'):
+            self.assertIn(t, r.stdout)
+
+
+class SideBySide(unittest.TestCase):
+    """perf stat and pmumon stat on this machine, the same option, the same rows."""
+
+    def both(self, *opts, event='cpu-clock'):
+        p = perf('stat', '-a', '-x,', '-e', event, *opts, 'sleep', '0.1')
+        m = run('stat', '-a', '-x,', '-e', event, *opts, '--', 'sleep', '0.1')
+        return p, m
+
+    @need_both
+    def test_per_core_and_node(self):
+        for opt in ('--per-core', '--per-node', '--per-socket', '--per-die'):
+            p, m = self.both(opt)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(m.returncode, 0, m.stderr)
+            want = perf_labels(p.stderr)
+            got = [w['device'] if w['device'] else
+                   ('S%s-D%s' % (w['socket'], w['die']) if opt == '--per-die' else
+                    'S' + w['socket']) for w in rows(m.stdout)]
+            self.assertEqual(got, want, opt)
+
+    @need_live
+    def test_per_cache_against_sysfs(self):
+        # newer than perf 6.1: checked against sysfs, as perf's current source reads it
+        for level in (None, 1, 2, 3):
+            want = sysfs_caches(level)
+            if not want:
+                continue
+            opt = '--per-cache' + ('=L%d' % level if level else '')
+            m = run('stat', '-a', '-x,', '-e', 'cpu-clock', opt, '--', 'sleep', '0.1')
+            self.assertEqual(m.returncode, 0, m.stderr)
+            self.assertEqual({w['device'] for w in rows(m.stdout)}, want, opt)
+
+    @need_both
+    def test_no_merge(self):
+        p, m = self.both('--no-merge')
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(m.returncode, 0, m.stderr)
+        self.assertEqual(len(perf_labels(p.stderr)), len(rows(m.stdout)))
+
+
+class SideBySideOptions(unittest.TestCase):
+    @need_both
+    def test_delay(self):
+        p = perf('stat', '-a', '-x,', '-D', '200', '-e', 'cpu-clock', 'sleep', '0.5')
+        m = run('stat', '-a', '-x,', '-D', '200', '-e', 'cpu-clock', '--', 'sleep', '0.5')
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(m.returncode, 0, m.stderr)
+        want = float(p.stderr.strip().splitlines()[-1].split(',')[0])  # msec
+        got = float(rows(m.stdout)[0]['value'])
+        self.assertLess(abs(got - want) / want, 0.2, (got, want))
+
+    @need_both
+    def test_all_user_kernel_accepted(self):
+        for opt in ('--all-user', '--all-kernel'):
+            p = perf('stat', '-x,', opt, '-e', 'page-faults', 'true')
+            m = run('stat', '-x,', opt, '-e', 'page-faults', '--', 'true')
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(m.returncode, 0, m.stderr)
+            self.assertEqual(len(rows(m.stdout)), 1)
+
+    @need_both
+    def test_big_num_and_summary_accepted(self):
+        for opts in (['-B'], ['--no-big-num'], ['-I', '100', '--summary'],
+                     ['-I', '100', '--interval-clear']):
+            p = perf('stat', '-a', '-e', 'cpu-clock', *opts, 'sleep', '0.25')
+            m = run('stat', '-a', '-e', 'cpu-clock', *opts, '--', 'sleep', '0.25')
+            self.assertEqual((p.returncode, m.returncode), (0, 0), (opts, p.stderr, m.stderr))
+        p = perf('stat', '-a', '-e', 'cpu-clock', '--no-big-num', 'sleep', '1.1')
+        m = run('stat', '-a', '-e', 'cpu-clock', '--no-big-num', '--', 'sleep', '1.1')
+        self.assertNotRegex(p.stderr, r'\d,\d{3}\.\d')
+        self.assertNotRegex(m.stdout, r'\d,\d{3}\.\d')
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=2)
