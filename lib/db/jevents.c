@@ -263,6 +263,10 @@ bool pm_jevents_alias_match(const char *table_pmu, const char *name)
 		if (!next)
 			return true;
 		tok = next;
+		/* perf steps on by the next token's length (pmu.c as is); past the
+		 * name's end perf reads beyond it, here that is no match */
+		if (strlen(tok) > strlen(name))
+			return false;
 		name += strlen(tok);
 	}
 }

@@ -389,6 +389,8 @@ static void test_pmu_match(void **state)
 	assert_false(pm_jevents_alias_match("cpum", "cpum_cf"));	    /* hex, 2 digits */
 	assert_true(pm_jevents_alias_match("hisi_sccl,ddrc", "hisi_sccl1_ddrc0"));
 	assert_false(pm_jevents_alias_match("hisi_sccl,ddrc", "hisi_sccl1_hha0"));
+	/* perf steps past the name here (next token longer than what is left): no match */
+	assert_false(pm_jevents_alias_match("ab,longertoken", "ab"));
 	assert_true(pm_jevents_pmu_match("default_core", "armv8_pmuv3_0", false, true));
 	assert_false(pm_jevents_pmu_match("default_core", "uncore_cha_0", true, false));
 	assert_false(pm_jevents_pmu_match("uncore_cha", "uncore_cha_0", false, false));
