@@ -12,8 +12,10 @@
 
 #include "ctx.h"
 #include "db/embedded.h"
+#include "db/jevents.h"
 #include "metric/expr.h"
 #include "pmu.h"
+#include "util/cpus.h"
 #include "util/util.h"
 
 struct pm_pack {
@@ -164,7 +166,37 @@ static const char *cpuinfo_field(const char *text, const char *key, char *buf, s
 	return NULL;
 }
 
-/* perf's get_cpuid_str(): "%s-%u-%X-%X" of vendor, family, model, stepping. */
+/*
+ * arm64 get_cpuid_str(): the MIDR of the first online CPU whose
+ * regs/identification/midr_el1 reads, as the kernel prints it ("0x%016llx";
+ * perf keeps the file's first 18 characters).
+ */
+static void read_midr(struct pm_ctx *ctx, char *buf, size_t size)
+{
+	struct pm_cpus online = { 0 };
+	char text[256], path[128];
+	ssize_t n;
+
+	n = pm_read_file(ctx, "sys/devices/system/cpu/online", text, sizeof(text));
+	if (n < 0 || pm_cpus__parse(text, (size_t)n, &online) < 0)
+		return;
+	for (size_t i = 0; i < online.n; i++) {
+		uint64_t midr;
+
+		snprintf(path, sizeof(path),
+			 "sys/devices/system/cpu/cpu%d/regs/identification/midr_el1",
+			 online.cpu[i]);
+		n = pm_read_file(ctx, path, text, sizeof(text));
+		if (n < 0 || pm_parse_u64_str(text, 0, &midr) < 0 || strncmp(text, "0x", 2))
+			continue;
+		snprintf(buf, size, "0x%016" PRIx64, midr);
+		break;
+	}
+	pm_cpus__done(&online);
+}
+
+/* perf's get_cpuid_str(): on x86 "%s-%u-%X-%X" of vendor, family, model, stepping; on
+ * arm64 the MIDR. */
 void pm_db_read_cpuid(struct pm_ctx *ctx, char *buf, size_t size)
 {
 	char text[8192], vendor[64], fam[16], model[16], step[16];
@@ -172,10 +204,12 @@ void pm_db_read_cpuid(struct pm_ctx *ctx, char *buf, size_t size)
 
 	buf[0] = '\0';
 	/* the first CPU's block is enough; the file may be far longer */
-	if (pm_read_prefix(ctx, "proc/cpuinfo", text, sizeof(text)) < 0)
+	if (pm_read_prefix(ctx, "proc/cpuinfo", text, sizeof(text)) < 0 ||
+	    !cpuinfo_field(text, "vendor_id", vendor, sizeof(vendor))) {
+		read_midr(ctx, buf, size);
 		return;
-	if (!cpuinfo_field(text, "vendor_id", vendor, sizeof(vendor)) ||
-	    !cpuinfo_field(text, "cpu family", fam, sizeof(fam)) ||
+	}
+	if (!cpuinfo_field(text, "cpu family", fam, sizeof(fam)) ||
 	    !cpuinfo_field(text, "model", model, sizeof(model)) ||
 	    !cpuinfo_field(text, "stepping", step, sizeof(step)) ||
 	    pm_parse_u64_str(fam, 10, &f) < 0 || pm_parse_u64_str(model, 10, &m) < 0 ||
@@ -403,100 +437,115 @@ static void place_instances(struct pm_ctx *ctx, struct pm_db *db)
 	}
 }
 
-/* Build the perf term string of one pmu-events entry, as jevents.py does. */
-static int event_terms(json_t *ev, struct pm_strbuf *b)
+/* Where an entry's events go: a pack's own files, perf's per-CPU table (its
+ * mapfile row), or a perf sys/ table (matched by Compat). */
+enum entry_kind { ENTRY_PACK, ENTRY_CORE_TABLE, ENTRY_SYS_TABLE };
+
+/* perf's is_pmu_core(): "cpu", s390's "cpum_cf", or a PMU with a cpus file
+ * (hybrid cpu_core/cpu_atom, arm64 armv8_pmuv3_0, ...). */
+static bool pmu_is_core(const struct pm_pmu *p)
 {
-	/* pmu-events key -> perf term (docs: kernel-facts §5) */
-	static const char *const keys[][2] = {
-		{ "UMask", "umask" },
-		{ "CounterMask", "cmask" },
-		{ "EdgeDetect", "edge" },
-		{ "Invert", "inv" },
-		{ "AnyThread", "any" },
-		{ "PortMask", "ch_mask" },
-		{ "FCMask", "fc_mask" },
-		{ "NodeType", "type" },
-		{ "RdWrMask", "rdwrmask" },
-		{ "EnAllCores", "enallcores" },
-		{ "EnAllSlices", "enallslices" },
-		{ "SliceId", "sliceid" },
-		{ "ThreadMask", "threadmask" },
-	};
-	const char *config = jstr(ev, "ConfigCode"), *code = jstr(ev, "EventCode");
-	uint64_t v;
-
-	if (config) {
-		if (pm_parse_u64_str(config, 0, &v) < 0)
-			return -EINVAL;
-		pm_strbuf__printf(b, "config=0x%" PRIx64, v);
-	} else if (code) {
-		/* only the part before the first comma counts */
-		if (pm_parse_u64(code, strcspn(code, ","), 0, &v) < 0)
-			return -EINVAL;
-		if (jstr(ev, "ExtSel")) {
-			uint64_t ext;
-
-			if (pm_parse_u64_str(jstr(ev, "ExtSel"), 0, &ext) < 0)
-				return -EINVAL;
-			v |= ext << 8;
-		}
-		pm_strbuf__printf(b, "event=0x%" PRIx64, v);
-	} else {
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < PM_ARRAY_SIZE(keys); i++) {
-		const char *s = jstr(ev, keys[i][0]);
-
-		if (!s)
-			continue;
-		if (pm_parse_u64_str(s, 0, &v) < 0)
-			return -EINVAL;
-		if (v) /* jevents drops zero-valued terms */
-			pm_strbuf__printf(b, ",%s=0x%" PRIx64, keys[i][1], v);
-	}
-	return b->oom ? -ENOMEM : 0;
+	return !strcmp(p->name, "cpu") || !strcmp(p->name, "cpum_cf") ||
+	       (!p->uncore && p->cpus.n > 0);
 }
 
-static int add_event(struct pm_ctx *ctx, const char *pack, const char *file, size_t idx, json_t *ev)
+/* perf's pmu_uncore_identifier_match(); a recording's PMU stands in with the Compat text itself. */
+static bool compat_ok(const char *compat, const struct pm_pmu *p)
 {
-	const char *name = jstr(ev, "EventName"), *unit = jstr(ev, "Unit");
-	const char *compat = jstr(ev, "Compat"), *scale_unit = jstr(ev, "ScaleUnit");
+	return p->identifier &&
+	       (!strcmp(compat, p->identifier) || pm_jevents_compat_match(compat, p->identifier));
+}
+
+/* Does this entry's event belong on PMU p, as perf decides it? */
+static bool entry_on_pmu(enum entry_kind kind, const char *table_pmu, const char *family,
+			 const char *compat, const struct pm_pmu *p)
+{
+	switch (kind) {
+	case ENTRY_SYS_TABLE: /* pmu_add_sys_aliases_iter_fn() */
+		return compat && pm_jevents_alias_match(table_pmu, p->name) && compat_ok(compat, p);
+	case ENTRY_CORE_TABLE: /* pmu_add_cpu_aliases_table(): pmu__name_match() */
+		return pm_jevents_pmu_match(table_pmu, p->name, p->uncore, pmu_is_core(p));
+	case ENTRY_PACK:
+		break;
+	}
+	if (!strcmp(table_pmu, "default_core"))
+		return pmu_is_core(p);
+	return !strcmp(p->family, family) && (!compat || compat_ok(compat, p));
+}
+
+static json_t *std_event(json_t *std, json_t *ev)
+{
+	const char *name = jstr(ev, "ArchStdEvent");
+	char low[256];
+	size_t i;
+
+	if (!name || !std || strlen(name) >= sizeof(low))
+		return NULL;
+	for (i = 0; name[i]; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[i] = '\0';
+	return json_object_get(std, low);
+}
+
+/* An entry's field, or its ArchStdEvent's where it has none (jevents.py copies them). */
+static const char *field_or_std(json_t *ev, json_t *std, const char *key)
+{
+	return jstr(ev, key) ? jstr(ev, key) : std ? jstr(std, key) : NULL;
+}
+
+static int add_event(struct pm_ctx *ctx, const char *pack, const char *file, size_t idx, json_t *ev,
+		     enum entry_kind kind, json_t *stds)
+{
+	json_t *std = std_event(stds, ev);
+	const char *name = field_or_std(ev, std, "EventName"), *unit = jstr(ev, "Unit");
+	const char *compat = field_or_std(ev, std, "Compat");
+	const char *scale_unit = field_or_std(ev, std, "ScaleUnit");
+	const char *per_pkg = field_or_std(ev, std, "PerPkg");
 	struct pm_alias a = { .scale = 1.0, .origin = pack };
-	struct pm_strbuf terms = { 0 };
-	char family[64], unit_str[64];
+	struct pm_strbuf event = { 0 }, terms = { 0 };
+	char table_pmu[64], family[64], unit_str[64];
 	int r = 0;
 
-	if (!name || event_terms(ev, &terms) < 0) {
-		pm_log(ctx, PM_LOG_WARN,
-		       "pack '%s': %s entry %zu: no EventName or a bad EventCode/ConfigCode/UMask, "
-		       "ignoring",
-		       pack, file, idx);
+	r = name ? pm_jevents_event(ev, std, &event) : -EINVAL;
+	if (r == 0)
+		r = pm_jevents_counting_terms(event.s, &terms);
+	if (r == -ENOMEM)
+		goto out;
+	if (r < 0) {
+		pm_log(ctx, PM_LOG_WARN, "pack '%s': %s entry %zu: %s, ignoring", pack, file, idx,
+		       !name ? "no EventName" :
+		       r == -ENOENT ?
+			       "its ArchStdEvent is in none of the arch's files" :
+			       "a value jevents.py does not take (EventCode, UMask, MSRIndex, ...)");
+		r = 0;
 		goto out;
 	}
-	if (!unit) {
-		/* core events: the CPU PMU */
+	if (pm_jevents_pmu(unit, table_pmu, sizeof(table_pmu)) < 0)
+		goto out;
+	/* the family a recording is asked for; our own packs name lowercase families directly */
+	if (!unit)
 		snprintf(family, sizeof(family), "cpu");
-	} else if (pm_db_unit_to_family(unit, family, sizeof(family)) < 0) {
+	else if (kind != ENTRY_PACK)
+		snprintf(family, sizeof(family), "%s", table_pmu);
+	else if (pm_db_unit_to_family(unit, family, sizeof(family)) < 0)
 		goto out;
-	}
 	if (scale_unit &&
 	    pm_db_parse_scale_unit(scale_unit, &a.scale, unit_str, sizeof(unit_str)) == 0 &&
 	    unit_str[0])
 		a.unit = unit_str;
 	a.name = (char *)name;
 	a.terms = terms.s;
-	a.desc = (char *)(jstr(ev, "BriefDescription") ? jstr(ev, "BriefDescription") :
-							 jstr(ev, "PublicDescription"));
-	a.per_pkg = jstr(ev, "PerPkg") && !strcmp(jstr(ev, "PerPkg"), "1");
+	a.desc = (char *)field_or_std(ev, std, "BriefDescription");
+	if (!a.desc)
+		a.desc = (char *)field_or_std(ev, std, "PublicDescription");
+	a.per_pkg = per_pkg && !strcmp(per_pkg, "1");
 	if (ctx->machine->need_family) /* a recording may have a family it does not name */
 		r = ctx->machine->need_family(ctx, family, compat);
 	for (size_t i = 0; i < ctx->n_pmus && r == 0; i++) {
 		struct pm_pmu *p = ctx->pmus[i];
 		struct pm_alias *have;
 
-		if (strcmp(p->family, family) != 0)
-			continue;
-		if (compat && (!p->identifier || strcmp(p->identifier, compat) != 0))
+		if (!entry_on_pmu(kind, table_pmu, family, compat, p))
 			continue;
 		have = (struct pm_alias *)pm_pmu__find_alias(p, name);
 		if (have) {
@@ -508,6 +557,7 @@ static int add_event(struct pm_ctx *ctx, const char *pack, const char *file, siz
 		r = pm_pmu__add_alias(p, &a);
 	}
 out:
+	pm_strbuf__done(&event);
 	pm_strbuf__done(&terms);
 	return r;
 }
@@ -535,7 +585,7 @@ static int add_events(struct pm_ctx *ctx, const struct pm_db *db, const char *pa
 		if (!arr)
 			continue;
 		json_array_foreach(arr, j, ev) {
-			r = add_event(ctx, pack, e->path, j, ev);
+			r = add_event(ctx, pack, e->path, j, ev, ENTRY_PACK, NULL);
 			if (r < 0) {
 				json_decref(arr);
 				return r;
@@ -901,7 +951,7 @@ static bool in_dir(const char *path, const char *dir, size_t dir_len)
 
 /* A perf JSON file: each entry an event or a metric (files mix them). */
 static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack,
-			  const struct pm_embedded *f)
+			  const struct pm_embedded *f, enum entry_kind kind, json_t *stds)
 {
 	json_t *arr = parse_json(ctx, f), *e;
 	size_t i;
@@ -910,19 +960,18 @@ static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack
 	if (!arr)
 		return 0;
 	json_array_foreach(arr, i, e) {
-		const char *compat = jstr(e, "Compat");
-		bool have = !compat;
+		if (jstr(e, "MetricName")) {
+			const char *compat = jstr(e, "Compat");
+			bool have = !compat;
 
-		/* a sys table's entry belongs to the PMUs its Compat names */
-		for (size_t p = 0; !have && p < ctx->n_pmus; p++)
-			have = ctx->pmus[p]->identifier &&
-			       !strcmp(ctx->pmus[p]->identifier, compat);
-		if (!have)
-			continue;
-		if (jstr(e, "MetricName"))
-			r = add_metric(ctx, db, pack, f->path, i, e);
-		else if (jstr(e, "EventName"))
-			r = add_event(ctx, pack, f->path, i, e);
+			/* a sys table's metric belongs to the PMUs its Compat names */
+			for (size_t p = 0; !have && p < ctx->n_pmus; p++)
+				have = compat_ok(compat, ctx->pmus[p]);
+			if (have)
+				r = add_metric(ctx, db, pack, f->path, i, e);
+		} else if (jstr(e, "EventName") || jstr(e, "ArchStdEvent")) {
+			r = add_event(ctx, pack, f->path, i, e, kind, stds);
+		}
 		if (r < 0)
 			break;
 	}
@@ -930,11 +979,49 @@ static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack
 	return r;
 }
 
-/* Every JSON file under dir, as one pack. */
-static int load_perf_dir(struct pm_ctx *ctx, struct pm_db *db, const char *dir, size_t dir_len)
+/*
+ * jevents.py preprocess_arch_std_files(): the events of the JSON files directly
+ * in the arch directory (arch/arm64/common-and-microarch.json, ...), by
+ * lowercased name, for entries that say only "ArchStdEvent".
+ */
+static json_t *arch_std_events(struct pm_ctx *ctx, struct pm_db *db, const char *arch,
+			       size_t arch_len)
+{
+	json_t *std = json_object();
+
+	for (size_t i = 0; std && i < db->n_files; i++) {
+		const char *path = db->files[i]->path;
+		json_t *arr, *e;
+		size_t j;
+
+		if (!in_dir(path, arch, arch_len) || strchr(path + arch_len + 1, '/') ||
+		    !pm_str_has_suffix(path, ".json"))
+			continue;
+		arr = parse_json(ctx, db->files[i]);
+		json_array_foreach(arr, j, e) {
+			const char *name = jstr(e, "EventName");
+			char low[256];
+			size_t k;
+
+			if (!name || strlen(name) >= sizeof(low))
+				continue;
+			for (k = 0; name[k]; k++)
+				low[k] = (char)tolower((unsigned char)name[k]);
+			low[k] = '\0';
+			json_object_set(std, low, e);
+		}
+		json_decref(arr);
+	}
+	return std;
+}
+
+/* Every JSON file under dir, as one pack; arch: the arch directory of its standard events. */
+static int load_perf_dir(struct pm_ctx *ctx, struct pm_db *db, const char *dir, size_t dir_len,
+			 enum entry_kind kind, const char *arch, size_t arch_len)
 {
 	char name[128];
 	const char *pack;
+	json_t *stds;
 	int r = 0;
 
 	snprintf(name, sizeof(name), "perf:%.*s", (int)PM_MIN(dir_len, 100), dir);
@@ -945,44 +1032,78 @@ static int load_perf_dir(struct pm_ctx *ctx, struct pm_db *db, const char *dir, 
 	if (r < 0)
 		return r;
 	pack = db->packs[db->n_packs - 1].name;
+	stds = arch_std_events(ctx, db, arch, arch_len);
+	if (!stds)
+		return -ENOMEM;
 	for (size_t i = 0; i < db->n_files && r == 0; i++) {
 		const char *path = db->files[i]->path;
 
 		if (in_dir(path, dir, dir_len) && !strchr(path + dir_len + 1, '/') &&
-		    pm_str_has_suffix(path, ".json"))
-			r = load_perf_json(ctx, db, pack, db->files[i]);
+		    pm_str_has_suffix(path, ".json") &&
+		    !pm_str_has_suffix(path, "/metricgroups.json"))
+			r = load_perf_json(ctx, db, pack, db->files[i], kind, stds);
 	}
+	json_decref(stds);
 	return r;
+}
+
+/* Does the tree hold a JSON file in dir (jevents.py makes no table for an empty one)? */
+static bool have_json(const struct pm_db *db, const char *dir, size_t dir_len)
+{
+	for (size_t i = 0; i < db->n_files; i++)
+		if (in_dir(db->files[i]->path, dir, dir_len) &&
+		    !strchr(db->files[i]->path + dir_len + 1, '/') &&
+		    pm_str_has_suffix(db->files[i]->path, ".json"))
+			return true;
+	return false;
 }
 
 /*
  * perf's arch/<arch>/mapfile.csv: "Family-model,Version,Filename,EventType"
- * rows; the rows whose pattern matches this CPU name the directories to load.
+ * rows; perf uses the first row that matches this CPU (map_for_cpu()) among
+ * those jevents.py made a table for. x86 rows are regular expressions over
+ * the CPUID string, arm64 rows MIDRs (strcmp_cpuid_str() of each arch).
  */
 static int load_mapfile(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embedded *f)
 {
 	size_t base_len = (size_t)(strrchr(f->path, '/') - f->path);
+	const char *arch = f->path + base_len;
 	char *text = strndup(f->data, f->len), *save = NULL;
+	bool arm64, first = true;
 	int r = 0;
 
 	if (!text)
 		return -ENOMEM;
+	while (arch > f->path && arch[-1] != '/')
+		arch--;
+	arm64 = (size_t)(f->path + base_len - arch) == 5 && !strncmp(arch, "arm64", 5);
 	for (char *line = strtok_r(text, "\n", &save); line && r == 0;
-	     line = strtok_r(NULL, "\n", &save)) {
+	     line = strtok_r(NULL, "\n", &save), first = false) {
 		char *fields[4] = { 0 }, *fsave = NULL, dir[1024];
+		bool match;
 		int n = 0;
 
-		if (line[0] == '#' || pm_str_has_prefix(line, "Family-model"))
+		/* jevents.py skips the first row and rows beginning with '#' */
+		if (first || line[0] == '#')
 			continue;
 		for (char *t = strtok_r(line, ",", &fsave); t && n < 4;
 		     t = strtok_r(NULL, ",", &fsave))
 			fields[n++] = t;
-		if (n < 3 || !db->cpuid[0] || pm_db_cpuid_match(fields[0], db->cpuid) != 1)
+		if (n < 3 || !db->cpuid[0])
 			continue;
-		if (pm_snprintf(dir, sizeof(dir), "%.*s/%s", (int)base_len, f->path, fields[2]) < 0)
+		if (arm64)
+			match = !strncmp(db->cpuid, "0x", 2) &&
+				pm_jevents_midr_match(fields[0], db->cpuid);
+		else
+			match = pm_db_cpuid_match(fields[0], db->cpuid) == 1;
+		if (!match ||
+		    pm_snprintf(dir, sizeof(dir), "%.*s/%s", (int)base_len, f->path, fields[2]) <
+			    0 ||
+		    !have_json(db, dir, strlen(dir)))
 			continue;
 		pm_log(ctx, PM_LOG_INFO, "perf events for %s: %s", db->cpuid, dir);
-		r = load_perf_dir(ctx, db, dir, strlen(dir));
+		r = load_perf_dir(ctx, db, dir, strlen(dir), ENTRY_CORE_TABLE, f->path, base_len);
+		break;
 	}
 	free(text);
 	return r;
@@ -994,11 +1115,18 @@ static int load_sys_tables(struct pm_ctx *ctx, struct pm_db *db)
 	int r = 0;
 
 	for (size_t i = 0; i < db->n_files && r == 0; i++) {
-		const char *path = db->files[i]->path, *sys = strstr(path, "/sys/");
+		const char *path = db->files[i]->path, *sys = strstr(path, "/sys/"), *arch;
 
-		if (i >= pm_embedded_count && sys && pm_str_has_suffix(path, ".json") &&
-		    !strchr(sys + 5, '/'))
-			r = load_perf_dir(ctx, db, path, (size_t)(sys + 4 - path));
+		if (i < pm_embedded_count || !sys || !pm_str_has_suffix(path, ".json") ||
+		    strchr(sys + 5, '/'))
+			continue;
+		/* arch/<arch>/<vendor>/<soc>/sys: the arch directory two levels up */
+		arch = sys;
+		for (int up = 0; up < 2 && arch > path; up++)
+			while (--arch > path && *arch != '/')
+				;
+		r = load_perf_dir(ctx, db, path, (size_t)(sys + 4 - path), ENTRY_SYS_TABLE, path,
+				  (size_t)(arch - path));
 	}
 	return r;
 }

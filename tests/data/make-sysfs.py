@@ -18,6 +18,15 @@ Machines:
   numa-gaps        4 CPUs on 2 cores whose sysfs leaves things out: node0 lists
                    CPUs 0-1, node1 has no cpulist (CPUs 2-3 are in no node);
                    CPU 3 has no cache directory (rows per core, node, cache)
+  spr-1s, zen4-1s, hybrid-ff, n2-cmn
+                   the CPUs of tests/data/pmu-events (perf's files; test-jevents.c):
+                   a Sapphire Rapids (GenuineIntel-6-8F), a Zen 4 (AuthenticAMD-25-11),
+                   a hybrid with every uncore Unit of the synthetic table
+                   (GenuineIntel-6-FF, not a real part), a Neoverse N2 (MIDR
+                   0x410fd493, r0p3) with two CMNs, one of them a near miss of
+                   cmn.json's Compat. PMU type numbers, cpumasks and formats are
+                   illustrative; names follow the kernel's (uncore_<box>_<n>,
+                   cpu_core/cpu_atom with a cpus file, armv8_pmuv3_0, arm_cmn_<n>)
 """
 import os
 import sys
@@ -178,10 +187,68 @@ def numa_gaps(root):
             write(root, base + 'shared_cpu_list', shared + '\n')
 
 
+def intel_cpuinfo(root, model, stepping):
+    write(root, 'proc/cpuinfo', 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n'
+          'model\t\t: %d\nstepping\t: %d\n' % (model, stepping))
+
+
+def uncore(root, names, type_):
+    for n in names:
+        pmu(root, n, type_, cpumask='0', formats={'event': 'config:0-7', 'umask': 'config:8-15'})
+        type_ += 1
+
+
+def spr(root):
+    topology(root, [(c, 0, 0, c) for c in range(8)])
+    common(root)
+    pmu(root, 'cpu', 4, formats={'event': 'config:0-7', 'umask': 'config:8-15',
+                                 'edge': 'config:18', 'inv': 'config:23', 'cmask': 'config:24-31',
+                                 'ldlat': 'config1:0-15', 'offcore_rsp': 'config1:0-63',
+                                 'frontend': 'config1:0-23'})
+    uncore(root, ['uncore_m2hbm_0', 'uncore_m2hbm_1'], 20)
+    intel_cpuinfo(root, 0x8F, 8)
+
+
+def hybrid_ff(root):
+    topology(root, [(c, 0, 0, c) for c in range(8)])
+    common(root)
+    for name, type_, cpus in (('cpu_core', 4, '0-3'), ('cpu_atom', 8, '4-7')):
+        pmu(root, name, type_, formats={'event': 'config:0-7', 'umask': 'config:8-15'},
+            extra={'cpus': cpus + '\n'})
+    uncore(root, ['uncore_cbox_0', 'uncore_cbox_1', 'uncore_qpi_0', 'uncore_upi_0',
+                  'uncore_sbox_0', 'uncore_arb', 'uncore_imc_free_running_0',
+                  'uncore_iio_free_running_0', 'uncore_cha_0', 'uncore_cha_1', 'uncore_imc_0',
+                  'uncore_imc_1', 'uncore_iio_0'], 20)
+    intel_cpuinfo(root, 0xFF, 0)
+
+
+def zen4(root):
+    topology(root, [(c, 0, 0, c) for c in range(8)])
+    common(root)
+    pmu(root, 'cpu', 4, formats={'event': 'config:0-7,32-35', 'umask': 'config:8-15'})
+    pmu(root, 'amd_l3', 13, cpumask='0', formats={'event': 'config:0-7', 'umask': 'config:8-15'})
+    write(root, 'proc/cpuinfo', 'processor\t: 0\nvendor_id\t: AuthenticAMD\n'
+          'cpu family\t: 25\nmodel\t\t: 17\nstepping\t: 1\n')
+
+
+def n2_cmn(root):
+    topology(root, [(c, 0, 0, c) for c in range(8)])
+    common(root)
+    pmu(root, 'armv8_pmuv3_0', 8, formats={'event': 'config:0-15'}, extra={'cpus': '0-7\n'})
+    for n, ident, type_ in (('arm_cmn_0', '43c01', 30), ('arm_cmn_1', '0434', 31)):
+        pmu(root, n, type_, cpumask='0', formats={'type': 'config:0-15', 'eventid': 'config:16-26'},
+            extra={'identifier': ident + '\n'})
+    for c in range(8):
+        write(root, 'sys/devices/system/cpu/cpu%d/regs/identification/midr_el1' % c,
+              '0x00000000410fd493\n')
+    write(root, 'proc/cpuinfo', 'processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\n')
+
+
 def main():
     out = sys.argv[1]
     for name, fn in (('yitian710-2die', yitian710), ('epyc7742-1s', epyc7742),
-                     ('malformed', malformed), ('numa-gaps', numa_gaps)):
+                     ('malformed', malformed), ('numa-gaps', numa_gaps), ('spr-1s', spr),
+                     ('zen4-1s', zen4), ('hybrid-ff', hybrid_ff), ('n2-cmn', n2_cmn)):
         fn(os.path.join(out, name))
     with open(os.path.join(out, 'stamp'), 'w') as f:
         f.write('ok\n')

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Fuzz the reading of perf's pmu-events entries (db/jevents.c): a JSON array of
+ * entries, each encoded as jevents.py would (the first entry standing in as
+ * every ArchStdEvent), its PMU named, its counting terms taken, its Compat
+ * matched against its Unit. What encodes must not keep a period= term.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/jevents.h"
+#include "fuzz.h"
+#include "util/util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	json_t *arr = json_loadb((const char *)data, size, 0, NULL), *e;
+	size_t i;
+
+	json_array_foreach(arr, i, e) {
+		const char *unit = json_string_value(json_object_get(e, "Unit"));
+		const char *compat = json_string_value(json_object_get(e, "Compat"));
+		struct pm_strbuf ev = { 0 }, terms = { 0 };
+		char pmu[64];
+
+		if (pm_jevents_event(e, json_array_get(arr, 0), &ev) == 0 &&
+		    pm_jevents_counting_terms(ev.s, &terms) == 0 && terms.s &&
+		    (!strncmp(terms.s, "period=", 7) || strstr(terms.s, ",period=")))
+			abort();
+		if (pm_jevents_pmu(unit, pmu, sizeof(pmu)) == 0) {
+			(void)pm_jevents_alias_match(pmu, unit ? unit : "cpu");
+			(void)pm_jevents_pmu_match(pmu, unit ? unit : "cpu", true, true);
+		}
+		if (compat && unit)
+			(void)pm_jevents_compat_match(compat, unit);
+		if (compat)
+			(void)pm_jevents_midr_match(compat, unit ? unit : "");
+		pm_strbuf__done(&ev);
+		pm_strbuf__done(&terms);
+	}
+	json_decref(arr);
+	return 0;
+}

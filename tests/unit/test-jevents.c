@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf's event files as perf reads them: every entry of tests/data/pmu-events
+ * encodes to the string jevents.py generated for it (expected-jevents.txt),
+ * and on each fixture machine attaches to the PMUs perf would attach it to.
+ */
+#define _XOPEN_SOURCE 700
+#include "helpers.h"
+
+#include <ftw.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ctx.h"
+#include "db/jevents.h"
+#include "db/pack.h"
+#include "pmu.h"
+#include "pmumon/pmumon.h"
+#include "util/util.h"
+
+#define MAX_FILES 64
+
+static struct pm_file files[MAX_FILES];
+static size_t n_files;
+static char root[4096];
+
+static char *slurp(const char *path, size_t *ret_len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*ret_len = (size_t)n;
+	return buf;
+}
+
+static int add_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F ||
+	    (!pm_str_has_suffix(path, ".json") && !pm_str_has_suffix(path, ".csv")))
+		return 0;
+	assert_true(n_files < MAX_FILES);
+	/* as --events-dir names them: relative to the directory given */
+	files[n_files].path = strdup(path + strlen(root) - strlen("pmu-events"));
+	files[n_files].data = slurp(path, &files[n_files].len);
+	n_files++;
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "%s/tests/data/pmu-events", getenv("PMUMON_SOURCE_ROOT"));
+	return nftw(root, add_file, 8, FTW_PHYS);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < n_files; i++) {
+		free((char *)files[i].path);
+		free((char *)files[i].data);
+	}
+	return 0;
+}
+
+static struct pm_ctx *machine(const char *name)
+{
+	struct pm_ctx_opts o = { .size = sizeof(o),
+				 .extra_files = files,
+				 .n_extra_files = n_files,
+				 .log_level = PM_LOG_DEBUG };
+	struct pm_ctx *ctx = NULL;
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s/%s", th_fixtures(), name);
+	o.root = dir;
+	assert_int_equal(pm_ctx__new(&o, &ctx), 0);
+	assert_int_equal(pm_ctx__discover(ctx), 0);
+	return ctx;
+}
+
+/* expected-jevents.txt: TABLE PMU NAME EVENT, tab-separated */
+struct row {
+	char table[64], pmu[64], name[128], event[256];
+};
+
+static size_t read_expected(struct row *rows, size_t max)
+{
+	char path[4200], line[600];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/expected-jevents.txt", root);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		assert_true(n < max);
+		line[strcspn(line, "\n")] = '\0';
+		assert_int_equal(sscanf(line, "%63[^\t]\t%63[^\t]\t%127[^\t]\t%255[^\t]",
+					rows[n].table, rows[n].pmu, rows[n].name, rows[n].event),
+				 4);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* jevents' table name of a directory: arch/x86/sapphirerapids -> pmu_events__sapphirerapids */
+static void table_of(const char *path, char *buf, size_t size)
+{
+	const char *p = strstr(path, "/arch/") + strlen("/arch/");
+
+	p = strchr(p, '/') + 1;
+	snprintf(buf, size, "pmu_events__%.*s", (int)(strrchr(path, '/') - p), p);
+	for (char *c = buf; *c; c++)
+		if (*c == '/' || *c == '-')
+			*c = '_';
+}
+
+static json_t *load(const struct pm_file *f)
+{
+	json_error_t err;
+	json_t *j = json_loadb(f->data, f->len, 0, &err);
+
+	if (!j)
+		fail_msg("%s: %s", f->path, err.text);
+	return j;
+}
+
+/* The arch's standard events (the JSON files directly in arch/<arch>/). */
+static json_t *std_of(const char *path, const char *name)
+{
+	const char *arch = strstr(path, "/arch/") + strlen("/arch/");
+	size_t len = (size_t)(strchr(arch, '/') - path);
+
+	for (size_t i = 0; name && i < n_files; i++) {
+		json_t *arr, *e, *found = NULL;
+		size_t k;
+
+		if (strncmp(files[i].path, path, len) || strchr(files[i].path + len + 1, '/') ||
+		    !pm_str_has_suffix(files[i].path, ".json"))
+			continue;
+		arr = load(&files[i]);
+		json_array_foreach(arr, k, e) {
+			const char *en = json_string_value(json_object_get(e, "EventName"));
+
+			if (en && !strcasecmp(en, name))
+				found = json_incref(e);
+		}
+		json_decref(arr);
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+/* Every entry of every file encodes to jevents.py's string, and every string is some entry's. */
+static void test_encode_as_jevents(void **state)
+{
+	static struct row rows[256];
+	size_t n = read_expected(rows, 256), seen = 0;
+
+	(void)state;
+	assert_true(n >= 40);
+	for (size_t i = 0; i < n_files; i++) {
+		char table[128];
+		json_t *arr, *e;
+		size_t k;
+
+		if (!pm_str_has_suffix(files[i].path, ".json") ||
+		    strchr(strstr(files[i].path, "/arch/") + 6, '/') ==
+			    strrchr(files[i].path, '/')) /* the arch's std events: no table */
+			continue;
+		table_of(files[i].path, table, sizeof(table));
+		arr = load(&files[i]);
+		json_array_foreach(arr, k, e) {
+			const char *std_name = json_string_value(
+				json_object_get(e, "ArchStdEvent"));
+			json_t *std = std_of(files[i].path, std_name);
+			const char *name = json_string_value(json_object_get(e, "EventName"));
+			struct pm_strbuf b = { 0 };
+			char unit[64];
+			bool found = false;
+
+			assert_int_equal(pm_jevents_event(e, std, &b), 0);
+			assert_int_equal(pm_jevents_pmu(json_string_value(
+								json_object_get(e, "Unit")),
+							unit, sizeof(unit)),
+					 0);
+			if (!name)
+				name = json_string_value(json_object_get(std, "EventName"));
+			for (size_t r = 0; r < n && !found; r++) {
+				if (strcmp(rows[r].table, table) || strcasecmp(rows[r].name, name))
+					continue;
+				found = true;
+				if (strcmp(rows[r].event, b.s) || strcmp(rows[r].pmu, unit))
+					fail_msg("%s %s: pmumon %s/%s/, jevents.py %s/%s/", table,
+						 name, unit, b.s, rows[r].pmu, rows[r].event);
+			}
+			if (!found)
+				fail_msg("%s %s: not in expected-jevents.txt", table, name);
+			seen++;
+			pm_strbuf__done(&b);
+			json_decref(std);
+		}
+		json_decref(arr);
+	}
+	assert_int_equal(seen, n);
+}
+
+/* Which sysfs PMUs each table PMU stands for on a machine, as perf's pmu__name_match decides. */
+struct attach {
+	const char *table_pmu;
+	const char *pmus; /* space-separated; "" = none */
+};
+
+/*
+ * On machine: every row of the tables perf selects for it attaches to exactly
+ * the PMUs listed, with jevents' string less period= as its terms; no other
+ * PMU has it.
+ */
+static void check_machine(const char *fixture, const char *const *tables, const struct attach *at,
+			  size_t n_at)
+{
+	static struct row rows[256];
+	size_t n = read_expected(rows, 256), attached = 0;
+	struct pm_ctx *ctx = machine(fixture);
+
+	for (size_t r = 0; r < n; r++) {
+		const char *want = NULL;
+		struct pm_strbuf terms = { 0 };
+		bool selected = false;
+
+		for (size_t t = 0; tables[t]; t++)
+			selected |= !strcmp(tables[t], rows[r].table);
+		for (size_t a = 0; a < n_at; a++)
+			if (!strcmp(at[a].table_pmu, rows[r].pmu))
+				want = at[a].pmus;
+		assert_int_equal(pm_jevents_counting_terms(rows[r].event, &terms), 0);
+		for (size_t i = 0; i < ctx->n_pmus; i++) {
+			const struct pm_pmu *p = ctx->pmus[i];
+			const struct pm_alias *al = pm_pmu__find_alias(p, rows[r].name);
+			char pad[80], list[256];
+			bool expect;
+
+			snprintf(pad, sizeof(pad), " %s ", p->name);
+			snprintf(list, sizeof(list), " %s ", want ? want : "");
+			expect = selected && strstr(list, pad) != NULL;
+			if (expect != (al != NULL))
+				fail_msg("%s: %s on %s: expected %s", fixture, rows[r].name,
+					 p->name, expect ? "attached" : "absent");
+			if (al) {
+				assert_string_equal(al->terms, terms.s);
+				attached++;
+			}
+		}
+		pm_strbuf__done(&terms);
+	}
+	assert_true(attached > 0);
+	pm_ctx__free(ctx);
+}
+
+static void test_spr(void **state)
+{
+	static const char *const tables[] = { "pmu_events__sapphirerapids", NULL };
+	static const struct attach at[] = {
+		{ "default_core", "cpu" },
+		{ "uncore_m2hbm", "uncore_m2hbm_0 uncore_m2hbm_1" },
+	};
+
+	(void)state;
+	check_machine("spr-1s", tables, at, PM_ARRAY_SIZE(at));
+}
+
+/* Every Unit of jevents' table on a hybrid: default_core is both core PMUs. */
+static void test_hybrid_units(void **state)
+{
+	static const char *const tables[] = { "pmu_events__pmumon_synthetic", NULL };
+	static const struct attach at[] = {
+		{ "default_core", "cpu_core cpu_atom" },
+		{ "cpu_core", "cpu_core" },
+		{ "cpu_atom", "cpu_atom" },
+		{ "uncore_cbox", "uncore_cbox_0 uncore_cbox_1" },
+		{ "uncore_cbox_0", "uncore_cbox_0" },
+		{ "uncore_qpi", "uncore_qpi_0" },
+		{ "uncore_upi", "uncore_upi_0" },
+		{ "uncore_sbox", "uncore_sbox_0" },
+		{ "uncore_arb", "uncore_arb" },
+		{ "uncore_imc_free_running", "uncore_imc_free_running_0" },
+		{ "uncore_iio_free_running", "uncore_iio_free_running_0" },
+		{ "uncore_cha", "uncore_cha_0 uncore_cha_1" },
+		{ "uncore_imc", "uncore_imc_0 uncore_imc_1" }, /* not imc_free_running */
+		{ "uncore_iio", "uncore_iio_0" },
+	};
+
+	(void)state;
+	check_machine("hybrid-ff", tables, at, PM_ARRAY_SIZE(at));
+}
+
+static void test_zen4(void **state)
+{
+	static const char *const tables[] = { "pmu_events__amdzen4", NULL };
+	static const struct attach at[] = { { "amd_l3", "amd_l3" } };
+	struct pm_ctx *ctx;
+
+	(void)state;
+	check_machine("zen4-1s", tables, at, PM_ARRAY_SIZE(at));
+	/* model 0x11 is not the amdzen3 row's ([245]x or one digit): only amdzen4 */
+	ctx = machine("zen4-1s");
+	assert_string_equal(pm_db__cpuid(ctx->db), "AuthenticAMD-25-11-1");
+	pm_ctx__free(ctx);
+}
+
+/* arm64: the MIDR picks the mapfile row; the CMN whose identifier the anchored Compat
+ * matches gets cmn.json, the near miss ("0434": 434 not at the start) does not. */
+static void test_n2_cmn(void **state)
+{
+	static const char *const tables[] = { "pmu_events__arm_neoverse_n2_v2",
+					      "pmu_events__arm_cmn_sys", NULL };
+	static const struct attach at[] = {
+		{ "default_core", "armv8_pmuv3_0" },
+		{ "arm_cmn", "arm_cmn_0" },
+	};
+	struct pm_ctx *ctx;
+
+	(void)state;
+	check_machine("n2-cmn", tables, at, PM_ARRAY_SIZE(at));
+	ctx = machine("n2-cmn");
+	assert_string_equal(pm_db__cpuid(ctx->db), "0x00000000410fd493");
+	pm_ctx__free(ctx);
+}
+
+static void test_unit_to_pmu(void **state)
+{
+	static const char *const t[][2] = {
+		{ NULL, "default_core" },
+		{ "CBO", "uncore_cbox" },
+		{ "QPI LL", "uncore_qpi" },
+		{ "UPI LL", "uncore_upi" },
+		{ "SBO", "uncore_sbox" },
+		{ "iMPH-U", "uncore_arb" },
+		{ "cbox_0", "uncore_cbox_0" },
+		{ "imc_free_running", "uncore_imc_free_running" },
+		{ "iio_free_running", "uncore_iio_free_running" },
+		{ "CHA", "uncore_cha" },
+		{ "iMC", "uncore_imc" },
+		{ "L3PMC", "amd_l3" },
+		{ "DFPMC", "amd_df" },
+		{ "UMCPMC", "amd_umc" },
+		{ "cpu_core", "cpu_core" },
+		{ "cpu_atom", "cpu_atom" },
+		{ "arm_cmn", "arm_cmn" },
+		{ "hisi_sccl,ddrc", "hisi_sccl,ddrc" },
+		{ "CPU-M-CF", "cpum_cf" },
+	};
+	char buf[64];
+
+	(void)state;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		assert_int_equal(pm_jevents_pmu(t[i][0], buf, sizeof(buf)), 0);
+		assert_string_equal(buf, t[i][1]);
+	}
+}
+
+/* perf_pmu__match_ignoring_suffix / pmu_uncore_alias_match / pmu__name_match */
+static void test_pmu_match(void **state)
+{
+	(void)state;
+	assert_true(pm_jevents_alias_match("uncore_cha", "uncore_cha_12"));
+	assert_true(pm_jevents_alias_match("uncore_cha", "uncore_cha"));
+	assert_true(pm_jevents_alias_match("uncore_imc", "uncore_imc3"));
+	assert_false(pm_jevents_alias_match("uncore_imc", "uncore_imc_free_running_0"));
+	assert_true(pm_jevents_alias_match("ali_drw", "ali_drw_40021000")); /* hex, > 2 digits */
+	assert_false(pm_jevents_alias_match("cpum", "cpum_cf"));	    /* hex, 2 digits */
+	assert_true(pm_jevents_alias_match("hisi_sccl,ddrc", "hisi_sccl1_ddrc0"));
+	assert_false(pm_jevents_alias_match("hisi_sccl,ddrc", "hisi_sccl1_hha0"));
+	/* perf steps past the name here (next token longer than what is left): no match */
+	assert_false(pm_jevents_alias_match("ab,longertoken", "ab"));
+	assert_true(pm_jevents_pmu_match("default_core", "armv8_pmuv3_0", false, true));
+	assert_false(pm_jevents_pmu_match("default_core", "uncore_cha_0", true, false));
+	assert_false(pm_jevents_pmu_match("uncore_cha", "uncore_cha_0", false, false));
+	assert_true(pm_jevents_pmu_match("cpu", "cpu", false, true));
+}
+
+/* pmu_uncore_identifier_match: the whole identifier, from its start */
+static void test_compat(void **state)
+{
+	const char *cmn = "(434|436|43c|43a).*";
+
+	(void)state;
+	assert_true(pm_jevents_compat_match(cmn, "43c01"));
+	assert_true(pm_jevents_compat_match(cmn, "43401"));
+	assert_true(pm_jevents_compat_match(cmn, "43a"));
+	assert_false(pm_jevents_compat_match(cmn, "0434"));  /* found at 1: not anchored */
+	assert_false(pm_jevents_compat_match(cmn, "43b01")); /* not in the list */
+	assert_true(pm_jevents_compat_match("ali_drw_pmu", "ali_drw_pmu"));
+	assert_false(pm_jevents_compat_match("ali_drw_pmu", "ali_drw_pmu2"));
+	assert_false(pm_jevents_compat_match("(", "("));
+}
+
+/* arm64 strcmp_cpuid_str: the same part, a version at least the row's */
+static void test_midr(void **state)
+{
+	(void)state;
+	assert_true(pm_jevents_midr_match("0x00000000410fd490", "0x00000000410fd493"));
+	assert_true(pm_jevents_midr_match("0x00000000410fd490", "0x00000000411fd490"));
+	assert_false(pm_jevents_midr_match("0x00000000410fd490", "0x00000000410fd4f0"));
+	assert_false(pm_jevents_midr_match("0x00000000411fd492", "0x00000000410fd493"));
+	assert_false(pm_jevents_midr_match("0x00000000410fd492", "0x00000000410fd491"));
+}
+
+static void test_counting_terms(void **state)
+{
+	struct pm_strbuf b = { 0 };
+
+	(void)state;
+	assert_int_equal(pm_jevents_counting_terms("event=0xcd,period=2003,umask=1,ldlat=0x40", &b),
+			 0);
+	assert_string_equal(b.s, "event=0xcd,umask=1,ldlat=0x40");
+	pm_strbuf__done(&b);
+}
+
+/* perf uses the first mapfile row that matches and has a table (map_for_cpu) */
+static void test_first_row(void **state)
+{
+	static const char map[] = "Family-model,Version,Filename,EventType\n"
+				  "GenuineIntel-6-8F,v1,a,core\n"
+				  "GenuineIntel-6-[[:xdigit:]]+,v1,b,core\n";
+	static const char a[] = "[{\"EventName\": \"A.EV\", \"EventCode\": \"0x1\"}]";
+	static const char b[] = "[{\"EventName\": \"B.EV\", \"EventCode\": \"0x2\"}]";
+	const struct pm_file f[] = {
+		{ "t/x86/mapfile.csv", map, sizeof(map) - 1 },
+		{ "t/x86/a/a.json", a, sizeof(a) - 1 },
+		{ "t/x86/b/b.json", b, sizeof(b) - 1 },
+	};
+	struct pm_ctx_opts o = { .size = sizeof(o), .extra_files = f, .n_extra_files = 3 };
+	struct pm_ctx *ctx = NULL;
+	const struct pm_pmu *cpu = NULL;
+	char dir[4096];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/spr-1s", th_fixtures());
+	o.root = dir;
+	assert_int_equal(pm_ctx__new(&o, &ctx), 0);
+	assert_int_equal(pm_ctx__discover(ctx), 0);
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!strcmp(ctx->pmus[i]->name, "cpu"))
+			cpu = ctx->pmus[i];
+	assert_non_null(cpu);
+	assert_non_null(pm_pmu__find_alias(cpu, "a.ev"));
+	assert_null(pm_pmu__find_alias(cpu, "b.ev"));
+	pm_ctx__free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unit_to_pmu),
+		cmocka_unit_test(test_pmu_match),
+		cmocka_unit_test(test_compat),
+		cmocka_unit_test(test_midr),
+		cmocka_unit_test(test_counting_terms),
+		cmocka_unit_test(test_encode_as_jevents),
+		cmocka_unit_test(test_spr),
+		cmocka_unit_test(test_hybrid_units),
+		cmocka_unit_test(test_zen4),
+		cmocka_unit_test(test_n2_cmn),
+		cmocka_unit_test(test_first_row),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
