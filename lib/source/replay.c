@@ -75,6 +75,11 @@ const char *pm_replay__sim_platform(const struct pm_replay *r)
 	return r->simulated ? (r->sim_platform ? r->sim_platform : "") : NULL;
 }
 
+const char *pm_replay__cpuid(const struct pm_replay *r)
+{
+	return r->cpuid;
+}
+
 enum pm_aggr pm_replay__aggr(const struct pm_replay *r)
 {
 	bool dev = false, cpu = false, die = false, socket = false;
@@ -129,6 +134,26 @@ uint64_t pm_replay__mono_ns(struct pm_ctx *ctx)
 uint64_t pm_replay__wall_ns(struct pm_ctx *ctx)
 {
 	return ctx->replay->wall_ns;
+}
+
+/* Its CPU: the one the caller gave wins over the one the recording names. */
+void pm_replay__machine_cpuid(struct pm_ctx *ctx, char *buf, size_t size)
+{
+	const struct pm_replay *rp = ctx->replay;
+	const char *id = rp->cpuid_given && rp->cpuid_given[0] ? rp->cpuid_given : rp->cpuid;
+
+	snprintf(buf, size, "%s", id ? id : "");
+	if (!id)
+		pm_log(ctx, PM_LOG_INFO,
+		       "%s names no CPU id: perf event tables that a mapfile "
+		       "selects by CPU do not apply",
+		       rp->name);
+	else if (id == rp->cpuid_given && rp->cpuid && strcmp(rp->cpuid, id) != 0)
+		pm_log(ctx, PM_LOG_INFO, "the CPU id %s, as given (%s says %s)", id, rp->name,
+		       rp->cpuid);
+	else
+		pm_log(ctx, PM_LOG_INFO, "the CPU id %s, as %s", id,
+		       id == rp->cpuid_given ? "given" : "the recording says");
 }
 
 /* ---- discovery: the recording's PMUs and CPUs ------------------------------------------------------ */

@@ -91,6 +91,8 @@ struct pm_replay {
 	uint64_t now_ns;	     /* the clock: the end of the last sample read */
 	uint64_t wall_ns;	     /* its wall clock */
 	char *packs;		     /* --pack: comma-separated names, NULL: by PMU family */
+	char *cpuid;		     /* the CPU id the recording names, NULL: none */
+	char *cpuid_given;	     /* pm_ctx_opts.cpuid: wins over the recording's */
 };
 
 /* replay-parse.c: play the recording from its first sample again. 0 or -errno. */
@@ -119,6 +121,8 @@ bool pm_replay__pack_matches(struct pm_ctx *ctx, const char *pack, bool has_matc
 			     const char *family, const char *compat);
 /* The machine's need_family: a matching pack has events on this PMU family: have a PMU of it. */
 int pm_replay__need_family(struct pm_ctx *ctx, const char *family, const char *compat);
+/* The machine's cpuid: the one given, else the recording's (said at PM_LOG_INFO). */
+void pm_replay__machine_cpuid(struct pm_ctx *ctx, char *buf, size_t size);
 /* The machine's bind_event: the event a metric names, from the recording (or an empty one). */
 int pm_replay__bind(struct pm_evlist *l, const char *spec, size_t *ret_event);
 /* The replay source's plan: one counter per series. */

@@ -44,7 +44,7 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(fixture(name)) as f:
             old = ''.join(line for line in f if not line.startswith('#'))
-        cut = [line.rsplit(',', 3)[0] for line in r.stdout.splitlines()]
+        cut = [line.rsplit(',', 4)[0] for line in r.stdout.splitlines()]
         self.assertEqual('\n'.join(cut) + '\n', old)
         with tempfile.NamedTemporaryFile('w', suffix='.csv') as again:
             again.write(r.stdout)
@@ -497,6 +497,122 @@ class BadInput(unittest.TestCase):
             r = run('import', '-', stdin=f.read())
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn('msr/tsc/', r.stdout)
+
+
+def perf_tree(root):
+    """A perf pmu-events tree of two CPUs whose mapfile rows differ only in the
+    stepping: the same metric name, a different formula in each directory."""
+    x86 = os.path.join(root, 'arch', 'x86')
+    for d, k in (('alpha', ''), ('beta', '2 * ')):
+        os.makedirs(os.path.join(x86, d))
+        with open(os.path.join(x86, d, 'metrics.json'), 'w') as f:
+            json.dump([{'MetricName': 'faults_per_ms', 'BriefDescription': d,
+                        'MetricExpr': k + 'page\\-faults / cpu\\-clock * 1e6'}], f)
+    with open(os.path.join(x86, 'mapfile.csv'), 'w') as f:
+        f.write('Family-model,Version,Filename,EventType\n'
+                'GenuineIntel-6-55-[4567],v1,alpha,core\n'
+                'GenuineIntel-6-55-[0123],v1,beta,core\n')
+
+
+class CpuId(unittest.TestCase):
+    """import --cpuid names the CPU a perf file does not, so a perf tree's mapfile
+    picks its directory; pmumon's recordings carry it (issue 14, item 7)."""
+    # perf61-x-totals.csv: 81 page-faults over 603.50 msec of cpu-clock (perf's
+    # metrics see the clock in msec, as it prints it): 81 / 603.5 * 1e6
+    ALPHA = 81 / 603.5 * 1e6
+    BETA = 2 * 81 / 603.5 * 1e6
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        perf_tree(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def metric(self, *args):
+        r = run('import', '--events-dir', self.tmp.name, '-M', 'faults_per_ms', '-j', *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        (m,) = [json.loads(l) for l in r.stdout.splitlines()
+                if json.loads(l)['event'] == 'faults_per_ms']
+        return m, r.stderr
+
+    def test_cpuid_selects_the_mapfile_directory(self):
+        m, err = self.metric('--cpuid', 'GenuineIntel-6-55-4', '-v', fixture('perf61-x-totals.csv'))
+        self.assertAlmostEqual(m['value'], self.ALPHA, places=6)
+        self.assertIn('the CPU id GenuineIntel-6-55-4, as given', err)
+        m, _ = self.metric('--cpuid', 'GenuineIntel-6-55-1', fixture('perf61-x-totals.csv'))
+        self.assertAlmostEqual(m['value'], self.BETA, places=6)
+        self.assertEqual(m['cpuid'], 'GenuineIntel-6-55-1')
+        # a perf file names no CPU: no directory, no metric, and -v says why
+        r = run('import', '--events-dir', self.tmp.name, '-M', 'faults_per_ms', '-v',
+                fixture('perf61-x-totals.csv'))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('names no CPU id', r.stderr)
+        r = run('import', '--cpuid', 'a b', fixture('perf61-x-totals.csv'))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--cpuid wants the CPU id', r.stderr)
+
+    def round_trip(self, fmt, suffix):
+        r = run('import', fmt, '--cpuid', 'GenuineIntel-6-55-1', fixture('perf61-x-totals.csv'))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with tempfile.NamedTemporaryFile('w', suffix=suffix) as rec:
+            rec.write(r.stdout)
+            rec.flush()
+            # the recording says which CPU counted: beta's formula
+            m, err = self.metric('-v', rec.name)
+            self.assertAlmostEqual(m['value'], self.BETA, places=6)
+            self.assertIn('the CPU id GenuineIntel-6-55-1, as the recording says', err)
+            # a given one wins, and -v says both
+            m, err = self.metric('-v', '--cpuid', 'GenuineIntel-6-55-5', rec.name)
+            self.assertAlmostEqual(m['value'], self.ALPHA, places=6)
+            self.assertIn('the CPU id GenuineIntel-6-55-5, as given (%s says '
+                          'GenuineIntel-6-55-1)' % rec.name, err)
+            again = run('import', fmt, rec.name)
+            strip = (lambda t: [dict(json.loads(l), target='') for l in t.splitlines()]) \
+                if fmt == '-j' else (lambda t: t)
+            self.assertEqual(strip(again.stdout), strip(r.stdout))
+        return r.stdout
+
+    def test_pmumon_csv_carries_the_cpuid(self):
+        out = self.round_trip('-x,', '.csv')
+        header, first = out.splitlines()[:2]
+        self.assertTrue(header.endswith(',sim_platform,cpuid'))
+        self.assertTrue(first.endswith(',GenuineIntel-6-55-1'))
+
+    def test_pmumon_json_lines_carry_the_cpuid(self):
+        out = self.round_trip('-j', '.json')
+        self.assertEqual(json.loads(out.splitlines()[0])['cpuid'], 'GenuineIntel-6-55-1')
+
+    def test_a_comment_names_it_in_any_file(self):
+        with open(fixture('perf61-x-totals.csv')) as f:
+            text = '# cpuid: GenuineIntel-6-55-6\n' + f.read()
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as rec:
+            rec.write(text)
+            rec.flush()
+            m, _ = self.metric(rec.name)
+            self.assertAlmostEqual(m['value'], self.ALPHA, places=6)
+            rec.write('# cpuid: GenuineIntel-6-55-1\n')
+            rec.flush()
+            r = run('import', rec.name)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("a recording of one machine: cpuid 'GenuineIntel-6-55-1' after "
+                          "'GenuineIntel-6-55-6'", r.stderr)
+
+    def test_a_db_recording_keeps_the_cpuid(self):
+        import sqlite3
+        with tempfile.TemporaryDirectory() as d:
+            db = os.path.join(d, 'r.db')
+            r = run('--sim', 'amdzen2', 'record', '-o', db, '-e', 'msr/tsc/',
+                    '--interval-count', '2')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            c = sqlite3.connect(db)
+            self.assertEqual(c.execute('SELECT cpuid FROM run').fetchone()[0],
+                             'AuthenticAMD-23-31-0')
+            c.close()
+            r = run('import', '-v', '-x,', db)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn('the CPU id AuthenticAMD-23-31-0, as the recording says', r.stderr)
+            self.assertTrue(r.stdout.splitlines()[1].endswith(',AuthenticAMD-23-31-0'))
 
 
 if __name__ == '__main__':
