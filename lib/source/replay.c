@@ -517,7 +517,7 @@ int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr)
 	if (!rp)
 		return -EINVAL;
 	for (size_t i = 0; i < rp->n_series; i++)
-		rp->series[i].event = SIZE_MAX;
+		rp->series[i].event = rp->series[i].q_event = SIZE_MAX;
 	for (size_t i = 0; i < rp->n_series && r == 0; i++) {
 		struct pm_replay_series *s = &rp->series[i];
 		const char *family = NULL;
@@ -587,6 +587,92 @@ int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr)
 	return r;
 }
 
+/* The recording's PMU instance a metric's "pmu/terms/" names: itself, or perf's name
+ * without "uncore_" (cha_0 for uncore_cha_0); NULL when it names a family or nothing. */
+static const struct pm_pmu *named_instance(struct pm_ctx *ctx, const char *spec)
+{
+	size_t n = strcspn(spec, "/");
+	char name[128];
+	const struct pm_pmu *p;
+
+	if (!spec[n] || n + sizeof("uncore_") > sizeof(name))
+		return NULL;
+	snprintf(name, sizeof(name), "%.*s", (int)n, spec);
+	p = find_pmu(ctx, name);
+	if (!p) {
+		snprintf(name, sizeof(name), "uncore_%.*s", (int)n, spec);
+		p = find_pmu(ctx, name);
+	}
+	return p && strcmp(p->name, p->family) != 0 ? p : NULL;
+}
+
+/* A recorded event of l by its canonical name: its index, or SIZE_MAX. */
+static size_t recorded_event(const struct pm_evlist *l, const char *canon)
+{
+	for (size_t e = 0; e < l->n_ev; e++)
+		if (!strcmp(l->ev[e].spec, canon) || !strcmp(l->ev[e].label, canon))
+			return e;
+	return SIZE_MAX;
+}
+
+/*
+ * A metric's event on one PMU instance (ali_drw_21000@hif_rd@, cha_0@event\=0x0@): an
+ * event of its own on that instance alone, fed the counts of the recorded event's series
+ * there, as perf counts it on that PMU only. 1: bound, 0: not an instance the recording
+ * has counts of, or -errno.
+ */
+static int bind_instance(struct pm_evlist *l, const char *spec, size_t *ret_event)
+{
+	struct pm_ctx *ctx = l->ctx;
+	struct pm_replay *rp = ctx->replay;
+	const struct pm_pmu *p = named_instance(ctx, spec);
+	const struct pm_alias *a = NULL;
+	struct pm_strbuf fam = { 0 };
+	char *canon = NULL;
+	size_t e, ne;
+	int r;
+
+	if (!p)
+		return 0;
+	pm_strbuf__printf(&fam, "%s%s", p->family, spec + strcspn(spec, "/"));
+	r = fam.oom ? -ENOMEM : canonical(ctx, fam.s, p->family, &canon, &a);
+	pm_strbuf__done(&fam);
+	if (r < 0)
+		return r;
+	e = recorded_event(l, canon);
+	free(canon);
+	if (e == SIZE_MAX)
+		return 0;
+	r = pm_grow((void **)&l->ev, &l->cap_ev, l->n_ev + 1, sizeof(*l->ev));
+	if (r == 0)
+		r = pm_grow((void **)&l->inst, &l->cap_inst, l->n_inst + 1, sizeof(*l->inst));
+	if (r < 0)
+		return r;
+	ne = l->n_ev++;
+	l->ev[ne] = (struct pm_event){ .label = strdup(spec),
+				       .spec = strdup(spec),
+				       .unit = pm_strdup0(l->ev[e].unit),
+				       .scale = l->ev[e].scale,
+				       .per_pkg = l->ev[e].per_pkg,
+				       .group = -1,
+				       .first_inst = l->n_inst,
+				       .n_inst = 1 };
+	l->inst[l->n_inst] = (struct pm_evinst){ .event = ne, .pmu = p, .device = p->name };
+	if (!l->ev[ne].label || !l->ev[ne].spec || (l->ev[e].unit && !l->ev[ne].unit))
+		return -ENOMEM;
+	for (size_t i = 0; i < rp->n_series; i++) {
+		struct pm_replay_series *s = &rp->series[i];
+
+		if (s->event == e && s->pmu && !strcmp(s->pmu, p->name)) {
+			s->q_event = ne;
+			s->q_inst = l->n_inst;
+		}
+	}
+	l->n_inst++;
+	*ret_event = ne;
+	return 1;
+}
+
 /* A metric names an event: the recording's (by its canonical name), or an empty one. */
 int pm_replay__bind(struct pm_evlist *l, const char *spec, size_t *ret_event)
 {
@@ -597,6 +683,9 @@ int pm_replay__bind(struct pm_evlist *l, const char *spec, size_t *ret_event)
 	struct pm_event *ev;
 	int r;
 
+	r = bind_instance(l, spec, ret_event);
+	if (r != 0)
+		return r < 0 ? r : 0;
 	if (slash)
 		snprintf(family, sizeof(family), "%.*s", (int)(slash - spec), spec);
 	r = canonical(ctx, spec, family[0] ? family : NULL, &canon, &a);
@@ -643,7 +732,7 @@ int pm_replay__plan(struct pm_session *s, struct pm_diag *reterr)
 		struct pm_replay_series *se = &rp->series[i];
 		struct pm_counter *c;
 
-		se->counter = SIZE_MAX;
+		se->counter = se->q_counter = SIZE_MAX;
 		if (se->event == SIZE_MAX || se->event >= s->l->n_ev)
 			continue;
 		r = pm_grow((void **)&s->c, &s->cap_c, s->n_c + 1, sizeof(*s->c));
@@ -659,6 +748,18 @@ int pm_replay__plan(struct pm_session *s, struct pm_diag *reterr)
 		/* the row stands for as many instances as the recording said it did */
 		c->rec_instances = se->max_instances;
 		se->counter = s->n_c++;
+		se->q_counter = SIZE_MAX;
+		if (se->q_event == SIZE_MAX || se->q_event >= s->l->n_ev)
+			continue;
+		/* the same counts again, as a metric's event on this instance alone */
+		r = pm_grow((void **)&s->c, &s->cap_c, s->n_c + 1, sizeof(*s->c));
+		if (r < 0)
+			break;
+		s->c[s->n_c] = s->c[se->counter];
+		s->c[s->n_c].inst = se->q_inst;
+		s->c[s->n_c].event = se->q_event;
+		s->c[s->n_c].leader = s->n_c;
+		se->q_counter = s->n_c++;
 	}
 	return r;
 }
@@ -748,13 +849,19 @@ static int replay_read(struct pm_session *s)
 
 		if (se->counter == SIZE_MAX || (!v->have && !v->not_counted))
 			continue;
-		c = &s->c[se->counter];
-		pm_counter__raise(c, v->quality);
-		c->rec_covered = v->instances ? v->covered : c->rec_instances;
-		d = delta_of(&s->l->ev[c->event], v, duration);
-		c->cur.val += d.val;
-		c->cur.ena += d.ena;
-		c->cur.run += d.run;
+		for (int k = 0; k < 2; k++) {
+			size_t at = k ? se->q_counter : se->counter;
+
+			if (at == SIZE_MAX)
+				continue;
+			c = &s->c[at];
+			pm_counter__raise(c, v->quality);
+			c->rec_covered = v->instances ? v->covered : c->rec_instances;
+			d = delta_of(&s->l->ev[c->event], v, duration);
+			c->cur.val += d.val;
+			c->cur.ena += d.ena;
+			c->cur.run += d.run;
+		}
 	}
 	rp->now_ns = rp->cur.t_ns;
 	rp->wall_ns = rp->cur.wall_ns;

@@ -42,6 +42,9 @@ struct pm_replay_series {
 	size_t last_sample;	/* the first pass: the last sample it had a value in */
 	/* bound when the evlist and the session are built (replay.c) */
 	size_t event, inst, counter;
+	/* a metric's instance-qualified event on its PMU (ali_drw_21000@hif_rd@): a second
+	 * event and counter fed the same counts; SIZE_MAX: none */
+	size_t q_event, q_inst, q_counter;
 	int topo_cpu; /* the CPU of the replay topology its counter sits on, -1 none */
 };
 

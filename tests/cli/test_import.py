@@ -598,6 +598,38 @@ class CpuId(unittest.TestCase):
             self.assertIn("a recording of one machine: cpuid 'GenuineIntel-6-55-1' after "
                           "'GenuineIntel-6-55-6'", r.stderr)
 
+    def test_instance_qualified_metric_events_bind_to_that_instance(self):
+        # a metric's pmu_N@terms@ counts on that PMU alone: its recorded rows there
+        # (cha_0 is perf's name for uncore_cha_0); hand-checked: 300 x 64 B, 10 / 40
+        yt = os.path.join(self.tmp.name, 'arch', 'arm64', 'yt')
+        os.makedirs(yt)
+        with open(os.path.join(self.tmp.name, 'arch', 'arm64', 'mapfile.csv'), 'w') as f:
+            f.write('MIDR,Version,Filename,EventType\n0x00000000410fd490,v1,yt,core\n')
+        with open(os.path.join(yt, 'm.json'), 'w') as f:
+            json.dump([{'MetricName': 'one_rd', 'MetricExpr': 'ali_drw_21080@hif_rd@ * 64',
+                        'ScaleUnit': '1B'},
+                       {'MetricName': 'cha0_share', 'MetricExpr':
+                        'cha_0@event\\=0x0@ / (cha_0@event\\=0x0@ + uncore_cha_1@event\\=0x0@)'}],
+                      f)
+        counts = ('time_s,device,event,count\n'
+                  '1,ali_drw_21000,hif_rd,100\n1,ali_drw_21080,hif_rd,300\n'
+                  '1,uncore_cha_0,uncore_cha/event=0x0/,10\n1,uncore_cha_1,uncore_cha/event=0x0/,30\n'
+                  '2,ali_drw_21000,hif_rd,100\n2,ali_drw_21080,hif_rd,500\n'
+                  '2,uncore_cha_0,uncore_cha/event=0x0/,20\n2,uncore_cha_1,uncore_cha/event=0x0/,20\n')
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+            f.write(counts)
+            f.flush()
+            r = run('import', '--events-dir', self.tmp.name, '--cpuid', '0x00000000410fd490',
+                    '-M', 'one_rd,cha0_share', '-j', f.name)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = {(j['type'], j['time_s'], j['event'], j.get('device')): j['value']
+               for j in map(json.loads, r.stdout.splitlines())}
+        self.assertEqual(got[('interval', 1.0, 'one_rd', 'ali_drw_21080')], 300 * 64)
+        self.assertEqual(got[('interval', 2.0, 'one_rd', 'ali_drw_21080')], 500 * 64)
+        self.assertEqual(got[('interval', 1.0, 'cha0_share', 'uncore_cha_0')], 0.25)
+        self.assertEqual(got[('total', 2.0, 'cha0_share', 'uncore_cha_0')], 30 / 80)
+        self.assertNotIn(('interval', 1.0, 'one_rd', 'ali_drw_21000'), got)
+
     def test_a_db_recording_keeps_the_cpuid(self):
         import sqlite3
         with tempfile.TemporaryDirectory() as d:
