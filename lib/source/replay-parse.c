@@ -709,6 +709,11 @@ static int perf_json_line(struct pm_replay_parser *p, const char *line, size_t l
 	}
 	if (timed)
 		t_ns = (uint64_t)llround(json_number_value(j) * 1e9);
+	if (!timed && p->rp->intervals) {
+		/* perf stat -j -I --summary: the totals, after the intervals they add up */
+		r = 0;
+		goto out;
+	}
 	if (json_where(p, o, &cpu, &socket, &die, &core) < 0)
 		goto out;
 	unit = json_string_value(json_object_get(o, "unit"));
@@ -1405,6 +1410,13 @@ static int run(struct pm_replay_parser *p)
 		if (line[0] == '#') {
 			/* perf -o: "# started on ..."; pmumon's "# SIMULATED: ...", before its
 			 * header (older files), after it, or not at all */
+			if (pm_str_has_prefix(line, "# started on") && p->header_done &&
+			    (p->rp->format == PM_REPLAY_PERF_CSV ||
+			     p->rp->format == PM_REPLAY_PERF_JSON))
+				return fail(p,
+					    "import one run at a time: cut the file at this line",
+					    "a second run of perf stat starts here (perf stat "
+					    "--append): its counts are not more of the first's");
 			if (pm_str_has_prefix(line, "# SIMULATED"))
 				r = simulated_comment(p->rp, line + strlen("# SIMULATED"));
 			else if (pm_str_has_prefix(line, "# cpuid:"))

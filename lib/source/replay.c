@@ -459,6 +459,25 @@ static int canonical(struct pm_ctx *ctx, const char *name, const char *family, c
 	return 0;
 }
 
+/* Does a built-in platform pack (not in use) have an event of this name? A bare name that
+ * none has is perf's name= for one of its events, and is kept as printed. */
+static bool builtin_has(const char *name)
+{
+	char quoted[300];
+	int n = snprintf(quoted, sizeof(quoted), "\"%s\"", name);
+
+	if (n < 0 || (size_t)n >= sizeof(quoted))
+		return false;
+	for (size_t i = 0; i < pm_embedded_count; i++) {
+		const struct pm_embedded *f = &pm_embedded_files[i];
+
+		if (strncmp(f->path, "kernel/", 7) != 0 && pm_str_has_suffix(f->path, ".json") &&
+		    memmem(f->data, f->len, quoted, (size_t)n))
+			return true;
+	}
+	return false;
+}
+
 static int unknown_event(struct pm_ctx *ctx, const struct pm_replay_series *s,
 			 struct pm_diag *reterr)
 {
@@ -493,9 +512,9 @@ static int event_unit(struct pm_event *ev, const struct pm_alias *a,
 		unit = a->unit ? a->unit : "";
 	} else if (s->scale > 0) {
 		ev->scale = s->scale; /* pmumon CSV: value / raw */
-	} else if (!strcmp(s->unit, "msec") &&
-		   (!strcmp(s->name, "cpu-clock") || !strcmp(s->name, "task-clock"))) {
-		ev->scale = 1e-6; /* perf shows the clocks' ns in msec (facts §9) */
+	} else if (!strcmp(s->unit, "msec")) {
+		/* perf shows the clocks' ns in msec (facts §9), also under a name= of theirs */
+		ev->scale = 1e-6;
 	} else if (s->unit[0]) {
 		ev->scale = 1e-9; /* a unit whose scale only the counting machine knew */
 	}
@@ -532,7 +551,8 @@ int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr)
 			family = find_pmu(ctx, s->pmu)->family;
 		else if (!is_generic(s->name) && !strchr(s->name, ':'))
 			family = alias_family(ctx, s->name);
-		if (!family && !s->pmu && !is_generic(s->name) && !strchr(s->name, ':'))
+		if (!family && !s->pmu && !is_generic(s->name) && !strchr(s->name, ':') &&
+		    builtin_has(s->name))
 			return unknown_event(ctx, s, reterr);
 		r = canonical(ctx, s->name, family, &spec, &a);
 		if (r == 0)

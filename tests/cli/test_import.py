@@ -647,5 +647,38 @@ class CpuId(unittest.TestCase):
             self.assertTrue(r.stdout.splitlines()[1].endswith(',AuthenticAMD-23-31-0'))
 
 
+class PerfOptions(unittest.TestCase):
+    """perf 6.1 files of the options perf users type (issue 14, item 12; made on
+    this machine, tests/data/import/README.md): the values are perf's."""
+
+    def values(self, name, kind='total'):
+        return {(j['event']): (j['value'], j['raw']) for j in rows(fixture(name))
+                if j['type'] == kind}
+
+    def test_j_summary_after_intervals(self):
+        # perf stat -j -I 200 --summary: intervals, then the summary, which is
+        # their sum: the import's totals equal perf's summary objects
+        got = self.values('perf61-j-summary.json')
+        self.assertAlmostEqual(got['cpu-clock'][0], 1003.231088, places=6)
+        self.assertAlmostEqual(got['task-clock'][0], 1003.231958, places=6)
+        self.assertEqual(got['page-faults'][0], 62033)
+        iv = [j for j in rows(fixture('perf61-j-summary.json')) if j['type'] == 'interval']
+        self.assertEqual(len(iv), 9)
+
+    def test_name_terms(self):
+        # cpu-clock/name=myclk/: perf prints the name, with the clock's msec
+        for name, clk in (('perf61-x-names.csv', 607.79), ('perf61-j-names.json', 614.411187)):
+            got = self.values(name)
+            self.assertAlmostEqual(got['myclk'][0], clk, places=6)
+            self.assertEqual(got['myclk'][1], round(clk * 1e6))
+        self.assertEqual(self.values('perf61-x-names.csv')['page-faults'][0], 30982)
+
+    def test_append_is_refused_where_the_second_run_starts(self):
+        r = run('import', fixture('perf61-x-append.csv'))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('perf61-x-append.csv:4: a second run of perf stat starts here', r.stderr)
+        self.assertIn('cut the file at this line', r.stderr)
+
+
 if __name__ == '__main__':
     unittest.main(verbosity=2)
