@@ -72,7 +72,8 @@ void cli_quality__warn(struct cli_quality *q, const struct pm_report *r);
 /* A context for the machine the global options name, discovered; reports its own errors. */
 int cli_ctx_new(struct pm_ctx **ret_ctx);
 /* A context for a recording's machine (pmumon import); it takes the recording over. */
-int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, struct pm_ctx **ret_ctx);
+int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, const char *cpuid,
+		       struct pm_ctx **ret_ctx);
 
 /* ---- options every command that shows counts takes (cli/options.c) ----------------- */
 
@@ -379,7 +380,8 @@ struct cli_replay_args {
 	enum pm_replay_format format;
 	char sep;
 	double duration_s;
-	long long run; /* of a FILE.db (0: its last) */
+	long long run;	   /* of a FILE.db (0: its last) */
+	const char *cpuid; /* --cpuid: the recording's CPU, over the one it names */
 };
 
 struct cli_replay {

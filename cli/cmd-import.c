@@ -48,6 +48,10 @@ static void usage(FILE *f)
 	      "                        file has no duration_time row (perf adds one for -M)\n"
 	      "      --input-format F  perf-csv, perf-json, pmumon-csv, pmumon-json or counts-csv\n"
 	      "      --input-separator SEP  perf stat -x's separator when not ','\n"
+	      "      --cpuid ID        the CPU that counted, as perf names it (GenuineIntel-6-8F-8,\n"
+	      "                        an arm64 MIDR): picks the directory of an --events-dir\n"
+	      "                        perf tree's mapfile, and strcmp_cpuid_str(); default:\n"
+	      "                        the one a pmumon recording names (-v says which)\n"
 	      "      --run N           of a recording (FILE.db), run N (pmumon report lists\n"
 	      "                        them); default: the last\n",
 	      f);
@@ -68,6 +72,7 @@ enum {
 	OPT_IN_FORMAT,
 	OPT_IN_SEP,
 	OPT_RUN,
+	OPT_CPUID,
 };
 
 static int parse_in_format(const char *arg, enum pm_replay_format *ret)
@@ -121,6 +126,15 @@ static int import_option(void *arg, int c, const char *val)
 		a->in.run = (long long)run;
 		return 0;
 	}
+	case OPT_CPUID:
+		if (!val[0] || strlen(val) > 127 || strpbrk(val, " \t,")) {
+			cli_error("--cpuid wants the CPU id as perf prints it (GenuineIntel-6-8F-8, "
+				  "AuthenticAMD-25-11-1, an arm64 MIDR 0x00000000410fd490), not '%s'",
+				  val);
+			return -EINVAL;
+		}
+		a->in.cpuid = val;
+		return 0;
 	case OPT_IN_SEP:
 		return cli_parse_separator("--input-separator", val, &a->in.sep) < 0 ? -EINVAL : 0;
 	default:
@@ -137,6 +151,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		{ "input-format", required_argument, NULL, OPT_IN_FORMAT },
 		{ "input-separator", required_argument, NULL, OPT_IN_SEP },
 		{ "run", required_argument, NULL, OPT_RUN },
+		{ "cpuid", required_argument, NULL, OPT_CPUID },
 		CLI_GLOBAL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },

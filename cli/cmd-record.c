@@ -192,6 +192,7 @@ static int open_store(struct cli_live *lv, const struct record_args *a, int argc
 	char cmd[4096];
 	struct store_run run = { .version = PMUMON_VERSION,
 				 .platform = pm_ctx__packs(lv->ctx),
+				 .cpuid = pm_ctx__cpuid(lv->ctx),
 				 .sim_platform = arg_global.sim_platform,
 				 .simulated = pm_ctx__simulated(lv->ctx),
 				 .interval_ms = a->live.interval_ms,

@@ -537,6 +537,7 @@ static int import_to_memory(const struct report_args *a, struct store **ret)
 	}
 	run.simulated = rp.oo.simulated;
 	run.sim_platform = rp.oo.sim_platform;
+	run.cpuid = rp.oo.cpuid;
 	if (store_open_write(":memory:", false, &run, ret, &why) < 0) {
 		cli_error("cannot keep the recording in memory: %s", why);
 		cli_replay__close(&rp);

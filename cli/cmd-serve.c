@@ -416,6 +416,7 @@ static int open_store(struct run *rn, const struct serve_args *a, struct storeq 
 	struct store_run run = { .command = "pmumon serve",
 				 .version = PMUMON_VERSION,
 				 .platform = pm_ctx__packs(rn->lv.ctx),
+				 .cpuid = pm_ctx__cpuid(rn->lv.ctx),
 				 .sim_platform = arg_global.sim_platform,
 				 .simulated = pm_ctx__simulated(rn->lv.ctx),
 				 .interval_ms = a->live.interval_ms,

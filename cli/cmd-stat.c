@@ -496,6 +496,7 @@ static int start(struct run *run, const struct stat_args *a)
 	oo.target = target;
 	oo.simulated = pm_ctx__simulated(run->lv.ctx);
 	oo.sim_platform = arg_global.sim_platform;
+	oo.cpuid = pm_ctx__cpuid(run->lv.ctx);
 	if (cli_output__open(&run->out, &a->count, &oo) < 0)
 		return EXIT_FAIL;
 	if (run->lv.so.target == PM_TARGET_SYSTEM && !a->cmd && !a->timeout_ms &&

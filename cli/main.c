@@ -346,12 +346,14 @@ static int use_sim(struct pm_ctx_opts *o)
 	return 0;
 }
 
-int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, struct pm_ctx **ret_ctx)
+int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, const char *cpuid,
+		       struct pm_ctx **ret_ctx)
 {
 	struct pm_ctx_opts o = {
 		.size = sizeof(o),
 		.replay = replay,
 		.packs = packs,
+		.cpuid = cpuid,
 		.simulated = pm_replay__sim_platform(replay) != NULL,
 		.log_fn = log_to_stderr,
 		.log_diag_fn = log_diag_to_stderr,

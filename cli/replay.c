@@ -174,9 +174,12 @@ int cli_replay__open(struct cli_replay *rp, const struct cli_replay_args *a,
 	say_gaps(a, rec);
 	if (!packs && recorded[0])
 		packs = recorded; /* a recording says what its machine was */
-	if (cli_ctx_new_replay(rec, packs, &rp->ctx) < 0) /* it owns rec now */
+	if (cli_ctx_new_replay(rec, packs, a->cpuid, &rp->ctx) < 0) /* it owns rec now */
 		return EXIT_FAIL;
-	return replay_session(rp, a, c, aggr, packs);
+	r = replay_session(rp, a, c, aggr, packs);
+	/* the machine's CPU id goes on with the counts, as stat's does */
+	rp->oo.cpuid = pm_ctx__cpuid(rp->ctx)[0] ? pm_ctx__cpuid(rp->ctx) : NULL;
+	return r;
 }
 
 int cli_replay__play(struct cli_replay *rp, cli_report_hook hook, void *arg)

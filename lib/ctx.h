@@ -57,6 +57,8 @@ struct pm_machine_ops {
 	int (*need_family)(struct pm_ctx *ctx, const char *family, const char *compat);
 	/* The event of list l a metric names by spec. NULL: resolve the spec and add it. */
 	int (*bind_event)(struct pm_evlist *l, const char *spec, size_t *ret_event);
+	/* Its CPU id (perf's get_cpuid_str()) into buf. NULL: read from its files (db/pack.c). */
+	void (*cpuid)(struct pm_ctx *ctx, char *buf, size_t size);
 };
 
 struct pm_ctx {

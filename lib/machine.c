@@ -127,6 +127,7 @@ static const struct pm_machine_ops recorded_machine = {
 	.pack_matches = pm_replay__pack_matches,
 	.need_family = pm_replay__need_family,
 	.bind_event = pm_replay__bind,
+	.cpuid = pm_replay__machine_cpuid,
 };
 
 int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
@@ -184,6 +185,8 @@ int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 		ctx->replay = opts->replay;
 		free(ctx->replay->packs);
 		ctx->replay->packs = pm_strdup0(opts->packs);
+		free(ctx->replay->cpuid_given);
+		ctx->replay->cpuid_given = pm_strdup0(opts->cpuid);
 	} else if (opts->os_ops) {
 		ctx->machine = &live_machine;
 		ctx->ops = opts->os_ops;
@@ -243,6 +246,11 @@ int pm_ctx__die_count(struct pm_ctx *ctx)
 const char *pm_ctx__packs(struct pm_ctx *ctx)
 {
 	return pm_ctx__discover(ctx) < 0 ? "" : pm_db__matched_names(ctx->db);
+}
+
+const char *pm_ctx__cpuid(struct pm_ctx *ctx)
+{
+	return pm_ctx__discover(ctx) < 0 ? "" : pm_db__cpuid(ctx->db);
 }
 
 const struct pm_monitor_name *pm_ctx__monitor(struct pm_ctx *ctx, size_t i)

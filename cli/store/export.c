@@ -212,6 +212,21 @@ static int run_machine(struct export *x, struct pm_out_opts *oo, char *buf, size
 	return r;
 }
 
+/* The run's CPU id into buf ("" for none, or a file of version 1, before the column). */
+static void run_cpuid(struct export *x, char *buf, size_t size)
+{
+	sqlite3_stmt *q;
+
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(store_db(x->st), "SELECT cpuid FROM run WHERE id = ?", -1, &q,
+			       NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(q, 1, x->run);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+		snprintf(buf, size, "%s", (const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+}
+
 static void export_done(struct export *x)
 {
 	for (size_t i = 0; i < x->n; i++) {
@@ -233,7 +248,7 @@ int store_export_csv(const char *path, long long run, int *ret_fd, char *ret_pac
 	struct pm_out_opts oo = { .size = sizeof(oo), .format = PM_OUT_CSV, .target = "" };
 	struct export x = { 0 };
 	const char *why = NULL;
-	char platform[128];
+	char platform[128], cpuid[128];
 	FILE *f = NULL;
 	int r = store_open_read(path, &x.st, ret_err);
 
@@ -241,6 +256,8 @@ int store_export_csv(const char *path, long long run, int *ret_fd, char *ret_pac
 		return r;
 	x.run = run ? run : store_last_run(x.st);
 	r = run_machine(&x, &oo, platform, sizeof(platform), ret_packs, packs_size);
+	run_cpuid(&x, cpuid, sizeof(cpuid));
+	oo.cpuid = cpuid[0] ? cpuid : NULL;
 	if (r == -ENOENT)
 		*ret_err = run ? "it has no such run (--run)" : "it holds no run";
 	if (r == -EDOM)

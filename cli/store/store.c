@@ -36,7 +36,7 @@ struct store {
 static const char schema[] =
 	"CREATE TABLE run (id INTEGER PRIMARY KEY, started_wall_ns INTEGER, command TEXT,"
 	" version TEXT, platform TEXT, simulated INTEGER, sim_platform TEXT,"
-	" interval_ms INTEGER, aggr TEXT);"
+	" interval_ms INTEGER, aggr TEXT, cpuid TEXT);"
 	"CREATE TABLE series (id INTEGER PRIMARY KEY, run INTEGER NOT NULL REFERENCES run(id),"
 	" name TEXT NOT NULL, unit TEXT, metric INTEGER, snapshot INTEGER, device TEXT,"
 	" place TEXT, socket INTEGER, die INTEGER, channel INTEGER, subchannel INTEGER,"
@@ -140,8 +140,28 @@ static int check_version(struct store *st, bool create, const char **ret_err)
 		*ret_err = "an empty file, not a pmumon recording";
 		return -EINVAL;
 	}
-	/* v < STORE_VERSION would migrate here, in one transaction: no older version exists */
 	return (int)v;
+}
+
+/* A file of version 1 (before run.cpuid): migrated in one transaction. */
+static int migrate(struct store *st, int v, const char **ret_err)
+{
+	char sql[64];
+	int r = 0;
+
+	if (v >= STORE_VERSION)
+		return v;
+	r = exec(st, "BEGIN", ret_err);
+	if (r == 0 && v < 2)
+		r = exec(st, "ALTER TABLE run ADD COLUMN cpuid TEXT", ret_err);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", STORE_VERSION);
+	if (r == 0)
+		r = exec(st, sql, ret_err);
+	if (r == 0)
+		r = exec(st, "COMMIT", ret_err);
+	else
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return r < 0 ? r : STORE_VERSION;
 }
 
 static int create_schema(struct store *st, const char **ret_err)
@@ -170,8 +190,8 @@ static int add_run(struct store *st, const struct store_run *run, const char **r
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (sqlite3_prepare_v2(st->db,
 			       "INSERT INTO run (started_wall_ns, command, version, platform,"
-			       " simulated, sim_platform, interval_ms, aggr)"
-			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+			       " simulated, sim_platform, interval_ms, aggr, cpuid)"
+			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &q, NULL) != SQLITE_OK)
 		return fail(st, ret_err, "recording the run");
 	sqlite3_bind_int64(q, 1, (long long)ts.tv_sec * 1000000000ll + ts.tv_nsec);
@@ -182,6 +202,7 @@ static int add_run(struct store *st, const struct store_run *run, const char **r
 	sqlite3_bind_text(q, 6, run->sim_platform, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q, 7, (long long)run->interval_ms);
 	sqlite3_bind_text(q, 8, run->aggr, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 9, run->cpuid && run->cpuid[0] ? run->cpuid : NULL, -1, SQLITE_STATIC);
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
@@ -214,6 +235,8 @@ int store_open_write(const char *path, bool overwrite, const struct store_run *r
 	r = exec(st, "PRAGMA journal_mode=WAL", ret_err);
 	if (r == 0)
 		r = check_version(st, true, ret_err);
+	if (r > 0)
+		r = migrate(st, r, ret_err);
 	if (r == 0)
 		r = create_schema(st, ret_err);
 	if (r >= 0)

@@ -13,7 +13,8 @@
 
 #include "pmumon/pmumon.h"
 
-#define STORE_VERSION 1 /* PRAGMA user_version of the files this pmumon writes */
+/* PRAGMA user_version of the files this pmumon writes: 2 added run.cpuid */
+#define STORE_VERSION 2
 
 struct store;
 
@@ -23,6 +24,7 @@ struct store_run {
 	bool simulated;
 	uint64_t interval_ms;
 	const char *aggr;
+	const char *cpuid; /* the machine's CPU id (pm_ctx__cpuid), NULL or "": unknown */
 };
 
 /*

@@ -120,6 +120,14 @@ struct pm_ctx_opts {
 	 * options, never pmumon's command-line flags.
 	 */
 	pm_log_diag_fn log_diag_fn;
+	/*
+	 * A recording's CPU, as perf's get_cpuid_str() prints it (x86
+	 * "GenuineIntel-6-8F-8", arm64 the MIDR "0x00000000410fd490"): what
+	 * the mapfile of a perf pmu-events tree and strcmp_cpuid_str() match.
+	 * It wins over the CPU id the recording names; NULL: the recording's, if
+	 * it names one. A live machine's is read from the machine.
+	 */
+	const char *cpuid;
 };
 
 PM_API int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx);
@@ -219,6 +227,9 @@ PM_API int pm_ctx__package_count(struct pm_ctx *ctx);
 PM_API int pm_ctx__die_count(struct pm_ctx *ctx);
 /* Names of the platform packs that match this machine, comma separated. */
 PM_API const char *pm_ctx__packs(struct pm_ctx *ctx);
+/* The CPU id its packs were matched with (perf's get_cpuid_str(); a recording's: the one
+ * pm_ctx_opts.cpuid gave, else the recording's); "" when none is known. */
+PM_API const char *pm_ctx__cpuid(struct pm_ctx *ctx);
 /*
  * What a platform pack says its live view (pmumon top) shows: a title, its
  * metrics (comma separated, as -M takes them), how to group the rows
@@ -573,6 +584,9 @@ PM_API size_t pm_replay__sample_count(const struct pm_replay *r);
 PM_API bool pm_replay__intervals(const struct pm_replay *r);	  /* else one total */
 PM_API bool pm_replay__duration_known(const struct pm_replay *r); /* duration_time has a value */
 PM_API const char *pm_replay__sim_platform(const struct pm_replay *r); /* NULL: real counts */
+/* The CPU id a pmumon recording names (its cpuid column or key, a "# cpuid: ID" comment
+ * line in any format); NULL: none. */
+PM_API const char *pm_replay__cpuid(const struct pm_replay *r);
 /* The finest rows the file has: per device, CPU, die, socket, or merged. */
 PM_API enum pm_aggr pm_replay__aggr(const struct pm_replay *r);
 /* Events the file only has as <not supported>, comma separated ("" if none). */
@@ -700,6 +714,9 @@ struct pm_out_opts {
 	/* the table: clear the screen (ANSI ESC[H ESC[2J) and repeat the header before
 	 * each interval, as perf stat's --interval-clear; for a terminal only */
 	bool clear_screen;
+	/* the CPU id of the machine that counted (pm_ctx__cpuid): CSV's cpuid column,
+	 * JSON's "cpuid" key, so an import finds its perf events again; NULL: none */
+	const char *cpuid;
 };
 
 PM_API int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out);

@@ -203,6 +203,10 @@ void pm_db_read_cpuid(struct pm_ctx *ctx, char *buf, size_t size)
 	uint64_t f, m, s;
 
 	buf[0] = '\0';
+	if (ctx->machine && ctx->machine->cpuid) { /* a recording's: given, or recorded */
+		ctx->machine->cpuid(ctx, buf, size);
+		return;
+	}
 	/* the first CPU's block is enough; the file may be far longer */
 	if (pm_read_prefix(ctx, "proc/cpuinfo", text, sizeof(text)) < 0 ||
 	    !cpuinfo_field(text, "vendor_id", vendor, sizeof(vendor))) {

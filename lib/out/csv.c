@@ -7,7 +7,8 @@
  * divided by zero), never 0. covered and instances say how many of the PMU
  * instances the row stands for its value covers (empty when it stands for
  * none), sim_platform which simulated platform (empty for a real
- * machine); columns are only ever added at the end. The header is the first
+ * machine), cpuid the counting machine's CPU id (perf's get_cpuid_str(), empty
+ * when unknown: an import matches perf's event tables with it); columns are only ever added at the end. The header is the first
  * line (no comment before it: readers take the first line as the header); a
  * simulated run says so in every row's simulated column. Per channel, the
  * device column holds the
@@ -26,7 +27,7 @@
 static const char *const columns[] = {
 	"type",	 "time_s",    "timestamp", "event",	"device",	"socket",     "die",
 	"cpu",	 "value",     "unit",	   "raw",	"enabled_ns",	"running_ns", "running_pct",
-	"flags", "simulated", "covered",   "instances", "sim_platform",
+	"flags", "simulated", "covered",   "instances", "sim_platform", "cpuid",
 };
 
 /* s as one field into b, quoted as RFC 4180 says when it must be, then its separator. */
@@ -170,7 +171,8 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 			field(o, "", false);
 		}
 		field(o, o->opts.simulated && o->opts.sim_platform ? o->opts.sim_platform : "",
-		      true);
+		      false);
+		field(o, o->opts.cpuid ? o->opts.cpuid : "", true);
 	}
 	return pm_obuf__flush(&o->buf, o->f); /* one write per report */
 }

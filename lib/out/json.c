@@ -186,6 +186,10 @@ static void report_parts(struct pm_out *o, const struct pm_report *r)
 		PM_JW_KEY(&w, "sim_platform");
 		pm_jw__string(&w, o->opts.sim_platform);
 	}
+	if (o->opts.cpuid && o->opts.cpuid[0]) { /* the counting machine's, for an import */
+		PM_JW_KEY(&w, "cpuid");
+		pm_jw__string(&w, o->opts.cpuid);
+	}
 	pm_jw__object_end(&w);
 	pm_obuf__putc(&o->pre, '\n');
 }

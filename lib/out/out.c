@@ -32,6 +32,7 @@ int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out
 		o->opts.sep = ',';
 	o->target = strdup(opts->target ? opts->target : "system wide");
 	o->sim_platform = pm_strdup0(opts->sim_platform);
+	o->cpuid = pm_strdup0(opts->cpuid);
 	o->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 	switch (opts->format) {
 	case PM_OUT_TABLE:
@@ -45,12 +46,13 @@ int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out
 		break;
 	}
 	if (!o->target || !o->ops || o->c_locale == (locale_t)0 ||
-	    (opts->sim_platform && !o->sim_platform)) {
+	    (opts->sim_platform && !o->sim_platform) || (opts->cpuid && !o->cpuid)) {
 		pm_out__free(o);
 		return -ENOMEM;
 	}
 	o->opts.target = o->target;
 	o->opts.sim_platform = o->sim_platform;
+	o->opts.cpuid = o->cpuid;
 	*ret_out = o;
 	return 0;
 }
@@ -148,6 +150,7 @@ void pm_out__free(struct pm_out *o)
 		freelocale(o->c_locale);
 	free(o->target);
 	free(o->sim_platform);
+	free(o->cpuid);
 	free(o->buf.p);
 	free(o->pre.p);
 	free(o->flags_text.p);

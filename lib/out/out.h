@@ -64,6 +64,7 @@ struct pm_out {
 	struct pm_out_opts opts;
 	char *target;	    /* owned copy of opts.target */
 	char *sim_platform; /* owned copy */
+	char *cpuid;	    /* owned copy */
 	locale_t c_locale;  /* numbers are printed in the C locale, always */
 	const struct pm_out_ops *ops;
 	unsigned n_reports;

@@ -709,6 +709,11 @@ static int perf_json_line(struct pm_replay_parser *p, const char *line, size_t l
 	}
 	if (timed)
 		t_ns = (uint64_t)llround(json_number_value(j) * 1e9);
+	if (!timed && p->rp->intervals) {
+		/* perf stat -j -I --summary: the totals, after the intervals they add up */
+		r = 0;
+		goto out;
+	}
 	if (json_where(p, o, &cpu, &socket, &die, &core) < 0)
 		goto out;
 	unit = json_string_value(json_object_get(o, "unit"));
@@ -934,6 +939,30 @@ static bool iso_wall_ns(const char *s, uint64_t *ret)
 	return true;
 }
 
+/* The CPU id a recording names (pmumon's cpuid column or key, a "# cpuid: ID" comment):
+ * perf's get_cpuid_str(), one per recording. 0 or -errno (said). */
+static int cpuid_of(struct pm_replay_parser *p, const char *id)
+{
+	size_t n = id ? strlen(id) : 0;
+
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isgraph((unsigned char)id[i]) || id[i] == ',')
+			return fail(p, NULL,
+				    "expected a CPU id such as GenuineIntel-6-8F-8, not '%s'", id);
+	if (n >= 128)
+		return fail(p, NULL, "a CPU id of %zu characters: at most 127", n);
+	if (!p->rp->cpuid) {
+		p->rp->cpuid = strdup(id);
+		return p->rp->cpuid ? 0 : -ENOMEM;
+	}
+	if (strcmp(p->rp->cpuid, id) != 0)
+		return fail(p, NULL, "a recording of one machine: cpuid '%s' after '%s'", id,
+			    p->rp->cpuid);
+	return 0;
+}
+
 /* pmumon CSV's sim_platform column: the simulated platform, the same on every row. */
 static int sim_platform_col(struct pm_replay_parser *p, const char *name)
 {
@@ -952,7 +981,7 @@ static int sim_platform_col(struct pm_replay_parser *p, const char *name)
 static const char *const pmumon_cols[] = {
 	"type",	     "time_s",	"timestamp", "event",	     "device",	   "socket",	 "die",
 	"cpu",	     "value",	"unit",	     "raw",	     "enabled_ns", "running_ns", "flags",
-	"simulated", "covered", "instances", "sim_platform", NULL,
+	"simulated", "covered", "instances", "sim_platform", "cpuid",	   NULL,
 };
 
 /* One of pmumon's records, its fields f as the CSV writes them (a CSV row, or a JSON Lines
@@ -981,6 +1010,8 @@ static int pmumon_fields(struct pm_replay_parser *p, const struct columns *c, ch
 	if (sim && !strcmp(sim, "1"))
 		p->rp->simulated = true;
 	r = sim_platform_col(p, col(c, f, n, "sim_platform"));
+	if (r == 0)
+		r = cpuid_of(p, col(c, f, n, "cpuid"));
 	if (r < 0)
 		return r;
 	if (!seconds_ns(col(c, f, n, "time_s") ? col(c, f, n, "time_s") : "", &t_ns))
@@ -1379,8 +1410,17 @@ static int run(struct pm_replay_parser *p)
 		if (line[0] == '#') {
 			/* perf -o: "# started on ..."; pmumon's "# SIMULATED: ...", before its
 			 * header (older files), after it, or not at all */
+			if (pm_str_has_prefix(line, "# started on") && p->header_done &&
+			    (p->rp->format == PM_REPLAY_PERF_CSV ||
+			     p->rp->format == PM_REPLAY_PERF_JSON))
+				return fail(p,
+					    "import one run at a time: cut the file at this line",
+					    "a second run of perf stat starts here (perf stat "
+					    "--append): its counts are not more of the first's");
 			if (pm_str_has_prefix(line, "# SIMULATED"))
 				r = simulated_comment(p->rp, line + strlen("# SIMULATED"));
+			else if (pm_str_has_prefix(line, "# cpuid:"))
+				r = cpuid_of(p, trim(line + strlen("# cpuid:")));
 			if (r < 0)
 				return r;
 			continue;
@@ -1596,5 +1636,7 @@ void pm_replay__free(struct pm_replay *rp)
 	free(rp->name);
 	free(rp->sim_platform);
 	free(rp->packs);
+	free(rp->cpuid);
+	free(rp->cpuid_given);
 	free(rp);
 }

@@ -75,6 +75,11 @@ const char *pm_replay__sim_platform(const struct pm_replay *r)
 	return r->simulated ? (r->sim_platform ? r->sim_platform : "") : NULL;
 }
 
+const char *pm_replay__cpuid(const struct pm_replay *r)
+{
+	return r->cpuid;
+}
+
 enum pm_aggr pm_replay__aggr(const struct pm_replay *r)
 {
 	bool dev = false, cpu = false, die = false, socket = false;
@@ -129,6 +134,26 @@ uint64_t pm_replay__mono_ns(struct pm_ctx *ctx)
 uint64_t pm_replay__wall_ns(struct pm_ctx *ctx)
 {
 	return ctx->replay->wall_ns;
+}
+
+/* Its CPU: the one the caller gave wins over the one the recording names. */
+void pm_replay__machine_cpuid(struct pm_ctx *ctx, char *buf, size_t size)
+{
+	const struct pm_replay *rp = ctx->replay;
+	const char *id = rp->cpuid_given && rp->cpuid_given[0] ? rp->cpuid_given : rp->cpuid;
+
+	snprintf(buf, size, "%s", id ? id : "");
+	if (!id)
+		pm_log(ctx, PM_LOG_INFO,
+		       "%s names no CPU id: perf event tables that a mapfile "
+		       "selects by CPU do not apply",
+		       rp->name);
+	else if (id == rp->cpuid_given && rp->cpuid && strcmp(rp->cpuid, id) != 0)
+		pm_log(ctx, PM_LOG_INFO, "the CPU id %s, as given (%s says %s)", id, rp->name,
+		       rp->cpuid);
+	else
+		pm_log(ctx, PM_LOG_INFO, "the CPU id %s, as %s", id,
+		       id == rp->cpuid_given ? "given" : "the recording says");
 }
 
 /* ---- discovery: the recording's PMUs and CPUs ------------------------------------------------------ */
@@ -434,6 +459,25 @@ static int canonical(struct pm_ctx *ctx, const char *name, const char *family, c
 	return 0;
 }
 
+/* Does a built-in platform pack (not in use) have an event of this name? A bare name that
+ * none has is perf's name= for one of its events, and is kept as printed. */
+static bool builtin_has(const char *name)
+{
+	char quoted[300];
+	int n = snprintf(quoted, sizeof(quoted), "\"%s\"", name);
+
+	if (n < 0 || (size_t)n >= sizeof(quoted))
+		return false;
+	for (size_t i = 0; i < pm_embedded_count; i++) {
+		const struct pm_embedded *f = &pm_embedded_files[i];
+
+		if (strncmp(f->path, "kernel/", 7) != 0 && pm_str_has_suffix(f->path, ".json") &&
+		    memmem(f->data, f->len, quoted, (size_t)n))
+			return true;
+	}
+	return false;
+}
+
 static int unknown_event(struct pm_ctx *ctx, const struct pm_replay_series *s,
 			 struct pm_diag *reterr)
 {
@@ -468,9 +512,9 @@ static int event_unit(struct pm_event *ev, const struct pm_alias *a,
 		unit = a->unit ? a->unit : "";
 	} else if (s->scale > 0) {
 		ev->scale = s->scale; /* pmumon CSV: value / raw */
-	} else if (!strcmp(s->unit, "msec") &&
-		   (!strcmp(s->name, "cpu-clock") || !strcmp(s->name, "task-clock"))) {
-		ev->scale = 1e-6; /* perf shows the clocks' ns in msec (facts §9) */
+	} else if (!strcmp(s->unit, "msec")) {
+		/* perf shows the clocks' ns in msec (facts §9), also under a name= of theirs */
+		ev->scale = 1e-6;
 	} else if (s->unit[0]) {
 		ev->scale = 1e-9; /* a unit whose scale only the counting machine knew */
 	}
@@ -492,7 +536,7 @@ int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr)
 	if (!rp)
 		return -EINVAL;
 	for (size_t i = 0; i < rp->n_series; i++)
-		rp->series[i].event = SIZE_MAX;
+		rp->series[i].event = rp->series[i].q_event = SIZE_MAX;
 	for (size_t i = 0; i < rp->n_series && r == 0; i++) {
 		struct pm_replay_series *s = &rp->series[i];
 		const char *family = NULL;
@@ -507,7 +551,8 @@ int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr)
 			family = find_pmu(ctx, s->pmu)->family;
 		else if (!is_generic(s->name) && !strchr(s->name, ':'))
 			family = alias_family(ctx, s->name);
-		if (!family && !s->pmu && !is_generic(s->name) && !strchr(s->name, ':'))
+		if (!family && !s->pmu && !is_generic(s->name) && !strchr(s->name, ':') &&
+		    builtin_has(s->name))
 			return unknown_event(ctx, s, reterr);
 		r = canonical(ctx, s->name, family, &spec, &a);
 		if (r == 0)
@@ -562,6 +607,92 @@ int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr)
 	return r;
 }
 
+/* The recording's PMU instance a metric's "pmu/terms/" names: itself, or perf's name
+ * without "uncore_" (cha_0 for uncore_cha_0); NULL when it names a family or nothing. */
+static const struct pm_pmu *named_instance(struct pm_ctx *ctx, const char *spec)
+{
+	size_t n = strcspn(spec, "/");
+	char name[128];
+	const struct pm_pmu *p;
+
+	if (!spec[n] || n + sizeof("uncore_") > sizeof(name))
+		return NULL;
+	snprintf(name, sizeof(name), "%.*s", (int)n, spec);
+	p = find_pmu(ctx, name);
+	if (!p) {
+		snprintf(name, sizeof(name), "uncore_%.*s", (int)n, spec);
+		p = find_pmu(ctx, name);
+	}
+	return p && strcmp(p->name, p->family) != 0 ? p : NULL;
+}
+
+/* A recorded event of l by its canonical name: its index, or SIZE_MAX. */
+static size_t recorded_event(const struct pm_evlist *l, const char *canon)
+{
+	for (size_t e = 0; e < l->n_ev; e++)
+		if (!strcmp(l->ev[e].spec, canon) || !strcmp(l->ev[e].label, canon))
+			return e;
+	return SIZE_MAX;
+}
+
+/*
+ * A metric's event on one PMU instance (ali_drw_21000@hif_rd@, cha_0@event\=0x0@): an
+ * event of its own on that instance alone, fed the counts of the recorded event's series
+ * there, as perf counts it on that PMU only. 1: bound, 0: not an instance the recording
+ * has counts of, or -errno.
+ */
+static int bind_instance(struct pm_evlist *l, const char *spec, size_t *ret_event)
+{
+	struct pm_ctx *ctx = l->ctx;
+	struct pm_replay *rp = ctx->replay;
+	const struct pm_pmu *p = named_instance(ctx, spec);
+	const struct pm_alias *a = NULL;
+	struct pm_strbuf fam = { 0 };
+	char *canon = NULL;
+	size_t e, ne;
+	int r;
+
+	if (!p)
+		return 0;
+	pm_strbuf__printf(&fam, "%s%s", p->family, spec + strcspn(spec, "/"));
+	r = fam.oom ? -ENOMEM : canonical(ctx, fam.s, p->family, &canon, &a);
+	pm_strbuf__done(&fam);
+	if (r < 0)
+		return r;
+	e = recorded_event(l, canon);
+	free(canon);
+	if (e == SIZE_MAX)
+		return 0;
+	r = pm_grow((void **)&l->ev, &l->cap_ev, l->n_ev + 1, sizeof(*l->ev));
+	if (r == 0)
+		r = pm_grow((void **)&l->inst, &l->cap_inst, l->n_inst + 1, sizeof(*l->inst));
+	if (r < 0)
+		return r;
+	ne = l->n_ev++;
+	l->ev[ne] = (struct pm_event){ .label = strdup(spec),
+				       .spec = strdup(spec),
+				       .unit = pm_strdup0(l->ev[e].unit),
+				       .scale = l->ev[e].scale,
+				       .per_pkg = l->ev[e].per_pkg,
+				       .group = -1,
+				       .first_inst = l->n_inst,
+				       .n_inst = 1 };
+	l->inst[l->n_inst] = (struct pm_evinst){ .event = ne, .pmu = p, .device = p->name };
+	if (!l->ev[ne].label || !l->ev[ne].spec || (l->ev[e].unit && !l->ev[ne].unit))
+		return -ENOMEM;
+	for (size_t i = 0; i < rp->n_series; i++) {
+		struct pm_replay_series *s = &rp->series[i];
+
+		if (s->event == e && s->pmu && !strcmp(s->pmu, p->name)) {
+			s->q_event = ne;
+			s->q_inst = l->n_inst;
+		}
+	}
+	l->n_inst++;
+	*ret_event = ne;
+	return 1;
+}
+
 /* A metric names an event: the recording's (by its canonical name), or an empty one. */
 int pm_replay__bind(struct pm_evlist *l, const char *spec, size_t *ret_event)
 {
@@ -572,6 +703,9 @@ int pm_replay__bind(struct pm_evlist *l, const char *spec, size_t *ret_event)
 	struct pm_event *ev;
 	int r;
 
+	r = bind_instance(l, spec, ret_event);
+	if (r != 0)
+		return r < 0 ? r : 0;
 	if (slash)
 		snprintf(family, sizeof(family), "%.*s", (int)(slash - spec), spec);
 	r = canonical(ctx, spec, family[0] ? family : NULL, &canon, &a);
@@ -618,7 +752,7 @@ int pm_replay__plan(struct pm_session *s, struct pm_diag *reterr)
 		struct pm_replay_series *se = &rp->series[i];
 		struct pm_counter *c;
 
-		se->counter = SIZE_MAX;
+		se->counter = se->q_counter = SIZE_MAX;
 		if (se->event == SIZE_MAX || se->event >= s->l->n_ev)
 			continue;
 		r = pm_grow((void **)&s->c, &s->cap_c, s->n_c + 1, sizeof(*s->c));
@@ -634,6 +768,18 @@ int pm_replay__plan(struct pm_session *s, struct pm_diag *reterr)
 		/* the row stands for as many instances as the recording said it did */
 		c->rec_instances = se->max_instances;
 		se->counter = s->n_c++;
+		se->q_counter = SIZE_MAX;
+		if (se->q_event == SIZE_MAX || se->q_event >= s->l->n_ev)
+			continue;
+		/* the same counts again, as a metric's event on this instance alone */
+		r = pm_grow((void **)&s->c, &s->cap_c, s->n_c + 1, sizeof(*s->c));
+		if (r < 0)
+			break;
+		s->c[s->n_c] = s->c[se->counter];
+		s->c[s->n_c].inst = se->q_inst;
+		s->c[s->n_c].event = se->q_event;
+		s->c[s->n_c].leader = s->n_c;
+		se->q_counter = s->n_c++;
 	}
 	return r;
 }
@@ -723,13 +869,19 @@ static int replay_read(struct pm_session *s)
 
 		if (se->counter == SIZE_MAX || (!v->have && !v->not_counted))
 			continue;
-		c = &s->c[se->counter];
-		pm_counter__raise(c, v->quality);
-		c->rec_covered = v->instances ? v->covered : c->rec_instances;
-		d = delta_of(&s->l->ev[c->event], v, duration);
-		c->cur.val += d.val;
-		c->cur.ena += d.ena;
-		c->cur.run += d.run;
+		for (int k = 0; k < 2; k++) {
+			size_t at = k ? se->q_counter : se->counter;
+
+			if (at == SIZE_MAX)
+				continue;
+			c = &s->c[at];
+			pm_counter__raise(c, v->quality);
+			c->rec_covered = v->instances ? v->covered : c->rec_instances;
+			d = delta_of(&s->l->ev[c->event], v, duration);
+			c->cur.val += d.val;
+			c->cur.ena += d.ena;
+			c->cur.run += d.run;
+		}
 	}
 	rp->now_ns = rp->cur.t_ns;
 	rp->wall_ns = rp->cur.wall_ns;

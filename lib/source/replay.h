@@ -42,6 +42,9 @@ struct pm_replay_series {
 	size_t last_sample;	/* the first pass: the last sample it had a value in */
 	/* bound when the evlist and the session are built (replay.c) */
 	size_t event, inst, counter;
+	/* a metric's instance-qualified event on its PMU (ali_drw_21000@hif_rd@): a second
+	 * event and counter fed the same counts; SIZE_MAX: none */
+	size_t q_event, q_inst, q_counter;
 	int topo_cpu; /* the CPU of the replay topology its counter sits on, -1 none */
 };
 
@@ -91,6 +94,8 @@ struct pm_replay {
 	uint64_t now_ns;	     /* the clock: the end of the last sample read */
 	uint64_t wall_ns;	     /* its wall clock */
 	char *packs;		     /* --pack: comma-separated names, NULL: by PMU family */
+	char *cpuid;		     /* the CPU id the recording names, NULL: none */
+	char *cpuid_given;	     /* pm_ctx_opts.cpuid: wins over the recording's */
 };
 
 /* replay-parse.c: play the recording from its first sample again. 0 or -errno. */
@@ -119,6 +124,8 @@ bool pm_replay__pack_matches(struct pm_ctx *ctx, const char *pack, bool has_matc
 			     const char *family, const char *compat);
 /* The machine's need_family: a matching pack has events on this PMU family: have a PMU of it. */
 int pm_replay__need_family(struct pm_ctx *ctx, const char *family, const char *compat);
+/* The machine's cpuid: the one given, else the recording's (said at PM_LOG_INFO). */
+void pm_replay__machine_cpuid(struct pm_ctx *ctx, char *buf, size_t size);
 /* The machine's bind_event: the event a metric names, from the recording (or an empty one). */
 int pm_replay__bind(struct pm_evlist *l, const char *spec, size_t *ret_event);
 /* The replay source's plan: one counter per series. */

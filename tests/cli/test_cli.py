@@ -20,7 +20,7 @@ PMUMON = os.environ['PMUMON']
 FIXTURES = os.environ['PMUMON_TEST_SYSFS']
 
 CSV_HEADER = ('type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,'
-              'enabled_ns,running_ns,running_pct,flags,simulated,covered,instances,sim_platform')
+              'enabled_ns,running_ns,running_pct,flags,simulated,covered,instances,sim_platform,cpuid')
 
 
 def run(*args, root=None, timeout=60, **kw):

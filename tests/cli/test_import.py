@@ -44,7 +44,7 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(fixture(name)) as f:
             old = ''.join(line for line in f if not line.startswith('#'))
-        cut = [line.rsplit(',', 3)[0] for line in r.stdout.splitlines()]
+        cut = [line.rsplit(',', 4)[0] for line in r.stdout.splitlines()]
         self.assertEqual('\n'.join(cut) + '\n', old)
         with tempfile.NamedTemporaryFile('w', suffix='.csv') as again:
             again.write(r.stdout)
@@ -497,6 +497,187 @@ class BadInput(unittest.TestCase):
             r = run('import', '-', stdin=f.read())
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn('msr/tsc/', r.stdout)
+
+
+def perf_tree(root):
+    """A perf pmu-events tree of two CPUs whose mapfile rows differ only in the
+    stepping: the same metric name, a different formula in each directory."""
+    x86 = os.path.join(root, 'arch', 'x86')
+    for d, k in (('alpha', ''), ('beta', '2 * ')):
+        os.makedirs(os.path.join(x86, d))
+        with open(os.path.join(x86, d, 'metrics.json'), 'w') as f:
+            json.dump([{'MetricName': 'faults_per_ms', 'BriefDescription': d,
+                        'MetricExpr': k + 'page\\-faults / cpu\\-clock * 1e6'}], f)
+    with open(os.path.join(x86, 'mapfile.csv'), 'w') as f:
+        f.write('Family-model,Version,Filename,EventType\n'
+                'GenuineIntel-6-55-[4567],v1,alpha,core\n'
+                'GenuineIntel-6-55-[0123],v1,beta,core\n')
+
+
+class CpuId(unittest.TestCase):
+    """import --cpuid names the CPU a perf file does not, so a perf tree's mapfile
+    picks its directory; pmumon's recordings carry it (issue 14, item 7)."""
+    # perf61-x-totals.csv: 81 page-faults over 603.50 msec of cpu-clock (perf's
+    # metrics see the clock in msec, as it prints it): 81 / 603.5 * 1e6
+    ALPHA = 81 / 603.5 * 1e6
+    BETA = 2 * 81 / 603.5 * 1e6
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        perf_tree(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def metric(self, *args):
+        r = run('import', '--events-dir', self.tmp.name, '-M', 'faults_per_ms', '-j', *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        (m,) = [json.loads(l) for l in r.stdout.splitlines()
+                if json.loads(l)['event'] == 'faults_per_ms']
+        return m, r.stderr
+
+    def test_cpuid_selects_the_mapfile_directory(self):
+        m, err = self.metric('--cpuid', 'GenuineIntel-6-55-4', '-v', fixture('perf61-x-totals.csv'))
+        self.assertAlmostEqual(m['value'], self.ALPHA, places=6)
+        self.assertIn('the CPU id GenuineIntel-6-55-4, as given', err)
+        m, _ = self.metric('--cpuid', 'GenuineIntel-6-55-1', fixture('perf61-x-totals.csv'))
+        self.assertAlmostEqual(m['value'], self.BETA, places=6)
+        self.assertEqual(m['cpuid'], 'GenuineIntel-6-55-1')
+        # a perf file names no CPU: no directory, no metric, and -v says why
+        r = run('import', '--events-dir', self.tmp.name, '-M', 'faults_per_ms', '-v',
+                fixture('perf61-x-totals.csv'))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('names no CPU id', r.stderr)
+        r = run('import', '--cpuid', 'a b', fixture('perf61-x-totals.csv'))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--cpuid wants the CPU id', r.stderr)
+
+    def round_trip(self, fmt, suffix):
+        r = run('import', fmt, '--cpuid', 'GenuineIntel-6-55-1', fixture('perf61-x-totals.csv'))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with tempfile.NamedTemporaryFile('w', suffix=suffix) as rec:
+            rec.write(r.stdout)
+            rec.flush()
+            # the recording says which CPU counted: beta's formula
+            m, err = self.metric('-v', rec.name)
+            self.assertAlmostEqual(m['value'], self.BETA, places=6)
+            self.assertIn('the CPU id GenuineIntel-6-55-1, as the recording says', err)
+            # a given one wins, and -v says both
+            m, err = self.metric('-v', '--cpuid', 'GenuineIntel-6-55-5', rec.name)
+            self.assertAlmostEqual(m['value'], self.ALPHA, places=6)
+            self.assertIn('the CPU id GenuineIntel-6-55-5, as given (%s says '
+                          'GenuineIntel-6-55-1)' % rec.name, err)
+            again = run('import', fmt, rec.name)
+            strip = (lambda t: [dict(json.loads(l), target='') for l in t.splitlines()]) \
+                if fmt == '-j' else (lambda t: t)
+            self.assertEqual(strip(again.stdout), strip(r.stdout))
+        return r.stdout
+
+    def test_pmumon_csv_carries_the_cpuid(self):
+        out = self.round_trip('-x,', '.csv')
+        header, first = out.splitlines()[:2]
+        self.assertTrue(header.endswith(',sim_platform,cpuid'))
+        self.assertTrue(first.endswith(',GenuineIntel-6-55-1'))
+
+    def test_pmumon_json_lines_carry_the_cpuid(self):
+        out = self.round_trip('-j', '.json')
+        self.assertEqual(json.loads(out.splitlines()[0])['cpuid'], 'GenuineIntel-6-55-1')
+
+    def test_a_comment_names_it_in_any_file(self):
+        with open(fixture('perf61-x-totals.csv')) as f:
+            text = '# cpuid: GenuineIntel-6-55-6\n' + f.read()
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as rec:
+            rec.write(text)
+            rec.flush()
+            m, _ = self.metric(rec.name)
+            self.assertAlmostEqual(m['value'], self.ALPHA, places=6)
+            rec.write('# cpuid: GenuineIntel-6-55-1\n')
+            rec.flush()
+            r = run('import', rec.name)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("a recording of one machine: cpuid 'GenuineIntel-6-55-1' after "
+                          "'GenuineIntel-6-55-6'", r.stderr)
+
+    def test_instance_qualified_metric_events_bind_to_that_instance(self):
+        # a metric's pmu_N@terms@ counts on that PMU alone: its recorded rows there
+        # (cha_0 is perf's name for uncore_cha_0); hand-checked: 300 x 64 B, 10 / 40
+        yt = os.path.join(self.tmp.name, 'arch', 'arm64', 'yt')
+        os.makedirs(yt)
+        with open(os.path.join(self.tmp.name, 'arch', 'arm64', 'mapfile.csv'), 'w') as f:
+            f.write('MIDR,Version,Filename,EventType\n0x00000000410fd490,v1,yt,core\n')
+        with open(os.path.join(yt, 'm.json'), 'w') as f:
+            json.dump([{'MetricName': 'one_rd', 'MetricExpr': 'ali_drw_21080@hif_rd@ * 64',
+                        'ScaleUnit': '1B'},
+                       {'MetricName': 'cha0_share', 'MetricExpr':
+                        'cha_0@event\\=0x0@ / (cha_0@event\\=0x0@ + uncore_cha_1@event\\=0x0@)'}],
+                      f)
+        counts = ('time_s,device,event,count\n'
+                  '1,ali_drw_21000,hif_rd,100\n1,ali_drw_21080,hif_rd,300\n'
+                  '1,uncore_cha_0,uncore_cha/event=0x0/,10\n1,uncore_cha_1,uncore_cha/event=0x0/,30\n'
+                  '2,ali_drw_21000,hif_rd,100\n2,ali_drw_21080,hif_rd,500\n'
+                  '2,uncore_cha_0,uncore_cha/event=0x0/,20\n2,uncore_cha_1,uncore_cha/event=0x0/,20\n')
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+            f.write(counts)
+            f.flush()
+            r = run('import', '--events-dir', self.tmp.name, '--cpuid', '0x00000000410fd490',
+                    '-M', 'one_rd,cha0_share', '-j', f.name)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = {(j['type'], j['time_s'], j['event'], j.get('device')): j['value']
+               for j in map(json.loads, r.stdout.splitlines())}
+        self.assertEqual(got[('interval', 1.0, 'one_rd', 'ali_drw_21080')], 300 * 64)
+        self.assertEqual(got[('interval', 2.0, 'one_rd', 'ali_drw_21080')], 500 * 64)
+        self.assertEqual(got[('interval', 1.0, 'cha0_share', 'uncore_cha_0')], 0.25)
+        self.assertEqual(got[('total', 2.0, 'cha0_share', 'uncore_cha_0')], 30 / 80)
+        self.assertNotIn(('interval', 1.0, 'one_rd', 'ali_drw_21000'), got)
+
+    def test_a_db_recording_keeps_the_cpuid(self):
+        import sqlite3
+        with tempfile.TemporaryDirectory() as d:
+            db = os.path.join(d, 'r.db')
+            r = run('--sim', 'amdzen2', 'record', '-o', db, '-e', 'msr/tsc/',
+                    '--interval-count', '2')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            c = sqlite3.connect(db)
+            self.assertEqual(c.execute('SELECT cpuid FROM run').fetchone()[0],
+                             'AuthenticAMD-23-31-0')
+            c.close()
+            r = run('import', '-v', '-x,', db)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn('the CPU id AuthenticAMD-23-31-0, as the recording says', r.stderr)
+            self.assertTrue(r.stdout.splitlines()[1].endswith(',AuthenticAMD-23-31-0'))
+
+
+class PerfOptions(unittest.TestCase):
+    """perf 6.1 files of the options perf users type (issue 14, item 12; made on
+    this machine, tests/data/import/README.md): the values are perf's."""
+
+    def values(self, name, kind='total'):
+        return {(j['event']): (j['value'], j['raw']) for j in rows(fixture(name))
+                if j['type'] == kind}
+
+    def test_j_summary_after_intervals(self):
+        # perf stat -j -I 200 --summary: intervals, then the summary, which is
+        # their sum: the import's totals equal perf's summary objects
+        got = self.values('perf61-j-summary.json')
+        self.assertAlmostEqual(got['cpu-clock'][0], 1003.231088, places=6)
+        self.assertAlmostEqual(got['task-clock'][0], 1003.231958, places=6)
+        self.assertEqual(got['page-faults'][0], 62033)
+        iv = [j for j in rows(fixture('perf61-j-summary.json')) if j['type'] == 'interval']
+        self.assertEqual(len(iv), 9)
+
+    def test_name_terms(self):
+        # cpu-clock/name=myclk/: perf prints the name, with the clock's msec
+        for name, clk in (('perf61-x-names.csv', 607.79), ('perf61-j-names.json', 614.411187)):
+            got = self.values(name)
+            self.assertAlmostEqual(got['myclk'][0], clk, places=6)
+            self.assertEqual(got['myclk'][1], round(clk * 1e6))
+        self.assertEqual(self.values('perf61-x-names.csv')['page-faults'][0], 30982)
+
+    def test_append_is_refused_where_the_second_run_starts(self):
+        r = run('import', fixture('perf61-x-append.csv'))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('perf61-x-append.csv:4: a second run of perf stat starts here', r.stderr)
+        self.assertIn('cut the file at this line', r.stderr)
 
 
 if __name__ == '__main__':

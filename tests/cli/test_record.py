@@ -58,7 +58,7 @@ class Record(unittest.TestCase):
                             '--interval-count', '4')
         self.assertEqual(r.returncode, 0, r.stderr)
         c = sqlite3.connect(db)
-        self.assertEqual(c.execute('PRAGMA user_version').fetchone()[0], 1)
+        self.assertEqual(c.execute('PRAGMA user_version').fetchone()[0], 2)
         self.assertEqual(c.execute('PRAGMA journal_mode').fetchone()[0], 'wal')
         self.assertEqual(c.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
         run_row = c.execute('SELECT simulated, sim_platform, interval_ms, aggr, command'
@@ -281,7 +281,7 @@ class Record(unittest.TestCase):
         c.close()
         r, _ = self.record('yitian710', '--interval-count', '1')
         self.assertEqual(r.returncode, 1)
-        self.assertIn('schema version 7, newer than this pmumon\'s (1)', r.stderr)
+        self.assertIn('schema version 7, newer than this pmumon\'s (2)', r.stderr)
         r = run('report', db)
         self.assertEqual(r.returncode, 1)
         self.assertIn('schema version 7', r.stderr)
