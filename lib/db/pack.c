@@ -605,38 +605,20 @@ static char *dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
-static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, const char *file,
-		      size_t idx, json_t *j)
+/* add_metric()'s second half: the checked expression's definition into db. */
+static int add_metric_def(struct pm_ctx *ctx, struct pm_db *db, json_t *j, json_t *std,
+			  struct pm_metric_def *pm, const char *expr, const char *name,
+			  const char *unit, const char *scale_unit, const char *file)
 {
-	const char *name = jstr(j, "MetricName"), *expr = jstr(j, "MetricExpr");
-	const char *unit = jstr(j, "Unit"), *scale_unit = jstr(j, "ScaleUnit");
-	struct pm_metric_def m = { .scale = 1.0, .pack = pack };
+	struct pm_metric_def m = *pm;
 	char family[64] = "", unit_str[64] = "";
-	struct pm_diag d;
 
-	if (name && !expr && jstr(j, "Unavailable"))
-		expr = "0"; /* listed so users learn why it is missing */
-	if (!name || !expr) {
-		pm_log(ctx, PM_LOG_WARN,
-		       "pack '%s': %s entry %zu: no MetricName or MetricExpr, "
-		       "ignoring",
-		       pack, file, idx);
-		return 0;
-	}
-	pm_diag__init(&d);
-	if (pm_expr__check(expr, &d) < 0) {
-		pm_log(ctx, PM_LOG_WARN,
-		       "pack '%s': %s metric '%s': %s at character %d of '%s', "
-		       "ignoring",
-		       pack, file, name, d.msg, d.pos, expr);
-		return 0;
-	}
 	if (unit && pm_db_unit_to_family(unit, family, sizeof(family)) < 0)
 		return 0;
 	if (scale_unit &&
 	    pm_db_parse_scale_unit(scale_unit, &m.scale, unit_str, sizeof(unit_str)) < 0) {
 		pm_log(ctx, PM_LOG_WARN, "pack '%s': %s metric '%s': bad ScaleUnit '%s', ignoring",
-		       pack, file, name, scale_unit);
+		       m.pack, file, name, scale_unit);
 		return 0;
 	}
 	if (pm_grow((void **)&db->metrics, &db->cap_metrics, db->n_metrics + 1,
@@ -644,8 +626,8 @@ static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, co
 		return -ENOMEM;
 	m.name = strdup(name);
 	m.expr = strdup(expr);
-	m.groups = dup_or_empty(jstr(j, "MetricGroup"));
-	m.desc = dup_or_empty(jstr(j, "BriefDescription"));
+	m.groups = dup_or_empty(field_or_std(j, std, "MetricGroup"));
+	m.desc = dup_or_empty(field_or_std(j, std, "BriefDescription"));
 	m.family = unit ? strdup(family) : NULL;
 	m.unit = strdup(unit_str);
 	m.scope = dup_or_empty(jstr(j, "Scope"));
@@ -658,6 +640,48 @@ static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, co
 	    !m.scope || (jstr(j, "Note") && !m.note))
 		return -ENOMEM;
 	return 0;
+}
+
+/*
+ * A metric entry; std: the arch's standard metric its ArchStdEvent names
+ * (jevents.py copies each field the entry leaves out), NULL for none.
+ * perf_tree: the expression as perf's build step rewrites it.
+ */
+static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, const char *file,
+		      size_t idx, json_t *j, json_t *std, bool perf_tree)
+{
+	const char *name = field_or_std(j, std, "MetricName");
+	const char *expr = field_or_std(j, std, "MetricExpr");
+	const char *unit = field_or_std(j, std, "Unit");
+	const char *scale_unit = field_or_std(j, std, "ScaleUnit");
+	struct pm_metric_def m = { .scale = 1.0, .pack = pack };
+	char *fixed = NULL;
+	struct pm_diag d;
+	int r;
+
+	if (name && !expr && jstr(j, "Unavailable"))
+		expr = "0"; /* listed so users learn why it is missing */
+	if (!name || !expr) {
+		pm_log(ctx, PM_LOG_WARN,
+		       "pack '%s': %s entry %zu: no MetricName or MetricExpr, "
+		       "ignoring",
+		       pack, file, idx);
+		return 0;
+	}
+	if (perf_tree && pm_expr__perf_escapes(expr, &fixed) < 0)
+		return -ENOMEM;
+	pm_diag__init(&d);
+	if (pm_expr__check(fixed ? fixed : expr, &d) < 0) {
+		pm_log(ctx, PM_LOG_WARN,
+		       "pack '%s': %s metric '%s': %s at character %d of '%s', "
+		       "ignoring",
+		       pack, file, name, d.msg, d.pos, expr);
+		free(fixed);
+		return 0;
+	}
+	r = add_metric_def(ctx, db, j, std, &m, fixed ? fixed : expr, name, unit, scale_unit, file);
+	free(fixed);
+	return r;
 }
 
 static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, const char *dir,
@@ -682,7 +706,7 @@ static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, c
 		if (!arr)
 			continue;
 		json_array_foreach(arr, j, m) {
-			r = add_metric(ctx, db, pack, e->path, j, m);
+			r = add_metric(ctx, db, pack, e->path, j, m, NULL, false);
 			if (r < 0)
 				break;
 		}
@@ -964,15 +988,18 @@ static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack
 	if (!arr)
 		return 0;
 	json_array_foreach(arr, i, e) {
-		if (jstr(e, "MetricName")) {
-			const char *compat = jstr(e, "Compat");
+		/* an ArchStdEvent may name one of the arch's standard metrics (sbsa.json) */
+		json_t *std = std_event(stds, e);
+
+		if (field_or_std(e, std, "MetricName")) {
+			const char *compat = field_or_std(e, std, "Compat");
 			bool have = !compat;
 
 			/* a sys table's metric belongs to the PMUs its Compat names */
 			for (size_t p = 0; !have && p < ctx->n_pmus; p++)
 				have = compat_ok(compat, ctx->pmus[p]);
 			if (have)
-				r = add_metric(ctx, db, pack, f->path, i, e);
+				r = add_metric(ctx, db, pack, f->path, i, e, std, true);
 		} else if (jstr(e, "EventName") || jstr(e, "ArchStdEvent")) {
 			r = add_event(ctx, pack, f->path, i, e, kind, stds);
 		}
@@ -1003,7 +1030,9 @@ static json_t *arch_std_events(struct pm_ctx *ctx, struct pm_db *db, const char 
 			continue;
 		arr = parse_json(ctx, db->files[i]);
 		json_array_foreach(arr, j, e) {
-			const char *name = jstr(e, "EventName");
+			/* jevents.py keys the standard metrics by MetricName too */
+			const char *name = jstr(e, "MetricName") ? jstr(e, "MetricName") :
+								   jstr(e, "EventName");
 			char low[256];
 			size_t k;
 

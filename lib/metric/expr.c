@@ -8,6 +8,7 @@
  */
 #include "metric/expr.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -660,4 +661,41 @@ double pm_expr__eval(const struct pm_expr *e, const double *slots)
 		st[sp - 1] = c;
 	}
 	return sp == 1 ? st[0] : NAN;
+}
+
+/* metric.py ParsePerfJson(): an event name is what the regex
+ * [a-zA-Z][^-+/\* \\\(\),]*(?:\\.[^-+/\* \\\(\),]*)* matches. */
+static bool ends_perf_name(char c)
+{
+	return c == '\0' || strchr("-+/* \\(),", c) != NULL;
+}
+
+int pm_expr__perf_escapes(const char *text, char **ret)
+{
+	struct pm_strbuf b = { 0 };
+	size_t i = 0;
+
+	while (text[i]) {
+		if (!isalpha((unsigned char)text[i])) {
+			pm_strbuf__printf(&b, "%c", text[i++]);
+			continue;
+		}
+		/* one name: _FixEscapes() puts a backslash before an unescaped ',' or '=' */
+		for (; text[i] && (text[i] == '\\' || !ends_perf_name(text[i])); i++) {
+			if (text[i] == '\\' && text[i + 1]) {
+				pm_strbuf__printf(&b, "\\%c", text[i + 1]);
+				i++;
+				continue;
+			}
+			if (text[i] == '\\')
+				break;
+			pm_strbuf__printf(&b, "%s%c", text[i] == '=' ? "\\" : "", text[i]);
+		}
+	}
+	if (b.oom) {
+		pm_strbuf__done(&b);
+		return -ENOMEM;
+	}
+	*ret = b.s ? pm_strbuf__steal(&b) : strdup("");
+	return *ret ? 0 : -ENOMEM;
 }

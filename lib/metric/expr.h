@@ -51,6 +51,14 @@ size_t pm_expr__ref_count(const struct pm_expr *e);
 const char *pm_expr__ref(const struct pm_expr *e, size_t i, enum pm_expr_ref *ret_ref,
 			 int *ret_slot);
 
+/*
+ * A perf tree's MetricExpr as perf's build step leaves it: metric.py's
+ * Event() runs _FixEscapes() over every event name, so an '=' or ',' the
+ * file left unescaped (hybrid `msr@tsc\,cpu=cpu_core@`) gets its backslash.
+ * *ret is malloc'ed; 0 or -ENOMEM.
+ */
+int pm_expr__perf_escapes(const char *text, char **ret);
+
 /* Parse only (no slots): 0 or -EINVAL with the position in reterr. */
 int pm_expr__check(const char *text, struct pm_diag *reterr);
 

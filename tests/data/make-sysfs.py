@@ -198,13 +198,25 @@ def uncore(root, names, type_):
         type_ += 1
 
 
+# The Intel core PMU's slots and perf-metrics events (arch/x86/events/intel/core.c,
+# EVENT_ATTR_STR(slots / topdown-*, ...)) that perf's tma_* metrics name.
+SPR_TOPDOWN = {
+    'slots': 'event=0x00,umask=0x4', 'topdown-retiring': 'event=0x00,umask=0x80',
+    'topdown-bad-spec': 'event=0x00,umask=0x81', 'topdown-fe-bound': 'event=0x00,umask=0x82',
+    'topdown-be-bound': 'event=0x00,umask=0x83', 'topdown-heavy-ops': 'event=0x00,umask=0x84',
+    'topdown-br-mispredict': 'event=0x00,umask=0x85',
+    'topdown-fetch-lat': 'event=0x00,umask=0x86', 'topdown-mem-bound': 'event=0x00,umask=0x87',
+}
+
+
 def spr(root):
     topology(root, [(c, 0, 0, c) for c in range(8)])
     common(root)
     pmu(root, 'cpu', 4, formats={'event': 'config:0-7', 'umask': 'config:8-15',
                                  'edge': 'config:18', 'inv': 'config:23', 'cmask': 'config:24-31',
                                  'ldlat': 'config1:0-15', 'offcore_rsp': 'config1:0-63',
-                                 'frontend': 'config1:0-23'})
+                                 'frontend': 'config1:0-23'},
+        events=SPR_TOPDOWN)
     uncore(root, ['uncore_m2hbm_0', 'uncore_m2hbm_1'], 20)
     intel_cpuinfo(root, 0x8F, 8)
 
@@ -215,6 +227,8 @@ def hybrid_ff(root):
     for name, type_, cpus in (('cpu_core', 4, '0-3'), ('cpu_atom', 8, '4-7')):
         pmu(root, name, type_, formats={'event': 'config:0-7', 'umask': 'config:8-15'},
             extra={'cpus': cpus + '\n'})
+    # arch/x86/events/msr.c: the free-running TSC (hybrid metrics name msr@tsc\,cpu=cpu_core@)
+    pmu(root, 'msr', 9, formats={'event': 'config:0-63'}, events={'tsc': 'event=0x00'})
     uncore(root, ['uncore_cbox_0', 'uncore_cbox_1', 'uncore_qpi_0', 'uncore_upi_0',
                   'uncore_sbox_0', 'uncore_arb', 'uncore_imc_free_running_0',
                   'uncore_iio_free_running_0', 'uncore_cha_0', 'uncore_cha_1', 'uncore_imc_0',
@@ -225,7 +239,9 @@ def hybrid_ff(root):
 def zen4(root):
     topology(root, [(c, 0, 0, c) for c in range(8)])
     common(root)
-    pmu(root, 'cpu', 4, formats={'event': 'config:0-7,32-35', 'umask': 'config:8-15'})
+    # arch/x86/events/amd/core.c amd_format_attr (perf's zen4 metrics use cmask)
+    pmu(root, 'cpu', 4, formats={'event': 'config:0-7,32-35', 'umask': 'config:8-15',
+                                 'edge': 'config:18', 'inv': 'config:23', 'cmask': 'config:24-31'})
     pmu(root, 'amd_l3', 13, cpumask='0', formats={'event': 'config:0-7', 'umask': 'config:8-15'})
     write(root, 'proc/cpuinfo', 'processor\t: 0\nvendor_id\t: AuthenticAMD\n'
           'cpu family\t: 25\nmodel\t\t: 17\nstepping\t: 1\n')
@@ -234,7 +250,9 @@ def zen4(root):
 def n2_cmn(root):
     topology(root, [(c, 0, 0, c) for c in range(8)])
     common(root)
-    pmu(root, 'armv8_pmuv3_0', 8, formats={'event': 'config:0-15'}, extra={'cpus': '0-7\n'})
+    # caps/slots: the PMU's PMMIR_EL1.SLOTS (drivers/perf/arm_pmuv3.c); Neoverse N2 has 5
+    pmu(root, 'armv8_pmuv3_0', 8, formats={'event': 'config:0-15'},
+        extra={'cpus': '0-7\n', 'caps/slots': '5\n'})
     for n, ident, type_ in (('arm_cmn_0', '43c01', 30), ('arm_cmn_1', '0434', 31)):
         pmu(root, n, type_, cpumask='0', formats={'type': 'config:0-15', 'eventid': 'config:16-26'},
             extra={'identifier': ident + '\n'})
