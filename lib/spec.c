@@ -209,12 +209,26 @@ static bool all_mods(const char *s, size_t n)
 	return true;
 }
 
+static bool is_dec(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_hex(char c)
+{
+	return isxdigit((unsigned char)c) != 0;
+}
+
 /* perf's raw event: 'r' and hex digits only (parse-events.l: r{num_raw_hex}), so "r0x3c"
  * is not one, as perf refuses it. */
 static bool is_raw(const char *s, size_t n, uint64_t *ret)
 {
-	return n >= 2 && s[0] == 'r' && strspn(s + 1, "0123456789abcdefABCDEF") >= n - 1 &&
-	       pm_parse_u64(s + 1, n - 1, 16, ret) == 0;
+	if (n < 2 || s[0] != 'r')
+		return false;
+	for (size_t i = 1; i < n; i++) /* within n: the input has no NUL at its end */
+		if (!is_hex(s[i]))
+			return false;
+	return pm_parse_u64(s + 1, n - 1, 16, ret) == 0;
 }
 
 static bool is_tp_char(char c)
@@ -246,16 +260,6 @@ static size_t device_path_len(struct parser *p)
 	p->err = err;
 	p->pos = save;
 	return found;
-}
-
-static bool is_dec(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool is_hex(char c)
-{
-	return isxdigit((unsigned char)c) != 0;
 }
 
 /* A number of perf's <mem> lexer state: num_dec [0-9]+ or num_hex 0x[a-fA-F0-9]+, 64 bits
