@@ -325,6 +325,32 @@ static int parse_breakpoint(struct parser *p, struct pm_spec_event *ev)
 	return 0;
 }
 
+/* pmu '/' [block '/'] terms '/' [[':'] mods], p at the first '/', the PMU's name n long. */
+static int parse_pmu_event(struct parser *p, struct pm_spec_event *ev, size_t start, size_t n)
+{
+	size_t block;
+	int r;
+
+	ev->kind = PM_SPEC_PMU;
+	p->pos++;
+	block = device_path_len(p);
+	if (block) {
+		n += 1 + block;
+		p->pos += block + 1;
+	}
+	ev->pmu = dup_span(p->s + start, n);
+	if (!ev->pmu)
+		return -ENOMEM;
+	r = parse_terms(p, ev, true);
+	if (r < 0)
+		return r;
+	if (at(p, ':'))
+		p->pos++;
+	if (p->pos < p->len && p->s[p->pos] != ',' && p->s[p->pos] != '}')
+		return parse_mods(p, ev);
+	return 0;
+}
+
 static int parse_event(struct parser *p, struct pm_spec_event *ev, int group)
 {
 	size_t start = p->pos, n;
@@ -341,30 +367,9 @@ static int parse_event(struct parser *p, struct pm_spec_event *ev, int group)
 		return r;
 	}
 	if (at(p, '/')) {
-		size_t block;
-
-		ev->kind = PM_SPEC_PMU;
-		p->pos++;
-		block = device_path_len(p);
-		if (block) {
-			n += 1 + block;
-			p->pos += block + 1;
-		}
-		ev->pmu = dup_span(p->s + start, n);
-		if (!ev->pmu)
-			return -ENOMEM;
-		r = parse_terms(p, ev, true);
-		if (r < 0)
-			return r;
-		if (at(p, ':'))
-			p->pos++;
-		if (p->pos < p->len && p->s[p->pos] != ',' && p->s[p->pos] != '}') {
-			r = parse_mods(p, ev);
-			if (r < 0)
-				return r;
-		}
+		r = parse_pmu_event(p, ev, start, n);
 		ev->len = p->pos - start;
-		return 0;
+		return r;
 	}
 	if (memchr(p->s + start, '*', n) || memchr(p->s + start, '?', n)) {
 		/* a glob is only allowed as a PMU name or a tracepoint name */

@@ -94,6 +94,38 @@ static void breakpoint_refused(const struct pm_evinst *in, const struct pm_event
 		    in->attr.bp_type & 4 ? "x" : "", (unsigned long long)in->attr.bp_len);
 }
 
+/* EINVAL: the PMU refused the attr. */
+static void invalid_error(const struct pm_evinst *in, const struct pm_event *ev, int cpu,
+			  const char *where, struct pm_diag *d)
+{
+	bool excl = in->attr.exclude_user || in->attr.exclude_kernel || in->attr.exclude_hv;
+	const char *pmu = pmu_name_of(in);
+	char hint[128];
+
+	if (in->attr.type == PERF_TYPE_BREAKPOINT) {
+		breakpoint_refused(in, ev, d);
+		return;
+	}
+	if (excl)
+		snprintf(hint, sizeof(hint), "uncore PMUs reject :u/:k/:h; drop the modifier");
+	else if (cpu < 0)
+		hint[0] = '\0'; /* and the reason's words */
+	else
+		snprintf(hint, sizeof(hint), "check the event's terms: ");
+	pm_diag_set(d, hint,
+		    "PMU '%s' rejected '%s' %s (config 0x%" PRIx64 ", config1 0x%" PRIx64 "): %s",
+		    pmu, ev->label, where, (uint64_t)in->attr.config, (uint64_t)in->attr.config1,
+		    strerror(EINVAL));
+	if (!excl && cpu < 0) {
+		pm_diag_reason(d, PM_REASON_SYSTEM_WIDE, pmu, NULL);
+	} else if (!excl) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "events %s", in->pmu ? in->pmu->family : pmu);
+		pm_diag_reason(d, PM_REASON_SEE_LIST, pmu, what);
+	}
+}
+
 static void perf_open_error(struct pm_session *s, const struct pm_counter *c, int err,
 			    struct pm_diag *d)
 {
@@ -101,7 +133,6 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 	const struct pm_event *ev = &s->l->ev[c->event];
 	const char *pmu = pmu_name_of(in);
 	char where[64], hint[512];
-	bool excl = in->attr.exclude_user || in->attr.exclude_kernel || in->attr.exclude_hv;
 
 	if (c->cpu >= 0)
 		snprintf(where, sizeof(where), "on CPU %d", c->cpu);
@@ -156,30 +187,7 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 				    pmu, ev->label, where, strerror(-err));
 		break;
 	case -EINVAL:
-		if (in->attr.type == PERF_TYPE_BREAKPOINT) {
-			breakpoint_refused(in, ev, d);
-			break;
-		}
-		if (excl)
-			snprintf(hint, sizeof(hint),
-				 "uncore PMUs reject :u/:k/:h; drop the modifier");
-		else if (c->cpu < 0)
-			hint[0] = '\0'; /* and the reason's words */
-		else
-			snprintf(hint, sizeof(hint), "check the event's terms: ");
-		pm_diag_set(d, hint,
-			    "PMU '%s' rejected '%s' %s (config 0x%" PRIx64 ", config1 0x%" PRIx64
-			    "): %s",
-			    pmu, ev->label, where, (uint64_t)in->attr.config,
-			    (uint64_t)in->attr.config1, strerror(-err));
-		if (!excl && c->cpu < 0) {
-			pm_diag_reason(d, PM_REASON_SYSTEM_WIDE, pmu, NULL);
-		} else if (!excl) {
-			char what[160];
-
-			snprintf(what, sizeof(what), "events %s", in->pmu ? in->pmu->family : pmu);
-			pm_diag_reason(d, PM_REASON_SEE_LIST, pmu, what);
-		}
+		invalid_error(in, ev, c->cpu, where, d);
 		break;
 	default:
 		pm_diag_set(d, NULL, "cannot open '%s' %s on PMU '%s': %s", ev->label, where, pmu,
