@@ -25,6 +25,7 @@ struct pm_event {
 	bool snapshot; /* a current value, not an accumulating count */
 	bool optional; /* a default: dropped quietly when unsupported */
 	int group;     /* {group} index within the evlist, -1 none */
+	bool weak;     /* its group is weak (:W): counted ungrouped when the kernel refuses it */
 	size_t first_inst, n_inst;
 	char *spec; /* the spec text, for messages */
 	size_t spec_pos, spec_len;

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/hw_breakpoint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@ static const struct generic_event {
 	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
 	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
 	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
+	{ "bpf-output", PERF_TYPE_SOFTWARE, 10 /* PERF_COUNT_SW_BPF_OUTPUT */ },
 	{ "cgroup-switches", PERF_TYPE_SOFTWARE, 11 /* PERF_COUNT_SW_CGROUP_SWITCHES */ },
 };
 
@@ -404,12 +406,24 @@ static void mods_text(const struct pm_spec_event *se, struct pm_strbuf *b)
 		{ PM_MOD_GUEST, "G" },	{ PM_MOD_HOST, "H" }, { PM_MOD_NOIDLE, "I" },
 		{ PM_MOD_PINNED, "D" }, { PM_MOD_EXCL, "e" },
 	};
+	static const struct {
+		unsigned bit;
+		const char *letter;
+	} after_p[] = {
+		{ PM_MOD_PMAX, "P" },
+		{ PM_MOD_SREAD, "S" },
+		{ PM_MOD_WEAK, "W" },
+		{ PM_MOD_BPF, "b" },
+	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(order); i++)
 		if (se->mods & order[i].bit)
 			pm_strbuf__puts(b, order[i].letter);
 	for (unsigned i = 0; i < se->precise; i++)
 		pm_strbuf__puts(b, "p");
+	for (size_t i = 0; i < PM_ARRAY_SIZE(after_p); i++)
+		if (se->mods & after_p[i].bit)
+			pm_strbuf__puts(b, after_p[i].letter);
 }
 
 static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se,
@@ -679,6 +693,35 @@ static int resolve_symbol(struct resolver *rs, const struct pm_spec_event *se, s
 			  "write PMU/event/ (e.g. msr/tsc/), or ", "unknown event '%s'", se->name);
 }
 
+/*
+ * perf's breakpoint (parse-events.c parse_events_add_breakpoint, 6.1): type
+ * PERF_TYPE_BREAKPOINT at bp_addr; bp_type as given, else r|w; bp_len as
+ * given, else (or 0) sizeof(long) for x alone and HW_BREAKPOINT_LEN_4 for the
+ * rest. (perf also sets sample_period 1, which perf stat clears to count.)
+ * The label is the event as typed; perf 6.1 cuts it at a '/' (its lexer's
+ * event name), so there mem:X/8:w and mem:X/8:r would share one name.
+ */
+static int resolve_breakpoint(struct resolver *rs, const struct pm_spec_event *se,
+			      struct resolved *res)
+{
+	const struct pm_pmu *p = pmu_by_type(rs->l->ctx, PERF_TYPE_BREAKPOINT);
+	uint64_t config[PM_CONFIG_WORDS] = { 0 };
+	struct perf_event_attr attr;
+	int r;
+
+	init_attr(&attr, PERF_TYPE_BREAKPOINT, config);
+	attr.bp_addr = se->raw;
+	attr.bp_type = se->bp_type ? se->bp_type : HW_BREAKPOINT_R | HW_BREAKPOINT_W;
+	attr.bp_len = se->bp_len		      ? se->bp_len :
+		      attr.bp_type == HW_BREAKPOINT_X ? sizeof(long) :
+							HW_BREAKPOINT_LEN_4;
+	r = add_inst(res, p, p ? p->name : "breakpoint", &attr);
+	if (r < 0)
+		return r;
+	res->ev.label = strndup(rs->text + se->pos, se->len);
+	return res->ev.label ? 0 : -ENOMEM;
+}
+
 static int resolve_raw(struct resolver *rs, const struct pm_spec_event *se, struct resolved *res)
 {
 	uint64_t config[PM_CONFIG_WORDS] = { se->raw, 0, 0 };
@@ -694,59 +737,104 @@ static int resolve_raw(struct resolver *rs, const struct pm_spec_event *se, stru
 	return symbol_label(se, name, res);
 }
 
-static int resolve_tracepoint(struct resolver *rs, const struct pm_spec_event *se,
-			      struct resolved *res)
+/*
+ * The tracepoints "sys:event" names, each a glob (perf 6.1's
+ * add_tracepoint_multi_sys/_event with strglobmatch), as "sys:event" in
+ * *ret: the event directories under tracefs that have an id. Sorted by name,
+ * where perf takes readdir's order. Return 0 or -errno from the listing.
+ */
+static int tracepoint_list(struct pm_ctx *ctx, const char *name, struct pm_names *ret)
 {
-	struct pm_ctx *ctx = rs->l->ctx;
-	const char *colon = strchr(se->name, ':');
-	struct pm_names subsys = { 0 };
+	const char *colon = strchr(name, ':');
+	struct pm_names subsys = { 0 }, out = { 0 };
 	char sys_pat[128], path[512];
-	int r = 0;
+	int r;
 
-	if (!ctx->tracefs && colon && colon[1] &&
-	    strspn(colon + 1, "abcdefghijklmnopqrstuvwxyz"
-			      "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == strlen(colon + 1))
-		/* "cycles:x": letters that are no modifiers, or a tracepoint never looked for */
-		return spec_error(rs, se->pos + (size_t)(colon + 1 - se->name), strlen(colon + 1),
-				  -ENOENT,
-				  "perf's modifiers are u k h G H I D e p; a tracepoint needs tracefs "
-				  "(mount -t tracefs nodev /sys/kernel/tracing)",
-				  "'%s': '%s' is not a modifier, and no tracepoint can be looked up "
-				  "(tracefs is not mounted)",
-				  se->name, colon + 1);
-	if (!ctx->tracefs)
-		return spec_error(rs, se->pos, strlen(se->name), -ENOENT,
-				  "mount it: mount -t tracefs nodev /sys/kernel/tracing",
-				  "tracepoint '%s' needs tracefs, which is not mounted", se->name);
-	snprintf(sys_pat, sizeof(sys_pat), "%.*s", (int)(colon - se->name), se->name);
+	snprintf(sys_pat, sizeof(sys_pat), "%.*s", (int)(colon - name), name);
 	snprintf(path, sizeof(path), "%s/events", ctx->tracefs);
 	r = pm_list_names(ctx, path, true, sys_pat, &subsys);
-	if (r < 0)
-		return spec_error(rs, se->pos, strlen(se->name), r,
-				  r == -EACCES ?
-					  "run as root, or remount: mount -o remount,mode=755 "
-					  "/sys/kernel/tracing" :
-					  NULL,
-				  "cannot list tracepoints in %s: %s", path, strerror(-r));
 	for (size_t s = 0; s < subsys.n && r == 0; s++) {
 		struct pm_names ev = { 0 };
 
 		snprintf(path, sizeof(path), "%s/events/%s", ctx->tracefs, subsys.name[s]);
 		r = pm_list_names(ctx, path, true, colon + 1, &ev);
 		for (size_t e = 0; e < ev.n && r == 0; e++) {
-			uint64_t config[PM_CONFIG_WORDS] = { 0 };
-			struct perf_event_attr attr;
+			char *full;
 
 			snprintf(path, sizeof(path), "%s/events/%s/%s/id", ctx->tracefs,
 				 subsys.name[s], ev.name[e]);
-			if (pm_read_u64(ctx, path, &config[0]) < 0)
+			if (!pm_path_exists(ctx, path))
 				continue; /* a directory without an id is not an event */
-			init_attr(&attr, PERF_TYPE_TRACEPOINT, config);
-			r = add_inst(res, pmu_by_name(ctx, "tracepoint"), "tracepoint", &attr);
+			r = pm_grow((void **)&out.name, &out.cap, out.n + 1, sizeof(char *));
+			if (r == 0 && asprintf(&full, "%s:%s", subsys.name[s], ev.name[e]) < 0)
+				r = -ENOMEM;
+			if (r == 0)
+				out.name[out.n++] = full;
 		}
 		pm_names__done(&ev);
 	}
 	pm_names__done(&subsys);
+	if (r < 0)
+		pm_names__done(&out);
+	else
+		*ret = out;
+	return r;
+}
+
+static int no_tracefs(struct resolver *rs, const struct pm_spec_event *se)
+{
+	const char *colon = strchr(se->name, ':');
+
+	if (colon && colon[1] &&
+	    strspn(colon + 1, "abcdefghijklmnopqrstuvwxyz"
+			      "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == strlen(colon + 1))
+		/* "cycles:x": letters that are no modifiers, or a tracepoint never looked for */
+		return spec_error(rs, se->pos + (size_t)(colon + 1 - se->name), strlen(colon + 1),
+				  -ENOENT,
+				  "perf's modifiers are u k h G H I D e p P S W b; a tracepoint needs "
+				  "tracefs (mount -t tracefs nodev /sys/kernel/tracing)",
+				  "'%s': '%s' is not a modifier, and no tracepoint can be looked up "
+				  "(tracefs is not mounted)",
+				  se->name, colon + 1);
+	return spec_error(rs, se->pos, strlen(se->name), -ENOENT,
+			  "mount it: mount -t tracefs nodev /sys/kernel/tracing",
+			  "tracepoint '%s' needs tracefs, which is not mounted", se->name);
+}
+
+/* A tracepoint, or every one a glob names (one row: a glob left in a spec that was not
+ * expanded, see expand_tracepoints). */
+static int resolve_tracepoint(struct resolver *rs, const struct pm_spec_event *se,
+			      struct resolved *res)
+{
+	struct pm_ctx *ctx = rs->l->ctx;
+	struct pm_names tp = { 0 };
+	char path[512];
+	int r;
+
+	if (!ctx->tracefs)
+		return no_tracefs(rs, se);
+	r = tracepoint_list(ctx, se->name, &tp);
+	if (r < 0)
+		return spec_error(rs, se->pos, strlen(se->name), r,
+				  r == -EACCES ?
+					  "run as root, or remount: mount -o remount,mode=755 "
+					  "/sys/kernel/tracing" :
+					  NULL,
+				  "cannot list tracepoints in %s/events: %s", ctx->tracefs,
+				  strerror(-r));
+	for (size_t i = 0; i < tp.n && r == 0; i++) {
+		uint64_t config[PM_CONFIG_WORDS] = { 0 };
+		const char *colon = strchr(tp.name[i], ':');
+		struct perf_event_attr attr;
+
+		snprintf(path, sizeof(path), "%s/events/%.*s/%s/id", ctx->tracefs,
+			 (int)(colon - tp.name[i]), tp.name[i], colon + 1);
+		if (pm_read_u64(ctx, path, &config[0]) < 0)
+			continue;
+		init_attr(&attr, PERF_TYPE_TRACEPOINT, config);
+		r = add_inst(res, pmu_by_name(ctx, "tracepoint"), "tracepoint", &attr);
+	}
+	pm_names__done(&tp);
 	if (r == 0 && res->n_inst == 0)
 		r = spec_error(rs, se->pos, strlen(se->name), -ENOENT,
 			       "tracepoints are listed under /sys/kernel/tracing/events",
@@ -757,14 +845,65 @@ static int resolve_tracepoint(struct resolver *rs, const struct pm_spec_event *s
 }
 
 /*
- * Modifiers become attr bits as perf sets them (tools/perf/util/
- * parse-events.c): u, k, h count only those privilege levels (the others
- * excluded); G excludes the host, H the guest, I idle time; D pins, e makes
- * exclusive; p.. is precise_ip.
+ * perf makes every tracepoint a glob names its own event, with its own row
+ * (parse-events.c add_tracepoint_multi_event): a tracepoint glob becomes one
+ * spec event per match, in its place, with the glob's position, group and
+ * modifiers. A glob that matches nothing, or that tracefs cannot answer,
+ * stays, for resolve_tracepoint to say why.
+ */
+static int expand_tracepoints(struct resolver *rs, struct pm_spec *spec)
+{
+	struct pm_ctx *ctx = rs->l->ctx;
+
+	for (size_t i = 0; i < spec->n; i++) {
+		struct pm_spec_event glob = spec->ev[i];
+		struct pm_names tp = { 0 };
+		size_t cap = spec->n;
+		int r;
+
+		if (glob.kind != PM_SPEC_TRACEPOINT || !strpbrk(glob.name, "*?") || !ctx->tracefs ||
+		    tracepoint_list(ctx, glob.name, &tp) < 0 || tp.n == 0)
+			continue;
+		if (spec->n + tp.n - 1 > PM_SPEC_MAX_EVENTS)
+			r = spec_error(rs, glob.pos, glob.len, -E2BIG, "name fewer tracepoints",
+				       "'%s' names %zu tracepoints, over %d events", glob.name,
+				       tp.n, PM_SPEC_MAX_EVENTS);
+		else
+			r = pm_grow((void **)&spec->ev, &cap, spec->n + tp.n - 1,
+				    sizeof(*spec->ev));
+		if (r < 0) {
+			pm_names__done(&tp);
+			return r;
+		}
+		memmove(&spec->ev[i + tp.n], &spec->ev[i + 1],
+			(spec->n - i - 1) * sizeof(*spec->ev));
+		free(glob.name);
+		for (size_t k = 0; k < tp.n; k++) {
+			spec->ev[i + k] = glob;
+			spec->ev[i + k].name = tp.name[k]; /* taken from the list */
+		}
+		spec->n += tp.n - 1;
+		i += tp.n - 1;
+		free(tp.name);
+	}
+	return 0;
+}
+
+/*
+ * Modifiers become attr bits as perf 6.1 sets them (tools/perf/util/
+ * parse-events.c get_event_modifier; checked with perf stat -vv): u, k, h
+ * count only those privilege levels (the others excluded); G excludes the
+ * host, H the guest, I idle time; D pins, e makes exclusive; p.. is
+ * precise_ip; u, k or p without G or H exclude the guest as well. P sets
+ * nothing: perf stat never applies precise_max (only evsel__config, perf
+ * record's, reads it). S (sample read) means nothing when counting; W is
+ * the session's (source/perf.c); b is counted through perf_event_open.
  */
 static int apply_mods(struct resolver *rs, const struct pm_spec_event *se, struct resolved *res)
 {
 	const unsigned excludes = PM_MOD_PRIV | PM_MOD_GUEST | PM_MOD_HOST | PM_MOD_NOIDLE;
+	bool no_guest = (se->mods & (PM_MOD_U | PM_MOD_K) || se->precise) &&
+			!(se->mods & (PM_MOD_GUEST | PM_MOD_HOST));
 
 	if (!se->mods && !se->precise)
 		return 0;
@@ -785,12 +924,17 @@ static int apply_mods(struct resolver *rs, const struct pm_spec_event *se, struc
 			in->attr.exclude_hv = !(se->mods & PM_MOD_H);
 		}
 		in->attr.exclude_host |= !!(se->mods & PM_MOD_GUEST);
-		in->attr.exclude_guest |= !!(se->mods & PM_MOD_HOST);
+		in->attr.exclude_guest |= !!(se->mods & PM_MOD_HOST) || no_guest;
 		in->attr.exclude_idle |= !!(se->mods & PM_MOD_NOIDLE);
 		in->attr.pinned |= !!(se->mods & PM_MOD_PINNED);
 		in->attr.exclusive |= !!(se->mods & PM_MOD_EXCL);
 		in->attr.precise_ip = se->precise;
 	}
+	if (se->mods & PM_MOD_BPF)
+		pm_log(rs->l->ctx, PM_LOG_INFO,
+		       "'%s': perf counts :b events through BPF programs that share the counters; "
+		       "pmumon opens them with perf_event_open, which counts the same",
+		       res->ev.label);
 	return 0;
 }
 
@@ -812,6 +956,9 @@ static int resolve_one(struct resolver *rs, const struct pm_spec_event *se, stru
 	case PM_SPEC_TRACEPOINT:
 		r = resolve_tracepoint(rs, se, res);
 		break;
+	case PM_SPEC_BREAKPOINT:
+		r = resolve_breakpoint(rs, se, res);
+		break;
 	default:
 		r = -EINVAL;
 	}
@@ -822,9 +969,12 @@ static int resolve_one(struct resolver *rs, const struct pm_spec_event *se, stru
 
 /* ---- groups --------------------------------------------------------------- */
 
+/* The kernel's software context (task_ctx_nr = perf_sw_context): software events,
+ * tracepoints and breakpoints may join any group. */
 static bool is_software(const struct pm_evinst *in)
 {
-	return in->attr.type == PERF_TYPE_SOFTWARE;
+	return in->attr.type == PERF_TYPE_SOFTWARE || in->attr.type == PERF_TYPE_TRACEPOINT ||
+	       in->attr.type == PERF_TYPE_BREAKPOINT;
 }
 
 /*
@@ -922,6 +1072,7 @@ static int commit(struct pm_evlist *l, struct resolved *res, size_t n, const cha
 		ev->spec_len = spec->ev[i].len;
 		ev->optional = optional;
 		ev->group = spec->ev[i].group < 0 ? -1 : l->n_groups + spec->ev[i].group;
+		ev->weak = ev->group >= 0 && (spec->ev[i].mods & PM_MOD_WEAK);
 		ev->first_inst = in0;
 		ev->n_inst = res[i].n_inst;
 		for (size_t k = 0; k < res[i].n_inst; k++) {
@@ -955,6 +1106,9 @@ static int add_spec(struct pm_evlist *l, const char *text, bool optional, struct
 				  " a name (cycles), rNNN, subsys:tracepoint, {a,b} for a group",
 				  "cannot parse event '%s': %s", text,
 				  perr.msg ? perr.msg : strerror(-r));
+	r = expand_tracepoints(&rs, &spec);
+	if (r < 0)
+		goto out;
 	res = calloc(spec.n, sizeof(*res));
 	if (!res) {
 		r = -ENOMEM;

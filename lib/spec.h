@@ -9,10 +9,11 @@
  *                                                    a device's block: bfperf/tile2/HNF_REQUESTS/,
  *                                                    pmu "bfperf/tile2" (block may be a glob)
  *              | 'r' hex [':' mods]                             raw core event
+ *              | 'mem:' addr ['/' len] [':' rwx] [[':'] mods]   breakpoint (perf's mem:)
  *              | subsys ':' name                                tracepoint (name may be a glob)
  *              | name [':' mods]                                generic event or alias
  *   term      := name ['=' value]      value: number, word, or a '...' / "..." string
- *   mods      := one or more of u k h
+ *   mods      := one or more of u k h G H I D e p P S W b (perf's, parse-events.l 6.1)
  *
  * Every node remembers where it came from in the input so that messages can
  * point at it. Resolution against PMUs happens in resolve.c.
@@ -33,6 +34,7 @@ enum pm_spec_kind {
 	PM_SPEC_SYMBOL,	    /* cycles, page-faults, hif_rd */
 	PM_SPEC_RAW,	    /* r1a8 */
 	PM_SPEC_TRACEPOINT, /* sched:sched_switch */
+	PM_SPEC_BREAKPOINT, /* mem:0x1000/8:w */
 };
 
 /* perf's event modifiers (tools/perf/util/parse-events.c), each its attr bit */
@@ -45,6 +47,10 @@ enum {
 	PM_MOD_NOIDLE = 1 << 5, /* I: not while the CPU idles (exclude_idle) */
 	PM_MOD_PINNED = 1 << 6, /* D: always on the PMU, or in error (pinned) */
 	PM_MOD_EXCL = 1 << 7,	/* e: alone on the PMU while it counts (exclusive) */
+	PM_MOD_PMAX = 1 << 8,	/* P: the most precise level; perf stat leaves precise_ip 0 */
+	PM_MOD_SREAD = 1 << 9,	/* S: read the group when sampling; nothing when counting */
+	PM_MOD_WEAK = 1 << 10,	/* W: a weak group, counted ungrouped when the kernel refuses it */
+	PM_MOD_BPF = 1 << 11,	/* b: perf counts through BPF; the counts are perf_event_open's */
 	PM_MOD_PRIV = PM_MOD_U | PM_MOD_K | PM_MOD_H,
 };
 
@@ -57,9 +63,11 @@ struct pm_spec_term {
 
 struct pm_spec_event {
 	enum pm_spec_kind kind;
-	char *pmu;    /* PM_SPEC_PMU */
-	char *name;   /* SYMBOL: name; TRACEPOINT: "subsys:name" */
-	uint64_t raw; /* RAW */
+	char *pmu;	  /* PM_SPEC_PMU */
+	char *name;	  /* SYMBOL: name; TRACEPOINT: "subsys:name" */
+	uint64_t raw;	  /* RAW: config; BREAKPOINT: the address */
+	uint64_t bp_len;  /* BREAKPOINT: /LEN as given, 0 when none (perf: 0 means its default) */
+	unsigned bp_type; /* BREAKPOINT: HW_BREAKPOINT_R 1 | W 2 | X 4 as given, 0 when none */
 	struct pm_spec_term *terms;
 	size_t n_terms;
 	unsigned mods;	  /* PM_MOD_*; 0 = none given */

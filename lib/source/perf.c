@@ -81,6 +81,51 @@ static void permission_hint(struct pm_session *s, const struct pm_counter *c, ch
 		snprintf(hint, size, "run as root or grant CAP_PERFMON");
 }
 
+/* A breakpoint the kernel refuses (arch_build_bp_info, hw_breakpoint_arch_parse): perf 6.1
+ * shows <not supported>; say what the CPU takes. */
+static void breakpoint_refused(const struct pm_evinst *in, const struct pm_event *ev,
+			       struct pm_diag *d)
+{
+	pm_diag_set(d, "",
+		    "the kernel refuses breakpoint '%s' (type %s%s%s, length %llu): x86 has no "
+		    "read-only breakpoints nor r, w and x together, takes lengths 1, 2, 4 and 8 "
+		    "at an address aligned to them, and x only with the length of a long",
+		    ev->label, in->attr.bp_type & 1 ? "r" : "", in->attr.bp_type & 2 ? "w" : "",
+		    in->attr.bp_type & 4 ? "x" : "", (unsigned long long)in->attr.bp_len);
+}
+
+/* EINVAL: the PMU refused the attr. */
+static void invalid_error(const struct pm_evinst *in, const struct pm_event *ev, int cpu,
+			  const char *where, struct pm_diag *d)
+{
+	bool excl = in->attr.exclude_user || in->attr.exclude_kernel || in->attr.exclude_hv;
+	const char *pmu = pmu_name_of(in);
+	char hint[128];
+
+	if (in->attr.type == PERF_TYPE_BREAKPOINT) {
+		breakpoint_refused(in, ev, d);
+		return;
+	}
+	if (excl)
+		snprintf(hint, sizeof(hint), "uncore PMUs reject :u/:k/:h; drop the modifier");
+	else if (cpu < 0)
+		hint[0] = '\0'; /* and the reason's words */
+	else
+		snprintf(hint, sizeof(hint), "check the event's terms: ");
+	pm_diag_set(d, hint,
+		    "PMU '%s' rejected '%s' %s (config 0x%" PRIx64 ", config1 0x%" PRIx64 "): %s",
+		    pmu, ev->label, where, (uint64_t)in->attr.config, (uint64_t)in->attr.config1,
+		    strerror(EINVAL));
+	if (!excl && cpu < 0) {
+		pm_diag_reason(d, PM_REASON_SYSTEM_WIDE, pmu, NULL);
+	} else if (!excl) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "events %s", in->pmu ? in->pmu->family : pmu);
+		pm_diag_reason(d, PM_REASON_SEE_LIST, pmu, what);
+	}
+}
+
 static void perf_open_error(struct pm_session *s, const struct pm_counter *c, int err,
 			    struct pm_diag *d)
 {
@@ -88,7 +133,6 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 	const struct pm_event *ev = &s->l->ev[c->event];
 	const char *pmu = pmu_name_of(in);
 	char where[64], hint[512];
-	bool excl = in->attr.exclude_user || in->attr.exclude_kernel || in->attr.exclude_hv;
 
 	if (c->cpu >= 0)
 		snprintf(where, sizeof(where), "on CPU %d", c->cpu);
@@ -143,26 +187,7 @@ static void perf_open_error(struct pm_session *s, const struct pm_counter *c, in
 				    pmu, ev->label, where, strerror(-err));
 		break;
 	case -EINVAL:
-		if (excl)
-			snprintf(hint, sizeof(hint),
-				 "uncore PMUs reject :u/:k/:h; drop the modifier");
-		else if (c->cpu < 0)
-			hint[0] = '\0'; /* and the reason's words */
-		else
-			snprintf(hint, sizeof(hint), "check the event's terms: ");
-		pm_diag_set(d, hint,
-			    "PMU '%s' rejected '%s' %s (config 0x%" PRIx64 ", config1 0x%" PRIx64
-			    "): %s",
-			    pmu, ev->label, where, (uint64_t)in->attr.config,
-			    (uint64_t)in->attr.config1, strerror(-err));
-		if (!excl && c->cpu < 0) {
-			pm_diag_reason(d, PM_REASON_SYSTEM_WIDE, pmu, NULL);
-		} else if (!excl) {
-			char what[160];
-
-			snprintf(what, sizeof(what), "events %s", in->pmu ? in->pmu->family : pmu);
-			pm_diag_reason(d, PM_REASON_SEE_LIST, pmu, what);
-		}
+		invalid_error(in, ev, c->cpu, where, d);
 		break;
 	default:
 		pm_diag_set(d, NULL, "cannot open '%s' %s on PMU '%s': %s", ev->label, where, pmu,
@@ -233,12 +258,15 @@ static bool user_only_fallback(struct pm_session *s, struct pm_counter *c, int e
  * core PMU; an uncore PMU that exists but cannot be reached on its cpumask
  * CPU (ENODEV) is a problem to report. Not EINVAL, which perf skips too:
  * here an event asked for gets its diagnosis (a group the PMU cannot hold,
- * a term it refuses).
+ * a term it refuses). But a breakpoint's EINVAL is the CPU's answer to its
+ * type and length, which perf shows as <not supported> too.
  */
 static bool unsupported_error(const struct pm_session *s, const struct pm_counter *c, int err)
 {
 	const struct pm_pmu *p = s->l->inst[c->inst].pmu;
 
+	if (err == -EINVAL && s->l->inst[c->inst].attr.type == PERF_TYPE_BREAKPOINT)
+		return true;
 	if (err == -ENODEV)
 		return !(p && p->uncore);
 	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENXIO || err == -ENOSYS;
@@ -326,6 +354,37 @@ static int open_one(struct pm_session *s, size_t k)
 	return 0;
 }
 
+/*
+ * perf's weak group (:W; builtin-stat.c and evlist__reset_weak_group, 6.1):
+ * when the kernel refuses a member of a weak group with EINVAL or EBADF (the
+ * group can never be on the PMU at once), every event of the group counts on
+ * its own, multiplexed. Returns the first counter to open again, or
+ * SIZE_MAX when this is no such case.
+ */
+static size_t weak_group_fallback(struct pm_session *s, size_t k, int err)
+{
+	const struct pm_counter *c = &s->c[k];
+	const struct pm_event *ev = &s->l->ev[c->event];
+	size_t first = SIZE_MAX;
+
+	if ((err != -EINVAL && err != -EBADF) || c->leader == k || c->implicit || !ev->weak)
+		return SIZE_MAX;
+	for (size_t m = 0; m < s->n_c; m++) {
+		struct pm_counter *o = &s->c[m];
+
+		if (o->source != PM_SRC_PERF || s->l->ev[o->event].group != ev->group)
+			continue;
+		close_counter(s, o);
+		o->leader = m;
+		first = PM_MIN(first, m);
+	}
+	pm_log(s->ctx, PM_LOG_INFO,
+	       "the kernel cannot count the weak group of '%s' at once: each of its events "
+	       "counts on its own (:W)",
+	       ev->label);
+	return first;
+}
+
 static int build_read_units(struct pm_session *s)
 {
 	size_t pos = 0, words = 3;
@@ -386,13 +445,20 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 		struct pm_counter *c = &s->c[k];
 		const struct pm_event *ev = &s->l->ev[c->event];
 
-		if (c->dropped || c->unsupported || c->source != PM_SRC_PERF)
+		size_t again;
+
+		if (c->dropped || c->unsupported || c->source != PM_SRC_PERF || c->open)
 			continue;
 		r = open_one(s, k);
 		if (r < 0 && user_only_fallback(s, c, r))
 			r = open_one(s, k);
 		if (r == 0)
 			continue;
+		again = weak_group_fallback(s, k, r);
+		if (again != SIZE_MAX) {
+			k = again - 1; /* the loop's k++ */
+			continue;
+		}
 		if (ev->optional && droppable(s, c, r)) {
 			pm_log(s->ctx, PM_LOG_INFO,
 			       "'%s' is not supported here (%s), leaving it out", ev->label,

@@ -169,6 +169,103 @@ static void test_generic_and_raw(void **state)
 	close_fx(&f);
 }
 
+/* Each modifier's attr bits as perf 6.1's perf stat -vv shows them on this project's
+ * machine (cpu-clock:MOD), and what P S W b mean when counting. Labels in pmumon's order of the
+ * letters (perf 6.1 prints them as typed). */
+static void test_modifier_attrs(void **state)
+{
+	static const struct {
+		const char *spec;
+		int excl_user, excl_kernel, excl_hv, excl_guest, excl_host, precise;
+	} t[] = {
+		{ "cpu-clock:u", 0, 1, 1, 1, 0, 0 },
+		{ "cpu-clock:k", 1, 0, 1, 1, 0, 0 },
+		{ "cpu-clock:h", 1, 1, 0, 0, 0, 0 },
+		{ "cpu-clock:uk", 0, 0, 1, 1, 0, 0 },
+		{ "cpu-clock:p", 0, 0, 0, 1, 0, 1 },
+		{ "cpu-clock:Gp", 0, 0, 0, 0, 1, 1 },
+		{ "cpu-clock:Hp", 0, 0, 0, 1, 0, 1 },
+		{ "cpu-clock:G", 0, 0, 0, 0, 1, 0 },
+		{ "cpu-clock:H", 0, 0, 0, 1, 0, 0 },
+		{ "cpu-clock:up", 0, 1, 1, 1, 0, 1 },
+		{ "cpu-clock:ppp", 0, 0, 0, 1, 0, 3 },
+		/* P: perf stat leaves precise_ip 0 (precise_max is read by evsel__config only) */
+		{ "cpu-clock:P", 0, 0, 0, 0, 0, 0 },
+		{ "cpu-clock:pP", 0, 0, 0, 1, 0, 1 },
+		/* S and b change no bit of a counting attr */
+		{ "cpu-clock:S", 0, 0, 0, 0, 0, 0 },
+		{ "cpu-clock:b", 0, 0, 0, 0, 0, 0 },
+		{ "cpu-clock:W", 0, 0, 0, 0, 0, 0 },
+	};
+	struct fx f = open_fx("epyc7742-1s");
+	const struct pm_event *ev;
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		const struct perf_event_attr *a;
+
+		ev = add_ok(&f, t[i].spec);
+		a = &inst(&f, ev, 0)->attr;
+		if (a->exclude_user != t[i].excl_user || a->exclude_kernel != t[i].excl_kernel ||
+		    a->exclude_hv != t[i].excl_hv || a->exclude_guest != t[i].excl_guest ||
+		    a->exclude_host != t[i].excl_host || a->precise_ip != t[i].precise)
+			fail_msg("%s: u%d k%d hv%d guest%d host%d precise %d", t[i].spec,
+				 a->exclude_user, a->exclude_kernel, a->exclude_hv,
+				 a->exclude_guest, a->exclude_host, a->precise_ip);
+		assert_string_equal(ev->label, t[i].spec);
+		assert_false(ev->weak); /* W means something only on a group */
+	}
+	ev = add_ok(&f, "{cycles,instructions}:W");
+	assert_true(ev[0].weak && ev[1].weak);
+	assert_int_equal(ev[0].group, ev[1].group);
+	ev = add_ok(&f, "{cycles,instructions}");
+	assert_false(ev[0].weak);
+	ev = add_ok(&f, "bpf-output");
+	assert_int_equal(inst(&f, ev, 0)->attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 10); /* PERF_COUNT_SW_BPF_OUTPUT */
+	close_fx(&f);
+}
+
+/* perf 6.1's parse_events_add_breakpoint: bp_type r|w unless given, bp_len 4 unless given,
+ * sizeof(long) for x alone; the label as typed. */
+static void test_breakpoints(void **state)
+{
+	static const struct {
+		const char *spec;
+		uint64_t addr, len;
+		unsigned type;
+	} t[] = {
+		{ "mem:0x1000", 0x1000, 4, 3 },	    { "mem:4096:w", 0x1000, 4, 2 },
+		{ "mem:0x1000:r", 0x1000, 4, 1 },   { "mem:0x1000:x", 0x1000, sizeof(long), 4 },
+		{ "mem:0x1000/2:w", 0x1000, 2, 2 }, { "mem:0x1000/0:w", 0x1000, 4, 2 },
+		{ "mem:0x1000/8:x", 0x1000, 8, 4 }, { "mem:0x1000:xw", 0x1000, 4, 6 },
+		{ "mem:0x1000/8", 0x1000, 8, 3 },
+	};
+	struct fx f = open_fx("epyc7742-1s");
+	const struct pm_event *ev;
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		const struct perf_event_attr *a;
+
+		ev = add_ok(&f, t[i].spec);
+		a = &inst(&f, ev, 0)->attr;
+		assert_int_equal(a->type, PERF_TYPE_BREAKPOINT);
+		assert_int_equal(a->bp_addr, t[i].addr);
+		assert_int_equal(a->bp_len, t[i].len);
+		assert_int_equal(a->bp_type, t[i].type);
+		assert_int_equal(a->config, 0);
+		assert_int_equal(a->sample_period, 0);
+		assert_string_equal(ev->label, t[i].spec);
+	}
+	ev = add_ok(&f, "mem:0x1000:w:u");
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_kernel, 1);
+	assert_int_equal(inst(&f, ev, 0)->attr.exclude_guest, 1);
+	assert_string_equal(ev->label, "mem:0x1000:w:u");
+	/* a breakpoint is in the kernel's software context: it may join a hardware group */
+	ev = add_ok(&f, "{cycles,mem:0x1000:w}");
+	assert_int_equal(ev[0].group, ev[1].group);
+	close_fx(&f);
+}
+
 static void test_yitian_families(void **state)
 {
 	struct fx f = open_fx("yitian710-2die");
@@ -365,8 +462,24 @@ static void test_tracepoints(void **state)
 	assert_int_equal(pm_evlist__add(l, "sched:sched_switch", &d), 0);
 	assert_int_equal(l->inst[0].attr.type, PERF_TYPE_TRACEPOINT);
 	assert_int_equal(l->inst[0].attr.config, 316);
+	/* a glob: one event and row per tracepoint, as perf gives them (by name) */
 	assert_int_equal(pm_evlist__add(l, "sched:*", &d), 0);
-	assert_int_equal(l->ev[1].n_inst, 2);
+	assert_int_equal(l->n_ev, 3);
+	assert_int_equal(l->ev[1].n_inst, 1);
+	assert_string_equal(l->ev[1].label, "sched:sched_switch");
+	assert_int_equal(l->inst[l->ev[1].first_inst].attr.config, 316);
+	assert_string_equal(l->ev[2].label, "sched:sched_wakeup");
+	assert_int_equal(l->inst[l->ev[2].first_inst].attr.config, 318);
+	/* in a group with modifiers, each keeps them; a glob over subsystems too */
+	assert_int_equal(pm_evlist__add(l, "{sched:sched_w*:u,s*:sched_s*},page-faults", &d), 0);
+	assert_int_equal(l->n_ev, 6);
+	assert_string_equal(l->ev[3].label, "sched:sched_wakeup:u");
+	assert_int_equal(l->inst[l->ev[3].first_inst].attr.exclude_kernel, 1);
+	assert_string_equal(l->ev[4].label, "sched:sched_switch");
+	assert_int_equal(l->ev[3].group, l->ev[4].group);
+	assert_true(l->ev[3].group >= 0);
+	assert_int_equal(l->ev[5].group, -1);
+	assert_string_equal(l->ev[5].label, "page-faults");
 	assert_int_equal(pm_evlist__add(l, "sched:nope", &d), -ENOENT);
 	assert_non_null(strstr(d.msg, "no tracepoint matches 'sched:nope'"));
 	pm_evlist__free(l);
@@ -414,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_yitian_families), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_groups),		cmocka_unit_test(test_tracepoints),
 		cmocka_unit_test(test_defaults),	cmocka_unit_test(test_long_spec_errors),
+		cmocka_unit_test(test_modifier_attrs),	cmocka_unit_test(test_breakpoints),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,7 +11,7 @@
 /* A compact rendering of a parsed spec, to compare against a table. */
 static void render(const struct pm_spec *s, char *buf, size_t size)
 {
-	static const char *const kind[] = { "pmu", "sym", "raw", "tp" };
+	static const char *const kind[] = { "pmu", "sym", "raw", "tp", "mem" };
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -25,6 +25,10 @@ static void render(const struct pm_spec *s, char *buf, size_t size)
 		else if (e->kind == PM_SPEC_RAW)
 			off += (size_t)snprintf(buf + off, size - off, "0x%llx",
 						(unsigned long long)e->raw);
+		else if (e->kind == PM_SPEC_BREAKPOINT)
+			off += (size_t)snprintf(buf + off, size - off, "0x%llx/%llu/%u",
+						(unsigned long long)e->raw,
+						(unsigned long long)e->bp_len, e->bp_type);
 		else
 			off += (size_t)snprintf(buf + off, size - off, "%s", e->name);
 		for (size_t t = 0; t < e->n_terms; t++)
@@ -34,7 +38,8 @@ static void render(const struct pm_spec *s, char *buf, size_t size)
 		if (e->kind == PM_SPEC_PMU)
 			off += (size_t)snprintf(buf + off, size - off, "]");
 		if (e->mods || e->precise)
-			off += (size_t)snprintf(buf + off, size - off, ":%s%s%s%s%s%s%s%s%.*s",
+			off += (size_t)snprintf(buf + off, size - off,
+						":%s%s%s%s%s%s%s%s%.*s%s%s%s%s",
 						e->mods & PM_MOD_U ? "u" : "",
 						e->mods & PM_MOD_K ? "k" : "",
 						e->mods & PM_MOD_H ? "h" : "",
@@ -43,7 +48,10 @@ static void render(const struct pm_spec *s, char *buf, size_t size)
 						e->mods & PM_MOD_NOIDLE ? "I" : "",
 						e->mods & PM_MOD_PINNED ? "D" : "",
 						e->mods & PM_MOD_EXCL ? "e" : "", (int)e->precise,
-						"ppp");
+						"ppp", e->mods & PM_MOD_PMAX ? "P" : "",
+						e->mods & PM_MOD_SREAD ? "S" : "",
+						e->mods & PM_MOD_WEAK ? "W" : "",
+						e->mods & PM_MOD_BPF ? "b" : "");
 		if (e->group >= 0)
 			off += (size_t)snprintf(buf + off, size - off, "@g%d", e->group);
 	}
@@ -92,6 +100,37 @@ static void test_parse_ok(void **state)
 		{ "cycles:upp", "sym:cycles:upp" },
 		{ "msr/tsc/G", "pmu:msr[tsc]:G" },
 		{ "{cycles,instructions}:ppp", "sym:cycles:ppp@g0 sym:instructions:ppp@g0" },
+		/* P S W b, accepted as perf 6.1 takes them (their meaning: resolve.c, perf.c) */
+		{ "cycles:P", "sym:cycles:P" },
+		{ "cycles:uP", "sym:cycles:uP" },
+		{ "cycles:S", "sym:cycles:S" },
+		{ "cycles:b", "sym:cycles:b" },
+		{ "{cycles,instructions}:W", "sym:cycles:W@g0 sym:instructions:W@g0" },
+		{ "cpu/cycles/W", "pmu:cpu[cycles]:W" },
+		/* perf's breakpoints: mem:ADDR[/LEN][:TYPE], r 1 w 2 x 4; 0 = not given */
+		{ "mem:0x1000", "mem:0x1000/0/0" },
+		{ "mem:4096", "mem:0x1000/0/0" },
+		{ "mem:010", "mem:0xa/0/0" }, /* perf's num_dec: strtoull base 10 */
+		{ "mem:0x1000:w", "mem:0x1000/0/2" },
+		{ "mem:0x1000:rw", "mem:0x1000/0/3" },
+		{ "mem:0x1000:wr", "mem:0x1000/0/3" },
+		{ "mem:0x1000:x", "mem:0x1000/0/4" },
+		{ "mem:0x1000:rwx", "mem:0x1000/0/7" }, /* the kernel refuses it, as for perf */
+		{ "mem:0x1000/8", "mem:0x1000/8/0" },
+		{ "mem:0x1000/0x8:w", "mem:0x1000/8/2" },
+		{ "mem:0x1000/0:w", "mem:0x1000/0/2" },
+		{ "mem:0x1000:w:u", "mem:0x1000/0/2:u" },
+		{ "mem:0x1000:wu", "mem:0x1000/0/2:u" },
+		{ "mem:0x1000:u", "mem:0x1000/0/0:u" },
+		{ "mem:0x1000u", "mem:0x1000/0/0:u" },
+		{ "mem:0x1000/8:rw:kp", "mem:0x1000/8/3:kp" },
+		{ "mem:0x1000:", "mem:0x1000/0/0" },
+		{ "mem:0x1000:rw:", "mem:0x1000/0/3" },
+		{ "mem:0xffffffffffffffff:w", "mem:0xffffffffffffffff/0/2" },
+		{ "mem:0x1000:w,cycles", "mem:0x1000/0/2 sym:cycles" },
+		{ "{mem:0x1000:w,cycles}:u", "mem:0x1000/0/2:u@g0 sym:cycles:u@g0" },
+		{ "memory:x", "tp:memory:x" },
+		{ "bpf-output", "sym:bpf-output" },
 		/* blanks after the ',' between events, as perf takes them */
 		{ "cycles, instructions", "sym:cycles sym:instructions" },
 		{ "{cycles,  instructions},\tpage-faults",
@@ -164,11 +203,22 @@ static void test_parse_errors(void **state)
 		{ "hif_*", -EINVAL, 0 },
 		{ "cycles instructions", -EINVAL, 6 },
 		{ "a;b", -EINVAL, 1 },
-		/* perf's modifiers pmumon refuses, each named where it stands */
-		{ "cycles:W", -EINVAL, 7 },
-		{ "cycles:uP", -EINVAL, 8 },
-		{ "cycles:S", -EINVAL, 7 },
+		/* more than ppp, as perf's get_event_modifier */
 		{ "cycles:pppp", -EINVAL, 10 },
+		{ "msr/tsc/Wq", -EINVAL, 9 },
+		/* breakpoints perf's lexer and parse_breakpoint_type refuse */
+		{ "mem:", -EINVAL, 4 },
+		{ "mem:abc", -EINVAL, 4 },
+		{ "mem:0x", -EINVAL, 4 },
+		{ "mem:0X1000", -EINVAL, 5 },
+		{ "mem:0x1000:ww", -EINVAL, 12 },
+		{ "mem:0x1000:rwxw", -EINVAL, 14 },
+		{ "mem:0x1000::u", -EINVAL, 11 },
+		{ "mem:0x1000:q", -EINVAL, 11 },
+		{ "mem:0x1000/", -EINVAL, 11 },
+		{ "mem:0x1000/8/", -EINVAL, 12 },
+		{ "mem:0x10000000000000000", -EINVAL, 4 },
+		{ "mem:18446744073709551616", -EINVAL, 4 },
 		{ "msr/tsc/uq", -EINVAL, 9 },
 		{ "cycles ,x", -EINVAL, 6 }, /* blanks after a ',', not before */
 	};
