@@ -24,6 +24,7 @@ struct stat_args {
 	unsigned long interval_count;
 	unsigned long timeout_ms;
 	unsigned long delay_ms; /* -D: counting starts this long after the command */
+	unsigned long repeat;	/* -r N: the command run N times (1: once; 0: until Ctrl-C) */
 	char **cmd;
 };
 
@@ -50,7 +51,12 @@ static void usage(FILE *f)
 	      "      --timeout MS           stop after MS milliseconds\n"
 	      "  -D, --delay MS             start counting MS milliseconds after the command\n"
 	      "                             starts (it runs from the start, as in perf);\n"
-	      "                             without a command, MS after pmumon starts\n",
+	      "                             without a command, MS after pmumon starts\n"
+	      "  -r, --repeat N             run the COMMAND N times and print the means,\n"
+	      "                             each with its spread as perf: ( +- 1.23% ) is the\n"
+	      "                             standard deviation of the mean in percent (CSV\n"
+	      "                             column spread_pct, JSON key spread_pct); -r 0\n"
+	      "                             runs it until Ctrl-C, printing each run\n",
 	      f);
 	cli_count__usage_show(f, "one row per event, the instances of a family merged");
 	fputs("  -v, --verbose         say which events were left out and why\n"
@@ -99,9 +105,33 @@ static int stat_option(void *arg_, int c, const char *arg)
 		return cli_parse_uint("--timeout", arg, UINT32_MAX, &a->timeout_ms);
 	case 'D':
 		return parse_delay(arg, &a->delay_ms);
+	case 'r':
+		return cli_parse_uint("-r", arg, INT32_MAX, &a->repeat);
 	default:
 		return -EINVAL; /* cli_getopt handles -h and the unknown */
 	}
+}
+
+/*
+ * -r: perf repeats the command; without one each run would count until
+ * Ctrl-C. perf 6.1 takes -r with -I but prints every run's intervals into
+ * one stream whose later rows carry a meaningless spread and no averages:
+ * pmumon refuses the pair (docs/output.md).
+ */
+static int check_repeat(const struct stat_args *a)
+{
+	if (a->repeat == 1)
+		return 0;
+	if (!a->cmd) {
+		cli_error("-r repeats a command: give it after -- (pmumon stat -r 5 -- CMD)");
+		return -EINVAL;
+	}
+	if (a->live.interval_ms) {
+		cli_error("-r averages whole runs and -I prints intervals: give one of them (perf "
+			  "6.1 mixes every run's intervals into one stream)");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The command line, checked: 0, 1 for --help, -EINVAL (said). */
@@ -114,16 +144,18 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "delay", required_argument, NULL, 'D' },
+		{ "repeat", required_argument, NULL, 'r' },
 		CLI_GLOBAL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	static const struct cli_command_options co = {
-		"stat", "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "D:vh", opts, usage,
+		"stat", "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "D:r:vh", opts, usage,
 		stat_option
 	};
 	int r;
 
+	a->repeat = 1;
 	/* '+': options stop at the command, whose own options are its business */
 	r = cli_getopt(argc, argv, &co, &a->count, &a->live, a);
 	if (r != 0)
@@ -138,7 +170,7 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		return -EINVAL;
 	if (optind < argc)
 		a->cmd = argv + optind;
-	return 0;
+	return check_repeat(a);
 }
 
 static void describe_target(const struct stat_args *a, char *buf, size_t size)
@@ -176,6 +208,8 @@ struct run {
 	bool proc_done;
 	bool proc_ended; /* pmumon signalled the command to end it */
 	int proc_status;
+	struct cli_repeat rp; /* -r N > 1: the runs' totals, printed as their means */
+	bool averaging;
 };
 
 static int report(struct run *run, const struct pm_report *rep)
@@ -271,8 +305,15 @@ static void finish_counting(struct run *run, bool intervals, bool fresh, int rea
 			report(run, rep);
 	}
 	give_task_times(run);
-	if (!run->out.err)
-		report(run, pm_session__report(run->lv.s, false));
+	if (run->out.err)
+		return;
+	rep = pm_session__report(run->lv.s, false);
+	if (!run->averaging) {
+		report(run, rep);
+	} else if (cli_repeat__add(&run->rp, rep) < 0) {
+		cli_error("-r: the run's rows differ from the first run's, or out of memory");
+		run->lv.failed = true;
+	}
 }
 
 /* Count until the command ends, the timeout passes, enough intervals, a signal, or a
@@ -381,6 +422,11 @@ static int choose_target(struct run *run, struct stat_args *a)
 			  "(or -C) to count the machine while the command runs");
 		return EXIT_USAGE;
 	}
+	if (!a->repeat && arg_global.sim_virtual_clock) {
+		cli_error("-r 0 repeats until Ctrl-C, which the simulated machine's virtual clock "
+			  "never reaches: give a number of runs (or clock=real)");
+		return EXIT_USAGE;
+	}
 	if (!a->cmd && !a->timeout_ms && !a->interval_count && arg_global.sim_virtual_clock) {
 		/* virtual time never reaches a Ctrl-C: it would print intervals without end */
 		cli_error("the simulated machine's clock is virtual, so counting needs an end: "
@@ -425,7 +471,7 @@ static int prepare(struct run *run, struct stat_args *a)
 
 	if (r == 0)
 		r = choose_target(run, a);
-	if (r == 0)
+	if (r == 0 && !run->lv.l) /* -r: the next run counts the same list */
 		r = cli_live__events(&run->lv, &a->count);
 	if (r == 0 && a->cmd)
 		r = prepare_command(run, a->cmd, a->delay_ms);
@@ -496,7 +542,7 @@ static int start(struct run *run, const struct stat_args *a)
 	oo.target = target;
 	oo.simulated = pm_ctx__simulated(run->lv.ctx);
 	oo.sim_platform = arg_global.sim_platform;
-	if (cli_output__open(&run->out, &a->count, &oo) < 0)
+	if (!run->out.out && cli_output__open(&run->out, &a->count, &oo) < 0)
 		return EXIT_FAIL;
 	if (run->lv.so.target == PM_TARGET_SYSTEM && !a->cmd && !a->timeout_ms &&
 	    !a->interval_count)
@@ -524,6 +570,42 @@ static int run_free(struct run *run, int ret)
 	return ret;
 }
 
+/* -r: the run done, the next one starts afresh on the same machine with the same events. */
+static void next_run(struct run *run)
+{
+	if (run->proc)
+		run->lv.ops->proc_free(run->lv.os, run->proc);
+	run->proc = NULL;
+	run->proc_done = run->proc_ended = false;
+	run->proc_status = 0;
+	cli_live__close(&run->lv, false);
+}
+
+/* One run after another (-r), until the last, a failure, or a signal: the exit status. */
+static int run_all(struct run *run, struct stat_args *a)
+{
+	int ret;
+
+	run->averaging = a->repeat > 1;
+	for (unsigned long i = 0;; i++) {
+		ret = prepare(run, a);
+		if (ret == 0)
+			ret = start(run, a);
+		if (ret)
+			return ret;
+		count_loop(run, a);
+		finish_child(run); /* when counting failed before the command ended */
+		ret = exit_status(run, a->cmd);
+		if (run->lv.failed || run->out.err || cli_signals_caught() ||
+		    (a->repeat && i + 1 >= a->repeat))
+			break;
+		next_run(run);
+	}
+	if (run->averaging && run->rp.runs && !run->out.err && !run->lv.failed)
+		report(run, cli_repeat__report(&run->rp, pm_session__report(run->lv.s, false)));
+	return ret;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_args a = { 0 };
@@ -535,13 +617,7 @@ int cmd_stat(int argc, char **argv)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
 	/* an inherited "ignore SIGCHLD" would let the kernel reap our command */
 	signal(SIGCHLD, SIG_DFL);
-	ret = prepare(&run, &a);
-	if (ret == 0)
-		ret = start(&run, &a);
-	if (ret == 0) {
-		count_loop(&run, &a);
-		finish_child(&run); /* when counting failed before the command ended */
-		ret = exit_status(&run, a.cmd);
-	}
+	ret = run_all(&run, &a);
+	cli_repeat__free(&run.rp);
 	return run_free(&run, ret);
 }

@@ -28,7 +28,7 @@ static const struct {
 	{ 'n', "null", "not in pmumon" },
 	{ 'p', "pid", "not in pmumon yet: count the system (-a) or start the command (-- CMD)" },
 	{ 't', "tid", "not in pmumon yet: count the system (-a) or start the command (-- CMD)" },
-	{ 'r', "repeat", "not in pmumon yet: run it in a loop, or record (pmumon record)" },
+	{ 'r', "repeat", "pmumon stat has it (-r N: the command run N times, the means shown)" },
 	{ 'S', "sync", "not in pmumon" },
 	{ 'T', "transaction", "not in pmumon" },
 	{ 0, "all-kernel",

@@ -608,6 +608,12 @@ struct pm_row {
 	 */
 	unsigned covered, instances;
 	unsigned flags; /* PM_ROW_* */
+	/*
+	 * A report of several runs averaged (pm_report.runs > 1, as perf stat
+	 * -r): the value is the runs' mean and this the standard deviation of
+	 * that mean as a percentage of it (perf's rel_stddev_stats); else 0.
+	 */
+	double spread_pct;
 };
 
 enum {
@@ -653,6 +659,10 @@ struct pm_report {
 	enum pm_aggr aggr;
 	size_t n_rows;
 	const struct pm_row *rows;
+	/* the runs this report averages (perf stat -r): 0 or 1 for one run; then
+	 * t_ns is the runs' mean elapsed time and t_stddev_ns its mean's stddev */
+	unsigned runs;
+	double t_stddev_ns;
 };
 
 /* The rows of the last interval or of the totals; valid until the next read.

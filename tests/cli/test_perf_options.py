@@ -252,6 +252,67 @@ class OutputAndWhen(unittest.TestCase):
             self.assertIn(t, r.stdout)
 
 
+class Repeat(unittest.TestCase):
+    """-r N: the command N times, the means with perf's spread (rel_stddev_stats)."""
+
+    def test_table_on_the_simulator(self):
+        one = run('--sim', 'amdzen2', 'stat', '-x,', '-e', 'task-clock,page-faults', '--',
+                  'sleep', '1')
+        r = run('--sim', 'amdzen2', 'stat', '-r', '3', '-e', 'task-clock,page-faults', '--',
+                'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Performance counter stats for 'sleep 1' (3 runs)", r.stdout)
+        # the virtual clock makes the runs alike: the mean is one run's, no spread shown
+        self.assertRegex(r.stdout, r'(?m)^ +1\.00 msec +task-clock *$')
+        self.assertRegex(r.stdout, r'1\.000000000 \+- 0\.000000000 seconds time elapsed')
+        self.assertNotIn('( +-', r.stdout)
+        r = run('--sim', 'amdzen2', 'stat', '-r', '3', '-x,', '-e', 'task-clock,page-faults',
+                '--', 'sleep', '1')
+        self.assertEqual([(w['value'], w['spread_pct']) for w in rows(r.stdout)],
+                         [(w['value'], '0.00') for w in rows(one.stdout)])
+        self.assertEqual([w['spread_pct'] for w in rows(one.stdout)], ['', ''])
+        r = run('--sim', 'amdzen2', 'stat', '-r', '2', '-j', '-e', 'task-clock', '--', 'sleep',
+                '1')
+        self.assertIn('"spread_pct":0,"runs":2', r.stdout)
+        self.assertNotIn('spread_pct', run('--sim', 'amdzen2', 'stat', '-j', '-e',
+                                           'task-clock', '--', 'sleep', '1').stdout)
+
+    def test_refusals(self):
+        for args, msg in ((['-r', '3', '-a', '-e', 'cpu-clock'], 'repeats a command'),
+                          (['-r', '3', '-I', '100', '-e', 'cpu-clock', '--', 'true'],
+                           'give one of them'),
+                          (['-r', 'x', '--', 'true'], 'option -r wants a whole number'),
+                          (['-r', '-1', '--', 'true'], 'option -r wants a whole number')):
+            r = run('stat', *args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(msg, r.stderr)
+        r = run('--sim', 'amdzen2', 'stat', '-r', '0', '-e', 'cpu-clock', '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('never reaches', r.stderr)
+        for cmd in ('import', 'top', 'serve', 'record'):
+            r = run(cmd, '-r', '3')
+            self.assertEqual(r.returncode, 2, cmd)
+            self.assertIn("perf stat's -r/--repeat: pmumon stat has it", r.stderr)
+
+    def test_help(self):
+        self.assertIn('-r, --repeat N', run('stat', '--help').stdout)
+
+    @need_live
+    def test_live_spread(self):
+        r = run('stat', '-r', '4', '-x,', '-e', 'task-clock,page-faults', '--', 'true')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = rows(r.stdout)
+        self.assertEqual(len(got), 2)
+        for w in got:
+            self.assertGreaterEqual(float(w['spread_pct']), 0.0)
+            self.assertLess(float(w['spread_pct']), 100.0)
+        r = run('stat', '-r', '3', '-e', 'task-clock', '--', 'true')
+        self.assertRegex(r.stdout, r"stats for 'true' \(3 runs\)")
+        self.assertRegex(r.stdout, r'[0-9.]+ \+- [0-9.]+ seconds time elapsed')
+        # the command's exit status is the last run's, as perf's
+        self.assertEqual(run('stat', '-r', '2', '-e', 'task-clock', '--', 'false').returncode, 1)
+
+
 class SideBySide(unittest.TestCase):
     """perf stat and pmumon stat on this machine, the same option, the same rows."""
 
@@ -293,6 +354,27 @@ class SideBySide(unittest.TestCase):
 
 
 class SideBySideOptions(unittest.TestCase):
+    @need_both
+    def test_repeat(self):
+        # the same rows, the same shape: a mean and its spread in %, perf's -x column
+        p = perf('stat', '-r', '5', '-x,', '-e', 'page-faults,task-clock', 'true')
+        m = run('stat', '-r', '5', '-x,', '-e', 'page-faults,task-clock', '--', 'true')
+        self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+        want = [l.split(',') for l in p.stderr.strip().splitlines()]
+        got = rows(m.stdout)
+        self.assertEqual([w[2] for w in want], [w['event'] for w in got])
+        for pw, mw in zip(want, got):
+            self.assertTrue(pw[3].endswith('%'), pw)  # perf's variance column
+            self.assertGreaterEqual(float(mw['spread_pct']), 0.0)
+        # page faults of 'true': the same few dozen in both, averaged
+        self.assertLess(abs(float(got[0]['value']) - float(want[0][0])),
+                        0.25 * float(want[0][0]) + 5)
+        p = perf('stat', '-r', '3', '-e', 'task-clock', 'true')
+        m = run('stat', '-r', '3', '-e', 'task-clock', '--', 'true')
+        for text in (p.stderr, m.stdout):
+            self.assertIn("'true' (3 runs):", text)
+            self.assertRegex(text, r'\+- [0-9.]+ seconds time elapsed')
+
     @need_both
     def test_delay(self):
         p = perf('stat', '-a', '-x,', '-D', '200', '-e', 'cpu-clock', 'sleep', '0.5')
