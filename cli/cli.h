@@ -447,7 +447,7 @@ int cli_parse_double(const char *s, double *ret);
  * once, as perf's. Into ret (room for max): 0, -EINVAL, -ERANGE, or -E2BIG
  * (more than max).
  */
-int cli_parse_pid_list(const char *s, int *ret, size_t max, size_t *ret_n);
+int cli_parse_pid_list(const char *s, pid_t *ret, size_t max, size_t *ret_n);
 /*
  * perf stat -r's statistics of one value over the runs (tools/perf/util/stat.c:
  * update_stats, stddev_stats, rel_stddev_stats): the running mean, the

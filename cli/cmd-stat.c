@@ -17,6 +17,7 @@
 #include "cli.h"
 
 #define NS_PER_MS 1000000ull
+#define STAT_MAX_TASKS 4096 /* -p, -t: at most this many each */
 
 struct stat_args {
 	struct cli_count count;	   /* -e, -M, --define, how to show it */
@@ -25,6 +26,8 @@ struct stat_args {
 	unsigned long timeout_ms;
 	unsigned long delay_ms; /* -D: counting starts this long after the command */
 	unsigned long repeat;	/* -r N: the command run N times (1: once; 0: until Ctrl-C) */
+	pid_t pids[STAT_MAX_TASKS], tids[STAT_MAX_TASKS]; /* -p, -t */
+	size_t n_pids, n_tids;
 	char **cmd;
 };
 
@@ -45,6 +48,12 @@ static void usage(FILE *f)
 	cli_live__usage_source(f);
 	fputs("Where:\n", f);
 	cli_live__usage_where(f);
+	fputs("  -p, --pid PID[,PID]   processes already running, all their threads (and\n"
+	      "                        the children they make), on any CPU, as perf; until\n"
+	      "                        they exit, the COMMAND ends (it is not counted: it\n"
+	      "                        says how long, -- sleep 5), --timeout, or Ctrl-C\n"
+	      "  -t, --tid TID[,TID]   these threads only, the same way\n",
+	      f);
 	fputs("When:\n"
 	      "  -I, --interval-print MS    print every MS milliseconds\n"
 	      "      --interval-count N     stop after N intervals\n"
@@ -93,6 +102,24 @@ static int parse_delay(const char *arg, unsigned long *ret)
 	return cli_parse_uint("-D", arg, UINT32_MAX, ret);
 }
 
+/* -p PID[,PID...], -t TID[,TID...] as perf takes them (cli_parse_pid_list); repeatable. */
+static int parse_tasks(int c, const char *arg, pid_t *list, size_t *n)
+{
+	size_t got = 0;
+	int r = cli_parse_pid_list(arg, list + *n, STAT_MAX_TASKS - *n, &got);
+
+	if (r == -E2BIG)
+		cli_error("-%c: at most %d %s", c, STAT_MAX_TASKS, c == 'p' ? "PIDs" : "TIDs");
+	else if (r < 0)
+		cli_error("-%c wants %s separated by commas, as perf: -%c 1234,5678 (each a whole "
+			  "number from 1), not '%s'",
+			  c, c == 'p' ? "process IDs" : "thread IDs", c, arg);
+	if (r < 0)
+		return -EINVAL;
+	*n += got;
+	return 0;
+}
+
 /* One of stat's own options: 0, 1 for --help, -EINVAL (said). */
 static int stat_option(void *arg_, int c, const char *arg)
 {
@@ -107,6 +134,10 @@ static int stat_option(void *arg_, int c, const char *arg)
 		return parse_delay(arg, &a->delay_ms);
 	case 'r':
 		return cli_parse_uint("-r", arg, INT32_MAX, &a->repeat);
+	case 'p':
+	case 't':
+		return parse_tasks(c, arg, c == 'p' ? a->pids : a->tids,
+				   c == 'p' ? &a->n_pids : &a->n_tids);
 	default:
 		return -EINVAL; /* cli_getopt handles -h and the unknown */
 	}
@@ -145,13 +176,15 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "delay", required_argument, NULL, 'D' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
 		CLI_GLOBAL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	static const struct cli_command_options co = {
-		"stat", "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "D:r:vh", opts, usage,
-		stat_option
+		"stat", "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "D:r:p:t:vh", opts,
+		usage, stat_option
 	};
 	int r;
 
@@ -170,12 +203,38 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		return -EINVAL;
 	if (optind < argc)
 		a->cmd = argv + optind;
+	if ((a->n_pids || a->n_tids) && (a->live.all_cpus || a->live.cpus)) {
+		/* perf lets -p override -a with a warning; one target is plainer */
+		cli_error(
+			"-p/-t count those tasks wherever they run: give them or -a/-C, not both");
+		return -EINVAL;
+	}
+	if ((a->n_pids || a->n_tids) && a->repeat != 1) {
+		cli_error("-r repeats a command it counts; with -p/-t the command only says how "
+			  "long to count");
+		return -EINVAL;
+	}
 	return check_repeat(a);
+}
+
+/* perf's header for -p/-t: "process id '1234,5678'" (the PIDs if both), else "thread id". */
+static void describe_tasks(const struct stat_args *a, char *buf, size_t size)
+{
+	const pid_t *list = a->n_pids ? a->pids : a->tids;
+	size_t n = a->n_pids ? a->n_pids : a->n_tids;
+	size_t off = (size_t)snprintf(buf, size, "%s id '", a->n_pids ? "process" : "thread");
+
+	for (size_t i = 0; i < n && off < size; i++)
+		off += (size_t)snprintf(buf + off, size - off, "%s%d", i ? "," : "", (int)list[i]);
+	if (off < size)
+		snprintf(buf + off, size - off, "'");
 }
 
 static void describe_target(const struct stat_args *a, char *buf, size_t size)
 {
-	if (a->live.cpus) {
+	if (a->n_pids || a->n_tids) {
+		describe_tasks(a, buf, size);
+	} else if (a->live.cpus) {
 		snprintf(buf, size, "CPU(s) %s", a->live.cpus);
 	} else if (a->cmd && !a->live.all_cpus) {
 		size_t off = (size_t)snprintf(buf, size, "'");
@@ -316,6 +375,17 @@ static void finish_counting(struct run *run, bool intervals, bool fresh, int rea
 	}
 }
 
+/* -p/-t: every task counted has exited (said), as perf's is_target_alive ends its run. */
+static bool tasks_gone(struct run *run, uint64_t *next, uint64_t step)
+{
+	if (pm_session__threads_alive(run->lv.s) > 0) {
+		*next += step;
+		return false;
+	}
+	cli_info("the tasks counted have exited");
+	return true;
+}
+
 /* Count until the command ends, the timeout passes, enough intervals, a signal, or a
  * failure (run->lv.failed says which). */
 static void count_loop(struct run *run, const struct stat_args *a)
@@ -328,11 +398,14 @@ static void count_loop(struct run *run, const struct stat_args *a)
 	unsigned long intervals = 0;
 	bool fresh = false; /* the last thing done was a read: nothing to add */
 	int read_failed = 0;
+	/* -p/-t: whether the tasks are still there, looked at this often (perf: every second) */
+	uint64_t alive_step = run->lv.so.target == PM_TARGET_THREADS ? 100 * NS_PER_MS : 0;
+	uint64_t alive_next = alive_step ? t0 + alive_step : UINT64_MAX;
 
 	/* the command ended, or a signal came, during -D's delay */
 	for (bool over = (run->proc && run->proc_done) || cli_signals_caught(); !over;) {
 		uint64_t now, poll = pm_session__next_poll(s);
-		uint64_t deadline = CLI_MIN(CLI_MIN(next, end), poll);
+		uint64_t deadline = CLI_MIN(CLI_MIN(CLI_MIN(next, end), poll), alive_next);
 		int w;
 
 		fresh = false;
@@ -367,7 +440,7 @@ static void count_loop(struct run *run, const struct stat_args *a)
 			if (a->interval_count && ++intervals >= a->interval_count)
 				break;
 		}
-		if (now >= end)
+		if (now >= end || (now >= alive_next && tasks_gone(run, &alive_next, alive_step)))
 			break;
 	}
 	finish_counting(run, step != 0, fresh, read_failed);
@@ -402,7 +475,13 @@ static int choose_target(struct run *run, struct stat_args *a)
 {
 	struct pm_session_opts *so = &run->lv.so;
 
-	if (a->live.cpus) {
+	if (a->n_pids || a->n_tids) {
+		so->target = PM_TARGET_THREADS;
+		so->pids = a->pids;
+		so->n_pids = a->n_pids;
+		so->tids = a->tids;
+		so->n_tids = a->n_tids;
+	} else if (a->live.cpus) {
 		so->target = PM_TARGET_CPUS;
 		so->cpus = a->live.cpus;
 	} else if (a->live.all_cpus || !a->cmd) {
@@ -417,7 +496,8 @@ static int choose_target(struct run *run, struct stat_args *a)
 	} else {
 		so->target = PM_TARGET_TASK;
 	}
-	if (a->live.source == PM_SOURCE_MSR && so->target == PM_TARGET_TASK) {
+	if (a->live.source == PM_SOURCE_MSR &&
+	    (so->target == PM_TARGET_TASK || so->target == PM_TARGET_THREADS)) {
 		cli_error("--source msr counts whole dies, CCXs and CPUs, not one command: add -a "
 			  "(or -C) to count the machine while the command runs");
 		return EXIT_USAGE;
@@ -454,6 +534,8 @@ static int prepare_command(struct run *run, char **cmd, unsigned long delay_ms)
 		cli_error("cannot start '%s': %s", cmd[0], strerror(-r));
 		return EXIT_FAIL;
 	}
+	if (run->lv.so.target != PM_TARGET_TASK)
+		return 0; /* -p/-t (or -a, -C): the command only says how long */
 	run->lv.so.pid = ops->proc_pid(run->lv.os, run->proc);
 	run->lv.so.task_enable_late = delay_ms != 0; /* -D: counting starts after the exec */
 	return 0;

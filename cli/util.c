@@ -335,7 +335,7 @@ double cli_stats__spread_pct(const struct cli_stats *s)
 }
 
 /* One PID of a list: decimal, 1 to INT32_MAX. */
-static int parse_pid(const char *p, size_t len, int *ret)
+static int parse_pid(const char *p, size_t len, pid_t *ret)
 {
 	char num[24];
 	uint64_t v;
@@ -351,20 +351,20 @@ static int parse_pid(const char *p, size_t len, int *ret)
 		return -EINVAL;
 	if (v > INT32_MAX)
 		return -ERANGE;
-	*ret = (int)v;
+	*ret = (pid_t)v;
 	return 0;
 }
 
-int cli_parse_pid_list(const char *s, int *ret, size_t max, size_t *ret_n)
+int cli_parse_pid_list(const char *s, pid_t *ret, size_t max, size_t *ret_n)
 {
-	int *got = calloc(max ? max : 1, sizeof(*got));
+	pid_t *got = calloc(max ? max : 1, sizeof(*got));
 	size_t n = 0;
 	int r = s && *s ? 0 : -EINVAL;
 
 	for (const char *p = s; r == 0 && got;) {
 		size_t len = strspn(p, "0123456789");
 		bool dup = false;
-		int v;
+		pid_t v;
 
 		if (p[len] && p[len] != ',') {
 			r = -EINVAL;

@@ -374,6 +374,8 @@ enum pm_target_kind {
 	PM_TARGET_SYSTEM, /* every online CPU (-a) */
 	PM_TARGET_CPUS,	  /* a CPU list (-C) */
 	PM_TARGET_TASK,	  /* one process and its children (-- command) */
+	/* running processes and threads (perf stat -p, -t): pm_session_opts.pids, .tids */
+	PM_TARGET_THREADS,
 };
 
 enum pm_aggr {
@@ -457,6 +459,17 @@ struct pm_session_opts {
 	 * start, counting begins after the delay), not at the exec.
 	 */
 	bool task_enable_late;
+	/*
+	 * PM_TARGET_THREADS: every thread of these processes (their
+	 * proc/PID/task, read when the session is made, as perf stat -p) and
+	 * these threads (as -t), each counted on whatever CPU it runs, with the
+	 * children it makes from then on, from pm_session__enable. A PID
+	 * whose proc/PID/task cannot be listed is -ESRCH.
+	 */
+	const pid_t *pids;
+	size_t n_pids;
+	const pid_t *tids;
+	size_t n_tids;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
@@ -514,6 +527,9 @@ PM_API uint64_t pm_session__next_poll(const struct pm_session *s);
 PM_API int pm_session__poll(struct pm_session *s);
 /* Which source counts event i of the list: "perf", "msr", or NULL (none opened). */
 PM_API const char *pm_session__event_source(const struct pm_session *s, size_t event);
+/* PM_TARGET_THREADS: how many of its threads are still there (proc/TID, as perf's
+ * is_target_alive); 1 for any other target. */
+PM_API size_t pm_session__threads_alive(const struct pm_session *s);
 /* Counters actually opened (unsupported defaults are dropped). */
 PM_API size_t pm_session__counter_count(const struct pm_session *s);
 /* Names of the events left out because this machine does not support them,

@@ -313,6 +313,62 @@ class Repeat(unittest.TestCase):
         self.assertEqual(run('stat', '-r', '2', '-e', 'task-clock', '--', 'false').returncode, 1)
 
 
+class PidTid(unittest.TestCase):
+    """-p/-t: running tasks; the simulator has init (1) and a daemon of threads 1000-1002."""
+
+    def stat(self, *args):
+        r = run('--sim', 'amdzen2', 'stat', '-x,', '-e', 'task-clock', *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return rows(r.stdout)
+
+    def test_process_means_all_its_threads(self):
+        # a sleeping task runs 0.1% of the time in the model: 1 ms per second per thread
+        self.assertEqual(float(self.stat('-p', '1000', '--', 'sleep', '1')[0]['value']), 3.0)
+        self.assertEqual(float(self.stat('-t', '1001', '--', 'sleep', '1')[0]['value']), 1.0)
+        self.assertEqual(float(self.stat('-t', '1001', '-p', '1,1', '--', 'sleep', '2')[0]
+                               ['value']), 4.0)
+        self.assertEqual(float(self.stat('-p', '1000', '--timeout', '500')[0]['value']), 1.5)
+        r = run('--sim', 'amdzen2', 'stat', '-p', '1000', '-e', 'task-clock', '--', 'sleep',
+                '1')
+        self.assertIn("Performance counter stats for process id '1000'", r.stdout)
+        r = run('--sim', 'amdzen2', 'stat', '-t', '1000,1002', '-e', 'task-clock', '--',
+                'sleep', '1')
+        self.assertIn("thread id '1000,1002'", r.stdout)
+
+    def test_refusals(self):
+        for args, code, msg in (
+                (['-p', '4242', '--', 'sleep', '1'], 1, 'no process 4242'),
+                (['-p', '1000', '-e', 'amd_df/event=0x7,umask=0x38/', '--', 'sleep', '1'], 2,
+                 'not one task'),
+                (['-p', '1000', '-a', '--', 'sleep', '1'], 2, 'not both'),
+                (['-p', '1000', '-r', '2', '--', 'sleep', '1'], 2, 'how long'),
+                (['-p', '1000'], 2, 'needs an end'),
+                (['-p', '1,,2', '--', 'sleep', '1'], 2, '-p wants process IDs'),
+                (['-t', '0', '--', 'sleep', '1'], 2, '-t wants thread IDs')):
+            r = run('--sim', 'amdzen2', 'stat', *args)
+            self.assertEqual(r.returncode, code, (args, r.stderr))
+            self.assertIn(msg, r.stderr, args)
+        for cmd in ('import', 'top', 'serve', 'record'):
+            r = run(cmd, '-p', '1')
+            self.assertEqual(r.returncode, 2, cmd)
+            self.assertIn("perf stat's -p/--pid: pmumon stat has it", r.stderr)
+
+    def test_help(self):
+        out = run('stat', '--help').stdout
+        self.assertIn('-p, --pid PID[,PID]', out)
+        self.assertIn('-t, --tid TID[,TID]', out)
+
+    @need_live
+    def test_ends_when_the_tasks_exit(self):
+        child = subprocess.Popen(['sleep', '0.3'])
+        r = run('stat', '-p', str(child.pid), '-x,', '-e', 'task-clock', '--timeout', '20000',
+                timeout=10)
+        child.wait()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('have exited', r.stderr)
+        self.assertLess(float(rows(r.stdout)[0]['time_s']), 5.0)
+
+
 class SideBySide(unittest.TestCase):
     """perf stat and pmumon stat on this machine, the same option, the same rows."""
 
@@ -354,6 +410,38 @@ class SideBySide(unittest.TestCase):
 
 
 class SideBySideOptions(unittest.TestCase):
+    @need_both
+    def test_pid(self):
+        # a sleeping child never runs in the window: both say <not counted>
+        child = subprocess.Popen(['sleep', '5'])
+        busy = subprocess.Popen(['sh', '-c', 'while :; do :; done'])
+        try:
+            ev = 'task-clock,context-switches'
+            p = perf('stat', '-x,', '-p', str(child.pid), '-e', ev, '--', 'sleep', '0.3')
+            m = run('stat', '-x,', '-p', str(child.pid), '-e', ev, '--', 'sleep', '0.3')
+            self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+            self.assertEqual([l.split(',')[0] for l in p.stderr.strip().splitlines()],
+                             ['<not counted>'] * 2)
+            self.assertEqual([w['value'] for w in rows(m.stdout)], ['', ''])
+            # a busy one: about 300 ms of task-clock in both
+            p = perf('stat', '-x,', '-p', str(busy.pid), '-e', 'task-clock', '--', 'sleep',
+                     '0.3')
+            m = run('stat', '-x,', '-p', str(busy.pid), '-e', 'task-clock', '--', 'sleep',
+                    '0.3')
+            want = float(p.stderr.strip().splitlines()[-1].split(',')[0])
+            got = float(rows(m.stdout)[0]['value'])
+            self.assertLess(abs(got - want) / want, 0.3, (got, want))
+            p = perf('stat', '-x,', '-t', str(busy.pid), '-e', 'task-clock', '--', 'sleep',
+                     '0.2')
+            m = run('stat', '-x,', '-t', str(busy.pid), '-e', 'task-clock', '--', 'sleep',
+                    '0.2')
+            self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+        finally:
+            child.kill()
+            busy.kill()
+            child.wait()
+            busy.wait()
+
     @need_both
     def test_repeat(self):
         # the same rows, the same shape: a mean and its spread in %, perf's -x column

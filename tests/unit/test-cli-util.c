@@ -262,7 +262,7 @@ static void test_parse_pid_list(void **state)
 		const char *in;
 		int r;
 		size_t n;
-		int want[4];
+		pid_t want[4];
 	} t[] = {
 		{ "1", 0, 1, { 1 } },
 		{ "123,456", 0, 2, { 123, 456 } },
@@ -290,7 +290,7 @@ static void test_parse_pid_list(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
-		int got[4] = { -1, -1, -1, -1 };
+		pid_t got[4] = { -1, -1, -1, -1 };
 		size_t n = 99;
 		int r = cli_parse_pid_list(t[i].in, got, 4, &n);
 
@@ -298,7 +298,7 @@ static void test_parse_pid_list(void **state)
 			fail_msg("'%s': %d, want %d", t[i].in, r, t[i].r);
 		if (r < 0 && (n != 99 || got[0] != -1))
 			fail_msg("'%s': out-parameters touched on failure", t[i].in);
-		if (r == 0 && (n != t[i].n || memcmp(got, t[i].want, n * sizeof(int))))
+		if (r == 0 && (n != t[i].n || memcmp(got, t[i].want, n * sizeof(pid_t))))
 			fail_msg("'%s': %zu PIDs, first %d", t[i].in, n, got[0]);
 	}
 	assert_int_equal(cli_parse_pid_list(NULL, NULL, 0, NULL), -EINVAL);
