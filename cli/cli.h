@@ -298,6 +298,7 @@ struct cli_live {
 	uint64_t step_ns, next_ns; /* cli_live__tick's interval and next deadline */
 	bool failed;		   /* pmumon itself failed (said already) */
 	size_t lost_said;	   /* lost devices a message named already */
+	bool dropped_said;	   /* the events left out were named (stat -r: once) */
 };
 
 /* The machine (kept when lv already has one: after cli_live__close), the session's options. */
@@ -442,6 +443,44 @@ int cli_parse_u64(const char *s, uint64_t *ret); /* decimal */
 /* --per-cache's level, as perf writes it: L1..L4 (or l1..l4) into *ret; -EINVAL. */
 int cli_parse_cache_level(const char *s, int *ret);
 int cli_parse_double(const char *s, double *ret);
+/*
+ * perf's -p/-t list: PIDs (or TIDs) separated by commas ("123,456"), each
+ * decimal 1..INT32_MAX, no blanks, no empty entries; a repeated one is kept
+ * once, as perf's. Into ret (room for max): 0, -EINVAL, -ERANGE, or -E2BIG
+ * (more than max).
+ */
+int cli_parse_pid_list(const char *s, pid_t *ret, size_t max, size_t *ret_n);
+/*
+ * perf stat -r's statistics of one value over the runs (tools/perf/util/stat.c:
+ * update_stats, stddev_stats, rel_stddev_stats): the running mean, the
+ * standard deviation of that mean (0 below two runs), and that as a
+ * percentage of the mean (0 for a mean of 0).
+ */
+struct cli_stats {
+	double n, mean, m2;
+};
+void cli_stats__add(struct cli_stats *s, double v);
+double cli_stats__stddev_mean(const struct cli_stats *s);
+double cli_stats__spread_pct(const struct cli_stats *s);
+
+/*
+ * pmumon stat -r (cli/repeat.c): each run's totals added (0; -EINVAL when a
+ * run's rows are not the first's; -ENOMEM), then one report of their means,
+ * each row's spread_pct and the elapsed time's spread set, its labels taken
+ * from last (the last run's totals, which must stay alive while it is used).
+ */
+struct cli_repeat {
+	unsigned runs;
+	size_t n_rows;
+	struct cli_stats *stats; /* per row: value, raw, enabled, running */
+	unsigned *flags;	 /* per row: every run's flags */
+	struct pm_row *rows;
+	struct cli_stats t; /* elapsed */
+	struct pm_report rep;
+};
+int cli_repeat__add(struct cli_repeat *rp, const struct pm_report *r);
+const struct pm_report *cli_repeat__report(struct cli_repeat *rp, const struct pm_report *last);
+void cli_repeat__free(struct cli_repeat *rp);
 /* Room for need elements of elsz bytes in *arr (*cap of them), doubling: 0 or -ENOMEM. */
 int cli_grow(void **arr, size_t *cap, size_t need, size_t elsz);
 /* snprintf that reports truncation: 0 or -ENAMETOOLONG. */

@@ -17,6 +17,7 @@
 #include "cli.h"
 
 #define NS_PER_MS 1000000ull
+#define STAT_MAX_TASKS 4096 /* -p, -t: at most this many each */
 
 struct stat_args {
 	struct cli_count count;	   /* -e, -M, --define, how to show it */
@@ -24,6 +25,9 @@ struct stat_args {
 	unsigned long interval_count;
 	unsigned long timeout_ms;
 	unsigned long delay_ms; /* -D: counting starts this long after the command */
+	unsigned long repeat;	/* -r N: the command run N times (1: once; 0: until Ctrl-C) */
+	pid_t pids[STAT_MAX_TASKS], tids[STAT_MAX_TASKS]; /* -p, -t */
+	size_t n_pids, n_tids;
 	char **cmd;
 };
 
@@ -44,13 +48,24 @@ static void usage(FILE *f)
 	cli_live__usage_source(f);
 	fputs("Where:\n", f);
 	cli_live__usage_where(f);
+	fputs("  -p, --pid PID[,PID]   processes already running, all their threads (and\n"
+	      "                        the children they make), on any CPU, as perf; until\n"
+	      "                        they exit, the COMMAND ends (it is not counted: it\n"
+	      "                        says how long, -- sleep 5), --timeout, or Ctrl-C\n"
+	      "  -t, --tid TID[,TID]   these threads only, the same way\n",
+	      f);
 	fputs("When:\n"
 	      "  -I, --interval-print MS    print every MS milliseconds\n"
 	      "      --interval-count N     stop after N intervals\n"
 	      "      --timeout MS           stop after MS milliseconds\n"
 	      "  -D, --delay MS             start counting MS milliseconds after the command\n"
 	      "                             starts (it runs from the start, as in perf);\n"
-	      "                             without a command, MS after pmumon starts\n",
+	      "                             without a command, MS after pmumon starts\n"
+	      "  -r, --repeat N             run the COMMAND N times and print the means,\n"
+	      "                             each with its spread as perf: ( +- 1.23% ) is the\n"
+	      "                             standard deviation of the mean in percent (CSV\n"
+	      "                             column spread_pct, JSON key spread_pct); -r 0\n"
+	      "                             runs it until Ctrl-C, printing each run\n",
 	      f);
 	cli_count__usage_show(f, "one row per event, the instances of a family merged");
 	fputs("  -v, --verbose         say which events were left out and why\n"
@@ -87,6 +102,24 @@ static int parse_delay(const char *arg, unsigned long *ret)
 	return cli_parse_uint("-D", arg, UINT32_MAX, ret);
 }
 
+/* -p PID[,PID...], -t TID[,TID...] as perf takes them (cli_parse_pid_list); repeatable. */
+static int parse_tasks(int c, const char *arg, pid_t *list, size_t *n)
+{
+	size_t got = 0;
+	int r = cli_parse_pid_list(arg, list + *n, STAT_MAX_TASKS - *n, &got);
+
+	if (r == -E2BIG)
+		cli_error("-%c: at most %d %s", c, STAT_MAX_TASKS, c == 'p' ? "PIDs" : "TIDs");
+	else if (r < 0)
+		cli_error("-%c wants %s separated by commas, as perf: -%c 1234,5678 (each a whole "
+			  "number from 1), not '%s'",
+			  c, c == 'p' ? "process IDs" : "thread IDs", c, arg);
+	if (r < 0)
+		return -EINVAL;
+	*n += got;
+	return 0;
+}
+
 /* One of stat's own options: 0, 1 for --help, -EINVAL (said). */
 static int stat_option(void *arg_, int c, const char *arg)
 {
@@ -99,9 +132,37 @@ static int stat_option(void *arg_, int c, const char *arg)
 		return cli_parse_uint("--timeout", arg, UINT32_MAX, &a->timeout_ms);
 	case 'D':
 		return parse_delay(arg, &a->delay_ms);
+	case 'r':
+		return cli_parse_uint("-r", arg, INT32_MAX, &a->repeat);
+	case 'p':
+	case 't':
+		return parse_tasks(c, arg, c == 'p' ? a->pids : a->tids,
+				   c == 'p' ? &a->n_pids : &a->n_tids);
 	default:
 		return -EINVAL; /* cli_getopt handles -h and the unknown */
 	}
+}
+
+/*
+ * -r: perf repeats the command; without one each run would count until
+ * Ctrl-C. perf 6.1 takes -r with -I but prints every run's intervals into
+ * one stream whose later rows carry a meaningless spread and no averages:
+ * pmumon refuses the pair (docs/output.md).
+ */
+static int check_repeat(const struct stat_args *a)
+{
+	if (a->repeat == 1)
+		return 0;
+	if (!a->cmd) {
+		cli_error("-r repeats a command: give it after -- (pmumon stat -r 5 -- CMD)");
+		return -EINVAL;
+	}
+	if (a->live.interval_ms) {
+		cli_error("-r averages whole runs and -I prints intervals: give one of them (perf "
+			  "6.1 mixes every run's intervals into one stream)");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The command line, checked: 0, 1 for --help, -EINVAL (said). */
@@ -114,16 +175,20 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "delay", required_argument, NULL, 'D' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
 		CLI_GLOBAL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	static const struct cli_command_options co = {
-		"stat", "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "D:vh", opts, usage,
-		stat_option
+		"stat", "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "D:r:p:t:vh", opts,
+		usage, stat_option
 	};
 	int r;
 
+	a->repeat = 1;
 	/* '+': options stop at the command, whose own options are its business */
 	r = cli_getopt(argc, argv, &co, &a->count, &a->live, a);
 	if (r != 0)
@@ -138,12 +203,38 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		return -EINVAL;
 	if (optind < argc)
 		a->cmd = argv + optind;
-	return 0;
+	if ((a->n_pids || a->n_tids) && (a->live.all_cpus || a->live.cpus)) {
+		/* perf lets -p override -a with a warning; one target is plainer */
+		cli_error(
+			"-p/-t count those tasks wherever they run: give them or -a/-C, not both");
+		return -EINVAL;
+	}
+	if ((a->n_pids || a->n_tids) && a->repeat != 1) {
+		cli_error("-r repeats a command it counts; with -p/-t the command only says how "
+			  "long to count");
+		return -EINVAL;
+	}
+	return check_repeat(a);
+}
+
+/* perf's header for -p/-t: "process id '1234,5678'" (the PIDs if both), else "thread id". */
+static void describe_tasks(const struct stat_args *a, char *buf, size_t size)
+{
+	const pid_t *list = a->n_pids ? a->pids : a->tids;
+	size_t n = a->n_pids ? a->n_pids : a->n_tids;
+	size_t off = (size_t)snprintf(buf, size, "%s id '", a->n_pids ? "process" : "thread");
+
+	for (size_t i = 0; i < n && off < size; i++)
+		off += (size_t)snprintf(buf + off, size - off, "%s%d", i ? "," : "", (int)list[i]);
+	if (off < size)
+		snprintf(buf + off, size - off, "'");
 }
 
 static void describe_target(const struct stat_args *a, char *buf, size_t size)
 {
-	if (a->live.cpus) {
+	if (a->n_pids || a->n_tids) {
+		describe_tasks(a, buf, size);
+	} else if (a->live.cpus) {
 		snprintf(buf, size, "CPU(s) %s", a->live.cpus);
 	} else if (a->cmd && !a->live.all_cpus) {
 		size_t off = (size_t)snprintf(buf, size, "'");
@@ -176,6 +267,8 @@ struct run {
 	bool proc_done;
 	bool proc_ended; /* pmumon signalled the command to end it */
 	int proc_status;
+	struct cli_repeat rp; /* -r N > 1: the runs' totals, printed as their means */
+	bool averaging;
 };
 
 static int report(struct run *run, const struct pm_report *rep)
@@ -271,8 +364,26 @@ static void finish_counting(struct run *run, bool intervals, bool fresh, int rea
 			report(run, rep);
 	}
 	give_task_times(run);
-	if (!run->out.err)
-		report(run, pm_session__report(run->lv.s, false));
+	if (run->out.err)
+		return;
+	rep = pm_session__report(run->lv.s, false);
+	if (!run->averaging) {
+		report(run, rep);
+	} else if (cli_repeat__add(&run->rp, rep) < 0) {
+		cli_error("-r: the run's rows differ from the first run's, or out of memory");
+		run->lv.failed = true;
+	}
+}
+
+/* -p/-t: every task counted has exited (said), as perf's is_target_alive ends its run. */
+static bool tasks_gone(struct run *run, uint64_t *next, uint64_t step)
+{
+	if (pm_session__threads_alive(run->lv.s) > 0) {
+		*next += step;
+		return false;
+	}
+	cli_info("the tasks counted have exited");
+	return true;
 }
 
 /* Count until the command ends, the timeout passes, enough intervals, a signal, or a
@@ -287,11 +398,14 @@ static void count_loop(struct run *run, const struct stat_args *a)
 	unsigned long intervals = 0;
 	bool fresh = false; /* the last thing done was a read: nothing to add */
 	int read_failed = 0;
+	/* -p/-t: whether the tasks are still there, looked at this often (perf: every second) */
+	uint64_t alive_step = run->lv.so.target == PM_TARGET_THREADS ? 100 * NS_PER_MS : 0;
+	uint64_t alive_next = alive_step ? t0 + alive_step : UINT64_MAX;
 
 	/* the command ended, or a signal came, during -D's delay */
 	for (bool over = (run->proc && run->proc_done) || cli_signals_caught(); !over;) {
 		uint64_t now, poll = pm_session__next_poll(s);
-		uint64_t deadline = CLI_MIN(CLI_MIN(next, end), poll);
+		uint64_t deadline = CLI_MIN(CLI_MIN(CLI_MIN(next, end), poll), alive_next);
 		int w;
 
 		fresh = false;
@@ -326,7 +440,7 @@ static void count_loop(struct run *run, const struct stat_args *a)
 			if (a->interval_count && ++intervals >= a->interval_count)
 				break;
 		}
-		if (now >= end)
+		if (now >= end || (now >= alive_next && tasks_gone(run, &alive_next, alive_step)))
 			break;
 	}
 	finish_counting(run, step != 0, fresh, read_failed);
@@ -361,7 +475,13 @@ static int choose_target(struct run *run, struct stat_args *a)
 {
 	struct pm_session_opts *so = &run->lv.so;
 
-	if (a->live.cpus) {
+	if (a->n_pids || a->n_tids) {
+		so->target = PM_TARGET_THREADS;
+		so->pids = a->pids;
+		so->n_pids = a->n_pids;
+		so->tids = a->tids;
+		so->n_tids = a->n_tids;
+	} else if (a->live.cpus) {
 		so->target = PM_TARGET_CPUS;
 		so->cpus = a->live.cpus;
 	} else if (a->live.all_cpus || !a->cmd) {
@@ -376,9 +496,15 @@ static int choose_target(struct run *run, struct stat_args *a)
 	} else {
 		so->target = PM_TARGET_TASK;
 	}
-	if (a->live.source == PM_SOURCE_MSR && so->target == PM_TARGET_TASK) {
+	if (a->live.source == PM_SOURCE_MSR &&
+	    (so->target == PM_TARGET_TASK || so->target == PM_TARGET_THREADS)) {
 		cli_error("--source msr counts whole dies, CCXs and CPUs, not one command: add -a "
 			  "(or -C) to count the machine while the command runs");
+		return EXIT_USAGE;
+	}
+	if (!a->repeat && arg_global.sim_virtual_clock) {
+		cli_error("-r 0 repeats until Ctrl-C, which the simulated machine's virtual clock "
+			  "never reaches: give a number of runs (or clock=real)");
 		return EXIT_USAGE;
 	}
 	if (!a->cmd && !a->timeout_ms && !a->interval_count && arg_global.sim_virtual_clock) {
@@ -408,6 +534,8 @@ static int prepare_command(struct run *run, char **cmd, unsigned long delay_ms)
 		cli_error("cannot start '%s': %s", cmd[0], strerror(-r));
 		return EXIT_FAIL;
 	}
+	if (run->lv.so.target != PM_TARGET_TASK)
+		return 0; /* -p/-t (or -a, -C): the command only says how long */
 	run->lv.so.pid = ops->proc_pid(run->lv.os, run->proc);
 	run->lv.so.task_enable_late = delay_ms != 0; /* -D: counting starts after the exec */
 	return 0;
@@ -425,7 +553,7 @@ static int prepare(struct run *run, struct stat_args *a)
 
 	if (r == 0)
 		r = choose_target(run, a);
-	if (r == 0)
+	if (r == 0 && !run->lv.l) /* -r: the next run counts the same list */
 		r = cli_live__events(&run->lv, &a->count);
 	if (r == 0 && a->cmd)
 		r = prepare_command(run, a->cmd, a->delay_ms);
@@ -497,7 +625,7 @@ static int start(struct run *run, const struct stat_args *a)
 	oo.simulated = pm_ctx__simulated(run->lv.ctx);
 	oo.sim_platform = arg_global.sim_platform;
 	oo.cpuid = pm_ctx__cpuid(run->lv.ctx);
-	if (cli_output__open(&run->out, &a->count, &oo) < 0)
+	if (!run->out.out && cli_output__open(&run->out, &a->count, &oo) < 0)
 		return EXIT_FAIL;
 	if (run->lv.so.target == PM_TARGET_SYSTEM && !a->cmd && !a->timeout_ms &&
 	    !a->interval_count)
@@ -525,6 +653,42 @@ static int run_free(struct run *run, int ret)
 	return ret;
 }
 
+/* -r: the run done, the next one starts afresh on the same machine with the same events. */
+static void next_run(struct run *run)
+{
+	if (run->proc)
+		run->lv.ops->proc_free(run->lv.os, run->proc);
+	run->proc = NULL;
+	run->proc_done = run->proc_ended = false;
+	run->proc_status = 0;
+	cli_live__close(&run->lv, false);
+}
+
+/* One run after another (-r), until the last, a failure, or a signal: the exit status. */
+static int run_all(struct run *run, struct stat_args *a)
+{
+	int ret;
+
+	run->averaging = a->repeat > 1;
+	for (unsigned long i = 0;; i++) {
+		ret = prepare(run, a);
+		if (ret == 0)
+			ret = start(run, a);
+		if (ret)
+			return ret;
+		count_loop(run, a);
+		finish_child(run); /* when counting failed before the command ended */
+		ret = exit_status(run, a->cmd);
+		if (run->lv.failed || run->out.err || cli_signals_caught() ||
+		    (a->repeat && i + 1 >= a->repeat))
+			break;
+		next_run(run);
+	}
+	if (run->averaging && run->rp.runs && !run->out.err && !run->lv.failed)
+		report(run, cli_repeat__report(&run->rp, pm_session__report(run->lv.s, false)));
+	return ret;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_args a = { 0 };
@@ -536,13 +700,7 @@ int cmd_stat(int argc, char **argv)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
 	/* an inherited "ignore SIGCHLD" would let the kernel reap our command */
 	signal(SIGCHLD, SIG_DFL);
-	ret = prepare(&run, &a);
-	if (ret == 0)
-		ret = start(&run, &a);
-	if (ret == 0) {
-		count_loop(&run, &a);
-		finish_child(&run); /* when counting failed before the command ended */
-		ret = exit_status(&run, a.cmd);
-	}
+	ret = run_all(&run, &a);
+	cli_repeat__free(&run.rp);
 	return run_free(&run, ret);
 }

@@ -213,9 +213,11 @@ int cli_live__open(struct cli_live *lv, const sigset_t *ending)
 		return r == -EINVAL && d.pos >= 0 ? EXIT_USAGE : EXIT_FAIL;
 	}
 	pm_session__dropped(lv->s, dropped, sizeof(dropped));
-	if (dropped[0])
+	if (dropped[0] && !lv->dropped_said)
 		cli_info("left out, not supported here: %s", dropped);
-	say_msr_events(lv->s, lv->l);
+	if (!lv->dropped_said)
+		say_msr_events(lv->s, lv->l);
+	lv->dropped_said = true;
 	return 0;
 }
 

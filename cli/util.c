@@ -308,3 +308,86 @@ int cli_edits(const char *a, const char *b)
 		}
 	return CLI_MIN(d[n][m], 3);
 }
+
+void cli_stats__add(struct cli_stats *s, double v)
+{
+	double delta;
+
+	/* perf's update_stats (tools/perf/util/stat.c): Welford's running mean */
+	s->n++;
+	delta = v - s->mean;
+	s->mean += delta / s->n;
+	s->m2 += delta * (v - s->mean);
+}
+
+double cli_stats__stddev_mean(const struct cli_stats *s)
+{
+	/* perf's stddev_stats: the sample stddev over sqrt(n), 0 below two values */
+	if (s->n < 2)
+		return 0.0;
+	return sqrt(s->m2 / (s->n - 1) / s->n);
+}
+
+double cli_stats__spread_pct(const struct cli_stats *s)
+{
+	/* perf's rel_stddev_stats: 0 for a mean of 0 */
+	return s->mean != 0 ? 100.0 * cli_stats__stddev_mean(s) / s->mean : 0.0;
+}
+
+/* One PID of a list: decimal, 1 to INT32_MAX. */
+static int parse_pid(const char *p, size_t len, pid_t *ret)
+{
+	char num[24];
+	uint64_t v;
+	int r;
+
+	if (len == 0 || len >= sizeof(num))
+		return len ? -ERANGE : -EINVAL;
+	snprintf(num, sizeof(num), "%.*s", (int)len, p);
+	r = cli_parse_u64(num, &v);
+	if (r < 0)
+		return r;
+	if (v == 0)
+		return -EINVAL;
+	if (v > INT32_MAX)
+		return -ERANGE;
+	*ret = (pid_t)v;
+	return 0;
+}
+
+int cli_parse_pid_list(const char *s, pid_t *ret, size_t max, size_t *ret_n)
+{
+	pid_t *got = calloc(max ? max : 1, sizeof(*got));
+	size_t n = 0;
+	int r = s && *s ? 0 : -EINVAL;
+
+	for (const char *p = s; r == 0 && got;) {
+		size_t len = strspn(p, "0123456789");
+		bool dup = false;
+		pid_t v;
+
+		if (p[len] && p[len] != ',') {
+			r = -EINVAL;
+			break;
+		}
+		r = parse_pid(p, len, &v);
+		/* perf keeps each once (its strlist is a set) */
+		for (size_t i = 0; r == 0 && i < n; i++)
+			dup |= got[i] == v;
+		if (r == 0 && !dup && n == max)
+			r = -E2BIG;
+		if (r == 0 && !dup)
+			got[n++] = v;
+		if (r < 0 || !p[len])
+			break;
+		p += len + 1;
+	}
+	if (!got)
+		r = -ENOMEM;
+	if (r == 0) {
+		memcpy(ret, got, n * sizeof(*got));
+		*ret_n = n;
+	}
+	free(got);
+	return r;
+}

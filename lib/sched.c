@@ -135,7 +135,7 @@ static size_t find_leader(struct pm_session *s, size_t self, size_t group_first)
 		const struct pm_counter *o = &s->c[k];
 		const struct pm_evinst *oin = &l->inst[o->inst];
 
-		if (o->leader != k || o->cpu != c->cpu)
+		if (o->leader != k || o->cpu != c->cpu || o->tid != c->tid)
 			continue;
 		if (sw || oin->attr.type == PERF_TYPE_SOFTWARE || !strcmp(oin->device, in->device))
 			return k;
@@ -169,6 +169,50 @@ static int parse_cpu_list(struct pm_session *s, struct pm_diag *d)
 	return 0;
 }
 
+static int add_tid(struct pm_session *s, size_t *cap, pid_t tid)
+{
+	int r;
+
+	for (size_t i = 0; i < s->n_tids; i++)
+		if (s->tids[i] == tid)
+			return 0;
+	r = pm_grow((void **)&s->tids, cap, s->n_tids + 1, sizeof(*s->tids));
+	if (r == 0)
+		s->tids[s->n_tids++] = tid;
+	return r;
+}
+
+/* PM_TARGET_THREADS: the threads asked, and every thread of the processes (perf's
+ * thread_map__new_by_pid_str: proc/PID/task), each once. */
+static int expand_threads(struct pm_session *s, struct pm_diag *d)
+{
+	size_t cap = 0;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < s->opts.n_pids; i++) {
+		struct pm_names tasks = { 0 };
+		char path[64];
+
+		snprintf(path, sizeof(path), "proc/%d/task", (int)s->opts.pids[i]);
+		r = pm_list_names(s->ctx, path, true, NULL, &tasks);
+		if (r == 0 && tasks.n == 0) {
+			pm_diag_set(d, NULL, "no process %d (%s lists no thread)",
+				    (int)s->opts.pids[i], path);
+			r = -ESRCH;
+		}
+		for (size_t t = 0; r == 0 && t < tasks.n; t++) {
+			int tid;
+
+			if (pm_parse_int_str(tasks.name[t], &tid) == 0 && tid > 0)
+				r = add_tid(s, &cap, tid);
+		}
+		pm_names__done(&tasks);
+	}
+	for (size_t i = 0; r == 0 && i < s->opts.n_tids; i++)
+		r = s->opts.tids[i] > 0 ? add_tid(s, &cap, s->opts.tids[i]) : -EINVAL;
+	return r;
+}
+
 static bool in_sw_context(const struct pm_evinst *in)
 {
 	return in->pmu && in->pmu->traits && in->pmu->traits->sw_context;
@@ -187,7 +231,7 @@ static int batch_reads(struct pm_session *s)
 	const struct pm_evlist *l = s->l;
 	size_t max = pm_perf__group_max(), *members;
 
-	if (s->opts.target == PM_TARGET_TASK)
+	if (s->opts.target == PM_TARGET_TASK || s->opts.target == PM_TARGET_THREADS)
 		return 0;
 	members = calloc(s->n_c ? s->n_c : 1, sizeof(*members)); /* by leader */
 	if (!members)
@@ -262,6 +306,39 @@ static void warn_left_out(struct pm_session *s)
 	       cpus, n, n == 1 ? "" : "s", list);
 }
 
+static bool task_target(const struct pm_session *s)
+{
+	return s->opts.target == PM_TARGET_TASK || s->opts.target == PM_TARGET_THREADS;
+}
+
+/* A task's counter of instance i on no CPU: one for the command, one per thread asked
+ * (a CPU-less PMU's, the tool events: one whatever the target). */
+static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_first,
+		      struct pm_diag *reterr)
+{
+	const struct pm_evinst *in = &s->l->inst[i];
+	const struct pm_event *ev = &s->l->ev[e];
+	bool threads = s->opts.target == PM_TARGET_THREADS && !(in->pmu && in->pmu->cpuless);
+	int r = 0;
+
+	if (in->pmu && (in->pmu->uncore || (in->pmu->traits && in->pmu->traits->cpu_wide_only))) {
+		pm_diag_set(reterr, NULL, "event '%s' counts the whole %s, not one task", ev->label,
+			    in->pmu->uncore ? "uncore PMU" : "CPU");
+		pm_diag_reason(reterr, PM_REASON_SYSTEM_WIDE, in->pmu->name, NULL);
+		point_at_event(reterr, ev);
+		return -EINVAL;
+	}
+	for (size_t t = 0; r == 0 && t < (threads ? s->n_tids : 1); t++) {
+		r = add_counter(s, i, e, -1);
+		if (r < 0)
+			break;
+		s->c[s->n_c - 1].tid = threads ? s->tids[t] : 0;
+		if (ev->group >= 0)
+			s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1, group_first);
+	}
+	return r;
+}
+
 int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 {
 	const struct pm_evlist *l = s->l;
@@ -272,6 +349,8 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 		if (pm_sources[i]->plan && pm_sources[i]->origin == s->ctx->machine->origin)
 			return pm_sources[i]->plan(s, reterr);
 	r = parse_cpu_list(s, reterr);
+	if (r == 0 && s->opts.target == PM_TARGET_THREADS)
+		r = expand_threads(s, reterr);
 	if (r < 0)
 		return r;
 	for (size_t e = 0; e < l->n_ev; e++) {
@@ -290,26 +369,11 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 			struct pm_cpus cpus = { 0 };
 
 			/* a task's, and a CPU-less PMU's (the tool events): one counter, on no CPU */
-			if (s->opts.target == PM_TARGET_TASK || (in->pmu && in->pmu->cpuless)) {
-				if (in->pmu &&
-				    (in->pmu->uncore ||
-				     (in->pmu->traits && in->pmu->traits->cpu_wide_only))) {
-					pm_diag_set(reterr, NULL,
-						    "event '%s' counts the whole %s, not one task",
-						    ev->label,
-						    in->pmu->uncore ? "uncore PMU" : "CPU");
-					pm_diag_reason(reterr, PM_REASON_SYSTEM_WIDE, in->pmu->name,
-						       NULL);
-					point_at_event(reterr, ev);
-					return -EINVAL;
-				}
-				r = add_counter(s, i, e, -1);
+			if (task_target(s) || (in->pmu && in->pmu->cpuless)) {
+				r = place_task(s, i, e, group_first, reterr);
 				if (r < 0)
 					return r;
 				placed++;
-				if (ev->group >= 0)
-					s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1,
-									      group_first);
 				continue;
 			}
 			if (in->pmu && in->pmu->source == PM_SRC_MSR &&

@@ -153,6 +153,8 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	}
 	if (opts->target == PM_TARGET_TASK && opts->pid <= 0)
 		return -EINVAL;
+	if (opts->target == PM_TARGET_THREADS && !opts->n_pids && !opts->n_tids)
+		return -EINVAL;
 	r = read_grouping(l->ctx, opts, reterr);
 	if (r < 0)
 		return r;
@@ -165,6 +167,7 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	s->opts = *opts;
 	r = pm_sched__plan(s, reterr);
 	s->opts.cpus = NULL; /* parsed into s->cpus; the caller's string may go away */
+	s->opts.pids = s->opts.tids = NULL; /* into s->tids */
 	if (r < 0) {
 		pm_session__destroy(s);
 		return r;
@@ -186,6 +189,7 @@ void pm_session__destroy(struct pm_session *s)
 	free(s->ru_idx);
 	free(s->readbuf);
 	pm_cpus__done(&s->cpus);
+	free(s->tids);
 	free(s);
 }
 
@@ -345,6 +349,30 @@ size_t pm_session__lost_back(const struct pm_session *s)
 		const struct pm_source_ops *src = pm_sources[p->source];
 
 		n += src->present && src->present(s->ctx, p);
+	}
+	return n;
+}
+
+size_t pm_session__threads_alive(const struct pm_session *s)
+{
+	size_t n = 0;
+	char path[64];
+
+	if (!s || s->opts.target != PM_TARGET_THREADS)
+		return 1;
+	for (size_t i = 0; i < s->n_tids; i++) {
+		char stat[256];
+		ssize_t len;
+		const char *paren;
+
+		/* as perf's is_target_alive, but a zombie (state Z, X) has exited too */
+		snprintf(path, sizeof(path), "proc/%d/stat", (int)s->tids[i]);
+		len = pm_read_file(s->ctx, path, stat, sizeof(stat));
+		paren = len > 0 ? strrchr(stat, ')') : NULL;
+		if (len > 0 && (!paren || (paren[1] && !strchr("ZX", paren[2]))))
+			n++;
+		else if (len < 0 && len != -ENOENT && len != -ESRCH)
+			n++; /* unreadable, not gone: counted as there */
 	}
 	return n;
 }

@@ -313,6 +313,21 @@ static int machine_settings(struct pm_sim *sim, const struct sim_platform_opts *
 	}
 	if (r == 0)
 		r = sim_writef(sim, SIM_OSRELEASE "\n", "proc/sys/kernel/osrelease");
+	/* running processes for perf stat -p/-t: init, and a daemon of three threads
+	 * (SIM_DAEMON_PID and the two after it), neither of which ever exits */
+	if (r == 0)
+		r = sim_writef(sim, "init\n", "proc/1/task/1/comm");
+	if (r == 0)
+		r = sim_writef(sim, "1 (init) S 0\n", "proc/1/stat");
+	for (int t = 0; r == 0 && t < 3; t++) {
+		r = sim_writef(sim, "simd\n", "proc/%d/task/%d/comm", SIM_DAEMON_PID,
+			       SIM_DAEMON_PID + t);
+		if (r == 0)
+			r = sim_writef(sim, "simd\n", "proc/%d/comm", SIM_DAEMON_PID + t);
+		snprintf(text, sizeof(text), "%d (simd) S 1\n", SIM_DAEMON_PID + t);
+		if (r == 0)
+			r = sim_writef(sim, text, "proc/%d/stat", SIM_DAEMON_PID + t);
+	}
 	if (r == 0)
 		r = sim_writef(sim, sim->kmods ? sim->kmods : "",
 			       "lib/modules/" SIM_OSRELEASE "/modules.dep");

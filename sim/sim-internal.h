@@ -77,6 +77,9 @@ struct sim_lock {
 #define SIM_CAP_PERFMON (1ull << 38)
 #define SIM_CAPS_ALL 0x1ffffffffffull /* CAP_LAST_CAP 40 */
 
+/* the simulated daemon's PID (its threads: this and the next two), for -p/-t */
+#define SIM_DAEMON_PID 1000
+
 struct pm_sim {
 	struct sim_vfs *vfs;
 	struct sim_fd *fds;

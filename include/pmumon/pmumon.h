@@ -385,6 +385,8 @@ enum pm_target_kind {
 	PM_TARGET_SYSTEM, /* every online CPU (-a) */
 	PM_TARGET_CPUS,	  /* a CPU list (-C) */
 	PM_TARGET_TASK,	  /* one process and its children (-- command) */
+	/* running processes and threads (perf stat -p, -t): pm_session_opts.pids, .tids */
+	PM_TARGET_THREADS,
 };
 
 enum pm_aggr {
@@ -468,6 +470,17 @@ struct pm_session_opts {
 	 * start, counting begins after the delay), not at the exec.
 	 */
 	bool task_enable_late;
+	/*
+	 * PM_TARGET_THREADS: every thread of these processes (their
+	 * proc/PID/task, read when the session is made, as perf stat -p) and
+	 * these threads (as -t), each counted on whatever CPU it runs, with the
+	 * children it makes from then on, from pm_session__enable. A PID
+	 * whose proc/PID/task cannot be listed is -ESRCH.
+	 */
+	const pid_t *pids;
+	size_t n_pids;
+	const pid_t *tids;
+	size_t n_tids;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
@@ -525,6 +538,9 @@ PM_API uint64_t pm_session__next_poll(const struct pm_session *s);
 PM_API int pm_session__poll(struct pm_session *s);
 /* Which source counts event i of the list: "perf", "msr", or NULL (none opened). */
 PM_API const char *pm_session__event_source(const struct pm_session *s, size_t event);
+/* PM_TARGET_THREADS: how many of its threads are still there (proc/TID, as perf's
+ * is_target_alive); 1 for any other target. */
+PM_API size_t pm_session__threads_alive(const struct pm_session *s);
 /* Counters actually opened (unsupported defaults are dropped). */
 PM_API size_t pm_session__counter_count(const struct pm_session *s);
 /* Names of the events left out because this machine does not support them,
@@ -622,6 +638,12 @@ struct pm_row {
 	 */
 	unsigned covered, instances;
 	unsigned flags; /* PM_ROW_* */
+	/*
+	 * A report of several runs averaged (pm_report.runs > 1, as perf stat
+	 * -r): the value is the runs' mean and this the standard deviation of
+	 * that mean as a percentage of it (perf's rel_stddev_stats); else 0.
+	 */
+	double spread_pct;
 };
 
 enum {
@@ -667,6 +689,10 @@ struct pm_report {
 	enum pm_aggr aggr;
 	size_t n_rows;
 	const struct pm_row *rows;
+	/* the runs this report averages (perf stat -r): 0 or 1 for one run; then
+	 * t_ns is the runs' mean elapsed time and t_stddev_ns its mean's stddev */
+	unsigned runs;
+	double t_stddev_ns;
 };
 
 /* The rows of the last interval or of the totals; valid until the next read.

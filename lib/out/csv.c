@@ -28,6 +28,7 @@ static const char *const columns[] = {
 	"type",	 "time_s",    "timestamp", "event",	"device",	"socket",     "die",
 	"cpu",	 "value",     "unit",	   "raw",	"enabled_ns",	"running_ns", "running_pct",
 	"flags", "simulated", "covered",   "instances", "sim_platform", "cpuid",
+	"spread_pct",
 };
 
 /* s as one field into b, quoted as RFC 4180 says when it must be, then its separator. */
@@ -172,7 +173,13 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 		}
 		field(o, o->opts.simulated && o->opts.sim_platform ? o->opts.sim_platform : "",
 		      false);
-		field(o, o->opts.cpuid ? o->opts.cpuid : "", true);
+		field(o, o->opts.cpuid ? o->opts.cpuid : "", false);
+		/* -r: perf's variance column (the mean's stddev in %), empty for one run */
+		if (r->runs > 1 && !(row->flags & PM_ROW_NOT_COUNTED))
+			snprintf(buf, sizeof(buf), "%.2f", row->spread_pct);
+		else
+			buf[0] = '\0';
+		field(o, buf, true);
 	}
 	return pm_obuf__flush(&o->buf, o->f); /* one write per report */
 }

@@ -235,6 +235,12 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		PUT_LIT(&o->buf, ",\"source\":");
 		w.need_comma[w.depth] = false;
 		pm_jw__string(&w, row->source);
+		if (r->runs > 1) { /* -r: perf -j's "variance", the mean's stddev in % */
+			PUT_LIT(&o->buf, ",\"spread_pct\":");
+			put_num(&o->buf, counted ? row->spread_pct : NAN);
+			PUT_LIT(&o->buf, ",\"runs\":");
+			pm_obuf__u64(&o->buf, r->runs);
+		}
 		pm_obuf__put(&o->buf, o->pre.p + o->pre_len, o->pre.len - o->pre_len);
 	}
 	return pm_obuf__flush(&o->buf, o->f); /* one write per report */

@@ -167,6 +167,12 @@ static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int
 	pm_line__put(&l, row->unit, 6, false);
 	pm_line__put(&l, " ", 0, false);
 	suffix_text(row, suffix, sizeof(suffix));
+	if (r->runs > 1 && row->spread_pct != 0 && !(row->flags & PM_ROW_NOT_COUNTED)) {
+		/* perf's print_noise_pct (util/stat-display.c); a 0 shows nothing, as there */
+		size_t n = strlen(suffix);
+
+		snprintf(suffix + n, sizeof(suffix) - n, "  ( +-%6.2f%% )", row->spread_pct);
+	}
 	pm_line__put(&l, row->event, suffix[0] ? 40 : 0, false);
 	pm_line__put(&l, suffix, 0, false);
 	pm_line__put(&l, "\n", 0, false);
@@ -180,6 +186,23 @@ static void sim_note(struct pm_out *o, char *buf, size_t size)
 			 o->opts.sim_platform ? o->opts.sim_platform : "");
 	else
 		buf[0] = '\0';
+}
+
+/*
+ * The runs' mean elapsed time with its mean's stddev, as perf's print_footer
+ * (util/stat-display.c): two more digits than the stddev's first
+ * significant one (get_precision), then the spread in percent.
+ */
+static void print_elapsed_spread(struct pm_out *o, const struct pm_report *r)
+{
+	double avg = (double)r->t_ns / 1e9, sd = r->t_stddev_ns / 1e9;
+	int prec = sd > 1 ? 2 : sd > 0 ? (int)lround(ceil(-log10(sd))) + 2 : 9;
+
+	prec = prec > 9 ? 9 : prec;
+	fprintf(o->f, "\n %17.*f +- %.*f seconds time elapsed", prec, avg, prec, sd);
+	if (avg > 0 && sd > 0)
+		fprintf(o->f, "  ( +-%6.2f%% )", 100.0 * sd / avg);
+	fputs("\n\n", o->f);
 }
 
 static int table_report(struct pm_out *o, const struct pm_report *r)
@@ -217,9 +240,17 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 			print_row(o, r, i, aw, prefix.buf);
 		return 0;
 	}
-	fprintf(o->f, "\n Performance counter stats for %s%s:\n\n", o->opts.target, sim);
+	if (r->runs > 1)
+		snprintf(t, sizeof(t), " (%u runs)", r->runs);
+	else
+		t[0] = '\0';
+	fprintf(o->f, "\n Performance counter stats for %s%s%s:\n\n", o->opts.target, t, sim);
 	for (size_t i = 0; i < r->n_rows; i++)
 		print_row(o, r, i, aw, NULL);
+	if (r->runs > 1) {
+		print_elapsed_spread(o, r);
+		return 0;
+	}
 	pm_fmt_seconds(t, sizeof(t), r->t_ns);
 	fprintf(o->f, "\n %17s seconds time elapsed\n\n", t);
 	return 0;

@@ -28,6 +28,7 @@ struct pm_counter {
 	size_t inst;	   /* index into evlist->inst */
 	size_t event;	   /* index into evlist->ev */
 	int cpu;	   /* -1: follows the task */
+	pid_t tid;	   /* PM_TARGET_THREADS: the thread it counts */
 	bool open;	   /* its source opened it: counting (every module tests this) */
 	int fd;		   /* perf's file descriptor (source/perf.c only; -1: none) */
 	size_t leader;	   /* counter index of its group leader (itself if none) */
@@ -76,6 +77,8 @@ struct pm_session {
 	struct pm_evlist *l;
 	struct pm_session_opts opts;
 	struct pm_cpus cpus; /* the CPUs asked for: online, or -C */
+	pid_t *tids;	     /* PM_TARGET_THREADS: the threads, the PIDs' expanded */
+	size_t n_tids;
 
 	struct pm_counter *c;
 	size_t n_c, cap_c;

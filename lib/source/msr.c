@@ -780,7 +780,8 @@ static bool msr_claims(const struct pm_session *s, const struct pm_evinst *in)
 
 	if (in->pmu && in->pmu->source == PM_SRC_MSR)
 		return true;
-	if (s->opts.source != PM_SOURCE_MSR || s->opts.target == PM_TARGET_TASK)
+	if (s->opts.source != PM_SOURCE_MSR || s->opts.target == PM_TARGET_TASK ||
+	    s->opts.target == PM_TARGET_THREADS)
 		return false;
 	if (!strcmp(family, "amd_df") || !strcmp(family, "amd_l3"))
 		return true;

@@ -300,9 +300,18 @@ static void drop_event(struct pm_session *s, size_t event, bool keep_row)
 	}
 }
 
+/* A command's counters (PM_TARGET_TASK) or running threads' (PM_TARGET_THREADS): per task,
+ * inherited by its children, never in a kernel group (inherited groups cannot be read). */
 static bool task_mode(const struct pm_session *s)
 {
-	return s->opts.target == PM_TARGET_TASK;
+	return s->opts.target == PM_TARGET_TASK || s->opts.target == PM_TARGET_THREADS;
+}
+
+/* A command's counters start at its exec (enable_on_exec), unless later asked (-D);
+ * running threads' (PM_TARGET_THREADS) when enabled, as every other target's. */
+static bool starts_at_exec(const struct pm_session *s)
+{
+	return s->opts.target == PM_TARGET_TASK && !s->opts.task_enable_late;
 }
 
 static size_t group_size(const struct pm_session *s, size_t leader)
@@ -333,13 +342,16 @@ static int open_one(struct pm_session *s, size_t k)
 	attr.disabled = leader;
 	if (task_mode(s))
 		attr.inherit = 1;
-	if (task_mode(s) && !s->opts.task_enable_late) {
+	if (starts_at_exec(s)) {
 		/* every counter starts at the exec, so members are not enabled earlier */
 		attr.disabled = 1;
 		attr.enable_on_exec = 1;
 	}
-	fd = s->ctx->ops->perf_open(s->ctx->os, &attr, task_mode(s) ? s->opts.pid : -1, c->cpu,
-				    leader ? -1 : s->c[c->leader].fd, 0);
+	fd = s->ctx->ops->perf_open(s->ctx->os, &attr,
+				    !task_mode(s)			? -1 :
+				    s->opts.target == PM_TARGET_THREADS ? c->tid :
+									  s->opts.pid,
+				    c->cpu, leader ? -1 : s->c[c->leader].fd, 0);
 	if (fd == -EINVAL && c->implicit && !leader) {
 		/* a kernel that will not group these: read it on its own */
 		c->leader = k;
@@ -507,15 +519,12 @@ static int ioctl_leaders(struct pm_session *s, unsigned long req)
 
 static int perf_enable(struct pm_session *s)
 {
-	/* a task's counters start at its exec (enable_on_exec), unless later asked */
-	return task_mode(s) && !s->opts.task_enable_late ? 0 :
-							   ioctl_leaders(s, PERF_EVENT_IOC_ENABLE);
+	return starts_at_exec(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_ENABLE);
 }
 
 static int perf_disable(struct pm_session *s)
 {
-	return task_mode(s) && !s->opts.task_enable_late ? 0 :
-							   ioctl_leaders(s, PERF_EVENT_IOC_DISABLE);
+	return starts_at_exec(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_DISABLE);
 }
 
 /*

@@ -20,7 +20,8 @@ PMUMON = os.environ['PMUMON']
 FIXTURES = os.environ['PMUMON_TEST_SYSFS']
 
 CSV_HEADER = ('type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,'
-              'enabled_ns,running_ns,running_pct,flags,simulated,covered,instances,sim_platform,cpuid')
+              'enabled_ns,running_ns,running_pct,flags,simulated,covered,instances,sim_platform,cpuid,'
+              'spread_pct')
 
 
 def run(*args, root=None, timeout=60, **kw):
@@ -158,7 +159,7 @@ class UserErrors(unittest.TestCase):
 
     def test_unknown_option_teaches(self):
         # perf stat's options pmumon lacks say what to do instead; a typo the nearest option
-        self.check(['stat', '-r', '3', '--', 'true'], 2, "perf stat's -r/--repeat: not in pmumon")
+        self.check(['stat', '-G', 'g', '--', 'true'], 2, "perf stat's -G/--cgroup: not in pmumon")
         self.check(['stat', '--per-thread'], 2, "perf stat's --per-thread: not in pmumon yet")
         self.check(['import', '--all-user', '-'], 2, 'not to counts already recorded')
         self.check(['stat', '--interval-cont', '5'], 2, 'did you mean --interval-count?')

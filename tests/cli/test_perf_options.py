@@ -252,6 +252,123 @@ class OutputAndWhen(unittest.TestCase):
             self.assertIn(t, r.stdout)
 
 
+class Repeat(unittest.TestCase):
+    """-r N: the command N times, the means with perf's spread (rel_stddev_stats)."""
+
+    def test_table_on_the_simulator(self):
+        one = run('--sim', 'amdzen2', 'stat', '-x,', '-e', 'task-clock,page-faults', '--',
+                  'sleep', '1')
+        r = run('--sim', 'amdzen2', 'stat', '-r', '3', '-e', 'task-clock,page-faults', '--',
+                'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Performance counter stats for 'sleep 1' (3 runs)", r.stdout)
+        # the virtual clock makes the runs alike: the mean is one run's, no spread shown
+        self.assertRegex(r.stdout, r'(?m)^ +1\.00 msec +task-clock *$')
+        self.assertRegex(r.stdout, r'1\.000000000 \+- 0\.000000000 seconds time elapsed')
+        self.assertNotIn('( +-', r.stdout)
+        r = run('--sim', 'amdzen2', 'stat', '-r', '3', '-x,', '-e', 'task-clock,page-faults',
+                '--', 'sleep', '1')
+        self.assertEqual([(w['value'], w['spread_pct']) for w in rows(r.stdout)],
+                         [(w['value'], '0.00') for w in rows(one.stdout)])
+        self.assertEqual([w['spread_pct'] for w in rows(one.stdout)], ['', ''])
+        r = run('--sim', 'amdzen2', 'stat', '-r', '2', '-j', '-e', 'task-clock', '--', 'sleep',
+                '1')
+        self.assertIn('"spread_pct":0,"runs":2', r.stdout)
+        self.assertNotIn('spread_pct', run('--sim', 'amdzen2', 'stat', '-j', '-e',
+                                           'task-clock', '--', 'sleep', '1').stdout)
+
+    def test_refusals(self):
+        for args, msg in ((['-r', '3', '-a', '-e', 'cpu-clock'], 'repeats a command'),
+                          (['-r', '3', '-I', '100', '-e', 'cpu-clock', '--', 'true'],
+                           'give one of them'),
+                          (['-r', 'x', '--', 'true'], 'option -r wants a whole number'),
+                          (['-r', '-1', '--', 'true'], 'option -r wants a whole number')):
+            r = run('stat', *args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(msg, r.stderr)
+        r = run('--sim', 'amdzen2', 'stat', '-r', '0', '-e', 'cpu-clock', '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('never reaches', r.stderr)
+        for cmd in ('import', 'top', 'serve', 'record'):
+            r = run(cmd, '-r', '3')
+            self.assertEqual(r.returncode, 2, cmd)
+            self.assertIn("perf stat's -r/--repeat: pmumon stat has it", r.stderr)
+
+    def test_help(self):
+        self.assertIn('-r, --repeat N', run('stat', '--help').stdout)
+
+    @need_live
+    def test_live_spread(self):
+        r = run('stat', '-r', '4', '-x,', '-e', 'task-clock,page-faults', '--', 'true')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = rows(r.stdout)
+        self.assertEqual(len(got), 2)
+        for w in got:
+            self.assertGreaterEqual(float(w['spread_pct']), 0.0)
+            self.assertLess(float(w['spread_pct']), 100.0)
+        r = run('stat', '-r', '3', '-e', 'task-clock', '--', 'true')
+        self.assertRegex(r.stdout, r"stats for 'true' \(3 runs\)")
+        self.assertRegex(r.stdout, r'[0-9.]+ \+- [0-9.]+ seconds time elapsed')
+        # the command's exit status is the last run's, as perf's
+        self.assertEqual(run('stat', '-r', '2', '-e', 'task-clock', '--', 'false').returncode, 1)
+
+
+class PidTid(unittest.TestCase):
+    """-p/-t: running tasks; the simulator has init (1) and a daemon of threads 1000-1002."""
+
+    def stat(self, *args):
+        r = run('--sim', 'amdzen2', 'stat', '-x,', '-e', 'task-clock', *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return rows(r.stdout)
+
+    def test_process_means_all_its_threads(self):
+        # a sleeping task runs 0.1% of the time in the model: 1 ms per second per thread
+        self.assertEqual(float(self.stat('-p', '1000', '--', 'sleep', '1')[0]['value']), 3.0)
+        self.assertEqual(float(self.stat('-t', '1001', '--', 'sleep', '1')[0]['value']), 1.0)
+        self.assertEqual(float(self.stat('-t', '1001', '-p', '1,1', '--', 'sleep', '2')[0]
+                               ['value']), 4.0)
+        self.assertEqual(float(self.stat('-p', '1000', '--timeout', '500')[0]['value']), 1.5)
+        r = run('--sim', 'amdzen2', 'stat', '-p', '1000', '-e', 'task-clock', '--', 'sleep',
+                '1')
+        self.assertIn("Performance counter stats for process id '1000'", r.stdout)
+        r = run('--sim', 'amdzen2', 'stat', '-t', '1000,1002', '-e', 'task-clock', '--',
+                'sleep', '1')
+        self.assertIn("thread id '1000,1002'", r.stdout)
+
+    def test_refusals(self):
+        for args, code, msg in (
+                (['-p', '4242', '--', 'sleep', '1'], 1, 'no process 4242'),
+                (['-p', '1000', '-e', 'amd_df/event=0x7,umask=0x38/', '--', 'sleep', '1'], 2,
+                 'not one task'),
+                (['-p', '1000', '-a', '--', 'sleep', '1'], 2, 'not both'),
+                (['-p', '1000', '-r', '2', '--', 'sleep', '1'], 2, 'how long'),
+                (['-p', '1000'], 2, 'needs an end'),
+                (['-p', '1,,2', '--', 'sleep', '1'], 2, '-p wants process IDs'),
+                (['-t', '0', '--', 'sleep', '1'], 2, '-t wants thread IDs')):
+            r = run('--sim', 'amdzen2', 'stat', *args)
+            self.assertEqual(r.returncode, code, (args, r.stderr))
+            self.assertIn(msg, r.stderr, args)
+        for cmd in ('import', 'top', 'serve', 'record'):
+            r = run(cmd, '-p', '1')
+            self.assertEqual(r.returncode, 2, cmd)
+            self.assertIn("perf stat's -p/--pid: pmumon stat has it", r.stderr)
+
+    def test_help(self):
+        out = run('stat', '--help').stdout
+        self.assertIn('-p, --pid PID[,PID]', out)
+        self.assertIn('-t, --tid TID[,TID]', out)
+
+    @need_live
+    def test_ends_when_the_tasks_exit(self):
+        child = subprocess.Popen(['sleep', '0.3'])
+        r = run('stat', '-p', str(child.pid), '-x,', '-e', 'task-clock', '--timeout', '20000',
+                timeout=10)
+        child.wait()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('have exited', r.stderr)
+        self.assertLess(float(rows(r.stdout)[0]['time_s']), 5.0)
+
+
 class SideBySide(unittest.TestCase):
     """perf stat and pmumon stat on this machine, the same option, the same rows."""
 
@@ -293,6 +410,59 @@ class SideBySide(unittest.TestCase):
 
 
 class SideBySideOptions(unittest.TestCase):
+    @need_both
+    def test_pid(self):
+        # a sleeping child never runs in the window: both say <not counted>
+        child = subprocess.Popen(['sleep', '5'])
+        busy = subprocess.Popen(['sh', '-c', 'while :; do :; done'])
+        try:
+            ev = 'task-clock,context-switches'
+            p = perf('stat', '-x,', '-p', str(child.pid), '-e', ev, '--', 'sleep', '0.3')
+            m = run('stat', '-x,', '-p', str(child.pid), '-e', ev, '--', 'sleep', '0.3')
+            self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+            self.assertEqual([l.split(',')[0] for l in p.stderr.strip().splitlines()],
+                             ['<not counted>'] * 2)
+            self.assertEqual([w['value'] for w in rows(m.stdout)], ['', ''])
+            # a busy one: about 300 ms of task-clock in both
+            p = perf('stat', '-x,', '-p', str(busy.pid), '-e', 'task-clock', '--', 'sleep',
+                     '0.3')
+            m = run('stat', '-x,', '-p', str(busy.pid), '-e', 'task-clock', '--', 'sleep',
+                    '0.3')
+            want = float(p.stderr.strip().splitlines()[-1].split(',')[0])
+            got = float(rows(m.stdout)[0]['value'])
+            self.assertLess(abs(got - want) / want, 0.3, (got, want))
+            p = perf('stat', '-x,', '-t', str(busy.pid), '-e', 'task-clock', '--', 'sleep',
+                     '0.2')
+            m = run('stat', '-x,', '-t', str(busy.pid), '-e', 'task-clock', '--', 'sleep',
+                    '0.2')
+            self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+        finally:
+            child.kill()
+            busy.kill()
+            child.wait()
+            busy.wait()
+
+    @need_both
+    def test_repeat(self):
+        # the same rows, the same shape: a mean and its spread in %, perf's -x column
+        p = perf('stat', '-r', '5', '-x,', '-e', 'page-faults,task-clock', 'true')
+        m = run('stat', '-r', '5', '-x,', '-e', 'page-faults,task-clock', '--', 'true')
+        self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+        want = [l.split(',') for l in p.stderr.strip().splitlines()]
+        got = rows(m.stdout)
+        self.assertEqual([w[2] for w in want], [w['event'] for w in got])
+        for pw, mw in zip(want, got):
+            self.assertTrue(pw[3].endswith('%'), pw)  # perf's variance column
+            self.assertGreaterEqual(float(mw['spread_pct']), 0.0)
+        # page faults of 'true': the same few dozen in both, averaged
+        self.assertLess(abs(float(got[0]['value']) - float(want[0][0])),
+                        0.25 * float(want[0][0]) + 5)
+        p = perf('stat', '-r', '3', '-e', 'task-clock', 'true')
+        m = run('stat', '-r', '3', '-e', 'task-clock', '--', 'true')
+        for text in (p.stderr, m.stdout):
+            self.assertIn("'true' (3 runs):", text)
+            self.assertRegex(text, r'\+- [0-9.]+ seconds time elapsed')
+
     @need_both
     def test_delay(self):
         p = perf('stat', '-a', '-x,', '-D', '200', '-e', 'cpu-clock', 'sleep', '0.5')

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -254,6 +255,81 @@ static void test_select_kth(void **state)
 	}
 }
 
+/* -p/-t lists: perf's comma list, strict; out-parameters untouched on failure. */
+static void test_parse_pid_list(void **state)
+{
+	static const struct {
+		const char *in;
+		int r;
+		size_t n;
+		pid_t want[4];
+	} t[] = {
+		{ "1", 0, 1, { 1 } },
+		{ "123,456", 0, 2, { 123, 456 } },
+		{ "7,7,8", 0, 2, { 7, 8 } }, /* a repeat kept once, as perf's strlist */
+		{ "2147483647", 0, 1, { 2147483647 } },
+		{ "1,2,3,4", 0, 4, { 1, 2, 3, 4 } },
+		{ "1,2,3,4,5", -E2BIG, 0, { 0 } },
+		{ "2147483648", -ERANGE, 0, { 0 } },
+		{ "99999999999999999999999", -ERANGE, 0, { 0 } },
+		{ "0", -EINVAL, 0, { 0 } },
+		{ "", -EINVAL, 0, { 0 } },
+		{ ",", -EINVAL, 0, { 0 } },
+		{ "1,", -EINVAL, 0, { 0 } },
+		{ ",1", -EINVAL, 0, { 0 } },
+		{ "1,,2", -EINVAL, 0, { 0 } },
+		{ "-1", -EINVAL, 0, { 0 } },
+		{ "+1", -EINVAL, 0, { 0 } },
+		{ " 1", -EINVAL, 0, { 0 } },
+		{ "1 ", -EINVAL, 0, { 0 } },
+		{ "1, 2", -EINVAL, 0, { 0 } },
+		{ "0x10", -EINVAL, 0, { 0 } },
+		{ "12a", -EINVAL, 0, { 0 } },
+		{ "1;2", -EINVAL, 0, { 0 } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
+		pid_t got[4] = { -1, -1, -1, -1 };
+		size_t n = 99;
+		int r = cli_parse_pid_list(t[i].in, got, 4, &n);
+
+		if (r != t[i].r)
+			fail_msg("'%s': %d, want %d", t[i].in, r, t[i].r);
+		if (r < 0 && (n != 99 || got[0] != -1))
+			fail_msg("'%s': out-parameters touched on failure", t[i].in);
+		if (r == 0 && (n != t[i].n || memcmp(got, t[i].want, n * sizeof(pid_t))))
+			fail_msg("'%s': %zu PIDs, first %d", t[i].in, n, got[0]);
+	}
+	assert_int_equal(cli_parse_pid_list(NULL, NULL, 0, NULL), -EINVAL);
+}
+
+/* -r's spread as perf computes it: the values of perf stat -r 3 by hand. */
+static void test_stats(void **state)
+{
+	struct cli_stats s = { 0 };
+
+	(void)state;
+	assert_true(cli_stats__stddev_mean(&s) == 0.0);
+	assert_true(cli_stats__spread_pct(&s) == 0.0);
+	cli_stats__add(&s, 10);
+	assert_true(cli_stats__stddev_mean(&s) == 0.0); /* one run: no spread */
+	cli_stats__add(&s, 20);
+	cli_stats__add(&s, 30);
+	/* mean 20; sample variance 100; of the mean 100/3; stddev sqrt(100/3) */
+	assert_true(fabs(s.mean - 20.0) < 1e-12);
+	assert_true(fabs(cli_stats__stddev_mean(&s) - sqrt(100.0 / 3)) < 1e-12);
+	assert_true(fabs(cli_stats__spread_pct(&s) - 100.0 * sqrt(100.0 / 3) / 20) < 1e-12);
+	s = (struct cli_stats){ 0 };
+	cli_stats__add(&s, -5);
+	cli_stats__add(&s, 5);
+	assert_true(cli_stats__spread_pct(&s) == 0.0); /* a mean of 0: perf says 0 */
+	s = (struct cli_stats){ 0 };
+	for (int i = 0; i < 4; i++)
+		cli_stats__add(&s, 7);
+	assert_true(cli_stats__spread_pct(&s) == 0.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +340,8 @@ int main(void)
 		cmocka_unit_test(test_select_kth),
 		cmocka_unit_test(test_edits),
 		cmocka_unit_test(test_parse_cache_level),
+		cmocka_unit_test(test_parse_pid_list),
+		cmocka_unit_test(test_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -169,20 +169,21 @@ static void test_csv(void **state)
 	assert_string_equal(
 		s,
 		"type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,enabled_ns,"
-		"running_ns,running_pct,flags,simulated,covered,instances,sim_platform,cpuid\n"
+		"running_ns,running_pct,flags,simulated,covered,instances,sim_platform,cpuid,"
+		"spread_pct\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,msr/tsc/,,,,,4009862308,,4009862308,"
-		"1000,1000,100.00,,0,,,,\n"
+		"1000,1000,100.00,,0,,,,,\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,\"amd_df/dram,x/\",,,,,,,0,1000,0,0.00,"
-		"not_counted,0,,,,\n"
+		"not_counted,0,,,,,\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,ch0,amd_df,1,0,3,1234.5,MiB,20,1000,500,"
-		"50.00,multiplexed,0,,,,\n");
+		"50.00,multiplexed,0,,,,,\n");
 	free(s);
 	s = render(PM_OUT_CSV, ';', true);
 	/* the header first, as csv.DictReader and pandas read it: no comment line */
 	assert_true(!strncmp(s, "type;time_s;timestamp;", 22));
 	assert_null(strchr(s, '#'));
 	assert_non_null(strstr(s, "amd_df/dram,x/;")); /* no quotes needed with ';' */
-	assert_non_null(strstr(s, ";1;;;yitian710;\n"));
+	assert_non_null(strstr(s, ";1;;;yitian710;;\n"));
 	free(s);
 }
 
@@ -355,10 +356,10 @@ static void test_quality_flags(void **state)
 	char *s = render_rows(PM_OUT_CSV, doubtful, 2);
 
 	assert_non_null(strstr(s, ",250,MB/s,,1000,1000,100.00,"
-				  "metric|wrap_uncertain|partial|lost,0,8,16,,\n"));
+				  "metric|wrap_uncertain|partial|lost,0,8,16,,,\n"));
 	/* undefined: no value, but counted, and the flag says why */
 	assert_non_null(strstr(s, ",hit_ratio,,,,,,%,,1000,1000,100.00,"
-				  "metric|undefined|reprogrammed|reset,0,,,,\n"));
+				  "metric|undefined|reprogrammed|reset,0,,,,,\n"));
 	free(s);
 
 	s = render_rows(PM_OUT_JSON, doubtful, 2);
