@@ -27,8 +27,7 @@
 static const char *const columns[] = {
 	"type",	 "time_s",    "timestamp", "event",	"device",	"socket",     "die",
 	"cpu",	 "value",     "unit",	   "raw",	"enabled_ns",	"running_ns", "running_pct",
-	"flags", "simulated", "covered",   "instances", "sim_platform", "cpuid",
-	"spread_pct",
+	"flags", "simulated", "covered",   "instances", "sim_platform", "cpuid",      "spread_pct",
 };
 
 /* s as one field into b, quoted as RFC 4180 says when it must be, then its separator. */
