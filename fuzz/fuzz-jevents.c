@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct pm_strbuf ev = { 0 }, terms = { 0 };
 		char pmu[64];
 
-		if (pm_jevents_event(e, json_array_get(arr, 0), &ev) == 0 &&
+		if (pm_jevents_event(e, json_array_get(arr, 0), &ev, NULL) == 0 &&
 		    pm_jevents_counting_terms(ev.s, &terms) == 0 && terms.s &&
 		    (!strncmp(terms.s, "period=", 7) || strstr(terms.s, ",period=")))
 			abort();

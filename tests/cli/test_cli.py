@@ -608,8 +608,9 @@ class Simulated(unittest.TestCase):
             self.assertAlmostEqual(float(row[8]), 3.2, places=9)
             self.assertIn('metric', row[14])
             # a malformed file is named with its line and column, and skipped
-            self.assertRegex(r.stderr, r"malformed pack file 'e0/pmu-events/arch/x86/amdzen2/"
-                                       r"broken.json': line 2, column \d+")
+            self.assertIn(os.path.join(d, 'pmu-events/arch/x86/amdzen2/broken.json') + ':2:',
+                          r.stderr)
+            self.assertIn('malformed JSON', r.stderr)
 
     def test_metric_of_metrics_before_scale_unit(self):
         # issue 14 item 1: a metric that names another takes its value before its

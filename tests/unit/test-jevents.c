@@ -197,7 +197,7 @@ static void test_encode_as_jevents(void **state)
 			char unit[64];
 			bool found = false;
 
-			assert_int_equal(pm_jevents_event(e, std, &b), 0);
+			assert_int_equal(pm_jevents_event(e, std, &b, NULL), 0);
 			assert_int_equal(pm_jevents_pmu(json_string_value(
 								json_object_get(e, "Unit")),
 							unit, sizeof(unit)),
