@@ -70,7 +70,7 @@ static int member(const char *s, size_t len, size_t p, const char *key, size_t *
 			break;
 		p = skip_ws(s, len, p + 1);
 		/* the key's text between its quotes, as any real file writes it (no escapes) */
-		if (end == start + klen + 2 && !strncmp(s + start + 1, key, klen)) {
+		if (p < len && end == start + klen + 2 && !strncmp(s + start + 1, key, klen)) {
 			*ret_off = p;
 			r = 0;
 		}

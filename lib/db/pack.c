@@ -593,7 +593,9 @@ static void bad_event(struct pm_ctx *ctx, const struct jtext *t, size_t idx, jso
 	const char *v = key ? jstr(ev, key) : NULL;
 	char at[1200];
 
-	where_entry(t, idx, name ? key : NULL, at, sizeof(at));
+	where_entry(t, idx, key, at, sizeof(at));
+	if (!name)
+		name = jstr(ev, "ArchStdEvent");
 	if (!name)
 		pm_log(ctx, PM_LOG_WARN, "%s: entry %zu has no EventName; ignoring it", at, idx);
 	else if (err == -ENOENT)
@@ -622,7 +624,7 @@ static int add_event(struct pm_ctx *ctx, const char *pack, const struct jtext *t
 	const char *key = "EventName";
 	int r = 0;
 
-	r = name ? pm_jevents_event(ev, std, &event, &key) : -EINVAL;
+	r = name || jstr(ev, "ArchStdEvent") ? pm_jevents_event(ev, std, &event, &key) : -EINVAL;
 	if (r == 0)
 		r = pm_jevents_counting_terms(event.s, &terms);
 	if (r == -ENOMEM)
@@ -1103,6 +1105,13 @@ static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack
 				r = add_metric(ctx, db, pack, &t, i, e);
 		} else if (jstr(e, "EventName") || jstr(e, "ArchStdEvent")) {
 			r = add_event(ctx, pack, &t, i, e, kind, stds);
+		} else {
+			char at[1200];
+
+			pm_log(ctx, PM_LOG_WARN,
+			       "%s: entry %zu is neither an event (EventName, ArchStdEvent) nor a "
+			       "metric (MetricName); ignoring it",
+			       where_entry(&t, i, NULL, at, sizeof(at)), i);
 		}
 		if (r < 0)
 			break;
