@@ -137,22 +137,26 @@ bool cli_global_option(int c, const char *arg)
 	}
 }
 
-/* ---- --events-dir: the JSON and mapfiles under a directory, in memory ------------------ */
+/*
+ * ---- --events-dir: the JSON and mapfiles under a directory, listed ------------------------
+ *
+ * Only their names are given to the context: a whole perf pmu-events tree is
+ * ~25 MB, of which the library reads (read_events_file) the mapfile, the one
+ * CPU directory it picks, the arch's standard events and the sys/ tables.
+ */
 
 #define EVENTS_DIR_MAX_FILES 20000
-#define EVENTS_DIR_MAX_BYTES (128u << 20)
+#define EVENTS_FILE_MAX_BYTES (64u << 20)
 
 struct file_list {
 	struct pm_file *f;
-	size_t n, cap, bytes;
+	size_t n, cap;
 };
 
 static void file_list_done(struct file_list *l)
 {
-	for (size_t i = 0; i < l->n; i++) {
+	for (size_t i = 0; i < l->n; i++)
 		free((char *)l->f[i].path);
-		free((char *)l->f[i].data);
-	}
 	free(l->f);
 	*l = (struct file_list){ 0 };
 }
@@ -232,13 +236,12 @@ static int dir_see(struct dir_seen *seen, const struct stat *st)
 }
 
 /*
- * Add the files under host directory dir as prefix/relative-path. Symlinks
+ * Add the names of the files under directory dir. Symlinks
  * are followed (a pmu-events tree may be linked in), but no directory is
  * read twice: a link back up the tree (ln -s . d) ends there instead of
  * multiplying the walk.
  */
-static int collect(const char *dir, const char *prefix, struct file_list *l, struct dir_seen *seen,
-		   int depth)
+static int collect(const char *dir, struct file_list *l, struct dir_seen *seen, int depth)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -254,23 +257,21 @@ static int collect(const char *dir, const char *prefix, struct file_list *l, str
 	}
 	r = 0;
 	while (r == 0 && (de = readdir(d))) {
-		char host[4096], rel[4096];
+		char host[4096];
 
 		if (de->d_name[0] == '.')
 			continue;
 		if (cli_snprintf(host, sizeof(host), "%s/%s", dir, de->d_name) < 0 ||
-		    cli_snprintf(rel, sizeof(rel), "%s/%s", prefix, de->d_name) < 0 ||
 		    stat(host, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			if (depth < 8)
-				r = collect(host, rel, l, seen, depth + 1);
+				r = collect(host, l, seen, depth + 1);
 			continue;
 		}
 		if (!S_ISREG(st.st_mode) || !wanted(de->d_name))
 			continue;
-		if (l->n == EVENTS_DIR_MAX_FILES ||
-		    l->bytes + (size_t)st.st_size > EVENTS_DIR_MAX_BYTES) {
+		if (l->n == EVENTS_DIR_MAX_FILES) {
 			r = -E2BIG;
 			break;
 		}
@@ -278,43 +279,46 @@ static int collect(const char *dir, const char *prefix, struct file_list *l, str
 			r = -ENOMEM;
 			break;
 		}
-		{
-			char *data = NULL;
-			size_t len = 0;
-
-			r = cli_read_file(host, SIZE_MAX, &data, &len);
-			if (r < 0)
-				break;
-			l->f[l->n] = (struct pm_file){ .path = strdup(rel),
-						       .data = data,
-						       .len = len };
-			if (!l->f[l->n].path) {
-				free(data);
-				r = -ENOMEM;
-				break;
-			}
-			l->n++;
-			l->bytes += len;
+		/* named as the user's path names it, so messages point at the user's file */
+		l->f[l->n] = (struct pm_file){ .path = strdup(host) };
+		if (!l->f[l->n].path) {
+			r = -ENOMEM;
+			break;
 		}
+		l->n++;
 	}
 	closedir(d);
 	return r;
+}
+
+/* pm_ctx_opts.read_file: a file of the list, when a pack needs it. */
+static int read_events_file(const char *path, char **ret_data, size_t *ret_len, void *userdata)
+{
+	(void)userdata;
+	return cli_read_file(path, EVENTS_FILE_MAX_BYTES, ret_data, ret_len);
 }
 
 static int read_events_dirs(struct file_list *l)
 {
 	for (int i = 0; i < arg_global.n_events_dirs; i++) {
 		struct dir_seen seen = { 0 };
-		char prefix[16];
+		char dir[4096];
+		size_t n;
 		int r;
 
-		snprintf(prefix, sizeof(prefix), "e%d", i);
-		r = collect(arg_global.events_dirs[i], prefix, l, &seen, 0);
+		/* "tree/" and "tree" name their files alike: tree/arch/... */
+		n = strlen(arg_global.events_dirs[i]);
+		while (n > 1 && arg_global.events_dirs[i][n - 1] == '/')
+			n--;
+		if (cli_snprintf(dir, sizeof(dir), "%.*s", (int)n, arg_global.events_dirs[i]) < 0)
+			r = -ENAMETOOLONG;
+		else
+			r = collect(dir, l, &seen, 0);
 		free(seen.d);
 		if (r < 0) {
 			cli_error("--events-dir %s: %s%s", arg_global.events_dirs[i], strerror(-r),
-				  r == -E2BIG ? " (more than 20000 files or 128 MiB of JSON: name "
-						"the pmu-events directory itself)" :
+				  r == -E2BIG ? " (more than 20000 files: name the pmu-events "
+						"directory itself)" :
 						"");
 			return r;
 		}
@@ -368,6 +372,7 @@ int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, const char *
 	r = read_events_dirs(&extra);
 	o.extra_files = extra.f;
 	o.n_extra_files = extra.n;
+	o.read_file = read_events_file;
 	if (r == 0)
 		r = pm_ctx__new(&o, &ctx);
 	file_list_done(&extra);
@@ -408,6 +413,7 @@ int cli_ctx_new(struct pm_ctx **ret_ctx)
 	}
 	o.extra_files = extra.f;
 	o.n_extra_files = extra.n;
+	o.read_file = read_events_file;
 	if (arg_global.sim) {
 		r = use_sim(&o);
 		if (r < 0) {

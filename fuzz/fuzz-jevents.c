@@ -3,13 +3,16 @@
  * Fuzz the reading of perf's pmu-events entries (db/jevents.c): a JSON array of
  * entries, each encoded as jevents.py would (the first entry standing in as
  * every ArchStdEvent), its PMU named, its counting terms taken, its Compat
- * matched against its Unit. What encodes must not keep a period= term.
+ * matched against its Unit. What encodes must not keep a period= term. The
+ * same text, parsed or not, has its entries' keys located (db/jsonpos.c): a
+ * place is inside the text.
  */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "db/jevents.h"
+#include "db/jsonpos.h"
 #include "fuzz.h"
 #include "util/util.h"
 
@@ -18,13 +21,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *arr = json_loadb((const char *)data, size, 0, NULL), *e;
 	size_t i;
 
+	for (i = 0; i < 4; i++) {
+		static const char *const keys[] = { NULL, "EventName", "MetricExpr", "a" };
+		size_t off = 0, at;
+		int line, col;
+
+		if (pm_json_locate((const char *)data, size, i, keys[i], &off) < 0)
+			continue;
+		at = pm_json_string_pos((const char *)data, size, off, i * 7);
+		if (off > size || at > size)
+			abort();
+		pm_json_line_col((const char *)data, size, at, &line, &col);
+	}
 	json_array_foreach(arr, i, e) {
 		const char *unit = json_string_value(json_object_get(e, "Unit"));
 		const char *compat = json_string_value(json_object_get(e, "Compat"));
 		struct pm_strbuf ev = { 0 }, terms = { 0 };
 		char pmu[64];
 
-		if (pm_jevents_event(e, json_array_get(arr, 0), &ev) == 0 &&
+		if (pm_jevents_event(e, json_array_get(arr, 0), &ev, NULL) == 0 &&
 		    pm_jevents_counting_terms(ev.s, &terms) == 0 && terms.s &&
 		    (!strncmp(terms.s, "period=", 7) || strstr(terms.s, ",period=")))
 			abort();

@@ -79,8 +79,10 @@ struct pm_ctx {
 	struct pm_db *db;     /* platform packs; owned */
 	char *tracefs;	      /* "sys/kernel/tracing" or NULL when not mounted */
 	bool simulated;
-	struct pm_embedded *extra; /* packs given in memory (--events-dir); owned */
+	struct pm_embedded *extra; /* packs given (--events-dir), data NULL: unread; owned */
 	size_t n_extra;
+	pm_read_file_fn read_file; /* reads an extra file with NULL data (db/pack.c) */
+	void *read_file_userdata;
 	struct pm_replay *replay; /* import: the recording (machine.c, source/replay.c); owned */
 	size_t evlists;		  /* alive on this context: they point into what discovery found */
 };

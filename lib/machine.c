@@ -150,6 +150,8 @@ int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 	ctx->log_userdata = opts->log_userdata;
 	ctx->log_level = opts->log_level;
 	ctx->simulated = opts->simulated;
+	ctx->read_file = opts->read_file;
+	ctx->read_file_userdata = opts->read_file_userdata;
 	if (opts->n_extra_files) {
 		ctx->extra = calloc(opts->n_extra_files, sizeof(*ctx->extra));
 		if (!ctx->extra) {
@@ -158,17 +160,19 @@ int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 		}
 		for (size_t i = 0; i < opts->n_extra_files; i++) {
 			const struct pm_file *f = &opts->extra_files[i];
-			char *data = malloc(f->len + 1), *path = strdup(f->path);
+			char *data = f->data ? malloc(f->len + 1) : NULL, *path = strdup(f->path);
 
-			if (!data || !path) {
+			if ((f->data && !data) || !path) {
 				free(data);
 				free(path);
 				free_extra(ctx);
 				free(ctx);
 				return -ENOMEM;
 			}
-			memcpy(data, f->data, f->len);
-			data[f->len] = '\0';
+			if (data) { /* else read when a pack needs it */
+				memcpy(data, f->data, f->len);
+				data[f->len] = '\0';
+			}
 			ctx->extra[ctx->n_extra++] = (struct pm_embedded){ .path = path,
 									   .len = f->len,
 									   .data = data };

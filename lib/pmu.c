@@ -61,6 +61,7 @@ void pm_pmu__free(struct pm_pmu *p)
 	}
 	free(p->formats);
 	free(p->aliases);
+	free(p->alias_slots);
 	pm_cpus__done(&p->cpus);
 	if (p->hwmon_free)
 		p->hwmon_free(p->hwmon);
@@ -78,8 +79,61 @@ const struct pm_format_entry *pm_pmu__find_format(const struct pm_pmu *p, const 
 	return NULL;
 }
 
+/* FNV-1a of the name lowercased: names match case-insensitively */
+static uint32_t alias_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (uint32_t)tolower((unsigned char)*s)) * 16777619u;
+	return h;
+}
+
+/* Index alias i (a name already there keeps its first alias, as the search finds it). */
+static void alias_index_put(struct pm_pmu *p, size_t i)
+{
+	size_t mask = p->n_alias_slots - 1, s = alias_hash(p->aliases[i].name) & mask;
+
+	for (; p->alias_slots[s]; s = (s + 1) & mask)
+		if (!strcasecmp(p->aliases[p->alias_slots[s] - 1].name, p->aliases[i].name))
+			return;
+	p->alias_slots[s] = (uint32_t)i + 1;
+}
+
+/* Index the aliases added so far, into a table at most half full. */
+static void alias_index(struct pm_pmu *p)
+{
+	size_t want = 64;
+
+	if (p->n_alias_indexed + 1 != p->n_aliases || p->n_aliases > UINT32_MAX / 4)
+		return; /* aliases not added by add_alias: the search walks them all */
+	while (want < 2 * p->n_aliases)
+		want *= 2;
+	if (want != p->n_alias_slots) {
+		uint32_t *slots = calloc(want, sizeof(*slots));
+
+		if (!slots)
+			return; /* the search walks them all */
+		free(p->alias_slots);
+		p->alias_slots = slots;
+		p->n_alias_slots = want;
+		for (size_t i = 0; i + 1 < p->n_aliases; i++)
+			alias_index_put(p, i);
+	}
+	alias_index_put(p, p->n_aliases - 1);
+	p->n_alias_indexed = p->n_aliases;
+}
+
 const struct pm_alias *pm_pmu__find_alias(const struct pm_pmu *p, const char *name)
 {
+	if (p->n_alias_slots && p->n_alias_indexed == p->n_aliases) {
+		size_t mask = p->n_alias_slots - 1, s = alias_hash(name) & mask;
+
+		for (; p->alias_slots[s]; s = (s + 1) & mask)
+			if (!strcasecmp(p->aliases[p->alias_slots[s] - 1].name, name))
+				return &p->aliases[p->alias_slots[s] - 1];
+		return NULL;
+	}
 	/* perf matches event names case-insensitively (pmu-events are lowercased) */
 	for (size_t i = 0; i < p->n_aliases; i++)
 		if (!strcasecmp(p->aliases[i].name, name))
@@ -140,6 +194,7 @@ int pm_pmu__add_alias(struct pm_pmu *p, const struct pm_alias *a)
 		return -ENOMEM;
 	}
 	p->n_aliases++;
+	alias_index(p);
 	return 0;
 }
 

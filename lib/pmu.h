@@ -76,6 +76,10 @@ struct pm_pmu {
 	size_t n_formats, cap_formats;
 	struct pm_alias *aliases;
 	size_t n_aliases, cap_aliases;
+	/* the aliases by name, for pm_pmu__find_alias: a pack of thousands of events
+	 * would otherwise cost n^2 name comparisons (alias index + 1, 0: free) */
+	uint32_t *alias_slots;
+	size_t n_alias_slots, n_alias_indexed; /* indexed: the first n added through add_alias */
 	char *identifier;
 	int mux_interval_ms;			      /* -1 when the file is absent */
 	const struct pm_pmu_traits *traits;	      /* NULL when no pack knows it */

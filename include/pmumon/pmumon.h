@@ -77,12 +77,21 @@ struct pm_diag;
 /* A warning with a reason, as a diag (pm_ctx_opts.log_diag_fn). */
 typedef void (*pm_log_diag_fn)(enum pm_log_level level, const struct pm_diag *d, void *userdata);
 
-/* A file given to the context in memory (a pack from --events-dir). */
+/*
+ * A file given to the context (a pack from --events-dir): in memory, or
+ * (data NULL) read through pm_ctx_opts.read_file only when a pack needs it,
+ * as for a whole perf pmu-events tree of which one CPU uses a few files.
+ * Messages about the file name it by its path: the user's name for it.
+ */
 struct pm_file {
-	const char *path; /* relative, '/'-separated: "d0/mypack/pack.json" */
-	const char *data;
+	const char *path; /* '/'-separated: "mydir/mypack/pack.json" */
+	const char *data; /* NULL: read it when needed */
 	size_t len;
 };
+
+/* Read a pm_file whose data is NULL: a malloc'd buffer the library frees. Return: 0 or
+ * -errno. */
+typedef int (*pm_read_file_fn)(const char *path, char **ret_data, size_t *ret_len, void *userdata);
 
 struct pm_ctx_opts {
 	size_t size; /* sizeof(struct pm_ctx_opts): see the top of this file */
@@ -128,6 +137,13 @@ struct pm_ctx_opts {
 	 * it names one. A live machine's is read from the machine.
 	 */
 	const char *cpuid;
+	/*
+	 * Reads the extra files given without data, when a pack needs them
+	 * (called with read_file_userdata, during discovery; both must outlive
+	 * the context). NULL: such files are missing.
+	 */
+	pm_read_file_fn read_file;
+	void *read_file_userdata;
 };
 
 PM_API int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx);

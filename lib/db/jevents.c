@@ -91,7 +91,7 @@ static int field_value(const char *s, uint64_t *ret)
 	return pm_parse_u64_str(s, 10, ret);
 }
 
-static int encode(json_t *ev, struct pm_strbuf *b)
+static int encode(json_t *ev, struct pm_strbuf *b, const char **ret_key)
 {
 	static const char *const fields[][2] = {
 		{ "AnyThread", "any=" },	   { "PortMask", "ch_mask=" },
@@ -106,20 +106,20 @@ static int encode(json_t *ev, struct pm_strbuf *b)
 	uint64_t eventcode = 0, v;
 
 	if (code && py_int0(code, strcspn(code, ","), &eventcode) < 0)
-		return -EINVAL;
+		return *ret_key = "EventCode", -EINVAL;
 	if (jstr(ev, "ExtSel")) {
 		if (pm_parse_u64_str(jstr(ev, "ExtSel"), 10, &v) < 0)
-			return -EINVAL;
+			return *ret_key = "ExtSel", -EINVAL;
 		eventcode |= v << 8;
 	}
 	if (jstr(ev, "ConfigCode")) {
 		if (py_int0(jstr(ev, "ConfigCode"), strlen(jstr(ev, "ConfigCode")), &v) < 0)
-			return -EINVAL;
+			return *ret_key = "ConfigCode", -EINVAL;
 		pm_strbuf__puts(b, "config=");
 		llx(b, v);
 	} else if (jstr(ev, "EventidCode")) {
 		if (py_int0(jstr(ev, "EventidCode"), strlen(jstr(ev, "EventidCode")), &v) < 0)
-			return -EINVAL;
+			return *ret_key = "EventidCode", -EINVAL;
 		pm_strbuf__puts(b, "eventid=");
 		llx(b, v);
 	} else {
@@ -132,7 +132,7 @@ static int encode(json_t *ev, struct pm_strbuf *b)
 		if (!s)
 			continue;
 		if (field_value(s, &v) < 0)
-			return -EINVAL;
+			return *ret_key = fields[i][0], -EINVAL;
 		if (!v)
 			continue;
 		pm_strbuf__printf(b, ",%s", fields[i][1]);
@@ -146,6 +146,7 @@ static int encode(json_t *ev, struct pm_strbuf *b)
 	if (msr && msr[0]) {
 		const char *term;
 
+		*ret_key = "MSRIndex";
 		if (py_int0(msr, strcspn(msr, ","), &v) < 0)
 			return -EINVAL;
 		if (v == 0x3F6)
@@ -163,7 +164,7 @@ static int encode(json_t *ev, struct pm_strbuf *b)
 	return b->oom ? -ENOMEM : 0;
 }
 
-int pm_jevents_event(json_t *ev, json_t *std, struct pm_strbuf *b)
+int pm_jevents_event(json_t *ev, json_t *std, struct pm_strbuf *b, const char **ret_key)
 {
 	/* real_event(): these names' strings replace whatever the entry says */
 	static const char *const fixed[][2] = {
@@ -176,16 +177,22 @@ int pm_jevents_event(json_t *ev, json_t *std, struct pm_strbuf *b)
 	};
 	const char *name = jstr(ev, "EventName");
 	struct pm_strbuf own = { 0 };
+	const char *key = NULL;
 	int r;
 
 	/* the entry's own fields are parsed (and can fail) even when ArchStdEvent replaces them */
-	r = encode(ev, &own);
+	r = encode(ev, &own, &key);
 	if (r == 0 && jstr(ev, "ArchStdEvent")) {
 		pm_strbuf__done(&own);
 		own = (struct pm_strbuf){ 0 };
-		if (!std)
-			return -ENOENT;
-		r = encode(std, &own);
+		if (!std) {
+			key = "ArchStdEvent";
+			r = -ENOENT;
+			goto out;
+		}
+		r = encode(std, &own, &key);
+		if (r < 0)
+			key = "ArchStdEvent"; /* its entry in the arch's file is what fails */
 		if (!name)
 			name = jstr(std, "EventName");
 	}
@@ -199,6 +206,8 @@ int pm_jevents_event(json_t *ev, json_t *std, struct pm_strbuf *b)
 	pm_strbuf__puts(b, own.s ? own.s : "");
 out:
 	pm_strbuf__done(&own);
+	if (r < 0 && ret_key)
+		*ret_key = key;
 	return r < 0 ? r : b->oom ? -ENOMEM : 0;
 }
 

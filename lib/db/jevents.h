@@ -27,8 +27,9 @@ int pm_jevents_pmu(const char *unit, char *buf, size_t size);
  * (period= included). std: the ArchStdEvent entry the entry names (NULL if
  * it names none). Return: 0, -EINVAL (a value jevents.py cannot parse, an
  * unknown MSRIndex), -ENOENT (ArchStdEvent without std) or -ENOMEM.
+ * ret_key (may be NULL): on -EINVAL/-ENOENT, the entry's key at fault.
  */
-int pm_jevents_event(json_t *ev, json_t *std, struct pm_strbuf *b);
+int pm_jevents_event(json_t *ev, json_t *std, struct pm_strbuf *b, const char **ret_key);
 
 /* The terms of a jevents event string that a count uses: period= (the
  * sample period, nothing to a count) left out. */

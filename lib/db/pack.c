@@ -13,6 +13,7 @@
 #include "ctx.h"
 #include "db/embedded.h"
 #include "db/jevents.h"
+#include "db/jsonpos.h"
 #include "metric/expr.h"
 #include "pmu.h"
 #include "util/cpus.h"
@@ -238,15 +239,107 @@ static const struct pm_embedded *find_file(const struct pm_db *db, const char *d
 	return NULL;
 }
 
-static json_t *parse_json(struct pm_ctx *ctx, const struct pm_embedded *f)
-{
-	json_error_t err;
-	json_t *j = json_loadb(f->data, f->len, JSON_REJECT_DUPLICATES, &err);
+/* A file's text while its JSON is in use: built in, given in memory, or read now. */
+struct jtext {
+	const char *path, *data;
+	size_t len;
+	char *own; /* what ctx->read_file gave; jtext_done frees it */
+};
 
-	if (!j)
-		pm_log(ctx, PM_LOG_WARN,
-		       "malformed pack file '%s': line %d, column %d: %s, ignoring", f->path,
+static int jtext_open(struct pm_ctx *ctx, const struct pm_embedded *f, struct jtext *t)
+{
+	int r;
+
+	*t = (struct jtext){ .path = f->path, .data = f->data, .len = f->len };
+	if (f->data)
+		return 0;
+	/* a file of a directory given without its data: read now, and only now */
+	r = ctx->read_file ? ctx->read_file(f->path, &t->own, &t->len, ctx->read_file_userdata) :
+			     -ENOENT;
+	if (r < 0) {
+		pm_log(ctx, PM_LOG_WARN, "cannot read '%s': %s, ignoring it", f->path,
+		       strerror(-r));
+		return r;
+	}
+	t->data = t->own ? t->own : "";
+	return 0;
+}
+
+static void jtext_done(struct jtext *t)
+{
+	free(t->own);
+	t->own = NULL;
+}
+
+/* "FILE:LINE:COLUMN" of an offset in the file, for messages. */
+static const char *where(const struct jtext *t, size_t off, char *buf, size_t size)
+{
+	int line, col;
+
+	pm_json_line_col(t->data, t->len, off, &line, &col);
+	snprintf(buf, size, "%s:%d:%d", t->path, line, col);
+	return buf;
+}
+
+/* Where entry idx's key is: its value, else the entry (key NULL: the entry). */
+static const char *where_entry(const struct jtext *t, size_t idx, const char *key, char *buf,
+			       size_t size)
+{
+	size_t off = 0;
+
+	if (!key || pm_json_locate(t->data, t->len, idx, key, &off) < 0)
+		(void)pm_json_locate(t->data, t->len, idx, NULL, &off);
+	return where(t, off, buf, size);
+}
+
+/*
+ * A JSON file, its text kept in t until jtext_done. A key given twice keeps
+ * its last value, as perf's jevents.py (Python's json.load) does, and is
+ * said; a malformed file is said with its line and column, and skipped.
+ */
+static json_t *parse_json(struct pm_ctx *ctx, const struct pm_embedded *f, struct jtext *t)
+{
+	char at[1200];
+	json_error_t err;
+	json_t *j;
+
+	if (jtext_open(ctx, f, t) < 0)
+		return NULL;
+	j = json_loadb(t->data, t->len, JSON_REJECT_DUPLICATES, &err);
+	if (!j && json_error_code(&err) == json_error_duplicate_key) {
+		size_t key = err.position > 1 ? (size_t)err.position - 2 : 0;
+
+		/* jansson stops after the key: its opening quote is the place to show */
+		while (key > 0 && t->data[key] != '"')
+			key--;
+		pm_log(ctx, PM_LOG_WARN, "%s: %s: the last value is used, as perf does",
+		       where(t, key, at, sizeof(at)), err.text);
+		j = json_loadb(t->data, t->len, 0, &err);
+	}
+	if (!j) {
+		pm_log(ctx, PM_LOG_WARN, "%s:%d:%d: malformed JSON: %s; ignoring the file", t->path,
 		       err.line, err.column, err.text);
+		jtext_done(t);
+	}
+	return j;
+}
+
+/* perf's event and metric files are arrays of entries: anything else is said and skipped. */
+static json_t *parse_entries(struct pm_ctx *ctx, const struct pm_embedded *f, struct jtext *t)
+{
+	json_t *j = parse_json(ctx, f, t);
+	char at[1200];
+
+	if (j && !json_is_array(j)) {
+		pm_log(ctx, PM_LOG_WARN,
+		       "%s: the top level is %s where an array of entries is expected; ignoring "
+		       "the file",
+		       where(t, pm_json_top(t->data, t->len), at, sizeof(at)),
+		       json_is_object(j) ? "an object" : "not an array");
+		json_decref(j);
+		jtext_done(t);
+		return NULL;
+	}
 	return j;
 }
 
@@ -497,8 +590,32 @@ static const char *field_or_std(json_t *ev, json_t *std, const char *key)
 	return jstr(ev, key) ? jstr(ev, key) : std ? jstr(std, key) : NULL;
 }
 
-static int add_event(struct pm_ctx *ctx, const char *pack, const char *file, size_t idx, json_t *ev,
-		     enum entry_kind kind, json_t *stds)
+/* Why entry idx of t is left out: the key at fault, at its line and column. */
+static void bad_event(struct pm_ctx *ctx, const struct jtext *t, size_t idx, json_t *ev,
+		      const char *name, const char *key, int err)
+{
+	const char *v = key ? jstr(ev, key) : NULL;
+	char at[1200];
+
+	where_entry(t, idx, key, at, sizeof(at));
+	if (!name)
+		name = jstr(ev, "ArchStdEvent");
+	if (!name)
+		pm_log(ctx, PM_LOG_WARN, "%s: entry %zu has no EventName; ignoring it", at, idx);
+	else if (err == -ENOENT)
+		pm_log(ctx, PM_LOG_WARN,
+		       "%s: event '%s' (entry %zu): ArchStdEvent '%s' is in none of the arch's "
+		       "files; ignoring it",
+		       at, name, idx, v ? v : "");
+	else
+		pm_log(ctx, PM_LOG_WARN,
+		       "%s: event '%s' (entry %zu): %s '%s' is not a value jevents.py takes; "
+		       "ignoring it",
+		       at, name, idx, key ? key : "a field", v ? v : "");
+}
+
+static int add_event(struct pm_ctx *ctx, const char *pack, const struct jtext *t, size_t idx,
+		     json_t *ev, enum entry_kind kind, json_t *stds)
 {
 	json_t *std = std_event(stds, ev);
 	const char *name = field_or_std(ev, std, "EventName"), *unit = jstr(ev, "Unit");
@@ -508,19 +625,16 @@ static int add_event(struct pm_ctx *ctx, const char *pack, const char *file, siz
 	struct pm_alias a = { .scale = 1.0, .origin = pack };
 	struct pm_strbuf event = { 0 }, terms = { 0 };
 	char table_pmu[64], family[64], unit_str[64];
+	const char *key = "EventName";
 	int r = 0;
 
-	r = name ? pm_jevents_event(ev, std, &event) : -EINVAL;
+	r = name || jstr(ev, "ArchStdEvent") ? pm_jevents_event(ev, std, &event, &key) : -EINVAL;
 	if (r == 0)
 		r = pm_jevents_counting_terms(event.s, &terms);
 	if (r == -ENOMEM)
 		goto out;
 	if (r < 0) {
-		pm_log(ctx, PM_LOG_WARN, "pack '%s': %s entry %zu: %s, ignoring", pack, file, idx,
-		       !name ? "no EventName" :
-		       r == -ENOENT ?
-			       "its ArchStdEvent is in none of the arch's files" :
-			       "a value jevents.py does not take (EventCode, UMask, MSRIndex, ...)");
+		bad_event(ctx, t, idx, ev, name, key, r);
 		r = 0;
 		goto out;
 	}
@@ -571,10 +685,11 @@ static int add_events(struct pm_ctx *ctx, const struct pm_db *db, const char *pa
 {
 	size_t i, j;
 	json_t *f, *ev;
-	int r;
+	int r = 0;
 
 	json_array_foreach(files, i, f) {
 		const struct pm_embedded *e;
+		struct jtext t;
 		json_t *arr;
 
 		if (!json_is_string(f))
@@ -585,17 +700,18 @@ static int add_events(struct pm_ctx *ctx, const struct pm_db *db, const char *pa
 			       pack, json_string_value(f));
 			continue;
 		}
-		arr = parse_json(ctx, e);
+		arr = parse_entries(ctx, e, &t);
 		if (!arr)
 			continue;
 		json_array_foreach(arr, j, ev) {
-			r = add_event(ctx, pack, e->path, j, ev, ENTRY_PACK, NULL);
-			if (r < 0) {
-				json_decref(arr);
-				return r;
-			}
+			r = add_event(ctx, pack, &t, j, ev, ENTRY_PACK, NULL);
+			if (r < 0)
+				break;
 		}
 		json_decref(arr);
+		jtext_done(&t);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -605,20 +721,39 @@ static char *dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
-/* add_metric()'s second half: the checked expression's definition into db. */
-static int add_metric_def(struct pm_ctx *ctx, struct pm_db *db, json_t *j, json_t *std,
-			  struct pm_metric_def *pm, const char *expr, const char *name,
-			  const char *unit, const char *scale_unit, const char *file)
+/* A MetricExpr that does not parse: said at the character of the file where it fails. */
+static void bad_expr(struct pm_ctx *ctx, const struct jtext *t, size_t idx, const char *name,
+		     const char *expr, const struct pm_diag *d)
 {
+	size_t off = 0;
+	char at[1200];
+
+	if (pm_json_locate(t->data, t->len, idx, "MetricExpr", &off) == 0)
+		where(t, pm_json_string_pos(t->data, t->len, off, (size_t)PM_MAX(d->pos, 0)), at,
+		      sizeof(at));
+	else
+		where_entry(t, idx, NULL, at, sizeof(at));
+	pm_log(ctx, PM_LOG_WARN,
+	       "%s: metric '%s': MetricExpr: %s at character %d of '%s'; ignoring it", at, name,
+	       d->msg, d->pos + 1, expr);
+}
+
+/* add_metric()'s second half: the checked expression's definition into db. */
+static int add_metric_def(struct pm_ctx *ctx, struct pm_db *db, const struct jtext *t, size_t idx,
+			  json_t *j, json_t *std, struct pm_metric_def *pm, const char *expr,
+			  const char *name)
+{
+	const char *unit = field_or_std(j, std, "Unit");
+	const char *scale_unit = field_or_std(j, std, "ScaleUnit");
 	struct pm_metric_def m = *pm;
-	char family[64] = "", unit_str[64] = "";
+	char family[64] = "", unit_str[64] = "", at[1200];
 
 	if (unit && pm_db_unit_to_family(unit, family, sizeof(family)) < 0)
 		return 0;
 	if (scale_unit &&
 	    pm_db_parse_scale_unit(scale_unit, &m.scale, unit_str, sizeof(unit_str)) < 0) {
-		pm_log(ctx, PM_LOG_WARN, "pack '%s': %s metric '%s': bad ScaleUnit '%s', ignoring",
-		       m.pack, file, name, scale_unit);
+		pm_log(ctx, PM_LOG_WARN, "%s: metric '%s': bad ScaleUnit '%s'; ignoring it",
+		       where_entry(t, idx, "ScaleUnit", at, sizeof(at)), name, scale_unit);
 		return 0;
 	}
 	if (pm_grow((void **)&db->metrics, &db->cap_metrics, db->n_metrics + 1,
@@ -647,39 +782,40 @@ static int add_metric_def(struct pm_ctx *ctx, struct pm_db *db, json_t *j, json_
  * (jevents.py copies each field the entry leaves out), NULL for none.
  * perf_tree: the expression as perf's build step rewrites it.
  */
-static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, const char *file,
+static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, const struct jtext *t,
 		      size_t idx, json_t *j, json_t *std, bool perf_tree)
 {
 	const char *name = field_or_std(j, std, "MetricName");
 	const char *expr = field_or_std(j, std, "MetricExpr");
-	const char *unit = field_or_std(j, std, "Unit");
-	const char *scale_unit = field_or_std(j, std, "ScaleUnit");
 	struct pm_metric_def m = { .scale = 1.0, .pack = pack };
-	char *fixed = NULL;
+	char *fixed = NULL, at[1200];
 	struct pm_diag d;
 	int r;
 
 	if (name && !expr && jstr(j, "Unavailable"))
 		expr = "0"; /* listed so users learn why it is missing */
 	if (!name || !expr) {
-		pm_log(ctx, PM_LOG_WARN,
-		       "pack '%s': %s entry %zu: no MetricName or MetricExpr, "
-		       "ignoring",
-		       pack, file, idx);
+		pm_log(ctx, PM_LOG_WARN, "%s: entry %zu has no %s; ignoring it",
+		       where_entry(t, idx, NULL, at, sizeof(at)), idx,
+		       name ? "MetricExpr" : "MetricName");
 		return 0;
 	}
 	if (perf_tree && pm_expr__perf_escapes(expr, &fixed) < 0)
 		return -ENOMEM;
 	pm_diag__init(&d);
+	/* an error's position is the file's: perf's rewrite only adds backslashes before
+	 * ',' and '=' that were not escaped, so positions are checked on the text as written */
 	if (pm_expr__check(fixed ? fixed : expr, &d) < 0) {
-		pm_log(ctx, PM_LOG_WARN,
-		       "pack '%s': %s metric '%s': %s at character %d of '%s', "
-		       "ignoring",
-		       pack, file, name, d.msg, d.pos, expr);
+		struct pm_diag as_written;
+
+		pm_diag__init(&as_written);
+		if (fixed && pm_expr__check(expr, &as_written) < 0)
+			d = as_written;
+		bad_expr(ctx, t, idx, name, expr, &d);
 		free(fixed);
 		return 0;
 	}
-	r = add_metric_def(ctx, db, j, std, &m, fixed ? fixed : expr, name, unit, scale_unit, file);
+	r = add_metric_def(ctx, db, t, idx, j, std, &m, fixed ? fixed : expr, name);
 	free(fixed);
 	return r;
 }
@@ -695,6 +831,7 @@ static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, c
 		const struct pm_embedded *e = json_is_string(f) ?
 						      find_file(db, dir, json_string_value(f)) :
 						      NULL;
+		struct jtext t;
 		json_t *arr;
 
 		if (!e) {
@@ -702,15 +839,16 @@ static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, c
 			       pack);
 			continue;
 		}
-		arr = parse_json(ctx, e);
+		arr = parse_entries(ctx, e, &t);
 		if (!arr)
 			continue;
 		json_array_foreach(arr, j, m) {
-			r = add_metric(ctx, db, pack, e->path, j, m, NULL, false);
+			r = add_metric(ctx, db, pack, &t, j, m, NULL, false);
 			if (r < 0)
 				break;
 		}
 		json_decref(arr);
+		jtext_done(&t);
 		if (r < 0)
 			return r;
 	}
@@ -926,6 +1064,7 @@ static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embed
 {
 	char dir[1024], pack[64];
 	const char *slash = strrchr(f->path, '/'), *base;
+	struct jtext t;
 	json_t *root;
 	int r = 0;
 
@@ -934,7 +1073,7 @@ static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embed
 	memcpy(dir, f->path, (size_t)(slash - f->path));
 	dir[slash - f->path] = '\0';
 	base = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
-	root = parse_json(ctx, f);
+	root = parse_json(ctx, f, &t);
 	if (!root)
 		return 0;
 	/* its "Pack" name, or its directory's */
@@ -960,6 +1099,7 @@ static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embed
 				  json_object_get(root, "Constants"));
 out:
 	json_decref(root);
+	jtext_done(&t);
 	return r;
 }
 
@@ -981,7 +1121,8 @@ static bool in_dir(const char *path, const char *dir, size_t dir_len)
 static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack,
 			  const struct pm_embedded *f, enum entry_kind kind, json_t *stds)
 {
-	json_t *arr = parse_json(ctx, f), *e;
+	struct jtext t;
+	json_t *arr = parse_entries(ctx, f, &t), *e;
 	size_t i;
 	int r = 0;
 
@@ -999,14 +1140,22 @@ static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack
 			for (size_t p = 0; !have && p < ctx->n_pmus; p++)
 				have = compat_ok(compat, ctx->pmus[p]);
 			if (have)
-				r = add_metric(ctx, db, pack, f->path, i, e, std, true);
+				r = add_metric(ctx, db, pack, &t, i, e, std, true);
 		} else if (jstr(e, "EventName") || jstr(e, "ArchStdEvent")) {
-			r = add_event(ctx, pack, f->path, i, e, kind, stds);
+			r = add_event(ctx, pack, &t, i, e, kind, stds);
+		} else {
+			char at[1200];
+
+			pm_log(ctx, PM_LOG_WARN,
+			       "%s: entry %zu is neither an event (EventName, ArchStdEvent) nor a "
+			       "metric (MetricName); ignoring it",
+			       where_entry(&t, i, NULL, at, sizeof(at)), i);
 		}
 		if (r < 0)
 			break;
 	}
 	json_decref(arr);
+	jtext_done(&t);
 	return r;
 }
 
@@ -1022,13 +1171,16 @@ static json_t *arch_std_events(struct pm_ctx *ctx, struct pm_db *db, const char 
 
 	for (size_t i = 0; std && i < db->n_files; i++) {
 		const char *path = db->files[i]->path;
+		struct jtext t;
 		json_t *arr, *e;
 		size_t j;
 
 		if (!in_dir(path, arch, arch_len) || strchr(path + arch_len + 1, '/') ||
 		    !pm_str_has_suffix(path, ".json"))
 			continue;
-		arr = parse_json(ctx, db->files[i]);
+		arr = parse_entries(ctx, db->files[i], &t);
+		if (!arr)
+			continue;
 		json_array_foreach(arr, j, e) {
 			/* jevents.py keys the standard metrics by MetricName too */
 			const char *name = jstr(e, "MetricName") ? jstr(e, "MetricName") :
@@ -1044,6 +1196,7 @@ static json_t *arch_std_events(struct pm_ctx *ctx, struct pm_db *db, const char 
 			json_object_set(std, low, e);
 		}
 		json_decref(arr);
+		jtext_done(&t);
 	}
 	return std;
 }
@@ -1052,12 +1205,15 @@ static json_t *arch_std_events(struct pm_ctx *ctx, struct pm_db *db, const char 
 static int load_perf_dir(struct pm_ctx *ctx, struct pm_db *db, const char *dir, size_t dir_len,
 			 enum entry_kind kind, const char *arch, size_t arch_len)
 {
+	const char *pack, *from = arch + arch_len;
 	char name[128];
-	const char *pack;
 	json_t *stds;
 	int r = 0;
 
-	snprintf(name, sizeof(name), "perf:%.*s", (int)PM_MIN(dir_len, 100), dir);
+	/* named from its arch on ("perf:x86/sapphirerapids"), wherever the tree is */
+	while (from > arch && from[-1] != '/')
+		from--;
+	snprintf(name, sizeof(name), "perf:%.*s", (int)PM_MIN(dir - from + dir_len, 100), from);
 	for (size_t i = 0; i < db->n_packs; i++)
 		if (!strcmp(db->packs[i].name, name))
 			return 0; /* already loaded */
@@ -1101,10 +1257,15 @@ static int load_mapfile(struct pm_ctx *ctx, struct pm_db *db, const struct pm_em
 {
 	size_t base_len = (size_t)(strrchr(f->path, '/') - f->path);
 	const char *arch = f->path + base_len;
-	char *text = strndup(f->data, f->len), *save = NULL;
+	char *text, *save = NULL;
 	bool arm64, first = true;
+	struct jtext t;
 	int r = 0;
 
+	if (jtext_open(ctx, f, &t) < 0)
+		return 0;
+	text = strndup(t.data, t.len);
+	jtext_done(&t);
 	if (!text)
 		return -ENOMEM;
 	while (arch > f->path && arch[-1] != '/')
@@ -1119,9 +1280,9 @@ static int load_mapfile(struct pm_ctx *ctx, struct pm_db *db, const struct pm_em
 		/* jevents.py skips the first row and rows beginning with '#' */
 		if (first || line[0] == '#')
 			continue;
-		for (char *t = strtok_r(line, ",", &fsave); t && n < 4;
-		     t = strtok_r(NULL, ",", &fsave))
-			fields[n++] = t;
+		for (char *tok = strtok_r(line, ",", &fsave); tok && n < 4;
+		     tok = strtok_r(NULL, ",", &fsave))
+			fields[n++] = tok;
 		if (n < 3 || !db->cpuid[0])
 			continue;
 		if (arm64)
@@ -1148,11 +1309,16 @@ static int load_sys_tables(struct pm_ctx *ctx, struct pm_db *db)
 	int r = 0;
 
 	for (size_t i = 0; i < db->n_files && r == 0; i++) {
-		const char *path = db->files[i]->path, *sys = strstr(path, "/sys/"), *arch;
+		const char *path = db->files[i]->path, *sys = strrchr(path, '/'), *arch;
 
-		if (i < pm_embedded_count || !sys || !pm_str_has_suffix(path, ".json") ||
-		    strchr(sys + 5, '/'))
+		/* the file's own directory is sys/: look back from its last '/' */
+		if (sys)
+			while (sys > path && sys[-1] != '/')
+				sys--;
+		if (i < pm_embedded_count || !sys || sys == path || strncmp(sys, "sys/", 4) ||
+		    !pm_str_has_suffix(path, ".json"))
 			continue;
+		sys--; /* at the '/' before sys/ */
 		/* arch/<arch>/<vendor>/<soc>/sys: the arch directory two levels up */
 		arch = sys;
 		for (int up = 0; up < 2 && arch > path; up++)

@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE 700
 #include "helpers.h"
 
+#include <errno.h>
 #include <ftw.h>
 #include <jansson.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 
 #include "ctx.h"
 #include "db/jevents.h"
+#include "db/jsonpos.h"
 #include "db/pack.h"
 #include "metric/expr.h"
 #include "metric/literal.h"
@@ -222,7 +224,7 @@ static void test_encode_as_jevents(void **state)
 				json_decref(std);
 				continue;
 			}
-			assert_int_equal(pm_jevents_event(e, std, &b), 0);
+			assert_int_equal(pm_jevents_event(e, std, &b, NULL), 0);
 			assert_int_equal(pm_jevents_pmu(json_string_value(
 								json_object_get(e, "Unit")),
 							unit, sizeof(unit)),
@@ -737,6 +739,260 @@ static void test_perf_escapes(void **state)
 	}
 }
 
+/* ---- the tree read lazily: only what the mapfile and sys/ select, to the same end ---- */
+
+static char lazy_read[8192]; /* the paths read, one a line */
+
+static int read_lazily(const char *path, char **ret_data, size_t *ret_len, void *userdata)
+{
+	size_t n = strlen(lazy_read);
+
+	(void)userdata;
+	for (size_t i = 0; i < n_files; i++)
+		if (!strcmp(files[i].path, path)) {
+			snprintf(lazy_read + n, sizeof(lazy_read) - n, "%s\n", path);
+			*ret_data = malloc(files[i].len + 1);
+			assert_non_null(*ret_data);
+			memcpy(*ret_data, files[i].data, files[i].len);
+			*ret_len = files[i].len;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static struct pm_ctx *machine_lazy(const char *name)
+{
+	static struct pm_file names[MAX_FILES];
+	struct pm_ctx_opts o = { .size = sizeof(o),
+				 .extra_files = names,
+				 .n_extra_files = n_files,
+				 .read_file = read_lazily,
+				 .log_level = PM_LOG_DEBUG };
+	struct pm_ctx *ctx = NULL;
+	char dir[4096];
+
+	for (size_t i = 0; i < n_files; i++)
+		names[i] = (struct pm_file){ .path = files[i].path }; /* no data: read when needed */
+	snprintf(dir, sizeof(dir), "%s/%s", th_fixtures(), name);
+	o.root = dir;
+	lazy_read[0] = '\0';
+	assert_int_equal(pm_ctx__new(&o, &ctx), 0);
+	assert_int_equal(pm_ctx__discover(ctx), 0);
+	return ctx;
+}
+
+static void same_aliases(const struct pm_pmu *a, const struct pm_pmu *b)
+{
+	assert_string_equal(a->name, b->name);
+	assert_int_equal(a->n_aliases, b->n_aliases);
+	for (size_t i = 0; i < a->n_aliases; i++) {
+		const struct pm_alias *x = &a->aliases[i], *y = &b->aliases[i];
+
+		assert_string_equal(x->name, y->name);
+		assert_string_equal(x->terms, y->terms);
+		assert_string_equal(x->unit ? x->unit : "", y->unit ? y->unit : "");
+		assert_true(x->scale == y->scale && x->per_pkg == y->per_pkg);
+		assert_string_equal(x->origin, y->origin);
+	}
+}
+
+/* Each fixture machine: the same events on the same PMUs and the same metrics whether
+ * the tree is given in memory or read lazily; and the lazy load reads no other CPU's
+ * directory. */
+static void test_lazy_same(void **state)
+{
+	static const char *const m[][3] = {
+		{ "spr-1s", "/sapphirerapids/", "amdzen4" },
+		{ "hybrid-ff", "/pmumon-synthetic/", "sapphirerapids" },
+		{ "zen4-1s", "/amdzen4/", "sapphirerapids" },
+		{ "n2-cmn", "/neoverse-n2-v2/", "amdzen4" },
+	};
+
+	(void)state;
+	for (size_t k = 0; k < PM_ARRAY_SIZE(m); k++) {
+		struct pm_ctx *eager = machine(m[k][0]), *lazy = machine_lazy(m[k][0]);
+
+		assert_int_equal(eager->n_pmus, lazy->n_pmus);
+		for (size_t i = 0; i < eager->n_pmus; i++)
+			same_aliases(eager->pmus[i], lazy->pmus[i]);
+		assert_int_equal(pm_db__metric_count(eager->db), pm_db__metric_count(lazy->db));
+		for (size_t i = 0; i < pm_db__metric_count(eager->db); i++)
+			assert_string_equal(pm_db__metric(eager->db, i)->name,
+					    pm_db__metric(lazy->db, i)->name);
+		assert_string_equal(pm_db__matched_names(eager->db),
+				    pm_db__matched_names(lazy->db));
+		if (!strstr(lazy_read, m[k][1]) || strstr(lazy_read, m[k][2]))
+			fail_msg("%s read:\n%s", m[k][0], lazy_read);
+		pm_ctx__free(eager);
+		pm_ctx__free(lazy);
+	}
+}
+
+/* ---- errors name the file, line and column, and the field ---------------------------- */
+
+static char err_log[8192];
+
+static void err_capture(enum pm_log_level level, const char *msg, void *userdata)
+{
+	size_t n = strlen(err_log);
+
+	(void)userdata;
+	if (level == PM_LOG_WARN)
+		snprintf(err_log + n, sizeof(err_log) - n, "%s\n", msg);
+}
+
+static struct pm_ctx *spr_with(const struct pm_file *f, size_t n)
+{
+	struct pm_ctx_opts o = { .size = sizeof(o),
+				 .extra_files = f,
+				 .n_extra_files = n,
+				 .log_fn = err_capture,
+				 .log_level = PM_LOG_WARN };
+	struct pm_ctx *ctx = NULL;
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s/spr-1s", th_fixtures());
+	o.root = dir;
+	err_log[0] = '\0';
+	assert_int_equal(pm_ctx__new(&o, &ctx), 0);
+	assert_int_equal(pm_ctx__discover(ctx), 0);
+	return ctx;
+}
+
+static const struct pm_pmu *pmu_named(struct pm_ctx *ctx, const char *name)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!strcmp(ctx->pmus[i]->name, name))
+			return ctx->pmus[i];
+	fail_msg("no PMU %s", name);
+	return NULL;
+}
+
+#define MAP "Family-model,Version,Filename,EventType\nGenuineIntel-6-8F,v1,a,core\n"
+#define LOGGED(s)                                                           \
+	do {                                                                \
+		if (!strstr(err_log, (s)))                                  \
+			fail_msg("not logged: %s\nlog:\n%s", (s), err_log); \
+	} while (0)
+
+static void test_errors_located(void **state)
+{
+	static const char ev[] = "[{\"EventName\": \"A.EV\", \"EventCode\": \"0x1\"},\n"
+				 " {\"EventName\": \"B.EV\",\n"
+				 "  \"UMask\": \"0xzz\"},\n"
+				 " {\"EventCode\": \"0x3\"}]";
+	/* "a +\u0020* b" is "a + * b": the '*' is the 10th character of the JSON string */
+	static const char mx[] = "[{\"MetricName\": \"m1\",\n"
+				 "  \"MetricExpr\": \"a +\\u0020* b\"}]";
+	static const char obj[] = "\n  {\"EventName\": \"O.EV\", \"EventCode\": \"0x4\"}";
+	static const char dup[] = "[{\"EventName\": \"D.EV\",\n"
+				  "  \"EventCode\": \"0x1\",\n"
+				  "  \"EventCode\": \"0x2\"}]";
+	const struct pm_file f[] = {
+		{ "my/x86/mapfile.csv", MAP, sizeof(MAP) - 1 },
+		{ "my/x86/a/ev.json", ev, sizeof(ev) - 1 },
+		{ "my/x86/a/mx.json", mx, sizeof(mx) - 1 },
+		{ "my/x86/a/obj.json", obj, sizeof(obj) - 1 },
+		{ "my/x86/a/dup.json", dup, sizeof(dup) - 1 },
+	};
+	struct pm_ctx *ctx;
+	const struct pm_pmu *cpu;
+
+	(void)state;
+	ctx = spr_with(f, PM_ARRAY_SIZE(f));
+	cpu = pmu_named(ctx, "cpu");
+	/* the entry's key at fault, at its value */
+	LOGGED("my/x86/a/ev.json:3:12: event 'B.EV' (entry 1): UMask '0xzz' is not a value "
+	       "jevents.py takes; ignoring it");
+	LOGGED("my/x86/a/ev.json:4:2: entry 2 is neither an event (EventName, ArchStdEvent) nor "
+	       "a metric (MetricName); ignoring it");
+	assert_non_null(pm_pmu__find_alias(cpu, "a.ev"));
+	assert_null(pm_pmu__find_alias(cpu, "b.ev"));
+	/* the expression's error at its character in the file */
+	LOGGED("my/x86/a/mx.json:2:27: metric 'm1': MetricExpr: ");
+	assert_null(pm_db__find_metric(ctx->db, "m1"));
+	/* an object where the entries' array belongs: said, not silently nothing */
+	LOGGED("my/x86/a/obj.json:2:3: the top level is an object where an array of entries is "
+	       "expected; ignoring the file");
+	assert_null(pm_pmu__find_alias(cpu, "o.ev"));
+	/* a key given twice: the last value, as perf's jevents.py (Python's json) keeps */
+	LOGGED("my/x86/a/dup.json:3:3: duplicate object key");
+	LOGGED("the last value is used, as perf does");
+	assert_non_null(pm_pmu__find_alias(cpu, "d.ev"));
+	assert_string_equal(pm_pmu__find_alias(cpu, "d.ev")->terms, "event=2");
+	pm_ctx__free(ctx);
+}
+
+/* A malformed file is named with the line and column jansson gives; an unknown MSRIndex
+ * and an ArchStdEvent no arch file has name their key. */
+static void test_errors_more(void **state)
+{
+	static const char bad[] = "[{\"EventName\": \"X\",\n  \"EventCode\": }]";
+	static const char msr[] = "[{\"EventName\": \"M.EV\", \"EventCode\": \"0x1\",\n"
+				  "  \"MSRIndex\": \"0x123\", \"MSRValue\": \"0x1\"},\n"
+				  " {\"ArchStdEvent\": \"NO_SUCH\"}]";
+	const struct pm_file f[] = {
+		{ "my/x86/mapfile.csv", MAP, sizeof(MAP) - 1 },
+		{ "my/x86/a/bad.json", bad, sizeof(bad) - 1 },
+		{ "my/x86/a/msr.json", msr, sizeof(msr) - 1 },
+	};
+	struct pm_ctx *ctx;
+
+	(void)state;
+	ctx = spr_with(f, PM_ARRAY_SIZE(f));
+	LOGGED("my/x86/a/bad.json:2:16: malformed JSON: ");
+	LOGGED("my/x86/a/msr.json:2:15: event 'M.EV' (entry 0): MSRIndex '0x123' is not a value "
+	       "jevents.py takes");
+	LOGGED("my/x86/a/msr.json:3:19: event 'NO_SUCH' (entry 1): ArchStdEvent 'NO_SUCH' is in "
+	       "none of the arch's files");
+	pm_ctx__free(ctx);
+}
+
+/* db/jsonpos.c: where a value is in the text */
+static void test_jsonpos(void **state)
+{
+	static const struct {
+		const char *text;
+		size_t index;
+		const char *key;
+		int r;
+		size_t off;
+	} t[] = {
+		{ "[1, 2]", 1, NULL, 0, 4 },
+		{ " [ {\"a\": 1} , {\"a\": [1, {\"b\": 2}], \"b\": \"x,]\"} ]", 1, "b", 0, 40 },
+		{ "[{\"a\": 1, \"a\": 2}]", 0, "a", 0, 15 }, /* the last, as jansson keeps */
+		{ "[{\"a\": 1}]", 0, "b", -ENOENT, 0 },
+		{ "[{\"a\": 1}]", 1, NULL, -ENOENT, 0 },
+		{ "{\"a\": 1}", 0, "a", 0, 6 }, /* no array: the top value is entry 0 */
+		{ "[\"\\\"]\", 3]", 1, NULL, 0, 8 },
+		{ "[{\"a\": ", 0, "a", -ENOENT, 0 },
+		{ "", 0, NULL, -ENOENT, 0 },
+	};
+	const char *js = "\"a\\\\b\\u00e9c\\ud83d\\ude00d\"";
+	size_t off = 0;
+	int line, col;
+
+	(void)state;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		off = 0;
+		assert_int_equal(pm_json_locate(t[i].text, strlen(t[i].text), t[i].index, t[i].key,
+						&off),
+				 t[i].r);
+		if (t[i].r == 0 && off != t[i].off)
+			fail_msg("%s: %zu, want %zu", t[i].text, off, t[i].off);
+	}
+	/* decoded a\b (3) é (2) c (1) U+1F600 (4) d: the raw offsets of each */
+	assert_int_equal(pm_json_string_pos(js, strlen(js), 0, 0), 1);
+	assert_int_equal(pm_json_string_pos(js, strlen(js), 0, 2), 4);
+	assert_int_equal(pm_json_string_pos(js, strlen(js), 0, 5), 11);
+	assert_int_equal(pm_json_string_pos(js, strlen(js), 0, 6), 12);
+	assert_int_equal(pm_json_string_pos(js, strlen(js), 0, 10), 24);
+	assert_int_equal(pm_json_string_pos(js, strlen(js), 0, 99), 25); /* the closing quote */
+	pm_json_line_col("ab\n\xc3\xa9x", 6, 5, &line, &col);
+	assert_int_equal(line, 2);
+	assert_int_equal(col, 2); /* é is one column, as jansson counts */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -756,6 +1012,10 @@ int main(void)
 		cmocka_unit_test(test_eval_zen4),
 		cmocka_unit_test(test_eval_n2),
 		cmocka_unit_test(test_perf_escapes),
+		cmocka_unit_test(test_jsonpos),
+		cmocka_unit_test(test_lazy_same),
+		cmocka_unit_test(test_errors_located),
+		cmocka_unit_test(test_errors_more),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
