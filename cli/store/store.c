@@ -144,6 +144,15 @@ static int check_version(struct store *st, bool create, const char **ret_err)
 }
 
 /* A file of version 1 (before run.cpuid): migrated in one transaction. */
+/* The end of a transaction begun with BEGIN: COMMIT when r is 0, else ROLLBACK. */
+static int end_transaction(struct store *st, int r, const char **ret_err)
+{
+	if (r == 0)
+		return exec(st, "COMMIT", ret_err);
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return r;
+}
+
 static int migrate(struct store *st, int v, const char **ret_err)
 {
 	char sql[64];
@@ -157,10 +166,7 @@ static int migrate(struct store *st, int v, const char **ret_err)
 	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", STORE_VERSION);
 	if (r == 0)
 		r = exec(st, sql, ret_err);
-	if (r == 0)
-		r = exec(st, "COMMIT", ret_err);
-	else
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	r = end_transaction(st, r, ret_err);
 	return r < 0 ? r : STORE_VERSION;
 }
 
@@ -366,10 +372,7 @@ int store_append(struct store *st, const struct pm_report *rep, const char **ret
 	}
 	if (r == 0)
 		r = put_values(st, rep, ret_err);
-	if (r == 0)
-		return exec(st, "COMMIT", ret_err);
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	return r;
+	return end_transaction(st, r, ret_err);
 }
 
 /* Bytes of the file and its WAL. */
@@ -401,10 +404,7 @@ static int drop_before(struct store *st, long long before, const char **ret_err)
 		 before, before);
 	if (r == 0)
 		r = exec(st, sql, ret_err);
-	if (r == 0)
-		r = exec(st, "COMMIT", ret_err);
-	else
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	r = end_transaction(st, r, ret_err);
 	if (r == 0)
 		r = exec(st, "PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);",
 			 ret_err);

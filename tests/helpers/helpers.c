@@ -114,6 +114,30 @@ struct pm_ctx *th_ctx_sim(struct pm_sim *sim)
 	return ctx;
 }
 
+void th_lab(struct th_run *r, struct pm_sim *sim, const char *metrics_json)
+{
+	static const char pack[] = "{\"Pack\": \"lab\", \"Match\": {\"Pmu\": \"amd_l3\"}, "
+				   "\"Metrics\": [\"m.json\"]}";
+	const struct pm_file files[] = {
+		{ "d0/lab/pack.json", pack, sizeof(pack) - 1 },
+		{ "d0/lab/m.json", metrics_json, strlen(metrics_json) },
+	};
+	struct pm_ctx_opts o = { .size = sizeof(o),
+				 .os_ops = pm_sim__ops(),
+				 .os = sim,
+				 .simulated = true,
+				 .extra_files = files,
+				 .n_extra_files = sizeof(files) / sizeof(files[0]),
+				 .log_fn = capture,
+				 .log_diag_fn = capture_diag,
+				 .log_level = PM_LOG_DEBUG };
+
+	*r = (struct th_run){ .sim = sim };
+	pm_diag__init(&r->d);
+	assert_int_equal(pm_ctx__new(&o, &r->ctx), 0);
+	assert_int_equal(pm_evlist__new(r->ctx, &r->l), 0);
+}
+
 const char *const th_df8[] = {
 	"amd_df/event=0x7,umask=0x38/",
 	"amd_df/event=0x47,umask=0x38/",

@@ -28,6 +28,13 @@ struct pm_sim *th_sim_platform(const char *spec);
 struct pm_sim *th_sim_platform_with(const char *spec, const char *scenario);
 /* Write text to a fresh temporary file; returns its path (static, one per call site use). */
 const char *th_temp_file(const char *text);
+/*
+ * A context on a simulated machine whose PMUs include amd_l3 (amdzen2), with one
+ * more pack, "lab", whose metrics are the JSON given, and an empty event list:
+ * r->ctx (which owns sim) and r->l; th_stop ends them.
+ */
+struct th_run;
+void th_lab(struct th_run *r, struct pm_sim *sim, const char *metrics_json);
 /* A context on a simulator (the context owns it). */
 struct pm_ctx *th_ctx_sim(struct pm_sim *sim);
 /* A session on a simulator, opened and enabled: the context owns the sim. */

@@ -22,26 +22,11 @@
 static const struct pm_report *lab(struct th_run *r, struct pm_sim *sim, const char *metrics_json,
 				   const char *metrics, const char *cpus)
 {
-	static const char pack[] = "{\"Pack\": \"lab\", \"Match\": {\"Pmu\": \"amd_l3\"}, "
-				   "\"Metrics\": [\"m.json\"]}";
-	const struct pm_file files[] = {
-		{ "d0/lab/pack.json", pack, sizeof(pack) - 1 },
-		{ "d0/lab/m.json", metrics_json, strlen(metrics_json) },
-	};
-	struct pm_ctx_opts o = { .size = sizeof(o),
-				 .os_ops = pm_sim__ops(),
-				 .os = sim,
-				 .simulated = true,
-				 .extra_files = files,
-				 .n_extra_files = PM_ARRAY_SIZE(files) };
 	struct pm_session_opts so = { .size = sizeof(so),
 				      .target = cpus ? PM_TARGET_CPUS : PM_TARGET_SYSTEM,
 				      .cpus = cpus };
 
-	*r = (struct th_run){ .sim = sim };
-	pm_diag__init(&r->d);
-	assert_int_equal(pm_ctx__new(&o, &r->ctx), 0);
-	assert_int_equal(pm_evlist__new(r->ctx, &r->l), 0);
+	th_lab(r, sim, metrics_json);
 	/* an event, so that a session has a counter besides constant metrics */
 	assert_int_equal(pm_evlist__add(r->l, "duration_time", &r->d), 0);
 	if (pm_evlist__add_metrics(r->l, metrics, &r->d) < 0)
@@ -221,25 +206,10 @@ static void test_functions(void **state)
 static void test_unknown_literal_name(void **state)
 {
 	static const char m[] = "[" M("lab_bad", "#num_sockets") "]";
-	static const char pack[] = "{\"Pack\": \"lab\", \"Match\": {\"Pmu\": \"amd_l3\"}, "
-				   "\"Metrics\": [\"m.json\"]}";
-	const struct pm_file files[] = {
-		{ "d0/lab/pack.json", pack, sizeof(pack) - 1 },
-		{ "d0/lab/m.json", m, sizeof(m) - 1 },
-	};
-	struct pm_sim *sim = th_sim_platform("amdzen2");
-	struct pm_ctx_opts o = { .size = sizeof(o),
-				 .os_ops = pm_sim__ops(),
-				 .os = sim,
-				 .simulated = true,
-				 .extra_files = files,
-				 .n_extra_files = PM_ARRAY_SIZE(files) };
-	struct th_run r = { .sim = sim };
+	struct th_run r;
 
 	(void)state;
-	pm_diag__init(&r.d);
-	assert_int_equal(pm_ctx__new(&o, &r.ctx), 0);
-	assert_int_equal(pm_evlist__new(r.ctx, &r.l), 0);
+	th_lab(&r, th_sim_platform("amdzen2"), m);
 	assert_true(pm_evlist__add_metrics(r.l, "lab_bad", &r.d) < 0);
 	assert_non_null(strstr(r.d.msg, "#num_sockets"));
 	th_stop(&r);

@@ -389,34 +389,20 @@ static void test_metric_of_metrics_alone(void **state)
  */
 static void test_metric_of_metrics_before_scale_unit(void **state)
 {
-	static const char pack[] = "{\"Pack\": \"lab\", \"Match\": {\"Pmu\": \"amd_l3\"}, "
-				   "\"Metrics\": [\"m.json\"]}";
 	static const char metrics[] =
 		"[{\"MetricName\": \"lab_a\", \"ScaleUnit\": \"100%\", "
 		"\"MetricExpr\": \"l3_misses / l3_accesses\"},\n"
 		" {\"MetricName\": \"lab_b\", \"ScaleUnit\": \"100%\", \"MetricExpr\": \"1 - lab_a\"},\n"
 		" {\"MetricName\": \"lab_c\", \"ScaleUnit\": \"100%\", "
 		"\"MetricExpr\": \"lab_b * lab_a\"}]";
-	const struct pm_file files[] = {
-		{ "d0/lab/pack.json", pack, sizeof(pack) - 1 },
-		{ "d0/lab/m.json", metrics, sizeof(metrics) - 1 },
-	};
 	struct pm_sim *sim = th_sim_platform_with("amdzen2", "jitter 0\nl3.access 200M\n"
 							     "l3.hit_ratio 75%\n");
-	struct pm_ctx_opts o = { .size = sizeof(o),
-				 .os_ops = pm_sim__ops(),
-				 .os = sim,
-				 .simulated = true,
-				 .extra_files = files,
-				 .n_extra_files = PM_ARRAY_SIZE(files) };
 	const struct pm_report *rep;
-	struct th_run r = { .sim = sim };
+	struct th_run r;
 	double accesses = 16 * 200e6 * 2, misses = 16 * 50e6 * 2, a, b, c;
 
 	(void)state;
-	pm_diag__init(&r.d);
-	assert_int_equal(pm_ctx__new(&o, &r.ctx), 0);
-	assert_int_equal(pm_evlist__new(r.ctx, &r.l), 0);
+	th_lab(&r, sim, metrics);
 	if (pm_evlist__add_metrics(r.l, "lab_c", &r.d) < 0)
 		fail_msg("%s", r.d.msg);
 	assert_int_equal(pm_session__new(r.l,
@@ -446,26 +432,11 @@ static void test_metric_of_metrics_before_scale_unit(void **state)
 static void start_lab(struct th_run *r, struct pm_sim *sim, const char *metrics_json,
 		      const char *specs, const char *metrics, pid_t pid)
 {
-	static const char pack[] = "{\"Pack\": \"lab\", \"Match\": {\"Pmu\": \"amd_l3\"}, "
-				   "\"Metrics\": [\"m.json\"]}";
-	const struct pm_file files[] = {
-		{ "d0/lab/pack.json", pack, sizeof(pack) - 1 },
-		{ "d0/lab/m.json", metrics_json, strlen(metrics_json) },
-	};
-	struct pm_ctx_opts o = { .size = sizeof(o),
-				 .os_ops = pm_sim__ops(),
-				 .os = sim,
-				 .simulated = true,
-				 .extra_files = files,
-				 .n_extra_files = PM_ARRAY_SIZE(files) };
 	struct pm_session_opts so = { .size = sizeof(so),
 				      .target = pid ? PM_TARGET_TASK : PM_TARGET_SYSTEM,
 				      .pid = pid };
 
-	*r = (struct th_run){ .sim = sim };
-	pm_diag__init(&r->d);
-	assert_int_equal(pm_ctx__new(&o, &r->ctx), 0);
-	assert_int_equal(pm_evlist__new(r->ctx, &r->l), 0);
+	th_lab(r, sim, metrics_json);
 	if (specs && pm_evlist__add(r->l, specs, &r->d) < 0)
 		fail_msg("%s: %s", specs, r->d.msg);
 	if (metrics && pm_evlist__add_metrics(r->l, metrics, &r->d) < 0)
