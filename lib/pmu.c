@@ -198,11 +198,26 @@ int pm_pmu__add_alias(struct pm_pmu *p, const struct pm_alias *a)
 	return 0;
 }
 
+/* "uncore_cha_0" -> "cha_0": the prefix perf's PMU matching leaves out. */
+static const char *no_uncore(const char *name)
+{
+	return pm_str_has_prefix(name, "uncore_") ? name + 7 : name;
+}
+
 bool pm_pmu__matches(const struct pm_pmu *p, const char *pattern)
 {
-	if (!strcmp(p->name, pattern) || !strcmp(p->family, pattern))
+	/*
+	 * perf's perf_pmu__wildcard_match (tools/perf/util/pmu.c) drops an
+	 * "uncore_" prefix on both sides: cha_0 names uncore_cha_0, cha every
+	 * uncore_cha_N, as perf's metrics write them (cha_0@event\=0x0@)
+	 */
+	const char *name = no_uncore(p->name), *family = no_uncore(p->family);
+	const char *want = no_uncore(pattern);
+
+	if (!strcmp(name, want) || !strcmp(family, want))
 		return true;
-	return strpbrk(pattern, "*?[") && fnmatch(pattern, p->name, 0) == 0;
+	return strpbrk(pattern, "*?[") &&
+	       (fnmatch(pattern, p->name, 0) == 0 || fnmatch(want, name, 0) == 0);
 }
 
 /* ---- public getters ------------------------------------------------------- */

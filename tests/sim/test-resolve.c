@@ -266,6 +266,29 @@ static void test_breakpoints(void **state)
 	close_fx(&f);
 }
 
+/* perf's PMU names without "uncore_" (perf_pmu__wildcard_match), as its metrics write them. */
+static void test_uncore_prefix_optional(void **state)
+{
+	struct fx f = open_fx("hybrid-ff");
+	const struct pm_event *ev;
+
+	ev = add_ok(&f, "cha_0/event=0x1/");
+	assert_int_equal(ev->n_inst, 1);
+	assert_string_equal(inst(&f, ev, 0)->device, "uncore_cha_0");
+	assert_int_equal(inst(&f, ev, 0)->attr.config, 0x1);
+	ev = add_ok(&f, "cha/event=0x2/");
+	assert_int_equal(ev->n_inst, 2);
+	assert_string_equal(inst(&f, ev, 1)->device, "uncore_cha_1");
+	ev = add_ok(&f, "uncore_imc_1/event=0x3/");
+	assert_int_equal(ev->n_inst, 1);
+	assert_string_equal(inst(&f, ev, 0)->device, "uncore_imc_1");
+	/* a glob without the prefix: imc_0, imc_1 and imc_free_running_0, as perf's fnmatch */
+	ev = add_ok(&f, "imc_*/event=0x4/");
+	assert_int_equal(ev->n_inst, 3);
+	assert_int_equal(pm_evlist__add(f.l, "ch_0/event=0x1/", NULL), -ENOENT);
+	close_fx(&f);
+}
+
 static void test_yitian_families(void **state)
 {
 	struct fx f = open_fx("yitian710-2die");
@@ -523,11 +546,17 @@ static void test_defaults(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_amd_encodings),	cmocka_unit_test(test_generic_and_raw),
-		cmocka_unit_test(test_yitian_families), cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_groups),		cmocka_unit_test(test_tracepoints),
-		cmocka_unit_test(test_defaults),	cmocka_unit_test(test_long_spec_errors),
-		cmocka_unit_test(test_modifier_attrs),	cmocka_unit_test(test_breakpoints),
+		cmocka_unit_test(test_amd_encodings),
+		cmocka_unit_test(test_generic_and_raw),
+		cmocka_unit_test(test_yitian_families),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_tracepoints),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_long_spec_errors),
+		cmocka_unit_test(test_modifier_attrs),
+		cmocka_unit_test(test_breakpoints),
+		cmocka_unit_test(test_uncore_prefix_optional),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
