@@ -69,13 +69,27 @@ static int py_int0(const char *s, size_t n, uint64_t *ret)
 	return pm_parse_u64(s, n, 10, ret);
 }
 
+/* v in base 10 or 16 (lowercase), without printf: this runs for every field of every event. */
+static void put_u64(struct pm_strbuf *b, uint64_t v, unsigned base)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	pm_strbuf__append(b, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 /* llx(): "%#llx" but below 10 in decimal. */
 static void llx(struct pm_strbuf *b, uint64_t v)
 {
-	if (v < 10)
-		pm_strbuf__printf(b, "%" PRIu64, v);
-	else
-		pm_strbuf__printf(b, "0x%" PRIx64, v);
+	if (v < 10) {
+		put_u64(b, v, 10);
+	} else {
+		pm_strbuf__append(b, "0x", 2);
+		put_u64(b, v, 16);
+	}
 }
 
 static const char *jstr(json_t *o, const char *key)
@@ -135,11 +149,12 @@ static int encode(json_t *ev, struct pm_strbuf *b, const char **ret_key)
 			return *ret_key = fields[i][0], -EINVAL;
 		if (!v)
 			continue;
-		pm_strbuf__printf(b, ",%s", fields[i][1]);
+		pm_strbuf__append(b, ",", 1);
+		pm_strbuf__puts(b, fields[i][1]);
 		if (!strncmp(s, "0x", 2))
 			llx(b, v);
 		else
-			pm_strbuf__printf(b, "%" PRIu64, v);
+			put_u64(b, v, 10);
 	}
 	if (jstr(ev, "Filter") && jstr(ev, "Filter")[0])
 		pm_strbuf__printf(b, ",%s", jstr(ev, "Filter"));
@@ -219,7 +234,9 @@ int pm_jevents_counting_terms(const char *event, struct pm_strbuf *b)
 		size_t n = strcspn(t, ",");
 
 		if (strncmp(t, "period=", 7) != 0) {
-			pm_strbuf__printf(b, "%s%.*s", first ? "" : ",", (int)n, t);
+			if (!first)
+				pm_strbuf__append(b, ",", 1);
+			pm_strbuf__append(b, t, n);
 			first = false;
 		}
 		t += n + (t[n] == ',');

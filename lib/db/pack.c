@@ -13,6 +13,7 @@
 #include "ctx.h"
 #include "db/embedded.h"
 #include "db/jevents.h"
+#include "db/jsonflat.h"
 #include "db/jsonpos.h"
 #include "metric/expr.h"
 #include "pmu.h"
@@ -305,6 +306,9 @@ static json_t *parse_json(struct pm_ctx *ctx, const struct pm_embedded *f, struc
 
 	if (jtext_open(ctx, f, t) < 0)
 		return NULL;
+	j = pm_json_flat_load(t->data, t->len); /* perf's files: fast, else jansson */
+	if (j)
+		return j;
 	j = json_loadb(t->data, t->len, JSON_REJECT_DUPLICATES, &err);
 	if (!j && json_error_code(&err) == json_error_duplicate_key) {
 		size_t key = err.position > 1 ? (size_t)err.position - 2 : 0;

@@ -18,6 +18,7 @@
 
 #include "ctx.h"
 #include "db/jevents.h"
+#include "db/jsonflat.h"
 #include "db/jsonpos.h"
 #include "db/pack.h"
 #include "metric/expr.h"
@@ -993,6 +994,71 @@ static void test_jsonpos(void **state)
 	assert_int_equal(col, 2); /* é is one column, as jansson counts */
 }
 
+/* The fast reader (db/jsonflat.c) against jansson on one text: the same value or
+ * none (then jansson decides). Returns whether it took the text. */
+static bool flat_same(const char *text, size_t len, const char *what)
+{
+	json_t *flat = pm_json_flat_load(text, len);
+	json_t *ref = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+
+	if (flat && (!ref || !json_equal(flat, ref)))
+		fail_msg("%s: the fast reader differs from jansson", what);
+	json_decref(flat);
+	json_decref(ref);
+	return flat != NULL;
+}
+
+static int flat_corpus_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	char *text;
+	size_t len;
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F)
+		return 0;
+	text = slurp(path, &len);
+	flat_same(text, len, path);
+	free(text);
+	return 0;
+}
+
+/* Every committed perf file reads to jansson's value, and (being plain ASCII
+ * arrays of string fields) by the fast path; so does the fuzz corpus, or is declined. */
+static void test_jsonflat_same(void **state)
+{
+	static const char *const declined[] = {
+		"[{\"a\":\"b\",\"a\":\"c\"}]",
+		"[{\"a\":\"b\"}] x",
+		"[{\"a\":1}]",
+		"[{\"a\":\"\\u00b5\"}]",
+		"[{\"a\":\"b\"},]",
+		"{\"a\":\"b\"}",
+		"[{\"a\":\"b",
+		"[{\"a\":\"b\tc\"}]",
+		"[{\"a\":\"\\x\"}]",
+		"[{\"a\" \"b\"}]",
+		"",
+	};
+	const char *esc = " [ {\"a\" : \"x\\\"\\\\\\/\\n\" } , { } ] \n";
+	char dir[4096];
+	size_t n = 0;
+
+	(void)state;
+	for (size_t i = 0; i < n_files; i++) {
+		if (!pm_str_has_suffix(files[i].path, ".json"))
+			continue;
+		assert_true(flat_same(files[i].data, files[i].len, files[i].path));
+		n++;
+	}
+	assert_true(n > 10);
+	for (size_t i = 0; i < PM_ARRAY_SIZE(declined); i++)
+		assert_false(flat_same(declined[i], strlen(declined[i]), declined[i]));
+	assert_true(flat_same(esc, strlen(esc), esc));
+	snprintf(dir, sizeof(dir), "%s/fuzz/corpus", getenv("PMUMON_SOURCE_ROOT"));
+	assert_int_equal(nftw(dir, flat_corpus_file, 8, FTW_PHYS), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1014,6 +1080,7 @@ int main(void)
 		cmocka_unit_test(test_perf_escapes),
 		cmocka_unit_test(test_jsonpos),
 		cmocka_unit_test(test_lazy_same),
+		cmocka_unit_test(test_jsonflat_same),
 		cmocka_unit_test(test_errors_located),
 		cmocka_unit_test(test_errors_more),
 	};
