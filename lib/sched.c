@@ -60,13 +60,16 @@ static int instance_cpus(struct pm_session *s, const struct pm_evinst *in,
 	const struct pm_topo *topo = s->ctx->topo;
 	int r;
 
-	if (p && p->uncore) {
+	/* perf's cpu= term: system-wide, its CPUs among the PMU's; a CPU list replaces
+	 * it (tools/lib/perf/evlist.c __perf_evlist__propagate_maps) */
+	if (ev->cpus.n && s->opts.target == PM_TARGET_SYSTEM)
+		r = pm_cpus__intersect(p && p->cpus.n ? &p->cpus : &s->cpus, &ev->cpus, ret);
+	else if (p && p->uncore) {
 		if (s->opts.target == PM_TARGET_SYSTEM)
 			return pm_cpus__copy(&p->cpus, ret);
 		/* -C: the cpumask CPUs asked for; none means this instance sits out */
 		return pm_cpus__intersect(&p->cpus, &s->cpus, ret);
-	}
-	if (p && p->cpus.n) /* a hybrid core PMU covers only its own CPUs */
+	} else if (p && p->cpus.n) /* a hybrid core PMU covers only its own CPUs */
 		r = pm_cpus__intersect(&p->cpus, &s->cpus, ret);
 	else
 		r = pm_cpus__copy(&s->cpus, ret);
@@ -115,6 +118,23 @@ static int no_cpu_error(struct pm_session *s, const struct pm_event *ev, struct 
 		    ev->label, have, p ? p->name : "?", ev->n_inst > 1 ? " and its family" : "",
 		    want);
 	pm_diag_reason(d, PM_REASON_CPUS, p ? p->name : NULL, have);
+	point_at_event(d, ev);
+	return -EINVAL;
+}
+
+/* A cpu= term that leaves every instance without a CPU (perf drops such an event
+ * silently; here it is an error). */
+static int term_cpu_error(struct pm_session *s, const struct pm_event *ev, struct pm_diag *d)
+{
+	const struct pm_pmu *p = s->l->inst[ev->first_inst].pmu;
+	char have[256] = "every CPU", want[256];
+
+	if (p && p->cpus.n)
+		pm_cpus__format(&p->cpus, have, sizeof(have));
+	pm_cpus__format(&ev->cpus, want, sizeof(want));
+	pm_diag_set(d, "name CPUs the PMU has in the cpu term",
+		    "event '%s' counts only on CPU(s) %s (PMU '%s'), and its cpu term selects %s",
+		    ev->label, have, p ? p->name : "?", want);
 	point_at_event(d, ev);
 	return -EINVAL;
 }
@@ -328,6 +348,14 @@ static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_fir
 		point_at_event(reterr, ev);
 		return -EINVAL;
 	}
+	if (ev->cpus.n && !(in->pmu && in->pmu->cpuless)) {
+		/* perf would count the task on those CPUs only: not done here */
+		pm_diag_set(reterr, "drop the cpu term to count the task on every CPU",
+			    "event '%s' has a cpu term; a task's events count on every CPU",
+			    ev->label);
+		point_at_event(reterr, ev);
+		return -EOPNOTSUPP;
+	}
 	for (size_t t = 0; r == 0 && t < (threads ? s->n_tids : 1); t++) {
 		r = add_counter(s, i, e, -1);
 		if (r < 0)
@@ -403,6 +431,8 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 		}
 		if (s->opts.target == PM_TARGET_CPUS && placed == 0)
 			return no_cpu_error(s, ev, reterr);
+		if (ev->cpus.n && placed == 0)
+			return term_cpu_error(s, ev, reterr);
 	}
 	if (s->opts.target == PM_TARGET_CPUS)
 		warn_left_out(s);

@@ -576,9 +576,8 @@ static void test_metrics_attach(void **state)
 	check_metrics("spr-1s", spr, 9, true);
 	check_metrics("zen4-1s", zen4, 14, true);
 	check_metrics("n2-cmn", n2, 14, true);
-	/* msr@tsc\,cpu=cpu_core@ loads (perf's escapes) but does not bind yet: the
-	 * event syntax has no cpu=PMU term (lib/spec.c; README, perf section) */
-	check_metrics("hybrid-ff", hy, 1, false);
+	/* msr@tsc\,cpu=cpu_core@: perf's cpu=PMU term (lib/resolve.c term_cpus) */
+	check_metrics("hybrid-ff", hy, 1, true);
 }
 
 /* Hand counts for metric evaluation: event name -> count. */
