@@ -20,6 +20,7 @@
 #include "db/jevents.h"
 #include "db/jsonpos.h"
 #include "db/pack.h"
+#include "evlist.h"
 #include "metric/expr.h"
 #include "metric/literal.h"
 #include "pmu.h"
@@ -693,6 +694,44 @@ static void test_eval_zen4(void **state)
 	pm_ctx__free(c.ctx);
 }
 
+/*
+ * The hybrid metric: msr@tsc\,cpu=cpu_core@ binds to msr/tsc/ on cpu_core's CPUs
+ * only (perf's cpu=PMU term), so it is the TSC of 4 CPUs, and the metric the
+ * core type's utilised CPUs.
+ */
+static void test_eval_hybrid(void **state)
+{
+	static const struct count k[] = {
+		{ "CPU_CLK_UNHALTED.REF", 6e9 },
+		{ "msr@tsc,cpu=cpu_core@", 4 * 2e9 }, /* as expr.l unescapes the name */
+		{ NULL, 0 },
+	};
+	struct evalctx c = { .counts = k };
+	struct pm_evlist *l = NULL;
+	struct pm_diag d;
+	size_t msr = 0, n_msr = 0;
+	char cpus[32];
+
+	(void)state;
+	c.ctx = machine("hybrid-ff");
+	th_assert_near(shown(&c, "cpus_utilized_core"), 6e9 / 8e9, 1e-12);
+	pm_diag__init(&d);
+	assert_int_equal(pm_evlist__new(c.ctx, &l), 0);
+	if (pm_evlist__add_metrics(l, "cpus_utilized_core", &d) < 0)
+		fail_msg("%s", d.msg);
+	for (size_t i = 0; i < l->n_ev; i++)
+		if (strstr(l->ev[i].label, "msr/tsc")) {
+			msr = i;
+			n_msr++;
+		}
+	assert_int_equal(n_msr, 1);
+	assert_string_equal(l->ev[msr].label, "msr/tsc,cpu=cpu_core/");
+	assert_int_equal(pm_cpus__format(&l->ev[msr].cpus, cpus, sizeof(cpus)), 0);
+	assert_string_equal(cpus, "0-3");
+	pm_evlist__free(l);
+	pm_ctx__free(c.ctx);
+}
+
 /* Neoverse N2: ArchStdEvent metrics (sbsa.json's names and ScaleUnit, N2's
  * MetricExpr, or all of sbsa's for BACKEND_BOUND), with #slots from caps/slots. */
 static void test_eval_n2(void **state)
@@ -1003,6 +1042,7 @@ int main(void)
 		cmocka_unit_test(test_encode_as_jevents),
 		cmocka_unit_test(test_spr),
 		cmocka_unit_test(test_hybrid_units),
+		cmocka_unit_test(test_eval_hybrid),
 		cmocka_unit_test(test_zen4),
 		cmocka_unit_test(test_n2_cmn),
 		cmocka_unit_test(test_first_row),
