@@ -430,6 +430,27 @@ static void mods_text(const struct pm_spec_event *se, struct pm_strbuf *b)
 			pm_strbuf__puts(b, after_p[i].letter);
 }
 
+/* name= as given, else perf's "pmu/terms/mods" with the instance or family named. */
+static char *pmu_label(const struct resolver *rs, const struct pm_spec_event *se, const char *name,
+		       const char *pmu)
+{
+	struct pm_strbuf label = { 0 };
+	char *r;
+
+	if (name) {
+		pm_strbuf__puts(&label, name);
+	} else {
+		pm_strbuf__puts(&label, pmu);
+		pm_strbuf__puts(&label, "/");
+		user_terms_text(rs, se, &label);
+		pm_strbuf__puts(&label, "/");
+		mods_text(se, &label);
+	}
+	r = pm_strbuf__steal(&label);
+	pm_strbuf__done(&label);
+	return r;
+}
+
 /*
  * The CPUs of one cpu= term, perf's get_config_cpu() (tools/perf/util/parse-events.c):
  * a number is that CPU; a PMU's name its cpus or cpumask file (a core PMU without
@@ -511,7 +532,6 @@ static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se
 	bool glob = strpbrk(se->pmu, "*?") != NULL;
 	const struct pm_pmu *first = NULL;
 	struct term_result tr = { 0 };
-	struct pm_strbuf label = { 0 };
 	bool one_family = true;
 	int r = 0, last_err = 0;
 
@@ -566,23 +586,13 @@ static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se
 	if (r < 0)
 		goto out;
 	take_alias(res, tr.alias);
-	if (tr.label) {
-		pm_strbuf__puts(&label, tr.label);
-	} else {
-		/* the instance when there is one, else the family */
-		pm_strbuf__puts(&label, res->n_inst == 1 ? first->name :
-					one_family	 ? first->family :
-							   se->pmu);
-		pm_strbuf__puts(&label, "/");
-		user_terms_text(rs, se, &label);
-		pm_strbuf__puts(&label, "/");
-		mods_text(se, &label);
-	}
-	res->ev.label = pm_strbuf__steal(&label);
+	res->ev.label = pmu_label(rs, se, tr.label,
+				  res->n_inst == 1 ? first->name :
+				  one_family	   ? first->family :
+						     se->pmu);
 	if (!res->ev.label)
 		r = -ENOMEM;
 out:
-	pm_strbuf__done(&label);
 	return r;
 }
 

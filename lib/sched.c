@@ -339,6 +339,7 @@ static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_fir
 	const struct pm_evinst *in = &s->l->inst[i];
 	const struct pm_event *ev = &s->l->ev[e];
 	bool threads = s->opts.target == PM_TARGET_THREADS && !(in->pmu && in->pmu->cpuless);
+	struct pm_cpus on = { 0 };
 	int r = 0;
 
 	if (in->pmu && (in->pmu->uncore || (in->pmu->traits && in->pmu->traits->cpu_wide_only))) {
@@ -348,22 +349,27 @@ static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_fir
 		point_at_event(reterr, ev);
 		return -EINVAL;
 	}
+	/* a cpu= term: the task counted while on those CPUs, one counter each (perf's
+	 * evsel CPUs with a task target); else one counter following it everywhere */
 	if (ev->cpus.n && !(in->pmu && in->pmu->cpuless)) {
-		/* perf would count the task on those CPUs only: not done here */
-		pm_diag_set(reterr, "drop the cpu term to count the task on every CPU",
-			    "event '%s' has a cpu term; a task's events count on every CPU",
-			    ev->label);
-		point_at_event(reterr, ev);
-		return -EOPNOTSUPP;
+		r = pm_cpus__intersect(in->pmu && in->pmu->cpus.n ? &in->pmu->cpus :
+								    &s->ctx->topo->online,
+				       &ev->cpus, &on);
+		if (r == 0 && on.n == 0) {
+			pm_cpus__done(&on);
+			return term_cpu_error(s, ev, reterr);
+		}
 	}
-	for (size_t t = 0; r == 0 && t < (threads ? s->n_tids : 1); t++) {
-		r = add_counter(s, i, e, -1);
-		if (r < 0)
-			break;
-		s->c[s->n_c - 1].tid = threads ? s->tids[t] : 0;
-		if (ev->group >= 0)
-			s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1, group_first);
-	}
+	for (size_t t = 0; r == 0 && t < (threads ? s->n_tids : 1); t++)
+		for (size_t k = 0; r == 0 && k < (on.n ? on.n : 1); k++) {
+			r = add_counter(s, i, e, on.n ? on.cpu[k] : -1);
+			if (r < 0)
+				break;
+			s->c[s->n_c - 1].tid = threads ? s->tids[t] : 0;
+			if (ev->group >= 0)
+				s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1, group_first);
+		}
+	pm_cpus__done(&on);
 	return r;
 }
 

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctx.h"
 #include "evlist.h"
@@ -412,25 +413,30 @@ static void placed(struct fx *f, const struct pm_session_opts *o, size_t e, char
 /*
  * perf's cpu= term (newer perf than 6.1; parse-events.c get_config_cpu, libperf
  * __perf_evlist__propagate_maps): system-wide the event counts on the term's CPUs
- * among its PMU's; a CPU list replaces them; the label keeps the term.
+ * among its PMU's; a CPU list replaces them; a task is counted on them, one
+ * counter each; the label keeps the term.
  */
 static void test_cpu_term(void **state)
 {
 	static const struct {
-		const char *spec, *label, *cpus, *with_c; /* with_c: placed under CPUs "1,5" */
+		/* with_c: placed under CPUs "1,5"; task: for one task ("" refused) */
+		const char *spec, *label, *cpus, *with_c, *task;
 	} t[] = {
-		{ "msr/tsc,cpu=cpu_core/", "msr/tsc,cpu=cpu_core/", "0-3", "1,5" },
-		{ "msr/tsc,cpu=cpu_atom/", "msr/tsc,cpu=cpu_atom/", "4-7", "1,5" },
-		{ "msr/tsc,cpu=5/", "msr/tsc,cpu=5/", "5", "1,5" },
-		{ "msr/tsc,cpu=0x2/", "msr/tsc,cpu=0x2/", "2", "1,5" },
-		{ "msr/tsc,cpu=cpu_atom,cpu=1/", "msr/tsc,cpu=cpu_atom,cpu=1/", "1,4-7", "1,5" },
-		{ "msr/tsc,cpu=2-3/", "msr/tsc,cpu=2-3/", "2-3", "1,5" },
-		/* a PMU without cpus or cpumask adds nothing: every CPU */
-		{ "msr/tsc,cpu=msr/", "msr/tsc,cpu=msr/", "0-7", "1,5" },
+		{ "msr/tsc,cpu=cpu_core/", "msr/tsc,cpu=cpu_core/", "0-3", "1,5", "0-3" },
+		{ "msr/tsc,cpu=cpu_atom/", "msr/tsc,cpu=cpu_atom/", "4-7", "1,5", "4-7" },
+		{ "msr/tsc,cpu=5/", "msr/tsc,cpu=5/", "5", "1,5", "5" },
+		{ "msr/tsc,cpu=0x2/", "msr/tsc,cpu=0x2/", "2", "1,5", "2" },
+		{ "msr/tsc,cpu=cpu_atom,cpu=1/", "msr/tsc,cpu=cpu_atom,cpu=1/", "1,4-7", "1,5",
+		  "1,4-7" },
+		{ "msr/tsc,cpu=2-3/", "msr/tsc,cpu=2-3/", "2-3", "1,5", "2-3" },
+		/* a PMU without cpus or cpumask adds nothing: every CPU, a task's one counter */
+		{ "msr/tsc,cpu=msr/", "msr/tsc,cpu=msr/", "0-7", "1,5", "-1" },
 		/* among the PMU's own CPUs */
-		{ "cpu_core/event=0x3c,cpu=2-5/", "cpu_core/event=0x3c,cpu=2-5/", "2-3", "1" },
-		{ "uncore_cbox_0/event=0x1,cpu=0-3/", "uncore_cbox_0/event=0x1,cpu=0-3/", "0", "" },
-		{ "msr/tsc,name=tsc_core,cpu=cpu_core/", "tsc_core", "0-3", "1,5" },
+		{ "cpu_core/event=0x3c,cpu=2-5/", "cpu_core/event=0x3c,cpu=2-5/", "2-3", "1",
+		  "2-3" },
+		{ "uncore_cbox_0/event=0x1,cpu=0-3/", "uncore_cbox_0/event=0x1,cpu=0-3/", "0", "",
+		  "" },
+		{ "msr/tsc,name=tsc_core,cpu=cpu_core/", "tsc_core", "0-3", "1,5", "0-3" },
 	};
 
 	(void)state;
@@ -441,6 +447,9 @@ static void test_cpu_term(void **state)
 		struct pm_session_opts cpus = { .size = sizeof(cpus),
 						.target = PM_TARGET_CPUS,
 						.cpus = "1,5" };
+		struct pm_session_opts task = { .size = sizeof(task),
+						.target = PM_TARGET_TASK,
+						.pid = getpid() };
 		char got[64];
 
 		assert_string_equal(ev->label, t[i].label);
@@ -452,6 +461,12 @@ static void test_cpu_term(void **state)
 			if (strcmp(got, t[i].with_c))
 				fail_msg("'%s': -C 1,5 on %s, want %s", t[i].spec, got,
 					 t[i].with_c);
+		}
+		if (t[i].task[0]) {
+			placed(&f, &task, 0, got, sizeof(got));
+			if (strcmp(got, t[i].task))
+				fail_msg("'%s': a task's on %s, want %s", t[i].spec, got,
+					 t[i].task);
 		}
 		close_fx(&f);
 	}
