@@ -355,10 +355,8 @@ static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_fir
 		r = pm_cpus__intersect(in->pmu && in->pmu->cpus.n ? &in->pmu->cpus :
 								    &s->ctx->topo->online,
 				       &ev->cpus, &on);
-		if (r == 0 && on.n == 0) {
-			pm_cpus__done(&on);
-			return term_cpu_error(s, ev, reterr);
-		}
+		if (r == 0 && on.n == 0) /* this instance sits out; the plan says when all do */
+			return 0;
 	}
 	for (size_t t = 0; r == 0 && t < (threads ? s->n_tids : 1); t++)
 		for (size_t k = 0; r == 0 && k < (on.n ? on.n : 1); k++) {
@@ -404,10 +402,12 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 
 			/* a task's, and a CPU-less PMU's (the tool events): one counter, on no CPU */
 			if (task_target(s) || (in->pmu && in->pmu->cpuless)) {
+				size_t before = s->n_c;
+
 				r = place_task(s, i, e, group_first, reterr);
 				if (r < 0)
 					return r;
-				placed++;
+				placed += s->n_c - before;
 				continue;
 			}
 			if (in->pmu && in->pmu->source == PM_SRC_MSR &&

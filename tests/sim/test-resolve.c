@@ -434,6 +434,8 @@ static void test_cpu_term(void **state)
 		/* among the PMU's own CPUs */
 		{ "cpu_core/event=0x3c,cpu=2-5/", "cpu_core/event=0x3c,cpu=2-5/", "2-3", "1",
 		  "2-3" },
+		/* each core type its own CPUs: with a task, cpu_atom's instance sits out */
+		{ "cpu_*/event=0x3c,cpu=1/", "cpu_*/event=0x3c,cpu=1/", "1", "1,5", "1" },
 		{ "uncore_cbox_0/event=0x1,cpu=0-3/", "uncore_cbox_0/event=0x1,cpu=0-3/", "0", "",
 		  "" },
 		{ "msr/tsc,name=tsc_core,cpu=cpu_core/", "tsc_core", "0-3", "1,5", "0-3" },
@@ -504,12 +506,21 @@ static void test_cpu_term_errors(void **state)
 		/* the uncore PMU's cpumask is CPU 0: a term of CPU 1 leaves it nothing */
 		struct fx f = open_fx("hybrid-ff");
 		struct pm_session_opts sys = { .size = sizeof(sys), .target = PM_TARGET_SYSTEM };
+		struct pm_session_opts task = { .size = sizeof(task),
+						.target = PM_TARGET_TASK,
+						.pid = getpid() };
 		struct pm_session *s = NULL;
 		struct pm_diag d;
 
 		add_ok(&f, "uncore_cbox_0/event=0x1,cpu=1/");
 		assert_int_equal(pm_session__new(f.l, &sys, &s, &d), -EINVAL);
 		assert_non_null(strstr(d.msg, "its cpu term selects 1"));
+		/* a task's: the same when no instance has one of the term's CPUs */
+		pm_evlist__free(f.l);
+		assert_int_equal(pm_evlist__new(f.ctx, &f.l), 0);
+		add_ok(&f, "cpu_atom/event=0x3c,cpu=1-2/");
+		assert_int_equal(pm_session__new(f.l, &task, &s, &d), -EINVAL);
+		assert_non_null(strstr(d.msg, "counts only on CPU(s) 4-7 (PMU 'cpu_atom')"));
 		close_fx(&f);
 	}
 }
