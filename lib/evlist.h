@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "metric/compiled.h"
+#include "util/cpus.h"
 #include "pmumon/pmumon.h"
 
 struct pm_pmu;
@@ -27,6 +28,9 @@ struct pm_event {
 	int group;     /* {group} index within the evlist, -1 none */
 	bool weak;     /* its group is weak (:W): counted ungrouped when the kernel refuses it */
 	size_t first_inst, n_inst;
+	/* perf's cpu= term (newer perf than 6.1): counts only on these CPUs when
+	 * system-wide; a CPU list (-C) replaces them, as in perf. Empty: no term. */
+	struct pm_cpus cpus;
 	char *spec; /* the spec text, for messages */
 	size_t spec_pos, spec_len;
 };

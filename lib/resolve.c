@@ -18,6 +18,7 @@
 #include "db/pack.h"
 #include "evlist.h"
 #include "pmu.h"
+#include "topo.h"
 #include "spec.h"
 #include "util/util.h"
 
@@ -125,6 +126,7 @@ static void event_done(struct pm_event *ev)
 	free(ev->label);
 	free(ev->unit);
 	free(ev->spec);
+	pm_cpus__done(&ev->cpus);
 }
 
 void pm_evlist_truncate(struct pm_evlist *l, size_t n_ev, size_t n_inst, int n_groups)
@@ -286,6 +288,8 @@ static int apply_terms(struct resolver *rs, const struct pm_pmu *p,
 		uint64_t v = 1;
 		int r;
 
+		if (!strcmp(t->name, "cpu") && from_user)
+			continue; /* where, not what: term_cpus() */
 		if (!strcmp(t->name, "name")) {
 			if (!t->value || !t->value[0])
 				return spec_error(rs, pos, len, -EINVAL, "write name=LABEL",
@@ -426,6 +430,101 @@ static void mods_text(const struct pm_spec_event *se, struct pm_strbuf *b)
 			pm_strbuf__puts(b, after_p[i].letter);
 }
 
+/* name= as given, else perf's "pmu/terms/mods" with the instance or family named. */
+static char *pmu_label(const struct resolver *rs, const struct pm_spec_event *se, const char *name,
+		       const char *pmu)
+{
+	struct pm_strbuf label = { 0 };
+	char *r;
+
+	if (name) {
+		pm_strbuf__puts(&label, name);
+	} else {
+		pm_strbuf__puts(&label, pmu);
+		pm_strbuf__puts(&label, "/");
+		user_terms_text(rs, se, &label);
+		pm_strbuf__puts(&label, "/");
+		mods_text(se, &label);
+	}
+	r = pm_strbuf__steal(&label);
+	pm_strbuf__done(&label);
+	return r;
+}
+
+/*
+ * The CPUs of one cpu= term, perf's get_config_cpu() (tools/perf/util/parse-events.c):
+ * a number is that CPU; a PMU's name its cpus or cpumask file (a core PMU without
+ * one: every online CPU; any other PMU without one: nothing); else a CPU list.
+ */
+static int one_cpu_term(struct resolver *rs, const struct pm_spec_term *t, struct pm_cpus *ret)
+{
+	struct pm_ctx *ctx = rs->l->ctx;
+	const struct pm_cpus *online = &ctx->topo->online;
+	const struct pm_pmu *p = NULL;
+	size_t vlen = t->value ? strlen(t->value) : 0;
+	char have[128];
+	uint64_t n;
+
+	if (!t->value || !t->value[0])
+		return spec_error(rs, t->pos, t->len, -EINVAL, "write cpu=N, cpu=PMU or cpu=0-3",
+				  "term 'cpu' needs a value");
+	for (size_t i = 0; i < ctx->n_pmus && !p; i++)
+		if (!strcmp(ctx->pmus[i]->name, t->value))
+			p = ctx->pmus[i];
+	if (p && p->cpus.n)
+		return pm_cpus__copy(&p->cpus, ret);
+	if (p) /* perf's is_pmu_core(): "cpu" (and s390's cpum_cf) without a cpus file */
+		return !strcmp(p->name, "cpu") || !strcmp(p->name, "cpum_cf") ?
+			       pm_cpus__copy(online, ret) :
+			       0;
+	if (pm_parse_u64_str(t->value, 0, &n) == 0) {
+		if (n >= PM_CPU_MAX)
+			n = PM_CPU_MAX; /* not online: the message below */
+		ret->cpu = malloc(sizeof(int));
+		if (!ret->cpu)
+			return -ENOMEM;
+		ret->cpu[0] = (int)n;
+		ret->n = 1;
+	} else if (pm_cpus__parse(t->value, vlen, ret) < 0) {
+		snprintf(rs->list_subject, sizeof(rs->list_subject), "pmus");
+		return spec_error(rs, t->value_pos, vlen, -EINVAL, "",
+				  "value of term 'cpu' is neither a CPU, a CPU list nor a PMU: '%s'",
+				  t->value);
+	}
+	for (size_t i = 0; i < ret->n; i++)
+		if (!pm_cpus__has(online, ret->cpu[i])) {
+			int bad = ret->cpu[i];
+
+			pm_cpus__format(online, have, sizeof(have));
+			pm_cpus__done(ret);
+			return spec_error(rs, t->value_pos, vlen, -EINVAL, NULL,
+					  "term 'cpu=%s': CPU %d is not online (online: %s)",
+					  t->value, bad, have);
+		}
+	return 0;
+}
+
+/* Every cpu= term of the event, together (perf merges them). */
+static int term_cpus(struct resolver *rs, const struct pm_spec_event *se, struct pm_cpus *ret)
+{
+	for (size_t i = 0; i < se->n_terms; i++) {
+		struct pm_cpus one = { 0 }, u = { 0 };
+		int r;
+
+		if (strcmp(se->terms[i].name, "cpu"))
+			continue;
+		r = one_cpu_term(rs, &se->terms[i], &one);
+		if (r == 0)
+			r = pm_cpus__union(ret, &one, &u);
+		pm_cpus__done(&one);
+		if (r < 0)
+			return r;
+		pm_cpus__done(ret);
+		*ret = u;
+	}
+	return 0;
+}
+
 static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se,
 			     struct resolved *res)
 {
@@ -433,7 +532,6 @@ static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se
 	bool glob = strpbrk(se->pmu, "*?") != NULL;
 	const struct pm_pmu *first = NULL;
 	struct term_result tr = { 0 };
-	struct pm_strbuf label = { 0 };
 	bool one_family = true;
 	int r = 0, last_err = 0;
 
@@ -484,24 +582,17 @@ static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se
 			       se->pmu);
 		goto out;
 	}
+	r = term_cpus(rs, se, &res->ev.cpus);
+	if (r < 0)
+		goto out;
 	take_alias(res, tr.alias);
-	if (tr.label) {
-		pm_strbuf__puts(&label, tr.label);
-	} else {
-		/* the instance when there is one, else the family */
-		pm_strbuf__puts(&label, res->n_inst == 1 ? first->name :
-					one_family	 ? first->family :
-							   se->pmu);
-		pm_strbuf__puts(&label, "/");
-		user_terms_text(rs, se, &label);
-		pm_strbuf__puts(&label, "/");
-		mods_text(se, &label);
-	}
-	res->ev.label = pm_strbuf__steal(&label);
+	res->ev.label = pmu_label(rs, se, tr.label,
+				  res->n_inst == 1 ? first->name :
+				  one_family	   ? first->family :
+						     se->pmu);
 	if (!res->ev.label)
 		r = -ENOMEM;
 out:
-	pm_strbuf__done(&label);
 	return r;
 }
 

@@ -60,13 +60,16 @@ static int instance_cpus(struct pm_session *s, const struct pm_evinst *in,
 	const struct pm_topo *topo = s->ctx->topo;
 	int r;
 
-	if (p && p->uncore) {
+	/* perf's cpu= term: system-wide, its CPUs among the PMU's; a CPU list replaces
+	 * it (tools/lib/perf/evlist.c __perf_evlist__propagate_maps) */
+	if (ev->cpus.n && s->opts.target == PM_TARGET_SYSTEM)
+		r = pm_cpus__intersect(p && p->cpus.n ? &p->cpus : &s->cpus, &ev->cpus, ret);
+	else if (p && p->uncore) {
 		if (s->opts.target == PM_TARGET_SYSTEM)
 			return pm_cpus__copy(&p->cpus, ret);
 		/* -C: the cpumask CPUs asked for; none means this instance sits out */
 		return pm_cpus__intersect(&p->cpus, &s->cpus, ret);
-	}
-	if (p && p->cpus.n) /* a hybrid core PMU covers only its own CPUs */
+	} else if (p && p->cpus.n) /* a hybrid core PMU covers only its own CPUs */
 		r = pm_cpus__intersect(&p->cpus, &s->cpus, ret);
 	else
 		r = pm_cpus__copy(&s->cpus, ret);
@@ -115,6 +118,23 @@ static int no_cpu_error(struct pm_session *s, const struct pm_event *ev, struct 
 		    ev->label, have, p ? p->name : "?", ev->n_inst > 1 ? " and its family" : "",
 		    want);
 	pm_diag_reason(d, PM_REASON_CPUS, p ? p->name : NULL, have);
+	point_at_event(d, ev);
+	return -EINVAL;
+}
+
+/* A cpu= term that leaves every instance without a CPU (perf drops such an event
+ * silently; here it is an error). */
+static int term_cpu_error(struct pm_session *s, const struct pm_event *ev, struct pm_diag *d)
+{
+	const struct pm_pmu *p = s->l->inst[ev->first_inst].pmu;
+	char have[256] = "every CPU", want[256];
+
+	if (p && p->cpus.n)
+		pm_cpus__format(&p->cpus, have, sizeof(have));
+	pm_cpus__format(&ev->cpus, want, sizeof(want));
+	pm_diag_set(d, "name CPUs the PMU has in the cpu term",
+		    "event '%s' counts only on CPU(s) %s (PMU '%s'), and its cpu term selects %s",
+		    ev->label, have, p ? p->name : "?", want);
 	point_at_event(d, ev);
 	return -EINVAL;
 }
@@ -319,6 +339,7 @@ static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_fir
 	const struct pm_evinst *in = &s->l->inst[i];
 	const struct pm_event *ev = &s->l->ev[e];
 	bool threads = s->opts.target == PM_TARGET_THREADS && !(in->pmu && in->pmu->cpuless);
+	struct pm_cpus on = { 0 };
 	int r = 0;
 
 	if (in->pmu && (in->pmu->uncore || (in->pmu->traits && in->pmu->traits->cpu_wide_only))) {
@@ -328,14 +349,25 @@ static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_fir
 		point_at_event(reterr, ev);
 		return -EINVAL;
 	}
-	for (size_t t = 0; r == 0 && t < (threads ? s->n_tids : 1); t++) {
-		r = add_counter(s, i, e, -1);
-		if (r < 0)
-			break;
-		s->c[s->n_c - 1].tid = threads ? s->tids[t] : 0;
-		if (ev->group >= 0)
-			s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1, group_first);
+	/* a cpu= term: the task counted while on those CPUs, one counter each (perf's
+	 * evsel CPUs with a task target); else one counter following it everywhere */
+	if (ev->cpus.n && !(in->pmu && in->pmu->cpuless)) {
+		r = pm_cpus__intersect(in->pmu && in->pmu->cpus.n ? &in->pmu->cpus :
+								    &s->ctx->topo->online,
+				       &ev->cpus, &on);
+		if (r == 0 && on.n == 0) /* this instance sits out; the plan says when all do */
+			return 0;
 	}
+	for (size_t t = 0; r == 0 && t < (threads ? s->n_tids : 1); t++)
+		for (size_t k = 0; r == 0 && k < (on.n ? on.n : 1); k++) {
+			r = add_counter(s, i, e, on.n ? on.cpu[k] : -1);
+			if (r < 0)
+				break;
+			s->c[s->n_c - 1].tid = threads ? s->tids[t] : 0;
+			if (ev->group >= 0)
+				s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1, group_first);
+		}
+	pm_cpus__done(&on);
 	return r;
 }
 
@@ -370,10 +402,12 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 
 			/* a task's, and a CPU-less PMU's (the tool events): one counter, on no CPU */
 			if (task_target(s) || (in->pmu && in->pmu->cpuless)) {
+				size_t before = s->n_c;
+
 				r = place_task(s, i, e, group_first, reterr);
 				if (r < 0)
 					return r;
-				placed++;
+				placed += s->n_c - before;
 				continue;
 			}
 			if (in->pmu && in->pmu->source == PM_SRC_MSR &&
@@ -403,6 +437,8 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 		}
 		if (s->opts.target == PM_TARGET_CPUS && placed == 0)
 			return no_cpu_error(s, ev, reterr);
+		if (ev->cpus.n && placed == 0)
+			return term_cpu_error(s, ev, reterr);
 	}
 	if (s->opts.target == PM_TARGET_CPUS)
 		warn_left_out(s);

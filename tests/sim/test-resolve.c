@@ -8,10 +8,12 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctx.h"
 #include "evlist.h"
 #include "pmu.h"
+#include "source/counters.h"
 #include "util/util.h"
 
 struct fx {
@@ -408,6 +410,144 @@ static void test_errors(void **state)
 	}
 }
 
+/* The CPUs a session places one event's counters on ("0-3"), cpu -1 as "-". */
+static void placed(struct fx *f, const struct pm_session_opts *o, size_t e, char *buf, size_t size)
+{
+	struct pm_session *s = NULL;
+	struct pm_diag d;
+	struct pm_cpus c = { 0 };
+	int r = pm_session__new(f->l, o, &s, &d);
+
+	if (r != 0)
+		fail_msg("session: %d: %s", r, d.msg);
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].event == e) {
+			struct pm_cpus one = { .n = 1, .cpu = &s->c[k].cpu }, u;
+
+			assert_int_equal(pm_cpus__union(&c, &one, &u), 0);
+			pm_cpus__done(&c);
+			c = u;
+		}
+	assert_int_equal(pm_cpus__format(&c, buf, size), 0);
+	pm_cpus__done(&c);
+	pm_session__free(s);
+}
+
+/*
+ * perf's cpu= term (newer perf than 6.1; parse-events.c get_config_cpu, libperf
+ * __perf_evlist__propagate_maps): system-wide the event counts on the term's CPUs
+ * among its PMU's; a CPU list replaces them; a task is counted on them, one
+ * counter each; the label keeps the term.
+ */
+static void test_cpu_term(void **state)
+{
+	static const struct {
+		/* with_c: placed under CPUs "1,5"; task: for one task ("" refused) */
+		const char *spec, *label, *cpus, *with_c, *task;
+	} t[] = {
+		{ "msr/tsc,cpu=cpu_core/", "msr/tsc,cpu=cpu_core/", "0-3", "1,5", "0-3" },
+		{ "msr/tsc,cpu=cpu_atom/", "msr/tsc,cpu=cpu_atom/", "4-7", "1,5", "4-7" },
+		{ "msr/tsc,cpu=5/", "msr/tsc,cpu=5/", "5", "1,5", "5" },
+		{ "msr/tsc,cpu=0x2/", "msr/tsc,cpu=0x2/", "2", "1,5", "2" },
+		{ "msr/tsc,cpu=cpu_atom,cpu=1/", "msr/tsc,cpu=cpu_atom,cpu=1/", "1,4-7", "1,5",
+		  "1,4-7" },
+		{ "msr/tsc,cpu=2-3/", "msr/tsc,cpu=2-3/", "2-3", "1,5", "2-3" },
+		/* a PMU without cpus or cpumask adds nothing: every CPU, a task's one counter */
+		{ "msr/tsc,cpu=msr/", "msr/tsc,cpu=msr/", "0-7", "1,5", "-1" },
+		/* among the PMU's own CPUs */
+		{ "cpu_core/event=0x3c,cpu=2-5/", "cpu_core/event=0x3c,cpu=2-5/", "2-3", "1",
+		  "2-3" },
+		/* each core type its own CPUs: with a task, cpu_atom's instance sits out */
+		{ "cpu_*/event=0x3c,cpu=1/", "cpu_*/event=0x3c,cpu=1/", "1", "1,5", "1" },
+		{ "uncore_cbox_0/event=0x1,cpu=0-3/", "uncore_cbox_0/event=0x1,cpu=0-3/", "0", "",
+		  "" },
+		{ "msr/tsc,name=tsc_core,cpu=cpu_core/", "tsc_core", "0-3", "1,5", "0-3" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		struct fx f = open_fx("hybrid-ff");
+		const struct pm_event *ev = add_ok(&f, t[i].spec);
+		struct pm_session_opts sys = { .size = sizeof(sys), .target = PM_TARGET_SYSTEM };
+		struct pm_session_opts cpus = { .size = sizeof(cpus),
+						.target = PM_TARGET_CPUS,
+						.cpus = "1,5" };
+		struct pm_session_opts task = { .size = sizeof(task),
+						.target = PM_TARGET_TASK,
+						.pid = getpid() };
+		char got[64];
+
+		assert_string_equal(ev->label, t[i].label);
+		placed(&f, &sys, 0, got, sizeof(got));
+		if (strcmp(got, t[i].cpus))
+			fail_msg("'%s': system-wide on %s, want %s", t[i].spec, got, t[i].cpus);
+		if (t[i].with_c[0]) {
+			placed(&f, &cpus, 0, got, sizeof(got));
+			if (strcmp(got, t[i].with_c))
+				fail_msg("'%s': -C 1,5 on %s, want %s", t[i].spec, got,
+					 t[i].with_c);
+		}
+		if (t[i].task[0]) {
+			placed(&f, &task, 0, got, sizeof(got));
+			if (strcmp(got, t[i].task))
+				fail_msg("'%s': a task's on %s, want %s", t[i].spec, got,
+					 t[i].task);
+		}
+		close_fx(&f);
+	}
+}
+
+/* A cpu= term that leaves the event no CPU, or names none. */
+static void test_cpu_term_errors(void **state)
+{
+	static const struct {
+		const char *spec;
+		int err;
+		const char *msg;
+	} t[] = {
+		{ "msr/tsc,cpu=8/", -EINVAL, "CPU 8 is not online (online: 0-7)" },
+		{ "msr/tsc,cpu=99999999999/", -EINVAL, "is not online" },
+		{ "msr/tsc,cpu=cpu_big/", -EINVAL,
+		  "neither a CPU, a CPU list nor a PMU: 'cpu_big'" },
+		{ "msr/tsc,cpu/", -EINVAL, "term 'cpu' needs a value" },
+		{ "msr/tsc,cpu=3-1/", -EINVAL, "neither a CPU" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		struct fx f = open_fx("hybrid-ff");
+		struct pm_diag d;
+		int r = pm_evlist__add(f.l, t[i].spec, &d);
+
+		if (r != t[i].err || !strstr(d.msg, t[i].msg))
+			fail_msg("'%s': got %d '%s'; want %d '%s'", t[i].spec, r, d.msg, t[i].err,
+				 t[i].msg);
+		assert_int_equal(f.l->n_ev, 0);
+		close_fx(&f);
+	}
+	{
+		/* the uncore PMU's cpumask is CPU 0: a term of CPU 1 leaves it nothing */
+		struct fx f = open_fx("hybrid-ff");
+		struct pm_session_opts sys = { .size = sizeof(sys), .target = PM_TARGET_SYSTEM };
+		struct pm_session_opts task = { .size = sizeof(task),
+						.target = PM_TARGET_TASK,
+						.pid = getpid() };
+		struct pm_session *s = NULL;
+		struct pm_diag d;
+
+		add_ok(&f, "uncore_cbox_0/event=0x1,cpu=1/");
+		assert_int_equal(pm_session__new(f.l, &sys, &s, &d), -EINVAL);
+		assert_non_null(strstr(d.msg, "its cpu term selects 1"));
+		/* a task's: the same when no instance has one of the term's CPUs */
+		pm_evlist__free(f.l);
+		assert_int_equal(pm_evlist__new(f.ctx, &f.l), 0);
+		add_ok(&f, "cpu_atom/event=0x3c,cpu=1-2/");
+		assert_int_equal(pm_session__new(f.l, &task, &s, &d), -EINVAL);
+		assert_non_null(strstr(d.msg, "counts only on CPU(s) 4-7 (PMU 'cpu_atom')"));
+		close_fx(&f);
+	}
+}
+
 /* A long spec keeps the reason in the message, and the caret on the bad part. */
 static void test_long_spec_errors(void **state)
 {
@@ -557,6 +697,8 @@ int main(void)
 		cmocka_unit_test(test_modifier_attrs),
 		cmocka_unit_test(test_breakpoints),
 		cmocka_unit_test(test_uncore_prefix_optional),
+		cmocka_unit_test(test_cpu_term),
+		cmocka_unit_test(test_cpu_term_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

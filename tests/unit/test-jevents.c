@@ -21,6 +21,7 @@
 #include "db/jsonflat.h"
 #include "db/jsonpos.h"
 #include "db/pack.h"
+#include "evlist.h"
 #include "metric/expr.h"
 #include "metric/literal.h"
 #include "pmu.h"
@@ -577,9 +578,8 @@ static void test_metrics_attach(void **state)
 	check_metrics("spr-1s", spr, 9, true);
 	check_metrics("zen4-1s", zen4, 14, true);
 	check_metrics("n2-cmn", n2, 14, true);
-	/* msr@tsc\,cpu=cpu_core@ loads (perf's escapes) but does not bind yet: the
-	 * event syntax has no cpu=PMU term (lib/spec.c; README, perf section) */
-	check_metrics("hybrid-ff", hy, 1, false);
+	/* msr@tsc\,cpu=cpu_core@: perf's cpu=PMU term (lib/resolve.c term_cpus) */
+	check_metrics("hybrid-ff", hy, 1, true);
 }
 
 /* Hand counts for metric evaluation: event name -> count. */
@@ -692,6 +692,44 @@ static void test_eval_zen4(void **state)
 	c.ctx = machine("zen4-1s");
 	th_assert_near(shown(&c, "bad_speculation"), 100 * bad, 1e-9);
 	th_assert_near(shown(&c, "bad_speculation_mispredicts"), 100 * bad * 30 / 40, 1e-9);
+	pm_ctx__free(c.ctx);
+}
+
+/*
+ * The hybrid metric: msr@tsc\,cpu=cpu_core@ binds to msr/tsc/ on cpu_core's CPUs
+ * only (perf's cpu=PMU term), so it is the TSC of 4 CPUs, and the metric the
+ * core type's utilised CPUs.
+ */
+static void test_eval_hybrid(void **state)
+{
+	static const struct count k[] = {
+		{ "CPU_CLK_UNHALTED.REF", 6e9 },
+		{ "msr@tsc,cpu=cpu_core@", 4 * 2e9 }, /* as expr.l unescapes the name */
+		{ NULL, 0 },
+	};
+	struct evalctx c = { .counts = k };
+	struct pm_evlist *l = NULL;
+	struct pm_diag d;
+	size_t msr = 0, n_msr = 0;
+	char cpus[32];
+
+	(void)state;
+	c.ctx = machine("hybrid-ff");
+	th_assert_near(shown(&c, "cpus_utilized_core"), 6e9 / 8e9, 1e-12);
+	pm_diag__init(&d);
+	assert_int_equal(pm_evlist__new(c.ctx, &l), 0);
+	if (pm_evlist__add_metrics(l, "cpus_utilized_core", &d) < 0)
+		fail_msg("%s", d.msg);
+	for (size_t i = 0; i < l->n_ev; i++)
+		if (strstr(l->ev[i].label, "msr/tsc")) {
+			msr = i;
+			n_msr++;
+		}
+	assert_int_equal(n_msr, 1);
+	assert_string_equal(l->ev[msr].label, "msr/tsc,cpu=cpu_core/");
+	assert_int_equal(pm_cpus__format(&l->ev[msr].cpus, cpus, sizeof(cpus)), 0);
+	assert_string_equal(cpus, "0-3");
+	pm_evlist__free(l);
 	pm_ctx__free(c.ctx);
 }
 
@@ -1070,6 +1108,7 @@ int main(void)
 		cmocka_unit_test(test_encode_as_jevents),
 		cmocka_unit_test(test_spr),
 		cmocka_unit_test(test_hybrid_units),
+		cmocka_unit_test(test_eval_hybrid),
 		cmocka_unit_test(test_zen4),
 		cmocka_unit_test(test_n2_cmn),
 		cmocka_unit_test(test_first_row),

@@ -81,6 +81,11 @@ static void test_parse_ok(void **state)
 		{ "cpu/name='my event'/", "pmu:cpu[name=my event]" },
 		{ "cpu/config=0x1a,config1=5/", "pmu:cpu[config=0x1a,config1=5]" },
 		{ "power/energy-pkg/", "pmu:power[energy-pkg]" },
+		/* perf's cpu= term (Linux 6.16; a PMU's name later): a term like any other */
+		{ "msr/tsc,cpu=cpu_core/", "pmu:msr[tsc,cpu=cpu_core]" },
+		{ "msr/tsc,cpu=0,cpu=2-3/", "pmu:msr[tsc,cpu=0,cpu=2-3]" },
+		{ "msr/tsc,cpu=0x1/u", "pmu:msr[tsc,cpu=0x1]:u" },
+		{ "{msr/tsc,cpu=cpu_atom/,cycles}", "pmu:msr[tsc,cpu=cpu_atom]@g0 sym:cycles@g0" },
 		{ "r1a8", "raw:0x1a8" },
 		{ "r1a8:u", "raw:0x1a8:u" },
 		{ "r0x3c", "sym:r0x3c" }, /* perf's raw events are r and hex digits: not one */
@@ -178,6 +183,14 @@ static void test_positions(void **state)
 	assert_int_equal(s.ev[1].terms[1].len, 10);
 	assert_int_equal(s.ev[1].terms[1].value_pos, 30);
 	assert_int_equal(s.ev[1].mods_pos, strlen(in) - 1);
+	pm_spec__done(&s);
+	/* a cpu= term's value: where messages about its CPUs point */
+	in = "msr/tsc,cpu=cpu_core/";
+	assert_int_equal(pm_spec__parse(in, strlen(in), &s, NULL), 0);
+	assert_string_equal(s.ev[0].terms[1].name, "cpu");
+	assert_string_equal(s.ev[0].terms[1].value, "cpu_core");
+	assert_int_equal(s.ev[0].terms[1].pos, 8);
+	assert_int_equal(s.ev[0].terms[1].value_pos, 12);
 	pm_spec__done(&s);
 }
 
