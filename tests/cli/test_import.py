@@ -743,6 +743,23 @@ class PerfOptions(unittest.TestCase):
             f.flush()
             got = rows(f.name)
         self.assertEqual([g['event'] for g in got], ['page-faults', 'task-clock', 'page-faults'])
+        # intervals, and a recording (FILE.db keeps each repeat as a series of its
+        # own): the import prints what stat printed, row for row
+        with tempfile.TemporaryDirectory() as d:
+            db = os.path.join(d, 'r.db')
+            r = run('record', '-o', db, '-e', 'page-faults', '-e', 'task-clock', '-e',
+                    'page-faults', '-I', '100', '--interval-count', '2')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            first = run('import', '-x,', db)
+            self.assertEqual(first.returncode, 0, first.stderr)
+            evs = [l.split(',')[3] for l in first.stdout.splitlines()[1:]]
+            self.assertEqual(evs, ['page-faults', 'task-clock', 'page-faults'] * 3)
+            csvf = os.path.join(d, 'r.csv')
+            with open(csvf, 'w') as f:
+                f.write(first.stdout)
+            again = run('import', '-x,', csvf)
+            self.assertEqual(again.returncode, 0, again.stderr)
+            self.assertEqual(again.stdout, first.stdout)
 
     def test_a_counts_csv_row_given_twice_is_refused(self):
         with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
