@@ -275,12 +275,25 @@ static int add_series(struct pm_replay_parser *p, const struct pm_replay_series 
 	return 0;
 }
 
-/* The series of key's name, pmu and place that has no value in this sample yet (the
- * first, when the format has no repeats); SIZE_MAX: none, with key->repeat the next. */
+/* Is s the one a line of this sample names, not only one of its name and place? Yes but
+ * when it had its value in this sample, or is a repeat whose earlier one has not: the
+ * repeats of one sample are taken in the order they were first printed. */
+static bool next_repeat(const struct pm_replay_parser *p, const struct pm_replay_series *s,
+			size_t sample)
+{
+	if (!repeats(p))
+		return true;
+	return s->last_sample != sample &&
+	       (s->prev == SIZE_MAX || p->rp->series[s->prev].last_sample == sample);
+}
+
+/* The series of key's name, pmu and place that a line of this sample names; SIZE_MAX: none,
+ * with key->repeat and key->prev those of a new repeat. */
 static size_t known_series(struct pm_replay_parser *p, struct pm_replay_series *key, size_t sample)
 {
 	struct pm_replay *rp = p->rp;
 
+	key->prev = SIZE_MAX;
 	for (size_t k = 0; k < rp->n_series; k++) {
 		size_t i = (p->hint + k) % rp->n_series;
 		const struct pm_replay_series *s = &rp->series[i];
@@ -289,11 +302,12 @@ static size_t known_series(struct pm_replay_parser *p, struct pm_replay_series *
 		    strcmp(s->pmu ? s->pmu : "", key->pmu ? key->pmu : "") != 0 ||
 		    !same_place(s, key->cpu, key->socket, key->die, key->core))
 			continue;
-		if (repeats(p) && s->last_sample == sample) {
-			key->repeat = PM_MAX(key->repeat, s->repeat + 1);
-			continue;
+		if (next_repeat(p, s, sample))
+			return i;
+		if (s->last_sample == sample && s->repeat + 1 > key->repeat) {
+			key->repeat = s->repeat + 1;
+			key->prev = i;
 		}
-		return i;
 	}
 	return SIZE_MAX;
 }
@@ -312,7 +326,7 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 	/* a file names its series in the same order every interval: the one after the last,
 	 * as the line printed it */
 	if (s && same_place(s, cpu, socket, die, core) && !strcmp(s->printed, printed) &&
-	    !strcmp(s->device, device ? device : "") && !(repeats(p) && s->last_sample == sample)) {
+	    !strcmp(s->device, device ? device : "") && next_repeat(p, s, sample)) {
 		*ret = p->hint % rp->n_series;
 		p->hint = *ret + 1;
 		return 0;

@@ -42,6 +42,7 @@ struct pm_replay_series {
 	unsigned max_instances; /* the most instances a pmumon row said it covered */
 	size_t last_sample;	/* the last sample it had a value in (either pass) */
 	unsigned repeat; /* an event given twice, printed twice: 0 the first, 1 the second... */
+	size_t prev;	 /* the series it repeats (repeat - 1); SIZE_MAX: none */
 	/* bound when the evlist and the session are built (replay.c) */
 	size_t event, inst, counter;
 	/* a metric's instance-qualified event on its PMU (ali_drw_21000@hif_rd@): a second

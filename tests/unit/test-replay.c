@@ -296,13 +296,18 @@ static void test_repeats(void **state)
 		"     1.000000000,5,,page-faults,10,100.00,,\n     1.000000000,6,,page-faults,11,"
 		"100.00,,\n     2.000000000,7,,page-faults,12,100.00,,\n"
 		"     2.000000000,8,,page-faults,13,100.00,,\n",
+		/* the repeats of a sample in the order first printed, whatever comes between */
+		"     1.000000000,5,,page-faults,10,100.00,,\n     1.000000000,1,msec,task-clock,10,"
+		"100.00,,\n     1.000000000,6,,page-faults,11,100.00,,\n     2.000000000,2,msec,"
+		"task-clock,10,100.00,,\n     2.000000000,7,,page-faults,12,100.00,,\n"
+		"     2.000000000,8,,page-faults,13,100.00,,\n",
 	};
 	struct pm_replay *rp;
 	struct pm_diag d;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		size_t last = i ? 1 : 2;
+		size_t last = i == 1 ? 1 : 2;
 
 		if (parse(PM_REPLAY_AUTO, t[i], &rp, &d) != 0)
 			fail_msg("'%s': %s", t[i], d.msg);
