@@ -229,84 +229,132 @@ int pm_replay_split_name(const char *printed, char **ret_name, char **ret_pmu)
 
 /* ---- series and samples ------------------------------------------------------------ */
 
-/* The series a line names; the first pass adds the ones it has not seen. */
-static int find_series(struct pm_replay_parser *p, const char *printed, const char *device, int cpu,
-		       int socket, int die, int core, const char *unit, size_t *ret)
+/*
+ * An event given twice is printed twice, in the order it was given (perf stat -e
+ * page-faults -e page-faults, and pmumon stat): a second row of the same event, device and
+ * CPU in one sample is its next repeat, a series of its own. A counts CSV has no such
+ * thing: there, a second row is refused (scan_value).
+ */
+static bool repeats(const struct pm_replay_parser *p)
+{
+	return p->rp->format != PM_REPLAY_COUNTS_CSV;
+}
+
+static bool same_place(const struct pm_replay_series *s, int cpu, int socket, int die, int core)
+{
+	return s->cpu == cpu && s->socket == socket && s->die == die && s->core == core;
+}
+
+/* A new series, the file's next; the caller has checked the limit. 0 or -ENOMEM. */
+static int add_series(struct pm_replay_parser *p, const struct pm_replay_series *key,
+		      const char *printed, const char *device, const char *unit, size_t *ret)
 {
 	struct pm_replay *rp = p->rp;
-	struct pm_replay_series *s = rp->n_series ? &rp->series[p->hint % rp->n_series] : NULL;
-	char *name, *pmu;
+	struct pm_replay_series *s;
 	int r;
 
-	/* a file names its series in the same order every interval: the one after the last,
-	 * as the line printed it */
-	if (s && s->cpu == cpu && s->socket == socket && s->die == die && s->core == core &&
-	    !strcmp(s->printed, printed) && !strcmp(s->device, device ? device : "")) {
-		*ret = p->hint % rp->n_series;
-		p->hint = *ret + 1;
-		return 0;
-	}
-	r = pm_replay_split_name(printed, &name, &pmu);
-	if (r < 0)
-		return r;
-	if (device && device[0]) {
-		free(pmu);
-		pmu = strdup(device);
-		if (!pmu) {
-			free(name);
-			return -ENOMEM;
-		}
-	}
-	for (size_t k = 0; k < rp->n_series; k++) {
-		size_t i = (p->hint + k) % rp->n_series;
-
-		s = &rp->series[i];
-		if (!strcmp(s->name, name) && !strcmp(s->pmu ? s->pmu : "", pmu ? pmu : "") &&
-		    s->cpu == cpu && s->socket == socket && s->die == die && s->core == core) {
-			free(name);
-			free(pmu);
-			p->hint = i + 1;
-			*ret = i;
-			return 0;
-		}
-	}
-	if (p->playing || rp->n_series >= p->opts.max_series) {
-		free(name);
-		free(pmu);
-		if (p->playing)
-			return fail(p, "import it again once nothing writes to it",
-				    "the file changed since it was first read: '%s' is new",
-				    printed);
-		return fail(p, "record fewer events, or coarser rows (--per-socket, not -A)",
-			    "more than %zu distinct series (an event on a device or CPU): the "
-			    "most an import takes",
-			    p->opts.max_series);
-	}
 	r = pm_grow((void **)&rp->series, &rp->cap_series, rp->n_series + 1, sizeof(*s));
 	if (r < 0) {
-		free(name);
-		free(pmu);
+		free(key->name);
+		free(key->pmu);
 		return r;
 	}
 	s = &rp->series[rp->n_series];
-	*s = (struct pm_replay_series){ .name = name,
-					.pmu = pmu,
-					.unit = strdup(unit ? unit : ""),
-					.printed = strdup(printed),
-					.device = strdup(device ? device : ""),
-					.cpu = cpu,
-					.socket = socket,
-					.die = die,
-					.core = core,
-					.line = p->line,
-					.last_sample = SIZE_MAX,
-					.topo_cpu = -1 };
+	*s = *key;
+	s->unit = strdup(unit ? unit : "");
+	s->printed = strdup(printed);
+	s->device = strdup(device ? device : "");
+	s->line = p->line;
+	s->last_sample = SIZE_MAX;
+	s->topo_cpu = -1;
 	rp->n_series++;
 	if (!s->unit || !s->printed || !s->device)
 		return -ENOMEM;
 	p->hint = rp->n_series;
 	*ret = rp->n_series - 1;
 	return 0;
+}
+
+/* Is s the one a line of this sample names, not only one of its name and place? Yes but
+ * when it had its value in this sample, or is a repeat whose earlier one has not: the
+ * repeats of one sample are taken in the order they were first printed. */
+static bool next_repeat(const struct pm_replay_parser *p, const struct pm_replay_series *s,
+			size_t sample)
+{
+	if (!repeats(p))
+		return true;
+	return s->last_sample != sample &&
+	       (s->prev == SIZE_MAX || p->rp->series[s->prev].last_sample == sample);
+}
+
+/* The series of key's name, pmu and place that a line of this sample names; SIZE_MAX: none,
+ * with key->repeat and key->prev those of a new repeat. */
+static size_t known_series(struct pm_replay_parser *p, struct pm_replay_series *key, size_t sample)
+{
+	struct pm_replay *rp = p->rp;
+
+	key->prev = SIZE_MAX;
+	for (size_t k = 0; k < rp->n_series; k++) {
+		size_t i = (p->hint + k) % rp->n_series;
+		const struct pm_replay_series *s = &rp->series[i];
+
+		if (strcmp(s->name, key->name) != 0 ||
+		    strcmp(s->pmu ? s->pmu : "", key->pmu ? key->pmu : "") != 0 ||
+		    !same_place(s, key->cpu, key->socket, key->die, key->core))
+			continue;
+		if (next_repeat(p, s, sample))
+			return i;
+		if (s->last_sample == sample && s->repeat + 1 > key->repeat) {
+			key->repeat = s->repeat + 1;
+			key->prev = i;
+		}
+	}
+	return SIZE_MAX;
+}
+
+/* The series a line of the sample'th sample names; the first pass adds the ones it has not
+ * seen. */
+static int find_series(struct pm_replay_parser *p, const char *printed, const char *device, int cpu,
+		       int socket, int die, int core, const char *unit, size_t sample, size_t *ret)
+{
+	struct pm_replay *rp = p->rp;
+	struct pm_replay_series *s = rp->n_series ? &rp->series[p->hint % rp->n_series] : NULL;
+	struct pm_replay_series key = { .cpu = cpu, .socket = socket, .die = die, .core = core };
+	size_t i;
+	int r;
+
+	/* a file names its series in the same order every interval: the one after the last,
+	 * as the line printed it */
+	if (s && same_place(s, cpu, socket, die, core) && !strcmp(s->printed, printed) &&
+	    !strcmp(s->device, device ? device : "") && next_repeat(p, s, sample)) {
+		*ret = p->hint % rp->n_series;
+		p->hint = *ret + 1;
+		return 0;
+	}
+	r = pm_replay_split_name(printed, &key.name, &key.pmu);
+	if (r == 0 && device && device[0]) {
+		free(key.pmu);
+		key.pmu = strdup(device);
+		r = key.pmu ? 0 : -ENOMEM;
+	}
+	i = r == 0 ? known_series(p, &key, sample) : SIZE_MAX;
+	if (i != SIZE_MAX) {
+		p->hint = i + 1;
+		*ret = i;
+	} else if (r == 0 && p->playing) {
+		r = fail(p, "import it again once nothing writes to it",
+			 "the file changed since it was first read: '%s' is new", printed);
+	} else if (r == 0 && rp->n_series >= p->opts.max_series) {
+		r = fail(p, "record fewer events, or coarser rows (--per-socket, not -A)",
+			 "more than %zu distinct series (an event on a device or CPU): the "
+			 "most an import takes",
+			 p->opts.max_series);
+	} else if (r == 0) {
+		return add_series(p, &key, printed, device, unit, ret); /* owns key's strings */
+	}
+	free(key.name);
+	free(key.pmu);
+	return r;
 }
 
 /* The first pass: the sample a line at time t belongs to, the last one or a new one after it. */
@@ -332,12 +380,14 @@ static int scan_value(struct pm_replay_parser *p, size_t series, const struct pm
 	struct pm_replay *rp = p->rp;
 	struct pm_replay_series *se = &rp->series[series];
 
-	if (se->last_sample == rp->n_samples - 1)
+	if (se->last_sample == rp->n_samples - 1) /* a counts CSV: a row given twice */
 		return fail(p, "each event, device and CPU once per interval",
 			    "a second count of '%s' for the same %s", se->name,
 			    rp->intervals ? "interval" : "totals");
 	se->last_sample = rp->n_samples - 1;
-	se->counted |= !v->not_counted;
+	/* <not counted> is a row (the counter was opened and never ran); <not supported>,
+	 * with nothing to say (have 0), is not */
+	se->counted |= !v->not_counted || v->have != 0;
 	if ((v->have & (PM_RV_RAW | PM_RV_VALUE)) == (PM_RV_RAW | PM_RV_VALUE) && v->raw &&
 	    v->run == v->ena)
 		se->scale = v->value / (double)v->raw;
@@ -387,6 +437,16 @@ static int check_times(struct pm_replay_parser *p, const struct pm_replay_val *v
 	return 0;
 }
 
+/* The sample a line at time t belongs to: the one being read, or the next. */
+static size_t sample_of(const struct pm_replay_parser *p, uint64_t t_ns)
+{
+	const struct pm_replay *rp = p->rp;
+
+	if (p->playing)
+		return !p->in_sample || t_ns == p->cur_t_ns ? p->played : p->played + 1;
+	return rp->n_samples && rp->last.t_ns == t_ns ? rp->n_samples - 1 : rp->n_samples;
+}
+
 /* A counter line of any format, after its own fields were taken apart. */
 static int take(struct pm_replay_parser *p, bool timed, uint64_t t_ns, uint64_t wall_ns,
 		const char *event, const char *device, int cpu, int socket, int die, int core,
@@ -411,11 +471,14 @@ static int take(struct pm_replay_parser *p, bool timed, uint64_t t_ns, uint64_t 
 	else if (p->rp->intervals && !p->playing) /* the first pass knows only what came before */
 		return fail(p, "a file holds intervals or totals, not both",
 			    "a line without an interval time stamp among intervals");
-	r = find_series(p, event, device, cpu, socket, die, core, unit, &series);
+	r = find_series(p, event, device, cpu, socket, die, core, unit, sample_of(p, t_ns),
+			&series);
 	if (r < 0)
 		return r;
-	if (p->playing)
+	if (p->playing) {
+		p->rp->series[series].last_sample = sample_of(p, t_ns);
 		return play_value(p, t_ns, wall_ns, series, v);
+	}
 	r = scan_sample(p, t_ns, wall_ns); /* totals: 0, or pmumon's time_s */
 	return r < 0 ? r : scan_value(p, series, v);
 }
@@ -1044,6 +1107,8 @@ static int pmumon_fields(struct pm_replay_parser *p, const struct columns *c, ch
 		v.have |= PM_RV_VALUE;
 	else
 		return fail(p, NULL, "expected a value, not '%s'", value);
+	if (flags && strstr(flags, "unsupported"))
+		v.have = 0; /* it never opened, as perf's <not supported> */
 	if (flags && strstr(flags, "snapshot"))
 		return fail(p, NULL, "snapshot values (.snapshot events) cannot be imported yet");
 	if (is_channel_label(col(c, f, n, "device")))
@@ -1569,6 +1634,8 @@ int pm_replay__rewind(struct pm_replay *rp)
 {
 	struct pm_replay_parser *p = rp->parser;
 
+	for (size_t i = 0; i < rp->n_series; i++)
+		rp->series[i].last_sample = SIZE_MAX; /* playing marks them again */
 	p->playing = true;
 	p->played = 0;
 	p->pending = false;

@@ -571,13 +571,14 @@ int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr)
 		if (!ev->label)
 			return -ENOMEM;
 		r = event_unit(ev, a, s);
-		/* its instances: the PMUs its series name, each once */
+		/* its instances: the PMUs its series name, each once; a repeat: an event */
 		for (size_t j = i; j < rp->n_series && r == 0; j++) {
 			struct pm_replay_series *o = &rp->series[j];
 			const char *dev = o->pmu ? o->pmu : family ? family : "cpu";
 			struct pm_evinst *in = NULL;
 
-			if (o->event != SIZE_MAX || !o->counted || strcmp(o->name, s->name) != 0)
+			if (o->event != SIZE_MAX || !o->counted || o->repeat != s->repeat ||
+			    strcmp(o->name, s->name) != 0)
 				continue;
 			o->event = l->n_ev - 1;
 			for (size_t k = ev->first_inst; k < l->n_inst && !in; k++)

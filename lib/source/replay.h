@@ -36,10 +36,13 @@ struct pm_replay_series {
 	int die;		/* -1: unknown */
 	int core;		/* -1: unknown (perf --per-core) */
 	size_t line;		/* where it first appears */
-	bool counted;		/* some sample has a count (not only <not supported>) */
+	bool counted;		/* a row: some sample has a count or <not counted> (not only
+		       * <not supported>, which is left out) */
 	double scale;		/* value / raw where the file gives both (pmumon CSV), else 0 */
 	unsigned max_instances; /* the most instances a pmumon row said it covered */
-	size_t last_sample;	/* the first pass: the last sample it had a value in */
+	size_t last_sample;	/* the last sample it had a value in (either pass) */
+	unsigned repeat; /* an event given twice, printed twice: 0 the first, 1 the second... */
+	size_t prev;	 /* the series it repeats (repeat - 1); SIZE_MAX: none */
 	/* bound when the evlist and the session are built (replay.c) */
 	size_t event, inst, counter;
 	/* a metric's instance-qualified event on its PMU (ali_drw_21000@hif_rd@): a second

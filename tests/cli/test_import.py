@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import tempfile
 import unittest
@@ -319,8 +320,8 @@ class BadInput(unittest.TestCase):
         self.bad('     1.000000000,5,,msr/tsc/,10,100.00,,\n'
                  '     0.500000000,5,,msr/tsc/,10,100.00,,\n',
                  'FILE:2: time 0.500000000 s comes after 1.000000000 s (line 1)')
-        self.bad('5,,msr/tsc/,10,100.00,,\n5,,msr/tsc/,10,100.00,,\n',
-                 "FILE:2: a second count of 'msr/tsc/' for the same totals")
+        # a second msr/tsc/ line is the event given twice (PerfOptions); a counts CSV
+        # refuses it
         self.bad('N0,2,5,,msr/tsc/,10,100.00,,\n', 'FILE:1: per-node counts')
 
     def test_perf_json(self):
@@ -678,6 +679,110 @@ class PerfOptions(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn('perf61-x-append.csv:4: a second run of perf stat starts here', r.stderr)
         self.assertIn('cut the file at this line', r.stderr)
+
+    @staticmethod
+    def perf_rows(name):
+        """perf's own lines of a -x, or -j file, in its order: (time, cpu, event,
+        value or None for <not counted>, run ns)."""
+        out = []
+        with open(fixture(name)) as f:
+            for line in f:
+                if line.startswith('{'):
+                    j = json.loads(line)
+                    v = j['counter-value']
+                    out.append((j.get('interval', 0), j.get('cpu'), j['event'],
+                                None if v == '<not counted>' else float(v),
+                                j['event-runtime']))
+                elif line.strip() and not line.startswith('#'):
+                    f = line.rstrip('\n').split(',')
+                    t = float(f.pop(0)) if re.fullmatch(r' *\d+\.\d{9}', f[0]) else 0
+                    cpu = int(f.pop(0)[3:]) if f[0].startswith('CPU') else None
+                    v = None if f[0] == '<not counted>' else float(f[0])
+                    out.append((t, cpu, f[2], v, int(f[3])))
+        return out
+
+    def same_as_perf(self, name):
+        want = self.perf_rows(name)
+        got = rows(fixture(name))
+        kind = 'interval' if want[0][0] else 'total'
+        got = [(g['time_s'] if kind == 'interval' else 0, g['cpu'], g['event'], g['value'],
+                g['running_ns']) for g in got if g['type'] == kind]
+        self.assertEqual(len(got), len(want), name)
+        for g, w in zip(got, want):
+            self.assertEqual(g[1:3], w[1:3], name)
+            self.assertAlmostEqual(g[0], w[0], places=9)
+            if w[3] is None:
+                self.assertIsNone(g[3], name)
+            else:
+                self.assertAlmostEqual(g[3], w[3], delta=abs(w[3]) * 1e-9 + 1e-9)
+            self.assertEqual(g[4], w[4], name)
+        return got
+
+    def test_repeated_events_are_rows_of_their_own(self):
+        # perf stat -e page-faults -e task-clock -e page-faults prints page-faults
+        # twice: two rows, in perf's order, each with its own run time
+        for name in ('perf61-x-repeat.csv', 'perf61-j-repeat.json',
+                     'perf61-x-repeat-interval.csv', 'perf61-j-repeat-interval.json'):
+            got = self.same_as_perf(name)
+            self.assertEqual(sum(1 for g in got if g[2] == 'page-faults'),
+                             2 * sum(1 for g in got if g[2] != 'page-faults'), name)
+        # the intervals of each add up to its own total
+        got = rows(fixture('perf61-j-repeat-interval.json'))
+        tot = [j['running_ns'] for j in got if j['type'] == 'total']
+        iv = [j['running_ns'] for j in got if j['type'] == 'interval']
+        self.assertEqual(tot, [sum(iv[k::3]) for k in range(3)])
+        self.assertNotEqual(tot[0], tot[2])
+
+    def test_repeated_events_in_a_pmumon_recording(self):
+        # pmumon stat prints an event given twice twice too: its file imports
+        r = run('stat', '-x,', '-e', 'page-faults', '-e', 'task-clock', '-e', 'page-faults',
+                '--', 'true')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+            f.write(r.stdout)
+            f.flush()
+            got = rows(f.name)
+        self.assertEqual([g['event'] for g in got], ['page-faults', 'task-clock', 'page-faults'])
+        # intervals, and a recording (FILE.db keeps each repeat as a series of its
+        # own): the import prints what stat printed, row for row
+        with tempfile.TemporaryDirectory() as d:
+            db = os.path.join(d, 'r.db')
+            r = run('record', '-o', db, '-e', 'page-faults', '-e', 'task-clock', '-e',
+                    'page-faults', '-I', '100', '--interval-count', '2')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            first = run('import', '-x,', db)
+            self.assertEqual(first.returncode, 0, first.stderr)
+            evs = [l.split(',')[3] for l in first.stdout.splitlines()[1:]]
+            self.assertEqual(evs, ['page-faults', 'task-clock', 'page-faults'] * 3)
+            csvf = os.path.join(d, 'r.csv')
+            with open(csvf, 'w') as f:
+                f.write(first.stdout)
+            again = run('import', '-x,', csvf)
+            self.assertEqual(again.returncode, 0, again.stderr)
+            self.assertEqual(again.stdout, first.stdout)
+
+    def test_a_counts_csv_row_given_twice_is_refused(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.csv') as f:
+            f.write('event,count\nhif_rd,5\nhif_rd,6\n')
+            f.flush()
+            r = run('import', '--pack', 'yitian710', f.name)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(":3: a second count of 'hif_rd' for the same totals", r.stderr)
+
+    def test_not_counted_is_a_row(self):
+        # perf stat -p PID of a process asleep throughout: every count is
+        # <not counted>; each stays a row, counted false, no value (not 0)
+        for name in ('perf61-j-notcounted.json', 'perf61-x-notcounted.csv',
+                     'perf61-j-notcounted-interval.json'):
+            got = self.same_as_perf(name)
+            self.assertEqual({g[3] for g in got}, {None}, name)
+            every = rows(fixture(name))
+            self.assertEqual({j['counted'] for j in every}, {False}, name)
+            self.assertEqual({j['running_pct'] for j in every}, {0}, name)
+        r = run('import', fixture('perf61-x-notcounted.csv'))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('<not counted>', r.stdout)
+        self.assertNotIn('not supported', r.stderr)
 
 
 if __name__ == '__main__':

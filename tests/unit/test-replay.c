@@ -259,9 +259,73 @@ static void test_not_counted_accepted(void **state)
 		assert_int_equal(rp->n_series, 1);
 		assert_int_equal(pm_replay__next_sample(rp), 0);
 		assert_true(rp->vals[0].not_counted);
+		/* a row of its own, not counted (not left out as <not supported> is) */
+		assert_true(rp->series[0].counted);
+		pm_replay__free(rp);
+	}
+}
+
+/* <not supported> (perf) or a row flagged unsupported (pmumon): no row. */
+static void test_not_supported_left_out(void **state)
+{
+	static const char *const t[] = {
+		"<not supported>,,cycles,0,100.00,,\n",
+		JSON_LINE("<not supported>", "100.00"),
+		PM_HEADER "\ntotal,1.0,,cycles,,,,,,,0,0,0,,not_counted|unsupported,0\n",
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pm_replay *rp;
+		struct pm_diag d;
+
+		if (parse(PM_REPLAY_AUTO, t[i], &rp, &d) != 0)
+			fail_msg("'%s': %s", t[i], d.msg);
+		assert_int_equal(rp->n_series, 1);
 		assert_false(rp->series[0].counted);
 		pm_replay__free(rp);
 	}
+}
+
+/* An event given twice is printed twice: two series, in order, each with its counts; a
+ * counts CSV has no repeats. */
+static void test_repeats(void **state)
+{
+	static const char *const t[] = {
+		"5,,page-faults,10,100.00,,\n1,,task-clock,10,100.00,,\n"
+		"6,,page-faults,11,100.00,,\n",
+		"     1.000000000,5,,page-faults,10,100.00,,\n     1.000000000,6,,page-faults,11,"
+		"100.00,,\n     2.000000000,7,,page-faults,12,100.00,,\n"
+		"     2.000000000,8,,page-faults,13,100.00,,\n",
+		/* the repeats of a sample in the order first printed, whatever comes between */
+		"     1.000000000,5,,page-faults,10,100.00,,\n     1.000000000,1,msec,task-clock,10,"
+		"100.00,,\n     1.000000000,6,,page-faults,11,100.00,,\n     2.000000000,2,msec,"
+		"task-clock,10,100.00,,\n     2.000000000,7,,page-faults,12,100.00,,\n"
+		"     2.000000000,8,,page-faults,13,100.00,,\n",
+	};
+	struct pm_replay *rp;
+	struct pm_diag d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		size_t last = i == 1 ? 1 : 2;
+
+		if (parse(PM_REPLAY_AUTO, t[i], &rp, &d) != 0)
+			fail_msg("'%s': %s", t[i], d.msg);
+		assert_int_equal(rp->n_series, last + 1);
+		assert_int_equal(rp->series[0].repeat, 0);
+		assert_int_equal(rp->series[last].repeat, 1);
+		assert_string_equal(rp->series[last].name, "page-faults");
+		for (size_t k = 0; k < rp->n_samples; k++) {
+			assert_int_equal(pm_replay__next_sample(rp), 0);
+			assert_int_equal(rp->vals[0].value, 5 + 2 * k);
+			assert_int_equal(rp->vals[last].value, 6 + 2 * k);
+			assert_int_equal(rp->vals[last].run, 11 + 2 * k);
+		}
+		pm_replay__free(rp);
+	}
+	assert_int_equal(parse(PM_REPLAY_AUTO, "event,count\nhif_rd,5\nhif_rd,6\n", &rp, &d),
+			 -EINVAL);
+	assert_non_null(strstr(d.msg, "a second count of 'hif_rd'"));
 }
 
 /* "# SIMULATED: PLATFORM: ...": the platform where it says one, never the next line. */
@@ -495,6 +559,8 @@ int main(void)
 		cmocka_unit_test(test_unquoted_terms),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_not_counted_accepted),
+		cmocka_unit_test(test_not_supported_left_out),
+		cmocka_unit_test(test_repeats),
 		cmocka_unit_test(test_simulated_comment),
 		cmocka_unit_test(test_pmumon_csv_layouts),
 		cmocka_unit_test(test_read_fd),
