@@ -101,6 +101,7 @@ struct cli_count {
 	bool no_big_num;     /* --no-big-num (-B: grouped, the default) */
 	bool interval_clear; /* --interval-clear: a terminal's screen cleared each interval */
 	enum pm_space space; /* --all-user, --all-kernel (CLI_EVENT_OPTIONS) */
+	int detailed;	     /* -d, -dd, -ddd: perf's detailed event sets (CLI_EVENT_OPTIONS) */
 	bool metric_only;
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
@@ -152,9 +153,10 @@ enum {
 	{ "summary", no_argument, NULL, CLI_OPT_SUMMARY }, \
 	{ "interval-clear", no_argument, NULL, CLI_OPT_INTERVAL_CLEAR }
 /* the commands that count live (not import: its events are the file's) */
-#define CLI_EVENT_SHORT "e:"
+#define CLI_EVENT_SHORT "e:d"
 #define CLI_EVENT_OPTIONS \
 	{ "event", required_argument, NULL, 'e' }, \
+	{ "detailed", no_argument, NULL, 'd' }, \
 	{ "all-user", no_argument, NULL, CLI_OPT_ALL_USER }, \
 	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }
 /* clang-format on */

@@ -21,7 +21,9 @@ static const struct {
 	const char *longopt, *instead;
 } perf_only[] = {
 	{ 'D', "delay", "pmumon stat has it (-D MS: counting starts MS after the command)" },
-	{ 'd', "detailed", "name the events (-e) or a platform pack's metrics (-M, -g)" },
+	{ 'd', "detailed",
+	  "applies where pmumon counts live (stat, record, top, serve), not to "
+	  "counts already recorded" },
 	{ 'G', "cgroup",
 	  "not in pmumon yet: it counts a command (-- CMD), processes (-p, -t) or CPUs (-a, -C)" },
 	{ 0, "for-each-cgroup", "not in pmumon yet" },

@@ -39,6 +39,9 @@ int cli_count__option(struct cli_count *a, int c, const char *arg)
 	case 'e':
 		return add_arg(a->events, &a->n_events, arg, "-e",
 			       "; a spec may list several events separated by commas");
+	case 'd': /* perf's OPT_INCR: -dd is -d -d */
+		a->detailed++;
+		return 1;
 	case 'M':
 	case 'g':
 		return add_arg(a->metrics, &a->n_metrics, arg, "-M/-g", "");
@@ -225,6 +228,11 @@ void cli_count__usage_events(FILE *f)
 	      "                          {a,b}               a group, scheduled together\n"
 	      "                        without -e: the platform pack's defaults (memory\n"
 	      "                        bandwidth first) or perf's generic events\n"
+	      "  -d, --detailed        perf stat's detailed events after the others: the L1\n"
+	      "                        data and last-level caches' loads and misses; -dd\n"
+	      "                        adds the L1 instruction cache's and the TLBs'; -ddd\n"
+	      "                        L1 data prefetches. Where the CPU has no such\n"
+	      "                        counter (a VM) their rows say <not supported>\n"
 	      "      --all-user        every event counts user space only (exclude_kernel),\n"
 	      "                        as perf; --all-kernel the kernel only (exclude_user).\n"
 	      "                        Uncore PMUs cannot tell them apart: they count both\n",

@@ -1201,6 +1201,37 @@ int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_des
 	return r;
 }
 
+/*
+ * perf stat's -d levels (perf 6.1, tools/perf/builtin-stat.c,
+ * add_default_attributes: detailed_attrs, very_detailed_attrs and
+ * very_very_detailed_attrs), appended in that order to whatever was asked
+ * for. perf's generic hardware cache names: a machine without them gets
+ * <not supported> rows, as perf prints them.
+ */
+int pm_evlist__add_detailed(struct pm_evlist *l, int level, struct pm_diag *reterr)
+{
+	static const char *const sets[3][6] = {
+		{ "L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses" },
+		{ "L1-icache-loads", "L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses",
+		  "iTLB-loads", "iTLB-load-misses" },
+		{ "L1-dcache-prefetches", "L1-dcache-prefetch-misses" },
+	};
+	int r = 0;
+
+	if (!l || level < 0)
+		return -EINVAL;
+	for (int s = 0; s < PM_MIN(level, 3) && r == 0; s++) {
+		for (size_t i = 0; i < PM_ARRAY_SIZE(sets[s]) && sets[s][i] && r == 0; i++) {
+			size_t ev0 = l->n_ev;
+
+			r = add_spec(l, sets[s][i], false, reterr);
+			for (size_t e = ev0; r == 0 && e < l->n_ev; e++)
+				l->ev[e].detailed = true;
+		}
+	}
+	return r;
+}
+
 /* ---- encoding for `list` -------------------------------------------------- */
 
 int pm_alias__encoding(const struct pm_alias *a, const struct pm_pmu *p, char *buf, size_t size)

@@ -367,6 +367,14 @@ PM_API int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag 
  */
 PM_API int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
 				   size_t desc_size, struct pm_diag *reterr);
+/*
+ * Add perf stat's detailed event sets (its -d levels) up to level (1 to 3;
+ * more is 3, 0 adds none), after the events already listed: the L1 data
+ * and last-level cache loads and misses; then the L1 instruction cache and
+ * TLBs'; then L1 data prefetches. Events this machine cannot count stay,
+ * as <not supported> rows, said at PM_LOG_INFO only.
+ */
+PM_API int pm_evlist__add_detailed(struct pm_evlist *l, int level, struct pm_diag *reterr);
 PM_API size_t pm_evlist__count(const struct pm_evlist *l);
 /*
  * Add the platform packs' metrics named (or in the MetricGroups named),

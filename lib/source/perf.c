@@ -483,7 +483,8 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 
 			pm_diag__init(&why);
 			perf_open_error(s, c, r, &why);
-			pm_log(s->ctx, PM_LOG_WARN,
+			/* perf prints its -d sets' <not supported> rows without a word */
+			pm_log(s->ctx, ev->detailed ? PM_LOG_INFO : PM_LOG_WARN,
 			       "%s: its row says <not supported>, the other events count", why.msg);
 			drop_event(s, c->event, true);
 			continue;

@@ -369,6 +369,73 @@ class PidTid(unittest.TestCase):
         self.assertLess(float(rows(r.stdout)[0]['time_s']), 5.0)
 
 
+DETAILED = [
+    ['L1-dcache-loads', 'L1-dcache-load-misses', 'LLC-loads', 'LLC-load-misses'],
+    ['L1-icache-loads', 'L1-icache-load-misses', 'dTLB-loads', 'dTLB-load-misses',
+     'iTLB-loads', 'iTLB-load-misses'],
+    ['L1-dcache-prefetches', 'L1-dcache-prefetch-misses'],
+]
+
+
+class Detailed(unittest.TestCase):
+    """-d, -dd, -ddd: perf 6.1's detailed sets, appended to the events given or the defaults."""
+
+    def sim(self, *opts):
+        r = run('--sim', 'amdzen2', 'stat', '-a', '-x,', *opts, '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r, rows(r.stdout)
+
+    def test_levels_after_the_events_given(self):
+        for opts, level in ((['-d'], 1), (['-dd'], 2), (['-ddd'], 3), (['-d', '-d'], 2),
+                            (['--detailed'] * 3, 3), (['-dddd'], 3)):
+            r, got = self.sim('-e', 'cpu-clock', *opts)
+            want = ['cpu-clock'] + sum(DETAILED[:level], [])
+            self.assertEqual([w['event'] for w in got], want, opts)
+            self.assertEqual(float(got[0]['value']), 128000.0)
+            # the simulated CPU has no cache events: <not supported> rows, quietly as perf
+            for w in got[1:]:
+                self.assertIn('unsupported', w['flags'])
+                self.assertEqual(w['value'], '')
+            self.assertNotIn('warning', r.stderr)
+
+    def test_after_the_defaults(self):
+        r, got = self.sim('-d')
+        names = [w['event'] for w in got]
+        self.assertEqual(names[-4:], DETAILED[0])
+        self.assertGreater(len(names), 4)  # the defaults come first
+        r = run('--sim', 'amdzen2', 'stat', '-d', '-e', 'cpu-clock', '--', 'sleep', '1')
+        self.assertRegex(r.stdout, r'(?m)^ +<not supported> +LLC-load-misses$')
+        r = run('--sim', 'amdzen2', 'stat', '-v', '-d', '-a', '-e', 'cpu-clock', '--', 'sleep',
+                '1')
+        self.assertIn("'LLC-loads' is not supported", r.stderr)  # -v says why
+
+    def test_import_and_help(self):
+        r = run('import', '-d', '-')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("perf stat's -d/--detailed: applies where pmumon counts live", r.stderr)
+        r = run('stat', '--help')
+        self.assertIn('-d, --detailed', r.stdout)
+        self.assertIn('-ddd', r.stdout)
+
+    @need_both
+    def test_side_by_side(self):
+        # the same rows in the same order, <not supported> where perf says so
+        for opt in ('-d', '-dd', '-ddd'):
+            p = perf('stat', '-x,', opt, '-e', 'cpu-clock', 'true')
+            m = run('stat', '-x,', opt, '-e', 'cpu-clock', '--', 'true')
+            self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+            want = [l.split(',') for l in p.stderr.strip().splitlines()]
+            got = rows(m.stdout)
+            self.assertEqual([w[2] for w in want], [w['event'] for w in got], opt)
+            self.assertEqual([w[0] == '<not supported>' for w in want],
+                             ['unsupported' in w['flags'] for w in got], opt)
+        # without -e: perf's sets after each tool's defaults (docs/output.md on those)
+        p = perf('stat', '-x,', '-d', 'true')
+        m = run('stat', '-x,', '-d', '--', 'true')
+        self.assertEqual([l.split(',')[2] for l in p.stderr.strip().splitlines()][-4:],
+                         [w['event'] for w in rows(m.stdout)][-4:])
+
+
 class SideBySide(unittest.TestCase):
     """perf stat and pmumon stat on this machine, the same option, the same rows."""
 

@@ -1049,6 +1049,43 @@ static void test_defaults_drop_unsupported(void **state)
 	pm_ctx__free(ctx);
 }
 
+/* perf's -d sets after the events given: the simulated CPU has no cache events, so
+ * each is a <not supported> row, in perf's order, and the others count. */
+static void test_detailed_sets(void **state)
+{
+	struct pm_sim *sim = epyc_sim();
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+	const struct pm_report *rep;
+
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add_detailed(l, -1, &d), -EINVAL);
+	assert_int_equal(pm_evlist__add_detailed(l, 0, &d), 0);
+	assert_int_equal(pm_evlist__count(l), 0);
+	assert_int_equal(pm_evlist__add(l, "cpu-clock", &d), 0);
+	assert_int_equal(pm_evlist__add_detailed(l, 2, &d), 0);
+	assert_int_equal(pm_evlist__count(l), 1 + 4 + 6);
+	assert_string_equal(pm_evlist__name(l, 1), "L1-dcache-loads");
+	assert_string_equal(pm_evlist__name(l, 4), "LLC-load-misses");
+	assert_string_equal(pm_evlist__name(l, 10), "iTLB-load-misses");
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	assert_int_equal(pm_session__enable(s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	rep = pm_session__report(s, false);
+	assert_int_equal(rep->n_rows, 11);
+	assert_false(rep->rows[0].flags & PM_ROW_UNSUPPORTED);
+	for (size_t i = 1; i < rep->n_rows; i++)
+		assert_true(rep->rows[i].flags & PM_ROW_UNSUPPORTED);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1068,6 +1105,7 @@ int main(void)
 		cmocka_unit_test(test_paranoid_user_only_fallback),
 		cmocka_unit_test(test_device_gone),
 		cmocka_unit_test(test_defaults_drop_unsupported),
+		cmocka_unit_test(test_detailed_sets),
 		cmocka_unit_test(test_aggr_core_node_cache),
 		cmocka_unit_test(test_aggr_missing_topology),
 	};
