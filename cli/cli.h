@@ -106,6 +106,7 @@ struct cli_count {
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
 	const char *output;	   /* -o FILE, NULL: standard output */
+	bool append;		   /* --append: -o FILE added to, each run after "# started on" */
 };
 
 /* getopt codes of the long-only count options */
@@ -126,6 +127,7 @@ enum {
 	CLI_OPT_INTERVAL_CLEAR,
 	CLI_OPT_ALL_USER,
 	CLI_OPT_ALL_KERNEL,
+	CLI_OPT_APPEND,
 };
 /* clang-format off */
 #define CLI_COUNT_SHORT "M:g:Ax:jo:B"
@@ -148,6 +150,7 @@ enum {
 	{ "field-separator", required_argument, NULL, 'x' }, \
 	{ "json", no_argument, NULL, 'j' }, \
 	{ "output", required_argument, NULL, 'o' }, \
+	{ "append", no_argument, NULL, CLI_OPT_APPEND }, \
 	{ "big-num", no_argument, NULL, 'B' }, \
 	{ "no-big-num", no_argument, NULL, CLI_OPT_NO_BIG_NUM }, \
 	{ "summary", no_argument, NULL, CLI_OPT_SUMMARY }, \

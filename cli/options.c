@@ -91,6 +91,9 @@ int cli_count__option(struct cli_count *a, int c, const char *arg)
 	case 'o':
 		a->output = arg;
 		return 1;
+	case CLI_OPT_APPEND:
+		a->append = true;
+		return 1;
 	case 'B': /* perf's default as pmumon's: the last of -B and --no-big-num wins */
 	case CLI_OPT_NO_BIG_NUM:
 		a->no_big_num = c == CLI_OPT_NO_BIG_NUM;
@@ -135,6 +138,11 @@ int cli_count__check(const struct cli_count *a)
 			  "is --per-device)");
 		return -EINVAL;
 	}
+	if (a->append && !a->output) {
+		/* perf ignores it then: a no-op option would only mislead */
+		cli_error("--append adds to the file -o names: give -o FILE");
+		return -EINVAL;
+	}
 	if (a->metric_only && !a->n_metrics) {
 		cli_error("--metric-only needs -M");
 		return -EINVAL;
@@ -148,6 +156,12 @@ int cli_count__table_only(const struct cli_count *a, const char *command)
 			  a->no_big_num	    ? "--no-big-num" :
 					      NULL;
 
+	if (a->append) {
+		cli_error("--append adds to the file pmumon stat and import write with -o; pmumon "
+			  "%s writes its own",
+			  command);
+		return -EINVAL;
+	}
 	if (!opt)
 		return 0;
 	cli_error("%s shapes the table pmumon stat and import print; pmumon %s prints none", opt,
@@ -276,6 +290,10 @@ void cli_count__usage_show(FILE *f, const char *default_rows)
 		"  -x, --field-separator SEP  CSV with a header row and fixed columns\n"
 		"  -j, --json            JSON Lines, one object per value (schema %d)\n"
 		"  -o, --output FILE     write there instead of standard output\n"
+		"      --append          with -o: add to the file instead of replacing it, each\n"
+		"                        run after a line '# started on DATE' (perf's), then\n"
+		"                        its own header; import reads such a file's runs one\n"
+		"                        at a time\n"
 		"  -B, --big-num         group the table's digits (1,234,567: the default, as\n"
 		"                        perf); --no-big-num prints them plain (1234567)\n"
 		"      --interval-clear  with -I, on a terminal: clear the screen before each\n"

@@ -436,6 +436,97 @@ class Detailed(unittest.TestCase):
                          [w['event'] for w in rows(m.stdout)][-4:])
 
 
+STARTED = r'# started on \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}'
+
+
+class Append(unittest.TestCase):
+    """--append: -o FILE added to, each run after perf's '# started on DATE' line."""
+
+    def setUp(self):
+        import tempfile
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def twice(self, *opts):
+        path = os.path.join(self.dir, 'out' + ''.join(opts))
+        for _ in range(2):
+            r = run('--sim', 'amdzen2', 'stat', '-a', '-e', 'cpu-clock', *opts, '--append',
+                    '-o', path, '--', 'sleep', '1')
+            self.assertEqual(r.returncode, 0, r.stderr)
+        return path, read(path) + '\n'
+
+    def test_csv_runs_import_one_at_a_time(self):
+        path, text = self.twice('-x,')
+        lines = text.splitlines()
+        self.assertEqual(len(lines), 6)
+        for first in (0, 3):  # each run: perf's line, its own header, its rows
+            self.assertRegex(lines[first], '^' + STARTED + '$')
+            self.assertTrue(lines[first + 1].startswith('type,time_s,'))
+            self.assertTrue(lines[first + 2].startswith('total,'))
+        r = run('import', path)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(':4: a second run starts here', r.stderr)
+        self.assertIn('cut the file at this line', r.stderr)
+        first = os.path.join(self.dir, 'first')
+        with open(first, 'w') as f:
+            f.write(''.join(l + '\n' for l in lines[:3]))
+        r = run('import', '-x,', first)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(float(rows(r.stdout)[0]['value']), 128000.0)
+
+    def test_table_and_json(self):
+        _, text = self.twice()
+        self.assertEqual(len(__import__('re').findall('(?m)^' + STARTED + '\n\n\n '
+                                                      'Performance counter stats', text)), 2)
+        _, text = self.twice('-j')
+        lines = text.splitlines()
+        self.assertEqual(len(lines), 4)
+        self.assertRegex(lines[2], STARTED)
+        import json
+        self.assertEqual(json.loads(lines[3])['value'], 128000)
+
+    def test_without_append_replaces(self):
+        path = os.path.join(self.dir, 'out')
+        for _ in range(2):
+            run('--sim', 'amdzen2', 'stat', '-a', '-x,', '-e', 'cpu-clock', '-o', path, '--',
+                'sleep', '1')
+        self.assertEqual(len(read(path).splitlines()), 2)  # header and row, no date line
+
+    def test_refusals_and_help(self):
+        r = run('stat', '--append', '-e', 'cpu-clock', '--', 'true')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--append adds to the file -o names', r.stderr)
+        r = run('record', '--append', '-o', os.path.join(self.dir, 'r'), '--timeout', '10')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('pmumon record writes its own', r.stderr)
+        self.assertIn('--append  ', run('stat', '--help').stdout)
+        self.assertIn('--append  ', run('import', '--help').stdout)
+
+    @need_both
+    def test_side_by_side(self):
+        # the same shape: each run after its '# started on' line; import refuses the second
+        for fmt in (['-x,'], []):
+            pf, mf = os.path.join(self.dir, 'p'), os.path.join(self.dir, 'm')
+            for _ in range(2):
+                p = perf('stat', *fmt, '--append', '-o', pf, '-e', 'cpu-clock', 'true')
+                m = run('stat', *fmt, '--append', '-o', mf, '-e', 'cpu-clock', '--', 'true')
+                self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+            pt, mt = read(pf), read(mf)
+            self.assertEqual(len(__import__('re').findall('(?m)^' + STARTED + '$', pt)), 2)
+            self.assertEqual(len(__import__('re').findall('(?m)^' + STARTED + '$', mt)), 2)
+            self.assertTrue(pt.startswith('# started on') and mt.startswith('# started on'))
+            if fmt:
+                for f in (pf, mf):
+                    r = run('import', f)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertIn('a second run', r.stderr)
+                    self.assertIn('cut the file at this line', r.stderr)
+            os.unlink(pf)
+            os.unlink(mf)
+
+
 class SideBySide(unittest.TestCase):
     """perf stat and pmumon stat on this machine, the same option, the same rows."""
 
