@@ -504,6 +504,15 @@ class Append(unittest.TestCase):
         self.assertIn('--append  ', run('stat', '--help').stdout)
         self.assertIn('--append  ', run('import', '--help').stdout)
 
+    def test_cgroup_not_yet(self):
+        # -G/--for-each-cgroup are not in pmumon yet: they say so and what to use instead
+        for opt in (['-G', 'system.slice'], ['--cgroup=system.slice'],
+                    ['--for-each-cgroup', 'a,b']):
+            r = run('stat', '-a', '-e', 'cpu-clock', *opt, '--', 'true')
+            self.assertEqual(r.returncode, 2, opt)
+            self.assertIn('not in pmumon yet', r.stderr)
+            self.assertIn('cgroup.procs', r.stderr)
+
     @need_both
     def test_side_by_side(self):
         # the same shape: each run after its '# started on' line; import refuses the second
