@@ -24,12 +24,9 @@ static const struct {
 	{ 'd', "detailed",
 	  "applies where pmumon counts live (stat, record, top, serve), not to "
 	  "counts already recorded" },
-	{ 'G', "cgroup",
-	  "not in pmumon yet: count the cgroup's processes by PID (-p with the PIDs its "
-	  "cgroup.procs lists, joined by commas), or the CPUs it runs on (-a, -C)" },
+	{ 'G', "cgroup", "pmumon stat has it (with -a or -C), not for counts already recorded" },
 	{ 0, "for-each-cgroup",
-	  "not in pmumon yet: run pmumon stat once per cgroup, each with -p and the PIDs its "
-	  "cgroup.procs lists" },
+	  "pmumon stat has it (with -a or -C), not for counts already recorded" },
 	{ 'i', "no-inherit", "not in pmumon yet: a command's children are counted" },
 	{ 'n', "null", "not in pmumon" },
 	{ 'p', "pid", "pmumon stat has it (-p PID: a running process's threads)" },

@@ -167,7 +167,10 @@ int cli_live__events(struct cli_live *lv, const struct cli_count *c)
 		cli_report("the detailed events (-d)", r, &d);
 		return EXIT_USAGE;
 	}
-	return 0;
+	r = cli_count__add_cgroups(c, lv->l,
+				   lv->so.target == PM_TARGET_SYSTEM ||
+					   lv->so.target == PM_TARGET_CPUS);
+	return r < 0 ? EXIT_USAGE : 0;
 }
 
 int cli_live__session(struct cli_live *lv)

@@ -125,6 +125,7 @@ static void event_done(struct pm_event *ev)
 	free(ev->label);
 	free(ev->unit);
 	free(ev->spec);
+	free(ev->cgroup);
 }
 
 void pm_evlist_truncate(struct pm_evlist *l, size_t n_ev, size_t n_inst, int n_groups)
@@ -165,6 +166,20 @@ size_t pm_evlist__count(const struct pm_evlist *l)
 const char *pm_evlist__name(const struct pm_evlist *l, size_t i)
 {
 	return i < l->n_ev ? l->ev[i].label : NULL;
+}
+
+int pm_evlist__set_cgroup(struct pm_evlist *l, size_t event, const char *name)
+{
+	char *copy;
+
+	if (!l || event >= l->n_ev || !name || !name[0] || strstr(name, ".."))
+		return -EINVAL;
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	free(l->ev[event].cgroup);
+	l->ev[event].cgroup = copy;
+	return 0;
 }
 
 /* ---- diagnostics -------------------------------------------------------- */

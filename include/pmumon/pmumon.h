@@ -375,6 +375,14 @@ PM_API int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *
  * as <not supported> rows, said at PM_LOG_INFO only.
  */
 PM_API int pm_evlist__add_detailed(struct pm_evlist *l, int level, struct pm_diag *reterr);
+/*
+ * Count event (an index below pm_evlist__count) only while tasks of one
+ * cgroup run, as perf stat's cgroup options do: name is the cgroup's path
+ * under the cgroup2 mount ("system.slice", "/" for the root). A cgroup is
+ * counted on CPUs, so only for PM_TARGET_SYSTEM and PM_TARGET_CPUS; its
+ * rows carry the name (pm_row.cgroup). -EINVAL for an empty name or "..".
+ */
+PM_API int pm_evlist__set_cgroup(struct pm_evlist *l, size_t event, const char *name);
 PM_API size_t pm_evlist__count(const struct pm_evlist *l);
 /*
  * Add the platform packs' metrics named (or in the MetricGroups named),
@@ -668,6 +676,7 @@ struct pm_row {
 	 * that mean as a percentage of it (perf's rel_stddev_stats); else 0.
 	 */
 	double spread_pct;
+	const char *cgroup; /* the cgroup counted in (pm_evlist__set_cgroup), else NULL */
 };
 
 enum {

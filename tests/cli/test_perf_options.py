@@ -504,15 +504,6 @@ class Append(unittest.TestCase):
         self.assertIn('--append  ', run('stat', '--help').stdout)
         self.assertIn('--append  ', run('import', '--help').stdout)
 
-    def test_cgroup_not_yet(self):
-        # -G/--for-each-cgroup are not in pmumon yet: they say so and what to use instead
-        for opt in (['-G', 'system.slice'], ['--cgroup=system.slice'],
-                    ['--for-each-cgroup', 'a,b']):
-            r = run('stat', '-a', '-e', 'cpu-clock', *opt, '--', 'true')
-            self.assertEqual(r.returncode, 2, opt)
-            self.assertIn('not in pmumon yet', r.stderr)
-            self.assertIn('cgroup.procs', r.stderr)
-
     @need_both
     def test_side_by_side(self):
         # the same shape: each run after its '# started on' line; import refuses the second
@@ -534,6 +525,115 @@ class Append(unittest.TestCase):
                     self.assertIn('cut the file at this line', r.stderr)
             os.unlink(pf)
             os.unlink(mf)
+
+
+def cgroup2_mount():
+    """Where this machine mounts cgroup2 (perf's choice without a v1 perf_event one)."""
+    try:
+        with open('/proc/self/mountinfo') as f:
+            for line in f:
+                left, _, right = line.partition(' - ')
+                if right.startswith('cgroup2 '):
+                    return left.split()[4]
+    except OSError:
+        pass
+    return None
+
+
+class Cgroups(unittest.TestCase):
+    """-G/--cgroup and --for-each-cgroup: counted on CPUs, only while a cgroup's tasks run."""
+
+    def sim(self, *opts, fmt=('-x,',)):
+        r = run('--sim', 'amdzen2', 'stat', '-a', *fmt, *opts, '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r
+
+    def test_for_each_cgroup(self):
+        r = self.sim('-e', 'cpu-clock,page-faults', '--for-each-cgroup',
+                     'system.slice,user.slice')
+        got = [(w['event'], w['cgroup']) for w in rows(r.stdout)]
+        # perf's order: the events for the first cgroup, then for the next
+        self.assertEqual(got, [('cpu-clock', 'system.slice'), ('page-faults', 'system.slice'),
+                               ('cpu-clock', 'user.slice'), ('page-faults', 'user.slice')])
+        self.assertEqual(float(rows(r.stdout)[2]['value']), 128000.0)
+        r = self.sim('-e', 'cpu-clock', '-d', '--for-each-cgroup', '/,user.slice')
+        self.assertEqual(len(rows(r.stdout)), 2 * 5)  # -d's sets repeated too
+        r = self.sim('-e', 'cpu-clock', '--for-each-cgroup', 'user.slice', fmt=())
+        self.assertRegex(r.stdout, r'(?m)^ +128,000\.00 msec +cpu-clock user\.slice$')
+        r = self.sim('-e', 'cpu-clock', '--for-each-cgroup', 'user.slice', fmt=('-j',))
+        self.assertEqual(__import__('json').loads(r.stdout)['cgroup'], 'user.slice')
+
+    def test_cgroup_per_event(self):
+        # one name: every event; several: one per event in order, an empty one for none
+        r = self.sim('-e', 'cpu-clock,page-faults', '-G', 'user.slice')
+        self.assertEqual([w['cgroup'] for w in rows(r.stdout)], ['user.slice'] * 2)
+        r = self.sim('-e', 'cpu-clock,page-faults', '-G', ',system.slice')
+        self.assertEqual([w['cgroup'] for w in rows(r.stdout)], ['', 'system.slice'])
+        r = self.sim('-e', 'cpu-clock', '--cgroup=/')
+        self.assertEqual(rows(r.stdout)[0]['cgroup'], '/')
+        r = self.sim('-e', 'cpu-clock')
+        self.assertEqual(rows(r.stdout)[0]['cgroup'], '')  # the column is always there
+
+    def test_refusals(self):
+        cases = (
+            (['-a', '-G', 'nope'], "no cgroup 'nope' to count 'cpu-clock' in"),
+            (['-G', 'user.slice'], 'add -a or -C'),
+            (['-a', '-G', 'a,b'], '-G names 2 cgroups for 1 events'),
+            (['-a', '-G', 'a', '--for-each-cgroup', 'b'], 'not both'),
+            (['-a', '-G', '../x'], "without '..'"),
+            (['-a', '--for-each-cgroup', 'a,,b'], 'no empty name'),
+        )
+        for opts, said in cases:
+            r = run('--sim', 'amdzen2', 'stat', '-e', 'cpu-clock', *opts, '--', 'sleep', '1')
+            self.assertNotEqual(r.returncode, 0, opts)
+            self.assertIn(said, r.stderr, opts)
+        r = run('--sim', 'amdzen2', 'stat', '-a', '--for-each-cgroup', 'a', '--', 'sleep', '1')
+        self.assertIn('give -e', r.stderr)
+        r = run('top', '--batch', '-a', '-G', 'x')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('pmumon top does not name the cgroups', r.stderr)
+        r = run('import', '-G', 'x', '-')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("perf stat's -G/--cgroup: pmumon stat has it", r.stderr)
+        h = run('stat', '--help').stdout
+        self.assertIn('-G, --cgroup NAME', h)
+        self.assertIn('--for-each-cgroup NAME', h)
+
+    @need_both
+    def test_side_by_side(self):
+        # a cgroup of our own with a busy task in it: both count its CPU time
+        mnt = cgroup2_mount()
+        name = 'pmumon-test-%d' % os.getpid()
+        try:
+            os.mkdir(os.path.join(mnt, name))
+        except (OSError, TypeError):
+            self.skipTest('no cgroup2 mount here that lets us make a cgroup')
+        busy = subprocess.Popen(['sh', '-c', 'echo $$ > "$1/cgroup.procs" && exec sh -c '
+                                 '"while :; do :; done"', 'sh', os.path.join(mnt, name)])
+        try:
+            import time
+            time.sleep(0.2)
+            for opt in ('-G', '--for-each-cgroup'):
+                p = perf('stat', '-a', '-x,', '-e', 'task-clock', opt, name, 'sleep', '0.5')
+                m = run('stat', '-a', '-x,', '-e', 'task-clock', opt, name, '--', 'sleep',
+                        '0.5')
+                self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+                want = p.stderr.strip().splitlines()[-1].split(',')
+                self.assertEqual(want[3], name)  # perf's cgroup field
+                got = rows(m.stdout)[0]
+                self.assertEqual(got['cgroup'], name)
+                # one busy task: about 500 ms in both
+                self.assertLess(abs(float(got['value']) - float(want[0])) / float(want[0]),
+                                0.35, (got['value'], want[0]))
+        finally:
+            busy.kill()
+            busy.wait()
+            for _ in range(50):
+                try:
+                    os.rmdir(os.path.join(mnt, name))
+                    break
+                except OSError:
+                    __import__('time').sleep(0.05)
 
 
 class SideBySide(unittest.TestCase):

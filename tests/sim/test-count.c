@@ -1086,6 +1086,53 @@ static void test_detailed_sets(void **state)
 	(void)state;
 }
 
+/* A cgroup's events: opened with its directory as pid (PERF_FLAG_PID_CGROUP) on each CPU,
+ * rows naming it; a cgroup not there, or a task target, is refused. */
+static void test_cgroup(void **state)
+{
+	static const struct pm_session_opts task = { .size = sizeof(task),
+						     .target = PM_TARGET_TASK,
+						     .pid = 1 };
+	struct pm_sim *sim = epyc_sim();
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+	const struct pm_report *rep;
+
+	/* a fixture machine: its cgroup2 mount where a container has it (no mountinfo line:
+	 * /sys/fs/cgroup), and one cgroup */
+	assert_int_equal(pm_sim__write_file(sim, "sys/fs/cgroup/user.slice/cgroup.procs", ""), 0);
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "cpu-clock,page-faults", &d), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 2, "user.slice"), -EINVAL);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, ""), -EINVAL);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "a/../b"), -EINVAL);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "user.slice"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	assert_int_equal(pm_session__enable(s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	rep = pm_session__report(s, false);
+	assert_string_equal(rep->rows[0].cgroup, "user.slice");
+	assert_null(rep->rows[1].cgroup);
+	th_assert_near(rep->rows[0].value, 128000.0, 1e-6); /* a simulated cgroup: every task */
+	pm_session__free(s);
+	assert_int_equal(pm_evlist__set_cgroup(l, 1, "nope"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), -ENOENT);
+	assert_non_null(strstr(d.msg, "no cgroup 'nope'"));
+	pm_session__free(s);
+	assert_int_equal(pm_session__new(l, &task, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), -EINVAL);
+	assert_int_equal(d.reason, PM_REASON_SYSTEM_WIDE);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1106,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_device_gone),
 		cmocka_unit_test(test_defaults_drop_unsupported),
 		cmocka_unit_test(test_detailed_sets),
+		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_aggr_core_node_cache),
 		cmocka_unit_test(test_aggr_missing_topology),
 	};
