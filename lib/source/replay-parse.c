@@ -981,7 +981,7 @@ static int sim_platform_col(struct pm_replay_parser *p, const char *name)
 static const char *const pmumon_cols[] = {
 	"type",	     "time_s",	"timestamp", "event",	     "device",	   "socket",	 "die",
 	"cpu",	     "value",	"unit",	     "raw",	     "enabled_ns", "running_ns", "flags",
-	"simulated", "covered", "instances", "sim_platform", "cpuid",	   NULL,
+	"simulated", "covered", "instances", "sim_platform", "cpuid",	   "cgroup",	 NULL,
 };
 
 /* One of pmumon's records, its fields f as the CSV writes them (a CSV row, or a JSON Lines
@@ -1000,6 +1000,12 @@ static int pmumon_fields(struct pm_replay_parser *p, const struct columns *c, ch
 			    type ? type : "");
 	if (flags && strstr(flags, "metric"))
 		return 0; /* metrics are computed again from the events */
+	if (col(c, f, n, "cgroup") && col(c, f, n, "cgroup")[0])
+		/* one event's rows per cgroup would be one series counted twice */
+		return fail(p, "import files counted without cgroups",
+			    "'%s' was counted in cgroup '%s': rows per cgroup are not imported yet",
+			    col(c, f, n, "event") ? col(c, f, n, "event") : "",
+			    col(c, f, n, "cgroup"));
 	if (!strcmp(type, "interval"))
 		p->saw_interval_rows = true;
 	else if (p->saw_interval_rows)

@@ -562,6 +562,13 @@ class Cgroups(unittest.TestCase):
         self.assertRegex(r.stdout, r'(?m)^ +128,000\.00 msec +cpu-clock user\.slice$')
         r = self.sim('-e', 'cpu-clock', '--for-each-cgroup', 'user.slice', fmt=('-j',))
         self.assertEqual(__import__('json').loads(r.stdout)['cgroup'], 'user.slice')
+        # import does not take rows per cgroup yet: it says so at the first one
+        for fmt in ('-x,', '-j'):
+            r = self.sim('-e', 'cpu-clock', '-G', 'user.slice', fmt=(fmt,))
+            i = run('import', '-', input=r.stdout)
+            self.assertEqual(i.returncode, 2, i.stderr)
+            self.assertIn("in cgroup 'user.slice': rows per cgroup are not imported yet",
+                          i.stderr)
 
     def test_cgroup_per_event(self):
         # one name: every event; several: one per event in order, an empty one for none
