@@ -101,10 +101,14 @@ struct cli_count {
 	bool no_big_num;     /* --no-big-num (-B: grouped, the default) */
 	bool interval_clear; /* --interval-clear: a terminal's screen cleared each interval */
 	enum pm_space space; /* --all-user, --all-kernel (CLI_EVENT_OPTIONS) */
+	int detailed;	     /* -d, -dd, -ddd: perf's detailed event sets (CLI_EVENT_OPTIONS) */
+	const char *cgroups; /* -G NAME[,NAME] or --for-each-cgroup NAME[,NAME] */
+	bool for_each_cgroup;
 	bool metric_only;
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
 	const char *output;	   /* -o FILE, NULL: standard output */
+	bool append;		   /* --append: -o FILE added to, each run after "# started on" */
 };
 
 /* getopt codes of the long-only count options */
@@ -125,6 +129,8 @@ enum {
 	CLI_OPT_INTERVAL_CLEAR,
 	CLI_OPT_ALL_USER,
 	CLI_OPT_ALL_KERNEL,
+	CLI_OPT_APPEND,
+	CLI_OPT_FOR_EACH_CGROUP,
 };
 /* clang-format off */
 #define CLI_COUNT_SHORT "M:g:Ax:jo:B"
@@ -147,14 +153,18 @@ enum {
 	{ "field-separator", required_argument, NULL, 'x' }, \
 	{ "json", no_argument, NULL, 'j' }, \
 	{ "output", required_argument, NULL, 'o' }, \
+	{ "append", no_argument, NULL, CLI_OPT_APPEND }, \
 	{ "big-num", no_argument, NULL, 'B' }, \
 	{ "no-big-num", no_argument, NULL, CLI_OPT_NO_BIG_NUM }, \
 	{ "summary", no_argument, NULL, CLI_OPT_SUMMARY }, \
 	{ "interval-clear", no_argument, NULL, CLI_OPT_INTERVAL_CLEAR }
 /* the commands that count live (not import: its events are the file's) */
-#define CLI_EVENT_SHORT "e:"
+#define CLI_EVENT_SHORT "e:dG:"
 #define CLI_EVENT_OPTIONS \
 	{ "event", required_argument, NULL, 'e' }, \
+	{ "detailed", no_argument, NULL, 'd' }, \
+	{ "cgroup", required_argument, NULL, 'G' }, \
+	{ "for-each-cgroup", required_argument, NULL, CLI_OPT_FOR_EACH_CGROUP }, \
 	{ "all-user", no_argument, NULL, CLI_OPT_ALL_USER }, \
 	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }
 /* clang-format on */
@@ -193,6 +203,9 @@ double cli_count__defined(const struct cli_count *a, const char *name);
 /* The constants, -e specs and -M metrics, in that order, into l; -errno (said, with the
  * spec and a caret where the library points into it). Then says the list's notes. */
 int cli_count__add(const struct cli_count *a, struct pm_evlist *l);
+/* After every event is in l: -G's cgroups given to them, or --for-each-cgroup's events
+ * repeated per cgroup (system_wide: the target is CPUs); -errno (said). */
+int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l, bool system_wide);
 /* Help: -e's, then -M/-g and --define's (under "What to count:"); and the options
  * under "How to show it:", whose default_rows line says what rows come without them. */
 void cli_count__usage_events(FILE *f);

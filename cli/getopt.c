@@ -21,10 +21,12 @@ static const struct {
 	const char *longopt, *instead;
 } perf_only[] = {
 	{ 'D', "delay", "pmumon stat has it (-D MS: counting starts MS after the command)" },
-	{ 'd', "detailed", "name the events (-e) or a platform pack's metrics (-M, -g)" },
-	{ 'G', "cgroup",
-	  "not in pmumon yet: it counts a command (-- CMD), processes (-p, -t) or CPUs (-a, -C)" },
-	{ 0, "for-each-cgroup", "not in pmumon yet" },
+	{ 'd', "detailed",
+	  "applies where pmumon counts live (stat, record, top, serve), not to "
+	  "counts already recorded" },
+	{ 'G', "cgroup", "pmumon stat has it (with -a or -C), not for counts already recorded" },
+	{ 0, "for-each-cgroup",
+	  "pmumon stat has it (with -a or -C), not for counts already recorded" },
 	{ 'i', "no-inherit", "not in pmumon yet: a command's children are counted" },
 	{ 'n', "null", "not in pmumon" },
 	{ 'p', "pid", "pmumon stat has it (-p PID: a running process's threads)" },
@@ -38,7 +40,6 @@ static const struct {
 	{ 0, "all-user",
 	  "applies where pmumon counts live (stat, record, top, serve), not to "
 	  "counts already recorded" },
-	{ 0, "append", "not in pmumon yet: -o writes a new file" },
 	{ 0, "per-thread", "not in pmumon yet" },
 	{ 0, "topdown", "not in pmumon: name a platform pack's metrics (-M)" },
 	{ 0, "td-level", "not in pmumon" },

@@ -151,15 +151,26 @@ int cli_live__events(struct cli_live *lv, const struct cli_count *c)
 	r = cli_count__add(c, lv->l);
 	if (r < 0)
 		return EXIT_USAGE;
-	if (c->n_events || c->n_metrics)
-		return 0;
-	r = pm_evlist__add_defaults(lv->l, lv->so.target != PM_TARGET_TASK, desc, sizeof(desc), &d);
+	if (!c->n_events && !c->n_metrics) {
+		r = pm_evlist__add_defaults(lv->l, lv->so.target != PM_TARGET_TASK, desc,
+					    sizeof(desc), &d);
+		if (r < 0) {
+			cli_report("the default events", r, &d);
+			return EXIT_USAGE;
+		}
+		cli_info("counting %s", desc);
+	}
+	/* perf appends its -d sets to the defaults or to the events given alike */
+	pm_diag__init(&d);
+	r = pm_evlist__add_detailed(lv->l, c->detailed, &d);
 	if (r < 0) {
-		cli_report("the default events", r, &d);
+		cli_report("the detailed events (-d)", r, &d);
 		return EXIT_USAGE;
 	}
-	cli_info("counting %s", desc);
-	return 0;
+	r = cli_count__add_cgroups(c, lv->l,
+				   lv->so.target == PM_TARGET_SYSTEM ||
+					   lv->so.target == PM_TARGET_CPUS);
+	return r < 0 ? EXIT_USAGE : 0;
 }
 
 int cli_live__session(struct cli_live *lv)

@@ -31,6 +31,40 @@ static int set_aggr(struct cli_count *a, enum pm_aggr aggr)
 	return 1;
 }
 
+/* The options of the commands that count live (CLI_EVENT_OPTIONS) besides -e. */
+static int event_option(struct cli_count *a, int c, const char *arg)
+{
+	switch (c) {
+	case 'G':
+	case CLI_OPT_FOR_EACH_CGROUP:
+		if (a->cgroups && a->for_each_cgroup != (c == CLI_OPT_FOR_EACH_CGROUP)) {
+			cli_error(
+				"give -G or --for-each-cgroup, not both (perf refuses them together "
+				"too)");
+			return -EINVAL;
+		}
+		a->cgroups = arg;
+		a->for_each_cgroup = c == CLI_OPT_FOR_EACH_CGROUP;
+		return 1;
+	case 'd': /* perf's OPT_INCR: -dd is -d -d */
+		a->detailed++;
+		return 1;
+	case CLI_OPT_ALL_USER:
+	case CLI_OPT_ALL_KERNEL:
+		if (a->space &&
+		    a->space != (c == CLI_OPT_ALL_USER ? PM_SPACE_USER : PM_SPACE_KERNEL)) {
+			cli_error(
+				"give --all-user or --all-kernel, not both (perf refuses them together "
+				"too)");
+			return -EINVAL;
+		}
+		a->space = c == CLI_OPT_ALL_USER ? PM_SPACE_USER : PM_SPACE_KERNEL;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int cli_count__option(struct cli_count *a, int c, const char *arg)
 {
 	char name[128];
@@ -88,6 +122,9 @@ int cli_count__option(struct cli_count *a, int c, const char *arg)
 	case 'o':
 		a->output = arg;
 		return 1;
+	case CLI_OPT_APPEND:
+		a->append = true;
+		return 1;
 	case 'B': /* perf's default as pmumon's: the last of -B and --no-big-num wins */
 	case CLI_OPT_NO_BIG_NUM:
 		a->no_big_num = c == CLI_OPT_NO_BIG_NUM;
@@ -97,19 +134,8 @@ int cli_count__option(struct cli_count *a, int c, const char *arg)
 	case CLI_OPT_INTERVAL_CLEAR:
 		a->interval_clear = true;
 		return 1;
-	case CLI_OPT_ALL_USER:
-	case CLI_OPT_ALL_KERNEL:
-		if (a->space &&
-		    a->space != (c == CLI_OPT_ALL_USER ? PM_SPACE_USER : PM_SPACE_KERNEL)) {
-			cli_error(
-				"give --all-user or --all-kernel, not both (perf refuses them together "
-				"too)");
-			return -EINVAL;
-		}
-		a->space = c == CLI_OPT_ALL_USER ? PM_SPACE_USER : PM_SPACE_KERNEL;
-		return 1;
 	default:
-		return 0;
+		return event_option(a, c, arg);
 	}
 }
 
@@ -132,6 +158,11 @@ int cli_count__check(const struct cli_count *a)
 			  "is --per-device)");
 		return -EINVAL;
 	}
+	if (a->append && !a->output) {
+		/* perf ignores it then: a no-op option would only mislead */
+		cli_error("--append adds to the file -o names: give -o FILE");
+		return -EINVAL;
+	}
 	if (a->metric_only && !a->n_metrics) {
 		cli_error("--metric-only needs -M");
 		return -EINVAL;
@@ -145,6 +176,18 @@ int cli_count__table_only(const struct cli_count *a, const char *command)
 			  a->no_big_num	    ? "--no-big-num" :
 					      NULL;
 
+	if (a->cgroups) {
+		cli_error("%s: pmumon %s does not name the cgroups in what it writes yet; pmumon "
+			  "stat does",
+			  a->for_each_cgroup ? "--for-each-cgroup" : "-G", command);
+		return -EINVAL;
+	}
+	if (a->append) {
+		cli_error("--append adds to the file pmumon stat and import write with -o; pmumon "
+			  "%s writes its own",
+			  command);
+		return -EINVAL;
+	}
 	if (!opt)
 		return 0;
 	cli_error("%s shapes the table pmumon stat and import print; pmumon %s prints none", opt,
@@ -213,6 +256,109 @@ int cli_count__add(const struct cli_count *a, struct pm_evlist *l)
 	return 0;
 }
 
+/* The n-th name of a comma-separated list into buf (empty for an empty one); false past
+ * its end. */
+static bool nth_name(const char *list, size_t n, char *buf, size_t size)
+{
+	const char *p = list;
+	size_t len;
+
+	for (; n > 0; n--) {
+		p = strchr(p, ',');
+		if (!p)
+			return false;
+		p++;
+	}
+	len = strcspn(p, ",");
+	snprintf(buf, size, "%.*s", (int)CLI_MIN(len, size - 1), p);
+	return true;
+}
+
+static int set_cgroup(struct pm_evlist *l, size_t first, size_t end, const char *name)
+{
+	for (size_t e = first; e < end && name[0]; e++) {
+		int r = pm_evlist__set_cgroup(l, e, name);
+
+		if (r < 0) {
+			cli_error("cgroup '%s': %s", name,
+				  r == -EINVAL ? "a path under the cgroup2 mount, without '..'" :
+						 strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
+/* --for-each-cgroup: the -e events (and -d's) again for each further cgroup. */
+static int repeat_events(const struct cli_count *a, struct pm_evlist *l)
+{
+	struct pm_diag d;
+	char name[256];
+	int r;
+
+	nth_name(a->cgroups, 0, name, sizeof(name)); /* the events there: the first's */
+	r = set_cgroup(l, 0, pm_evlist__count(l), name);
+
+	for (size_t i = 1; r == 0 && nth_name(a->cgroups, i, name, sizeof(name)); i++) {
+		size_t from = pm_evlist__count(l);
+
+		for (size_t k = 0; r == 0 && k < a->n_events; k++)
+			r = pm_evlist__add(l, a->events[k], &d);
+		if (r == 0)
+			r = pm_evlist__add_detailed(l, a->detailed, &d);
+		if (r < 0) {
+			cli_error("--for-each-cgroup %s: %s", name, strerror(-r));
+			return r;
+		}
+		r = set_cgroup(l, from, pm_evlist__count(l), name);
+	}
+	return r;
+}
+
+int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l, bool system_wide)
+{
+	const char *opt = a->for_each_cgroup ? "--for-each-cgroup" : "-G";
+	size_t n_ev = pm_evlist__count(l), n_names = 0;
+	char name[256];
+
+	if (!a->cgroups)
+		return 0;
+	if (!system_wide) {
+		cli_error("%s counts a cgroup on CPUs: add -a or -C (perf counts cgroups "
+			  "system-wide only too)",
+			  opt);
+		return -EINVAL;
+	}
+	while (nth_name(a->cgroups, n_names, name, sizeof(name)))
+		n_names++;
+	if (a->for_each_cgroup) {
+		if (!a->n_events || a->n_metrics || strstr(a->cgroups, ",,") ||
+		    a->cgroups[0] == ',' || a->cgroups[strlen(a->cgroups) - 1] == ',') {
+			cli_error("--for-each-cgroup repeats the -e events for each cgroup named: "
+				  "give -e, no -M, and no empty name");
+			return -EINVAL;
+		}
+		return repeat_events(a, l);
+	}
+	if (n_names == 1) /* perf: one cgroup for every event */
+		return set_cgroup(l, 0, n_ev, a->cgroups);
+	if (n_names > n_ev) {
+		cli_error("-G names %zu cgroups for %zu events: one per event, in order (an "
+			  "empty name for none), or one for all, as perf",
+			  n_names, n_ev);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n_names; i++) {
+		int r;
+
+		nth_name(a->cgroups, i, name, sizeof(name));
+		r = set_cgroup(l, i, i + 1, name);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 void cli_count__usage_events(FILE *f)
 {
 	fputs("  -e, --event SPEC      an event in perf's syntax, repeatable:\n"
@@ -225,6 +371,17 @@ void cli_count__usage_events(FILE *f)
 	      "                          {a,b}               a group, scheduled together\n"
 	      "                        without -e: the platform pack's defaults (memory\n"
 	      "                        bandwidth first) or perf's generic events\n"
+	      "  -d, --detailed        perf stat's detailed events after the others: the L1\n"
+	      "                        data and last-level caches' loads and misses; -dd\n"
+	      "                        adds the L1 instruction cache's and the TLBs'; -ddd\n"
+	      "                        L1 data prefetches. Where the CPU has no such\n"
+	      "                        counter (a VM) their rows say <not supported>\n"
+	      "  -G, --cgroup NAME[,NAME]  stat: count only while the cgroup's tasks run (its\n"
+	      "                        path under the cgroup2 mount; / is the root), with -a\n"
+	      "                        or -C, as perf: one name for every event, or one per\n"
+	      "                        event in order (an empty name: not in a cgroup)\n"
+	      "      --for-each-cgroup NAME[,NAME]  the -e events once per cgroup, each\n"
+	      "                        row naming its cgroup (CSV column cgroup, JSON key)\n"
 	      "      --all-user        every event counts user space only (exclude_kernel),\n"
 	      "                        as perf; --all-kernel the kernel only (exclude_user).\n"
 	      "                        Uncore PMUs cannot tell them apart: they count both\n",
@@ -268,6 +425,10 @@ void cli_count__usage_show(FILE *f, const char *default_rows)
 		"  -x, --field-separator SEP  CSV with a header row and fixed columns\n"
 		"  -j, --json            JSON Lines, one object per value (schema %d)\n"
 		"  -o, --output FILE     write there instead of standard output\n"
+		"      --append          with -o: add to the file instead of replacing it, each\n"
+		"                        run after a line '# started on DATE' (perf's), then\n"
+		"                        its own header; import reads such a file's runs one\n"
+		"                        at a time\n"
 		"  -B, --big-num         group the table's digits (1,234,567: the default, as\n"
 		"                        perf); --no-big-num prints them plain (1234567)\n"
 		"      --interval-clear  with -I, on a terminal: clear the screen before each\n"

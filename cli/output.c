@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -49,6 +50,21 @@ int cli_output__check(const struct cli_count *a)
 	return r;
 }
 
+/*
+ * --append: where a run starts, perf's line (builtin-stat.c: "# started on
+ * %s\n" with ctime(), then an empty line); the CSV and JSON Lines go on
+ * with their first line, so each run reads as a file of its own.
+ */
+static void started_on(FILE *f, enum pm_out_format format)
+{
+	time_t now = time(NULL);
+	char date[64];
+
+	if (!ctime_r(&now, date))
+		snprintf(date, sizeof(date), "?\n");
+	fprintf(f, "# started on %s%s", date, format == PM_OUT_TABLE ? "\n" : "");
+}
+
 int cli_output__open(struct cli_output *o, const struct cli_count *a,
 		     const struct pm_out_opts *opts)
 {
@@ -57,13 +73,15 @@ int cli_output__open(struct cli_output *o, const struct cli_count *a,
 
 	*o = (struct cli_output){ .f = stdout, .path = a->output, .metric_only = a->metric_only };
 	if (a->output) {
-		o->f = fopen(a->output, "w");
+		o->f = fopen(a->output, a->append ? "a" : "w");
 		if (!o->f) {
 			r = -errno;
 			o->f = stdout;
 			cli_error("cannot write '%s': %s", a->output, strerror(-r));
 			return r;
 		}
+		if (a->append)
+			started_on(o->f, a->format);
 	}
 	oo.format = a->format;
 	oo.sep = a->sep;

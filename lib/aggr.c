@@ -302,6 +302,7 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 	const struct pm_pmu_place *pl = place_of(s, c);
 
 	*row = (struct pm_row){ .event = ev->label,
+				.cgroup = ev->cgroup,
 				.source = pm_source_name(c->source),
 				.unit = ev->unit ? ev->unit : "",
 				.cpu = -1,

@@ -25,6 +25,8 @@ struct pm_event {
 	bool per_pkg;  /* count once per package/die, not per CPU */
 	bool snapshot; /* a current value, not an accumulating count */
 	bool optional; /* a default: dropped quietly when unsupported */
+	char *cgroup;  /* counted in this cgroup only (its path under the cgroup2 mount) */
+	bool detailed; /* a -d level's: a <not supported> row, said as info, as perf */
 	int group;     /* {group} index within the evlist, -1 none */
 	bool weak;     /* its group is weak (:W): counted ungrouped when the kernel refuses it */
 	size_t first_inst, n_inst;

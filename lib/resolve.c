@@ -127,6 +127,7 @@ static void event_done(struct pm_event *ev)
 	free(ev->unit);
 	free(ev->spec);
 	pm_cpus__done(&ev->cpus);
+	free(ev->cgroup);
 }
 
 void pm_evlist_truncate(struct pm_evlist *l, size_t n_ev, size_t n_inst, int n_groups)
@@ -167,6 +168,20 @@ size_t pm_evlist__count(const struct pm_evlist *l)
 const char *pm_evlist__name(const struct pm_evlist *l, size_t i)
 {
 	return i < l->n_ev ? l->ev[i].label : NULL;
+}
+
+int pm_evlist__set_cgroup(struct pm_evlist *l, size_t event, const char *name)
+{
+	char *copy;
+
+	if (!l || event >= l->n_ev || !name || !name[0] || strstr(name, ".."))
+		return -EINVAL;
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	free(l->ev[event].cgroup);
+	l->ev[event].cgroup = copy;
+	return 0;
 }
 
 /* ---- diagnostics -------------------------------------------------------- */
@@ -1289,6 +1304,37 @@ int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_des
 	if (r == 0 && ret_desc)
 		snprintf(ret_desc, desc_size, "%s", desc.s ? desc.s : "");
 	pm_strbuf__done(&desc);
+	return r;
+}
+
+/*
+ * perf stat's -d levels (perf 6.1, tools/perf/builtin-stat.c,
+ * add_default_attributes: detailed_attrs, very_detailed_attrs and
+ * very_very_detailed_attrs), appended in that order to whatever was asked
+ * for. perf's generic hardware cache names: a machine without them gets
+ * <not supported> rows, as perf prints them.
+ */
+int pm_evlist__add_detailed(struct pm_evlist *l, int level, struct pm_diag *reterr)
+{
+	static const char *const sets[3][6] = {
+		{ "L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses" },
+		{ "L1-icache-loads", "L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses",
+		  "iTLB-loads", "iTLB-load-misses" },
+		{ "L1-dcache-prefetches", "L1-dcache-prefetch-misses" },
+	};
+	int r = 0;
+
+	if (!l || level < 0)
+		return -EINVAL;
+	for (int s = 0; s < PM_MIN(level, 3) && r == 0; s++) {
+		for (size_t i = 0; i < PM_ARRAY_SIZE(sets[s]) && sets[s][i] && r == 0; i++) {
+			size_t ev0 = l->n_ev;
+
+			r = add_spec(l, sets[s][i], false, reterr);
+			for (size_t e = ev0; r == 0 && e < l->n_ev; e++)
+				l->ev[e].detailed = true;
+		}
+	}
 	return r;
 }
 

@@ -299,6 +299,17 @@ static int s_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cp
 	int fd, r;
 
 	tick(sim);
+	if (flags & PERF_FLAG_PID_CGROUP) {
+		/* pid is a cgroup directory's fd, counted on a CPU; a simulated cgroup holds
+		 * every task: it counts as the CPU does */
+		struct sim_fd *cg = fd_get(sim, pid);
+
+		if (!cg || cg->kind != SIM_FD_FILE || !sim_node__is_dir(cg->node))
+			return -EBADF;
+		if (cpu < 0)
+			return -EINVAL;
+		pid = -1;
+	}
 	if (group_fd >= 0) {
 		struct sim_fd *g = fd_get(sim, group_fd);
 

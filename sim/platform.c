@@ -302,10 +302,17 @@ static int machine_settings(struct pm_sim *sim, const struct sim_platform_opts *
 		pm_sim__steal_counters(sim, "cpu", c, 1); /* no core PMU: nothing to hold */
 	snprintf(text, sizeof(text),
 		 "22 1 0:21 / /sys %s,nosuid,nodev,noexec,relatime shared:7 - "
-		 "sysfs sysfs %s\n",
+		 "sysfs sysfs %s\n"
+		 "30 22 0:26 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - "
+		 "cgroup2 cgroup2 rw,nsdelegate\n",
 		 o->container ? "ro" : "rw", o->container ? "ro" : "rw");
 	if (r == 0)
 		r = sim_writef(sim, text, "proc/self/mountinfo");
+	/* cgroups to count in (perf stat -G): the root and two of systemd's */
+	if (r == 0)
+		r = sim_writef(sim, "", "sys/fs/cgroup/system.slice/cgroup.procs");
+	if (r == 0)
+		r = sim_writef(sim, "", "sys/fs/cgroup/user.slice/cgroup.procs");
 	if (r == 0 && o->container) {
 		r = sim_writef(sim, "", ".dockerenv");
 		if (r == 0 && sim_vfs__lookup(sim->vfs, "sys/kernel/debug"))

@@ -367,6 +367,22 @@ PM_API int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag 
  */
 PM_API int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
 				   size_t desc_size, struct pm_diag *reterr);
+/*
+ * Add perf stat's detailed event sets (its -d levels) up to level (1 to 3;
+ * more is 3, 0 adds none), after the events already listed: the L1 data
+ * and last-level cache loads and misses; then the L1 instruction cache and
+ * TLBs'; then L1 data prefetches. Events this machine cannot count stay,
+ * as <not supported> rows, said at PM_LOG_INFO only.
+ */
+PM_API int pm_evlist__add_detailed(struct pm_evlist *l, int level, struct pm_diag *reterr);
+/*
+ * Count event (an index below pm_evlist__count) only while tasks of one
+ * cgroup run, as perf stat's cgroup options do: name is the cgroup's path
+ * under the cgroup2 mount ("system.slice", "/" for the root). A cgroup is
+ * counted on CPUs, so only for PM_TARGET_SYSTEM and PM_TARGET_CPUS; its
+ * rows carry the name (pm_row.cgroup). -EINVAL for an empty name or "..".
+ */
+PM_API int pm_evlist__set_cgroup(struct pm_evlist *l, size_t event, const char *name);
 PM_API size_t pm_evlist__count(const struct pm_evlist *l);
 /*
  * Add the platform packs' metrics named (or in the MetricGroups named),
@@ -660,6 +676,7 @@ struct pm_row {
 	 * that mean as a percentage of it (perf's rel_stddev_stats); else 0.
 	 */
 	double spread_pct;
+	const char *cgroup; /* the cgroup counted in (pm_evlist__set_cgroup), else NULL */
 };
 
 enum {

@@ -25,9 +25,10 @@
 #include "out/out.h"
 
 static const char *const columns[] = {
-	"type",	 "time_s",    "timestamp", "event",	"device",	"socket",     "die",
-	"cpu",	 "value",     "unit",	   "raw",	"enabled_ns",	"running_ns", "running_pct",
-	"flags", "simulated", "covered",   "instances", "sim_platform", "cpuid",      "spread_pct",
+	"type",		"time_s",      "timestamp",  "event",	  "device",  "socket",
+	"die",		"cpu",	       "value",	     "unit",	  "raw",     "enabled_ns",
+	"running_ns",	"running_pct", "flags",	     "simulated", "covered", "instances",
+	"sim_platform", "cpuid",       "spread_pct", "cgroup",
 };
 
 /* s as one field into b, quoted as RFC 4180 says when it must be, then its separator. */
@@ -178,7 +179,8 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 			snprintf(buf, sizeof(buf), "%.2f", row->spread_pct);
 		else
 			buf[0] = '\0';
-		field(o, buf, true);
+		field(o, buf, false);
+		field(o, row->cgroup ? row->cgroup : "", true);
 	}
 	return pm_obuf__flush(&o->buf, o->f); /* one write per report */
 }

@@ -235,6 +235,11 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 		PUT_LIT(&o->buf, ",\"source\":");
 		w.need_comma[w.depth] = false;
 		pm_jw__string(&w, row->source);
+		if (row->cgroup) { /* perf -j's "cgroup" */
+			PUT_LIT(&o->buf, ",\"cgroup\":");
+			w.need_comma[w.depth] = false;
+			pm_jw__string(&w, row->cgroup);
+		}
 		if (r->runs > 1) { /* -r: perf -j's "variance", the mean's stddev in % */
 			PUT_LIT(&o->buf, ",\"spread_pct\":");
 			put_num(&o->buf, counted ? row->spread_pct : NAN);

@@ -173,7 +173,15 @@ static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int
 
 		snprintf(suffix + n, sizeof(suffix) - n, "  ( +-%6.2f%% )", row->spread_pct);
 	}
-	pm_line__put(&l, row->event, suffix[0] ? 40 : 0, false);
+	if (row->cgroup) { /* perf's column: the cgroup after the event */
+		pm_line__put(&l, row->event, 0, false);
+		pm_line__put(&l, " ", 0, false);
+		int w = suffix[0] ? 39 - (int)strlen(row->event) : 0;
+
+		pm_line__put(&l, row->cgroup, w > 0 ? w : 0, false);
+	} else {
+		pm_line__put(&l, row->event, suffix[0] ? 40 : 0, false);
+	}
 	pm_line__put(&l, suffix, 0, false);
 	pm_line__put(&l, "\n", 0, false);
 	fputs(l.buf, o->f);

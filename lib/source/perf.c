@@ -7,6 +7,7 @@
  * multiplexed counts can be scaled (facts §0.2, §0.3).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 /* perf's state in the session: when it last read for a checkpoint. */
 struct perf_state {
 	uint64_t polled_ns;
+	int *cgroup_fd; /* per event while opening: its cgroup's directory, -1: none yet */
 };
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -323,6 +325,74 @@ static size_t group_size(const struct pm_session *s, size_t leader)
 	return n;
 }
 
+/*
+ * Where cgroups are: the cgroup2 mount /proc/self/mountinfo names (its
+ * fifth field; the type follows " - "), as perf's cgroupfs_find_mountpoint
+ * takes it when no v1 perf_event hierarchy is mounted; else /sys/fs/cgroup.
+ */
+static void cgroup_root(struct pm_session *s, char *buf, size_t size)
+{
+	char info[16384], *line, *save = NULL;
+
+	snprintf(buf, size, "sys/fs/cgroup");
+	if (pm_read_prefix(s->ctx, "proc/self/mountinfo", info, sizeof(info)) <= 0)
+		return;
+	for (line = strtok_r(info, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *sep = strstr(line, " - ");
+		char point[256];
+
+		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) ||
+		    sscanf(line, "%*s %*s %*s %*s %255s", point) != 1)
+			continue;
+		snprintf(buf, size, "%s", point[0] == '/' ? point + 1 : point);
+		return;
+	}
+}
+
+/* The directory of event's cgroup, opened once while the counters open: an fd, or -errno
+ * (said). A cgroup is counted on CPUs: not for a command or threads. */
+static int cgroup_fd(struct pm_session *s, size_t event, struct pm_diag *d)
+{
+	struct perf_state *st = s->state[PM_SRC_PERF];
+	const struct pm_event *ev = &s->l->ev[event];
+	char root[256], path[512];
+	int fd;
+
+	if (st->cgroup_fd[event] >= 0)
+		return st->cgroup_fd[event];
+	if (task_mode(s)) {
+		pm_diag_set(d, "",
+			    "'%s' is counted in cgroup '%s', which is counted on CPUs, not for "
+			    "one task",
+			    ev->label, ev->cgroup);
+		pm_diag_reason(d, PM_REASON_SYSTEM_WIDE, NULL, NULL);
+		return -EINVAL;
+	}
+	cgroup_root(s, root, sizeof(root));
+	snprintf(path, sizeof(path), "%s/%s", root,
+		 ev->cgroup[0] == '/' ? ev->cgroup + 1 : ev->cgroup);
+	fd = s->ctx->ops->open(s->ctx->os, path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0) {
+		pm_diag_set(d, "name a directory under the cgroup2 mount (its path there)",
+			    "no cgroup '%s' to count '%s' in: /%s: %s", ev->cgroup, ev->label, path,
+			    strerror(-fd));
+		return fd;
+	}
+	st->cgroup_fd[event] = fd;
+	return fd;
+}
+
+static void cgroup_fds_close(struct pm_session *s)
+{
+	struct perf_state *st = s->state[PM_SRC_PERF];
+
+	for (size_t e = 0; st->cgroup_fd && e < s->l->n_ev; e++)
+		if (st->cgroup_fd[e] >= 0)
+			s->ctx->ops->close(s->ctx->os, st->cgroup_fd[e]);
+	free(st->cgroup_fd);
+	st->cgroup_fd = NULL;
+}
+
 static int open_one(struct pm_session *s, size_t k)
 {
 	struct pm_counter *c = &s->c[k];
@@ -347,11 +417,18 @@ static int open_one(struct pm_session *s, size_t k)
 		attr.disabled = 1;
 		attr.enable_on_exec = 1;
 	}
-	fd = s->ctx->ops->perf_open(s->ctx->os, &attr,
-				    !task_mode(s)			? -1 :
-				    s->opts.target == PM_TARGET_THREADS ? c->tid :
-									  s->opts.pid,
-				    c->cpu, leader ? -1 : s->c[c->leader].fd, 0);
+	if (s->l->ev[c->event].cgroup) /* opened already (perf_open_all) */
+		fd = s->ctx->ops->perf_open(s->ctx->os, &attr,
+					    ((struct perf_state *)s->state[PM_SRC_PERF])
+						    ->cgroup_fd[c->event],
+					    c->cpu, leader ? -1 : s->c[c->leader].fd,
+					    PERF_FLAG_PID_CGROUP);
+	else
+		fd = s->ctx->ops->perf_open(s->ctx->os, &attr,
+					    !task_mode(s)			? -1 :
+					    s->opts.target == PM_TARGET_THREADS ? c->tid :
+										  s->opts.pid,
+					    c->cpu, leader ? -1 : s->c[c->leader].fd, 0);
 	if (fd == -EINVAL && c->implicit && !leader) {
 		/* a kernel that will not group these: read it on its own */
 		c->leader = k;
@@ -446,13 +523,31 @@ static int build_read_units(struct pm_session *s)
 	return s->readbuf ? 0 : -ENOMEM;
 }
 
+static int perf_open_all(struct pm_session *s, struct pm_diag *reterr);
+
 static int perf_open(struct pm_session *s, struct pm_diag *reterr)
+{
+	struct perf_state *st = calloc(1, sizeof(*st));
+	int r;
+
+	s->state[PM_SRC_PERF] = st;
+	if (!st)
+		return -ENOMEM;
+	st->cgroup_fd = malloc((s->l->n_ev + 1) * sizeof(int));
+	if (!st->cgroup_fd)
+		return -ENOMEM;
+	for (size_t e = 0; e < s->l->n_ev; e++)
+		st->cgroup_fd[e] = -1;
+	r = perf_open_all(s, reterr);
+	/* the kernel holds the cgroups of the counters opened: the directories may go */
+	cgroup_fds_close(s);
+	return r < 0 ? r : build_read_units(s);
+}
+
+static int perf_open_all(struct pm_session *s, struct pm_diag *reterr)
 {
 	int r;
 
-	s->state[PM_SRC_PERF] = calloc(1, sizeof(struct perf_state));
-	if (!s->state[PM_SRC_PERF])
-		return -ENOMEM;
 	for (size_t k = 0; k < s->n_c; k++) {
 		struct pm_counter *c = &s->c[k];
 		const struct pm_event *ev = &s->l->ev[c->event];
@@ -461,6 +556,11 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 
 		if (c->dropped || c->unsupported || c->source != PM_SRC_PERF || c->open)
 			continue;
+		if (ev->cgroup) {
+			r = cgroup_fd(s, c->event, reterr);
+			if (r < 0)
+				return r;
+		}
 		r = open_one(s, k);
 		if (r < 0 && user_only_fallback(s, c, r))
 			r = open_one(s, k);
@@ -483,7 +583,8 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 
 			pm_diag__init(&why);
 			perf_open_error(s, c, r, &why);
-			pm_log(s->ctx, PM_LOG_WARN,
+			/* perf prints its -d sets' <not supported> rows without a word */
+			pm_log(s->ctx, ev->detailed ? PM_LOG_INFO : PM_LOG_WARN,
 			       "%s: its row says <not supported>, the other events count", why.msg);
 			drop_event(s, c->event, true);
 			continue;
@@ -491,7 +592,7 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 		perf_open_error(s, c, r, reterr);
 		return r;
 	}
-	return build_read_units(s);
+	return 0;
 }
 
 static int ioctl_leaders(struct pm_session *s, unsigned long req)

@@ -1044,7 +1044,7 @@ static int sim_platform_col(struct pm_replay_parser *p, const char *name)
 static const char *const pmumon_cols[] = {
 	"type",	     "time_s",	"timestamp", "event",	     "device",	   "socket",	 "die",
 	"cpu",	     "value",	"unit",	     "raw",	     "enabled_ns", "running_ns", "flags",
-	"simulated", "covered", "instances", "sim_platform", "cpuid",	   NULL,
+	"simulated", "covered", "instances", "sim_platform", "cpuid",	   "cgroup",	 NULL,
 };
 
 /* One of pmumon's records, its fields f as the CSV writes them (a CSV row, or a JSON Lines
@@ -1063,6 +1063,12 @@ static int pmumon_fields(struct pm_replay_parser *p, const struct columns *c, ch
 			    type ? type : "");
 	if (flags && strstr(flags, "metric"))
 		return 0; /* metrics are computed again from the events */
+	if (col(c, f, n, "cgroup") && col(c, f, n, "cgroup")[0])
+		/* one event's rows per cgroup would be one series counted twice */
+		return fail(p, "import files counted without cgroups",
+			    "'%s' was counted in cgroup '%s': rows per cgroup are not imported yet",
+			    col(c, f, n, "event") ? col(c, f, n, "event") : "",
+			    col(c, f, n, "cgroup"));
 	if (!strcmp(type, "interval"))
 		p->saw_interval_rows = true;
 	else if (p->saw_interval_rows)
@@ -1461,6 +1467,22 @@ static int input_rewind(struct pm_replay_parser *p)
 	return 0;
 }
 
+/*
+ * "# started on" after the first run's rows: a file written run after run
+ * (perf's, and pmumon's output appended to a file). Another run's counts
+ * are not more of the first's: each run is imported on its own.
+ */
+static int second_run(struct pm_replay_parser *p)
+{
+	bool perf = p->rp->format == PM_REPLAY_PERF_CSV || p->rp->format == PM_REPLAY_PERF_JSON;
+
+	return fail(p, "import one run at a time: cut the file at this line",
+		    perf ? "a second run of perf stat starts here (perf stat --append): its "
+			   "counts are not more of the first's" :
+			   "a second run starts here, appended to the file: its counts are not "
+			   "more of the first's");
+}
+
 /* Lines until the end (the first pass), or until one of the next sample (playing): 0 at the
  * end, 1 when the sample is complete, or -errno (said). */
 static int run(struct pm_replay_parser *p)
@@ -1475,13 +1497,8 @@ static int run(struct pm_replay_parser *p)
 		if (line[0] == '#') {
 			/* perf -o: "# started on ..."; pmumon's "# SIMULATED: ...", before its
 			 * header (older files), after it, or not at all */
-			if (pm_str_has_prefix(line, "# started on") && p->header_done &&
-			    (p->rp->format == PM_REPLAY_PERF_CSV ||
-			     p->rp->format == PM_REPLAY_PERF_JSON))
-				return fail(p,
-					    "import one run at a time: cut the file at this line",
-					    "a second run of perf stat starts here (perf stat "
-					    "--append): its counts are not more of the first's");
+			if (pm_str_has_prefix(line, "# started on") && p->header_done)
+				return second_run(p);
 			if (pm_str_has_prefix(line, "# SIMULATED"))
 				r = simulated_comment(p->rp, line + strlen("# SIMULATED"));
 			else if (pm_str_has_prefix(line, "# cpuid:"))

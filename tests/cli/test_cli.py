@@ -21,7 +21,7 @@ FIXTURES = os.environ['PMUMON_TEST_SYSFS']
 
 CSV_HEADER = ('type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,'
               'enabled_ns,running_ns,running_pct,flags,simulated,covered,instances,sim_platform,cpuid,'
-              'spread_pct')
+              'spread_pct,cgroup')
 
 
 def run(*args, root=None, timeout=60, **kw):
@@ -159,7 +159,7 @@ class UserErrors(unittest.TestCase):
 
     def test_unknown_option_teaches(self):
         # perf stat's options pmumon lacks say what to do instead; a typo the nearest option
-        self.check(['stat', '-G', 'g', '--', 'true'], 2, "perf stat's -G/--cgroup: not in pmumon")
+        self.check(['import', '-G', 'g', '-'], 2, "perf stat's -G/--cgroup: pmumon stat has it")
         self.check(['stat', '--per-thread'], 2, "perf stat's --per-thread: not in pmumon yet")
         self.check(['import', '--all-user', '-'], 2, 'not to counts already recorded')
         self.check(['stat', '--interval-cont', '5'], 2, 'did you mean --interval-count?')

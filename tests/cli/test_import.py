@@ -37,7 +37,7 @@ def rows(*args):
 
 class RoundTrip(unittest.TestCase):
     def same_csv(self, name, *args):
-        # the fixtures were written before the covered/instances columns (and a
+        # the fixtures were written before the covered/instances (...cgroup) columns (and a
         # simulated one with a '# SIMULATED' comment before its header, which the
         # writer no longer writes): what they have comes back unchanged, and the
         # new layout round-trips exactly
@@ -45,7 +45,7 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(fixture(name)) as f:
             old = ''.join(line for line in f if not line.startswith('#'))
-        cut = [line.rsplit(',', 5)[0] for line in r.stdout.splitlines()]
+        cut = [line.rsplit(',', 6)[0] for line in r.stdout.splitlines()]
         self.assertEqual('\n'.join(cut) + '\n', old)
         with tempfile.NamedTemporaryFile('w', suffix='.csv') as again:
             again.write(r.stdout)
@@ -577,8 +577,8 @@ class CpuId(unittest.TestCase):
     def test_pmumon_csv_carries_the_cpuid(self):
         out = self.round_trip('-x,', '.csv')
         header, first = out.splitlines()[:2]
-        self.assertTrue(header.endswith(',sim_platform,cpuid,spread_pct'))
-        self.assertTrue(first.endswith(',GenuineIntel-6-55-1,'))  # one run: no spread
+        self.assertTrue(header.endswith(',sim_platform,cpuid,spread_pct,cgroup'))
+        self.assertTrue(first.endswith(',GenuineIntel-6-55-1,,'))  # no spread, no cgroup
 
     def test_pmumon_json_lines_carry_the_cpuid(self):
         out = self.round_trip('-j', '.json')
@@ -645,7 +645,7 @@ class CpuId(unittest.TestCase):
             r = run('import', '-v', '-x,', db)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn('the CPU id AuthenticAMD-23-31-0, as the recording says', r.stderr)
-            self.assertTrue(r.stdout.splitlines()[1].endswith(',AuthenticAMD-23-31-0,'))
+            self.assertTrue(r.stdout.splitlines()[1].endswith(',AuthenticAMD-23-31-0,,'))
 
 
 class PerfOptions(unittest.TestCase):

@@ -369,6 +369,280 @@ class PidTid(unittest.TestCase):
         self.assertLess(float(rows(r.stdout)[0]['time_s']), 5.0)
 
 
+DETAILED = [
+    ['L1-dcache-loads', 'L1-dcache-load-misses', 'LLC-loads', 'LLC-load-misses'],
+    ['L1-icache-loads', 'L1-icache-load-misses', 'dTLB-loads', 'dTLB-load-misses',
+     'iTLB-loads', 'iTLB-load-misses'],
+    ['L1-dcache-prefetches', 'L1-dcache-prefetch-misses'],
+]
+
+
+class Detailed(unittest.TestCase):
+    """-d, -dd, -ddd: perf 6.1's detailed sets, appended to the events given or the defaults."""
+
+    def sim(self, *opts):
+        r = run('--sim', 'amdzen2', 'stat', '-a', '-x,', *opts, '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r, rows(r.stdout)
+
+    def test_levels_after_the_events_given(self):
+        for opts, level in ((['-d'], 1), (['-dd'], 2), (['-ddd'], 3), (['-d', '-d'], 2),
+                            (['--detailed'] * 3, 3), (['-dddd'], 3)):
+            r, got = self.sim('-e', 'cpu-clock', *opts)
+            want = ['cpu-clock'] + sum(DETAILED[:level], [])
+            self.assertEqual([w['event'] for w in got], want, opts)
+            self.assertEqual(float(got[0]['value']), 128000.0)
+            # the simulated CPU has no cache events: <not supported> rows, quietly as perf
+            for w in got[1:]:
+                self.assertIn('unsupported', w['flags'])
+                self.assertEqual(w['value'], '')
+            self.assertNotIn('warning', r.stderr)
+
+    def test_after_the_defaults(self):
+        r, got = self.sim('-d')
+        names = [w['event'] for w in got]
+        self.assertEqual(names[-4:], DETAILED[0])
+        self.assertGreater(len(names), 4)  # the defaults come first
+        r = run('--sim', 'amdzen2', 'stat', '-d', '-e', 'cpu-clock', '--', 'sleep', '1')
+        self.assertRegex(r.stdout, r'(?m)^ +<not supported> +LLC-load-misses$')
+        r = run('--sim', 'amdzen2', 'stat', '-v', '-d', '-a', '-e', 'cpu-clock', '--', 'sleep',
+                '1')
+        self.assertIn("'LLC-loads' is not supported", r.stderr)  # -v says why
+
+    def test_import_and_help(self):
+        r = run('import', '-d', '-')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("perf stat's -d/--detailed: applies where pmumon counts live", r.stderr)
+        r = run('stat', '--help')
+        self.assertIn('-d, --detailed', r.stdout)
+        self.assertIn('-ddd', r.stdout)
+
+    @need_both
+    def test_side_by_side(self):
+        # the same rows in the same order, <not supported> where perf says so
+        for opt in ('-d', '-dd', '-ddd'):
+            p = perf('stat', '-x,', opt, '-e', 'cpu-clock', 'true')
+            m = run('stat', '-x,', opt, '-e', 'cpu-clock', '--', 'true')
+            self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+            want = [l.split(',') for l in p.stderr.strip().splitlines()]
+            got = rows(m.stdout)
+            self.assertEqual([w[2] for w in want], [w['event'] for w in got], opt)
+            self.assertEqual([w[0] == '<not supported>' for w in want],
+                             ['unsupported' in w['flags'] for w in got], opt)
+        # without -e: perf's sets after each tool's defaults (docs/output.md on those)
+        p = perf('stat', '-x,', '-d', 'true')
+        m = run('stat', '-x,', '-d', '--', 'true')
+        self.assertEqual([l.split(',')[2] for l in p.stderr.strip().splitlines()][-4:],
+                         [w['event'] for w in rows(m.stdout)][-4:])
+
+
+STARTED = r'# started on \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}'
+
+
+class Append(unittest.TestCase):
+    """--append: -o FILE added to, each run after perf's '# started on DATE' line."""
+
+    def setUp(self):
+        import tempfile
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def twice(self, *opts):
+        path = os.path.join(self.dir, 'out' + ''.join(opts))
+        for _ in range(2):
+            r = run('--sim', 'amdzen2', 'stat', '-a', '-e', 'cpu-clock', *opts, '--append',
+                    '-o', path, '--', 'sleep', '1')
+            self.assertEqual(r.returncode, 0, r.stderr)
+        return path, read(path) + '\n'
+
+    def test_csv_runs_import_one_at_a_time(self):
+        path, text = self.twice('-x,')
+        lines = text.splitlines()
+        self.assertEqual(len(lines), 6)
+        for first in (0, 3):  # each run: perf's line, its own header, its rows
+            self.assertRegex(lines[first], '^' + STARTED + '$')
+            self.assertTrue(lines[first + 1].startswith('type,time_s,'))
+            self.assertTrue(lines[first + 2].startswith('total,'))
+        r = run('import', path)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(':4: a second run starts here', r.stderr)
+        self.assertIn('cut the file at this line', r.stderr)
+        first = os.path.join(self.dir, 'first')
+        with open(first, 'w') as f:
+            f.write(''.join(l + '\n' for l in lines[:3]))
+        r = run('import', '-x,', first)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(float(rows(r.stdout)[0]['value']), 128000.0)
+
+    def test_table_and_json(self):
+        _, text = self.twice()
+        self.assertEqual(len(__import__('re').findall('(?m)^' + STARTED + '\n\n\n '
+                                                      'Performance counter stats', text)), 2)
+        _, text = self.twice('-j')
+        lines = text.splitlines()
+        self.assertEqual(len(lines), 4)
+        self.assertRegex(lines[2], STARTED)
+        import json
+        self.assertEqual(json.loads(lines[3])['value'], 128000)
+
+    def test_without_append_replaces(self):
+        path = os.path.join(self.dir, 'out')
+        for _ in range(2):
+            run('--sim', 'amdzen2', 'stat', '-a', '-x,', '-e', 'cpu-clock', '-o', path, '--',
+                'sleep', '1')
+        self.assertEqual(len(read(path).splitlines()), 2)  # header and row, no date line
+
+    def test_refusals_and_help(self):
+        r = run('stat', '--append', '-e', 'cpu-clock', '--', 'true')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--append adds to the file -o names', r.stderr)
+        r = run('record', '--append', '-o', os.path.join(self.dir, 'r'), '--timeout', '10')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('pmumon record writes its own', r.stderr)
+        self.assertIn('--append  ', run('stat', '--help').stdout)
+        self.assertIn('--append  ', run('import', '--help').stdout)
+
+    @need_both
+    def test_side_by_side(self):
+        # the same shape: each run after its '# started on' line; import refuses the second
+        for fmt in (['-x,'], []):
+            pf, mf = os.path.join(self.dir, 'p'), os.path.join(self.dir, 'm')
+            for _ in range(2):
+                p = perf('stat', *fmt, '--append', '-o', pf, '-e', 'cpu-clock', 'true')
+                m = run('stat', *fmt, '--append', '-o', mf, '-e', 'cpu-clock', '--', 'true')
+                self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+            pt, mt = read(pf), read(mf)
+            self.assertEqual(len(__import__('re').findall('(?m)^' + STARTED + '$', pt)), 2)
+            self.assertEqual(len(__import__('re').findall('(?m)^' + STARTED + '$', mt)), 2)
+            self.assertTrue(pt.startswith('# started on') and mt.startswith('# started on'))
+            if fmt:
+                for f in (pf, mf):
+                    r = run('import', f)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertIn('a second run', r.stderr)
+                    self.assertIn('cut the file at this line', r.stderr)
+            os.unlink(pf)
+            os.unlink(mf)
+
+
+def cgroup2_mount():
+    """Where this machine mounts cgroup2 (perf's choice without a v1 perf_event one)."""
+    try:
+        with open('/proc/self/mountinfo') as f:
+            for line in f:
+                left, _, right = line.partition(' - ')
+                if right.startswith('cgroup2 '):
+                    return left.split()[4]
+    except OSError:
+        pass
+    return None
+
+
+class Cgroups(unittest.TestCase):
+    """-G/--cgroup and --for-each-cgroup: counted on CPUs, only while a cgroup's tasks run."""
+
+    def sim(self, *opts, fmt=('-x,',)):
+        r = run('--sim', 'amdzen2', 'stat', '-a', *fmt, *opts, '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r
+
+    def test_for_each_cgroup(self):
+        r = self.sim('-e', 'cpu-clock,page-faults', '--for-each-cgroup',
+                     'system.slice,user.slice')
+        got = [(w['event'], w['cgroup']) for w in rows(r.stdout)]
+        # perf's order: the events for the first cgroup, then for the next
+        self.assertEqual(got, [('cpu-clock', 'system.slice'), ('page-faults', 'system.slice'),
+                               ('cpu-clock', 'user.slice'), ('page-faults', 'user.slice')])
+        self.assertEqual(float(rows(r.stdout)[2]['value']), 128000.0)
+        r = self.sim('-e', 'cpu-clock', '-d', '--for-each-cgroup', '/,user.slice')
+        self.assertEqual(len(rows(r.stdout)), 2 * 5)  # -d's sets repeated too
+        r = self.sim('-e', 'cpu-clock', '--for-each-cgroup', 'user.slice', fmt=())
+        self.assertRegex(r.stdout, r'(?m)^ +128,000\.00 msec +cpu-clock user\.slice$')
+        r = self.sim('-e', 'cpu-clock', '--for-each-cgroup', 'user.slice', fmt=('-j',))
+        self.assertEqual(__import__('json').loads(r.stdout)['cgroup'], 'user.slice')
+        # import does not take rows per cgroup yet: it says so at the first one
+        for fmt in ('-x,', '-j'):
+            r = self.sim('-e', 'cpu-clock', '-G', 'user.slice', fmt=(fmt,))
+            i = run('import', '-', input=r.stdout)
+            self.assertEqual(i.returncode, 2, i.stderr)
+            self.assertIn("in cgroup 'user.slice': rows per cgroup are not imported yet",
+                          i.stderr)
+
+    def test_cgroup_per_event(self):
+        # one name: every event; several: one per event in order, an empty one for none
+        r = self.sim('-e', 'cpu-clock,page-faults', '-G', 'user.slice')
+        self.assertEqual([w['cgroup'] for w in rows(r.stdout)], ['user.slice'] * 2)
+        r = self.sim('-e', 'cpu-clock,page-faults', '-G', ',system.slice')
+        self.assertEqual([w['cgroup'] for w in rows(r.stdout)], ['', 'system.slice'])
+        r = self.sim('-e', 'cpu-clock', '--cgroup=/')
+        self.assertEqual(rows(r.stdout)[0]['cgroup'], '/')
+        r = self.sim('-e', 'cpu-clock')
+        self.assertEqual(rows(r.stdout)[0]['cgroup'], '')  # the column is always there
+
+    def test_refusals(self):
+        cases = (
+            (['-a', '-G', 'nope'], "no cgroup 'nope' to count 'cpu-clock' in"),
+            (['-G', 'user.slice'], 'add -a or -C'),
+            (['-a', '-G', 'a,b'], '-G names 2 cgroups for 1 events'),
+            (['-a', '-G', 'a', '--for-each-cgroup', 'b'], 'not both'),
+            (['-a', '-G', '../x'], "without '..'"),
+            (['-a', '--for-each-cgroup', 'a,,b'], 'no empty name'),
+        )
+        for opts, said in cases:
+            r = run('--sim', 'amdzen2', 'stat', '-e', 'cpu-clock', *opts, '--', 'sleep', '1')
+            self.assertNotEqual(r.returncode, 0, opts)
+            self.assertIn(said, r.stderr, opts)
+        r = run('--sim', 'amdzen2', 'stat', '-a', '--for-each-cgroup', 'a', '--', 'sleep', '1')
+        self.assertIn('give -e', r.stderr)
+        r = run('top', '--batch', '-a', '-G', 'x')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('pmumon top does not name the cgroups', r.stderr)
+        r = run('import', '-G', 'x', '-')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("perf stat's -G/--cgroup: pmumon stat has it", r.stderr)
+        h = run('stat', '--help').stdout
+        self.assertIn('-G, --cgroup NAME', h)
+        self.assertIn('--for-each-cgroup NAME', h)
+
+    @need_both
+    def test_side_by_side(self):
+        # a cgroup of our own with a busy task in it: both count its CPU time
+        mnt = cgroup2_mount()
+        name = 'pmumon-test-%d' % os.getpid()
+        try:
+            os.mkdir(os.path.join(mnt, name))
+        except (OSError, TypeError):
+            self.skipTest('no cgroup2 mount here that lets us make a cgroup')
+        busy = subprocess.Popen(['sh', '-c', 'echo $$ > "$1/cgroup.procs" && exec sh -c '
+                                 '"while :; do :; done"', 'sh', os.path.join(mnt, name)])
+        try:
+            import time
+            time.sleep(0.2)
+            for opt in ('-G', '--for-each-cgroup'):
+                p = perf('stat', '-a', '-x,', '-e', 'task-clock', opt, name, 'sleep', '0.5')
+                m = run('stat', '-a', '-x,', '-e', 'task-clock', opt, name, '--', 'sleep',
+                        '0.5')
+                self.assertEqual((p.returncode, m.returncode), (0, 0), (p.stderr, m.stderr))
+                want = p.stderr.strip().splitlines()[-1].split(',')
+                self.assertEqual(want[3], name)  # perf's cgroup field
+                got = rows(m.stdout)[0]
+                self.assertEqual(got['cgroup'], name)
+                # one busy task: about 500 ms in both
+                self.assertLess(abs(float(got['value']) - float(want[0])) / float(want[0]),
+                                0.35, (got['value'], want[0]))
+        finally:
+            busy.kill()
+            busy.wait()
+            for _ in range(50):
+                try:
+                    os.rmdir(os.path.join(mnt, name))
+                    break
+                except OSError:
+                    __import__('time').sleep(0.05)
+
+
 class SideBySide(unittest.TestCase):
     """perf stat and pmumon stat on this machine, the same option, the same rows."""
 

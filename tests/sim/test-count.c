@@ -1049,6 +1049,90 @@ static void test_defaults_drop_unsupported(void **state)
 	pm_ctx__free(ctx);
 }
 
+/* perf's -d sets after the events given: the simulated CPU has no cache events, so
+ * each is a <not supported> row, in perf's order, and the others count. */
+static void test_detailed_sets(void **state)
+{
+	struct pm_sim *sim = epyc_sim();
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+	const struct pm_report *rep;
+
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add_detailed(l, -1, &d), -EINVAL);
+	assert_int_equal(pm_evlist__add_detailed(l, 0, &d), 0);
+	assert_int_equal(pm_evlist__count(l), 0);
+	assert_int_equal(pm_evlist__add(l, "cpu-clock", &d), 0);
+	assert_int_equal(pm_evlist__add_detailed(l, 2, &d), 0);
+	assert_int_equal(pm_evlist__count(l), 1 + 4 + 6);
+	assert_string_equal(pm_evlist__name(l, 1), "L1-dcache-loads");
+	assert_string_equal(pm_evlist__name(l, 4), "LLC-load-misses");
+	assert_string_equal(pm_evlist__name(l, 10), "iTLB-load-misses");
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	assert_int_equal(pm_session__enable(s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	rep = pm_session__report(s, false);
+	assert_int_equal(rep->n_rows, 11);
+	assert_false(rep->rows[0].flags & PM_ROW_UNSUPPORTED);
+	for (size_t i = 1; i < rep->n_rows; i++)
+		assert_true(rep->rows[i].flags & PM_ROW_UNSUPPORTED);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
+/* A cgroup's events: opened with its directory as pid (PERF_FLAG_PID_CGROUP) on each CPU,
+ * rows naming it; a cgroup not there, or a task target, is refused. */
+static void test_cgroup(void **state)
+{
+	static const struct pm_session_opts task = { .size = sizeof(task),
+						     .target = PM_TARGET_TASK,
+						     .pid = 1 };
+	struct pm_sim *sim = epyc_sim();
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+	const struct pm_report *rep;
+
+	/* a fixture machine: its cgroup2 mount where a container has it (no mountinfo line:
+	 * /sys/fs/cgroup), and one cgroup */
+	assert_int_equal(pm_sim__write_file(sim, "sys/fs/cgroup/user.slice/cgroup.procs", ""), 0);
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "cpu-clock,page-faults", &d), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 2, "user.slice"), -EINVAL);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, ""), -EINVAL);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "a/../b"), -EINVAL);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "user.slice"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	assert_int_equal(pm_session__enable(s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	rep = pm_session__report(s, false);
+	assert_string_equal(rep->rows[0].cgroup, "user.slice");
+	assert_null(rep->rows[1].cgroup);
+	th_assert_near(rep->rows[0].value, 128000.0, 1e-6); /* a simulated cgroup: every task */
+	pm_session__free(s);
+	assert_int_equal(pm_evlist__set_cgroup(l, 1, "nope"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), -ENOENT);
+	assert_non_null(strstr(d.msg, "no cgroup 'nope'"));
+	pm_session__free(s);
+	assert_int_equal(pm_session__new(l, &task, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), -EINVAL);
+	assert_int_equal(d.reason, PM_REASON_SYSTEM_WIDE);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1068,6 +1152,8 @@ int main(void)
 		cmocka_unit_test(test_paranoid_user_only_fallback),
 		cmocka_unit_test(test_device_gone),
 		cmocka_unit_test(test_defaults_drop_unsupported),
+		cmocka_unit_test(test_detailed_sets),
+		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_aggr_core_node_cache),
 		cmocka_unit_test(test_aggr_missing_topology),
 	};

@@ -170,20 +170,20 @@ static void test_csv(void **state)
 		s,
 		"type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,enabled_ns,"
 		"running_ns,running_pct,flags,simulated,covered,instances,sim_platform,cpuid,"
-		"spread_pct\n"
+		"spread_pct,cgroup\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,msr/tsc/,,,,,4009862308,,4009862308,"
-		"1000,1000,100.00,,0,,,,,\n"
+		"1000,1000,100.00,,0,,,,,,\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,\"amd_df/dram,x/\",,,,,,,0,1000,0,0.00,"
-		"not_counted,0,,,,,\n"
+		"not_counted,0,,,,,,\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,ch0,amd_df,1,0,3,1234.5,MiB,20,1000,500,"
-		"50.00,multiplexed,0,,,,,\n");
+		"50.00,multiplexed,0,,,,,,\n");
 	free(s);
 	s = render(PM_OUT_CSV, ';', true);
 	/* the header first, as csv.DictReader and pandas read it: no comment line */
 	assert_true(!strncmp(s, "type;time_s;timestamp;", 22));
 	assert_null(strchr(s, '#'));
 	assert_non_null(strstr(s, "amd_df/dram,x/;")); /* no quotes needed with ';' */
-	assert_non_null(strstr(s, ";1;;;yitian710;;\n"));
+	assert_non_null(strstr(s, ";1;;;yitian710;;;\n"));
 	free(s);
 }
 
@@ -356,10 +356,10 @@ static void test_quality_flags(void **state)
 	char *s = render_rows(PM_OUT_CSV, doubtful, 2);
 
 	assert_non_null(strstr(s, ",250,MB/s,,1000,1000,100.00,"
-				  "metric|wrap_uncertain|partial|lost,0,8,16,,,\n"));
+				  "metric|wrap_uncertain|partial|lost,0,8,16,,,,\n"));
 	/* undefined: no value, but counted, and the flag says why */
 	assert_non_null(strstr(s, ",hit_ratio,,,,,,%,,1000,1000,100.00,"
-				  "metric|undefined|reprogrammed|reset,0,,,,,\n"));
+				  "metric|undefined|reprogrammed|reset,0,,,,,,\n"));
 	free(s);
 
 	s = render_rows(PM_OUT_JSON, doubtful, 2);
@@ -478,12 +478,44 @@ static void test_locale(void **state)
 	setlocale(LC_ALL, "C");
 }
 
+/* A row counted in a cgroup names it: after the event in the table (perf's column), the
+ * last CSV column, the JSON key "cgroup". */
+static void test_cgroup_rows(void **state)
+{
+	static const struct pm_row r[] = { { .event = "cpu-clock",
+					     .unit = "msec",
+					     .cgroup = "system.slice",
+					     .cpu = -1,
+					     .die = -1,
+					     .socket = -1,
+					     .channel = -1,
+					     .subchannel = -1,
+					     .value = 12.5,
+					     .raw = 12500000,
+					     .enabled_ns = 1000,
+					     .running_ns = 1000,
+					     .running = 1.0 } };
+	char *s = render_rows(PM_OUT_CSV, r, 1);
+
+	assert_non_null(strstr(s, ",cpuid,spread_pct,cgroup\n"));
+	assert_non_null(strstr(s, ",,system.slice\n"));
+	free(s);
+	s = render_rows(PM_OUT_JSON, r, 1);
+	assert_non_null(strstr(s, "\"source\":null,\"cgroup\":\"system.slice\""));
+	free(s);
+	s = render_rows(PM_OUT_TABLE, r, 1);
+	assert_non_null(strstr(s, " msec   cpu-clock system.slice\n"));
+	free(s);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_jsonw),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_cgroup_rows),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_locale),
