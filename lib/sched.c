@@ -355,8 +355,10 @@ static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_fir
 		r = pm_cpus__intersect(in->pmu && in->pmu->cpus.n ? &in->pmu->cpus :
 								    &s->ctx->topo->online,
 				       &ev->cpus, &on);
-		if (r == 0 && on.n == 0) /* this instance sits out; the plan says when all do */
+		if (r == 0 && on.n == 0) { /* this instance sits out; the plan says when all do */
+			pm_cpus__done(&on);
 			return 0;
+		}
 	}
 	for (size_t t = 0; r == 0 && t < (threads ? s->n_tids : 1); t++)
 		for (size_t k = 0; r == 0 && k < (on.n ? on.n : 1); k++) {
