@@ -597,25 +597,31 @@ static void test_aggr_core_node_cache(void **state)
 	}
 }
 
+/* cpu-clock counted for a second over the numa-gaps fixture, in rows of aggr. */
+static const struct pm_report *gaps_second(struct run *r, enum pm_aggr aggr)
+{
+	static const char *const specs[] = { "cpu-clock", NULL };
+	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM, .aggr = aggr };
+	struct pm_sim *sim = th_sim_fixture("numa-gaps");
+
+	add_sw(sim);
+	assert_int_equal(start(r, sim, specs, &o), 0);
+	pm_sim__advance(r->sim, SEC);
+	assert_int_equal(pm_session__read(r->s), 0);
+	return pm_session__report(r->s, false);
+}
+
 /* A fixture tree whose sysfs leaves CPUs out of nodes and caches: those CPUs get a row
  * of their own, and the log says which file is missing; a tree with no node at all
  * refuses rows per node, saying so. */
 static void test_aggr_missing_topology(void **state)
 {
-	static const char *const specs[] = { "cpu-clock", NULL };
 	struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM };
 	const struct pm_report *rep;
-	struct pm_sim *sim;
 	struct run r;
 
 	th_log_clear();
-	sim = th_sim_fixture("numa-gaps");
-	add_sw(sim);
-	o.aggr = PM_AGGR_NODE;
-	assert_int_equal(start(&r, sim, specs, &o), 0);
-	pm_sim__advance(r.sim, SEC);
-	assert_int_equal(pm_session__read(r.s), 0);
-	rep = pm_session__report(r.s, false);
+	rep = gaps_second(&r, PM_AGGR_NODE);
 	assert_int_equal(rep->n_rows, 2);
 	th_assert_near(labelled(rep, "cpu-clock", "N0")->value, 2000, 1e-6);
 	th_assert_near(labelled(rep, "cpu-clock", "no node")->value, 2000, 1e-6);
@@ -623,13 +629,7 @@ static void test_aggr_missing_topology(void **state)
 	assert_true(th_logged("CPU 3 is in no sys/devices/system/node/node*/cpulist"));
 	stop(&r);
 
-	sim = th_sim_fixture("numa-gaps");
-	add_sw(sim);
-	o.aggr = PM_AGGR_CACHE; /* the last level: L2 for CPUs 0-2, none for CPU 3 */
-	assert_int_equal(start(&r, sim, specs, &o), 0);
-	pm_sim__advance(r.sim, SEC);
-	assert_int_equal(pm_session__read(r.s), 0);
-	rep = pm_session__report(r.s, false);
+	rep = gaps_second(&r, PM_AGGR_CACHE); /* the last level: L2 for CPUs 0-2, none for 3 */
 	assert_int_equal(rep->n_rows, 3);
 	th_assert_near(labelled(rep, "cpu-clock", "S0-D0-L2-ID0")->value, 2000, 1e-6);
 	th_assert_near(labelled(rep, "cpu-clock", "S0-D0-L2-ID2")->value, 1000, 1e-6);
@@ -637,13 +637,7 @@ static void test_aggr_missing_topology(void **state)
 	assert_true(th_logged("CPU 3 has no cache in sys/devices/system/cpu/cpu3/cache"));
 	stop(&r);
 
-	sim = th_sim_fixture("numa-gaps");
-	add_sw(sim);
-	o.aggr = PM_AGGR_CORE;
-	assert_int_equal(start(&r, sim, specs, &o), 0);
-	pm_sim__advance(r.sim, SEC);
-	assert_int_equal(pm_session__read(r.s), 0);
-	rep = pm_session__report(r.s, false);
+	rep = gaps_second(&r, PM_AGGR_CORE);
 	assert_int_equal(rep->n_rows, 2);
 	th_assert_near(labelled(rep, "cpu-clock", "S0-D0-C1")->value, 2000, 1e-6);
 	stop(&r);
