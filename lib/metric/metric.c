@@ -55,8 +55,9 @@ struct binder {
 	struct pm_evlist *l;
 	size_t metric;
 	struct pm_diag *err;
-	int r;		   /* an error the resolver met besides "unknown" */
-	char unknown[128]; /* a name nothing answered to */
+	int r;			  /* an error the resolver met besides "unknown" */
+	char unknown[128];	  /* a name nothing answered to */
+	struct pm_strbuf guarded; /* the names has_event() asks about, each followed by '\n' */
 };
 
 static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, struct pm_diag *err,
@@ -187,6 +188,26 @@ static int bind_cpuid(struct binder *b, struct pm_metric *m, const char *pattern
 	return add_slot(m, PM_SLOT_CONST, 0, pm_db_cpuid_match(pattern, cpuid) == 1);
 }
 
+/* The dry pass: note each name has_event() asks about; bind nothing. */
+static int find_guards(const char *name, enum pm_expr_ref ref, void *ud)
+{
+	struct pm_strbuf *guarded = ud;
+
+	if (ref == PM_EXPR_HAS_EVENT)
+		pm_strbuf__printf(guarded, "%s\n", name);
+	return 0;
+}
+
+static bool is_guarded(const struct binder *b, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = b->guarded.s; p && *p; p = strchr(p, '\n') + 1)
+		if (!strncmp(p, name, n) && p[n] == '\n')
+			return true;
+	return false;
+}
+
 static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 {
 	struct binder *b = ud;
@@ -237,6 +258,14 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 		}
 		return add_slot(&l->metrics[b->metric], PM_SLOT_METRIC, idx, 0);
 	}
+	/*
+	 * An event has_event() asks about, that this machine does not have: perf's
+	 * parser leaves out the ids of the branch a constant condition does not
+	 * take (tools/perf/util/expr.y), so `A if has_event(A) else B` is B here,
+	 * not an error. A stands as 0, which the untaken branch never reads.
+	 */
+	if (is_guarded(b, name) && !has_event(l, l->metrics[b->metric].def, name))
+		return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0, 0);
 	return bind_event(b, &l->metrics[b->metric], name);
 }
 
@@ -275,7 +304,16 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 		return -ENOMEM;
 	pm_diag__init(&d);
 	/* children land after this slot; l->metrics may move, so index, never point */
+	if (pm_expr__compile(def->expr, find_guards, &b.guarded, &e, &d) == 0)
+		pm_expr__free(e);
+	e = NULL;
+	if (b.guarded.oom) {
+		pm_strbuf__done(&b.guarded);
+		return -ENOMEM;
+	}
+	pm_diag__init(&d);
 	r = pm_expr__compile(def->expr, bind, &b, &e, &d);
+	pm_strbuf__done(&b.guarded);
 	m = &l->metrics[b.metric];
 	m->busy = false;
 	if (r < 0) {

@@ -202,6 +202,26 @@ static void test_functions(void **state)
 	th_stop(&r);
 }
 
+/*
+ * A guard: `A if has_event(A) else B` is B where A does not exist, as perf's
+ * parser leaves out the branch a constant condition does not take, and A
+ * where it does.
+ */
+static void test_has_event_guard(void **state)
+{
+	static const char m[] =
+		"[" M("lab_guard", "no_such_event * 2 if has_event(no_such_event) else 7") ",\n" M(
+			"lab_have", "1 if has_event(l3_misses) else 7") "]";
+	struct th_run r;
+	const struct pm_report *rep;
+
+	(void)state;
+	rep = lab(&r, th_sim_platform("amdzen2"), m, "lab_guard,lab_have", NULL);
+	th_assert_near(value(rep, "lab_guard"), 7, 0);
+	th_assert_near(value(rep, "lab_have"), 1, 0);
+	th_stop(&r);
+}
+
 /* A literal perf does not have is an error that names it. */
 static void test_unknown_literal_name(void **state)
 {
@@ -225,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_core_wide),
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_unknown_literal_name),
+		cmocka_unit_test(test_has_event_guard),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
