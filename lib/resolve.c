@@ -199,6 +199,10 @@ static int spec_error(struct resolver *rs, size_t pos, size_t len, int err, cons
 		pm_diag_vformat(rs->diag->msg, sizeof(rs->diag->msg), fmt, ap);
 		va_end(ap);
 		snprintf(rs->diag->hint, sizeof(rs->diag->hint), "%s", hint ? hint : "");
+		/* this error's reason or none: not one an error tried and dropped before it */
+		rs->diag->reason = PM_REASON_NONE;
+		rs->diag->fix_at = -1;
+		rs->diag->subject[0] = rs->diag->device[0] = '\0';
 		pm_diag_point(rs->diag, rs->text, pos, len);
 		if (rs->list_subject[0]) /* the hint ends with what to look at */
 			pm_diag_reason(rs->diag, PM_REASON_SEE_LIST, NULL, rs->list_subject);

@@ -268,6 +268,24 @@ static void test_breakpoints(void **state)
 	close_fx(&f);
 }
 
+/*
+ * A glob's PMUs that lack a term are passed over (their error dropped); a later
+ * error of the same spec carries its own reason, not the dropped one's.
+ */
+static void test_dropped_error_leaves_no_reason(void **state)
+{
+	struct fx f = open_fx("hybrid-ff");
+	struct pm_diag d;
+
+	(void)state;
+	assert_int_equal(pm_evlist__add(f.l, "{*/event=0x1,umask=0x1/,msr/tsc/}", &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "is not on the same PMU as"));
+	assert_int_equal(d.reason, PM_REASON_NONE);
+	assert_string_equal(d.subject, "");
+	assert_non_null(strstr(d.hint, "split it"));
+	close_fx(&f);
+}
+
 /* perf's PMU names without "uncore_" (perf_pmu__wildcard_match), as its metrics write them. */
 static void test_uncore_prefix_optional(void **state)
 {
@@ -697,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_modifier_attrs),
 		cmocka_unit_test(test_breakpoints),
 		cmocka_unit_test(test_uncore_prefix_optional),
+		cmocka_unit_test(test_dropped_error_leaves_no_reason),
 		cmocka_unit_test(test_cpu_term),
 		cmocka_unit_test(test_cpu_term_errors),
 	};
