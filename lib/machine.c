@@ -184,13 +184,22 @@ int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 		return -ENOMEM;
 	}
 	if (opts->replay) {
-		/* the recording's machine: no os; the context owns the recording */
+		/* the recording's machine: no os; the context owns the recording (only
+		 * once nothing can fail: on failure it stays the caller's) */
+		char *packs = pm_strdup0(opts->packs), *cpuid = pm_strdup0(opts->cpuid);
+
+		if ((opts->packs && !packs) || (opts->cpuid && !cpuid)) {
+			free(packs);
+			free(cpuid);
+			pm_ctx__free(ctx);
+			return -ENOMEM;
+		}
 		ctx->machine = &recorded_machine;
 		ctx->replay = opts->replay;
 		free(ctx->replay->packs);
-		ctx->replay->packs = pm_strdup0(opts->packs);
+		ctx->replay->packs = packs;
 		free(ctx->replay->cpuid_given);
-		ctx->replay->cpuid_given = pm_strdup0(opts->cpuid);
+		ctx->replay->cpuid_given = cpuid;
 	} else if (opts->os_ops) {
 		ctx->machine = &live_machine;
 		ctx->ops = opts->os_ops;
