@@ -269,6 +269,9 @@ struct run {
 	int proc_status;
 	struct cli_repeat rp; /* -r N > 1: the runs' totals, printed as their means */
 	bool averaging;
+	/* the CPU time of the commands waited for before this run (ns): getrusage's
+	 * RUSAGE_CHILDREN adds up every child, and -r starts one per run */
+	uint64_t user_before_ns, system_before_ns;
 };
 
 static int report(struct run *run, const struct pm_report *rep)
@@ -328,21 +331,23 @@ static void finish_child(struct run *run)
 
 /*
  * The command's CPU times for user_time and system_time, once it was waited
- * for: its rusage, which getrusage(RUSAGE_CHILDREN) holds since stat's only
- * child is the command (perf takes wait4's). A simulated `sleep N` is no
- * process: it used no CPU.
+ * for: what getrusage(RUSAGE_CHILDREN) grew by since the run began (stat's
+ * children are its commands, one per -r run; perf takes wait4's). A
+ * simulated `sleep N` is no process: it used no CPU.
  */
 static void give_task_times(struct run *run)
 {
 	struct rusage ru = { 0 };
+	uint64_t user, sys;
 
 	if (!run->proc || !run->proc_done || getrusage(RUSAGE_CHILDREN, &ru) < 0)
 		return;
-	pm_session__task_times(run->lv.s,
-			       (uint64_t)ru.ru_utime.tv_sec * 1000000000ull +
-				       ru.ru_utime.tv_usec * 1000ull,
-			       (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
-				       ru.ru_stime.tv_usec * 1000ull);
+	user = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + ru.ru_utime.tv_usec * 1000ull;
+	sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + ru.ru_stime.tv_usec * 1000ull;
+	pm_session__task_times(run->lv.s, user - CLI_MIN(user, run->user_before_ns),
+			       sys - CLI_MIN(sys, run->system_before_ns));
+	run->user_before_ns = user;
+	run->system_before_ns = sys;
 }
 
 /*

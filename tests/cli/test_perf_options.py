@@ -255,6 +255,20 @@ class OutputAndWhen(unittest.TestCase):
 class Repeat(unittest.TestCase):
     """-r N: the command N times, the means with perf's spread (rel_stddev_stats)."""
 
+    def test_cpu_times_are_each_runs_own(self):
+        # the command's user_time is its own run's: getrusage(RUSAGE_CHILDREN) adds
+        # up every child waited for, so three runs each taken whole would average
+        # twice one run's time
+        burn = [sys.executable, '-c', 'sum(range(3 * 10**6))']
+        one = run('stat', '-x,', '-e', 'user_time,system_time', '--', *burn)
+        three = run('stat', '-r', '3', '-x,', '-e', 'user_time,system_time', '--', *burn)
+        self.assertEqual((one.returncode, three.returncode), (0, 0), (one.stderr, three.stderr))
+
+        def cpu(r):
+            return sum(float(w['value']) for w in rows(r.stdout))
+        self.assertGreater(cpu(one), 0)
+        self.assertLess(cpu(three), 1.5 * cpu(one), (cpu(three), cpu(one)))
+
     def test_table_on_the_simulator(self):
         one = run('--sim', 'amdzen2', 'stat', '-x,', '-e', 'task-clock,page-faults', '--',
                   'sleep', '1')
@@ -619,7 +633,15 @@ class Cgroups(unittest.TestCase):
                                  '"while :; do :; done"', 'sh', os.path.join(mnt, name)])
         try:
             import time
-            time.sleep(0.2)
+            # counting starts once the task is in the cgroup (a loaded machine may
+            # take longer than a fixed sleep to get it there)
+            procs = os.path.join(mnt, name, 'cgroup.procs')
+            for _ in range(100):
+                with open(procs) as f:
+                    if f.read().strip():
+                        break
+                time.sleep(0.05)
+            time.sleep(0.1)
             for opt in ('-G', '--for-each-cgroup'):
                 p = perf('stat', '-a', '-x,', '-e', 'task-clock', opt, name, 'sleep', '0.5')
                 m = run('stat', '-a', '-x,', '-e', 'task-clock', opt, name, '--', 'sleep',
