@@ -445,6 +445,9 @@ double cli_select_kth(double *v, size_t n, size_t k);
 double cli_unit_bytes(const char *unit);
 
 #define CLI_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* The row mode's name ("family", "device", "core", ...), as recordings keep it. */
+const char *cli_aggr_name(enum pm_aggr a);
+
 #define CLI_MIN(a, b) ((a) < (b) ? (a) : (b))
 
 /*

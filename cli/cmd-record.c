@@ -169,14 +169,6 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		       0;
 }
 
-static const char *aggr_name(enum pm_aggr a)
-{
-	static const char *names[] = { "family",  "device", "cpu",  "die",  "socket",
-				       "channel", "core",   "node", "cache" };
-
-	return (size_t)a < CLI_ARRAY_SIZE(names) ? names[a] : "?";
-}
-
 /* The command line as one string, for the run's row. */
 static void command_line(int argc, char **argv, char *buf, size_t size)
 {
@@ -196,7 +188,7 @@ static int open_store(struct cli_live *lv, const struct record_args *a, int argc
 				 .sim_platform = arg_global.sim_platform,
 				 .simulated = pm_ctx__simulated(lv->ctx),
 				 .interval_ms = a->live.interval_ms,
-				 .aggr = aggr_name(a->count.aggr),
+				 .aggr = cli_aggr_name(a->count.aggr),
 				 .command = cmd };
 	const char *why = "";
 	int r;

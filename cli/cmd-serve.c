@@ -411,8 +411,6 @@ static int count_check(struct run *rn, struct serve_args *a)
 /* --store's run for a (a new run after each rebuild): 0 or the exit status (said). */
 static int open_store(struct run *rn, const struct serve_args *a, struct storeq **ret)
 {
-	static const char *aggr[] = { "family",	 "device", "cpu",  "die",  "socket",
-				      "channel", "core",   "node", "cache" };
 	struct store_run run = { .command = "pmumon serve",
 				 .version = PMUMON_VERSION,
 				 .platform = pm_ctx__packs(rn->lv.ctx),
@@ -420,9 +418,7 @@ static int open_store(struct run *rn, const struct serve_args *a, struct storeq 
 				 .sim_platform = arg_global.sim_platform,
 				 .simulated = pm_ctx__simulated(rn->lv.ctx),
 				 .interval_ms = a->live.interval_ms,
-				 .aggr = (size_t)a->count.aggr < CLI_ARRAY_SIZE(aggr) ?
-						 aggr[a->count.aggr] :
-						 "?" };
+				 .aggr = cli_aggr_name(a->count.aggr) };
 	const char *why = "";
 
 	*ret = NULL;

@@ -171,22 +171,10 @@ static void put_line(struct lines *ls, const char *fmt, ...)
 		l[n - 1] = '\0'; /* a padded bar with no marks after it */
 }
 
+/* How the screen's rows are made: the row mode, "merged" for one row per event. */
 static const char *aggr_name(enum pm_aggr a)
 {
-	switch (a) {
-	case PM_AGGR_CHANNEL:
-		return "channel";
-	case PM_AGGR_DIE:
-		return "die";
-	case PM_AGGR_SOCKET:
-		return "socket";
-	case PM_AGGR_CPU:
-		return "cpu";
-	case PM_AGGR_FAMILY:
-		return "merged";
-	default:
-		return "device";
-	}
+	return a == PM_AGGR_FAMILY ? "merged" : cli_aggr_name(a);
 }
 
 /* A value with its unit: metrics in theirs, events as a rate (per second). */

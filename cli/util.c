@@ -14,6 +14,19 @@
 
 #include "cli.h"
 
+const char *cli_aggr_name(enum pm_aggr a)
+{
+	static const char *const names[] = {
+		[PM_AGGR_FAMILY] = "family", [PM_AGGR_DEVICE] = "device",
+		[PM_AGGR_CPU] = "cpu",	     [PM_AGGR_DIE] = "die",
+		[PM_AGGR_SOCKET] = "socket", [PM_AGGR_CHANNEL] = "channel",
+		[PM_AGGR_CORE] = "core",     [PM_AGGR_NODE] = "node",
+		[PM_AGGR_CACHE] = "cache",
+	};
+
+	return (size_t)a < CLI_ARRAY_SIZE(names) && names[a] ? names[a] : "?";
+}
+
 double cli_unit_bytes(const char *unit)
 {
 	static const struct {

@@ -37,8 +37,8 @@ enum pm_source_origin {
 struct pm_machine_ops {
 	enum pm_source_origin origin;	 /* the sources that find its PMUs and count */
 	const char *here;		 /* where its events are, for messages */
-	const char *no_metric_hint;	 /* where to look when a metric is not there */
-	enum pm_reason no_metric_reason; /* and what the caller may offer for it */
+	enum pm_reason no_metric_reason; /* a metric not there: where to look, or what to give */
+	const char *no_metric_subject;	 /* that reason's subject (pm_diag.subject) */
 	bool changes;			 /* PMUs may come and go: rediscovery looks again */
 	/* Find its PMUs, CPUs and packs into the context; forget them again. */
 	int (*discover)(struct pm_ctx *ctx);

@@ -106,8 +106,8 @@ static uint64_t live_wall_ns(struct pm_ctx *ctx)
 static const struct pm_machine_ops live_machine = {
 	.origin = PM_SOURCE_LIVE,
 	.here = "on this machine",
-	.no_metric_hint = "",
 	.no_metric_reason = PM_REASON_SEE_LIST,
+	.no_metric_subject = "metrics",
 	.changes = true,
 	.discover = discover_live,
 	.forget = forget,
@@ -118,7 +118,6 @@ static const struct pm_machine_ops live_machine = {
 static const struct pm_machine_ops recorded_machine = {
 	.origin = PM_SOURCE_RECORDED,
 	.here = "in the packs matched to the recording",
-	.no_metric_hint = "",
 	.no_metric_reason = PM_REASON_NEEDS_PACK,
 	.discover = discover_recorded,
 	.forget = forget,

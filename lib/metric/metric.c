@@ -472,17 +472,14 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 					    "is not available: %s",
 					    n, why->name, why->unavailable);
 			else
-				pm_diag_set(reterr, l->ctx->machine->no_metric_hint,
+				pm_diag_set(reterr, "",
 					    "no metric or metric group '%s' %s (packs: %s)", n,
 					    l->ctx->machine->here,
 					    pm_db__matched_names(db)[0] ? pm_db__matched_names(db) :
 									  "none");
 			if (!why && l->ctx->machine->no_metric_reason)
 				pm_diag_reason(reterr, l->ctx->machine->no_metric_reason, NULL,
-					       l->ctx->machine->no_metric_reason ==
-							       PM_REASON_SEE_LIST ?
-						       "metrics" :
-						       NULL);
+					       l->ctx->machine->no_metric_subject);
 			r = why ? -EOPNOTSUPP : -ENOENT;
 		}
 	}

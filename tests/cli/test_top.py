@@ -95,6 +95,11 @@ class Batch(unittest.TestCase):
     def test_grouping_and_events_given(self):
         s = self.screens('yitian710:scenario=' + self.flat, '--per-die')[0]
         self.assertIn('by die', s)
+        # every row mode names itself (--per-core was shown as "by device")
+        for opt, word in (('--per-core', 'by core'), ('--per-node', 'by node')):
+            r = run('--sim', 'amdzen2', 'top', '--batch', '-n', '1', opt)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn(word, r.stdout.splitlines()[1])
         b = blocks(s)
         self.assertEqual({p: '%.3f' % v for p, (v, _, _) in b['ddr_read_bandwidth.all'].items()},
                          {'S0-D0': '25600.000', 'S0-D1': '25600.000'})
