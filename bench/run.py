@@ -17,7 +17,7 @@ the same interleaved rounds as "base", so a change is measured against what
 it changed, not against a figure from another day.
 
 usage: bench/run.py [--build DIR] [--baseline DIR] [--seconds S] [--runs N]
-                    [--interval MS] [--only stat|formats|import] [--import-mib N]
+                    [--interval MS] [--only stat|formats|import|rss] [--import-mib N]
 """
 import argparse
 import os
