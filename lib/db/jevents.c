@@ -319,8 +319,11 @@ bool pm_jevents_compat_match(const char *compat, const char *id)
 bool pm_jevents_midr_match(const char *map, const char *id)
 {
 	const uint64_t variant = 0xfull << 20, revision = 0xf;
-	uint64_t m = strtoull(map, NULL, 16), i = strtoull(id, NULL, 16);
+	uint64_t m, i;
 
+	/* both MIDRs as hex numbers ("0x410fd490"); anything else is no match */
+	if (pm_parse_u64_str(map, 16, &m) < 0 || pm_parse_u64_str(id, 16, &i) < 0)
+		return false;
 	if ((m & ~(variant | revision)) != (i & ~(variant | revision)))
 		return false;
 	/* r<variant>p<revision> at least the row's, compared like two-digit versions */

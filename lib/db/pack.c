@@ -125,6 +125,10 @@ int pm_db_cpuid_match(const char *pattern, const char *cpuid)
 	regex_t re;
 	int r;
 
+	/* an arm64 id is its MIDR, matched as perf's arm64 strcmp_cpuid_str() does
+	 * (tools/perf/arch/arm64/util/header.c): the same part, at least its revision */
+	if (!strncmp(cpuid, "0x", 2))
+		return pm_jevents_midr_match(pattern, cpuid);
 	if (full_pattern && !full_id)
 		return 0;
 	if (regcomp(&re, pattern, REG_EXTENDED) != 0)
@@ -1260,9 +1264,8 @@ static bool have_json(const struct pm_db *db, const char *dir, size_t dir_len)
 static int load_mapfile(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embedded *f)
 {
 	size_t base_len = (size_t)(strrchr(f->path, '/') - f->path);
-	const char *arch = f->path + base_len;
 	char *text, *save = NULL;
-	bool arm64, first = true;
+	bool first = true;
 	struct jtext t;
 	int r = 0;
 
@@ -1272,9 +1275,6 @@ static int load_mapfile(struct pm_ctx *ctx, struct pm_db *db, const struct pm_em
 	jtext_done(&t);
 	if (!text)
 		return -ENOMEM;
-	while (arch > f->path && arch[-1] != '/')
-		arch--;
-	arm64 = (size_t)(f->path + base_len - arch) == 5 && !strncmp(arch, "arm64", 5);
 	for (char *line = strtok_r(text, "\n", &save); line && r == 0;
 	     line = strtok_r(NULL, "\n", &save), first = false) {
 		char *fields[4] = { 0 }, *fsave = NULL, dir[1024];
@@ -1289,11 +1289,7 @@ static int load_mapfile(struct pm_ctx *ctx, struct pm_db *db, const struct pm_em
 			fields[n++] = tok;
 		if (n < 3 || !db->cpuid[0])
 			continue;
-		if (arm64)
-			match = !strncmp(db->cpuid, "0x", 2) &&
-				pm_jevents_midr_match(fields[0], db->cpuid);
-		else
-			match = pm_db_cpuid_match(fields[0], db->cpuid) == 1;
+		match = pm_db_cpuid_match(fields[0], db->cpuid) == 1;
 		if (!match ||
 		    pm_snprintf(dir, sizeof(dir), "%.*s/%s", (int)base_len, f->path, fields[2]) <
 			    0 ||

@@ -123,9 +123,12 @@ int pm_db_unit_to_family(const char *unit, char *buf, size_t size);
 /* Exposed for testing: ScaleUnit "6.1e-5MiB" -> 6.1e-5 and "MiB". */
 int pm_db_parse_scale_unit(const char *s, double *ret_scale, char *unit, size_t unit_size);
 /*
- * Exposed for testing: does a mapfile CPUID pattern match this machine's
- * string, as perf's x86 strcmp_cpuid_str (tools/perf/arch/x86/util/header.c)
- * decides? Return: 1, 0, or -EINVAL for a bad regular expression.
+ * Does a mapfile CPUID pattern (or a metric's strcmp_cpuid_str() argument)
+ * match this machine's id, as perf's strcmp_cpuid_str decides: on x86 a
+ * regular expression over "vendor-family-model-stepping"
+ * (tools/perf/arch/x86/util/header.c), on arm64 a MIDR of the same part at
+ * least at that variant and revision (arch/arm64/util/header.c). Return: 1,
+ * 0, or -EINVAL for a bad regular expression.
  */
 int pm_db_cpuid_match(const char *pattern, const char *cpuid);
 

@@ -142,6 +142,14 @@ static void test_cpuid_match(void **state)
 	assert_int_equal(pm_db_cpuid_match("AuthenticAMD-23-31-0", "AuthenticAMD-23-31-0"), 1);
 	assert_int_equal(pm_db_cpuid_match("AuthenticAMD-23-31-1", "AuthenticAMD-23-31-0"), 0);
 	assert_int_equal(pm_db_cpuid_match("(", "x"), -EINVAL);
+	/* arm64: the MIDR, as perf's arm64 strcmp_cpuid_str() (metrics' and mapfile
+	 * rows alike): the same part at this variant and revision or later */
+	assert_int_equal(pm_db_cpuid_match("0x410fd490", "0x00000000410fd493"), 1);
+	assert_int_equal(pm_db_cpuid_match("0x00000000410fd493", "0x00000000410fd493"), 1);
+	assert_int_equal(pm_db_cpuid_match("0x410fd494", "0x00000000410fd493"), 0);
+	assert_int_equal(pm_db_cpuid_match("0x410fd0c0", "0x00000000410fd493"), 0);
+	assert_int_equal(pm_db_cpuid_match("GenuineIntel-6-55-4", "0x00000000410fd493"), 0);
+	assert_int_equal(pm_db_cpuid_match("0x0x410fd490", "0x00000000410fd493"), 0);
 }
 
 /* Every built-in pack parses: no warning on a machine where all of them match. */
