@@ -64,29 +64,16 @@ struct pm_db {
 
 int pm_db_unit_to_family(const char *unit, char *buf, size_t size)
 {
-	/* tools/perf/pmu-events/jevents.py unit_to_pmu() (docs/facts-perf-tools.md §1) */
-	static const char *const map[][2] = {
-		{ "DFPMC", "amd_df" },
-		{ "L3PMC", "amd_l3" },
-		{ "UMCPMC", "amd_umc" },
-		{ "ali_drw", "ali_drw" },
-	};
 	size_t i;
 
-	for (i = 0; i < PM_ARRAY_SIZE(map); i++)
-		if (!strcmp(unit, map[i][0]))
-			return pm_snprintf(buf, size, "%s", map[i][1]);
 	/* our own packs name the PMU family directly when it is already lowercase */
 	for (i = 0; unit[i]; i++)
 		if (isupper((unsigned char)unit[i]))
 			break;
 	if (!unit[i])
 		return pm_snprintf(buf, size, "%s", unit);
-	if (pm_snprintf(buf, size, "uncore_%s", unit) < 0)
-		return -ENAMETOOLONG;
-	for (i = 7; buf[i]; i++)
-		buf[i] = (char)tolower((unsigned char)buf[i]);
-	return 0;
+	/* else as tools/perf/pmu-events/jevents.py unit_to_pmu() maps it */
+	return pm_jevents_pmu(unit, buf, size);
 }
 
 int pm_db_parse_scale_unit(const char *s, double *ret_scale, char *unit, size_t unit_size)

@@ -15,8 +15,16 @@
 static void test_unit_to_family(void **state)
 {
 	static const char *const t[][2] = {
-		{ "DFPMC", "amd_df" },	  { "L3PMC", "amd_l3" },   { "UMCPMC", "amd_umc" },
-		{ "ali_drw", "ali_drw" }, { "IMC", "uncore_imc" }, { "CHA", "uncore_cha" },
+		{ "DFPMC", "amd_df" },
+		{ "L3PMC", "amd_l3" },
+		{ "UMCPMC", "amd_umc" },
+		{ "ali_drw", "ali_drw" },
+		{ "IMC", "uncore_imc" },
+		{ "CHA", "uncore_cha" },
+		/* jevents.py's whole table, for metrics as for events (was "uncore_cbo") */
+		{ "CBO", "uncore_cbox" },
+		{ "QPI LL", "uncore_qpi" },
+		{ "iMPH-U", "uncore_arb" },
 	};
 	char buf[64];
 
