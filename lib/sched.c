@@ -380,7 +380,7 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 
 	/* a source that places its counters itself (a recording: one per series it has) */
 	for (size_t i = 0; i < PM_SRC__N; i++)
-		if (pm_sources[i]->plan && pm_sources[i]->origin == s->ctx->machine->origin)
+		if (pm_source__on(s->ctx, i) && pm_sources[i]->plan)
 			return pm_sources[i]->plan(s, reterr);
 	r = parse_cpu_list(s, reterr);
 	if (r == 0 && s->opts.target == PM_TARGET_THREADS)

@@ -39,13 +39,15 @@ static void mark_lost(struct pm_session *s, const char *device)
 /*
  * The end of an enable, read, poll or disable that failed with r (doing:
  * what it was doing, for a message no source gave): pm_session__last_error
- * gets the reason, a lost device or another error, and the device.
+ * gets the reason, a lost device (lost, or r says it went away) or another
+ * error, and the device.
  */
-static int failed(struct pm_session *s, const char *doing, int r)
+static int failed(struct pm_session *s, const char *doing, int r, bool lost)
 {
 	struct pm_diag *d = &s->last_error;
 	const char *dev = s->failed_device;
-	bool lost = r == -ENODEV || r == -ENXIO;
+
+	lost |= r == -ENODEV || r == -ENXIO;
 
 	if (!d->msg[0] && lost)
 		pm_diag_set(d, NULL, "%s%s went away while counting (%s)", dev ? "PMU " : "a PMU",
@@ -68,7 +70,7 @@ int pm_session__poll(struct pm_session *s)
 		if (r == -ENODEV && s->failed_device)
 			mark_lost(s, s->failed_device);
 		if (r < 0)
-			return failed(s, "polling the counters", r);
+			return failed(s, "polling the counters", r, false);
 	}
 	return 0;
 }
@@ -227,7 +229,7 @@ int pm_session__enable(struct pm_session *s)
 		r = pm_source__on(s->ctx, i) ? pm_sources[i]->enable(s) : 0;
 	s->t_prev_ns = s->t_now_ns = s->t_enable_ns;
 	s->enabled = r == 0;
-	return r < 0 ? failed(s, "starting the counters", r) : r;
+	return r < 0 ? failed(s, "starting the counters", r, false) : r;
 }
 
 int pm_session__disable(struct pm_session *s)
@@ -244,7 +246,7 @@ int pm_session__disable(struct pm_session *s)
 			r = e;
 	}
 	s->enabled = false;
-	return r < 0 ? failed(s, "stopping the counters", r) : r;
+	return r < 0 ? failed(s, "stopping the counters", r, false) : r;
 }
 
 /* Does any counter still count (open, its device not lost)? */
@@ -274,7 +276,7 @@ int pm_session__read(struct pm_session *s)
 			/* all or nothing: the last good read stays, so totals stay true */
 			for (size_t k = 0; k < s->n_c; k++)
 				s->c[k].cur = s->c[k].prev;
-			return failed(s, "reading the counters", r);
+			return failed(s, "reading the counters", r, false);
 		}
 	}
 	/* what the sources saw since the last read belongs to this interval */
@@ -290,12 +292,8 @@ int pm_session__read(struct pm_session *s)
 		for (size_t k = 0; k < s->n_c; k++)
 			s->c[k].cur = s->c[k].prev;
 		s->failed_device = pm_session__lost_device(s, pm_session__lost_count(s) - 1);
-		pm_diag_set(&s->last_error, NULL, "PMU %s went away while counting (%s)",
-			    s->failed_device,
-			    s->lost_err == -ENODEV ? "device removed or driver unloaded" :
-						     strerror(-s->lost_err));
-		pm_diag_reason(&s->last_error, PM_REASON_DEVICE_LOST, s->failed_device, NULL);
-		return s->lost_err;
+		pm_diag__init(&s->last_error); /* the last loss says it, not a source's words */
+		return failed(s, "reading the counters", s->lost_err, true);
 	}
 	s->t_now_ns = pm_ctx__mono_ns(s->ctx);
 	s->wall_now_ns = pm_ctx__wall_ns(s->ctx);

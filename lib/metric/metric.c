@@ -441,6 +441,7 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 	if (!copy[strspn(copy, ", ")]) {
 		pm_diag_set(reterr, "", "a metric or metric group name is wanted, not '%s'",
 			    names ? names : "");
+		pm_diag_reason(reterr, PM_REASON_SEE_LIST, NULL, "metrics");
 		free(copy);
 		return -EINVAL;
 	}

@@ -105,6 +105,11 @@ class UserErrors(unittest.TestCase):
             self.assertIn(t, r.stderr)
         return r
 
+    def test_empty_metric_name(self):
+        self.check(['--sim', 'amdzen2', 'stat', '-a', '-M', '', '--', 'sleep', '1'], 2,
+                   "a metric or metric group name is wanted, not ''",
+                   "hint: run 'pmumon list metrics'", root=None)
+
     def test_unknown_pmu_caret(self):
         r = self.check(['stat', '-a', '-e', 'amd_dx/event=0x7/'], 2, "pmumon: unknown PMU 'amd_dx'",
                        "hint: run 'pmumon list pmus'")
