@@ -145,6 +145,24 @@ static void print_json(const struct pm_finding *f, size_t n, bool simulated)
 	printf("],\"problems\":%zu,\"warnings\":%zu}\n", problems, warnings);
 }
 
+struct doctor_args {
+	bool json, count;
+};
+
+static int doctor_option(void *arg, int c, const char *optarg)
+{
+	struct doctor_args *a = arg;
+
+	(void)optarg;
+	if (c == 'j')
+		a->json = true;
+	else if (c == 'c')
+		a->count = true;
+	else
+		return -EINVAL; /* cli_getopt handles -h and the unknown */
+	return 0;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -154,30 +172,18 @@ int cmd_doctor(int argc, char **argv)
 		CLI_GLOBAL_OPTIONS,
 		{ 0 },
 	};
+	static const struct cli_command_options co = { "doctor", "jhv", opts, usage,
+						       doctor_option };
+	struct doctor_args a = { 0 };
 	struct pm_finding *f = NULL;
 	struct pm_ctx *ctx = NULL;
-	bool json = false, blocked = false, count = false;
+	bool blocked = false;
 	size_t n = 0;
-	int c, r;
+	int r;
 
-	while ((c = getopt_long(argc, argv, "jhv", opts, NULL)) != -1) {
-		if (cli_global_option(c, optarg))
-			continue;
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'c':
-			count = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
+	r = cli_getopt(argc, argv, &co, NULL, NULL, &a);
+	if (r)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (optind < argc) {
 		cli_error("unexpected argument '%s' (pmumon doctor [-j] [--count])", argv[optind]);
 		return EXIT_USAGE;
@@ -185,14 +191,14 @@ int cmd_doctor(int argc, char **argv)
 	if (cli_ctx_new(&ctx) < 0)
 		return EXIT_FAIL;
 	r = pm_ctx__doctor(ctx, &f, &n);
-	if (r == 0 && count)
+	if (r == 0 && a.count)
 		r = try_counting(ctx, &f, &n);
 	if (r < 0) {
 		cli_error("looking the machine over failed: %s", strerror(-r));
 		pm_ctx__free(ctx);
 		return EXIT_FAIL;
 	}
-	if (json)
+	if (a.json)
 		print_json(f, n, pm_ctx__simulated(ctx));
 	else
 		print_text(f, n, pm_ctx__simulated(ctx));

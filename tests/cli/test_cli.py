@@ -1432,6 +1432,13 @@ class Doctor(unittest.TestCase):
         self.assertRegex(r.stdout, r'(?m)^ok +driver +mlxbf_pmc is loaded')
         self.assertIn('0 problems', r.stdout)
 
+    def test_mistyped_option_named(self):
+        # the shared option parser, as every command: the nearest option, not the whole help
+        r = run('--sim', 'amdzen2', 'doctor', '--jsno')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('did you mean --json?', r.stderr)
+        self.assertNotIn('usage:', r.stderr)
+
     def test_problem_exits_1_with_fix(self):
         r = run('--sim', 'amdzen2:user=nobody,watchdog=1', 'doctor')
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
