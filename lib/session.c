@@ -249,15 +249,6 @@ int pm_session__disable(struct pm_session *s)
 	return r < 0 ? failed(s, "stopping the counters", r, false) : r;
 }
 
-/* Does any counter still count (open, its device not lost)? */
-static bool any_live(const struct pm_session *s)
-{
-	for (size_t k = 0; k < s->n_c; k++)
-		if (s->c[k].open && !s->c[k].lost)
-			return true;
-	return false;
-}
-
 int pm_session__read(struct pm_session *s)
 {
 	int r;
@@ -288,7 +279,7 @@ int pm_session__read(struct pm_session *s)
 		c->qual_new = 0;
 	}
 	/* devices lost mid-run leave the rest counting; with none left, it failed */
-	if (s->lost_err && !any_live(s)) {
+	if (s->lost_err && !pm_session__any_live(s)) {
 		for (size_t k = 0; k < s->n_c; k++)
 			s->c[k].cur = s->c[k].prev;
 		s->failed_device = pm_session__lost_device(s, pm_session__lost_count(s) - 1);

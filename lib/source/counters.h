@@ -114,6 +114,21 @@ struct pm_session {
  * not ours, and busy_hint), or -EPERM when the lock file is one pmumon will
  * not trust (reterr: why, and to remove it).
  */
+/* Does any counter still count (open, its device not lost)? */
+static inline bool pm_session__any_live(const struct pm_session *s)
+{
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].open && !s->c[k].lost)
+			return true;
+	return false;
+}
+
+/* How a message about a lost device ends: whether the others count on. */
+static inline const char *pm_session__rest(const struct pm_session *s)
+{
+	return pm_session__any_live(s) ? "the rest go on" : "no other device counts";
+}
+
 /* source/lock.c */
 int pm_session__lock(struct pm_session *s, const char *path, const char *what,
 		     const char *busy_hint, int *ret_handle, struct pm_diag *reterr);

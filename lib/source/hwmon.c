@@ -625,13 +625,13 @@ static void lose(struct pm_session *s, struct hw_block *k, const char *what, int
 	s->lost_err = err;
 	if (err == -ENODEV || err == -ENOENT)
 		pm_log(s->ctx, PM_LOG_WARN,
-		       "%s went away (%s): its events are not counted from now on; the rest go on",
-		       k->pmu->name, driver_error(err));
+		       "%s went away (%s): its events are not counted from now on; %s",
+		       k->pmu->name, driver_error(err), pm_session__rest(s));
 	else
 		pm_log(s->ctx, PM_LOG_WARN,
 		       "%s: %s failed: %s; its events are not counted from now on (their counts "
-		       "stop at the last good read); the rest go on",
-		       k->pmu->name, what, driver_error(err));
+		       "stop at the last good read); %s",
+		       k->pmu->name, what, driver_error(err), pm_session__rest(s));
 }
 
 /* A counter advanced by delta in dt: remember the fastest rate, warn of a risky wrap. */

@@ -658,8 +658,8 @@ static void lose_unit(struct pm_session *s, const struct pm_read_unit *ru, int e
 	if (!said)
 		pm_log(s->ctx, PM_LOG_WARN,
 		       "%s went away (%s): its events are not counted from now on (their counts stop at "
-		       "the last good read); the rest go on",
-		       device, strerror(-err));
+		       "the last good read); %s",
+		       device, strerror(-err), pm_session__rest(s));
 }
 
 /* Read every counter into last_good (and cur too when publish). */

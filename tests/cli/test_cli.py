@@ -1055,6 +1055,9 @@ class Simulated(unittest.TestCase):
             os.unlink(path)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn('PMU ali_drw_21000 went away while counting', r.stderr)
+        # the only device counting: no "the rest go on" before the stop
+        self.assertIn('no other device counts', r.stderr)
+        self.assertNotIn('the rest go on', r.stderr)
         self.assertEqual(len([l for l in r.stdout.splitlines() if 'hif_rd' in l]), 3)
 
 

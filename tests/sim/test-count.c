@@ -979,6 +979,7 @@ static void test_device_gone(void **state)
 	/* amd_l3 went away: the other PMUs go on (issue 12, item 9) */
 	assert_int_equal(pm_session__read(r.s), 0);
 	assert_true(th_logged("amd_l3 went away"));
+	assert_true(th_logged("the rest go on"));
 	rep = pm_session__report(r.s, true);
 	assert_true(rep->rows[0].value == 128 * 2.25e9);
 	assert_false(rep->rows[0].flags & (PM_ROW_LOST | PM_ROW_PARTIAL));
