@@ -554,3 +554,48 @@ int pm_spec__parse_terms(const char *s, size_t len, struct pm_spec_event *ret,
 	*ret = ev;
 	return 0;
 }
+
+/* A term's value as a number where it is one; a bare term is 1, as perf takes it. */
+static bool term_value(const struct pm_spec_term *t, uint64_t *v)
+{
+	char *end;
+
+	if (!t->value) {
+		*v = 1;
+		return true;
+	}
+	errno = 0;
+	*v = strtoull(t->value, &end, 0);
+	return !errno && end != t->value && !*end;
+}
+
+bool pm_spec__same_terms(const char *a, const char *b)
+{
+	struct pm_spec_event x = { 0 }, y = { 0 };
+	bool same = false;
+
+	if (pm_spec__parse_terms(a, strlen(a), &x, NULL) < 0 ||
+	    pm_spec__parse_terms(b, strlen(b), &y, NULL) < 0)
+		goto out;
+	same = x.n_terms == y.n_terms;
+	for (size_t i = 0; same && i < x.n_terms; i++) {
+		bool found = false;
+
+		for (size_t j = 0; !found && j < y.n_terms; j++) {
+			uint64_t u, v;
+
+			if (strcmp(x.terms[i].name, y.terms[j].name))
+				continue;
+			if (term_value(&x.terms[i], &u) && term_value(&y.terms[j], &v))
+				found = u == v;
+			else
+				found = x.terms[i].value && y.terms[j].value &&
+					!strcmp(x.terms[i].value, y.terms[j].value);
+		}
+		same = found;
+	}
+out:
+	pm_spec__done_event(&x);
+	pm_spec__done_event(&y);
+	return same;
+}

@@ -104,4 +104,11 @@ int pm_spec__parse_terms(const char *s, size_t len, struct pm_spec_event *ret,
 			 struct pm_spec_err *reterr);
 void pm_spec__done_event(struct pm_spec_event *ev);
 
+/*
+ * Whether two bare term lists encode the same event: the same terms in any
+ * order, numbers compared as numbers ("config=0x8" is "config=8"), a bare
+ * term as =1. A list that does not parse is never the same.
+ */
+bool pm_spec__same_terms(const char *a, const char *b);
+
 #endif

@@ -17,6 +17,7 @@
 #include "db/jsonpos.h"
 #include "metric/expr.h"
 #include "pmu.h"
+#include "spec.h"
 #include "util/cpus.h"
 #include "util/util.h"
 
@@ -621,6 +622,7 @@ static int add_event(struct pm_ctx *ctx, const char *pack, const struct jtext *t
 	struct pm_strbuf event = { 0 }, terms = { 0 };
 	char table_pmu[64], family[64], unit_str[64];
 	const char *key = "EventName";
+	bool warned = false;
 	int r = 0;
 
 	r = name || jstr(ev, "ArchStdEvent") ? pm_jevents_event(ev, std, &event, &key) : -EINVAL;
@@ -662,7 +664,24 @@ static int add_event(struct pm_ctx *ctx, const char *pack, const struct jtext *t
 			continue;
 		have = (struct pm_alias *)pm_pmu__find_alias(p, name);
 		if (have) {
-			/* sysfs wins; the pack may still describe it */
+			/*
+			 * sysfs wins: the driver knows its own encoding (perf lets a JSON
+			 * file's replace it: util/pmu.c update_alias). Where the two
+			 * encode different events, say so: one of them is wrong.
+			 */
+			if (kind != ENTRY_PACK && !warned && have->origin &&
+			    !strcmp(have->origin, "sysfs") &&
+			    !pm_spec__same_terms(have->terms, a.terms)) {
+				char at[1200];
+
+				where_entry(t, idx, "EventName", at, sizeof(at));
+				pm_log(ctx, PM_LOG_WARN,
+				       "%s: event '%s' is '%s' in this file but '%s' in the kernel's "
+				       "sysfs for %s; counting the kernel's (perf would count the "
+				       "file's)",
+				       at, name, a.terms, have->terms, p->name);
+				warned = true; /* once for the entry, not once per instance */
+			}
 			if (!have->desc && a.desc)
 				have->desc = strdup(a.desc);
 			continue;
@@ -1333,6 +1352,32 @@ static void attach_traits(struct pm_ctx *ctx, struct pm_db *db)
 	}
 }
 
+/*
+ * A metric name defined again by a later pack (a user's --events-dir file over a
+ * built-in pack): the last definition counts (pm_db__find_metric), so the
+ * earlier one is listed as replaced, and a group brings its name only once.
+ */
+static int mark_replaced(struct pm_db *db)
+{
+	for (size_t i = 0; i < db->n_metrics; i++) {
+		struct pm_metric_def *m = &db->metrics[i];
+		const struct pm_metric_def *w = pm_db__find_metric(db, m->name);
+		struct pm_strbuf why = { 0 };
+
+		if (w == m)
+			continue;
+		pm_strbuf__printf(&why,
+				  "replaced by the metric of the same name in %s, the later "
+				  "pack",
+				  w->pack);
+		if (why.oom)
+			return -ENOMEM;
+		free((char *)m->unavailable);
+		m->unavailable = why.s;
+	}
+	return 0;
+}
+
 int pm_db__load(struct pm_ctx *ctx, struct pm_db **ret_db)
 {
 	struct pm_db *db;
@@ -1368,6 +1413,8 @@ int pm_db__load(struct pm_ctx *ctx, struct pm_db **ret_db)
 			r = load_mapfile(ctx, db, db->files[i]);
 	if (r == 0)
 		r = load_sys_tables(ctx, db);
+	if (r == 0)
+		r = mark_replaced(db);
 	if (r < 0) {
 		pm_db__free(db);
 		return r;

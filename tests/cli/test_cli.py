@@ -618,6 +618,43 @@ class Simulated(unittest.TestCase):
                           r.stderr)
             self.assertIn('malformed JSON', r.stderr)
 
+    def test_perf_yitian_sys_tables(self):
+        # perf's own thead/yitian710/sys files (tests/data/pmu-events) on the simulated
+        # Yitian: its two metrics replace the built-in pack's of the same name (said in
+        # the list), a group brings each name once, and they equal the scenario's truth
+        tree = os.path.join(os.environ['PMUMON_SOURCE_ROOT'], 'tests', 'data', 'pmu-events')
+        fd, scn = tempfile.mkstemp(suffix='.scn')
+        with os.fdopen(fd, 'w') as f:
+            f.write('jitter 0\nddr.read 0\nddr.read[5] 12.8G\nddr.write 0\n'
+                    'ddr.write[2] 3.2G\nddr.rmw 0\nddr.rmw[2] 0.8G\n')
+        try:
+            r = run('--sim', 'yitian710', '--events-dir', tree, 'list', 'metrics', 'ddr_*')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn('ddr_read_bandwidth.all       MB/s   group ali_drw  '
+                          '(perf:arm64/thead/yitian710/sys)', r.stdout)
+            self.assertIn('unavailable: replaced by the metric of the same name in '
+                          'perf:arm64/thead/yitian710/sys, the later pack', r.stdout)
+            r = run('--sim', 'yitian710:scenario=' + scn, '--events-dir', tree, 'stat', '-a',
+                    '-M', 'ali_drw', '-j', '--', 'sleep', '2')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            got = [json.loads(l) for l in r.stdout.splitlines()]
+            names = [j['event'] for j in got if j['metric']]
+            self.assertEqual(sorted(names), ['ddr_bandwidth.all', 'ddr_read_bandwidth.all',
+                                             'ddr_write_bandwidth.all'])
+            v = {j['event']: j['value'] for j in got if j['metric']}
+            self.assertTrue(abs(v['ddr_read_bandwidth.all'] - 12800) <= 1e-6, v)
+            self.assertTrue(abs(v['ddr_write_bandwidth.all'] - 4000) <= 1e-6, v)  # + rmw
+            # its events: ddr_cycles is the JSON's name for sysfs's `cycle` (config 0x80)
+            r = run('--sim', 'yitian710', '--events-dir', tree, 'stat', '-a', '-x,',
+                    '-e', 'ddr_cycles', '-e', 'cycle', '--', 'sleep', '1')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            vals = [l.split(',')[8] for l in r.stdout.splitlines()[1:]]
+            self.assertEqual(len(vals), 2)
+            self.assertEqual(vals[0], vals[1])
+            self.assertGreater(int(vals[0]), 0)
+        finally:
+            os.unlink(scn)
+
     def test_events_dir_errors_name_the_file(self):
         # issue 14 item 9: the user's file, line and column, and the field; item 8: a
         # directory the mapfile does not pick is not read (its broken file says nothing)
