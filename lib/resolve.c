@@ -804,6 +804,129 @@ static int resolve_symbol(struct resolver *rs, const struct pm_spec_event *se, s
 }
 
 /*
+ * The terms perf takes after a symbolic event's name (parse-events.y 6.1,
+ * event_legacy_symbol: value_sym '/' event_config '/', and the cache event's
+ * opt_event_config; config_term_common): name= labels it, configN= replaces
+ * that config word, cpu= says where (newer perf; term_cpus), sampling terms
+ * are refused as everywhere. No PMU's formats apply.
+ */
+static int apply_symbol_terms(struct resolver *rs, const struct pm_spec_event *se,
+			      struct resolved *res, const char **ret_label)
+{
+	for (size_t i = 0; i < se->n_terms; i++) {
+		const struct pm_spec_term *t = &se->terms[i];
+		const char *n = t->name;
+		uint64_t v;
+		int r;
+
+		if (!strcmp(n, "cpu"))
+			continue;
+		if (!strcmp(n, "name")) {
+			if (!t->value || !t->value[0])
+				return spec_error(rs, t->pos, t->len, -EINVAL, "write name=LABEL",
+						  "term 'name' needs a value");
+			*ret_label = t->value;
+			continue;
+		}
+		for (size_t s = 0; s < PM_ARRAY_SIZE(sampling_terms); s++)
+			if (!strcmp(n, sampling_terms[s]))
+				return spec_error(rs, t->pos, t->len, -EOPNOTSUPP, "drop the term",
+						  "term '%s' is for sampling; pmumon counts", n);
+		if (strcmp(n, "config") && strcmp(n, "config1") && strcmp(n, "config2"))
+			return spec_error(rs, t->pos, t->len, -ENOENT,
+					  "terms after a named event: name, config, config1, "
+					  "config2, cpu",
+					  "unknown term '%s' for event '%s'", n, se->pmu);
+		if (!t->value)
+			return spec_error(rs, t->pos, t->len, -EINVAL, "write e.g. config=0x1a",
+					  "term '%s' needs a value", n);
+		r = parse_num_value(rs, t, t->value_pos, strlen(t->value), &v);
+		if (r < 0)
+			return r;
+		for (size_t k = 0; k < res->n_inst; k++) {
+			struct perf_event_attr *a = &res->inst[k].attr;
+
+			if (!n[6])
+				a->config = v;
+			else if (n[6] == '1')
+				a->config1 = v;
+			else
+				a->config2 = v;
+		}
+	}
+	return 0;
+}
+
+/*
+ * NAME/terms/ where NAME is no PMU but an event: perf's cycles/name=x/,
+ * L1-dcache-loads/name=y/ (a symbol's terms, above) and tsc/name=t/ (an alias
+ * with more terms, on every PMU that has it). The label is name= or the event
+ * as written, NAME/terms/mods, as perf prints it. 1: NAME is no event either.
+ */
+static int resolve_named_with_terms(struct resolver *rs, const struct pm_spec_event *se,
+				    struct resolved *res)
+{
+	struct pm_ctx *ctx = rs->l->ctx;
+	struct pm_spec_event sym = { .kind = PM_SPEC_SYMBOL, .name = se->pmu, .pos = se->pos };
+	struct pm_spec_term *terms;
+	const char *label = NULL;
+	uint64_t cache_config;
+	int cache, op, r;
+
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (pm_pmu__matches(ctx->pmus[i], se->pmu))
+			return 1;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(generic_events); i++)
+		if (!strcmp(generic_events[i].name, se->pmu))
+			goto symbol;
+	if (legacy_cache(se->pmu, &cache_config, &cache, &op) != 0)
+		goto symbol;
+	/* an alias: the alias as the first term, then the user's */
+	terms = calloc(se->n_terms + 1, sizeof(*terms));
+	if (!terms)
+		return -ENOMEM;
+	terms[0] = (struct pm_spec_term){ .name = se->pmu, .pos = se->pos, .len = strlen(se->pmu) };
+	memcpy(terms + 1, se->terms, se->n_terms * sizeof(*terms));
+	r = 0;
+	for (size_t i = 0; i < ctx->n_pmus && r == 0; i++) {
+		const struct pm_pmu *p = ctx->pmus[i];
+		uint64_t config[PM_CONFIG_WORDS] = { 0 };
+		struct perf_event_attr attr;
+		struct term_result tr = { 0 };
+
+		if (!pm_pmu__find_alias(p, se->pmu))
+			continue;
+		r = apply_terms(rs, p, terms, se->n_terms + 1, true, 0, 0, 0, config, &tr);
+		if (r < 0)
+			break;
+		if (res->n_inst == 0) {
+			take_alias(res, tr.alias);
+			label = tr.label;
+		}
+		init_attr(&attr, p->type, config);
+		r = add_inst(res, p, p->name, &attr);
+	}
+	free(terms);
+	if (r < 0 || res->n_inst == 0)
+		return r < 0 ? r : 1;
+	goto label;
+symbol:
+	r = resolve_symbol(rs, &sym, res);
+	if (r == 0)
+		r = apply_symbol_terms(rs, se, res, &label);
+	if (r < 0)
+		return r;
+	free(res->ev.label); /* the bare name's: the label is the event as written */
+	res->ev.label = NULL;
+label:
+	r = term_cpus(rs, se, &res->ev.cpus);
+	if (r < 0)
+		return r;
+	res->ev.label = pmu_label(rs, se, label, se->pmu);
+	return res->ev.label ? 0 : -ENOMEM;
+}
+
+/*
  * perf's breakpoint (parse-events.c parse_events_add_breakpoint, 6.1): type
  * PERF_TYPE_BREAKPOINT at bp_addr; bp_type as given, else r|w; bp_len as
  * given, else (or 0) sizeof(long) for x alone and HW_BREAKPOINT_LEN_4 for the
@@ -1055,7 +1178,9 @@ static int resolve_one(struct resolver *rs, const struct pm_spec_event *se, stru
 	res->ev.scale = 1.0;
 	switch (se->kind) {
 	case PM_SPEC_PMU:
-		r = resolve_pmu_event(rs, se, res);
+		r = resolve_named_with_terms(rs, se, res);
+		if (r == 1) /* NAME is a PMU, or nothing: */
+			r = resolve_pmu_event(rs, se, res);
 		break;
 	case PM_SPEC_SYMBOL:
 		r = resolve_symbol(rs, se, res);

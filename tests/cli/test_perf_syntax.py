@@ -123,6 +123,38 @@ class Simulated(unittest.TestCase):
             self.assertEqual(r.returncode, 2, bad + ': ' + r.stderr)
             self.assertIn("'cpu", r.stderr)
 
+    def test_named_event_with_terms(self):
+        # perf's NAME/terms/ where NAME is an event, not a PMU: the label is name= or the
+        # event as written; config= replaces the symbol's config; an alias takes the
+        # PMU's terms (hif_rd on every ali_drw PMU, one row)
+        cases = (('cpu-clock/name=bar/', 'bar'), ('task-clock//', 'task-clock//'),
+                 ('page-faults/config=2/', 'page-faults/config=2/'),
+                 ('task-clock/name=t/u', 't'), ('cs/name=sw/', 'sw'))
+        for spec, label in cases:
+            r = run('--sim', 'amdzen2', 'stat', '-x,', '-e', spec, '--', 'sleep', '1')
+            self.assertEqual(r.returncode, 0, spec + ': ' + r.stderr)
+            self.assertEqual(list(ours(r.stdout)), [label], spec)
+        # cpu= after a symbol: that CPU only (newer perf's term)
+        r = run('--sim', 'amdzen2', 'stat', '-A', '-a', '-x,', '-e', 'cpu-clock/cpu=3,name=c3/',
+                '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([w['cpu'] for w in csv.DictReader(io.StringIO(r.stdout))
+                          if w['type'] == 'total'], ['3'])
+        r = run('--sim', 'yitian710', 'stat', '-a', '-x,', '-e', 'hif_rd/name=rd/',
+                '-e', 'hif_rd', '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = ours(r.stdout)
+        self.assertEqual(got['rd'], got['hif_rd'])
+        self.assertGreater(int(got['rd'][0]), 0)
+        for spec, msg in (('task-clock/foo=1/', "unknown term 'foo' for event 'task-clock'"),
+                          ('task-clock/name/', "term 'name' needs a value"),
+                          ('cycles/period=100/', "term 'period' is for sampling"),
+                          ('hif_rd/nope=1/', "unknown term 'nope'"),
+                          ('nosuch/x/', "unknown PMU 'nosuch'")):
+            r = run('--sim', 'yitian710', 'stat', '-a', '-e', spec, '--', 'sleep', '1')
+            self.assertEqual(r.returncode, 2, spec + ': ' + r.stderr)
+            self.assertIn(msg, r.stderr, spec)
+
     def test_breakpoint_syntax_errors(self):
         for spec in ('mem:0x1000:ww', 'mem:', 'mem:0X10', 'mem:0x1000::u', 'mem:0x1000:q'):
             r = run('--sim', 'amdzen2', 'stat', '-e', spec, '--', 'sleep', '1')
@@ -235,6 +267,19 @@ class SideBySide(unittest.TestCase):
             self.assertEqual(p.returncode, 0, spec + ': ' + p.stderr)
             self.assertEqual(r.returncode, 0, spec + ': ' + r.stderr)
             self.assertTrue(all(v for v, _ in ours(r.stdout).values()), spec)
+
+    def test_named_event_with_terms(self):
+        # perf 6.1 takes NAME/terms/ after a symbolic event and labels the row name= or
+        # the event as written; counts of software events agree within a command's noise
+        for spec in ('cpu-clock/name=bar/', 'task-clock//', 'page-faults/config=2/',
+                     'task-clock/name=t/u', 'cs/name=sw/'):
+            p, r = self.both(spec, 'true')
+            self.assertEqual(p.returncode, 0, spec + ': ' + p.stderr)
+            self.assertEqual(r.returncode, 0, spec + ': ' + r.stderr)
+            self.assertEqual(sorted(ours(r.stdout)), sorted(theirs(p.stderr)), spec)
+        p, r = self.both('page-faults/config=2/', 'true')
+        want, got = list(theirs(p.stderr).values())[0], list(ours(r.stdout).values())[0][0]
+        self.assertTrue(abs(int(want) - int(got)) <= 10, (want, got))
 
     def test_cpu_term(self):
         """cpu= is newer than perf 6.1 (the number form Linux 6.16, a PMU's name later):
