@@ -1224,10 +1224,12 @@ static int load_perf_dir(struct pm_ctx *ctx, struct pm_db *db, const char *dir, 
 	json_t *stds;
 	int r = 0;
 
-	/* named from its arch on ("perf:x86/sapphirerapids"), wherever the tree is */
+	/* named from its arch on ("perf:x86/sapphirerapids"), wherever the tree is: the
+	 * arch directory's name, then dir's path below it (dir begins with arch's) */
 	while (from > arch && from[-1] != '/')
 		from--;
-	snprintf(name, sizeof(name), "perf:%.*s", (int)PM_MIN(dir - from + dir_len, 100), from);
+	snprintf(name, sizeof(name), "perf:%.*s%.*s", (int)(arch + arch_len - from), from,
+		 (int)PM_MIN(dir_len - arch_len, 100), dir + arch_len);
 	for (size_t i = 0; i < db->n_packs; i++)
 		if (!strcmp(db->packs[i].name, name))
 			return 0; /* already loaded */

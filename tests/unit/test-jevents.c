@@ -597,6 +597,9 @@ static void check_metrics(const char *fixture, const char *const *dirs, size_t w
 		assert_int_equal(pm_ctx__metric(ctx, i, &mi), 0);
 		if (!strncmp(mi.pack, "perf:", 5)) {
 			assert_null(mi.unavailable);
+			/* named from the arch on: "/x86/amdzen4/" is perf:x86/amdzen4 */
+			assert_int_equal(strlen(mi.pack + 5), strlen(dirs[0]) - 2);
+			assert_memory_equal(mi.pack + 5, dirs[0] + 1, strlen(dirs[0]) - 2);
 			listed++;
 		}
 	}
@@ -611,7 +614,7 @@ static void test_metrics_attach(void **state)
 	static const char *const zen4[] = { "/x86/amdzen4/", NULL };
 	static const char *const n2[] = { "/arm64/arm/neoverse-n2-v2/", NULL };
 	static const char *const hy[] = { "/x86/pmumon-synthetic/", NULL };
-	static const char *const yt[] = { "/thead/yitian710/sys/", NULL };
+	static const char *const yt[] = { "/arm64/thead/yitian710/sys/", NULL };
 
 	(void)state;
 	check_metrics("spr-1s", spr, 9, true);
