@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Build pmumon and run every test suite (unit, sim, cli, hw, fuzz, lib), then
+# Build pmumon and run every test suite (unit, sim, cli, hw, fuzz, lib, tree), then
 # the unit/sim/fuzz/cli suites again under ASan+UBSan (the commands' threads
 # and HTTP too), unit/sim under valgrind, the
 # snapshot threads example under ThreadSanitizer, build, lint, install and check

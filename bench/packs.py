@@ -10,16 +10,16 @@ one CPU's directory cost? Wall time, CPU time and peak RSS of
 the median of RUNS interleaved runs, measured in this one run on this machine;
 pmumon's figures as ratios to perf's.
 
-The tree is SYNTHETIC: neither a kernel tree nor a network is here, so it is
-made of the perf files committed in tests/data/pmu-events (Intel Sapphire
-Rapids core and uncore, AMD Zen 4, Arm Neoverse N2, CMN sys tables), their
-entries repeated with new names into files of a real tree's sizes, under
-CPU directories with a mapfile row each, until it is about --mib MiB (a
-kernel's tools/perf/pmu-events/arch/ is ~25 MB). The row this machine
-(the simulated AMD Zen 2) matches is the last x86 row, so every other row is
-tried first, and its directory is a big server's (~4 MB, ~9000 entries). Give --tree DIR to measure a real checkout instead.
+The tree is a kernel's: Debian's linux-source-6.12 (scripts/perf-tree extracts its
+tools/perf/pmu-events, 25 MB of JSON in 800 files); the simulated AMD Zen 2 picks its
+mapfile's amdzen2 row, and this machine's own CPU its row ('pmumon+tree live'). Give
+--tree DIR for another checkout. Where no kernel source is installed, or with
+--synthetic, the tree is made of the perf files committed in tests/data/pmu-events,
+their entries repeated with new names into files of a real tree's sizes, under CPU
+directories with a mapfile row each, until it is about --mib MiB; the row the
+simulated Zen 2 matches is the last x86 row, and its directory a big server's.
 
-usage: bench/packs.py [--build DIR] [--baseline DIR] [--runs N] [--mib M] [--tree DIR]
+usage: bench/packs.py [--build DIR] [--baseline DIR] [--runs N] [--tree DIR | --synthetic [--mib M]]
 """
 import argparse
 import copy
@@ -116,8 +116,18 @@ def main():
     ap.add_argument('--baseline', help="another build directory whose pmumon runs beside this one's")
     ap.add_argument('--runs', type=int, default=11)
     ap.add_argument('--mib', type=float, default=25)
-    ap.add_argument('--tree', help='a real pmu-events directory instead of the synthetic one')
+    ap.add_argument('--tree', help="a pmu-events directory (default: linux-source's, scripts/perf-tree)")
+    ap.add_argument('--synthetic', action='store_true', help='a tree made of tests/data files')
     a = ap.parse_args()
+    if not a.tree and not a.synthetic:
+        r = subprocess.run([os.path.join(HERE, '..', 'scripts', 'perf-tree'),
+                            os.path.join(a.build, 'tests', 'perf-tree')],
+                           capture_output=True, text=True)
+        if r.returncode == 0:
+            a.tree = r.stdout.strip()
+        else:
+            print(r.stderr.strip() + '; a synthetic tree instead', file=sys.stderr)
+            a.synthetic = True
     pmumon = os.path.join(a.build, 'cli', 'pmumon')
     launcher = os.path.join(a.build, 'bench', 'measure')
     perf = shutil.which('perf')
@@ -133,6 +143,20 @@ def main():
             'pmumon': [pmumon, '--sim', 'amdzen2', 'list', 'metrics'],
             'perf': [perf, 'stat', '-e', 'cpu-clock', 'true'],
         }
+        if a.tree:  # this machine's own CPU and its row of the kernel's mapfile
+            cmds['pmumon+tree live'] = [pmumon, '--events-dir', tree, 'list', 'metrics']
+            cmds['pmumon live'] = [pmumon, 'list', 'metrics']
+            # the largest directory a mapfile row picks (6.12: cascadelakex, 2.6 MB, row
+            # GenuineIntel-6-55-[56789ABCDEF]): the spr-1s fixture tree as a Cascade Lake
+            clx = os.path.join(tmp, 'clx-root')
+            shutil.copytree(os.path.join(a.build, 'tests', 'sysfs', 'spr-1s'), clx,
+                            symlinks=True)
+            with open(os.path.join(clx, 'proc', 'cpuinfo'), 'w') as f:
+                f.write('processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n'
+                        'model\t\t: 85\nstepping\t: 7\n')
+            cmds['pmumon+tree clx'] = [pmumon, '--root', clx, '--events-dir', tree, 'list',
+                                       'metrics']
+            cmds['pmumon clx'] = [pmumon, '--root', clx, 'list', 'metrics']
         if a.baseline:
             cmds['base+tree'] = [os.path.join(a.baseline, 'cli', 'pmumon')] + cmd
         res = {k: [] for k in cmds}
@@ -140,16 +164,24 @@ def main():
             for k, c in cmds.items():   # interleaved, so drift hits all alike
                 res[k].append(measure(launcher, c))
         med = {k: [statistics.median(r[i] for r in v) for i in range(3)] for k, v in res.items()}
-    print('%s tree: %.1f MB of JSON; %d CPUs; median of %d runs\n' %
-          ('a' if a.tree else 'SYNTHETIC', size / 1e6, os.cpu_count(), a.runs))
-    print('%-12s %9s %9s %13s' % ('', 'wall ms', 'CPU ms', 'peak RSS KiB'))
+    print('%s: %.1f MB of JSON; %d CPUs; median of %d runs\n' %
+          (a.tree or 'SYNTHETIC tree', size / 1e6, os.cpu_count(), a.runs))
+    print('%-17s %9s %9s %13s' % ('', 'wall ms', 'CPU ms', 'peak RSS KiB'))
     for k, (w, c, r) in med.items():
-        print('%-12s %9.1f %9.1f %13d' % (k, 1e3 * w, 1e3 * c, r))
+        print('%-17s %9.1f %9.1f %13d' % (k, 1e3 * w, 1e3 * c, r))
     t, p, n = med['pmumon+tree'], med['perf'], med['pmumon']
     print('\npmumon with the tree, wall: %.1f ms (target < 100 ms); %.2fx perf stat start-up'
           % (1e3 * t[0], t[0] / p[0]))
     print('the tree costs: %+.1f ms wall, %+.1f ms CPU, %+.1f MiB peak RSS (target < 20 MiB)'
           % (1e3 * (t[0] - n[0]), 1e3 * (t[1] - n[1]), (t[2] - n[2]) / 1024))
+    if a.tree:
+        lt, ln = med['pmumon+tree live'], med['pmumon live']
+        print('this machine (its own mapfile row): %.1f ms wall with the tree, %+.1f ms and '
+              '%+.1f MiB for the tree' % (1e3 * lt[0], 1e3 * (lt[0] - ln[0]), (lt[2] - ln[2]) / 1024))
+        st, sn = med['pmumon+tree clx'], med['pmumon clx']
+        print('Cascade Lake (the largest directory): %.1f ms wall with the tree (%.2fx perf '
+              'stat start-up), %+.1f ms and %+.1f MiB for the tree'
+              % (1e3 * st[0], st[0] / p[0], 1e3 * (st[0] - sn[0]), (st[2] - sn[2]) / 1024))
     if a.baseline:
         b = med['base+tree']
         print('base with the tree: %.1f ms wall, %.1f MiB peak RSS (%s): %.1fx the time'

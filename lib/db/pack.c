@@ -1145,8 +1145,9 @@ static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack
 	json_array_foreach(arr, i, e) {
 		/* an ArchStdEvent may name one of the arch's standard metrics (sbsa.json) */
 		json_t *std = std_event(stds, e);
+		bool is_metric = field_or_std(e, std, "MetricName") != NULL;
 
-		if (field_or_std(e, std, "MetricName")) {
+		if (is_metric) {
 			const char *compat = field_or_std(e, std, "Compat");
 			bool have = !compat;
 
@@ -1155,9 +1156,13 @@ static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack
 				have = compat_ok(compat, ctx->pmus[p]);
 			if (have)
 				r = add_metric(ctx, db, pack, &t, i, e, std, true);
-		} else if (jstr(e, "EventName") || jstr(e, "ArchStdEvent")) {
+		}
+		/* an entry with an EventName is also an event, a metric or not: jevents.py
+		 * makes both of Intel's uncore LLC_MISSES.PCIE_READ (EventName and MetricName) */
+		if (r == 0 && (field_or_std(e, std, "EventName") ||
+			       (!is_metric && jstr(e, "ArchStdEvent")))) {
 			r = add_event(ctx, pack, &t, i, e, kind, stds);
-		} else {
+		} else if (!is_metric) {
 			char at[1200];
 
 			pm_log(ctx, PM_LOG_WARN,

@@ -1035,6 +1035,28 @@ static void test_errors_more(void **state)
 	pm_ctx__free(ctx);
 }
 
+/* An entry with an EventName and a MetricName is both, as jevents.py makes it (Intel's
+ * uncore LLC_MISSES.PCIE_READ in skylakex/uncore-io.json, 6.12). */
+static void test_event_and_metric(void **state)
+{
+	static const char both[] = "[{\"EventName\": \"X.BOTH\", \"EventCode\": \"0x83\",\n"
+				   "  \"MetricName\": \"X.BOTH\", \"MetricExpr\": \"x.both * 4\"}]";
+	const struct pm_file f[] = {
+		{ "my/x86/mapfile.csv", MAP, sizeof(MAP) - 1 },
+		{ "my/x86/a/both.json", both, sizeof(both) - 1 },
+	};
+	const struct pm_alias *al;
+	struct pm_ctx *ctx;
+
+	(void)state;
+	ctx = spr_with(f, PM_ARRAY_SIZE(f));
+	al = pm_pmu__find_alias(pmu_named(ctx, "cpu"), "x.both");
+	assert_non_null(al);
+	assert_string_equal(al->terms, "event=0x83");
+	assert_non_null(pm_db__find_metric(ctx->db, "X.BOTH"));
+	pm_ctx__free(ctx);
+}
+
 /*
  * A perf file whose event the kernel's sysfs also names: the kernel's encoding
  * counts, the same event spelt differently says nothing, a different one is
@@ -1202,6 +1224,7 @@ int main(void)
 		cmocka_unit_test(test_errors_located),
 		cmocka_unit_test(test_errors_more),
 		cmocka_unit_test(test_sysfs_encoding_differs),
+		cmocka_unit_test(test_event_and_metric),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
