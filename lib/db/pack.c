@@ -1363,6 +1363,8 @@ static void attach_traits(struct pm_ctx *ctx, struct pm_db *db)
  * A metric name defined again by a later pack (a user's --events-dir file over a
  * built-in pack): the last definition counts (pm_db__find_metric), so the
  * earlier one is listed as replaced, and a group brings its name only once.
+ * Within one pack a name may come twice, once per core PMU of a hybrid
+ * (perf's alderlake files: IpCall for cpu_core and for cpu_atom); both stay.
  */
 static int mark_replaced(struct pm_db *db)
 {
@@ -1371,7 +1373,8 @@ static int mark_replaced(struct pm_db *db)
 		const struct pm_metric_def *w = pm_db__find_metric(db, m->name);
 		struct pm_strbuf why = { 0 };
 
-		if (w == m)
+		/* one pack's same name twice is a hybrid's pair (Unit cpu_core, cpu_atom) */
+		if (w == m || !strcmp(w->pack, m->pack))
 			continue;
 		pm_strbuf__printf(&why,
 				  "replaced by the metric of the same name in %s, the later "

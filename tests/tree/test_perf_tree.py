@@ -9,10 +9,20 @@ tree (with its real metric.py) generates perf's tables; tests/data/pmu-events/ge
 reads the event strings back out of them. tests/helpers/jevents-dump.c gives what pmumon
 makes of every entry of the same files. The two must be equal: every event, its PMU (Unit
 table) and its string, in every table; every metric perf builds is a metric of pmumon's and
-its MetricExpr parses."""
+its MetricExpr parses.
+
+PerfList: where linux-perf 6.1 is installed, its compiled tables against linux-source-6.1's
+tree read by pmumon: for one CPU id per x86 mapfile row, `PERF_CPUID=ID perf list --details
+metric` (the metrics perf 6.1 has for that CPU, with their expressions) and `pmumon --root R
+--events-dir TREE list metrics` on a fixture tree whose cpuinfo says that CPU: the same
+metrics, the same expressions, the same count. (Events cannot be compared so: perf lists a
+table's events only on a machine with its core PMU, which this VM lacks.)"""
+import collections
 import importlib.util
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,6 +68,64 @@ def metric_names(c):
             for s in arrays[e.group(1)]:
                 rows.add((table, s.split('\\000')[0].lower()))
     return rows
+
+
+def ids_per_row(mapfile):
+    """One x86 CPU id for each mapfile row: the first id of a sweep whose first matching row
+    is that row, matched as perf's arch/x86/util/header.c strcmp_cpuid_str() matches (a
+    row with three '-' against the whole id, else against it without its stepping)."""
+    rows = []
+    with open(mapfile) as f:
+        for i, line in enumerate(f):
+            if i and line.strip() and not line.startswith('#'):
+                fields = line.strip().split(',')
+                rows.append((re.compile(fields[0].replace('[[:xdigit:]]', '[0-9A-Fa-f]')),
+                             fields[0].count('-') == 3, fields[2]))
+    ids = [('GenuineIntel', 6, m, s) for m in range(256) for s in range(16)] + \
+        [('AuthenticAMD', f, m, 0) for f in (23, 25, 26) for m in range(256)]
+    picked = {}
+    for v, fam, model, step in ids:
+        cpuid = '%s-%d-%X-%X' % (v, fam, model, step)
+        for rx, full, d in rows:
+            if rx.fullmatch(cpuid if full else cpuid.rsplit('-', 1)[0]):
+                picked.setdefault(d, (v, fam, model, step))
+                break
+    return picked
+
+
+def perf_list_metrics(cpuid):
+    """(name, expression) of each metric `perf list --details metric` prints for cpuid."""
+    r = subprocess.run(['perf', 'list', '--details', 'metric'], capture_output=True,
+                       text=True, env=dict(os.environ, PERF_CPUID=cpuid))
+    out, name, brackets = [], None, []
+    for line in r.stdout.splitlines() + ['  END']:
+        if re.match(r'^  \S', line):
+            if name:
+                out.append((name, brackets[-1] if brackets else None))
+            name, brackets = line.strip(), []
+        elif re.match(r'^ {7}\[', line):
+            brackets.append(line.strip()[1:-1])
+    return collections.Counter(out)
+
+
+def our_list_metrics(pmumon, args):
+    """(name, expression) of each perf-tree metric `pmumon list metrics` prints, and the
+    directory the mapfile picked."""
+    r = subprocess.run([pmumon, '-v'] + args + ['list', 'metrics'], capture_output=True,
+                       text=True)
+    out, name = [], None
+    for line in r.stdout.splitlines():
+        h = re.match(r'^  (\S+)\s.*\((perf:[^)]*)\)$', line)
+        if h:
+            name = h.group(1)
+        elif name and line.startswith('      = '):
+            out.append((name, line[len('      = '):]))
+            name = None
+        elif name and line.startswith('      unavailable'):
+            out.append((name, line.strip()))
+            name = None
+    d = re.search(r'perf events for \S+: (\S+)', r.stderr)
+    return collections.Counter(out), d.group(1) if d else None
 
 
 class WholeTree(unittest.TestCase):
@@ -112,6 +180,60 @@ class WholeTree(unittest.TestCase):
               % (self.tree, len(self.arches), total_events, total_metrics), file=sys.stderr)
         # a whole tree, not a subset: Intel alone has tens of thousands of events
         self.assertGreater(total_events, 40000)
+
+
+def perf_61():
+    try:
+        r = subprocess.run(['perf', '--version'], capture_output=True, text=True)
+    except OSError:
+        return False
+    return r.returncode == 0 and r.stdout.startswith('perf version 6.1.')
+
+
+@unittest.skipUnless(perf_61(), 'needs linux-perf 6.1 (its tables come from linux-source-6.1)')
+class PerfList(unittest.TestCase):
+    def test_metrics_per_cpu(self):
+        r = subprocess.run([os.path.join(SRC, 'scripts', 'perf-tree'), CACHE, '6.1'],
+                           capture_output=True, text=True)
+        if r.returncode == 77:
+            self.skipTest(r.stderr.strip())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        tree = r.stdout.strip()
+        pmumon = os.environ['PMUMON']
+        base = os.path.join(os.environ['PMUMON_TEST_SYSFS'], 'spr-1s')
+        picked = ids_per_row(os.path.join(tree, 'arch', 'x86', 'mapfile.csv'))
+        self.assertGreater(len(picked), 30)
+        total = 0
+        with tempfile.TemporaryDirectory() as tmp:
+            for d, (vendor, fam, model, step) in sorted(picked.items()):
+                cpuid = '%s-%d-%X-%X' % (vendor, fam, model, step)
+                root = os.path.join(tmp, d)
+                shutil.copytree(base, root, symlinks=True)
+                with open(os.path.join(root, 'proc', 'cpuinfo'), 'w') as f:
+                    f.write('processor\t: 0\nvendor_id\t: %s\ncpu family\t: %d\n'
+                            'model\t\t: %d\nstepping\t: %d\n' % (vendor, fam, model, step))
+                want = perf_list_metrics(cpuid)
+                got, picked_dir = our_list_metrics(pmumon, ['--root', root,
+                                                            '--events-dir', tree])
+                with self.subTest(cpu=cpuid, dir=d):
+                    self.assertEqual(os.path.basename(picked_dir or ''), d)
+                    # perf 6.1 lists no metric of an entry that is also an event and has no
+                    # MetricGroup (util/metricgroup.c metricgroup__print_pmu_event: "if
+                    # (pe->name) return 0"); pmumon, as newer perf, has it
+                    for name in os.listdir(picked_dir):
+                        with open(os.path.join(picked_dir, name)) as f:
+                            for e in json.load(f):
+                                if e.get('EventName') and e.get('MetricName') and \
+                                        not e.get('MetricGroup'):
+                                    # (the listing's first word: "power_channel_ppd %")
+                                    first = e['MetricName'].split()[0]
+                                    for k in [k for k in got if k[0] == first]:
+                                        del got[k]
+                    self.assertEqual(sorted((want - got).elements())[:10], [], 'perf only')
+                    self.assertEqual(sorted((got - want).elements())[:10], [], 'pmumon only')
+                total += sum(want.values())
+        print('perf 6.1 and pmumon on linux-source-6.1: %d CPUs, %d metrics alike'
+              % (len(picked), total), file=sys.stderr)
 
 
 if __name__ == '__main__':

@@ -1057,6 +1057,36 @@ static void test_event_and_metric(void **state)
 	pm_ctx__free(ctx);
 }
 
+/* One file's metric name twice, once per core PMU of a hybrid (perf's alderlake: IpCall
+ * for cpu_core and cpu_atom): neither is "replaced" (linux-source-6.1's tree, tests/tree). */
+static void test_hybrid_metric_pair(void **state)
+{
+	static const char m[] =
+		"[{\"MetricName\": \"IpX\", \"MetricExpr\": \"a.ev / b.ev\", \"Unit\": \"cpu_core\"},\n"
+		" {\"MetricName\": \"IpX\", \"MetricExpr\": \"a.ev\", \"Unit\": \"cpu_atom\"}]";
+	const struct pm_file f[] = {
+		{ "my/x86/mapfile.csv", MAP, sizeof(MAP) - 1 },
+		{ "my/x86/a/m.json", m, sizeof(m) - 1 },
+	};
+	struct pm_ctx *ctx;
+	size_t seen = 0;
+
+	(void)state;
+	ctx = spr_with(f, PM_ARRAY_SIZE(f));
+	for (size_t i = 0; i < pm_ctx__metric_count(ctx); i++) {
+		struct pm_metric_info mi;
+
+		assert_int_equal(pm_ctx__metric(ctx, i, &mi), 0);
+		if (strcmp(mi.name, "IpX"))
+			continue;
+		if (mi.unavailable && strstr(mi.unavailable, "replaced"))
+			fail_msg("IpX (%s): %s", mi.expr, mi.unavailable);
+		seen++;
+	}
+	assert_int_equal(seen, 2);
+	pm_ctx__free(ctx);
+}
+
 /*
  * A perf file whose event the kernel's sysfs also names: the kernel's encoding
  * counts, the same event spelt differently says nothing, a different one is
@@ -1225,6 +1255,7 @@ int main(void)
 		cmocka_unit_test(test_errors_more),
 		cmocka_unit_test(test_sysfs_encoding_differs),
 		cmocka_unit_test(test_event_and_metric),
+		cmocka_unit_test(test_hybrid_metric_pair),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
