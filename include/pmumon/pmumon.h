@@ -742,6 +742,14 @@ struct pm_report {
 	 * t_ns is the runs' mean elapsed time and t_stddev_ns its mean's stddev */
 	unsigned runs;
 	double t_stddev_ns;
+	/*
+	 * The counted command's CPU times in user and kernel mode, ns: in the
+	 * totals of a PM_TARGET_TASK session once pm_session__task_times gave
+	 * them (its rusage). The table prints them under the elapsed time as
+	 * perf stat's "seconds user" and "seconds sys" lines (one run only).
+	 */
+	bool task_times;
+	uint64_t user_ns, system_ns;
 };
 
 /* The rows of the last interval or of the totals; valid until the next read.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """stat's default output as perf 6.1 prints it (issue 14): the default events
 this machine cannot count as <not supported> rows in perf's order, in the
-table, CSV and JSON. Side by side with perf stat where both can count (skipped
+table, CSV and JSON; perf's "seconds user" / "seconds sys" lines after one
+run of a command. Side by side with perf stat where both can count (skipped
 otherwise), and on the simulator; serve and record leave those defaults out."""
 import csv
 import io
@@ -119,6 +120,15 @@ class SideBySide(unittest.TestCase):
                 self.assertLess(abs(mv - pv), max(0.5 * pv, 5), (ev, pv, mv))
             else:  # switches and migrations of a 20 ms loop: a few, more on a busy machine
                 self.assertLessEqual(abs(mv - pv), max(30, pv), (ev, pv, mv))
+        # perf's footer: elapsed, blank, user, sys, two blank lines
+        self.assertEqual(shape(got['footer']), shape(want['footer']))
+        self.assertEqual(shape(got['footer'])[:4],
+                         ['', '       N seconds time elapsed', '', '       N seconds user'])
+        pu, mu = footer_value(want['footer'], 'user'), footer_value(got['footer'], 'user')
+        ps, ms = footer_value(want['footer'], 'sys'), footer_value(got['footer'], 'sys')
+        self.assertLess(abs((mu + ms) - (pu + ps)), max(0.5 * (pu + ps), 0.01),
+                        (pu, ps, mu, ms))
+        self.assertGreater(mu + ms, 0.005)  # the loop's CPU time, not nothing
 
     @need_both
     def test_table_system_wide(self):
@@ -172,6 +182,21 @@ class SideBySide(unittest.TestCase):
         self.assertNotIn('seconds', m.stdout + m.stderr)
 
     @need_both
+    def test_when_user_and_sys_are_printed(self):
+        # perf's ru_display: one run of a command, no -a/-C (builtin-stat.c); the footer
+        # only in the table and, with -I, with the totals (perf: --summary)
+        cases = ((['-a'], ['-a'], False), (['-C', '0'], ['-C', '0'], False),
+                 (['-r', '2'], ['-r', '2'], False), (['-r', '1'], ['-r', '1'], True),
+                 (['-I', '200', '--summary'], ['-I', '200'], True), ([], [], True))
+        for popts, mopts, shown in cases:
+            p = perf('stat', '-e', 'task-clock', *popts, 'sleep', '0.3')
+            m = run('stat', '-e', 'task-clock', *mopts, '--', 'sleep', '0.3')
+            self.assertEqual((p.returncode, m.returncode), (0, 0), (popts, p.stderr, m.stderr))
+            self.assertEqual('seconds user' in p.stderr, shown, (popts, p.stderr))
+            self.assertEqual('seconds user' in m.stdout, shown, (mopts, m.stdout))
+            self.assertEqual('seconds sys' in m.stdout, shown, (mopts, m.stdout))
+
+    @need_both
     def test_stderr_quiet_as_perf(self):
         m = run('stat', '--', 'true')
         self.assertEqual(m.returncode, 0, m.stderr)
@@ -202,6 +227,10 @@ class Simulated(unittest.TestCase):
         self.assertEqual([e for _, e in t['rows']], self.ORDER)
         for v, e in t['rows']:
             self.assertEqual(v == '<not supported>', e in self.HW, (v, e))
+        # a simulated sleep is no process: 0 s of CPU, on perf's two lines
+        self.assertEqual(t['footer'], ['', '       1.000000000 seconds time elapsed', '',
+                                       '       0.000000000 seconds user',
+                                       '       0.000000000 seconds sys', '', ''])
 
     def test_csv_and_json(self):
         got = list(csv.DictReader(io.StringIO(self.stat('-x,').stdout)))
@@ -213,6 +242,14 @@ class Simulated(unittest.TestCase):
         for g in got:
             self.assertEqual(g['unsupported'], g['event'] in self.HW, g)
             self.assertEqual(g['value'] is None, g['event'] in self.HW, g)
+
+    def test_no_user_and_sys_lines(self):
+        for opts in (['-a'], ['-C', '0'], ['-r', '2'], ['-x,'], ['-j']):
+            r = self.stat('-e', 'cpu-clock', *opts)
+            self.assertNotIn('seconds user', r.stdout, opts)
+            self.assertNotIn('seconds sys', r.stdout, opts)
+        r = self.stat('-e', 'cpu-clock', '-I', '500')
+        self.assertEqual(r.stdout.count('seconds user'), 1)  # with the totals only
 
 
 def free_port():
