@@ -258,6 +258,9 @@ struct cli_live_args {
 	bool all_cpus;		   /* -a */
 	const char *cpus;	   /* -C LIST */
 	unsigned long interval_ms; /* -I MS, 0: not given (the command's default) */
+	/* default events this machine cannot count: no row (serve, record: no series
+	 * that never has a value), instead of perf's <not supported> rows (stat, top) */
+	bool leave_out_unsupported_defaults;
 };
 
 enum {

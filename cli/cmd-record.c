@@ -142,6 +142,8 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	int r;
 
 	a->live.interval_ms = 1000;
+	/* a default this machine cannot count would be rows that never have a value */
+	a->live.leave_out_unsupported_defaults = true;
 	r = cli_getopt(argc, argv, &co, &a->count, &a->live, a);
 	if (r)
 		return r;

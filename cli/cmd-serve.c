@@ -180,6 +180,8 @@ static int parse_cmdline(int argc, char **argv, struct serve_args *a)
 	a->listen = "127.0.0.1:9811";
 	a->max_series = SERVE_MAX_SERIES;
 	a->live.interval_ms = 1000;
+	/* a default this machine cannot count would be a series that never has a value */
+	a->live.leave_out_unsupported_defaults = true;
 	r = cli_getopt(argc, argv, &serve_co, &a->count, &a->live, a);
 	if (r)
 		return r;

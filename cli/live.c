@@ -119,15 +119,18 @@ int cli_live__machine(struct cli_live *lv, const struct cli_live_args *a, const 
 		return EXIT_FAIL;
 	lv->ops = pm_ctx__os_ops(lv->ctx);
 	lv->os = pm_ctx__os(lv->ctx);
-	lv->so = (struct pm_session_opts){ .size = sizeof(lv->so),
-					   .aggr = c->aggr,
-					   .cache_level = c->cache_level,
-					   .space = c->space,
-					   .source = a->source,
-					   .sideband_pci = a->sideband_pci,
-					   .reclaim = a->reclaim,
-					   .target = a->cpus ? PM_TARGET_CPUS : PM_TARGET_SYSTEM,
-					   .cpus = a->cpus };
+	lv->so = (struct pm_session_opts){
+		.size = sizeof(lv->so),
+		.aggr = c->aggr,
+		.cache_level = c->cache_level,
+		.space = c->space,
+		.source = a->source,
+		.sideband_pci = a->sideband_pci,
+		.reclaim = a->reclaim,
+		.leave_out_unsupported_defaults = a->leave_out_unsupported_defaults,
+		.target = a->cpus ? PM_TARGET_CPUS : PM_TARGET_SYSTEM,
+		.cpus = a->cpus
+	};
 	if (a->program) {
 		lv->program = read_program(a->program, &lv->so.program_len);
 		if (!lv->program)

@@ -24,7 +24,7 @@ struct pm_event {
 	double scale;  /* applied to the count (.scale, ScaleUnit) */
 	bool per_pkg;  /* count once per package/die, not per CPU */
 	bool snapshot; /* a current value, not an accumulating count */
-	bool optional; /* a default: dropped quietly when unsupported */
+	bool optional; /* a default: <not supported> quietly (-v says why), or left out */
 	char *cgroup;  /* counted in this cgroup only (its path under the cgroup2 mount) */
 	bool detailed; /* a -d level's: a <not supported> row, said as info, as perf */
 	int group;     /* {group} index within the evlist, -1 none */

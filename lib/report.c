@@ -13,6 +13,7 @@
 #include "aggr.h"
 #include "metric/metric.h"
 #include "session.h"
+#include "source/tool.h"
 
 static int build_rows(struct pm_session *s)
 {
@@ -62,6 +63,9 @@ const struct pm_report *pm_session__report(struct pm_session *s, bool interval)
 	rep->duration_ns = interval ? s->t_now_ns - s->t_prev_ns : rep->t_ns;
 	rep->wall_ns = s->wall_now_ns;
 	rep->aggr = s->opts.aggr;
+	/* perf's ru_display (builtin-stat.c): the command's times, when one is the target */
+	rep->task_times = !interval && s->opts.target == PM_TARGET_TASK &&
+			  pm_tool__task_times(s, &rep->user_ns, &rep->system_ns);
 	pm_metric__compute(s, rep, rows);
 	rep->n_rows = rw->n_rows + rw->n_mrows;
 	rep->rows = rows;

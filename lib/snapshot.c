@@ -46,7 +46,7 @@ _Static_assert(
 	sizeof(struct pm_row) == 144,
 	"struct pm_row changed: copy any new pointer field in snapshot.c, then update this size");
 _Static_assert(
-	sizeof(struct pm_report) == 72,
+	sizeof(struct pm_report) == 96,
 	"struct pm_report changed: copy any new pointer field in snapshot.c, then update this size");
 #endif
 

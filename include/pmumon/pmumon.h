@@ -361,9 +361,12 @@ PM_API void pm_evlist__free(struct pm_evlist *l);
 PM_API int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag *reterr);
 /*
  * Add the default events: the platform pack's (memory bandwidth first) or
- * the generic events this machine has (cpu-clock when system_wide, else
- * task-clock, as perf). ret_desc gets what was chosen, for the user. Events
- * that turn out unsupported are dropped when opened.
+ * perf stat 6.1's generic ones (cpu-clock when system_wide, else
+ * task-clock, as perf; then context-switches, cpu-migrations, page-faults,
+ * cycles, instructions, branches, branch-misses) and the msr PMU's tsc,
+ * aperf and mperf where it lists them. ret_desc gets what was chosen, for
+ * the user. One this machine cannot count is a <not supported> row, as in
+ * perf, or left out (pm_session_opts.leave_out_unsupported_defaults).
  */
 PM_API int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
 				   size_t desc_size, struct pm_diag *reterr);
@@ -513,6 +516,18 @@ struct pm_session_opts {
 	size_t n_pids;
 	const pid_t *tids;
 	size_t n_tids;
+	/*
+	 * The default events (pm_evlist__add_defaults) this machine cannot
+	 * count (the kernel refuses them as perf stat shows <not supported>:
+	 * ENOENT, EOPNOTSUPP, ENXIO, ENOSYS, EINVAL; ENODEV of a core PMU) are
+	 * <not supported> rows, flagged PM_ROW_UNSUPPORTED, as perf stat prints
+	 * its own defaults (cycles on a guest without a virtual PMU). With
+	 * this they are left out instead: no counter, no row, named by
+	 * pm_session__dropped; for an exporter or a recording, where a series
+	 * that can never have a value is noise. Events added otherwise keep
+	 * their <not supported> rows either way.
+	 */
+	bool leave_out_unsupported_defaults;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
@@ -573,10 +588,11 @@ PM_API const char *pm_session__event_source(const struct pm_session *s, size_t e
 /* PM_TARGET_THREADS: how many of its threads are still there (proc/TID, as perf's
  * is_target_alive); 1 for any other target. */
 PM_API size_t pm_session__threads_alive(const struct pm_session *s);
-/* Counters actually opened (unsupported defaults are dropped). */
+/* Counters actually opened (not the <not supported> or left-out ones). */
 PM_API size_t pm_session__counter_count(const struct pm_session *s);
-/* Names of the events left out because this machine does not support them,
- * comma separated ("" if none). Return: 0 or -ENAMETOOLONG (truncated). */
+/* Names of the default events left out because this machine does not support
+ * them (pm_session_opts.leave_out_unsupported_defaults), comma separated ("" if
+ * none). Return: 0 or -ENAMETOOLONG (truncated). */
 PM_API int pm_session__dropped(const struct pm_session *s, char *buf, size_t size);
 /*
  * The counted command's CPU times, user and system (kernel), in
@@ -726,6 +742,14 @@ struct pm_report {
 	 * t_ns is the runs' mean elapsed time and t_stddev_ns its mean's stddev */
 	unsigned runs;
 	double t_stddev_ns;
+	/*
+	 * The counted command's CPU times in user and kernel mode, ns: in the
+	 * totals of a PM_TARGET_TASK session once pm_session__task_times gave
+	 * them (its rusage). The table prints them under the elapsed time as
+	 * perf stat's "seconds user" and "seconds sys" lines (one run only).
+	 */
+	bool task_times;
+	uint64_t user_ns, system_ns;
 };
 
 /* The rows of the last interval or of the totals; valid until the next read.

@@ -261,6 +261,15 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 	}
 	pm_fmt_seconds(t, sizeof(t), r->t_ns);
 	fprintf(o->f, "\n %17s seconds time elapsed\n\n", t);
+	if (r->task_times) {
+		/* perf's print_footer with ru_display (util/stat-display.c; builtin-stat.c
+		 * sets it for one run of a command, no -a, -C, -p or -t): two lines and
+		 * one more blank line */
+		pm_fmt_seconds(t, sizeof(t), r->user_ns);
+		fprintf(o->f, " %17s seconds user\n", t);
+		pm_fmt_seconds(t, sizeof(t), r->system_ns);
+		fprintf(o->f, " %17s seconds sys\n\n\n", t);
+	}
 	return 0;
 }
 

@@ -34,7 +34,7 @@ struct pm_counter {
 	size_t leader;	   /* counter index of its group leader (itself if none) */
 	bool implicit;	   /* in a read group pmumon made, not one the user asked for */
 	bool group_format; /* opened with PERF_FORMAT_GROUP (leaders) */
-	bool dropped;	   /* an unsupported default, left out */
+	bool dropped;	   /* an unsupported default, left out (leave_out_unsupported_defaults) */
 	bool unsupported;  /* an event asked for this machine cannot count: a <not supported> row */
 	struct pm_reading cur, prev;
 	/* the latest good reading, also from between reads (perf's checkpoint

@@ -274,10 +274,14 @@ static bool unsupported_error(const struct pm_session *s, const struct pm_counte
 	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENXIO || err == -ENOSYS;
 }
 
-/* Defaults this machine cannot count are left out, EINVAL's too. */
-static bool droppable(const struct pm_session *s, const struct pm_counter *c, int err)
+/*
+ * A refusal that makes an event a <not supported> row: perf stat's
+ * stat_handle_error list; for a default event also EINVAL, as perf has it
+ * (an event the user typed with EINVAL stops the run with its diagnosis).
+ */
+static bool not_supported(const struct pm_session *s, const struct pm_counter *c, int err)
 {
-	return unsupported_error(s, c, err) || err == -EINVAL;
+	return unsupported_error(s, c, err) || (err == -EINVAL && s->l->ev[c->event].optional);
 }
 
 static void close_counter(struct pm_session *s, struct pm_counter *c)
@@ -290,7 +294,8 @@ static void close_counter(struct pm_session *s, struct pm_counter *c)
 	c->open = false;
 }
 
-/* An event left out (a default: dropped, no row) or kept as a <not supported> row. */
+/* An event left out (a default, pm_session_opts.leave_out_unsupported_defaults: no
+ * row) or kept as a <not supported> row. */
 static void drop_event(struct pm_session *s, size_t event, bool keep_row)
 {
 	for (size_t k = 0; k < s->n_c; k++) {
@@ -571,22 +576,19 @@ static int perf_open_all(struct pm_session *s, struct pm_diag *reterr)
 			k = again - 1; /* the loop's k++ */
 			continue;
 		}
-		if (ev->optional && droppable(s, c, r)) {
-			pm_log(s->ctx, PM_LOG_INFO,
-			       "'%s' is not supported here (%s), leaving it out", ev->label,
-			       strerror(-r));
-			drop_event(s, c->event, false);
-			continue;
-		}
-		if (unsupported_error(s, c, r)) {
+		if (not_supported(s, c, r)) {
+			bool leave_out = ev->optional && s->opts.leave_out_unsupported_defaults;
 			struct pm_diag why;
 
 			pm_diag__init(&why);
 			perf_open_error(s, c, r, &why);
-			/* perf prints its -d sets' <not supported> rows without a word */
-			pm_log(s->ctx, ev->detailed ? PM_LOG_INFO : PM_LOG_WARN,
-			       "%s: its row says <not supported>, the other events count", why.msg);
-			drop_event(s, c->event, true);
+			/* perf prints the <not supported> rows of its defaults and -d sets
+			 * without a word; an event the user typed says why */
+			pm_log(s->ctx, ev->detailed || ev->optional ? PM_LOG_INFO : PM_LOG_WARN,
+			       "%s: %s", why.msg,
+			       leave_out ? "left out" :
+					   "its row says <not supported>, the other events count");
+			drop_event(s, c->event, !leave_out);
 			continue;
 		}
 		perf_open_error(s, c, r, reterr);

@@ -166,6 +166,17 @@ bool pm_tool__task_time(const struct pm_session *s, bool system, bool interval, 
 	return true;
 }
 
+bool pm_tool__task_times(const struct pm_session *s, uint64_t *ret_user_ns, uint64_t *ret_system_ns)
+{
+	const struct tool_state *st = s->state[PM_SRC_TOOL];
+
+	if (!st || !st->have_times)
+		return false;
+	*ret_user_ns = st->user_ns;
+	*ret_system_ns = st->system_ns;
+	return true;
+}
+
 const struct pm_source_ops pm_source_tool = {
 	.origin = PM_SOURCE_LIVE,
 	.discover = tool_discover,

@@ -7,6 +7,7 @@
 #define PM_SOURCE_TOOL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct pm_session;
 
@@ -21,5 +22,8 @@ struct pm_session;
  */
 bool pm_tool__task_time(const struct pm_session *s, bool system, bool interval,
 			double *ret_seconds);
+/* The same times in ns, both: false until pm_session__task_times gave them. */
+bool pm_tool__task_times(const struct pm_session *s, uint64_t *ret_user_ns,
+			 uint64_t *ret_system_ns);
 
 #endif
