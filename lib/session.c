@@ -288,6 +288,9 @@ int pm_session__read(struct pm_session *s)
 	}
 	s->t_now_ns = pm_ctx__mono_ns(s->ctx);
 	s->wall_now_ns = pm_ctx__wall_ns(s->ctx);
+	for (size_t i = 0; i < PM_SRC__N; i++)
+		if (pm_source__on(s->ctx, i) && pm_sources[i]->clock)
+			pm_sources[i]->clock(s);
 	return 0;
 }
 
