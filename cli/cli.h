@@ -195,9 +195,6 @@ int cli_count__check(const struct cli_count *a);
 /* For a command that prints no table (top, serve, record): the table's options refused
  * naming the command: 0 or -EINVAL (said). */
 int cli_count__table_only(const struct cli_count *a, const char *command);
-/* A session refused with err for want of the topology the rows need (-ENOENT, per node
- * or cache): d's hint names the options to use instead. */
-void cli_count__hint(enum pm_aggr aggr, int cache_level, int err, struct pm_diag *d);
 /* The value --define gave name (the last one), or NAN when none did. */
 double cli_count__defined(const struct cli_count *a, const char *name);
 /* The constants, -e specs and -M metrics, in that order, into l; -errno (said, with the

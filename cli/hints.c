@@ -40,6 +40,16 @@ static const struct {
 	[PM_REASON_CPUS] = { "use -a, or add those CPUs to -C", "use -a, or add CPUs ", " to -C" },
 	[PM_REASON_SEE_LIST] = { "run 'pmumon list' for what this machine counts",
 				 "run 'pmumon list ", "'" },
+	[PM_REASON_NO_NODES] = { "--per-node has nothing to go by here: use --per-socket or "
+				 "--per-die" },
+	[PM_REASON_CACHE_LEVEL] = { "--per-cache=LN: name a level the CPUs list (their "
+				    "cache/index*/level), or give --per-cache alone for each CPU's "
+				    "last level",
+				    "--per-cache=L",
+				    ": name a level the CPUs list (their cache/index*/level), or give "
+				    "--per-cache alone for each CPU's last level" },
+	[PM_REASON_NO_CACHES] = { "--per-cache has nothing to go by here: use --per-core or "
+				  "--per-die" },
 };
 
 void cli_words(enum pm_reason reason, const char *text, int fix_at, const char *subject, char *buf,

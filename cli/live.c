@@ -182,7 +182,6 @@ int cli_live__session(struct cli_live *lv)
 	int r = pm_session__new(lv->l, &lv->so, &lv->s, &d);
 
 	if (r < 0) {
-		cli_count__hint(lv->so.aggr, lv->so.cache_level, r, &d);
 		cli_report("counting", r, &d);
 		return r == -EINVAL && d.pos >= 0 ? EXIT_USAGE : EXIT_FAIL;
 	}

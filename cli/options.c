@@ -195,23 +195,6 @@ int cli_count__table_only(const struct cli_count *a, const char *command)
 	return -EINVAL;
 }
 
-void cli_count__hint(enum pm_aggr aggr, int cache_level, int err, struct pm_diag *d)
-{
-	if (err != -ENOENT)
-		return;
-	if (aggr == PM_AGGR_NODE)
-		snprintf(d->hint, sizeof(d->hint),
-			 "--per-node has nothing to go by here: use --per-socket or --per-die");
-	else if (aggr == PM_AGGR_CACHE && cache_level)
-		snprintf(d->hint, sizeof(d->hint),
-			 "--per-cache=L%d: name a level the CPUs list (their cache/index*/level), "
-			 "or give --per-cache alone for each CPU's last level",
-			 cache_level);
-	else if (aggr == PM_AGGR_CACHE)
-		snprintf(d->hint, sizeof(d->hint),
-			 "--per-cache has nothing to go by here: use --per-core or --per-die");
-}
-
 int cli_count__add(const struct cli_count *a, struct pm_evlist *l)
 {
 	struct pm_diag d;

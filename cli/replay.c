@@ -137,7 +137,6 @@ static int replay_session(struct cli_replay *rp, const struct cli_replay_args *a
 	so.aggr = c->n_aggr ? c->aggr : aggr;
 	so.cache_level = c->cache_level;
 	r = pm_session__new(rp->l, &so, &rp->s, &d);
-	cli_count__hint(so.aggr, so.cache_level, r, &d);
 	if (r == 0)
 		r = pm_session__open(rp->s, &d);
 	if (r < 0) {

@@ -337,6 +337,13 @@ static const struct {
 				 "see what this machine has (pm_ctx__pmu, pm_pmu__alias, "
 				 "pm_ctx__metric): ",
 				 "" },
+	[PM_REASON_NO_NODES] = { "count per socket or per die instead (PM_AGGR_SOCKET, "
+				 "PM_AGGR_DIE)" },
+	[PM_REASON_CACHE_LEVEL] = { "name a level the machine has (its CPUs' "
+				    "cache/index*/level) in pm_session_opts.cache_level, or 0 for "
+				    "each CPU's last level" },
+	[PM_REASON_NO_CACHES] = { "count per core, die or socket instead (PM_AGGR_CORE, "
+				  "PM_AGGR_DIE, PM_AGGR_SOCKET)" },
 };
 
 int pm_reason_append(char *text, size_t size, enum pm_reason reason, const char *subject)

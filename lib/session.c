@@ -99,11 +99,13 @@ static int read_grouping(struct pm_ctx *ctx, const struct pm_session_opts *o,
 
 	if (o->aggr == PM_AGGR_NODE) {
 		r = pm_topo__read_nodes(ctx, ctx->topo);
-		if (r == -ENOENT)
-			pm_diag_set(reterr, "count per socket or per die instead",
+		if (r == -ENOENT) {
+			pm_diag_set(reterr, NULL,
 				    "rows per NUMA node: this machine lists no node "
 				    "(sys/devices/system/node/node<N>/cpulist is missing: a kernel "
 				    "without NUMA, or a recording)");
+			pm_diag_reason(reterr, PM_REASON_NO_NODES, NULL, NULL);
+		}
 	} else if (o->aggr == PM_AGGR_CACHE) {
 		if (o->cache_level < 0 || o->cache_level > 15) {
 			pm_diag_set(reterr, NULL,
@@ -112,17 +114,22 @@ static int read_grouping(struct pm_ctx *ctx, const struct pm_session_opts *o,
 			return -EINVAL;
 		}
 		r = pm_topo__read_caches(ctx, ctx->topo, o->cache_level);
-		if (r == -ENOENT && o->cache_level)
-			pm_diag_set(reterr,
-				    "name a level the machine has (its CPUs' cache/index*/level)",
+		if (r == -ENOENT && o->cache_level) {
+			char level[16];
+
+			pm_diag_set(reterr, NULL,
 				    "rows per L%d cache: no CPU lists an L%d cache in "
 				    "sys/devices/system/cpu/cpu*/cache/index*/level",
 				    o->cache_level, o->cache_level);
-		else if (r == -ENOENT)
-			pm_diag_set(reterr, "count per core, die or socket instead",
+			snprintf(level, sizeof(level), "%d", o->cache_level);
+			pm_diag_reason(reterr, PM_REASON_CACHE_LEVEL, NULL, level);
+		} else if (r == -ENOENT) {
+			pm_diag_set(reterr, NULL,
 				    "rows per cache: no CPU lists a cache in "
 				    "sys/devices/system/cpu/cpu*/cache/index*/{level,shared_cpu_list} "
 				    "(a recording, or a kernel or VM that does not describe them)");
+			pm_diag_reason(reterr, PM_REASON_NO_CACHES, NULL, NULL);
+		}
 	}
 	if (r < 0 && r != -ENOENT)
 		pm_diag_set(reterr, NULL, "reading the CPU topology failed: %s", strerror(-r));
@@ -288,6 +295,9 @@ int pm_session__read(struct pm_session *s)
 	}
 	s->t_now_ns = pm_ctx__mono_ns(s->ctx);
 	s->wall_now_ns = pm_ctx__wall_ns(s->ctx);
+	for (size_t i = 0; i < PM_SRC__N; i++)
+		if (pm_source__on(s->ctx, i) && pm_sources[i]->clock)
+			pm_sources[i]->clock(s);
 	return 0;
 }
 

@@ -168,6 +168,25 @@ int sim_topology(struct pm_sim *sim, int n_cpus, sim_cpu_fn where, void *ud)
 	return r;
 }
 
+#define CACHE_DIR "sys/devices/system/cpu/cpu%d/cache/index%d/"
+
+int sim_cache(struct pm_sim *sim, int cpu, int index, int level, const char *type,
+	      const char *shared_cpu_list)
+{
+	char v[256];
+	int r;
+
+	snprintf(v, sizeof(v), "%s\n", shared_cpu_list);
+	r = sim_writef(sim, v, CACHE_DIR "shared_cpu_list", cpu, index);
+	snprintf(v, sizeof(v), "%d\n", level);
+	if (r == 0)
+		r = sim_writef(sim, v, CACHE_DIR "level", cpu, index);
+	snprintf(v, sizeof(v), "%s\n", type);
+	if (r == 0)
+		r = sim_writef(sim, v, CACHE_DIR "type", cpu, index);
+	return r;
+}
+
 int sim_pmu_sysfs(struct pm_sim *sim, const char *name, uint32_t type, const char *cpumask,
 		  const struct sim_kv *formats, const struct sim_kv *events)
 {

@@ -74,6 +74,12 @@ int sim_writef(struct pm_sim *sim, const char *text, const char *path_fmt, ...)
 typedef void (*sim_cpu_fn)(int cpu, int *ret_pkg, int *ret_die, int *ret_core, void *ud);
 int sim_topology(struct pm_sim *sim, int n_cpus, sim_cpu_fn where, void *ud);
 
+/* One of a CPU's caches as sysfs lists it, each file with its newline:
+ * cpu<cpu>/cache/index<index>/{level,type,shared_cpu_list} ("Data",
+ * "Instruction" or "Unified"; a CPU list such as "0-3,64-67"). */
+int sim_cache(struct pm_sim *sim, int cpu, int index, int level, const char *type,
+	      const char *shared_cpu_list);
+
 /* A perf PMU's sysfs directory; formats and events are NULL-terminated
  * {name, value} pairs written with a trailing newline. */
 struct sim_kv {

@@ -200,6 +200,15 @@ enum pm_reason {
 	 * (subject: what to look at, as pmumon list takes it: "pmus", "events",
 	 * "events PMU", "metrics"; "" for all) */
 	PM_REASON_SEE_LIST,
+	/* rows per NUMA node (PM_AGGR_NODE), and the machine lists no node:
+	 * PM_AGGR_SOCKET or PM_AGGR_DIE */
+	PM_REASON_NO_NODES,
+	/* rows per cache of a level no CPU lists: pm_session_opts.cache_level a
+	 * level they list, or 0 for each CPU's last (subject: the level asked, "3") */
+	PM_REASON_CACHE_LEVEL,
+	/* rows per cache (PM_AGGR_CACHE), and no CPU lists a cache: PM_AGGR_CORE,
+	 * PM_AGGR_DIE or PM_AGGR_SOCKET */
+	PM_REASON_NO_CACHES,
 };
 
 /*

@@ -69,16 +69,12 @@ static int py_int0(const char *s, size_t n, uint64_t *ret)
 	return pm_parse_u64(s, n, 10, ret);
 }
 
-/* v in base 10 or 16 (lowercase), without printf: this runs for every field of every event. */
+/* v in base 10 or 16 (lowercase) */
 static void put_u64(struct pm_strbuf *b, uint64_t v, unsigned base)
 {
-	char buf[24], *p = buf + sizeof(buf);
+	char d[PM_U64_DIGITS];
 
-	do {
-		*--p = "0123456789abcdef"[v % base];
-		v /= base;
-	} while (v);
-	pm_strbuf__append(b, p, (size_t)(buf + sizeof(buf) - p));
+	pm_strbuf__append(b, d, pm_u64_digits(v, base, d));
 }
 
 /* llx(): "%#llx" but below 10 in decimal. */

@@ -160,22 +160,6 @@ void pm_out__free(struct pm_out *o)
 	free(o);
 }
 
-/* Decimal digits of v into buf (NUL-terminated), without printf. */
-static size_t u64_digits(uint64_t v, char *buf)
-{
-	char tmp[24];
-	size_t n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	buf[n] = '\0';
-	return n;
-}
-
 /* 10^k, k <= 38 */
 static unsigned __int128 pow10_u128(int k)
 {
@@ -299,7 +283,7 @@ void pm_fmt_double(char *buf, size_t size, double v)
 	if (v == floor(v) && fabs(v) < 1e15 && size >= 24) {
 		/* what "%.0f" prints of a whole number, "-0" included, without printf */
 		buf[0] = '-';
-		u64_digits((uint64_t)fabs(v), buf + signbit(v));
+		pm_u64_digits((uint64_t)fabs(v), 10, buf + signbit(v));
 		return;
 	}
 	switch (fmt_g(buf, size, v, 15)) {
@@ -355,9 +339,9 @@ void pm_obuf__putc(struct pm_obuf *b, char c)
 
 void pm_obuf__u64(struct pm_obuf *b, uint64_t v)
 {
-	char d[24];
+	char d[PM_U64_DIGITS];
 
-	pm_obuf__put(b, d, u64_digits(v, d));
+	pm_obuf__put(b, d, pm_u64_digits(v, 10, d));
 }
 
 void pm_obuf__double(struct pm_obuf *b, double v)
@@ -398,7 +382,7 @@ void pm_fmt_grouped(char *buf, size_t size, double v, int decimals)
 	if (decimals >= 0 && decimals <= 2 && fabs(v) < 1e15) {
 		uint64_t scale = decimals == 2 ? 100 : decimals == 1 ? 10 : 1;
 		uint64_t x = (uint64_t)llround(fabs(v) * (double)scale);
-		size_t k = u64_digits(x / scale, digits);
+		size_t k = pm_u64_digits(x / scale, 10, digits);
 
 		if (decimals) {
 			digits[k++] = '.';
@@ -460,9 +444,9 @@ void pm_out__time_of_day(struct pm_out *o, uint64_t wall_ns, char *buf, size_t s
 
 void pm_fmt_seconds(char *buf, size_t size, uint64_t ns)
 {
-	char sec[24];
+	char sec[PM_U64_DIGITS];
 	uint64_t frac = ns % UINT64_C(1000000000);
-	size_t n = u64_digits(ns / UINT64_C(1000000000), sec);
+	size_t n = pm_u64_digits(ns / UINT64_C(1000000000), 10, sec);
 
 	if (size < n + 11) {
 		if (size)

@@ -42,11 +42,22 @@ void pm_rotation__start(struct pm_rotation *r, uint64_t now)
 	r->t_last = r->t_phase = now;
 }
 
+/* The rotation's answers for n free slots: the source is asked once, and
+ * a poll passes the answer along (it asks again only after the collect,
+ * which may lose a slot to another program). */
+static bool rotates_on(const struct pm_rotation *r, unsigned n)
+{
+	return r->n_ctr > n && n > 0;
+}
+
+static uint64_t phase_end_on(const struct pm_rotation *r, unsigned n)
+{
+	return after(r->t_phase, rotates_on(r, n) ? r->phase_ns : r->idle_ns);
+}
+
 bool pm_rotation__rotates(const struct pm_rotation *r)
 {
-	unsigned n = n_free(r);
-
-	return r->n_ctr > n && n > 0;
+	return rotates_on(r, n_free(r));
 }
 
 size_t pm_rotation__window(const struct pm_rotation *r)
@@ -61,7 +72,7 @@ size_t pm_rotation__at(const struct pm_rotation *r, size_t m)
 
 uint64_t pm_rotation__phase_end(const struct pm_rotation *r)
 {
-	return after(r->t_phase, pm_rotation__rotates(r) ? r->phase_ns : r->idle_ns);
+	return phase_end_on(r, n_free(r));
 }
 
 uint64_t pm_rotation__wrap_poll(const struct pm_rotation *r)
@@ -71,32 +82,47 @@ uint64_t pm_rotation__wrap_poll(const struct pm_rotation *r)
 	return after(r->t_last, pm_wrap_poll__interval(&r->wrap, r->width));
 }
 
+/* The next poll, for a phase that ends at end. */
+static uint64_t next_for(const struct pm_rotation *r, uint64_t end)
+{
+	return PM_MIN(end, pm_rotation__wrap_poll(r));
+}
+
+/* Has a phase that ends at end ended at now? */
+static bool ended(uint64_t end, uint64_t now)
+{
+	return end != UINT64_MAX && now >= end;
+}
+
 uint64_t pm_rotation__next(const struct pm_rotation *r)
 {
-	return PM_MIN(pm_rotation__phase_end(r), pm_rotation__wrap_poll(r));
+	return next_for(r, pm_rotation__phase_end(r));
 }
 
 bool pm_rotation__phase_due(const struct pm_rotation *r, uint64_t now)
 {
-	uint64_t end = pm_rotation__phase_end(r);
-
-	return end != UINT64_MAX && now >= end;
+	return ended(pm_rotation__phase_end(r), now);
 }
 
 int pm_rotation__poll(struct pm_rotation *r, uint64_t now, void *ud)
 {
-	bool idle = !pm_rotation__rotates(r), turn;
+	unsigned n = n_free(r); /* asked once before the collect */
+	uint64_t end = phase_end_on(r, n);
+	bool idle = !rotates_on(r, n), turn;
 	int e;
 
-	if (now < pm_rotation__next(r))
+	if (now < next_for(r, end))
 		return 0;
-	turn = pm_rotation__phase_due(r, now);
+	turn = ended(end, now);
 	e = r->ops->collect(r, ud, now, turn);
-	/* the collect may have lost a slot to another program: ask again */
-	if (e == 0 && turn && pm_rotation__rotates(r)) {
-		/* the next counters take their turn */
-		r->first = (r->first + n_free(r)) % r->n_ctr;
-		e = r->ops->program(r, ud, now);
+	if (e == 0 && turn) {
+		/* the collect may have lost a slot to another program: ask again */
+		n = n_free(r);
+		if (rotates_on(r, n)) {
+			/* the next counters take their turn */
+			r->first = (r->first + n) % r->n_ctr;
+			e = r->ops->program(r, ud, now);
+		}
 	}
 	if (turn || idle)
 		r->t_phase = now;

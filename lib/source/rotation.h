@@ -43,7 +43,8 @@ struct pm_rotation;
 struct pm_rotation_ops {
 	/*
 	 * The slots the block may use now (another program may take one
-	 * mid-run). NULL: one for every counter, it never rotates.
+	 * mid-run). NULL: one for every counter, it never rotates. A poll asks
+	 * once before its collect and, when the phase ends, once after it.
 	 */
 	unsigned (*n_free)(const struct pm_rotation *r);
 	/*

@@ -48,6 +48,11 @@ struct pm_source_ops {
 	int (*disable)(struct pm_session *s);
 	/* Read every counter into counter->cur. */
 	int (*read)(struct pm_session *s);
+	/* Set the counters that are the session's clock itself (the tool's
+	 * duration_time) from s->t_now_ns, the read's one clock, which the session
+	 * takes once every source has read (a recording's read moves its clock):
+	 * they are the report's time to the ns. NULL: it has none. */
+	void (*clock)(struct pm_session *s);
 	/* Close its counters and free its state (pm_session__state); NULL-safe. */
 	void (*close)(struct pm_session *s);
 	/* Sources pmumon polls itself (rotation, wrap): when next, and the poll. */

@@ -8,7 +8,9 @@
  * - duration_time: the wall-clock nanoseconds since the counters started,
  *   on the session's monotonic clock (tool_pmu.c reads rdclock() against
  *   the start; 6.1's builtin-stat.c read_single_counter the time since
- *   the start), so an interval's is the interval's length.
+ *   the start), so an interval's is the interval's length. It is the
+ *   session's own clock of the read (source.h clock), the one the report's
+ *   time and duration come from.
  * - user_time, system_time: the counted command's CPU time in user and
  *   kernel mode, in nanoseconds, from wait4(2)'s rusage once it has ended
  *   (6.1's read_single_counter: ru_stats.ru_utime_usec_stat, a value in ns
@@ -112,9 +114,12 @@ static int tool_nothing(struct pm_session *s)
 	return 0;
 }
 
-static int tool_read(struct pm_session *s)
+/* The session's clock of this read, not one of its own: the row is the
+ * report's time (and an interval's, its duration) to the ns, as perf 6.1's
+ * read_single_counter takes process_interval's one timestamp (builtin-stat.c). */
+static void tool_clock(struct pm_session *s)
 {
-	uint64_t now = s->ctx->ops->mono_ns(s->ctx->os) - s->t_enable_ns;
+	uint64_t now = s->t_now_ns - s->t_enable_ns;
 
 	for (size_t k = 0; k < s->n_c; k++) {
 		struct pm_counter *c = &s->c[k];
@@ -122,7 +127,6 @@ static int tool_read(struct pm_session *s)
 		if (c->source == PM_SRC_TOOL && c->open && which(s, c) == TOOL_DURATION)
 			c->cur = (struct pm_reading){ now, now, now };
 	}
-	return 0;
 }
 
 static void tool_close(struct pm_session *s)
@@ -184,6 +188,7 @@ const struct pm_source_ops pm_source_tool = {
 	.open = tool_open,
 	.enable = tool_nothing,
 	.disable = tool_nothing,
-	.read = tool_read,
+	.read = tool_nothing,
+	.clock = tool_clock,
 	.close = tool_close,
 };

@@ -299,6 +299,21 @@ bool pm_str_has_suffix(const char *s, const char *suffix)
 	return n > m && !strcmp(s + n - m, suffix);
 }
 
+size_t pm_u64_digits(uint64_t v, unsigned base, char *buf)
+{
+	char tmp[PM_U64_DIGITS];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
 int pm_snprintf(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;

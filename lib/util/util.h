@@ -70,6 +70,15 @@ bool pm_str_has_prefix(const char *s, const char *prefix);
 /* Does s end with suffix and have something before it ("x.json", not ".json")? */
 bool pm_str_has_suffix(const char *s, const char *suffix);
 
+/*
+ * The digits of v in base 10 or 16 (lowercase, no prefix) into buf, which
+ * holds PM_U64_DIGITS, NUL-terminated; returns their count. Without printf:
+ * it runs for every value written (lib/out) and every field of every event
+ * read (lib/db/jevents).
+ */
+#define PM_U64_DIGITS 24
+size_t pm_u64_digits(uint64_t v, unsigned base, char *buf);
+
 /* snprintf that reports truncation: 0 or -ENAMETOOLONG. */
 int pm_snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

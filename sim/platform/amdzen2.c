@@ -434,8 +434,6 @@ static int add_pmus(struct pm_sim *sim, struct amd *a)
 	return r;
 }
 
-#define CACHE_FILE "sys/devices/system/cpu/cpu%d/cache/index%d/%s"
-
 /*
  * Each CPU's caches as sysfs lists them (cpu<N>/cache/index<I>/{level,type,
  * shared_cpu_list}): L1d, L1i and L2 per core (its two threads), L3 per CCX
@@ -453,22 +451,14 @@ static int add_caches(struct pm_sim *sim, const struct amd *a)
 	for (int c = 0; c < n_cpus && r == 0; c++) {
 		int core = c % threads, first = amd_socket_of(a, c) * CORES +
 						core_of(a, c) / CORES_PER_CCX * CORES_PER_CCX;
-		char text[4][64], v[16];
+		char text[4][64];
 
 		for (int i = 0; i < 3; i++)
-			snprintf(text[i], sizeof(text[i]), "%d,%d\n", core, core + threads);
-		snprintf(text[3], sizeof(text[3]), "%d-%d,%d-%d\n", first,
-			 first + CORES_PER_CCX - 1, first + threads,
-			 first + threads + CORES_PER_CCX - 1);
-		for (int i = 0; i < 4 && r == 0; i++) {
-			snprintf(v, sizeof(v), "%d\n", idx[i].level);
-			r = sim_writef(sim, text[i], CACHE_FILE, c, i, "shared_cpu_list");
-			if (r == 0)
-				r = sim_writef(sim, v, CACHE_FILE, c, i, "level");
-			snprintf(v, sizeof(v), "%s\n", idx[i].type);
-			if (r == 0)
-				r = sim_writef(sim, v, CACHE_FILE, c, i, "type");
-		}
+			snprintf(text[i], sizeof(text[i]), "%d,%d", core, core + threads);
+		snprintf(text[3], sizeof(text[3]), "%d-%d,%d-%d", first, first + CORES_PER_CCX - 1,
+			 first + threads, first + threads + CORES_PER_CCX - 1);
+		for (int i = 0; i < 4 && r == 0; i++)
+			r = sim_cache(sim, c, i, idx[i].level, idx[i].type, text[i]);
 	}
 	for (int s = 0; s < a->sockets && r == 0; s++) {
 		char text[64];

@@ -172,8 +172,6 @@ static void where(int cpu, int *pkg, int *die, int *core, void *ud)
 	*core = cpu % 64;
 }
 
-#define CACHE_FILE "sys/devices/system/cpu/cpu%d/cache/index%d/%s"
-
 /*
  * Illustrative: one NUMA node per die, and each core's own L1d, L1i and L2
  * (one thread per core). The model's firmware tables describe no L3: the
@@ -189,14 +187,8 @@ static int add_nodes_caches(struct pm_sim *sim)
 		for (int i = 0; i < 3 && r == 0; i++) {
 			char v[16];
 
-			snprintf(v, sizeof(v), "%d\n", c);
-			r = sim_writef(sim, v, CACHE_FILE, c, i, "shared_cpu_list");
-			snprintf(v, sizeof(v), "%d\n", i < 2 ? 1 : 2);
-			if (r == 0)
-				r = sim_writef(sim, v, CACHE_FILE, c, i, "level");
-			snprintf(v, sizeof(v), "%s\n", type[i]);
-			if (r == 0)
-				r = sim_writef(sim, v, CACHE_FILE, c, i, "type");
+			snprintf(v, sizeof(v), "%d", c);
+			r = sim_cache(sim, c, i, i < 2 ? 1 : 2, type[i], v);
 		}
 	if (r == 0)
 		r = sim_writef(sim, "0-63\n", "sys/devices/system/node/node0/cpulist");

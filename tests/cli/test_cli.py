@@ -1437,6 +1437,38 @@ class ToolEvents(unittest.TestCase):
         tot = {x['event']: x for x in rows if x['type'] == 'total'}
         self.assertEqual(float(tot['user_time']['value']), 0)
 
+    def assert_duration_is_the_reports(self, *sim):
+        """duration_time's rows equal the report's duration to the ns, in -I mode
+        and in the totals, in CSV (its time_s) and JSON (its duration_s): the row
+        is the session's one clock of the read, as perf 6.1 takes process_interval's."""
+        args = list(sim) + ['stat', '-e', 'duration_time', '-I', '100']
+        r = run(*args, '-x,', '--', 'sleep', '0.35')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = sim_csv(r.stdout)
+        iv = [x for x in rows if x['type'] == 'interval']
+        self.assertGreaterEqual(len(iv), 3, r.stdout)
+        prev = 0
+        for x in iv:
+            t = round(float(x['time_s']) * 1e9)
+            self.assertEqual(int(x['raw']), t - prev, x)
+            prev = t
+        tot = [x for x in rows if x['type'] == 'total']
+        self.assertEqual(len(tot), 1, r.stdout)
+        self.assertEqual(int(tot[0]['raw']), round(float(tot[0]['time_s']) * 1e9), tot[0])
+        r = run(*args, '-j', '--', 'sleep', '0.35')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        objs = [json.loads(l) for l in r.stdout.splitlines()]
+        self.assertEqual(sorted(set(o['type'] for o in objs)), ['interval', 'total'])
+        for o in objs:
+            self.assertEqual(o['value'], round(o['duration_s'] * 1e9), o)
+            self.assertEqual(o['enabled_ns'], o['value'], o)
+
+    def test_duration_is_the_reports_simulated(self):
+        self.assert_duration_is_the_reports('--sim', 'amdzen2')
+
+    def test_duration_is_the_reports_live(self):
+        self.assert_duration_is_the_reports()
+
     def test_side_by_side_with_perf(self):
         # perf 6.1 and pmumon on the same command: wall-clock and CPU times agree
         try:

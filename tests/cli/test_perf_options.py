@@ -127,7 +127,19 @@ class PerCoreNodeCache(unittest.TestCase):
                 'sleep', '1')
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertIn('no CPU lists an L3 cache', r.stderr)
-        self.assertIn('--per-cache', r.stderr)
+        # the library's reason, in pmumon's flags (cli/hints.c)
+        self.assertIn("hint: --per-cache=L3: name a level the CPUs list (their "
+                      "cache/index*/level), or give --per-cache alone for each CPU's last "
+                      "level", r.stderr)
+        self.assertNotIn('pm_session_opts', r.stderr)
+        # a machine that lists no cache (the EPYC fixture has no cache/ directories)
+        r = run('--root', os.path.join(FIXTURES, 'epyc7742-1s'), 'stat', '-a', '--per-cache',
+                '-e', 'cpu-clock', '--', 'true')
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn('no CPU lists a cache', r.stderr)
+        self.assertIn('hint: --per-cache has nothing to go by here: use --per-core or '
+                      '--per-die', r.stderr)
+        self.assertNotIn('PM_AGGR', r.stderr)
         for bad in ('L5', 'L0', '3', 'LLC', 'L'):
             r = run('stat', '--per-cache=' + bad, '-e', 'cpu-clock', '--', 'true')
             self.assertEqual(r.returncode, 2, bad)
@@ -153,6 +165,9 @@ class PerCoreNodeCache(unittest.TestCase):
         r = run('import', '--per-node', '-', input=rec)
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertIn('lists no node', r.stderr)
+        self.assertIn('hint: --per-node has nothing to go by here: use --per-socket or '
+                      '--per-die', r.stderr)
+        self.assertNotIn('PM_AGGR', r.stderr)
 
     def test_help(self):
         r = run('stat', '--help')

@@ -2,11 +2,14 @@
 #include "helpers.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "util/util.h"
 
 char th_log[16384];
 
@@ -97,6 +100,31 @@ const char *th_temp_file(const char *text)
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 	return path;
+}
+
+ssize_t th_sim_read(struct pm_sim *sim, const char *path, char *buf, size_t size)
+{
+	const struct pm_os_ops *ops = pm_sim__ops();
+	int fd = ops->open(sim, path, O_RDONLY);
+	size_t len = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	while ((n = ops->read(sim, fd, buf + len, PM_MIN((size_t)97, size - 1 - len))) > 0)
+		len += (size_t)n;
+	ops->close(sim, fd);
+	buf[len] = '\0';
+	return n < 0 ? n : (ssize_t)len;
+}
+
+const char *th_sim_text(struct pm_sim *sim, const char *path)
+{
+	static char buf[8192];
+
+	if (th_sim_read(sim, path, buf, sizeof(buf)) < 0)
+		fail_msg("read %s failed", path);
+	return buf;
 }
 
 struct pm_ctx *th_ctx_sim(struct pm_sim *sim)

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -26,6 +27,11 @@ struct pm_sim *th_sim_fixture(const char *machine);
 struct pm_sim *th_sim_platform(const char *spec);
 /* A simulated platform running the given scenario text (written to a temp file). */
 struct pm_sim *th_sim_platform_with(const char *spec, const char *scenario);
+/* Read a simulated file whole with read() in small chunks, as pmumon does, into
+ * buf (NUL-terminated): its length, or the open's or read's error. */
+ssize_t th_sim_read(struct pm_sim *sim, const char *path, char *buf, size_t size);
+/* The same into a static buffer; a failed read fails the test. */
+const char *th_sim_text(struct pm_sim *sim, const char *path);
 /* Write text to a fresh temporary file; returns its path (static, one per call site use). */
 const char *th_temp_file(const char *text);
 /*

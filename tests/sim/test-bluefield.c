@@ -54,36 +54,10 @@ static void wr_ok(struct pm_sim *sim, const char *path, const char *text)
 		fail_msg("write '%s' to %s: %zd", text, path, n);
 }
 
-/* Read the whole file with read() in small chunks, as pmumon does; the
- * length, or the error. */
-static ssize_t rd(struct pm_sim *sim, const char *path, char *buf, size_t size)
-{
-	int fd = ops()->open(sim, path, O_RDONLY);
-	size_t len = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return fd;
-	while ((n = ops()->read(sim, fd, buf + len, PM_MIN((size_t)97, size - 1 - len))) > 0)
-		len += (size_t)n;
-	ops()->close(sim, fd);
-	buf[len] = '\0';
-	return n < 0 ? n : (ssize_t)len;
-}
-
-static const char *rd_text(struct pm_sim *sim, const char *path)
-{
-	static char buf[8192];
-
-	if (rd(sim, path, buf, sizeof(buf)) < 0)
-		fail_msg("read %s failed", path);
-	return buf;
-}
-
 /* counterN and register files: "0x%llx\n" */
 static uint64_t rd_hex(struct pm_sim *sim, const char *path)
 {
-	const char *s = rd_text(sim, path);
+	const char *s = th_sim_text(sim, path);
 	char *end;
 	uint64_t v;
 
@@ -163,12 +137,12 @@ static void test_discovery_bf2(void **state)
 	for (size_t i = 0; i < hw.n; i++) {
 		snprintf(path, sizeof(path), "sys/class/hwmon/%.*s/name", (int)strlen(hw.s[i]) - 1,
 			 hw.s[i]);
-		if (!strcmp(rd_text(sim, path), "bfperf\n"))
+		if (!strcmp(th_sim_text(sim, path), "bfperf\n"))
 			snprintf(found, sizeof(found), "%s", hw.s[i]);
 	}
 	assert_string_equal(found, "hwmon1/");
-	assert_string_equal(rd_text(sim, "sys/class/hwmon/hwmon0/name"), "acpitz\n");
-	assert_string_equal(rd_text(sim, H "device/modalias"), "acpi:MLNXBFD1:\n");
+	assert_string_equal(th_sim_text(sim, "sys/class/hwmon/hwmon0/name"), "acpitz\n");
+	assert_string_equal(th_sim_text(sim, H "device/modalias"), "acpi:MLNXBFD1:\n");
 
 	/* seed 003's BF-2 listing: ACPI's tile4-7 are beyond tile_num */
 	l = list(sim, H);
@@ -197,15 +171,15 @@ static void test_discovery_bf2(void **state)
 	assert_true(has(&l, "DISABLE") && has(&l, "ECC_SINGLE_ERROR_CNT"));
 
 	/* the CPUs: 8 A72 */
-	assert_string_equal(rd_text(sim, "sys/devices/system/cpu/online"), "0-7\n");
-	assert_non_null(strstr(rd_text(sim, "proc/cpuinfo"), "CPU implementer\t: 0x41\n"));
+	assert_string_equal(th_sim_text(sim, "sys/devices/system/cpu/online"), "0-7\n");
+	assert_non_null(strstr(th_sim_text(sim, "proc/cpuinfo"), "CPU implementer\t: 0x41\n"));
 	pm_sim__free(sim);
 }
 
 static void test_event_list(void **state)
 {
 	struct pm_sim *sim = th_sim_platform("bluefield2");
-	const char *s = rd_text(sim, H "tile0/event_list");
+	const char *s = th_sim_text(sim, H "tile0/event_list");
 	unsigned code, n = 0, last = 0;
 	char name[64];
 
@@ -236,7 +210,7 @@ static void test_event_list(void **state)
 		size_t lines = 0;
 
 		snprintf(path, sizeof(path), H "%s/event_list", tabs[i].block);
-		s = rd_text(sim, path);
+		s = th_sim_text(sim, path);
 		for (const char *p = s; *p; p++)
 			lines += *p == '\n';
 		assert_int_equal(lines, tabs[i].n);
@@ -263,32 +237,32 @@ static void test_program_and_count(void **state)
 	uint64_t v;
 
 	/* after boot: event register 0 (DISABLE), not counting */
-	assert_string_equal(rd_text(sim, H "tile0/event0"), "0x0: DISABLE\n");
-	assert_string_equal(rd_text(sim, H "tile0/counter0"), "0x0\n");
+	assert_string_equal(th_sim_text(sim, H "tile0/event0"), "0x0: DISABLE\n");
+	assert_string_equal(th_sim_text(sim, H "tile0/counter0"), "0x0\n");
 
 	/* programmed at scenario time 0, read after 2 s: the truth itself */
 	wr_ok(sim, H "tile0/event0", "0x4c\n");
-	assert_string_equal(rd_text(sim, H "tile0/event0"), "0x4c: MEMORY_READS\n");
+	assert_string_equal(th_sim_text(sim, H "tile0/event0"), "0x4c: MEMORY_READS\n");
 	pm_sim__advance(sim, 2 * SEC);
 	v = rd_hex(sim, H "tile0/counter0");
 	assert_true(v > 0);
 	assert_true(v == truth(sim, "tile.mem_reads", 0, 2 * SEC));
 	/* a never-programmed counter stayed at 0 */
-	assert_string_equal(rd_text(sim, H "tile0/counter1"), "0x0\n");
+	assert_string_equal(th_sim_text(sim, H "tile0/counter1"), "0x0\n");
 
 	/* by name, with or without echo's newline; programming restarts at 0 */
 	wr_ok(sim, H "tile2/event1", "HNF_REQUESTS\n");
-	assert_string_equal(rd_text(sim, H "tile2/event1"), "0x45: HNF_REQUESTS\n");
-	assert_string_equal(rd_text(sim, H "tile2/counter1"), "0x0\n");
+	assert_string_equal(th_sim_text(sim, H "tile2/event1"), "0x45: HNF_REQUESTS\n");
+	assert_string_equal(th_sim_text(sim, H "tile2/counter1"), "0x0\n");
 	pm_sim__advance(sim, SEC);
 	assert_true(rd_hex(sim, H "tile2/counter1") ==
 		    truth(sim, "tile.requests", 2, 3 * SEC) -
 			    truth(sim, "tile.requests", 2, 2 * SEC));
 	wr_ok(sim, H "tile2/event2", "A72_READ");
 	wr_ok(sim, H "tile2/event3", "116"); /* decimal 0x74 */
-	assert_string_equal(rd_text(sim, H "tile2/event3"), "0x74: IO_READ\n");
+	assert_string_equal(th_sim_text(sim, H "tile2/event3"), "0x74: IO_READ\n");
 	wr_ok(sim, H "tile2/event3", "+0x5d\n");
-	assert_string_equal(rd_text(sim, H "tile2/event3"), "0x5d: A72_ACCESS\n");
+	assert_string_equal(th_sim_text(sim, H "tile2/event3"), "0x5d: A72_ACCESS\n");
 
 	/* A72_ACCESS counts reads plus writes */
 	pm_sim__advance(sim, SEC);
@@ -303,8 +277,8 @@ static void test_program_and_count(void **state)
 	assert_int_equal(wr(sim, H "tile0/counter0", "zero"), -EINVAL);
 	assert_true(rd_hex(sim, H "tile0/counter0") == truth(sim, "tile.mem_reads", 0, 4 * SEC));
 	wr_ok(sim, H "tile0/counter0", "0\n");
-	assert_string_equal(rd_text(sim, H "tile0/counter0"), "0x0\n");
-	assert_string_equal(rd_text(sim, H "tile0/event0"), "0x4c: MEMORY_READS\n");
+	assert_string_equal(th_sim_text(sim, H "tile0/counter0"), "0x0\n");
+	assert_string_equal(th_sim_text(sim, H "tile0/event0"), "0x4c: MEMORY_READS\n");
 	pm_sim__advance(sim, SEC / 2);
 	assert_true(rd_hex(sim, H "tile0/counter0") ==
 		    truth(sim, "tile.mem_reads", 0, 4 * SEC + SEC / 2) -
@@ -318,9 +292,9 @@ static void test_program_and_count(void **state)
 				 truth(sim, "trio.dma_beats", 1, 4 * SEC + SEC / 2));
 
 	/* SMGEN's code 0 is AW_REQ, not DISABLE */
-	assert_string_equal(rd_text(sim, H "gic0/event0"), "0x0: AW_REQ\n");
+	assert_string_equal(th_sim_text(sim, H "gic0/event0"), "0x0: AW_REQ\n");
 	wr_ok(sim, H "gic0/event0", "TBU_MISS\n");
-	assert_string_equal(rd_text(sim, H "gic0/event0"), "0xe: TBU_MISS\n");
+	assert_string_equal(th_sim_text(sim, H "gic0/event0"), "0xe: TBU_MISS\n");
 	pm_sim__free(sim);
 }
 
@@ -354,12 +328,12 @@ static void test_write_errors(void **state)
 			fail_msg("'%s': %zd, expected %d", bad[i].text, r, bad[i].err);
 	}
 	/* nothing changed */
-	assert_string_equal(rd_text(sim, H "tile1/event0"), "0x4d: MEMORY_WRITES\n");
+	assert_string_equal(th_sim_text(sim, H "tile1/event0"), "0x4d: MEMORY_WRITES\n");
 	/* a tile code means nothing to a tilenet or l3cache block */
 	assert_int_equal(wr(sim, H "tilenet1/event0", "0x4c"), -EINVAL);
 	assert_int_equal(wr(sim, H "l3cachehalf0/event0", "MEMORY_READS"), -EINVAL);
 	wr_ok(sim, H "tilenet1/event0", "DDN_DIAG_CORE_SENT\n");
-	assert_string_equal(rd_text(sim, H "tilenet1/event0"), "0x34: DDN_DIAG_CORE_SENT\n");
+	assert_string_equal(th_sim_text(sim, H "tilenet1/event0"), "0x34: DDN_DIAG_CORE_SENT\n");
 	/* event_list is 0444: no write open even for root */
 	assert_int_equal(wr(sim, H "tile1/event_list", "0"), -EACCES);
 	/* files beyond the block's counters do not exist */
@@ -375,8 +349,8 @@ static void test_l3cache(void **state)
 	struct pm_sim *sim = th_sim_platform("bluefield2");
 	uint64_t hits, misses, cdn, cyc, t;
 
-	assert_string_equal(rd_text(sim, H "l3cachehalf1/enable"), "0\n");
-	assert_string_equal(rd_text(sim, H "l3cachehalf1/event4"), "0x0: DISABLE\n");
+	assert_string_equal(th_sim_text(sim, H "l3cachehalf1/enable"), "0\n");
+	assert_string_equal(th_sim_text(sim, H "l3cachehalf1/event4"), "0x0: DISABLE\n");
 	wr_ok(sim, H "l3cachehalf1/event0", "HITS_BANK1\n");
 	wr_ok(sim, H "l3cachehalf1/event1", "0x1a\n"); /* MISSES_BANK1 */
 	wr_ok(sim, H "l3cachehalf1/event2", "TOTAL_CDN_REQ_IN_BANK1");
@@ -389,12 +363,12 @@ static void test_l3cache(void **state)
 		char path[64];
 
 		snprintf(path, sizeof(path), H "l3cachehalf1/counter%d", i);
-		assert_string_equal(rd_text(sim, path), "0x0\n");
+		assert_string_equal(th_sim_text(sim, path), "0x0\n");
 	}
 
 	/* enable=1 at 1 s, enable=0 at 3 s: a stopped read is exact */
 	wr_ok(sim, H "l3cachehalf1/enable", "1\n");
-	assert_string_equal(rd_text(sim, H "l3cachehalf1/enable"), "1\n");
+	assert_string_equal(th_sim_text(sim, H "l3cachehalf1/enable"), "1\n");
 	pm_sim__advance(sim, 2 * SEC);
 	wr_ok(sim, H "l3cachehalf1/enable", "0\n");
 	pm_sim__advance(sim, SEC);
@@ -429,21 +403,21 @@ static void test_l3cache(void **state)
 	assert_int_equal(wr(sim, H "l3cachehalf1/counter0", "1"), -EINVAL);
 	assert_int_equal(wr(sim, H "l3cachehalf1/enable", "2"), -EINVAL);
 	assert_int_equal(wr(sim, H "l3cachehalf1/enable", "x"), -EINVAL);
-	assert_string_equal(rd_text(sim, H "l3cachehalf1/enable"), "0\n");
+	assert_string_equal(th_sim_text(sim, H "l3cachehalf1/enable"), "0\n");
 
 	/* enable=1 resets every counter to 0 and starts them */
 	wr_ok(sim, H "l3cachehalf1/enable", "on");
-	assert_string_equal(rd_text(sim, H "l3cachehalf1/counter0"), "0x0\n");
+	assert_string_equal(th_sim_text(sim, H "l3cachehalf1/counter0"), "0x0\n");
 	pm_sim__advance(sim, SEC);
 	assert_true(rd_hex(sim, H "l3cachehalf1/counter3") == 1000000000ull);
 
 	/* programming one counter stops all of them, values kept */
 	wr_ok(sim, H "l3cachehalf1/event4", "DISABLE");
-	assert_string_equal(rd_text(sim, H "l3cachehalf1/enable"), "0\n");
+	assert_string_equal(th_sim_text(sim, H "l3cachehalf1/enable"), "0\n");
 	pm_sim__advance(sim, SEC);
 	assert_true(rd_hex(sim, H "l3cachehalf1/counter3") == 1000000000ull);
 	/* the other half is independent */
-	assert_string_equal(rd_text(sim, H "l3cachehalf0/event0"), "0x0: DISABLE\n");
+	assert_string_equal(th_sim_text(sim, H "l3cachehalf0/event0"), "0x0: DISABLE\n");
 	pm_sim__free(sim);
 }
 
@@ -491,7 +465,7 @@ static void test_registers(void **state)
 	/* only 0 may be written (the driver's generic rule); it clears */
 	assert_int_equal(wr(sim, H "pcie1/IN_P_BYTE_CNT", "5"), -EINVAL);
 	wr_ok(sim, H "pcie1/IN_P_BYTE_CNT", "0\n");
-	assert_string_equal(rd_text(sim, H "pcie1/IN_P_BYTE_CNT"), "0x0\n");
+	assert_string_equal(th_sim_text(sim, H "pcie1/IN_P_BYTE_CNT"), "0x0\n");
 	pm_sim__advance(sim, SEC);
 	assert_true(rd_hex(sim, H "pcie1/IN_P_BYTE_CNT") ==
 		    truth(sim, "pcie.in_p_bytes", 1, 3 * SEC) -
@@ -499,13 +473,13 @@ static void test_registers(void **state)
 
 	/* ecc: 32-bit registers that take any value */
 	assert_true(rd_hex(sim, H "ecc/ECC_SINGLE_ERROR_CNT") == 30);
-	assert_string_equal(rd_text(sim, H "ecc/ECC_DOUBLE_ERROR_CNT"), "0x0\n");
+	assert_string_equal(th_sim_text(sim, H "ecc/ECC_DOUBLE_ERROR_CNT"), "0x0\n");
 	wr_ok(sim, H "ecc/ECC_SINGLE_ERROR_CNT", "0x7\n");
 	pm_sim__advance(sim, SEC);
 	assert_true(rd_hex(sim, H "ecc/ECC_SINGLE_ERROR_CNT") == 17);
 	wr_ok(sim, H "ecc/SERR_INJ", "4294967295");
-	assert_string_equal(rd_text(sim, H "ecc/SERR_INJ"), "0xffffffff\n");
-	assert_string_equal(rd_text(sim, H "ecc/DISABLE"), "0x0\n");
+	assert_string_equal(th_sim_text(sim, H "ecc/SERR_INJ"), "0xffffffff\n");
+	assert_string_equal(th_sim_text(sim, H "ecc/DISABLE"), "0x0\n");
 	assert_int_equal(wr(sim, H "ecc/SERR_INJ", "4294967296"), -ERANGE);
 	pm_sim__free(sim);
 }
@@ -519,9 +493,9 @@ static void test_bf3_layout(void **state)
 	const char *s;
 	size_t len;
 
-	assert_string_equal(rd_text(sim, H "name"), "bfperf\n");
-	assert_string_equal(rd_text(sim, H "device/modalias"), "acpi:MLNXBFD2:\n");
-	assert_string_equal(rd_text(sim, "sys/devices/system/cpu/online"), "0-15\n");
+	assert_string_equal(th_sim_text(sim, H "name"), "bfperf\n");
+	assert_string_equal(th_sim_text(sim, H "device/modalias"), "acpi:MLNXBFD2:\n");
+	assert_string_equal(th_sim_text(sim, "sys/devices/system/cpu/online"), "0-15\n");
 	assert_true(has(&l, "llt0/") && has(&l, "llt7/") && has(&l, "llt_miss7/") &&
 		    has(&l, "mss1/") && has(&l, "clock_measure/"));
 	assert_false(has(&l, "tile0/") || has(&l, "l3cachehalf0/") || has(&l, "trio0/"));
@@ -531,22 +505,22 @@ static void test_bf3_layout(void **state)
 	assert_int_equal(list(sim, H "clock_measure").n, 28);
 
 	/* event_list stops before the running length reaches PAGE_SIZE (§2.4) */
-	s = rd_text(sim, H "mss0/event_list");
+	s = th_sim_text(sim, H "mss0/event_list");
 	len = strlen(s);
 	assert_true(len < 4096 && len + strlen("0x88: SKYLIB_CR_RESP_RX_STALL\n") >= 4096);
 	assert_true(ends_with(s, "\n0x87: SKYLIB_CR_REQ_RX_STALL\n"));
-	s = rd_text(sim, H "llt5/event_list");
+	s = th_sim_text(sim, H "llt5/event_list");
 	len = strlen(s);
 	assert_true(len < 4096 && len + strlen("0xa2: HISTOGRAM_HISTOGRAM_BIN0\n") >= 4096);
 	assert_true(ends_with(s, "\n0xa1: GDC_BANK1_G_FIFO_FF_GGA_RSP_WR3\n"));
-	s = rd_text(sim, H "llt_miss0/event_list");
+	s = th_sim_text(sim, H "llt_miss0/event_list");
 	assert_true(ends_with(s, "\n0x4b: HISTOGRAM_HISTOGRAM_BIN9\n"));
 
 	/* the codes event_list cuts off are still programmable */
 	wr_ok(sim, H "mss0/event3", "HISTOGRAM_HISTOGRAM_BIN9\n");
-	assert_string_equal(rd_text(sim, H "mss0/event3"), "0x9a: HISTOGRAM_HISTOGRAM_BIN9\n");
+	assert_string_equal(th_sim_text(sim, H "mss0/event3"), "0x9a: HISTOGRAM_HISTOGRAM_BIN9\n");
 	wr_ok(sim, H "llt0/event1", "104");
-	assert_string_equal(rd_text(sim, H "llt0/event1"),
+	assert_string_equal(th_sim_text(sim, H "llt0/event1"),
 			    "0x68: GDC_BANK0_G_RSE_PIPE_CACHE_DATA1\n");
 	wr_ok(sim, H "llt_miss0/event0", "GDC_MISS_MACHINE_G_FIFO_FF_EXEC0_1\n");
 	assert_int_equal(wr(sim, H "llt0/event0", "172"), -EINVAL);
@@ -564,14 +538,14 @@ static void test_crspace(void **state)
 	uint64_t v, w;
 
 	/* after boot: select fields 0, control word 0 */
-	assert_string_equal(rd_text(sim, H "llt2/event0"), "0x0: HNF0_CYCLES\n");
-	assert_string_equal(rd_text(sim, H "llt2/event1"), "0x0: HNF0_CYCLES\n");
-	assert_string_equal(rd_text(sim, H "llt2/enable"), "0\n");
-	assert_string_equal(rd_text(sim, H "llt2/count_clock"), "0\n");
+	assert_string_equal(th_sim_text(sim, H "llt2/event0"), "0x0: HNF0_CYCLES\n");
+	assert_string_equal(th_sim_text(sim, H "llt2/event1"), "0x0: HNF0_CYCLES\n");
+	assert_string_equal(th_sim_text(sim, H "llt2/enable"), "0\n");
+	assert_string_equal(th_sim_text(sim, H "llt2/count_clock"), "0\n");
 	wr_ok(sim, H "llt2/event0", "HNF0_MEM_READS\n");
 	wr_ok(sim, H "llt2/event1", "0x35\n"); /* HNF1_MEM_READS */
 	pm_sim__advance(sim, SEC);
-	assert_string_equal(rd_text(sim, H "llt2/counter0"), "0x0\n");
+	assert_string_equal(th_sim_text(sim, H "llt2/counter0"), "0x0\n");
 
 	/* enable sets EN and CLR: counting from 0 */
 	wr_ok(sim, H "llt2/enable", "1");
@@ -591,12 +565,12 @@ static void test_crspace(void **state)
 	/* counterN: 0 clears that counter only; anything else is refused */
 	assert_int_equal(wr(sim, H "llt2/counter0", "5"), -EINVAL);
 	wr_ok(sim, H "llt2/counter0", "0");
-	assert_string_equal(rd_text(sim, H "llt2/counter0"), "0x0\n");
+	assert_string_equal(th_sim_text(sim, H "llt2/counter0"), "0x0\n");
 	assert_true(rd_hex(sim, H "llt2/counter1") > 0);
 
 	/* count_clock: bit i makes counter i count clock cycles */
 	wr_ok(sim, H "llt2/count_clock", "0x2\n");
-	assert_string_equal(rd_text(sim, H "llt2/count_clock"), "2\n");
+	assert_string_equal(th_sim_text(sim, H "llt2/count_clock"), "2\n");
 	w = rd_hex(sim, H "llt2/counter1");
 	pm_sim__advance(sim, SEC / 10);
 	assert_true(rd_hex(sim, H "llt2/counter1") == w + 150000000ull);
@@ -609,7 +583,7 @@ static void test_crspace(void **state)
 	assert_true(rd_hex(sim, H "llt2/counter1") == w);
 	assert_int_equal(wr(sim, H "llt2/enable", "3"), -EINVAL);
 	wr_ok(sim, H "llt2/enable", "Y");
-	assert_string_equal(rd_text(sim, H "llt2/counter1"), "0x0\n");
+	assert_string_equal(th_sim_text(sim, H "llt2/counter1"), "0x0\n");
 
 	/* llt_miss RD_REQ counts the GDC misses of both banks */
 	wr_ok(sim, H "llt4/event0", "GDC_BANK0_MISS");
@@ -651,13 +625,13 @@ static void test_nonroot(void **state)
 	struct pm_sim *sim = th_sim_platform("bluefield2:user=nobody");
 
 	/* 0644 root: everyone reads, only root writes */
-	assert_string_equal(rd_text(sim, H "tile0/event0"), "0x0: DISABLE\n");
+	assert_string_equal(th_sim_text(sim, H "tile0/event0"), "0x0: DISABLE\n");
 	assert_int_equal(wr(sim, H "tile0/event0", "0x4c"), -EACCES);
 	assert_int_equal(ops()->open(sim, H "tile0/counter0", O_RDWR), -EACCES);
 	assert_int_equal(wr(sim, H "l3cachehalf0/enable", "1"), -EACCES);
 	assert_int_equal(wr(sim, H "ecc/SERR_INJ", "1"), -EACCES);
-	assert_string_equal(rd_text(sim, H "tile0/event0"), "0x0: DISABLE\n");
-	assert_non_null(strstr(rd_text(sim, H "tile0/event_list"), "0x4c: MEMORY_READS\n"));
+	assert_string_equal(th_sim_text(sim, H "tile0/event0"), "0x0: DISABLE\n");
+	assert_non_null(strstr(th_sim_text(sim, H "tile0/event_list"), "0x4c: MEMORY_READS\n"));
 	pm_sim__free(sim);
 
 	sim = th_sim_platform("bluefield3:user=nobody");
@@ -729,7 +703,7 @@ static void test_someone_else(void **state)
 	wr_ok(sim, H "tile1/event2", "0x4c");
 	pm_sim__advance(sim, SEC); /* the fault fires at 1 s */
 	pm_sim__advance(sim, SEC);
-	assert_string_equal(rd_text(sim, H "tile1/event2"), "0x4d: MEMORY_WRITES\n");
+	assert_string_equal(th_sim_text(sim, H "tile1/event2"), "0x4d: MEMORY_WRITES\n");
 	assert_true(rd_hex(sim, H "tile1/counter2") ==
 		    truth(sim, "tile.mem_writes", 1, 2 * SEC) -
 			    truth(sim, "tile.mem_writes", 1, SEC));

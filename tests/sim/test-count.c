@@ -586,6 +586,11 @@ static void test_aggr_core_node_cache(void **state)
 		assert_int_equal(pm_evlist__add(l, specs[0], &d), 0);
 		assert_int_equal(pm_session__new(l, &o, &s, &d), -ENOENT);
 		assert_non_null(strstr(d.msg, "no CPU lists an L3 cache"));
+		/* the fix is a reason, so the CLI words it in its own flags (cli/hints.c) */
+		assert_int_equal(d.reason, PM_REASON_CACHE_LEVEL);
+		assert_string_equal(d.subject, "3");
+		assert_int_equal(d.fix_at, 0);
+		assert_non_null(strstr(d.hint, "pm_session_opts.cache_level"));
 		o.cache_level = 0; /* the last level there is L2 */
 		assert_int_equal(pm_session__new(l, &o, &s, &d), 0);
 		pm_session__free(s);
@@ -654,9 +659,15 @@ static void test_aggr_missing_topology(void **state)
 		assert_int_equal(pm_evlist__add(l, "cpu-clock", &d), 0);
 		assert_int_equal(pm_session__new(l, &o, &s, &d), -ENOENT);
 		assert_non_null(strstr(d.msg, "this machine lists no node"));
+		assert_int_equal(d.reason, PM_REASON_NO_NODES);
+		assert_string_equal(
+			d.hint,
+			"count per socket or per die instead (PM_AGGR_SOCKET, PM_AGGR_DIE)");
 		o.aggr = PM_AGGR_CACHE;
 		assert_int_equal(pm_session__new(l, &o, &s, &d), -ENOENT);
 		assert_non_null(strstr(d.msg, "no CPU lists a cache"));
+		assert_int_equal(d.reason, PM_REASON_NO_CACHES);
+		assert_int_equal(d.fix_at, 0);
 		o.cache_level = 16;
 		assert_int_equal(pm_session__new(l, &o, &s, &d), -EINVAL);
 		pm_evlist__free(l);

@@ -9,8 +9,10 @@
 #include "helpers.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -520,6 +522,41 @@ static void test_tool_events_system_wide(void **state)
 	th_stop(&r);
 }
 
+/*
+ * duration_time is the report's own clock: on a clock that moves while the
+ * sources read (clock=real), its row is the interval's duration and the
+ * totals' time to the ns, and a metric's duration_time is that row in
+ * seconds. It took a clock read of its own, some microseconds earlier.
+ */
+static void test_tool_duration_is_the_reports(void **state)
+{
+	static const char m[] = "[{\"MetricName\": \"lab_dur\", "
+				"\"MetricExpr\": \"duration_time * 1e9\"}]";
+	struct pm_sim *sim = th_sim_platform("amdzen2:clock=real");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	(void)state;
+	start_lab(&r, sim, m, "duration_time,amd_l3/l3_accesses/", "lab_dur", 0);
+	for (int i = 0; i < 3; i++) {
+		usleep(2000);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, true);
+		assert_true(rep->duration_ns > 0);
+		if (event_row(rep, "duration_time")->value != (double)rep->duration_ns)
+			fail_msg("interval %d: duration_time %.0f ns, the interval %" PRIu64 " ns",
+				 i, event_row(rep, "duration_time")->value, rep->duration_ns);
+		assert_int_equal(event_row(rep, "duration_time")->enabled_ns, rep->duration_ns);
+		/* through seconds: within the half ns a double's rounding may leave */
+		th_assert_near(metric_row(rep, "lab_dur", 0)->value, (double)rep->duration_ns, 0.5);
+		rep = pm_session__report(r.s, false);
+		if (event_row(rep, "duration_time")->value != (double)rep->t_ns)
+			fail_msg("totals %d: duration_time %.0f ns, the run %" PRIu64 " ns", i,
+				 event_row(rep, "duration_time")->value, rep->t_ns);
+	}
+	th_stop(&r);
+}
+
 /* A metric that cannot be added leaves nothing half-made behind. */
 static void test_failed_metric_rolls_back(void **state)
 {
@@ -666,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_metric_of_metrics_before_scale_unit),
 		cmocka_unit_test(test_tool_events_command),
 		cmocka_unit_test(test_tool_events_system_wide),
+		cmocka_unit_test(test_tool_duration_is_the_reports),
 		cmocka_unit_test(test_failed_metric_rolls_back),
 	};
 

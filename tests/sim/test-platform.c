@@ -615,6 +615,46 @@ static void test_amd_l3_masks(void **state)
 	th_stop(&r);
 }
 
+/*
+ * The CPU caches both platforms list, in sysfs's text (one helper writes
+ * them, sim_cache): Zen 2's L1d, L1i, L2 per core and L3 per CCX of 4
+ * cores, both threads each; Yitian's three per core, one thread each, no L3.
+ */
+static void test_cache_sysfs(void **state)
+{
+	static const struct {
+		const char *spec, *path, *text;
+	} t[] = {
+		{ "amdzen2", "cpu0/cache/index0/type", "Data\n" },
+		{ "amdzen2", "cpu0/cache/index1/type", "Instruction\n" },
+		{ "amdzen2", "cpu65/cache/index2/level", "2\n" },
+		{ "amdzen2", "cpu65/cache/index2/shared_cpu_list", "1,65\n" },
+		{ "amdzen2", "cpu5/cache/index3/level", "3\n" },
+		{ "amdzen2", "cpu5/cache/index3/type", "Unified\n" },
+		{ "amdzen2", "cpu5/cache/index3/shared_cpu_list", "4-7,68-71\n" },
+		{ "amdzen2:sockets=2", "cpu200/cache/index3/shared_cpu_list", "72-75,200-203\n" },
+		{ "amdzen2", "cpu0/cache/index4/level", NULL },
+		{ "yitian710", "cpu127/cache/index1/level", "1\n" },
+		{ "yitian710", "cpu127/cache/index2/type", "Unified\n" },
+		{ "yitian710", "cpu127/cache/index2/shared_cpu_list", "127\n" },
+		{ "yitian710", "cpu0/cache/index3/level", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		struct pm_sim *sim = th_sim_platform(t[i].spec);
+		char path[128], buf[64];
+
+		snprintf(path, sizeof(path), "sys/devices/system/cpu/%s", t[i].path);
+		if (!t[i].text) /* a cache the model does not have */
+			assert_int_equal(th_sim_read(sim, path, buf, sizeof(buf)), -ENOENT);
+		else if (strcmp(th_sim_text(sim, path), t[i].text) != 0)
+			fail_msg("%s %s: '%s', want '%s'", t[i].spec, path, th_sim_text(sim, path),
+				 t[i].text);
+		pm_sim__free(sim);
+	}
+}
+
 /* ---- the MSR devices -------------------------------------------------------------------- */
 
 static uint64_t rdmsr(struct pm_sim *sim, int fd, uint64_t idx)
@@ -922,6 +962,7 @@ int main(void)
 		cmocka_unit_test(test_amd_flops_pair),
 		cmocka_unit_test(test_amd_generic_events),
 		cmocka_unit_test(test_amd_l3_masks),
+		cmocka_unit_test(test_cache_sysfs),
 		cmocka_unit_test(test_msr_device),
 		cmocka_unit_test(test_msr_refusals),
 		cmocka_unit_test(test_faults),

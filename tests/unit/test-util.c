@@ -243,6 +243,35 @@ static void test_strbuf(void **state)
 	free(s);
 }
 
+/* The one digit writer of lib/out's numbers and jevents' encodings. */
+static void test_u64_digits(void **state)
+{
+	static const struct {
+		uint64_t v;
+		unsigned base;
+		const char *want;
+	} t[] = {
+		{ 0, 10, "0" },
+		{ 9, 10, "9" },
+		{ 10, 10, "10" },
+		{ 1000000000, 10, "1000000000" },
+		{ UINT64_MAX, 10, "18446744073709551615" },
+		{ 0, 16, "0" },
+		{ 0xa, 16, "a" },
+		{ 0x100003807, 16, "100003807" },
+		{ UINT64_MAX, 16, "ffffffffffffffff" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
+		char buf[PM_U64_DIGITS];
+		size_t n = pm_u64_digits(t[i].v, t[i].base, buf);
+
+		assert_string_equal(buf, t[i].want);
+		assert_int_equal(n, strlen(t[i].want));
+	}
+}
+
 /*
  * A read's difference modulo the width, the doubt of a read later than 3/4
  * of the wrap time at the fastest rate seen before it, and a counter that
@@ -368,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_delta),
 		cmocka_unit_test(test_counts_scale),
 		cmocka_unit_test(test_source_registry),
+		cmocka_unit_test(test_u64_digits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
