@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "out/out.h"
@@ -142,15 +143,106 @@ static void suffix_text(const struct pm_row *row, char *buf, size_t size)
 			n += (size_t)snprintf(buf + n, size - n, "%s", marks[i].mark);
 }
 
-/* One row: [prefix] [aggregation] value unit event [(running%)] [marks]. */
+/*
+ * The comment column (out/shadow.c): which rows share an aggregation bucket
+ * (its label and cgroup), made once per report. group[start[i] ..
+ * start[i] + len[i]) are row i's bucket's rows; none when no row has a
+ * comment kind (uncore and metric reports) or memory ran out.
+ */
+struct buckets {
+	size_t *group, *start, *len;
+	bool any; /* some row has a comment: rows without one leave its room */
+	double wall_ns;
+};
+
+struct bucket_key {
+	const char *label, *cgroup;
+	size_t i;
+};
+
+static int str_cmp(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
+static int bucket_cmp(const void *x, const void *y)
+{
+	const struct bucket_key *a = x, *b = y;
+	int c = str_cmp(a->label, b->label);
+
+	if (!c)
+		c = str_cmp(a->cgroup, b->cgroup);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+static void buckets_done(struct buckets *b)
+{
+	free(b->group);
+	free(b->start);
+	free(b->len);
+	*b = (struct buckets){ 0 };
+}
+
+static void buckets_make(struct pm_out *o, const struct pm_report *r, int aw, struct buckets *b)
+{
+	struct bucket_key *k = NULL;
+	size_t n = r->n_rows, j = 0;
+	bool need = false;
+
+	*b = (struct buckets){ 0 };
+	/* perf's walltime_nsecs_stats: the run's elapsed time (the runs' mean), or the
+	 * interval's (perf: the -I it was asked for; pmumon: the one measured) */
+	b->wall_ns = (double)(r->interval ? r->duration_ns : r->t_ns);
+	for (size_t i = 0; i < n && !need; i++)
+		need = r->rows[i].shadow != PM_SHADOW_NONE;
+	if (!need)
+		return;
+	k = malloc(n * sizeof(*k));
+	b->group = malloc(n * sizeof(*b->group));
+	b->start = malloc(n * sizeof(*b->start));
+	b->len = malloc(n * sizeof(*b->len));
+	if (!k || !b->group || !b->start || !b->len)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		const struct pm_out_label *l = aw ? pm_out__label(o, i, r->aggr, &r->rows[i],
+								  make_aggr_label) :
+						    NULL;
+
+		if (aw && !l)
+			goto fail;
+		k[i] = (struct bucket_key){ l ? l->text : "", r->rows[i].cgroup, i };
+	}
+	qsort(k, n, sizeof(*k), bucket_cmp);
+	for (size_t i = 0; i < n; i = j) {
+		for (j = i; j < n && !str_cmp(k[j].label, k[i].label) &&
+			    !str_cmp(k[j].cgroup, k[i].cgroup);
+		     j++)
+			b->group[j] = k[j].i;
+		for (size_t m = i; m < j; m++) {
+			b->start[k[m].i] = i;
+			b->len[k[m].i] = j - i;
+		}
+	}
+	free(k);
+	return;
+fail:
+	free(k);
+	buckets_done(b);
+}
+
+/* One row: [prefix] [aggregation] value unit event [# comment] [(running%)] [marks]. */
 static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int aw,
-		      const char *prefix)
+		      const char *prefix, struct buckets *b)
 {
 	const struct pm_row *row = &r->rows[i];
 	struct pm_line l;
-	char agg[128], val[64], suffix[128];
+	char agg[128], val[64], suffix[128], note[64];
 
 	l.n = 0;
+	note[0] = '\0';
+	if (b->group)
+		pm_out__shadow(r->rows, b->group + b->start[i], b->len[i], i, b->wall_ns, note,
+			       sizeof(note));
 	value_text(row, val, sizeof(val));
 	if (o->opts.no_grouping) /* the separators out: 4,009,862,308 -> 4009862308 */
 		for (char *p = val, *q = val;; p++)
@@ -173,14 +265,28 @@ static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int
 
 		snprintf(suffix + n, sizeof(suffix) - n, "  ( +-%6.2f%% )", row->spread_pct);
 	}
+	/*
+	 * The event padded to 40 when a suffix follows; with a comment column,
+	 * perf's: the event in 32, then " # " and the comment in METRIC_LEN (38,
+	 * util/stat-display.c), blank on rows without one when a suffix follows.
+	 */
+	bool comment = note[0] || (b->any && suffix[0]);
+	int ew = comment ? 32 : suffix[0] ? 40 : 0;
+
 	if (row->cgroup) { /* perf's column: the cgroup after the event */
 		pm_line__put(&l, row->event, 0, false);
 		pm_line__put(&l, " ", 0, false);
-		int w = suffix[0] ? 39 - (int)strlen(row->event) : 0;
+		int w = ew ? ew - 1 - (int)strlen(row->event) : 0;
 
 		pm_line__put(&l, row->cgroup, w > 0 ? w : 0, false);
 	} else {
-		pm_line__put(&l, row->event, suffix[0] ? 40 : 0, false);
+		pm_line__put(&l, row->event, ew, false);
+	}
+	if (note[0]) {
+		pm_line__put(&l, " # ", 0, false);
+		pm_line__put(&l, note, suffix[0] ? 35 : 0, false);
+	} else if (comment) {
+		pm_line__put(&l, "", 38, false);
 	}
 	pm_line__put(&l, suffix, 0, false);
 	pm_line__put(&l, "\n", 0, false);
@@ -217,6 +323,15 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 {
 	int aw = aggr_width(o, r);
 	char sim[128], t[32];
+	struct buckets b;
+
+	buckets_make(o, r, aw, &b);
+	for (size_t i = 0; b.group && i < r->n_rows && !b.any; i++) {
+		char note[64];
+
+		b.any = pm_out__shadow(r->rows, b.group + b.start[i], b.len[i], i, b.wall_ns, note,
+				       sizeof(note)) > 0;
+	}
 
 	sim_note(o, sim, sizeof(sim));
 	if (r->interval) {
@@ -245,7 +360,8 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 		pm_line__put(&prefix, tod, 12, false);
 		pm_line__put(&prefix, " ", 0, false);
 		for (size_t i = 0; i < r->n_rows; i++)
-			print_row(o, r, i, aw, prefix.buf);
+			print_row(o, r, i, aw, prefix.buf, &b);
+		buckets_done(&b);
 		return 0;
 	}
 	if (r->runs > 1)
@@ -254,7 +370,8 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 		t[0] = '\0';
 	fprintf(o->f, "\n Performance counter stats for %s%s%s:\n\n", o->opts.target, t, sim);
 	for (size_t i = 0; i < r->n_rows; i++)
-		print_row(o, r, i, aw, NULL);
+		print_row(o, r, i, aw, NULL, &b);
+	buckets_done(&b);
 	if (r->runs > 1) {
 		print_elapsed_spread(o, r);
 		return 0;
