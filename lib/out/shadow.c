@@ -77,10 +77,13 @@ static double convert_unit(double v, char *unit)
 /* perf's print_metric_std: the value (n characters of buf, in perf's format), a blank, the unit */
 static size_t put(char *buf, size_t size, int n, const char *unit)
 {
-	if (n < 0 || (size_t)n >= size)
-		return buf[0] = '\0', 0;
-	n += snprintf(buf + n, size - (size_t)n, " %s", unit);
-	return (size_t)n < size ? (size_t)n : 0;
+	if (n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, " %s", unit);
+	if (n < 0 || (size_t)n >= size) { /* does not fit: none rather than a cut one */
+		buf[0] = '\0';
+		return 0;
+	}
+	return (size_t)n;
 }
 
 /* A miss ratio over the bucket's total of kind (perf's print_*_misses), in "%7.2f%%". */

@@ -144,15 +144,14 @@ static void suffix_text(const struct pm_row *row, char *buf, size_t size)
 }
 
 /*
- * The comment column (out/shadow.c): which rows share an aggregation bucket
- * (its label and cgroup), made once per report. group[start[i] ..
- * start[i] + len[i]) are row i's bucket's rows; none when no row has a
- * comment kind (uncore and metric reports) or memory ran out.
+ * The comment column (out/shadow.c), made once per report: the rows of an
+ * aggregation bucket (same label, same cgroup) pair; note[i] is row i's
+ * comment, "" for none. No notes when no row has a comment kind (uncore and
+ * metric reports) or memory ran out.
  */
-struct buckets {
-	size_t *group, *start, *len;
-	bool any; /* some row has a comment: rows without one leave its room */
-	double wall_ns;
+struct notes {
+	char (*note)[64];
+	bool any; /* some row has one: a row without one but with a suffix leaves its room */
 };
 
 struct bucket_key {
@@ -175,33 +174,24 @@ static int bucket_cmp(const void *x, const void *y)
 	return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
-static void buckets_done(struct buckets *b)
+static void notes_make(struct pm_out *o, const struct pm_report *r, int aw, struct notes *nt)
 {
-	free(b->group);
-	free(b->start);
-	free(b->len);
-	*b = (struct buckets){ 0 };
-}
-
-static void buckets_make(struct pm_out *o, const struct pm_report *r, int aw, struct buckets *b)
-{
-	struct bucket_key *k = NULL;
-	size_t n = r->n_rows, j = 0;
-	bool need = false;
-
-	*b = (struct buckets){ 0 };
 	/* perf's walltime_nsecs_stats: the run's elapsed time (the runs' mean), or the
 	 * interval's (perf: the -I it was asked for; pmumon: the one measured) */
-	b->wall_ns = (double)(r->interval ? r->duration_ns : r->t_ns);
+	double wall_ns = (double)(r->interval ? r->duration_ns : r->t_ns);
+	size_t n = r->n_rows, j = 0, *group = NULL;
+	struct bucket_key *k = NULL;
+	bool need = false;
+
+	*nt = (struct notes){ NULL, false };
 	for (size_t i = 0; i < n && !need; i++)
 		need = r->rows[i].shadow != PM_SHADOW_NONE;
 	if (!need)
 		return;
 	k = malloc(n * sizeof(*k));
-	b->group = malloc(n * sizeof(*b->group));
-	b->start = malloc(n * sizeof(*b->start));
-	b->len = malloc(n * sizeof(*b->len));
-	if (!k || !b->group || !b->start || !b->len)
+	group = malloc(n * sizeof(*group));
+	nt->note = calloc(n, sizeof(*nt->note));
+	if (!k || !group || !nt->note)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		const struct pm_out_label *l = aw ? pm_out__label(o, i, r->aggr, &r->rows[i],
@@ -217,32 +207,32 @@ static void buckets_make(struct pm_out *o, const struct pm_report *r, int aw, st
 		for (j = i; j < n && !str_cmp(k[j].label, k[i].label) &&
 			    !str_cmp(k[j].cgroup, k[i].cgroup);
 		     j++)
-			b->group[j] = k[j].i;
-		for (size_t m = i; m < j; m++) {
-			b->start[k[m].i] = i;
-			b->len[k[m].i] = j - i;
-		}
+			group[j] = k[j].i;
+		for (size_t m = i; m < j; m++)
+			if (pm_out__shadow(r->rows, group + i, j - i, k[m].i, wall_ns,
+					   nt->note[k[m].i], sizeof(nt->note[0])))
+				nt->any = true;
 	}
 	free(k);
+	free(group);
 	return;
 fail:
 	free(k);
-	buckets_done(b);
+	free(group);
+	free(nt->note);
+	*nt = (struct notes){ NULL, false };
 }
 
 /* One row: [prefix] [aggregation] value unit event [# comment] [(running%)] [marks]. */
 static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int aw,
-		      const char *prefix, struct buckets *b)
+		      const char *prefix, const struct notes *nt)
 {
 	const struct pm_row *row = &r->rows[i];
 	struct pm_line l;
-	char agg[128], val[64], suffix[128], note[64];
+	char agg[128], val[64], suffix[128];
+	const char *note = nt->note ? nt->note[i] : "";
 
 	l.n = 0;
-	note[0] = '\0';
-	if (b->group)
-		pm_out__shadow(r->rows, b->group + b->start[i], b->len[i], i, b->wall_ns, note,
-			       sizeof(note));
 	value_text(row, val, sizeof(val));
 	if (o->opts.no_grouping) /* the separators out: 4,009,862,308 -> 4009862308 */
 		for (char *p = val, *q = val;; p++)
@@ -270,7 +260,7 @@ static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int
 	 * perf's: the event in 32, then " # " and the comment in METRIC_LEN (38,
 	 * util/stat-display.c), blank on rows without one when a suffix follows.
 	 */
-	bool comment = note[0] || (b->any && suffix[0]);
+	bool comment = note[0] || (nt->any && suffix[0]);
 	int ew = comment ? 32 : suffix[0] ? 40 : 0;
 
 	if (row->cgroup) { /* perf's column: the cgroup after the event */
@@ -323,16 +313,9 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 {
 	int aw = aggr_width(o, r);
 	char sim[128], t[32];
-	struct buckets b;
+	struct notes nt;
 
-	buckets_make(o, r, aw, &b);
-	for (size_t i = 0; b.group && i < r->n_rows && !b.any; i++) {
-		char note[64];
-
-		b.any = pm_out__shadow(r->rows, b.group + b.start[i], b.len[i], i, b.wall_ns, note,
-				       sizeof(note)) > 0;
-	}
-
+	notes_make(o, r, aw, &nt);
 	sim_note(o, sim, sizeof(sim));
 	if (r->interval) {
 		char tod[32];
@@ -360,8 +343,8 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 		pm_line__put(&prefix, tod, 12, false);
 		pm_line__put(&prefix, " ", 0, false);
 		for (size_t i = 0; i < r->n_rows; i++)
-			print_row(o, r, i, aw, prefix.buf, &b);
-		buckets_done(&b);
+			print_row(o, r, i, aw, prefix.buf, &nt);
+		free(nt.note);
 		return 0;
 	}
 	if (r->runs > 1)
@@ -370,8 +353,8 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 		t[0] = '\0';
 	fprintf(o->f, "\n Performance counter stats for %s%s%s:\n\n", o->opts.target, t, sim);
 	for (size_t i = 0; i < r->n_rows; i++)
-		print_row(o, r, i, aw, NULL, &b);
-	buckets_done(&b);
+		print_row(o, r, i, aw, NULL, &nt);
+	free(nt.note);
 	if (r->runs > 1) {
 		print_elapsed_spread(o, r);
 		return 0;
