@@ -295,6 +295,62 @@ static int cmp_slot(const void *a, const void *b)
 	return x->counter < y->counter ? -1 : x->counter > y->counter;
 }
 
+/*
+ * What perf 6.1's stat-shadow.c takes an event for (perf_stat__update_shadow_stats
+ * and perf_stat__print_shadow_stats): evsel__match is the attr's type and
+ * config, exactly (6.1 masks no extended PMU type); a HW_CACHE total is its
+ * cache's read access (config 0..4), a miss ratio's row its read miss.
+ */
+static unsigned shadow_of(enum pm_source_id src, const struct perf_event_attr *a)
+{
+	static const unsigned hw[] = {
+		[PERF_COUNT_HW_CPU_CYCLES] = PM_SHADOW_CYCLES,
+		[PERF_COUNT_HW_INSTRUCTIONS] = PM_SHADOW_INSTRUCTIONS,
+		[PERF_COUNT_HW_CACHE_REFERENCES] = PM_SHADOW_CACHE_REFS,
+		[PERF_COUNT_HW_CACHE_MISSES] = PM_SHADOW_CACHE_MISSES,
+		[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = PM_SHADOW_BRANCHES,
+		[PERF_COUNT_HW_BRANCH_MISSES] = PM_SHADOW_BRANCH_MISSES,
+		[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = PM_SHADOW_STALLED_FRONTEND,
+		[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = PM_SHADOW_STALLED_BACKEND,
+	};
+	/* by cache id: its read accesses, its read misses (perf's L1D, L1I, LL, DTLB, ITLB) */
+	static const unsigned cache[][2] = {
+		[PERF_COUNT_HW_CACHE_L1D] = { PM_SHADOW_L1D, PM_SHADOW_L1D_MISSES },
+		[PERF_COUNT_HW_CACHE_L1I] = { PM_SHADOW_L1I, PM_SHADOW_L1I_MISSES },
+		[PERF_COUNT_HW_CACHE_LL] = { PM_SHADOW_LL, PM_SHADOW_LL_MISSES },
+		[PERF_COUNT_HW_CACHE_DTLB] = { PM_SHADOW_DTLB, PM_SHADOW_DTLB_MISSES },
+		[PERF_COUNT_HW_CACHE_ITLB] = { PM_SHADOW_ITLB, PM_SHADOW_ITLB_MISSES },
+	};
+	const uint64_t miss = (uint64_t)PERF_COUNT_HW_CACHE_OP_READ << 8 |
+			      (uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+
+	if (src == PM_SRC_TOOL)
+		return PM_SHADOW_OTHER; /* duration_time: perf's rate, as any event */
+	if (src != PM_SRC_PERF)
+		return PM_SHADOW_NONE;
+	if (a->type == PERF_TYPE_SOFTWARE &&
+	    (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK))
+		return PM_SHADOW_CLOCK;
+	if (a->type == PERF_TYPE_HARDWARE && a->config < PM_ARRAY_SIZE(hw) && hw[a->config])
+		return hw[a->config];
+	if (a->type == PERF_TYPE_HW_CACHE && (a->config & 0xff) < PM_ARRAY_SIZE(cache)) {
+		if (a->config >> 8 == 0)
+			return cache[a->config][0];
+		if ((a->config & ~(uint64_t)0xff) == miss)
+			return cache[a->config & 0xff][1];
+	}
+	return PM_SHADOW_OTHER;
+}
+
+/* perf's evsel_context: the exclude_* bits a comment's inputs must share */
+static unsigned shadow_ctx_of(const struct perf_event_attr *a)
+{
+	return (a->exclude_kernel ? PM_SHADOW_CTX_KERNEL : 0) |
+	       (a->exclude_user ? PM_SHADOW_CTX_USER : 0) | (a->exclude_hv ? PM_SHADOW_CTX_HV : 0) |
+	       (a->exclude_host ? PM_SHADOW_CTX_HOST : 0) |
+	       (a->exclude_idle ? PM_SHADOW_CTX_IDLE : 0);
+}
+
 static void fill_row(const struct pm_session *s, const struct pm_counter *c, struct pm_row *row)
 {
 	const struct pm_event *ev = &s->l->ev[c->event];
@@ -310,6 +366,10 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 				.socket = -1,
 				.channel = -1,
 				.subchannel = -1 };
+	if (c->inst < s->l->n_inst) {
+		row->shadow = shadow_of(c->source, &s->l->inst[c->inst].attr);
+		row->shadow_ctx = shadow_ctx_of(&s->l->inst[c->inst].attr);
+	}
 	switch (s->opts.aggr) {
 	case PM_AGGR_CHANNEL:
 		if (pl && pl->channel >= 0) {

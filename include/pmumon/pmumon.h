@@ -702,6 +702,50 @@ struct pm_row {
 	 */
 	double spread_pct;
 	const char *cgroup; /* the cgroup counted in (pm_evlist__set_cgroup), else NULL */
+	/*
+	 * What perf stat's comments take the row's event for (perf's shadow
+	 * stats, tools/perf/util/stat-shadow.c of perf 6.1): PM_SHADOW_*, from
+	 * the event's perf_event_attr; PM_SHADOW_NONE for a metric and what
+	 * perf does not count (msr, hwmon, replayed rows). The table's comment
+	 * column ("# 1.50 insn per cycle") pairs rows of one aggregation bucket.
+	 */
+	unsigned shadow;
+	/* the attr's exclude_* bits perf pairs a comment's inputs by (PM_SHADOW_CTX_*) */
+	unsigned shadow_ctx;
+};
+
+/* pm_row.shadow: perf 6.1's stat_type of an event, and "any other event". */
+enum {
+	PM_SHADOW_NONE = 0,
+	PM_SHADOW_OTHER,  /* counted by perf_event_open (or a tool event): the rate */
+	PM_SHADOW_CLOCK,  /* cpu-clock, task-clock */
+	PM_SHADOW_CYCLES, /* cycles (PERF_COUNT_HW_CPU_CYCLES) */
+	PM_SHADOW_INSTRUCTIONS,
+	PM_SHADOW_BRANCHES,
+	PM_SHADOW_BRANCH_MISSES,
+	PM_SHADOW_CACHE_REFS,
+	PM_SHADOW_CACHE_MISSES,
+	PM_SHADOW_STALLED_FRONTEND,
+	PM_SHADOW_STALLED_BACKEND,
+	PM_SHADOW_L1D,	      /* L1-dcache-loads (type HW_CACHE, config 0) */
+	PM_SHADOW_L1D_MISSES, /* L1-dcache-load-misses */
+	PM_SHADOW_L1I,
+	PM_SHADOW_L1I_MISSES,
+	PM_SHADOW_LL,
+	PM_SHADOW_LL_MISSES,
+	PM_SHADOW_DTLB,
+	PM_SHADOW_DTLB_MISSES,
+	PM_SHADOW_ITLB,
+	PM_SHADOW_ITLB_MISSES,
+};
+
+/* pm_row.shadow_ctx: perf's evsel_context bits */
+enum {
+	PM_SHADOW_CTX_KERNEL = 1 << 0, /* exclude_kernel */
+	PM_SHADOW_CTX_USER = 1 << 1,   /* exclude_user */
+	PM_SHADOW_CTX_HV = 1 << 2,     /* exclude_hv */
+	PM_SHADOW_CTX_HOST = 1 << 3,   /* exclude_host */
+	PM_SHADOW_CTX_IDLE = 1 << 4,   /* exclude_idle */
 };
 
 enum {

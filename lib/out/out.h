@@ -91,6 +91,15 @@ struct pm_line {
 /* Append s padded with spaces to width (right-aligned when right). */
 void pm_line__put(struct pm_line *l, const char *s, int width, bool right);
 
+/*
+ * perf stat 6.1's comment on rows[i] (shadow.c): "   1.50  insn per cycle",
+ * what the table prints after " # ". group: the indexes of the rows of
+ * row i's aggregation bucket (n of them, i among them); wall_ns: the time
+ * a clock's "CPUs utilized" divides by. Returns its length, 0: no comment.
+ */
+size_t pm_out__shadow(const struct pm_row *rows, const size_t *group, size_t n, size_t i,
+		      double wall_ns, char *buf, size_t size);
+
 extern const struct pm_out_ops pm_out_table;
 extern const struct pm_out_ops pm_out_csv;
 extern const struct pm_out_ops pm_out_json;

@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "out/out.h"
@@ -142,13 +143,94 @@ static void suffix_text(const struct pm_row *row, char *buf, size_t size)
 			n += (size_t)snprintf(buf + n, size - n, "%s", marks[i].mark);
 }
 
-/* One row: [prefix] [aggregation] value unit event [(running%)] [marks]. */
+/*
+ * The comment column (out/shadow.c), made once per report: the rows of an
+ * aggregation bucket (same label, same cgroup) pair; note[i] is row i's
+ * comment, "" for none. No notes when no row has a comment kind (uncore and
+ * metric reports) or memory ran out.
+ */
+struct notes {
+	char (*note)[64];
+	bool any; /* some row has one: a row without one but with a suffix leaves its room */
+};
+
+struct bucket_key {
+	const char *label, *cgroup;
+	size_t i;
+};
+
+static int str_cmp(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
+static int bucket_cmp(const void *x, const void *y)
+{
+	const struct bucket_key *a = x, *b = y;
+	int c = str_cmp(a->label, b->label);
+
+	if (!c)
+		c = str_cmp(a->cgroup, b->cgroup);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+static void notes_make(struct pm_out *o, const struct pm_report *r, int aw, struct notes *nt)
+{
+	/* perf's walltime_nsecs_stats: the run's elapsed time (the runs' mean), or the
+	 * interval's (perf: the -I it was asked for; pmumon: the one measured) */
+	double wall_ns = (double)(r->interval ? r->duration_ns : r->t_ns);
+	size_t n = r->n_rows, j = 0, *group = NULL;
+	struct bucket_key *k = NULL;
+	bool need = false;
+
+	*nt = (struct notes){ NULL, false };
+	for (size_t i = 0; i < n && !need; i++)
+		need = r->rows[i].shadow != PM_SHADOW_NONE;
+	if (!need)
+		return;
+	k = malloc(n * sizeof(*k));
+	group = malloc(n * sizeof(*group));
+	nt->note = calloc(n, sizeof(*nt->note));
+	if (!k || !group || !nt->note)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		const struct pm_out_label *l = aw ? pm_out__label(o, i, r->aggr, &r->rows[i],
+								  make_aggr_label) :
+						    NULL;
+
+		if (aw && !l)
+			goto fail;
+		k[i] = (struct bucket_key){ l ? l->text : "", r->rows[i].cgroup, i };
+	}
+	qsort(k, n, sizeof(*k), bucket_cmp);
+	for (size_t i = 0; i < n; i = j) {
+		for (j = i; j < n && !str_cmp(k[j].label, k[i].label) &&
+			    !str_cmp(k[j].cgroup, k[i].cgroup);
+		     j++)
+			group[j] = k[j].i;
+		for (size_t m = i; m < j; m++)
+			if (pm_out__shadow(r->rows, group + i, j - i, k[m].i, wall_ns,
+					   nt->note[k[m].i], sizeof(nt->note[0])))
+				nt->any = true;
+	}
+	free(k);
+	free(group);
+	return;
+fail:
+	free(k);
+	free(group);
+	free(nt->note);
+	*nt = (struct notes){ NULL, false };
+}
+
+/* One row: [prefix] [aggregation] value unit event [# comment] [(running%)] [marks]. */
 static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int aw,
-		      const char *prefix)
+		      const char *prefix, const struct notes *nt)
 {
 	const struct pm_row *row = &r->rows[i];
 	struct pm_line l;
 	char agg[128], val[64], suffix[128];
+	const char *note = nt->note ? nt->note[i] : "";
 
 	l.n = 0;
 	value_text(row, val, sizeof(val));
@@ -173,14 +255,28 @@ static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int
 
 		snprintf(suffix + n, sizeof(suffix) - n, "  ( +-%6.2f%% )", row->spread_pct);
 	}
+	/*
+	 * The event padded to 40 when a suffix follows; with a comment column,
+	 * perf's: the event in 32, then " # " and the comment in METRIC_LEN (38,
+	 * util/stat-display.c), blank on rows without one when a suffix follows.
+	 */
+	bool comment = note[0] || (nt->any && suffix[0]);
+	int ew = comment ? 32 : suffix[0] ? 40 : 0;
+
 	if (row->cgroup) { /* perf's column: the cgroup after the event */
 		pm_line__put(&l, row->event, 0, false);
 		pm_line__put(&l, " ", 0, false);
-		int w = suffix[0] ? 39 - (int)strlen(row->event) : 0;
+		int w = ew ? ew - 1 - (int)strlen(row->event) : 0;
 
 		pm_line__put(&l, row->cgroup, w > 0 ? w : 0, false);
 	} else {
-		pm_line__put(&l, row->event, suffix[0] ? 40 : 0, false);
+		pm_line__put(&l, row->event, ew, false);
+	}
+	if (note[0]) {
+		pm_line__put(&l, " # ", 0, false);
+		pm_line__put(&l, note, suffix[0] ? 35 : 0, false);
+	} else if (comment) {
+		pm_line__put(&l, "", 38, false);
 	}
 	pm_line__put(&l, suffix, 0, false);
 	pm_line__put(&l, "\n", 0, false);
@@ -217,7 +313,9 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 {
 	int aw = aggr_width(o, r);
 	char sim[128], t[32];
+	struct notes nt;
 
+	notes_make(o, r, aw, &nt);
 	sim_note(o, sim, sizeof(sim));
 	if (r->interval) {
 		char tod[32];
@@ -245,7 +343,8 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 		pm_line__put(&prefix, tod, 12, false);
 		pm_line__put(&prefix, " ", 0, false);
 		for (size_t i = 0; i < r->n_rows; i++)
-			print_row(o, r, i, aw, prefix.buf);
+			print_row(o, r, i, aw, prefix.buf, &nt);
+		free(nt.note);
 		return 0;
 	}
 	if (r->runs > 1)
@@ -254,7 +353,8 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 		t[0] = '\0';
 	fprintf(o->f, "\n Performance counter stats for %s%s%s:\n\n", o->opts.target, t, sim);
 	for (size_t i = 0; i < r->n_rows; i++)
-		print_row(o, r, i, aw, NULL);
+		print_row(o, r, i, aw, NULL, &nt);
+	free(nt.note);
 	if (r->runs > 1) {
 		print_elapsed_spread(o, r);
 		return 0;

@@ -509,6 +509,164 @@ static void test_cgroup_rows(void **state)
 	(void)state;
 }
 
+/* A table report of rows, aggregated as aggr. */
+static char *render_table(const struct pm_row *r, size_t n, enum pm_aggr aggr)
+{
+	struct pm_report q = rep;
+	struct pm_out_opts o = { .size = sizeof(o),
+				 .format = PM_OUT_TABLE,
+				 .target = "'system wide'" };
+	struct pm_out *out = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	q.rows = r;
+	q.n_rows = n;
+	q.aggr = aggr;
+	assert_int_equal(pm_out__new(f, &o, &out), 0);
+	assert_int_equal(pm_out__report(out, &q), 0);
+	pm_out__free(out);
+	fclose(f);
+	return buf;
+}
+
+/* An event row of kind, counted in full, not per CPU. */
+static struct pm_row srow(const char *ev, const char *unit, double v, unsigned kind)
+{
+	return (struct pm_row){ .event = ev,
+				.unit = unit,
+				.value = v,
+				.raw = isfinite(v) ? (uint64_t)v : 0,
+				.cpu = -1,
+				.die = -1,
+				.socket = -1,
+				.channel = -1,
+				.subchannel = -1,
+				.running = 1.0,
+				.shadow = kind,
+				.flags = isfinite(v) ? 0 : PM_ROW_NOT_COUNTED };
+}
+
+/*
+ * perf 6.1's comment column (stat-shadow.c): each formula and printf format,
+ * from the other rows of the bucket; none where an input was not counted or
+ * has other exclude bits, none on metric rows; no trailing blanks.
+ * The report's elapsed time is 1.002358130 s.
+ */
+static void test_table_comments(void **state)
+{
+	struct pm_row r[] = {
+		/* 2,004,716,260 ns over 1,002,358,130 ns elapsed: 2 CPUs */
+		srow("task-clock", "msec", 2004.71626, PM_SHADOW_CLOCK),
+		srow("cycles", "", 6014148780.0, PM_SHADOW_CYCLES),
+		srow("instructions", "", 9021223170.0, PM_SHADOW_INSTRUCTIONS),
+		srow("branches", "", 1e9, PM_SHADOW_BRANCHES),
+		srow("branch-misses", "", 25e6, PM_SHADOW_BRANCH_MISSES),
+		srow("cache-references", "", 0, PM_SHADOW_CACHE_REFS),
+		srow("cache-misses", "", 10, PM_SHADOW_CACHE_MISSES),
+		srow("LLC-loads", "", NAN, PM_SHADOW_LL),
+		srow("LLC-load-misses", "", 5, PM_SHADOW_LL_MISSES),
+		srow("L1-dcache-loads", "", 400, PM_SHADOW_L1D),
+		srow("L1-dcache-load-misses", "", 10, PM_SHADOW_L1D_MISSES),
+		srow("stalled-cycles-backend", "", 1503537195.0, PM_SHADOW_STALLED_BACKEND),
+		srow("stalled-cycles-frontend", "", 0, PM_SHADOW_STALLED_FRONTEND),
+		/* instructions:u: no cycles:u counted */
+		srow("instructions:u", "", 5, PM_SHADOW_INSTRUCTIONS),
+		srow("page-faults", "", 48, PM_SHADOW_OTHER),
+		srow("msr/tsc/", "", 7, PM_SHADOW_OTHER),
+		srow("ipc", "", 1.5, PM_SHADOW_NONE),
+		srow("hwmon/power/", "W", 12, PM_SHADOW_NONE),
+		srow("context-switches", "", 0, PM_SHADOW_OTHER),
+		srow("cpu-clock", "msec", NAN, PM_SHADOW_CLOCK),
+	};
+	static const char *const want[] = {
+		"          2,004.72 msec   task-clock                       #    2.000 CPUs utilized\n",
+		"     6,014,148,780        cycles                           #    3.000 GHz\n",
+		"     9,021,223,170        instructions                     #    1.50  insn per cycle\n",
+		"     1,000,000,000        branches                         #  498.824 M/sec\n",
+		"        25,000,000        branch-misses                    #    2.50% of all branches\n",
+		"                 0        cache-references                 #    0.000 /sec\n",
+		"                10        cache-misses                     #    0.000 % of all cache refs\n",
+		"     <not counted>        LLC-loads\n",
+		"                 5        LLC-load-misses\n",
+		"               400        L1-dcache-loads                  #  199.529 /sec\n",
+		"                10        L1-dcache-load-misses            #    2.50% of all L1-dcache "
+		"accesses\n",
+		"     1,503,537,195        stalled-cycles-backend           #   25.00% backend cycles "
+		"idle\n",
+		"                 0        stalled-cycles-frontend\n",
+		"                 5        instructions:u\n",
+		/* a suffix after a comment: the comment in perf's METRIC_LEN (38) */
+		"                48        page-faults                      #   23.944 /sec            "
+		"           (50.00%)\n",
+		"                 7        msr/tsc/                         #    3.492 /sec            "
+		"           (25.00%)\n",
+		"              1.50        ipc\n",
+		"             12.00 W      hwmon/power/\n",
+		"                 0        context-switches                 #    0.000 /sec\n",
+		"     <not counted> msec   cpu-clock\n",
+	};
+	char *s;
+	const char *p;
+
+	r[13].shadow_ctx = PM_SHADOW_CTX_KERNEL | PM_SHADOW_CTX_HV;
+	r[14].flags = PM_ROW_MULTIPLEXED;
+	r[14].running = 0.5;
+	r[15].flags = PM_ROW_MULTIPLEXED;
+	r[15].running = 0.25;
+	r[16].flags = PM_ROW_METRIC;
+	s = render_table(r, sizeof(r) / sizeof(r[0]), PM_AGGR_FAMILY);
+	p = strstr(s, ":\n\n") + 3;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		if (strncmp(p, want[i], strlen(want[i])) != 0)
+			fail_msg("row %zu:\n got '%.*s'\nwant '%s'", i, (int)strcspn(p, "\n"), p,
+				 want[i]);
+		p += strlen(want[i]);
+	}
+	free(s);
+	(void)state;
+}
+
+/* Per CPU, the bucket is the CPU; a cgroup's rows are a bucket of their own (perf keys
+ * its shadow stats by CPU and cgroup); a suffix on a row without a comment keeps the
+ * comment's room when others have one. */
+static void test_table_comment_buckets(void **state)
+{
+	struct pm_row r[] = {
+		srow("cpu-clock", "msec", 1000, PM_SHADOW_CLOCK),
+		srow("cpu-clock", "msec", 500, PM_SHADOW_CLOCK),
+		srow("page-faults", "", 10, PM_SHADOW_OTHER),
+		srow("page-faults", "", 10, PM_SHADOW_OTHER),
+		srow("page-faults", "", 10, PM_SHADOW_OTHER),
+		srow("amd_l3/l3_accesses/", "", 10, PM_SHADOW_NONE),
+	};
+	static const int cpu[] = { 0, 1, 0, 1, 1, 1 };
+	char *s;
+
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++)
+		r[i].cpu = cpu[i];
+	r[4].cgroup = "user.slice";
+	r[5].flags = PM_ROW_MULTIPLEXED;
+	r[5].running = 0.5;
+	s = render_table(r, sizeof(r) / sizeof(r[0]), PM_AGGR_CPU);
+
+	assert_non_null(strstr(s, "CPU0           1,000.00 msec   cpu-clock                        "
+				  "#    0.998 CPUs utilized\n"));
+	assert_non_null(strstr(s, "CPU0                 10        page-faults                      "
+				  "#   10.000 /sec\n"));
+	assert_non_null(strstr(s, "CPU1                 10        page-faults                      "
+				  "#   20.000 /sec\n"));
+	/* no clock counted in user.slice on CPU1: no rate */
+	assert_non_null(strstr(s, "CPU1                 10        page-faults user.slice\n"));
+	assert_non_null(strstr(s, "CPU1                 10        amd_l3/l3_accesses/" /* 19 */
+				  "             "
+				  "                                       (50.00%)\n"));
+	assert_null(strstr(s, " \n"));
+	free(s);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -523,6 +681,8 @@ int main(void)
 		cmocka_unit_test(test_quality_flags),
 		cmocka_unit_test(test_table_small_values),
 		cmocka_unit_test(test_table_domain_labels),
+		cmocka_unit_test(test_table_comments),
+		cmocka_unit_test(test_table_comment_buckets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
