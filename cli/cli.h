@@ -204,8 +204,9 @@ double cli_count__defined(const struct cli_count *a, const char *name);
  * spec and a caret where the library points into it). Then says the list's notes. */
 int cli_count__add(const struct cli_count *a, struct pm_evlist *l);
 /* After every event is in l: -G's cgroups given to them, or --for-each-cgroup's events
- * repeated per cgroup (system_wide: the target is CPUs); -errno (said). */
-int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l, bool system_wide);
+ * repeated per cgroup; -errno (said). A cgroup is counted on CPUs: the command checks
+ * that its target is -a or -C before it lists any event. */
+int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l);
 /* Help: -e's, then -M/-g and --define's (under "What to count:"); and the options
  * under "How to show it:", whose default_rows line says what rows come without them. */
 void cli_count__usage_events(FILE *f);

@@ -315,20 +315,13 @@ static int repeat_events(const struct cli_count *a, struct pm_evlist *l)
 	return r;
 }
 
-int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l, bool system_wide)
+int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l)
 {
-	const char *opt = a->for_each_cgroup ? "--for-each-cgroup" : "-G";
 	size_t n_ev = pm_evlist__count(l), n_names = 0;
 	char name[256];
 
 	if (!a->cgroups)
 		return 0;
-	if (!system_wide) {
-		cli_error("%s counts a cgroup on CPUs: add -a or -C (perf counts cgroups "
-			  "system-wide only too)",
-			  opt);
-		return -EINVAL;
-	}
 	while (nth_name(a->cgroups, n_names, name, sizeof(name)))
 		n_names++;
 	if (a->for_each_cgroup) {

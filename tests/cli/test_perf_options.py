@@ -598,7 +598,7 @@ class Cgroups(unittest.TestCase):
     def test_refusals(self):
         cases = (
             (['-a', '-G', 'nope'], "no cgroup 'nope' to count 'cpu-clock' in"),
-            (['-G', 'user.slice'], 'add -a or -C'),
+            (['-G', 'user.slice'], 'add -a (or -C)'),
             (['-a', '-G', 'a,b'], '-G names 2 cgroups for 1 events'),
             (['-a', '-G', 'a', '--for-each-cgroup', 'b'], 'not both'),
             (['-a', '-G', '../x'], "without '..'"),
@@ -610,6 +610,21 @@ class Cgroups(unittest.TestCase):
             self.assertIn(said, r.stderr, opts)
         r = run('--sim', 'amdzen2', 'stat', '-a', '--for-each-cgroup', 'a', '--', 'sleep', '1')
         self.assertIn('give -e', r.stderr)
+        # without -a, refused before any event is looked at, as perf 6.1's cmd_stat does:
+        # not an unknown event, not the default events listed first
+        for opts, said in ((['-e', 'no-such-event', '-G', 'x'], 'not one command'),
+                           (['--for-each-cgroup', 'x,y'], 'not one command'),
+                           (['-p', '1', '-G', 'x'], 'drop -p/-t and add -a')):
+            r = run('--sim', 'amdzen2', 'stat', *opts, '--', 'sleep', '1')
+            self.assertEqual(r.returncode, 2, opts)
+            self.assertEqual(r.stderr.count('\n'), 1, r.stderr)
+            self.assertIn(said, r.stderr)
+            self.assertIn('add -a (or -C)', r.stderr)
+        # without a command, stat counts system-wide anyway (perf's default too)
+        r = run('--sim', 'amdzen2', 'stat', '-x,', '-e', 'cpu-clock', '-G', 'user.slice',
+                '--timeout', '100')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(rows(r.stdout)[0]['cgroup'], 'user.slice')
         r = run('top', '--batch', '-a', '-G', 'x')
         self.assertEqual(r.returncode, 2)
         self.assertIn('pmumon top does not name the cgroups', r.stderr)
