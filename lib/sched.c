@@ -238,13 +238,23 @@ static bool in_sw_context(const struct pm_evinst *in)
 	return in->pmu && in->pmu->traits && in->pmu->traits->sw_context;
 }
 
+/* Events counted in the same cgroup (or both in none). */
+static bool same_cgroup(const struct pm_event *a, const struct pm_event *b)
+{
+	return a->cgroup && b->cgroup ? !strcmp(a->cgroup, b->cgroup) : a->cgroup == b->cgroup;
+}
+
 /*
  * Read batching: counters of software-context PMUs (software, msr,
  * tracepoint) never compete for hardware counters, so the ones the user did
  * not group share one group per CPU and are read with one read(2) instead of
  * one each; a group that reaches the size the kernel takes
  * (pm_perf__group_max) is full and the next counter starts another. Not for
- * a task's counters (inherited counters are read one by one).
+ * a task's counters (inherited counters are read one by one). One group per
+ * cgroup: "all events in a group must monitor the same cgroup"
+ * (kernel/events/core.c, perf_cgroup_connect, which refuses a member of
+ * another cgroup; a member of none it takes, and counts only while the
+ * leader's cgroup runs).
  */
 static int batch_reads(struct pm_session *s)
 {
@@ -267,7 +277,8 @@ static int batch_reads(struct pm_session *s)
 
 			if (o->cpu == c->cpu && o->leader == j && members[j] + 1 < max &&
 			    l->ev[o->event].group < 0 && in_sw_context(&l->inst[o->inst]) &&
-			    o->source == PM_SRC_PERF) {
+			    o->source == PM_SRC_PERF &&
+			    same_cgroup(&l->ev[o->event], &l->ev[c->event])) {
 				c->leader = j;
 				c->implicit = true;
 				members[j]++; /* besides the leader */

@@ -1128,6 +1128,51 @@ static void test_cgroup(void **state)
 	(void)state;
 }
 
+/*
+ * The simulated kernel's cgroups: a cgroup's tasks run the share of the time its sim.share
+ * says, and its events' count and times read that share; an idle one is not counted. A
+ * group takes one cgroup (the kernel refuses a member of another with EINVAL, and counts a
+ * member without one while its leader's cgroup runs): software events read together
+ * (sched.c batch_reads) are grouped only with events of their own cgroup.
+ */
+static void test_cgroup_share(void **state)
+{
+	struct pm_sim *sim = epyc_sim();
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	const struct pm_report *rep;
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+
+	assert_int_equal(pm_sim__write_file(sim, "sys/fs/cgroup/half/sim.share", "0.5\n"), 0);
+	assert_int_equal(pm_sim__write_file(sim, "sys/fs/cgroup/idle/sim.share", "0\n"), 0);
+	assert_int_equal(pm_sim__write_file(sim, "sys/fs/cgroup/bad/sim.share", "2\n"), 0);
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "cpu-clock,cpu-clock,cpu-clock,cpu-clock", &d), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "half"), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 2, "idle"), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 3, "half"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	assert_int_equal(pm_session__enable(s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	rep = pm_session__report(s, false);
+	th_assert_near(rep->rows[0].value, 64000.0, 1e-6);
+	/* not read with the counters of cgroup half before it: the whole machine's */
+	th_assert_near(rep->rows[1].value, 128000.0, 1e-6);
+	assert_true(rep->rows[2].flags & PM_ROW_NOT_COUNTED);
+	th_assert_near(rep->rows[3].value, 64000.0, 1e-6);
+	pm_session__free(s);
+	assert_int_equal(pm_evlist__set_cgroup(l, 2, "bad"), 0); /* a share past 1 */
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), -EINVAL);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1149,6 +1194,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_drop_unsupported),
 		cmocka_unit_test(test_detailed_sets),
 		cmocka_unit_test(test_cgroup),
+		cmocka_unit_test(test_cgroup_share),
 		cmocka_unit_test(test_aggr_core_node_cache),
 		cmocka_unit_test(test_aggr_missing_topology),
 	};
