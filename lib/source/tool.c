@@ -168,6 +168,7 @@ bool pm_tool__task_time(const struct pm_session *s, bool system, bool interval, 
 
 const struct pm_source_ops pm_source_tool = {
 	.origin = PM_SOURCE_LIVE,
+	.cgroups = true, /* times, the same in every cgroup, as perf prints them */
 	.discover = tool_discover,
 	.claims = tool_claims,
 	.open = tool_open,

@@ -1173,6 +1173,44 @@ static void test_cgroup_share(void **state)
 	(void)state;
 }
 
+/* A source that reads registers counts whatever runs: its events are refused in a cgroup
+ * rather than shown under a cgroup's name; a group's events share one cgroup. */
+static void test_cgroup_register_source(void **state)
+{
+	static const struct pm_session_opts msr = { .size = sizeof(msr),
+						    .target = PM_TARGET_SYSTEM,
+						    .source = PM_SOURCE_MSR };
+	struct pm_ctx *ctx = th_ctx_sim(th_sim_platform("amdzen2"));
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "amd_l3/l3_accesses/", &d), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "user.slice"), 0);
+	assert_int_equal(pm_session__new(l, &msr, &s, &d), -EOPNOTSUPP);
+	assert_non_null(strstr(d.msg, "read through the msr source"));
+	assert_non_null(strstr(d.msg, "cgroup 'user.slice'"));
+	/* through the kernel's PMU it counts in the cgroup */
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	/* a group counts in one cgroup: a member of another, or of none, is refused */
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "{cpu-clock,page-faults}", &d), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "user.slice"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "'page-faults' (no cgroup) are in one group"));
+	assert_int_equal(pm_evlist__set_cgroup(l, 1, "system.slice"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), -EINVAL);
+	assert_int_equal(pm_evlist__set_cgroup(l, 1, "user.slice"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1195,6 +1233,7 @@ int main(void)
 		cmocka_unit_test(test_detailed_sets),
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_cgroup_share),
+		cmocka_unit_test(test_cgroup_register_source),
 		cmocka_unit_test(test_aggr_core_node_cache),
 		cmocka_unit_test(test_aggr_missing_topology),
 	};
