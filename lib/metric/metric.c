@@ -496,6 +496,84 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 	return r;
 }
 
+/* ---- cgroups ---------------------------------------------------------------------- */
+
+/* Metric m once more at the list's end, in cgroup, its event and metric slots moved by
+ * d_ev and d_m (where the same events and metrics sit for that cgroup): 0 or -ENOMEM. */
+static int copy_metric(struct pm_evlist *l, size_t m, const char *cgroup, size_t d_ev, size_t d_m)
+{
+	struct pm_metric *c;
+	int r;
+
+	if (pm_grow((void **)&l->metrics, &l->cap_metrics, l->n_metrics + 1, sizeof(*c)) < 0)
+		return -ENOMEM;
+	c = &l->metrics[l->n_metrics++];
+	*c = (struct pm_metric){ .def = l->metrics[m].def,
+				 .scale = l->metrics[m].scale,
+				 .missing = l->metrics[m].missing,
+				 .n_slots = l->metrics[m].n_slots,
+				 .cap_slots = l->metrics[m].n_slots + 1 };
+	c->unit = pm_strdup0(l->metrics[m].unit);
+	c->unknown = pm_strdup0(l->metrics[m].unknown);
+	c->cgroup = pm_strdup0(cgroup);
+	c->slots = calloc(c->cap_slots, sizeof(*c->slots));
+	if (!c->unit || (l->metrics[m].unknown && !c->unknown) || (cgroup && !c->cgroup) ||
+	    !c->slots)
+		return -ENOMEM;
+	r = pm_expr__copy(l->metrics[m].expr, &c->expr);
+	for (size_t i = 0; i < c->n_slots; i++) {
+		c->slots[i] = l->metrics[m].slots[i];
+		if (c->slots[i].kind == PM_SLOT_EVENT || c->slots[i].kind == PM_SLOT_SOURCES)
+			c->slots[i].idx += d_ev;
+		else if (c->slots[i].kind == PM_SLOT_METRIC)
+			c->slots[i].idx += d_m;
+	}
+	return r;
+}
+
+int pm_evlist__expand_cgroups(struct pm_evlist *l, const char *const *names, size_t n)
+{
+	size_t n_ev, n_inst, n_metrics;
+	int n_groups, r = 0;
+
+	if (!l || !names || !n)
+		return -EINVAL;
+	for (size_t c = 0; c < n; c++)
+		if (!names[c] || !names[c][0] || strstr(names[c], ".."))
+			return -EINVAL;
+	for (size_t e = 0; e < l->n_ev; e++)
+		if (l->ev[e].cgroup)
+			return -EINVAL; /* perf: --cgroup and --for-each-cgroup, not both */
+	n_ev = l->n_ev, n_inst = l->n_inst, n_metrics = l->n_metrics, n_groups = l->n_groups;
+	/* the events and metrics again for each further cgroup, then the first's named */
+	for (size_t c = 1; c < n && r == 0; c++)
+		r = pm_evlist_repeat(l, n_ev, names[c]);
+	for (size_t c = 1; c < n && r == 0; c++)
+		for (size_t m = 0; m < n_metrics && r == 0; m++)
+			r = copy_metric(l, m, names[c], c * n_ev, c * n_metrics);
+	for (size_t e = 0; e < n_ev && r == 0; e++)
+		r = pm_evlist__set_cgroup(l, e, names[0]);
+	for (size_t m = 0; m < n_metrics && r == 0; m++) {
+		l->metrics[m].cgroup = strdup(names[0]);
+		r = l->metrics[m].cgroup ? 0 : -ENOMEM;
+	}
+	if (r < 0) {
+		for (size_t i = n_metrics; i < l->n_metrics; i++)
+			pm_metric__done(&l->metrics[i]);
+		l->n_metrics = n_metrics;
+		for (size_t m = 0; m < n_metrics; m++) {
+			free(l->metrics[m].cgroup);
+			l->metrics[m].cgroup = NULL;
+		}
+		pm_evlist_truncate(l, n_ev, n_inst, n_groups);
+		for (size_t e = 0; e < n_ev; e++) {
+			free(l->ev[e].cgroup);
+			l->ev[e].cgroup = NULL;
+		}
+	}
+	return r;
+}
+
 /* ---- rows ------------------------------------------------------------------------- */
 
 /* The event row of event e in bucket key, or SIZE_MAX. Event rows are sorted by (event, key). */
@@ -764,6 +842,7 @@ void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows)
 
 		*row = (struct pm_row){ .event = m->def->name,
 					.unit = m->unit,
+					.cgroup = m->cgroup,
 					.cpu = -1,
 					.die = -1,
 					.socket = -1,
@@ -780,6 +859,8 @@ void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows)
 			row->cpu = rows[mr->in[k]].cpu;
 			row->die = rows[mr->in[k]].die;
 			row->socket = rows[mr->in[k]].socket;
+			if (!row->cgroup) /* -G: its inputs' cgroup */
+				row->cgroup = rows[mr->in[k]].cgroup;
 			break;
 		}
 	}
