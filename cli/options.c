@@ -325,23 +325,38 @@ static int set_cgroups(struct pm_evlist *l, char **names, size_t n)
 
 /*
  * --for-each-cgroup: every event and metric of the list once per cgroup, as
- * perf's evlist__expand_cgroup; an empty name is the root cgroup, which
- * perf opens (the mount point itself) and names "/".
+ * perf's evlist__expand_cgroup; an empty name is the root cgroup, "/", and a
+ * name given again is counted once (tools/perf/util/cgroup.c list_cgroups,
+ * check_and_add_cgroup_name).
  */
 static int expand_cgroups(struct pm_evlist *l, char **names, size_t n)
 {
+	size_t kept = 0;
 	int r = 0;
 
 	for (size_t i = 0; i < n && r == 0; i++) {
-		if (names[i][0])
-			continue;
-		free(names[i]);
-		names[i] = strdup("/");
-		r = names[i] ? 0 : -ENOMEM;
+		bool again = false;
+
+		if (!names[i][0]) {
+			free(names[i]);
+			names[i] = strdup("/");
+			r = names[i] ? 0 : -ENOMEM;
+		}
+		for (size_t k = 0; r == 0 && k < kept && !again; k++)
+			again = !strcmp(names[k], names[i]);
+		if (r == 0 && again) {
+			free(names[i]);
+			names[i] = NULL;
+		} else if (r == 0) {
+			char *keep = names[i];
+
+			names[i] = NULL;
+			names[kept++] = keep;
+		}
 	}
 	if (r == 0)
-		r = pm_evlist__expand_cgroups(l, (const char *const *)names, n);
-	for (size_t i = 0; r == -EINVAL && i < n; i++)
+		r = pm_evlist__expand_cgroups(l, (const char *const *)names, kept);
+	for (size_t i = 0; r == -EINVAL && i < kept; i++)
 		if (strstr(names[i], ".."))
 			say_cgroup_error(names[i], r);
 	if (r == -ENOMEM)

@@ -615,8 +615,9 @@ class Cgroups(unittest.TestCase):
         self.assertEqual({(x['event'], x['cgroup']) for x in recs if x['metric']},
                          {('CpuClockUnhalted', 'user.slice'),
                           ('InstructionRetired', 'user.slice'), ('CPI', 'user.slice')})
-        # an empty name is the root cgroup, as perf opens it (and prints "/")
-        r = self.sim('-e', 'cpu-clock', '--for-each-cgroup', 'user.slice,')
+        # an empty name is the root cgroup, as perf opens it (and prints "/"); a name
+        # given again is counted once, as perf's list_cgroups keeps it once
+        r = self.sim('-e', 'cpu-clock', '--for-each-cgroup', 'user.slice,,/,user.slice')
         self.assertEqual([w['cgroup'] for w in rows(r.stdout)], ['user.slice', '/'])
         self.assertEqual(float(rows(r.stdout)[1]['value']), 128000.0)
         # a source reading registers counts whatever runs: refused in a cgroup
