@@ -428,6 +428,8 @@ enum pm_reason pm_evlist__note_reason(const struct pm_evlist *l, size_t i, int *
 	return l->notes[i].reason;
 }
 
+static int split_by_cgroup(struct pm_evlist *l, size_t from);
+
 int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr)
 {
 	const struct pm_db *db = l->ctx->db;
@@ -485,6 +487,8 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 		}
 	}
 	free(copy);
+	if (r == 0)
+		r = split_by_cgroup(l, n_metrics);
 	if (r < 0) {
 		for (size_t i = n_metrics; i < l->n_metrics; i++)
 			pm_metric__done(&l->metrics[i]);
@@ -528,6 +532,105 @@ static int copy_metric(struct pm_evlist *l, size_t m, const char *cgroup, size_t
 		else if (c->slots[i].kind == PM_SLOT_METRIC)
 			c->slots[i].idx += d_m;
 	}
+	return r;
+}
+
+static const char *cg(const char *cgroup)
+{
+	return cgroup ? cgroup : "";
+}
+
+/* Event e's counterpart in cgroup: itself, or the first event of its label and spec
+ * counted there; SIZE_MAX: none. */
+static size_t event_in(const struct pm_evlist *l, size_t e, const char *cgroup)
+{
+	if (!strcmp(cg(l->ev[e].cgroup), cg(cgroup)))
+		return e;
+	for (size_t i = 0; i < l->n_ev; i++)
+		if (!strcmp(cg(l->ev[i].cgroup), cg(cgroup)) &&
+		    !strcmp(l->ev[i].label, l->ev[e].label) &&
+		    !strcmp(l->ev[i].spec, l->ev[e].spec))
+			return i;
+	return SIZE_MAX;
+}
+
+/* Does some event slot of metrics [from, n_metrics) have a counterpart in cgroup? */
+static bool counted_in(const struct pm_evlist *l, size_t from, const char *cgroup)
+{
+	for (size_t m = from; m < l->n_metrics; m++)
+		for (size_t i = 0; i < l->metrics[m].n_slots; i++)
+			if ((l->metrics[m].slots[i].kind == PM_SLOT_EVENT ||
+			     l->metrics[m].slots[i].kind == PM_SLOT_SOURCES) &&
+			    event_in(l, l->metrics[m].slots[i].idx, cgroup) != SIZE_MAX)
+				return true;
+	return false;
+}
+
+/* Metric m's slots bound in cgroup: each event its counterpart there (none: NaN, its row
+ * not counted), each metric the one of that definition computed there. */
+static void bind_in(struct pm_evlist *l, struct pm_metric *m, const char *cgroup)
+{
+	for (size_t i = 0; i < m->n_slots; i++) {
+		struct pm_metric_slot *sl = &m->slots[i];
+
+		if (sl->kind == PM_SLOT_EVENT || sl->kind == PM_SLOT_SOURCES) {
+			size_t e = event_in(l, sl->idx, cgroup);
+
+			if (e == SIZE_MAX)
+				*sl = (struct pm_metric_slot){ .kind = PM_SLOT_CONST,
+							       .value = NAN };
+			else
+				sl->idx = e;
+		} else if (sl->kind == PM_SLOT_METRIC) {
+			for (size_t k = 0; k < l->n_metrics; k++)
+				if (l->metrics[k].def == l->metrics[sl->idx].def &&
+				    !strcmp(cg(l->metrics[k].cgroup), cg(cgroup))) {
+					sl->idx = k;
+					break;
+				}
+		}
+	}
+}
+
+/*
+ * Metrics [from, n_metrics) of a list whose events were counted in several cgroups (an
+ * import of perf's or pmumon's rows per cgroup): one per cgroup, each computed from that
+ * cgroup's events, as perf computes a metric per cgroup (metricgroup__copy_metric_events).
+ * The metrics were bound to the first events of their names.
+ */
+static int split_by_cgroup(struct pm_evlist *l, size_t from)
+{
+	size_t n_new = l->n_metrics - from, n_cg = 0, n_used = 0;
+	const char **cgroups = calloc(l->n_ev + 1, sizeof(*cgroups));
+	int r = cgroups ? 0 : -ENOMEM;
+
+	for (size_t e = 0; r == 0 && e < l->n_ev; e++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < n_cg && !seen; k++)
+			seen = !strcmp(cg(cgroups[k]), cg(l->ev[e].cgroup));
+		if (!seen)
+			cgroups[n_cg++] = l->ev[e].cgroup;
+	}
+	for (size_t k = 0; r == 0 && n_cg > 1 && k < n_cg; k++)
+		if (counted_in(l, from, cgroups[k]))
+			cgroups[n_used++] = cgroups[k];
+	if (r < 0 || n_used < 2 || !n_new) {
+		free(cgroups);
+		return r;
+	}
+	for (size_t k = 1; k < n_used && r == 0; k++)
+		for (size_t m = from; m < from + n_new && r == 0; m++)
+			r = copy_metric(l, m, cgroups[k], 0, 0);
+	for (size_t m = from; m < from + n_new && r == 0; m++) {
+		l->metrics[m].cgroup = pm_strdup0(cgroups[0]);
+		r = !cgroups[0] || l->metrics[m].cgroup ? 0 : -ENOMEM;
+	}
+	for (size_t k = 0; k < n_used && r == 0; k++)
+		for (size_t m = 0; m < n_new; m++)
+			bind_in(l, &l->metrics[from + (k ? n_new * (k - 1) + n_new : 0) + m],
+				cgroups[k]);
+	free(cgroups);
 	return r;
 }
 

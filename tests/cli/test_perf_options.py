@@ -578,13 +578,19 @@ class Cgroups(unittest.TestCase):
         self.assertRegex(r.stdout, r'(?m)^ +32,000\.00 msec +cpu-clock user\.slice$')
         r = self.sim('-e', 'cpu-clock', '--for-each-cgroup', 'user.slice', fmt=('-j',))
         self.assertEqual(__import__('json').loads(r.stdout)['cgroup'], 'user.slice')
-        # import does not take rows per cgroup yet: it says so at the first one
+        # import takes rows per cgroup back, row for row (tests/cli/test_import.py has
+        # perf's)
         for fmt in ('-x,', '-j'):
-            r = self.sim('-e', 'cpu-clock', '-G', 'user.slice', fmt=(fmt,))
-            i = run('import', '-', input=r.stdout)
-            self.assertEqual(i.returncode, 2, i.stderr)
-            self.assertIn("in cgroup 'user.slice': rows per cgroup are not imported yet",
-                          i.stderr)
+            r = self.sim('-e', 'cpu-clock,page-faults', '--for-each-cgroup',
+                         'user.slice,system.slice', fmt=(fmt,))
+            i = run('import', '-x,', '-', input=r.stdout)
+            self.assertEqual(i.returncode, 0, i.stderr)
+            self.assertEqual([(w['event'], w['cgroup'], float(w['value']))
+                              for w in rows(i.stdout)],
+                             [('cpu-clock', 'user.slice', 32000.0),
+                              ('page-faults', 'user.slice', 6400.0),
+                              ('cpu-clock', 'system.slice', 64000.0),
+                              ('page-faults', 'system.slice', 12800.0)], fmt)
 
     def test_for_each_cgroup_repeats_everything(self):
         # perf repeats the whole list per cgroup: the defaults when no -e is given, and
