@@ -519,6 +519,11 @@ void cli_json_str(FILE *f, const char *s);
 /* Where a row was counted, as --per-* names it: its place, device, the domain of an uncore
  * row per CPU ("L3 CPUs 4-7,68-71"), cpuN, S0-D1, S0, or "all". */
 void cli_row_place(const struct pm_row *r, char *buf, size_t size);
+/* A place for people, with the cgroup a row was counted in: "all in user.slice" (-G,
+ * --for-each-cgroup); the place alone without one. */
+void cli_place_in(const char *place, const char *cgroup, char *buf, size_t size);
+/* cli_row_place, then its cgroup as cli_place_in says it. */
+void cli_row_where(const struct pm_row *r, char *buf, size_t size);
 int cli_escaped_width(const char *s, size_t len);
 
 /*

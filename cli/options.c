@@ -177,12 +177,6 @@ int cli_count__table_only(const struct cli_count *a, const char *command)
 			  a->no_big_num	    ? "--no-big-num" :
 					      NULL;
 
-	if (a->cgroups) {
-		cli_error("%s: pmumon %s does not name the cgroups in what it writes yet; pmumon "
-			  "stat does",
-			  a->for_each_cgroup ? "--for-each-cgroup" : "-G", command);
-		return -EINVAL;
-	}
 	if (a->append) {
 		cli_error("--append adds to the file pmumon stat and import write with -o; pmumon "
 			  "%s writes its own",
@@ -396,10 +390,10 @@ void cli_count__usage_events(FILE *f)
 	      "                        adds the L1 instruction cache's and the TLBs'; -ddd\n"
 	      "                        L1 data prefetches. Where the CPU has no such\n"
 	      "                        counter (a VM) their rows say <not supported>\n"
-	      "  -G, --cgroup NAME[,NAME]  stat: count only while the cgroup's tasks run (its\n"
-	      "                        path under the cgroup2 mount; / is the root), with -a\n"
-	      "                        or -C, as perf: one name for every event, or one per\n"
-	      "                        event in order (an empty name: not in a cgroup)\n"
+	      "  -G, --cgroup NAME[,NAME]  count only while the cgroup's tasks run (its path\n"
+	      "                        under the cgroup2 mount; / is the root), on CPUs (stat\n"
+	      "                        with -a or -C), as perf: one name for every event, or\n"
+	      "                        one per event in order (an empty name: not in a cgroup)\n"
 	      "      --for-each-cgroup NAME[,NAME]  every event (the defaults without -e)\n"
 	      "                        and -M metric once per cgroup, each row naming its\n"
 	      "                        cgroup (CSV column cgroup, JSON key); an empty name\n"
