@@ -201,8 +201,9 @@ double cli_count__defined(const struct cli_count *a, const char *name);
  * spec and a caret where the library points into it). Then says the list's notes. */
 int cli_count__add(const struct cli_count *a, struct pm_evlist *l);
 /* After every event is in l: -G's cgroups given to them, or --for-each-cgroup's events
- * repeated per cgroup (system_wide: the target is CPUs); -errno (said). */
-int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l, bool system_wide);
+ * repeated per cgroup; -errno (said). A cgroup is counted on CPUs: the command checks
+ * that its target is -a or -C before it lists any event. */
+int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l);
 /* Help: -e's, then -M/-g and --define's (under "What to count:"); and the options
  * under "How to show it:", whose default_rows line says what rows come without them. */
 void cli_count__usage_events(FILE *f);
@@ -518,6 +519,11 @@ void cli_json_str(FILE *f, const char *s);
 /* Where a row was counted, as --per-* names it: its place, device, the domain of an uncore
  * row per CPU ("L3 CPUs 4-7,68-71"), cpuN, S0-D1, S0, or "all". */
 void cli_row_place(const struct pm_row *r, char *buf, size_t size);
+/* A place for people, with the cgroup a row was counted in: "all in user.slice" (-G,
+ * --for-each-cgroup); the place alone without one. */
+void cli_place_in(const char *place, const char *cgroup, char *buf, size_t size);
+/* cli_row_place, then its cgroup as cli_place_in says it. */
+void cli_row_where(const struct pm_row *r, char *buf, size_t size);
 int cli_escaped_width(const char *s, size_t len);
 
 /*

@@ -23,6 +23,7 @@
 struct report_args {
 	const char *path;
 	const char *names[CLI_MAX_ARGS]; /* -M/-e NAME or GLOB: which series */
+	int place_w; /* the table's PLACE column: 16, or the longest place shown ("in CGROUP") */
 	size_t n_names;
 	struct cli_count count; /* a text recording's -M metrics and --define constants */
 	const char *packs;	/* a text recording's --pack */
@@ -294,9 +295,9 @@ static void print_header(const struct report_args *a)
 		       a->sep, a->sep, a->sep, a->sep, a->sep, a->sep, a->sep, a->sep, a->sep,
 		       a->sep, a->sep);
 	else
-		printf("%-28s %-16s %12s %12s %12s %12s %12s %-6s%s %s\n", "NAME", "PLACE", "MIN",
-		       "MEAN", "P50", "P95", "MAX", "UNIT", a->above_given ? "  ABOVE_S" : "",
-		       "QUALITY");
+		printf("%-28s %-*s %12s %12s %12s %12s %12s %-6s%s %s\n", "NAME", a->place_w,
+		       "PLACE", "MIN", "MEAN", "P50", "P95", "MAX", "UNIT",
+		       a->above_given ? "  ABOVE_S" : "", "QUALITY");
 }
 
 static void json_str(const char *s)
@@ -353,11 +354,11 @@ static void print_stats(const struct report_args *a, const struct store_series *
 		return;
 	}
 	if (!st->counted) {
-		printf("%-28s %-16s %12s %s\n", s->name, s->place, "not counted", q);
+		printf("%-28s %-*s %12s %s\n", s->name, a->place_w, s->place, "not counted", q);
 		return;
 	}
-	printf("%-28s %-16s %12.6g %12.6g %12.6g %12.6g %12.6g %-6s", s->name, s->place, st->min,
-	       st->mean, st->p50, st->p95, st->max, s->unit);
+	printf("%-28s %-*s %12.6g %12.6g %12.6g %12.6g %12.6g %-6s", s->name, a->place_w, s->place,
+	       st->min, st->mean, st->p50, st->p95, st->max, s->unit);
 	if (a->above_given && isnan(st->above_s))
 		printf(" %8s", "-"); /* a share of the peak, of a series that is no bandwidth */
 	else if (a->above_given)
@@ -422,7 +423,7 @@ static void gp_plot(FILE *gp, const struct plotted *pl, size_t n)
 	gp_quote(gp, pl[0].s->unit[0] ? pl[0].s->unit : "count per interval");
 	fputs("\nplot ", gp);
 	for (size_t i = 0; i < n; i++) {
-		char title[512];
+		char title[sizeof(pl[i].s->name) + sizeof(pl[i].s->place) + 1];
 
 		snprintf(title, sizeof(title), "%s %s", pl[i].s->name, pl[i].s->place);
 		fprintf(gp, "%s'-' using 1:2 with lines lt %zu title ", i ? ", " : "", i + 1);
@@ -585,6 +586,11 @@ int cmd_report(int argc, char **argv)
 		store_close(st);
 		return EXIT_FAIL;
 	}
+	a.place_w = 16;
+	for (long i = 0; i < n; i++)
+		if (wanted(&a, &s[i]))
+			if ((int)strlen(s[i].place) > a.place_w)
+				a.place_w = (int)strlen(s[i].place);
 	print_header(&a);
 	for (long i = 0; i < n && r == 0; i++) {
 		struct store_point *p = NULL;

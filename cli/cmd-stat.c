@@ -209,6 +209,19 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 			"-p/-t count those tasks wherever they run: give them or -a/-C, not both");
 		return -EINVAL;
 	}
+	if (a->count.cgroups && !a->live.all_cpus && !a->live.cpus &&
+	    (a->cmd || a->n_pids || a->n_tids)) {
+		/* perf 6.1 refuses it before it looks at the events too (builtin-stat.c,
+		 * cmd_stat: "both cgroup and no-aggregation modes only available in
+		 * system-wide mode") */
+		cli_error("%s counts a cgroup's tasks on every CPU, not %s: %s",
+			  a->count.for_each_cgroup ? "--for-each-cgroup" : "-G",
+			  a->n_pids || a->n_tids ? "the tasks -p/-t name" : "one command",
+			  a->n_pids || a->n_tids ?
+				  "drop -p/-t and add -a (or -C)" :
+				  "add -a (or -C) to count the cgroup while the command runs");
+		return -EINVAL;
+	}
 	if ((a->n_pids || a->n_tids) && a->repeat != 1) {
 		cli_error("-r repeats a command it counts; with -p/-t the command only says how "
 			  "long to count");

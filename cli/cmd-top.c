@@ -301,7 +301,7 @@ static void put_block(struct lines *ls, const struct view *v, const struct pm_re
 	double secs = (double)rep->duration_ns / 1e9, max = 0;
 	size_t n = rows_of(rep, first, v->sorted, idx);
 	const struct pm_row *r0 = &rep->rows[first];
-	char place[64], label[128];
+	char place[192], label[256];
 
 	for (size_t k = 0; k < n; k++)
 		if (rep->rows[idx[k]].value > max)
@@ -311,14 +311,14 @@ static void put_block(struct lines *ls, const struct view *v, const struct pm_re
 	else if (v->peak_bps > 0 && v->aggr == PM_AGGR_CHANNEL && cli_unit_bytes(r0->unit) > 0)
 		max = v->peak_bps / cli_unit_bytes(r0->unit); /* a channel's bandwidth: its peak */
 	if (n == 1) {
-		cli_row_place(r0, place, sizeof(place));
+		cli_row_where(r0, place, sizeof(place));
 		snprintf(label, sizeof(label), "%s %s", r0->event, place);
 		put_row(ls, v, r0, label, secs, max);
 		return;
 	}
 	put_line(ls, "%s%s", r0->event, r0->flags & PM_ROW_METRIC ? "" : "  (event)");
 	for (size_t k = 0; k < n; k++) {
-		cli_row_place(&rep->rows[idx[k]], place, sizeof(place));
+		cli_row_where(&rep->rows[idx[k]], place, sizeof(place));
 		snprintf(label, sizeof(label), "  %s", place);
 		put_row(ls, v, &rep->rows[idx[k]], label, secs, max);
 	}

@@ -24,9 +24,12 @@ static const struct {
 	{ 'd', "detailed",
 	  "applies where pmumon counts live (stat, record, top, serve), not to "
 	  "counts already recorded" },
-	{ 'G', "cgroup", "pmumon stat has it (with -a or -C), not for counts already recorded" },
+	{ 'G', "cgroup",
+	  "applies where pmumon counts live (stat with -a or -C, record, top, serve), not to "
+	  "counts already recorded (their rows per cgroup are imported as such)" },
 	{ 0, "for-each-cgroup",
-	  "pmumon stat has it (with -a or -C), not for counts already recorded" },
+	  "applies where pmumon counts live (stat with -a or -C, record, top, serve), not to "
+	  "counts already recorded (their rows per cgroup are imported as such)" },
 	{ 'i', "no-inherit", "not in pmumon yet: a command's children are counted" },
 	{ 'n', "null", "not in pmumon" },
 	{ 'p', "pid", "pmumon stat has it (-p PID: a running process's threads)" },

@@ -170,9 +170,7 @@ int cli_live__events(struct cli_live *lv, const struct cli_count *c)
 		cli_report("the detailed events (-d)", r, &d);
 		return EXIT_USAGE;
 	}
-	r = cli_count__add_cgroups(c, lv->l,
-				   lv->so.target == PM_TARGET_SYSTEM ||
-					   lv->so.target == PM_TARGET_CPUS);
+	r = cli_count__add_cgroups(c, lv->l);
 	return r < 0 ? EXIT_USAGE : 0;
 }
 

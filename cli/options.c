@@ -10,6 +10,7 @@
 #include <math.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -176,12 +177,6 @@ int cli_count__table_only(const struct cli_count *a, const char *command)
 			  a->no_big_num	    ? "--no-big-num" :
 					      NULL;
 
-	if (a->cgroups) {
-		cli_error("%s: pmumon %s does not name the cgroups in what it writes yet; pmumon "
-			  "stat does",
-			  a->for_each_cgroup ? "--for-each-cgroup" : "-G", command);
-		return -EINVAL;
-	}
 	if (a->append) {
 		cli_error("--append adds to the file pmumon stat and import write with -o; pmumon "
 			  "%s writes its own",
@@ -239,107 +234,126 @@ int cli_count__add(const struct cli_count *a, struct pm_evlist *l)
 	return 0;
 }
 
-/* The n-th name of a comma-separated list into buf (empty for an empty one); false past
- * its end. */
-static bool nth_name(const char *list, size_t n, char *buf, size_t size)
+static void free_names(char **names, size_t n)
 {
-	const char *p = list;
-	size_t len;
-
-	for (; n > 0; n--) {
-		p = strchr(p, ',');
-		if (!p)
-			return false;
-		p++;
-	}
-	len = strcspn(p, ",");
-	snprintf(buf, size, "%.*s", (int)CLI_MIN(len, size - 1), p);
-	return true;
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
 }
 
-static int set_cgroup(struct pm_evlist *l, size_t first, size_t end, const char *name)
+/* The names of a comma-separated list, each its own string (an empty one for ",,"):
+ * 0, or -ENOMEM (said). */
+static int split_names(const char *list, char ***ret, size_t *ret_n)
 {
-	for (size_t e = first; e < end && name[0]; e++) {
-		int r = pm_evlist__set_cgroup(l, e, name);
+	size_t n = 1;
+	char **names;
+
+	for (const char *p = list; *p; p++)
+		n += *p == ',';
+	names = calloc(n, sizeof(*names));
+	for (size_t i = 0; names && i < n; i++) {
+		size_t len = strcspn(list, ",");
+
+		names[i] = strndup(list, len);
+		if (!names[i]) {
+			free_names(names, i);
+			names = NULL;
+			break;
+		}
+		list += len + (list[len] == ',');
+	}
+	if (!names) {
+		cli_error("out of memory");
+		return -ENOMEM;
+	}
+	*ret = names;
+	*ret_n = n;
+	return 0;
+}
+
+static void say_cgroup_error(const char *name, int r)
+{
+	cli_error("cgroup '%s': %s", name,
+		  r == -EINVAL ? "a path under the cgroup2 mount, without '..'" : strerror(-r));
+}
+
+/* -G: one cgroup for every event, or one per event in order ("" none), as perf. */
+static int set_cgroups(struct pm_evlist *l, char **names, size_t n)
+{
+	size_t n_ev = pm_evlist__count(l);
+
+	if (n > n_ev) {
+		cli_error("-G names %zu cgroups for %zu events: one per event, in order (an "
+			  "empty name for none), or one for all, as perf",
+			  n, n_ev);
+		return -EINVAL;
+	}
+	for (size_t e = 0; e < n_ev && (n == 1 || e < n); e++) {
+		const char *name = names[n == 1 ? 0 : e];
+		int r = name[0] ? pm_evlist__set_cgroup(l, e, name) : 0;
 
 		if (r < 0) {
-			cli_error("cgroup '%s': %s", name,
-				  r == -EINVAL ? "a path under the cgroup2 mount, without '..'" :
-						 strerror(-r));
+			say_cgroup_error(name, r);
 			return r;
 		}
 	}
 	return 0;
 }
 
-/* --for-each-cgroup: the -e events (and -d's) again for each further cgroup. */
-static int repeat_events(const struct cli_count *a, struct pm_evlist *l)
+/*
+ * --for-each-cgroup: every event and metric of the list once per cgroup, as
+ * perf's evlist__expand_cgroup; an empty name is the root cgroup, "/", and a
+ * name given again is counted once (tools/perf/util/cgroup.c list_cgroups,
+ * check_and_add_cgroup_name).
+ */
+static int expand_cgroups(struct pm_evlist *l, char **names, size_t n)
 {
-	struct pm_diag d;
-	char name[256];
-	int r;
+	size_t kept = 0;
+	int r = 0;
 
-	nth_name(a->cgroups, 0, name, sizeof(name)); /* the events there: the first's */
-	r = set_cgroup(l, 0, pm_evlist__count(l), name);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		bool again = false;
 
-	for (size_t i = 1; r == 0 && nth_name(a->cgroups, i, name, sizeof(name)); i++) {
-		size_t from = pm_evlist__count(l);
-
-		for (size_t k = 0; r == 0 && k < a->n_events; k++)
-			r = pm_evlist__add(l, a->events[k], &d);
-		if (r == 0)
-			r = pm_evlist__add_detailed(l, a->detailed, &d);
-		if (r < 0) {
-			cli_error("--for-each-cgroup %s: %s", name, strerror(-r));
-			return r;
+		if (!names[i][0]) {
+			free(names[i]);
+			names[i] = strdup("/");
+			r = names[i] ? 0 : -ENOMEM;
 		}
-		r = set_cgroup(l, from, pm_evlist__count(l), name);
+		for (size_t k = 0; r == 0 && k < kept && !again; k++)
+			again = !strcmp(names[k], names[i]);
+		if (r == 0 && again) {
+			free(names[i]);
+			names[i] = NULL;
+		} else if (r == 0) {
+			char *keep = names[i];
+
+			names[i] = NULL;
+			names[kept++] = keep;
+		}
 	}
+	if (r == 0)
+		r = pm_evlist__expand_cgroups(l, (const char *const *)names, kept);
+	for (size_t i = 0; r == -EINVAL && i < kept; i++)
+		if (strstr(names[i], ".."))
+			say_cgroup_error(names[i], r);
+	if (r == -ENOMEM)
+		cli_error("--for-each-cgroup: out of memory");
 	return r;
 }
 
-int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l, bool system_wide)
+int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l)
 {
-	const char *opt = a->for_each_cgroup ? "--for-each-cgroup" : "-G";
-	size_t n_ev = pm_evlist__count(l), n_names = 0;
-	char name[256];
+	char **names = NULL;
+	size_t n = 0;
+	int r;
 
 	if (!a->cgroups)
 		return 0;
-	if (!system_wide) {
-		cli_error("%s counts a cgroup on CPUs: add -a or -C (perf counts cgroups "
-			  "system-wide only too)",
-			  opt);
-		return -EINVAL;
-	}
-	while (nth_name(a->cgroups, n_names, name, sizeof(name)))
-		n_names++;
-	if (a->for_each_cgroup) {
-		if (!a->n_events || a->n_metrics || strstr(a->cgroups, ",,") ||
-		    a->cgroups[0] == ',' || a->cgroups[strlen(a->cgroups) - 1] == ',') {
-			cli_error("--for-each-cgroup repeats the -e events for each cgroup named: "
-				  "give -e, no -M, and no empty name");
-			return -EINVAL;
-		}
-		return repeat_events(a, l);
-	}
-	if (n_names == 1) /* perf: one cgroup for every event */
-		return set_cgroup(l, 0, n_ev, a->cgroups);
-	if (n_names > n_ev) {
-		cli_error("-G names %zu cgroups for %zu events: one per event, in order (an "
-			  "empty name for none), or one for all, as perf",
-			  n_names, n_ev);
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < n_names; i++) {
-		int r;
-
-		nth_name(a->cgroups, i, name, sizeof(name));
-		r = set_cgroup(l, i, i + 1, name);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	r = split_names(a->cgroups, &names, &n);
+	if (r == 0)
+		r = a->for_each_cgroup ? expand_cgroups(l, names, n) : set_cgroups(l, names, n);
+	free_names(names, n);
+	return r;
 }
 
 void cli_count__usage_events(FILE *f)
@@ -361,12 +375,14 @@ void cli_count__usage_events(FILE *f)
 	      "                        adds the L1 instruction cache's and the TLBs'; -ddd\n"
 	      "                        L1 data prefetches. Where the CPU has no such\n"
 	      "                        counter (a VM) their rows say <not supported>\n"
-	      "  -G, --cgroup NAME[,NAME]  stat: count only while the cgroup's tasks run (its\n"
-	      "                        path under the cgroup2 mount; / is the root), with -a\n"
-	      "                        or -C, as perf: one name for every event, or one per\n"
-	      "                        event in order (an empty name: not in a cgroup)\n"
-	      "      --for-each-cgroup NAME[,NAME]  the -e events once per cgroup, each\n"
-	      "                        row naming its cgroup (CSV column cgroup, JSON key)\n"
+	      "  -G, --cgroup NAME[,NAME]  count only while the cgroup's tasks run (its path\n"
+	      "                        under the cgroup2 mount; / is the root), on CPUs (stat\n"
+	      "                        with -a or -C), as perf: one name for every event, or\n"
+	      "                        one per event in order (an empty name: not in a cgroup)\n"
+	      "      --for-each-cgroup NAME[,NAME]  every event (the defaults without -e)\n"
+	      "                        and -M metric once per cgroup, each row naming its\n"
+	      "                        cgroup (CSV column cgroup, JSON key); an empty name\n"
+	      "                        is the root, as perf\n"
 	      "      --all-user        every event counts user space only (exclude_kernel),\n"
 	      "                        as perf; --all-kernel the kernel only (exclude_user).\n"
 	      "                        Uncore PMUs cannot tell them apart: they count both\n",

@@ -247,6 +247,22 @@ void cli_row_place(const struct pm_row *r, char *buf, size_t size)
 		snprintf(buf, size, "all");
 }
 
+void cli_place_in(const char *place, const char *cgroup, char *buf, size_t size)
+{
+	if (cgroup && cgroup[0])
+		snprintf(buf, size, "%s in %s", place, cgroup);
+	else
+		snprintf(buf, size, "%s", place);
+}
+
+void cli_row_where(const struct pm_row *r, char *buf, size_t size)
+{
+	char place[128];
+
+	cli_row_place(r, place, sizeof(place));
+	cli_place_in(place, r->cgroup, buf, size);
+}
+
 static void swap(double *a, double *b)
 {
 	double t = *a;

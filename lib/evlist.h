@@ -67,6 +67,10 @@ struct pm_note {
 	const char *subject; /* a pack's constant's name, or "" */
 };
 
+/* Events [0, n) once more at the list's end, with their instances and groups (numbered
+ * after the list's), counted in cgroup (NULL: none): 0, or -ENOMEM and the list as it was. */
+int pm_evlist_repeat(struct pm_evlist *l, size_t n, const char *cgroup);
+
 /* Drop the events added after the list had n_ev events (a failed metric's). */
 void pm_evlist_truncate(struct pm_evlist *l, size_t n_ev, size_t n_inst, int n_groups);
 

@@ -184,6 +184,47 @@ int pm_evlist__set_cgroup(struct pm_evlist *l, size_t event, const char *name)
 	return 0;
 }
 
+int pm_evlist_repeat(struct pm_evlist *l, size_t n, const char *cgroup)
+{
+	size_t n_ev = l->n_ev, n_inst = l->n_inst;
+	int n_groups = l->n_groups, groups = 0, r = 0;
+
+	for (size_t e = 0; e < n; e++)
+		groups = PM_MAX(groups, l->ev[e].group + 1);
+	if (pm_grow((void **)&l->ev, &l->cap_ev, n_ev + n, sizeof(*l->ev)) < 0)
+		return -ENOMEM;
+	for (size_t e = 0; e < n && r == 0; e++) {
+		const struct pm_event *src = &l->ev[e];
+		struct pm_event *ev = &l->ev[l->n_ev];
+
+		r = pm_grow((void **)&l->inst, &l->cap_inst, l->n_inst + src->n_inst,
+			    sizeof(*l->inst));
+		if (r < 0)
+			break;
+		*ev = *src;
+		ev->label = strdup(src->label);
+		ev->unit = pm_strdup0(src->unit);
+		ev->spec = strdup(src->spec);
+		ev->cgroup = pm_strdup0(cgroup);
+		ev->cpus = (struct pm_cpus){ 0 };
+		ev->group = src->group < 0 ? -1 : n_groups + src->group;
+		ev->first_inst = l->n_inst;
+		l->n_ev++;
+		if (!ev->label || !ev->spec || (src->unit && !ev->unit) || (cgroup && !ev->cgroup))
+			r = -ENOMEM;
+		else
+			r = pm_cpus__copy(&src->cpus, &ev->cpus);
+		for (size_t i = 0; i < src->n_inst; i++) {
+			l->inst[l->n_inst] = l->inst[src->first_inst + i];
+			l->inst[l->n_inst++].event = l->n_ev - 1;
+		}
+	}
+	l->n_groups = n_groups + groups;
+	if (r < 0)
+		pm_evlist_truncate(l, n_ev, n_inst, n_groups);
+	return r;
+}
+
 /* ---- diagnostics -------------------------------------------------------- */
 
 static int spec_error(struct resolver *rs, size_t pos, size_t len, int err, const char *hint,

@@ -238,13 +238,23 @@ static bool in_sw_context(const struct pm_evinst *in)
 	return in->pmu && in->pmu->traits && in->pmu->traits->sw_context;
 }
 
+/* Events counted in the same cgroup (or both in none). */
+static bool same_cgroup(const struct pm_event *a, const struct pm_event *b)
+{
+	return a->cgroup && b->cgroup ? !strcmp(a->cgroup, b->cgroup) : a->cgroup == b->cgroup;
+}
+
 /*
  * Read batching: counters of software-context PMUs (software, msr,
  * tracepoint) never compete for hardware counters, so the ones the user did
  * not group share one group per CPU and are read with one read(2) instead of
  * one each; a group that reaches the size the kernel takes
  * (pm_perf__group_max) is full and the next counter starts another. Not for
- * a task's counters (inherited counters are read one by one).
+ * a task's counters (inherited counters are read one by one). One group per
+ * cgroup: "all events in a group must monitor the same cgroup"
+ * (kernel/events/core.c, perf_cgroup_connect, which refuses a member of
+ * another cgroup; a member of none it takes, and counts only while the
+ * leader's cgroup runs).
  */
 static int batch_reads(struct pm_session *s)
 {
@@ -267,7 +277,8 @@ static int batch_reads(struct pm_session *s)
 
 			if (o->cpu == c->cpu && o->leader == j && members[j] + 1 < max &&
 			    l->ev[o->event].group < 0 && in_sw_context(&l->inst[o->inst]) &&
-			    o->source == PM_SRC_PERF) {
+			    o->source == PM_SRC_PERF &&
+			    same_cgroup(&l->ev[o->event], &l->ev[c->event])) {
 				c->leader = j;
 				c->implicit = true;
 				members[j]++; /* besides the leader */
@@ -373,6 +384,45 @@ static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_fir
 	return r;
 }
 
+/*
+ * An event's cgroup, its counters from `first` on: each of a source that counts per
+ * cgroup (the kernel's perf events), or -EOPNOTSUPP (said): a source reading registers
+ * counts whatever runs, and its row would claim a cgroup it does not cover. A {group}
+ * counts in one cgroup, or -EINVAL (said): the kernel refuses a member of another, and
+ * counts one of none only while its leader's cgroup runs (perf_cgroup_connect).
+ */
+static int cgroup_check(struct pm_session *s, const struct pm_event *ev, size_t first,
+			struct pm_diag *reterr)
+{
+	for (const struct pm_event *o = s->l->ev; ev->group >= 0 && o < ev; o++) {
+		if (o->group != ev->group || same_cgroup(o, ev))
+			continue;
+		pm_diag_set(reterr, "give the events of a group one cgroup (or none)",
+			    "'%s' (%s%s) and '%s' (%s%s) are in one group: a group counts in "
+			    "one cgroup",
+			    o->label, o->cgroup ? "cgroup " : "no cgroup",
+			    o->cgroup ? o->cgroup : "", ev->label,
+			    ev->cgroup ? "cgroup " : "no cgroup", ev->cgroup ? ev->cgroup : "");
+		point_at_event(reterr, ev);
+		return -EINVAL;
+	}
+	for (size_t k = first; ev->cgroup && k < s->n_c; k++) {
+		enum pm_source_id id = s->c[k].source;
+
+		if (pm_sources[id]->cgroups)
+			continue;
+		pm_diag_set(reterr,
+			    "count it outside a cgroup: only the kernel's perf events count "
+			    "while a cgroup's tasks run",
+			    "'%s' is read through the %s source, which counts whatever runs: it "
+			    "cannot be counted in cgroup '%s'",
+			    ev->label, pm_source_name(id), ev->cgroup);
+		point_at_event(reterr, ev);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 {
 	const struct pm_evlist *l = s->l;
@@ -389,7 +439,7 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 		return r;
 	for (size_t e = 0; e < l->n_ev; e++) {
 		const struct pm_event *ev = &l->ev[e];
-		size_t group_first = s->n_c, placed = 0;
+		size_t group_first = s->n_c, placed = 0, first = s->n_c;
 
 		/* counters of a {group} are contiguous: start where its first event began */
 		if (ev->group >= 0)
@@ -437,6 +487,9 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 			if (r < 0)
 				return r;
 		}
+		r = cgroup_check(s, ev, first, reterr);
+		if (r < 0)
+			return r;
 		if (s->opts.target == PM_TARGET_CPUS && placed == 0)
 			return no_cpu_error(s, ev, reterr);
 		if (ev->cpus.n && placed == 0)

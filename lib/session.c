@@ -397,6 +397,10 @@ int pm_session__dropped(const struct pm_session *s, char *buf, size_t size)
 
 		for (size_t k = 0; k < s->n_c && !dropped; k++)
 			dropped = s->c[k].event == e && s->c[k].dropped;
+		/* an event repeated per cgroup (--for-each-cgroup) is named once */
+		for (size_t k = 0; k < e && dropped && s->l->ev[e].cgroup; k++)
+			dropped = !s->l->ev[k].cgroup ||
+				  strcmp(s->l->ev[k].label, s->l->ev[e].label);
 		if (!dropped)
 			continue;
 		r = pm_snprintf(buf + off, size - off, "%s%s", off ? ", " : "", s->l->ev[e].label);

@@ -290,24 +290,46 @@ static int s_list_dir(void *os, const char *path, pm_os_dir_fn fn, void *userdat
 
 /* ---- perf -------------------------------------------------------------------- */
 
+/* A simulated cgroup's sim.share (0 to 1: the share of the time its tasks run on each
+ * CPU) in millionths; no such file: 1, every task. -EINVAL for anything but a number. */
+static int cgroup_share(struct sim_node *dir, uint32_t *ret_ppm)
+{
+	struct sim_node *f = sim_node__child(dir, "sim.share");
+	const char *text = f ? sim_node__text(f) : NULL;
+	double v;
+
+	if (!text)
+		return 0;
+	if (pm_parse_double(text, strcspn(text, "\n"), &v) < 0 || !(v >= 0 && v <= 1))
+		return -EINVAL;
+	*ret_ppm = (uint32_t)(v * 1e6 + 0.5);
+	return 0;
+}
+
 static int s_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		       unsigned long flags)
 {
 	struct pm_sim *sim = os;
 	struct sim_event *leader = NULL;
+	uint32_t share_ppm = 1000000;
+	const struct sim_node *cgroup = NULL;
 	struct sim_fd *f;
 	int fd, r;
 
 	tick(sim);
 	if (flags & PERF_FLAG_PID_CGROUP) {
-		/* pid is a cgroup directory's fd, counted on a CPU; a simulated cgroup holds
-		 * every task: it counts as the CPU does */
+		/* pid is a cgroup directory's fd, counted on a CPU; a simulated cgroup's tasks
+		 * run the share of the time its sim.share says (every task: 1) */
 		struct sim_fd *cg = fd_get(sim, pid);
 
 		if (!cg || cg->kind != SIM_FD_FILE || !sim_node__is_dir(cg->node))
 			return -EBADF;
 		if (cpu < 0)
 			return -EINVAL;
+		r = cgroup_share(cg->node, &share_ppm);
+		if (r < 0)
+			return r;
+		cgroup = cg->node;
 		pid = -1;
 	}
 	if (group_fd >= 0) {
@@ -316,6 +338,13 @@ static int s_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cp
 		if (!g || g->kind != SIM_FD_PERF)
 			return -EBADF;
 		leader = g->ev;
+		/* "all events in a group must monitor the same cgroup" (kernel/events/core.c,
+		 * perf_cgroup_connect: asked only of an event with a cgroup); one without
+		 * counts while its group is on, which its leader's cgroup decides */
+		if (cgroup && leader->cgroup != cgroup)
+			return -EINVAL;
+		if (!cgroup)
+			share_ppm = leader->share_ppm;
 	}
 	fd = sim_fd_alloc(sim, &f);
 	if (fd < 0)
@@ -326,6 +355,8 @@ static int s_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cp
 		return r;
 	}
 	f->kind = SIM_FD_PERF;
+	f->ev->share_ppm = share_ppm;
+	f->ev->cgroup = cgroup;
 	return fd;
 }
 

@@ -535,6 +535,7 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr_in, pid
 	/* uncore drivers move an event to the CPU that serves its domain */
 	ev->cpu = cpu >= 0 && p->m.domain_cpu ? p->m.domain_cpu(p->m.data, cpu) : cpu;
 	ev->pid = pid;
+	ev->share_ppm = 1000000;
 	if (p->m.config_mask && !(p->m.has_fixed && attr->config == p->m.fixed_config))
 		ev->attr.config &= p->m.config_mask;
 	if (p->m.count(p->m.data, &ev->attr, cpu, pm_sim__now(sim), &probe) < 0) {
@@ -587,6 +588,12 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr_in, pid
 
 /* ---- read, ioctl, close ---------------------------------------------------------- */
 
+/* A count or time of a cgroup's event: the share of it its cgroup ran. */
+static uint64_t in_cgroup(const struct sim_event *ev, uint64_t v)
+{
+	return (uint64_t)((unsigned __int128)v * ev->share_ppm / 1000000);
+}
+
 ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_t len)
 {
 	/* what check_group lets in reads at most 16 KiB */
@@ -607,22 +614,22 @@ ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_
 
 		out[n++] = ml.n;
 		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			out[n++] = lead->ena;
+			out[n++] = in_cgroup(lead, lead->ena);
 		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			out[n++] = lead->run;
+			out[n++] = in_cgroup(lead, lead->run);
 		for (size_t i = 0; i < ml.n; i++) {
-			out[n++] = ml.m[i]->count;
+			out[n++] = in_cgroup(ml.m[i], ml.m[i]->count);
 			if (fmt & PERF_FORMAT_ID)
 				out[n++] = (uint64_t)(uintptr_t)ml.m[i];
 			if (fmt & PERF_FORMAT_LOST)
 				out[n++] = 0;
 		}
 	} else {
-		out[n++] = ev->count;
+		out[n++] = in_cgroup(ev, ev->count);
 		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			out[n++] = ev->ena;
+			out[n++] = in_cgroup(ev, ev->ena);
 		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			out[n++] = ev->run;
+			out[n++] = in_cgroup(ev, ev->run);
 		if (fmt & PERF_FORMAT_ID)
 			out[n++] = (uint64_t)(uintptr_t)ev;
 		if (fmt & PERF_FORMAT_LOST)

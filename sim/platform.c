@@ -327,11 +327,16 @@ static int machine_settings(struct pm_sim *sim, const struct sim_platform_opts *
 		 o->container ? "ro" : "rw", o->container ? "ro" : "rw");
 	if (r == 0)
 		r = sim_writef(sim, text, "proc/self/mountinfo");
-	/* cgroups to count in (perf stat -G): the root and two of systemd's */
+	/* cgroups to count in (perf stat -G): the root and two of systemd's, whose tasks run
+	 * half and a quarter of the time (sim.share) */
 	if (r == 0)
 		r = sim_writef(sim, "", "sys/fs/cgroup/system.slice/cgroup.procs");
 	if (r == 0)
+		r = sim_writef(sim, "0.5\n", "sys/fs/cgroup/system.slice/sim.share");
+	if (r == 0)
 		r = sim_writef(sim, "", "sys/fs/cgroup/user.slice/cgroup.procs");
+	if (r == 0)
+		r = sim_writef(sim, "0.25\n", "sys/fs/cgroup/user.slice/sim.share");
 	if (r == 0 && o->container) {
 		r = sim_writef(sim, "", ".dockerenv");
 		if (r == 0 && sim_vfs__lookup(sim->vfs, "sys/kernel/debug"))

@@ -42,6 +42,11 @@ struct sim_event {
 	uint64_t count, ena, run;
 	uint64_t t_acct;   /* accounted up to here */
 	bool exec_pending; /* enable_on_exec, waiting for its task's exec */
+	/* a cgroup's event: the millionths of the time the cgroup's tasks run on its CPU
+	 * (the directory's sim.share); the kernel's enabled and running times of a cgroup
+	 * event advance only then, so the three read scaled by it. 1000000: CPU-wide */
+	uint32_t share_ppm;
+	const struct sim_node *cgroup; /* its cgroup's directory, NULL: none */
 };
 
 /* One PMU's events on one CPU: the kernel's flexible groups, rotated. */

@@ -383,6 +383,11 @@ struct sim_node *sim_vfs__lookup(struct sim_vfs *v, const char *path)
 	return walk(v, path, false, false, &n, NULL) == 0 ? n : NULL;
 }
 
+struct sim_node *sim_node__child(struct sim_node *dir, const char *name)
+{
+	return dir->dir ? child_of(dir, name, strlen(name)) : NULL;
+}
+
 bool sim_node__is_dir(const struct sim_node *n)
 {
 	return n->dir;

@@ -54,6 +54,8 @@ int sim_vfs__load_tree(struct sim_vfs *v, const char *host_dir, const char *path
 
 /* Lookup; NULL when absent. */
 struct sim_node *sim_vfs__lookup(struct sim_vfs *v, const char *path);
+/* A directory's child by name; NULL when absent (or n is no directory). */
+struct sim_node *sim_node__child(struct sim_node *dir, const char *name);
 bool sim_node__is_dir(const struct sim_node *n);
 /* For a plain text file: its content; NULL for directories and dynamic files. */
 const char *sim_node__text(const struct sim_node *n);

@@ -213,6 +213,8 @@ static void put_place(struct sbuf *b, bool *first, const struct pm_row *r, const
 		put_label(b, first, "domain", r->domain);
 	if (r->place)
 		put_label(b, first, "place", r->place);
+	if (r->cgroup) /* -G, --for-each-cgroup: one series per cgroup */
+		put_label(b, first, "cgroup", r->cgroup);
 }
 
 /* A pack metric's platform-neutral name, or NULL. */

@@ -102,9 +102,9 @@ static void put_series(struct sbuf *b, struct pm_snapshot **s, size_t k, size_t 
 {
 	const struct pm_report *last = pm_snapshot__report(s[k - 1]);
 	const struct pm_row *r = &last->rows[i];
-	char place[128];
+	char place[256];
 
-	cli_row_place(r, place, sizeof(place));
+	cli_row_where(r, place, sizeof(place));
 	sbuf_puts(b, "{\"name\":");
 	put_json_str(b, r->event);
 	sbuf_puts(b, ",\"place\":");

@@ -18,7 +18,7 @@
 
 struct xseries {
 	long long id;
-	char *name, *unit, *device, *place, *domain, *source;
+	char *name, *unit, *device, *place, *domain, *source, *cgroup;
 	int socket, die, channel, subchannel, cpu;
 	bool snapshot;
 };
@@ -53,9 +53,13 @@ static int load_series(struct export *x)
 	int r = 0;
 
 	if (sqlite3_prepare_v2(store_db(x->st),
-			       "SELECT id, name, unit, device, place, domain, source, socket, die,"
-			       " channel, subchannel, cpu, snapshot FROM series"
-			       " WHERE run = ? AND NOT metric ORDER BY id",
+			       store_has_cgroups(x->st) ?
+				       "SELECT id, name, unit, device, place, domain, source, socket,"
+				       " die, channel, subchannel, cpu, snapshot, cgroup FROM series"
+				       " WHERE run = ? AND NOT metric ORDER BY id" :
+				       "SELECT id, name, unit, device, place, domain, source, socket,"
+				       " die, channel, subchannel, cpu, snapshot, NULL FROM series"
+				       " WHERE run = ? AND NOT metric ORDER BY id",
 			       -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, x->run);
@@ -78,9 +82,12 @@ static int load_series(struct export *x)
 				       .channel = int_col(q, 9),
 				       .subchannel = int_col(q, 10),
 				       .cpu = int_col(q, 11),
-				       .snapshot = sqlite3_column_int(q, 12) };
+				       .snapshot = sqlite3_column_int(q, 12),
+				       .cgroup = text_col(q, 13) };
 		if (!s->name)
 			r = sqlite3_column_type(q, 1) == SQLITE_NULL ? -EINVAL : -ENOMEM;
+		else if (sqlite3_column_type(q, 13) != SQLITE_NULL && !s->cgroup)
+			r = -ENOMEM; /* its rows would pass for another cgroup's */
 	}
 	sqlite3_finalize(q);
 	return r;
@@ -113,6 +120,7 @@ static void blank_rows(struct export *x)
 					      .place = s->place,
 					      .domain = s->domain,
 					      .source = s->source,
+					      .cgroup = s->cgroup,
 					      .socket = s->socket,
 					      .die = s->die,
 					      .channel = s->channel,
@@ -236,6 +244,7 @@ static void export_done(struct export *x)
 		free(x->s[i].place);
 		free(x->s[i].domain);
 		free(x->s[i].source);
+		free(x->s[i].cgroup);
 	}
 	free(x->s);
 	free(x->rows);

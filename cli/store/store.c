@@ -40,7 +40,7 @@ static const char schema[] =
 	"CREATE TABLE series (id INTEGER PRIMARY KEY, run INTEGER NOT NULL REFERENCES run(id),"
 	" name TEXT NOT NULL, unit TEXT, metric INTEGER, snapshot INTEGER, device TEXT,"
 	" place TEXT, socket INTEGER, die INTEGER, channel INTEGER, subchannel INTEGER,"
-	" cpu INTEGER, domain TEXT, source TEXT);"
+	" cpu INTEGER, domain TEXT, source TEXT, cgroup TEXT);"
 	"CREATE TABLE sample (run INTEGER NOT NULL REFERENCES run(id), t_ns INTEGER NOT NULL,"
 	" wall_ns INTEGER, duration_ns INTEGER, PRIMARY KEY (run, t_ns)) WITHOUT ROWID;"
 	"CREATE TABLE value (series INTEGER NOT NULL REFERENCES series(id),"
@@ -143,7 +143,6 @@ static int check_version(struct store *st, bool create, const char **ret_err)
 	return (int)v;
 }
 
-/* A file of version 1 (before run.cpuid): migrated in one transaction. */
 /* The end of a transaction begun with BEGIN: COMMIT when r is 0, else ROLLBACK. */
 static int end_transaction(struct store *st, int r, const char **ret_err)
 {
@@ -163,6 +162,8 @@ static int migrate(struct store *st, int v, const char **ret_err)
 	r = exec(st, "BEGIN", ret_err);
 	if (r == 0 && v < 2)
 		r = exec(st, "ALTER TABLE run ADD COLUMN cpuid TEXT", ret_err);
+	if (r == 0 && v < 3)
+		r = exec(st, "ALTER TABLE series ADD COLUMN cgroup TEXT", ret_err);
 	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", STORE_VERSION);
 	if (r == 0)
 		r = exec(st, sql, ret_err);
@@ -290,8 +291,8 @@ static int add_series(struct store *st, const struct pm_report *rep, const char 
 	}
 	if (sqlite3_prepare_v2(st->db,
 			       "INSERT INTO series (run, name, unit, metric, snapshot, device, place,"
-			       " socket, die, channel, subchannel, cpu, domain, source)"
-			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       " socket, die, channel, subchannel, cpu, domain, source, cgroup)"
+			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &q, NULL) != SQLITE_OK)
 		return fail(st, ret_err, "recording the series");
 	for (size_t i = 0; i < rep->n_rows; i++) {
@@ -313,6 +314,7 @@ static int add_series(struct store *st, const struct pm_report *rep, const char 
 		bind_opt_int(q, 12, r->cpu);
 		sqlite3_bind_text(q, 13, r->domain, -1, SQLITE_STATIC);
 		sqlite3_bind_text(q, 14, r->source, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 15, r->cgroup, -1, SQLITE_STATIC);
 		if (sqlite3_step(q) != SQLITE_DONE) {
 			sqlite3_finalize(q);
 			return fail(st, ret_err, "recording the series");
@@ -475,6 +477,12 @@ long long store_last_run(struct store *st)
 	return v > 0 ? v : 0;
 }
 
+bool store_has_cgroups(struct store *st)
+{
+	return query_int(st, "SELECT count(*) FROM pragma_table_info('series')"
+			     " WHERE name = 'cgroup'") > 0;
+}
+
 long store_series(struct store *st, long long run, struct store_series **ret)
 {
 	sqlite3_stmt *q;
@@ -482,8 +490,11 @@ long store_series(struct store *st, long long run, struct store_series **ret)
 	size_t n = 0, cap = 0;
 
 	if (sqlite3_prepare_v2(st->db,
-			       "SELECT id, run, name, unit, place, metric FROM series WHERE run = ?"
-			       " ORDER BY id",
+			       store_has_cgroups(st) ?
+				       "SELECT id, run, name, unit, place, metric, cgroup FROM series"
+				       " WHERE run = ? ORDER BY id" :
+				       "SELECT id, run, name, unit, place, metric, NULL FROM series"
+				       " WHERE run = ? ORDER BY id",
 			       -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, run ? run : store_last_run(st));
@@ -501,8 +512,10 @@ long store_series(struct store *st, long long run, struct store_series **ret)
 		snprintf(s->name, sizeof(s->name), "%s", sqlite3_column_text(q, 2));
 		snprintf(s->unit, sizeof(s->unit), "%s",
 			 sqlite3_column_text(q, 3) ? (const char *)sqlite3_column_text(q, 3) : "");
-		snprintf(s->place, sizeof(s->place), "%s",
-			 sqlite3_column_text(q, 4) ? (const char *)sqlite3_column_text(q, 4) : "");
+		/* counted in a cgroup: the place says which, as top and serve's page say it */
+		cli_place_in(sqlite3_column_text(q, 4) ? (const char *)sqlite3_column_text(q, 4) :
+							 "",
+			     (const char *)sqlite3_column_text(q, 6), s->place, sizeof(s->place));
 		s->metric = sqlite3_column_int(q, 5);
 	}
 	sqlite3_finalize(q);

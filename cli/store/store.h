@@ -13,8 +13,8 @@
 
 #include "pmumon/pmumon.h"
 
-/* PRAGMA user_version of the files this pmumon writes: 2 added run.cpuid */
-#define STORE_VERSION 2
+/* PRAGMA user_version of the files this pmumon writes: 2 added run.cpuid, 3 series.cgroup */
+#define STORE_VERSION 3
 
 struct store;
 
@@ -45,7 +45,8 @@ void store_close(struct store *st);
 /* Reading (pmumon report): one series' values over [from, to] seconds of its run. */
 struct store_series {
 	long long id, run;
-	char name[256], unit[32], place[128];
+	char name[256], unit[32];
+	char place[384]; /* with the cgroup it was counted in: "all in user.slice" */
 	bool metric;
 };
 struct store_point {
@@ -56,6 +57,8 @@ struct store_point {
 };
 
 int store_open_read(const char *path, struct store **ret, const char **ret_err);
+/* Does the recording have series.cgroup (version 3 on, or migrated)? */
+bool store_has_cgroups(struct store *st);
 /* The series of the last run (run 0) or of run N, in recording order: a count, or -errno. */
 long store_series(struct store *st, long long run, struct store_series **ret);
 long store_points(struct store *st, long long series, double from_s, double to_s,

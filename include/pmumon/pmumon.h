@@ -395,6 +395,17 @@ PM_API int pm_evlist__add_detailed(struct pm_evlist *l, int level, struct pm_dia
  * rows carry the name (pm_row.cgroup). -EINVAL for an empty name or "..".
  */
 PM_API int pm_evlist__set_cgroup(struct pm_evlist *l, size_t event, const char *name);
+/*
+ * perf stat --for-each-cgroup: the whole list once for each of the n
+ * cgroups named (as pm_evlist__set_cgroup takes them), in perf's order:
+ * every event in the first cgroup, then every event again in the next
+ * (tools/perf/util/cgroup.c, evlist__expand_cgroup), and every metric once
+ * per cgroup, computed from that cgroup's events. Call it once every
+ * event and metric is in the list. 0; -EINVAL for no name, an empty one or
+ * "..", or a list with an event in a cgroup already; -ENOMEM (the list as
+ * it was).
+ */
+PM_API int pm_evlist__expand_cgroups(struct pm_evlist *l, const char *const *names, size_t n);
 PM_API size_t pm_evlist__count(const struct pm_evlist *l);
 /*
  * Add the platform packs' metrics named (or in the MetricGroups named),

@@ -9,5 +9,6 @@ void pm_metric__done(struct pm_metric *m)
 	free(m->slots);
 	free(m->unit);
 	free(m->unknown);
+	free(m->cgroup);
 	*m = (struct pm_metric){ 0 };
 }

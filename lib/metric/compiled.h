@@ -49,6 +49,9 @@ struct pm_metric {
 	const struct pm_constant_def *missing;
 	/* a #literal (or CPU id) this machine cannot tell, and why: it is NaN; owned */
 	char *unknown;
+	/* the cgroup whose events it is computed from (--for-each-cgroup, an import of rows
+	 * per cgroup), NULL: its inputs' rows name it; owned */
+	char *cgroup;
 };
 
 /* A name=value constant for metrics (--define ddrc_freq=1.6e9). */

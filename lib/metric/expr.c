@@ -535,6 +535,33 @@ int pm_expr__compile(const char *text, pm_expr_resolve_fn resolve, void *userdat
 	return 0;
 }
 
+int pm_expr__copy(const struct pm_expr *e, struct pm_expr **ret_expr)
+{
+	struct pm_expr *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c->code = malloc((e->n_code + 1) * sizeof(*c->code));
+	c->refs = calloc(e->n_refs + 1, sizeof(*c->refs));
+	if (!c->code || !c->refs) {
+		pm_expr__free(c);
+		return -ENOMEM;
+	}
+	memcpy(c->code, e->code, e->n_code * sizeof(*c->code));
+	c->n_code = c->cap_code = e->n_code;
+	c->cap_refs = e->n_refs + 1;
+	for (; c->n_refs < e->n_refs; c->n_refs++) {
+		c->refs[c->n_refs] = e->refs[c->n_refs];
+		c->refs[c->n_refs].name = strdup(e->refs[c->n_refs].name);
+		if (!c->refs[c->n_refs].name) {
+			pm_expr__free(c);
+			return -ENOMEM;
+		}
+	}
+	*ret_expr = c;
+	return 0;
+}
+
 static int any_slot(const char *name, enum pm_expr_ref ref, void *userdata)
 {
 	return 0;

@@ -45,6 +45,8 @@ int pm_expr__compile(const char *text, pm_expr_resolve_fn resolve, void *userdat
 /* The value for the slots' current values; allocates nothing. */
 double pm_expr__eval(const struct pm_expr *e, const double *slots);
 void pm_expr__free(struct pm_expr *e);
+/* The same program over the same slots (a metric copied for another cgroup): 0 or -ENOMEM. */
+int pm_expr__copy(const struct pm_expr *e, struct pm_expr **ret_expr);
 
 /* The names the expression refers to, in order of first appearance. */
 size_t pm_expr__ref_count(const struct pm_expr *e);

@@ -428,6 +428,8 @@ enum pm_reason pm_evlist__note_reason(const struct pm_evlist *l, size_t i, int *
 	return l->notes[i].reason;
 }
 
+static int split_by_cgroup(struct pm_evlist *l, size_t from);
+
 int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr)
 {
 	const struct pm_db *db = l->ctx->db;
@@ -485,6 +487,8 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 		}
 	}
 	free(copy);
+	if (r == 0)
+		r = split_by_cgroup(l, n_metrics);
 	if (r < 0) {
 		for (size_t i = n_metrics; i < l->n_metrics; i++)
 			pm_metric__done(&l->metrics[i]);
@@ -493,6 +497,183 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 	}
 	if (r == 0)
 		r = build_notes(l);
+	return r;
+}
+
+/* ---- cgroups ---------------------------------------------------------------------- */
+
+/* Metric m once more at the list's end, in cgroup, its event and metric slots moved by
+ * d_ev and d_m (where the same events and metrics sit for that cgroup): 0 or -ENOMEM. */
+static int copy_metric(struct pm_evlist *l, size_t m, const char *cgroup, size_t d_ev, size_t d_m)
+{
+	struct pm_metric *c;
+	int r;
+
+	if (pm_grow((void **)&l->metrics, &l->cap_metrics, l->n_metrics + 1, sizeof(*c)) < 0)
+		return -ENOMEM;
+	c = &l->metrics[l->n_metrics++];
+	*c = (struct pm_metric){ .def = l->metrics[m].def,
+				 .scale = l->metrics[m].scale,
+				 .missing = l->metrics[m].missing,
+				 .n_slots = l->metrics[m].n_slots,
+				 .cap_slots = l->metrics[m].n_slots + 1 };
+	c->unit = pm_strdup0(l->metrics[m].unit);
+	c->unknown = pm_strdup0(l->metrics[m].unknown);
+	c->cgroup = pm_strdup0(cgroup);
+	c->slots = calloc(c->cap_slots, sizeof(*c->slots));
+	if (!c->unit || (l->metrics[m].unknown && !c->unknown) || (cgroup && !c->cgroup) ||
+	    !c->slots)
+		return -ENOMEM;
+	r = pm_expr__copy(l->metrics[m].expr, &c->expr);
+	for (size_t i = 0; i < c->n_slots; i++) {
+		c->slots[i] = l->metrics[m].slots[i];
+		if (c->slots[i].kind == PM_SLOT_EVENT || c->slots[i].kind == PM_SLOT_SOURCES)
+			c->slots[i].idx += d_ev;
+		else if (c->slots[i].kind == PM_SLOT_METRIC)
+			c->slots[i].idx += d_m;
+	}
+	return r;
+}
+
+static const char *cg(const char *cgroup)
+{
+	return cgroup ? cgroup : "";
+}
+
+/* Event e's counterpart in cgroup: itself, or the first event of its label and spec
+ * counted there; SIZE_MAX: none. */
+static size_t event_in(const struct pm_evlist *l, size_t e, const char *cgroup)
+{
+	if (!strcmp(cg(l->ev[e].cgroup), cg(cgroup)))
+		return e;
+	for (size_t i = 0; i < l->n_ev; i++)
+		if (!strcmp(cg(l->ev[i].cgroup), cg(cgroup)) &&
+		    !strcmp(l->ev[i].label, l->ev[e].label) &&
+		    !strcmp(l->ev[i].spec, l->ev[e].spec))
+			return i;
+	return SIZE_MAX;
+}
+
+/* Does some event slot of metrics [from, n_metrics) have a counterpart in cgroup? */
+static bool counted_in(const struct pm_evlist *l, size_t from, const char *cgroup)
+{
+	for (size_t m = from; m < l->n_metrics; m++)
+		for (size_t i = 0; i < l->metrics[m].n_slots; i++)
+			if ((l->metrics[m].slots[i].kind == PM_SLOT_EVENT ||
+			     l->metrics[m].slots[i].kind == PM_SLOT_SOURCES) &&
+			    event_in(l, l->metrics[m].slots[i].idx, cgroup) != SIZE_MAX)
+				return true;
+	return false;
+}
+
+/* Metric m's slots bound in cgroup: each event its counterpart there (none: NaN, its row
+ * not counted), each metric the one of that definition computed there. */
+static void bind_in(struct pm_evlist *l, struct pm_metric *m, const char *cgroup)
+{
+	for (size_t i = 0; i < m->n_slots; i++) {
+		struct pm_metric_slot *sl = &m->slots[i];
+
+		if (sl->kind == PM_SLOT_EVENT || sl->kind == PM_SLOT_SOURCES) {
+			size_t e = event_in(l, sl->idx, cgroup);
+
+			if (e == SIZE_MAX)
+				*sl = (struct pm_metric_slot){ .kind = PM_SLOT_CONST,
+							       .value = NAN };
+			else
+				sl->idx = e;
+		} else if (sl->kind == PM_SLOT_METRIC) {
+			for (size_t k = 0; k < l->n_metrics; k++)
+				if (l->metrics[k].def == l->metrics[sl->idx].def &&
+				    !strcmp(cg(l->metrics[k].cgroup), cg(cgroup))) {
+					sl->idx = k;
+					break;
+				}
+		}
+	}
+}
+
+/*
+ * Metrics [from, n_metrics) of a list whose events were counted in several cgroups (an
+ * import of perf's or pmumon's rows per cgroup): one per cgroup, each computed from that
+ * cgroup's events, as perf computes a metric per cgroup (metricgroup__copy_metric_events).
+ * The metrics were bound to the first events of their names.
+ */
+static int split_by_cgroup(struct pm_evlist *l, size_t from)
+{
+	size_t n_new = l->n_metrics - from, n_cg = 0, n_used = 0;
+	const char **cgroups = calloc(l->n_ev + 1, sizeof(*cgroups));
+	int r = cgroups ? 0 : -ENOMEM;
+
+	for (size_t e = 0; r == 0 && e < l->n_ev; e++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < n_cg && !seen; k++)
+			seen = !strcmp(cg(cgroups[k]), cg(l->ev[e].cgroup));
+		if (!seen)
+			cgroups[n_cg++] = l->ev[e].cgroup;
+	}
+	for (size_t k = 0; r == 0 && n_cg > 1 && k < n_cg; k++)
+		if (counted_in(l, from, cgroups[k]))
+			cgroups[n_used++] = cgroups[k];
+	if (r < 0 || n_used < 2 || !n_new) {
+		free(cgroups);
+		return r;
+	}
+	for (size_t k = 1; k < n_used && r == 0; k++)
+		for (size_t m = from; m < from + n_new && r == 0; m++)
+			r = copy_metric(l, m, cgroups[k], 0, 0);
+	for (size_t m = from; m < from + n_new && r == 0; m++) {
+		l->metrics[m].cgroup = pm_strdup0(cgroups[0]);
+		r = !cgroups[0] || l->metrics[m].cgroup ? 0 : -ENOMEM;
+	}
+	for (size_t k = 0; k < n_used && r == 0; k++)
+		for (size_t m = 0; m < n_new; m++)
+			bind_in(l, &l->metrics[from + (k ? n_new * (k - 1) + n_new : 0) + m],
+				cgroups[k]);
+	free(cgroups);
+	return r;
+}
+
+int pm_evlist__expand_cgroups(struct pm_evlist *l, const char *const *names, size_t n)
+{
+	size_t n_ev, n_inst, n_metrics;
+	int n_groups, r = 0;
+
+	if (!l || !names || !n)
+		return -EINVAL;
+	for (size_t c = 0; c < n; c++)
+		if (!names[c] || !names[c][0] || strstr(names[c], ".."))
+			return -EINVAL;
+	for (size_t e = 0; e < l->n_ev; e++)
+		if (l->ev[e].cgroup)
+			return -EINVAL; /* perf: --cgroup and --for-each-cgroup, not both */
+	n_ev = l->n_ev, n_inst = l->n_inst, n_metrics = l->n_metrics, n_groups = l->n_groups;
+	/* the events and metrics again for each further cgroup, then the first's named */
+	for (size_t c = 1; c < n && r == 0; c++)
+		r = pm_evlist_repeat(l, n_ev, names[c]);
+	for (size_t c = 1; c < n && r == 0; c++)
+		for (size_t m = 0; m < n_metrics && r == 0; m++)
+			r = copy_metric(l, m, names[c], c * n_ev, c * n_metrics);
+	for (size_t e = 0; e < n_ev && r == 0; e++)
+		r = pm_evlist__set_cgroup(l, e, names[0]);
+	for (size_t m = 0; m < n_metrics && r == 0; m++) {
+		l->metrics[m].cgroup = strdup(names[0]);
+		r = l->metrics[m].cgroup ? 0 : -ENOMEM;
+	}
+	if (r < 0) {
+		for (size_t i = n_metrics; i < l->n_metrics; i++)
+			pm_metric__done(&l->metrics[i]);
+		l->n_metrics = n_metrics;
+		for (size_t m = 0; m < n_metrics; m++) {
+			free(l->metrics[m].cgroup);
+			l->metrics[m].cgroup = NULL;
+		}
+		pm_evlist_truncate(l, n_ev, n_inst, n_groups);
+		for (size_t e = 0; e < n_ev; e++) {
+			free(l->ev[e].cgroup);
+			l->ev[e].cgroup = NULL;
+		}
+	}
 	return r;
 }
 
@@ -764,6 +945,7 @@ void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows)
 
 		*row = (struct pm_row){ .event = m->def->name,
 					.unit = m->unit,
+					.cgroup = m->cgroup,
 					.cpu = -1,
 					.die = -1,
 					.socket = -1,
@@ -780,6 +962,8 @@ void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows)
 			row->cpu = rows[mr->in[k]].cpu;
 			row->die = rows[mr->in[k]].die;
 			row->socket = rows[mr->in[k]].socket;
+			if (!row->cgroup) /* -G: its inputs' cgroup */
+				row->cgroup = rows[mr->in[k]].cgroup;
 			break;
 		}
 	}

@@ -46,6 +46,7 @@ struct pm_replay_parser {
 	size_t hint;		/* the series after the last one found */
 	double duration_ns;	/* a duration_time row of a totals file, NAN: none */
 	bool saw_interval_rows; /* pmumon CSV: interval rows win over total rows */
+	int perf_cgroups;	/* perf -x: lines have a cgroup field (1) or not (-1), 0: unknown */
 	bool header_done;	/* the first record line was read */
 	struct columns c;
 	char sep;
@@ -245,6 +246,12 @@ static bool same_place(const struct pm_replay_series *s, int cpu, int socket, in
 	return s->cpu == cpu && s->socket == socket && s->die == die && s->core == core;
 }
 
+/* The series' cgroup is this one (NULL or "": none). */
+static bool same_cgroup(const struct pm_replay_series *s, const char *cgroup)
+{
+	return !strcmp(s->cgroup ? s->cgroup : "", cgroup ? cgroup : "");
+}
+
 /* A new series, the file's next; the caller has checked the limit. 0 or -ENOMEM. */
 static int add_series(struct pm_replay_parser *p, const struct pm_replay_series *key,
 		      const char *printed, const char *device, const char *unit, size_t *ret)
@@ -257,6 +264,7 @@ static int add_series(struct pm_replay_parser *p, const struct pm_replay_series 
 	if (r < 0) {
 		free(key->name);
 		free(key->pmu);
+		free(key->cgroup);
 		return r;
 	}
 	s = &rp->series[rp->n_series];
@@ -300,7 +308,8 @@ static size_t known_series(struct pm_replay_parser *p, struct pm_replay_series *
 
 		if (strcmp(s->name, key->name) != 0 ||
 		    strcmp(s->pmu ? s->pmu : "", key->pmu ? key->pmu : "") != 0 ||
-		    !same_place(s, key->cpu, key->socket, key->die, key->core))
+		    !same_place(s, key->cpu, key->socket, key->die, key->core) ||
+		    !same_cgroup(s, key->cgroup))
 			continue;
 		if (next_repeat(p, s, sample))
 			return i;
@@ -315,7 +324,8 @@ static size_t known_series(struct pm_replay_parser *p, struct pm_replay_series *
 /* The series a line of the sample'th sample names; the first pass adds the ones it has not
  * seen. */
 static int find_series(struct pm_replay_parser *p, const char *printed, const char *device, int cpu,
-		       int socket, int die, int core, const char *unit, size_t sample, size_t *ret)
+		       int socket, int die, int core, const char *cgroup, const char *unit,
+		       size_t sample, size_t *ret)
 {
 	struct pm_replay *rp = p->rp;
 	struct pm_replay_series *s = rp->n_series ? &rp->series[p->hint % rp->n_series] : NULL;
@@ -326,10 +336,16 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 	/* a file names its series in the same order every interval: the one after the last,
 	 * as the line printed it */
 	if (s && same_place(s, cpu, socket, die, core) && !strcmp(s->printed, printed) &&
-	    !strcmp(s->device, device ? device : "") && next_repeat(p, s, sample)) {
+	    !strcmp(s->device, device ? device : "") && same_cgroup(s, cgroup) &&
+	    next_repeat(p, s, sample)) {
 		*ret = p->hint % rp->n_series;
 		p->hint = *ret + 1;
 		return 0;
+	}
+	if (cgroup && cgroup[0]) {
+		key.cgroup = strdup(cgroup);
+		if (!key.cgroup)
+			return -ENOMEM;
 	}
 	r = pm_replay_split_name(printed, &key.name, &key.pmu);
 	if (r == 0 && device && device[0]) {
@@ -354,6 +370,7 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 	}
 	free(key.name);
 	free(key.pmu);
+	free(key.cgroup);
 	return r;
 }
 
@@ -450,7 +467,7 @@ static size_t sample_of(const struct pm_replay_parser *p, uint64_t t_ns)
 /* A counter line of any format, after its own fields were taken apart. */
 static int take(struct pm_replay_parser *p, bool timed, uint64_t t_ns, uint64_t wall_ns,
 		const char *event, const char *device, int cpu, int socket, int die, int core,
-		const char *unit, const struct pm_replay_val *v)
+		const char *cgroup, const char *unit, const struct pm_replay_val *v)
 {
 	size_t series = 0;
 	int r;
@@ -471,7 +488,7 @@ static int take(struct pm_replay_parser *p, bool timed, uint64_t t_ns, uint64_t 
 	else if (p->rp->intervals && !p->playing) /* the first pass knows only what came before */
 		return fail(p, "a file holds intervals or totals, not both",
 			    "a line without an interval time stamp among intervals");
-	r = find_series(p, event, device, cpu, socket, die, core, unit, sample_of(p, t_ns),
+	r = find_series(p, event, device, cpu, socket, die, core, cgroup, unit, sample_of(p, t_ns),
 			&series);
 	if (r < 0)
 		return r;
@@ -499,7 +516,12 @@ static int perf_times(struct pm_replay_parser *p, uint64_t run, double pct, stru
 	if (pct == 0 && !v->not_counted)
 		return fail(p, "perf prints <not counted> for a counter that did not run",
 			    "a count that ran 0.00%% of the time");
-	ena = pct > 0 && pct < 100 ? (double)run * 100.0 / pct : (double)run;
+	if (pct == 0) {
+		/* ran 0 ns of a time enabled perf does not say: the times are unknown */
+		v->have &= ~PM_RV_TIMES;
+		return 0;
+	}
+	ena = pct < 100 ? (double)run * 100.0 / pct : (double)run;
 	if (!(ena < 0x1p63))
 		return fail(p, NULL, "a run time of %llu ns at %.2f%% is beyond any recording",
 			    (unsigned long long)run, pct);
@@ -592,6 +614,54 @@ static int csv_where(struct pm_replay_parser *p, char **f, size_t n, size_t *i, 
 	return 0;
 }
 
+/* A number with a point, as perf prints the running percentage and -r's variance
+ * ("%.2f"); a run time (ns) has none. */
+static bool is_pointed(const char *s, size_t len)
+{
+	double v;
+
+	return memchr(s, '.', len) && pm_parse_double(s, len, &v) == 0;
+}
+
+/*
+ * Does the field after the event name a cgroup? perf 6.1 prints one there on every
+ * counter line when it counts cgroups (-G, --for-each-cgroup: print_cgroup in
+ * tools/perf/util/stat-display.c, after the event and before the variance and run
+ * time), "" for an event in none. It is there unless the event is followed by -r's
+ * variance ("1.23%") or by the run time (ns, no point) and the percentage ("%.2f").
+ */
+static bool cgroup_field(char **f, size_t n, size_t i)
+{
+	size_t len = i < n ? strlen(f[i]) : 0;
+	uint64_t run;
+
+	if (i >= n)
+		return false;
+	if (len && f[i][len - 1] == '%' && is_pointed(f[i], len - 1))
+		return false;
+	return !(i + 1 < n && pm_parse_u64_str(f[i], 10, &run) == 0 &&
+		 is_pointed(f[i + 1], strlen(f[i + 1])));
+}
+
+/* The cgroup field at f[*i] if the line has one (*i past it), and the file's lines agree:
+ * 0, or -EINVAL (said). */
+static int csv_cgroup(struct pm_replay_parser *p, char **f, size_t n, size_t *i, const char **ret)
+{
+	bool has = cgroup_field(f, n, *i);
+
+	*ret = NULL;
+	if (p->perf_cgroups && p->perf_cgroups != (has ? 1 : -1))
+		return fail(p,
+			    "perf prints a cgroup after the event on every line of a run that "
+			    "counts cgroups (-G, --for-each-cgroup), and on none of another",
+			    "%s a cgroup field after the event, where the lines before %s",
+			    has ? "a line with" : "a line without", has ? "had none" : "had one");
+	p->perf_cgroups = has ? 1 : -1;
+	if (has)
+		*ret = f[(*i)++];
+	return 0;
+}
+
 static int perf_csv_line(struct pm_replay_parser *p, char *line)
 {
 	char *f[64];
@@ -601,6 +671,7 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	bool timed = false;
 	struct pm_replay_val v = { 0 };
 	char *value, *unit, *event, *joined;
+	const char *cgroup;
 	double pct;
 
 	r = split_fields(p, line, f, PM_ARRAY_SIZE(f), &n);
@@ -626,6 +697,11 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	if (!event)
 		return -ENOMEM;
 	/* then [cgroup] [variance%] run-time percent [metric value, unit] */
+	r = csv_cgroup(p, f, n, &i, &cgroup);
+	if (r < 0) {
+		free(joined);
+		return r;
+	}
 	while (i + 1 < n && !(pm_parse_u64_str(f[i], 10, &run) == 0 &&
 			      pm_parse_double(f[i + 1], strlen(f[i + 1]), &pct) == 0))
 		i++;
@@ -652,7 +728,7 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	}
 	if (!strcmp(value, "<not supported>"))
 		v.have = 0; /* it never opened: nothing to say about it */
-	r = take(p, timed, t_ns, 0, event, NULL, cpu, socket, die, core, unit, &v);
+	r = take(p, timed, t_ns, 0, event, NULL, cpu, socket, die, core, cgroup, unit, &v);
 	free(joined);
 	return r;
 }
@@ -744,7 +820,7 @@ static int perf_json_line(struct pm_replay_parser *p, const char *line, size_t l
 {
 	int cpu = -1, socket = -1, die = -1, core = -1, r;
 	struct pm_replay_val v = { 0 };
-	const char *value, *event, *unit;
+	const char *value, *event, *unit, *cgroup = NULL;
 	uint64_t t_ns = 0;
 	json_t *o, *j;
 	bool timed;
@@ -780,6 +856,12 @@ static int perf_json_line(struct pm_replay_parser *p, const char *line, size_t l
 	if (json_where(p, o, &cpu, &socket, &die, &core) < 0)
 		goto out;
 	unit = json_string_value(json_object_get(o, "unit"));
+	j = json_object_get(o, "cgroup"); /* perf's print_cgroup: "" for an event in none */
+	if (j && !json_is_string(j)) {
+		fail(p, NULL, "expected \"cgroup\" to be a string");
+		goto out;
+	}
+	cgroup = json_string_value(j);
 	j = json_object_get(o, "event-runtime");
 	if (!json_is_integer(j) || json_integer_value(j) < 0 ||
 	    !json_is_number(json_object_get(o, "pcnt-running"))) {
@@ -800,7 +882,7 @@ static int perf_json_line(struct pm_replay_parser *p, const char *line, size_t l
 		goto out;
 	if (!strcmp(value, "<not supported>"))
 		v.have = 0; /* it never opened: nothing to say about it */
-	r = take(p, timed, t_ns, 0, event, NULL, cpu, socket, die, core, unit, &v);
+	r = take(p, timed, t_ns, 0, event, NULL, cpu, socket, die, core, cgroup, unit, &v);
 out:
 	json_decref(o);
 	return r;
@@ -1063,12 +1145,6 @@ static int pmumon_fields(struct pm_replay_parser *p, const struct columns *c, ch
 			    type ? type : "");
 	if (flags && strstr(flags, "metric"))
 		return 0; /* metrics are computed again from the events */
-	if (col(c, f, n, "cgroup") && col(c, f, n, "cgroup")[0])
-		/* one event's rows per cgroup would be one series counted twice */
-		return fail(p, "import files counted without cgroups",
-			    "'%s' was counted in cgroup '%s': rows per cgroup are not imported yet",
-			    col(c, f, n, "event") ? col(c, f, n, "event") : "",
-			    col(c, f, n, "cgroup"));
 	if (!strcmp(type, "interval"))
 		p->saw_interval_rows = true;
 	else if (p->saw_interval_rows)
@@ -1125,7 +1201,8 @@ static int pmumon_fields(struct pm_replay_parser *p, const struct columns *c, ch
 	/* pmumon writes time_s on every row, totals included */
 	p->rp->duration_known = true;
 	return take(p, !strcmp(type, "interval"), t_ns, wall, col(c, f, n, "event"),
-		    col(c, f, n, "device"), cpu, socket, die, -1, col(c, f, n, "unit"), &v);
+		    col(c, f, n, "device"), cpu, socket, die, -1, col(c, f, n, "cgroup"),
+		    col(c, f, n, "unit"), &v);
 }
 
 static int pmumon_csv_line(struct pm_replay_parser *p, char *line, const struct columns *c)
@@ -1288,7 +1365,7 @@ static int counts_csv_line(struct pm_replay_parser *p, char *line, const struct 
 		v.not_counted = v.run == 0 && v.raw == 0;
 	}
 	return take(p, t != NULL, t_ns, 0, col(c, f, n, "event"), col(c, f, n, "device"), cpu,
-		    socket, die, -1, col(c, f, n, "unit"), &v);
+		    socket, die, -1, NULL, col(c, f, n, "unit"), &v);
 }
 
 /* ---- the whole file --------------------------------------------------------------------- */
@@ -1714,6 +1791,7 @@ void pm_replay__free(struct pm_replay *rp)
 		free(rp->series[i].unit);
 		free(rp->series[i].printed);
 		free(rp->series[i].device);
+		free(rp->series[i].cgroup);
 	}
 	free(rp->series);
 	free(rp->vals);

@@ -564,21 +564,24 @@ int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr)
 		ev = &l->ev[l->n_ev];
 		*ev = (struct pm_event){ .label = strdup(s->name),
 					 .spec = spec,
+					 .cgroup = pm_strdup0(s->cgroup),
 					 .group = -1,
 					 .first_inst = l->n_inst,
 					 .per_pkg = a && a->per_pkg };
 		l->n_ev++;
-		if (!ev->label)
+		if (!ev->label || (s->cgroup && !ev->cgroup))
 			return -ENOMEM;
 		r = event_unit(ev, a, s);
-		/* its instances: the PMUs its series name, each once; a repeat: an event */
+		/* its instances: the PMUs its series name, each once; a repeat, or its rows in
+		 * another cgroup: an event */
 		for (size_t j = i; j < rp->n_series && r == 0; j++) {
 			struct pm_replay_series *o = &rp->series[j];
 			const char *dev = o->pmu ? o->pmu : family ? family : "cpu";
 			struct pm_evinst *in = NULL;
 
 			if (o->event != SIZE_MAX || !o->counted || o->repeat != s->repeat ||
-			    strcmp(o->name, s->name) != 0)
+			    strcmp(o->name, s->name) != 0 ||
+			    strcmp(o->cgroup ? o->cgroup : "", s->cgroup ? s->cgroup : "") != 0)
 				continue;
 			o->event = l->n_ev - 1;
 			for (size_t k = ev->first_inst; k < l->n_inst && !in; k++)
@@ -826,9 +829,11 @@ static struct pm_reading delta_of(const struct pm_event *ev, const struct pm_rep
 		d.ena = d.run = duration_ns ? duration_ns : 1; /* a count that ran throughout */
 	}
 	if (v->not_counted) {
+		/* enabled for what the file says: perf's 0 ns at 100.00% is a counter never
+		 * enabled (a cgroup that did not run on that CPU, whose times stand still),
+		 * which adds nothing to a total; where it says nothing (perf's 0.00%), the
+		 * sample's length */
 		d.run = 0;
-		if (!d.ena)
-			d.ena = duration_ns ? duration_ns : 1;
 		return d;
 	}
 	if ((v->have & PM_RV_RAW) && (d.run == d.ena || !(v->have & PM_RV_VALUE)))
@@ -900,6 +905,7 @@ static void replay_close(struct pm_session *s)
 /* Its counters are the recording's series (pm_replay__plan), never claimed. */
 const struct pm_source_ops pm_source_replay = {
 	.origin = PM_SOURCE_RECORDED,
+	.cgroups = true, /* the recording's rows per cgroup */
 	.discover = pm_replay__discover,
 	.plan = pm_replay__plan,
 	.open = replay_open,

@@ -31,14 +31,15 @@ struct pm_replay_series {
 	char *pmu;  /* the PMU the name or a column gives ("ali_drw_21000", "amd_df"), or NULL */
 	char *unit; /* as printed ("msec"); "" when none */
 	char *printed, *device; /* the event and device columns as a line first gave them */
-	int cpu;		/* -1: not per CPU */
-	int socket;		/* -1: unknown */
-	int die;		/* -1: unknown */
-	int core;		/* -1: unknown (perf --per-core) */
-	size_t line;		/* where it first appears */
-	bool counted;		/* a row: some sample has a count or <not counted> (not only
+	char *cgroup; /* the cgroup it was counted in (perf -G, --for-each-cgroup), or NULL */
+	int cpu;      /* -1: not per CPU */
+	int socket;   /* -1: unknown */
+	int die;      /* -1: unknown */
+	int core;     /* -1: unknown (perf --per-core) */
+	size_t line;  /* where it first appears */
+	bool counted; /* a row: some sample has a count or <not counted> (not only
 		       * <not supported>, which is left out) */
-	double scale;		/* value / raw where the file gives both (pmumon CSV), else 0 */
+	double scale; /* value / raw where the file gives both (pmumon CSV), else 0 */
 	unsigned max_instances; /* the most instances a pmumon row said it covered */
 	size_t last_sample;	/* the last sample it had a value in (either pass) */
 	unsigned repeat; /* an event given twice, printed twice: 0 the first, 1 the second... */

@@ -27,6 +27,12 @@ typedef void (*pm_survey_fn)(void *ud, const char *what, const char *fix, enum p
 
 struct pm_source_ops {
 	enum pm_source_origin origin; /* the machine whose PMUs it finds (ctx.h) */
+	/*
+	 * Can it count an event only while a cgroup's tasks run (pm_event.cgroup)?
+	 * The kernel's perf events can; a source that reads hardware registers
+	 * counts whatever runs, and the scheduler refuses its events in a cgroup.
+	 */
+	bool cgroups;
 	/* Add the PMUs this source provides to ctx (pm_ctx__add_pmu); NULL: none. */
 	int (*discover)(struct pm_ctx *ctx);
 	/*

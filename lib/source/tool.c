@@ -183,6 +183,7 @@ bool pm_tool__task_times(const struct pm_session *s, uint64_t *ret_user_ns, uint
 
 const struct pm_source_ops pm_source_tool = {
 	.origin = PM_SOURCE_LIVE,
+	.cgroups = true, /* times, the same in every cgroup, as perf prints them */
 	.discover = tool_discover,
 	.claims = tool_claims,
 	.open = tool_open,

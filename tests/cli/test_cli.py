@@ -164,7 +164,8 @@ class UserErrors(unittest.TestCase):
 
     def test_unknown_option_teaches(self):
         # perf stat's options pmumon lacks say what to do instead; a typo the nearest option
-        self.check(['import', '-G', 'g', '-'], 2, "perf stat's -G/--cgroup: pmumon stat has it")
+        self.check(['import', '-G', 'g', '-'], 2,
+                   "perf stat's -G/--cgroup: applies where pmumon counts live")
         self.check(['stat', '--per-thread'], 2, "perf stat's --per-thread: not in pmumon yet")
         self.check(['import', '--all-user', '-'], 2, 'not to counts already recorded')
         self.check(['stat', '--interval-cont', '5'], 2, 'did you mean --interval-count?')

@@ -239,6 +239,110 @@ class PerfCaptured(unittest.TestCase):
         self.assertAlmostEqual(got[0]['time_s'], 0.301775577, places=9)
 
 
+def perf_lines(name):
+    """A perf stat -x, or -j file's counter lines: (time or None, cpu or None, value or
+    None for <not counted>, event, cgroup or '', run time), as perf printed them."""
+    out = []
+    with open(fixture(name)) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith('#'):
+                continue
+            if line.startswith('{'):
+                j = json.loads(line)
+                value = j['counter-value']
+                out.append((j.get('interval'), None,
+                            None if value.startswith('<') else float(value), j['event'],
+                            j['cgroup'], j['event-runtime']))
+                continue
+            f = line.split(',')
+            # -I: the time first ("%6lu.%09lu"), then -A's CPU
+            t = float(f.pop(0)) if re.fullmatch(r'\d+\.\d{9}', f[0]) else None
+            cpu = int(f.pop(0)[3:]) if f[0].startswith('CPU') else None
+            value = None if f[0].startswith('<') else float(f[0])
+            run_ns = f[5] if f[4].endswith('%') else f[4]
+            out.append((t, cpu, value, f[2], f[3], int(run_ns)))
+    return out
+
+
+class PerfCgroups(unittest.TestCase):
+    """Rows per cgroup (perf stat -G, --for-each-cgroup, captured with perf 6.1.192 here):
+    a row per event and cgroup, each with the value and run time perf printed."""
+
+    FILES = ('perf61-x-cgroup.csv', 'perf61-j-cgroup.json', 'perf61-x-cgroup-interval.csv',
+             'perf61-j-cgroup-interval.json', 'perf61-x-cgroup-numeric.csv',
+             'perf61-x-cgroup-repeat.csv')
+
+    def test_rows_per_cgroup(self):
+        for name in self.FILES:
+            want = perf_lines(name)
+            got = [j for j in rows(name and fixture(name))
+                   if (j['type'] == 'interval') == (want[0][0] is not None)]
+            self.assertEqual(len(got), len(want), name)
+            for g, (t, cpu, value, event, cgroup, run_ns) in zip(got, want):
+                self.assertEqual((g['event'], g.get('cgroup', '')), (event, cgroup), name)
+                self.assertEqual(g['cpu'], cpu, name)
+                if t is not None:
+                    self.assertAlmostEqual(g['time_s'], t, places=9)
+                if value is None:
+                    self.assertFalse(g['counted'], (name, g))
+                    self.assertIsNone(g['value'])
+                else:
+                    self.assertTrue(g['counted'], (name, g))
+                    self.assertAlmostEqual(g['value'], value, delta=abs(value) * 1e-9)
+                    self.assertEqual(g['running_ns'], run_ns)
+
+    def test_totals_per_cgroup(self):
+        # the intervals of each cgroup add up to that cgroup's totals
+        for name in ('perf61-x-cgroup-interval.csv', 'perf61-j-cgroup-interval.json'):
+            got = rows('--merge', fixture(name))
+            want = {}
+            for t, cpu, value, event, cgroup, _ in perf_lines(name):
+                want[(event, cgroup)] = want.get((event, cgroup), 0) + (value or 0)
+            tot = {(j['event'], j['cgroup']): j['value'] or 0 for j in got
+                   if j['type'] == 'total'}
+            self.assertEqual(set(tot), set(want), name)
+            for k in want:
+                self.assertAlmostEqual(tot[k], want[k], delta=want[k] * 1e-9 + 1e-9, msg=k)
+
+    def test_table_and_csv_name_the_cgroup(self):
+        r = run('import', fixture('perf61-x-cgroup.csv'))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r'(?m)^ +303\.95 msec +cpu-clock busy$')
+        self.assertRegex(r.stdout, r'(?m)^ +<not counted> +page-faults idle$')
+        r = run('import', '-x,', fixture('perf61-x-cgroup.csv'))
+        got = list(csv.DictReader(io.StringIO(r.stdout)))
+        self.assertEqual([(g['event'], g['cgroup']) for g in got],
+                         [('cpu-clock', 'busy'), ('page-faults', 'busy'),
+                          ('cpu-clock', 'idle'), ('page-faults', 'idle')])
+
+    def test_pmumon_rows_per_cgroup_and_metrics(self):
+        # pmumon's own CSV and JSON Lines with rows per cgroup come back row for row, and
+        # a metric computed again is computed per cgroup, from that cgroup's events
+        for fmt in ('-x,', '-j'):
+            r = run('--sim', 'amdzen2', 'stat', '-a', fmt, '-e', 'cpu-clock', '-M', 'CPI',
+                    '--for-each-cgroup', 'user.slice,system.slice', '-I', '500', '--',
+                    'sleep', '1')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            live = r.stdout
+            with tempfile.NamedTemporaryFile('w', suffix='.txt') as f:
+                f.write(live)
+                f.flush()
+                r = run('import', fmt, '--pack', 'amdzen2', '-M', 'CPI', f.name)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            if fmt == '-x,':
+                a = list(csv.DictReader(io.StringIO(live)))
+                b = list(csv.DictReader(io.StringIO(r.stdout)))
+                key = lambda w: (w['type'], w['time_s'], w['event'], w['cgroup'], w['value'],
+                                 w['flags'])
+            else:
+                a = [json.loads(x) for x in live.splitlines()]
+                b = [json.loads(x) for x in r.stdout.splitlines()]
+                key = lambda w: (w['type'], w['time_s'], w['event'], w['cgroup'],
+                                 round(w['value'], 9), w['metric'])
+            self.assertEqual([key(w) for w in b], [key(w) for w in a], fmt)
+
+
 class PerfConstructed(unittest.TestCase):
     """perf 6.1's format for machines this one is not (make-constructed.py)."""
 
@@ -778,7 +882,10 @@ class PerfOptions(unittest.TestCase):
             self.assertEqual({g[3] for g in got}, {None}, name)
             every = rows(fixture(name))
             self.assertEqual({j['counted'] for j in every}, {False}, name)
-            self.assertEqual({j['running_pct'] for j in every}, {0}, name)
+            # perf's run time 0 at 100.00%: never enabled either (a task asleep throughout
+            # is never scheduled in), as pmumon stat -p shows it live: 0 of 0 ns, no share
+            self.assertEqual({(j['enabled_ns'], j['running_ns'], j['running_pct'])
+                              for j in every}, {(0, 0, None)}, name)
         r = run('import', fixture('perf61-x-notcounted.csv'))
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn('<not counted>', r.stdout)

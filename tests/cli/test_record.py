@@ -58,7 +58,7 @@ class Record(unittest.TestCase):
                             '--interval-count', '4')
         self.assertEqual(r.returncode, 0, r.stderr)
         c = sqlite3.connect(db)
-        self.assertEqual(c.execute('PRAGMA user_version').fetchone()[0], 2)
+        self.assertEqual(c.execute('PRAGMA user_version').fetchone()[0], 3)
         self.assertEqual(c.execute('PRAGMA journal_mode').fetchone()[0], 'wal')
         self.assertEqual(c.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
         run_row = c.execute('SELECT simulated, sim_platform, interval_ms, aggr, command'
@@ -281,7 +281,7 @@ class Record(unittest.TestCase):
         c.close()
         r, _ = self.record('yitian710', '--interval-count', '1')
         self.assertEqual(r.returncode, 1)
-        self.assertIn('schema version 7, newer than this pmumon\'s (2)', r.stderr)
+        self.assertIn('schema version 7, newer than this pmumon\'s (3)', r.stderr)
         r = run('report', db)
         self.assertEqual(r.returncode, 1)
         self.assertIn('schema version 7', r.stderr)
@@ -293,6 +293,60 @@ class Record(unittest.TestCase):
         r = run('report', other)
         self.assertEqual(r.returncode, 1)
         self.assertIn('not a pmumon recording', r.stderr)
+
+    def test_cgroups(self):
+        # --for-each-cgroup: a series per event, metric and cgroup (series.cgroup), report
+        # naming the cgroup with the place, and import of the file giving back rows per
+        # cgroup equal to stat's (the simulated cgroups run a quarter and half the time)
+        opts = ('-e', 'cpu-clock', '-M', 'CPI', '--for-each-cgroup',
+                'user.slice,system.slice', '-I', '500', '--interval-count', '2')
+        r, db = self.record('amdzen2', *opts)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        c = sqlite3.connect(db)
+        got = c.execute('SELECT name, cgroup FROM series ORDER BY id').fetchall()
+        c.close()
+        self.assertEqual([g for g in got if g[0] in ('cpu-clock', 'CPI')],
+                         [('cpu-clock', 'user.slice'), ('cpu-clock', 'system.slice'),
+                          ('CPI', 'user.slice'), ('CPI', 'system.slice')])
+        r = run('report', db, '-x,')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rep = {(l.split(',')[0], l.split(',')[1]): l.split(',')[6]
+               for l in r.stdout.splitlines()[1:]}
+        self.assertEqual(float(rep[('cpu-clock', 'software in user.slice')]), 16000)
+        self.assertEqual(float(rep[('cpu-clock', 'software in system.slice')]), 32000)
+        live = run('--sim', 'amdzen2', 'stat', '-a', '-x,', *opts[:-2], '--', 'sleep', '1')
+        imp = run('import', '-x,', '--pack', 'amdzen2', '-M', 'CPI', db)
+        self.assertEqual(imp.returncode, 0, imp.stderr)
+
+        def rows(text):
+            return [(l.split(',')[0], l.split(',')[3], l.split(',')[8], l.split(',')[-1])
+                    for l in text.splitlines()[1:]]
+        self.assertEqual(rows(imp.stdout), rows(live.stdout))
+        # a recording of version 2 (before series.cgroup) is read as it is, and takes a
+        # run with cgroups after it, migrated
+        r, old = self.record('amdzen2', '-e', 'cpu-clock', '--interval-count', '1',
+                             db='old.db')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        c = sqlite3.connect(old)
+        c.execute('ALTER TABLE series DROP COLUMN cgroup')
+        c.execute('PRAGMA user_version=2')
+        c.commit()
+        c.close()
+        r = run('report', old, '-x,')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines()[1].split(',')[:2], ['cpu-clock', 'software'])
+        self.assertEqual(run('import', old).returncode, 0)
+        r, _ = self.record('amdzen2', '-e', 'cpu-clock', '-G', 'user.slice',
+                           '--interval-count', '1', db='old.db')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        c = sqlite3.connect(old)
+        self.assertEqual(c.execute('PRAGMA user_version').fetchone()[0], 3)
+        self.assertEqual(c.execute('SELECT cgroup FROM series ORDER BY id').fetchall(),
+                         [(None,), ('user.slice',)])
+        c.close()
+        r = run('report', old, '-x,')
+        self.assertEqual(r.stdout.splitlines()[1].split(',')[:2],
+                         ['cpu-clock', 'software in user.slice'])
 
     def test_max_age_with_a_reader_attached(self):
         r, db = self.record('yitian710', '--interval-count', '2')

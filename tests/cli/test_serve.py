@@ -103,6 +103,35 @@ class Server:
         return self.p.returncode, err
 
 
+class ServeCgroups(unittest.TestCase):
+    """--for-each-cgroup: a series per cgroup, told apart by a cgroup label."""
+
+    def test_a_series_per_cgroup(self):
+        srv = Server('amdzen2:clock=real', '-I', '100', '-e', 'cpu-clock', '-M', 'CPI',
+                     '--for-each-cgroup', 'user.slice,system.slice')
+        try:
+            deadline = time.time() + 10
+            while True:
+                _, text = srv.metrics()
+                s = samples(text)  # one value per name and label set: no duplicate series
+                clock = {dict(k[1]).get('cgroup'): v
+                         for k, v in pick(s, 'pmumon_event_total', event='cpu-clock').items()}
+                cpi = {k: v for k, v in s.items() if ('metric', 'CPI') in k[1]}
+                taken = sum(pick(s, 'pmumon_samples_total').values())
+                if (taken >= 5 and len(cpi) == 2) or time.time() > deadline:
+                    break  # a few intervals in: each cgroup's counts well under way
+                time.sleep(0.1)
+            self.assertEqual(set(clock), {'user.slice', 'system.slice'})
+            # the simulated cgroups' tasks run a quarter and half the time (on a real clock,
+            # each counter read a moment after the one before)
+            self.assertLess(abs(clock['system.slice'] / clock['user.slice'] - 2), 0.2, clock)
+            self.assertEqual({dict(k[1])['cgroup'] for k in cpi}, {'user.slice', 'system.slice'})
+            a, b = cpi.values()  # a ratio: the same in both, but for the reads' moments
+            self.assertLess(abs(a - b) / a, 0.05, cpi)
+        finally:
+            srv.stop()
+
+
 class Serve(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -66,6 +66,17 @@ class Batch(unittest.TestCase):
             self.assertIn('[SIMULATED: %s]' % sim.split(':')[0], s.splitlines()[1])
         return screens
 
+    def test_cgroups(self):
+        # a line per cgroup, naming it with the place (the simulated cgroups' tasks run a
+        # quarter and half the time)
+        for s in self.screens('amdzen2', '-e', 'cpu-clock', '-M', 'CPI',
+                              '--for-each-cgroup', 'user.slice,system.slice'):
+            self.assertRegex(s, r'(?m)^cpu-clock  \(event\)\n'
+                             r'  software in user\.slice +32000\.000 msec.*\n'
+                             r'  software in system\.slice +64000\.000 msec')
+            self.assertRegex(s, r'(?m)^CPI\n  cpu in user\.slice +0\.664 .*\n'
+                             r'  cpu in system\.slice +0\.664 ')
+
     def test_yitian_channels_equal_the_truth(self):
         for s in self.screens('yitian710:scenario=' + self.flat):
             self.assertTrue(s.startswith('pmumon top - Yitian 710 DDR'))

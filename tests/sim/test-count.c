@@ -1211,6 +1211,164 @@ static void test_cgroup(void **state)
 	(void)state;
 }
 
+/*
+ * The simulated kernel's cgroups: a cgroup's tasks run the share of the time its sim.share
+ * says, and its events' count and times read that share; an idle one is not counted. A
+ * group takes one cgroup (the kernel refuses a member of another with EINVAL, and counts a
+ * member without one while its leader's cgroup runs): software events read together
+ * (sched.c batch_reads) are grouped only with events of their own cgroup.
+ */
+static void test_cgroup_share(void **state)
+{
+	struct pm_sim *sim = epyc_sim();
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	const struct pm_report *rep;
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+
+	assert_int_equal(pm_sim__write_file(sim, "sys/fs/cgroup/half/sim.share", "0.5\n"), 0);
+	assert_int_equal(pm_sim__write_file(sim, "sys/fs/cgroup/idle/sim.share", "0\n"), 0);
+	assert_int_equal(pm_sim__write_file(sim, "sys/fs/cgroup/bad/sim.share", "2\n"), 0);
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "cpu-clock,cpu-clock,cpu-clock,cpu-clock", &d), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "half"), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 2, "idle"), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 3, "half"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	assert_int_equal(pm_session__enable(s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	rep = pm_session__report(s, false);
+	th_assert_near(rep->rows[0].value, 64000.0, 1e-6);
+	/* not read with the counters of cgroup half before it: the whole machine's */
+	th_assert_near(rep->rows[1].value, 128000.0, 1e-6);
+	assert_true(rep->rows[2].flags & PM_ROW_NOT_COUNTED);
+	th_assert_near(rep->rows[3].value, 64000.0, 1e-6);
+	pm_session__free(s);
+	assert_int_equal(pm_evlist__set_cgroup(l, 2, "bad"), 0); /* a share past 1 */
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), -EINVAL);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
+/* The row of an event (or metric) in a cgroup. */
+static const struct pm_row *in_cgroup(const struct pm_report *rep, const char *event,
+				      const char *cgroup)
+{
+	for (size_t i = 0; i < rep->n_rows; i++)
+		if (!strcmp(rep->rows[i].event, event) && rep->rows[i].cgroup &&
+		    !strcmp(rep->rows[i].cgroup, cgroup))
+			return &rep->rows[i];
+	fail_msg("no row of %s in cgroup %s", event, cgroup);
+	return NULL;
+}
+
+/*
+ * --for-each-cgroup (pm_evlist__expand_cgroups): every event, group and metric once per
+ * cgroup, in perf's order, each metric computed from its own cgroup's events (the
+ * simulated cgroups run a share of the time: user.slice 1/4, system.slice 1/2, the root
+ * all of it); an idle cgroup's rows are not counted, as perf's.
+ */
+static void test_for_each_cgroup(void **state)
+{
+	static const char *const cg[] = { "user.slice", "system.slice", "/", "idle" };
+	static const double share[] = { 0.25, 0.5, 1 };
+	struct pm_sim *sim = th_sim_platform("amdzen2");
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	const char *bad[] = { "user.slice", "" }, *dots[] = { "a/../b" };
+	const struct pm_report *rep;
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+	size_t n_ev;
+
+	assert_int_equal(pm_sim__write_file(sim, "sys/fs/cgroup/idle/sim.share", "0\n"), 0);
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "{cpu-clock,page-faults}", &d), 0);
+	assert_int_equal(pm_evlist__add_metrics(l, "CPI", &d), 0); /* a metric of metrics */
+	n_ev = pm_evlist__count(l);
+	assert_int_equal(pm_evlist__expand_cgroups(l, bad, 2), -EINVAL);
+	assert_int_equal(pm_evlist__expand_cgroups(l, dots, 1), -EINVAL);
+	assert_int_equal(pm_evlist__expand_cgroups(l, cg, 0), -EINVAL);
+	assert_int_equal(pm_evlist__count(l), n_ev); /* the list as it was */
+	assert_int_equal(pm_evlist__expand_cgroups(l, cg, 4), 0);
+	assert_int_equal(pm_evlist__count(l), 4 * n_ev);
+	/* perf's order: every event for the first cgroup, then for the next */
+	for (size_t i = 0; i < 4 * n_ev; i++)
+		assert_string_equal(pm_evlist__name(l, i), pm_evlist__name(l, i % n_ev));
+	/* once only: its events are in cgroups now (perf: not with -G either) */
+	assert_int_equal(pm_evlist__expand_cgroups(l, cg, 1), -EINVAL);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	assert_int_equal(pm_session__enable(s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	rep = pm_session__report(s, false);
+	for (size_t c = 0; c < 3; c++) {
+		const struct pm_row *clock = in_cgroup(rep, "cpu-clock", cg[c]);
+		const struct pm_row *insn = in_cgroup(rep, "InstructionRetired", cg[c]);
+
+		th_assert_near(clock->value, 128000.0 * share[c], 1e-6);
+		assert_true(insn->flags & PM_ROW_METRIC);
+		/* the metric took its own cgroup's events: a quarter, a half, all */
+		th_assert_rel(insn->value,
+			      in_cgroup(rep, "InstructionRetired", "/")->value * share[c], 1e-9);
+		th_assert_rel(in_cgroup(rep, "CPI", cg[c])->value,
+			      in_cgroup(rep, "CPI", "/")->value, 1e-9);
+	}
+	assert_true(in_cgroup(rep, "cpu-clock", "idle")->flags & PM_ROW_NOT_COUNTED);
+	assert_true(in_cgroup(rep, "CPI", "idle")->flags & PM_ROW_NOT_COUNTED);
+	for (size_t i = 0; i < rep->n_rows; i++)
+		assert_non_null(rep->rows[i].cgroup); /* every row names its cgroup */
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
+/* A source that reads registers counts whatever runs: its events are refused in a cgroup
+ * rather than shown under a cgroup's name; a group's events share one cgroup. */
+static void test_cgroup_register_source(void **state)
+{
+	static const struct pm_session_opts msr = { .size = sizeof(msr),
+						    .target = PM_TARGET_SYSTEM,
+						    .source = PM_SOURCE_MSR };
+	struct pm_ctx *ctx = th_ctx_sim(th_sim_platform("amdzen2"));
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "amd_l3/l3_accesses/", &d), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "user.slice"), 0);
+	assert_int_equal(pm_session__new(l, &msr, &s, &d), -EOPNOTSUPP);
+	assert_non_null(strstr(d.msg, "read through the msr source"));
+	assert_non_null(strstr(d.msg, "cgroup 'user.slice'"));
+	/* through the kernel's PMU it counts in the cgroup */
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	/* a group counts in one cgroup: a member of another, or of none, is refused */
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "{cpu-clock,page-faults}", &d), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "user.slice"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "'page-faults' (no cgroup) are in one group"));
+	assert_int_equal(pm_evlist__set_cgroup(l, 1, "system.slice"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), -EINVAL);
+	assert_int_equal(pm_evlist__set_cgroup(l, 1, "user.slice"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1232,6 +1390,9 @@ int main(void)
 		cmocka_unit_test(test_defaults_unsupported),
 		cmocka_unit_test(test_detailed_sets),
 		cmocka_unit_test(test_cgroup),
+		cmocka_unit_test(test_cgroup_share),
+		cmocka_unit_test(test_cgroup_register_source),
+		cmocka_unit_test(test_for_each_cgroup),
 		cmocka_unit_test(test_aggr_core_node_cache),
 		cmocka_unit_test(test_aggr_missing_topology),
 	};

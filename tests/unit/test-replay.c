@@ -328,6 +328,86 @@ static void test_repeats(void **state)
 	assert_non_null(strstr(d.msg, "a second count of 'hif_rd'"));
 }
 
+/*
+ * Rows per cgroup (perf -G, --for-each-cgroup): perf 6.1 prints the cgroup after the event
+ * on every line of such a run ("" for an event in none) and before -r's variance; pmumon
+ * writes a cgroup column or key. One series per cgroup, whatever the cgroup is called (a
+ * number, a percentage-like name), and a file is one kind of run or the other.
+ */
+static void test_cgroups(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *cgroup[2];
+		double value[2];
+	} t[] = {
+		{ "5,,page-faults,A,10,100.00,,\n6,,page-faults,B,10,100.00,,\n",
+		  { "A", "B" },
+		  { 5, 6 } },
+		/* a cgroup named like a run time, then the run time and percentage */
+		{ "5,,page-faults,7,10,100.00,,\n6,,page-faults,8,10,100.00,,\n",
+		  { "7", "8" },
+		  { 5, 6 } },
+		{ "<not counted>,,page-faults,7,0,100.00,,\n6,,page-faults,1.00,10,100.00,,\n",
+		  { "7", "1.00" },
+		  { 0, 6 } },
+		/* "" for an event in no cgroup, and -r's variance after the cgroup */
+		{ "5,,page-faults,,1.00%,10,100.00,,\n6,,page-faults,A,0.00%,10,100.00,,\n",
+		  { NULL, "A" },
+		  { 5, 6 } },
+		{ "     1.000000000,CPU0,5,,page-faults,A,10,100.00,,\n"
+		  "     1.000000000,CPU0,6,,page-faults,B,10,100.00,,\n",
+		  { "A", "B" },
+		  { 5, 6 } },
+		{ "{\"counter-value\" : \"5\", \"unit\" : \"\", \"event\" : \"page-faults\", "
+		  "\"cgroup\" : \"A\", \"event-runtime\" : 10, \"pcnt-running\" : 100.00}\n"
+		  "{\"counter-value\" : \"6\", \"unit\" : \"\", \"event\" : \"page-faults\", "
+		  "\"cgroup\" : \"\", \"event-runtime\" : 10, \"pcnt-running\" : 100.00}\n",
+		  { "A", NULL },
+		  { 5, 6 } },
+		{ PM_HEADER ",cgroup\n"
+			    "total,1.0,,page-faults,,,,,5,,5,10,10,100.00,,0,A\n"
+			    "total,1.0,,page-faults,,,,,6,,6,10,10,100.00,,0,B\n",
+		  { "A", "B" },
+		  { 5, 6 } },
+	};
+	static const char *const refused[] = {
+		/* a line without the field among lines with one, and the other way round */
+		"5,,page-faults,A,10,100.00,,\n6,,task-clock,10,100.00,,\n",
+		"5,,page-faults,10,100.00,,\n6,,task-clock,A,10,100.00,,\n",
+		"{\"counter-value\" : \"5\", \"unit\" : \"\", \"event\" : \"page-faults\", "
+		"\"cgroup\" : 7, \"event-runtime\" : 10, \"pcnt-running\" : 100.00}\n",
+	};
+	struct pm_replay *rp;
+	struct pm_diag d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (parse(PM_REPLAY_AUTO, t[i].text, &rp, &d) != 0)
+			fail_msg("%zu: '%s': %s", i, t[i].text, d.msg);
+		assert_int_equal(rp->n_series, 2);
+		assert_int_equal(pm_replay__next_sample(rp), 0);
+		for (size_t k = 0; k < 2; k++) {
+			assert_string_equal(rp->series[k].name, "page-faults");
+			assert_int_equal(rp->series[k].repeat,
+					 0); /* not a repeat: another cgroup */
+			if (t[i].cgroup[k])
+				assert_string_equal(rp->series[k].cgroup, t[i].cgroup[k]);
+			else
+				assert_null(rp->series[k].cgroup);
+			assert_true(rp->vals[k].value == t[i].value[k]);
+		}
+		pm_replay__free(rp);
+	}
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		if (parse(PM_REPLAY_AUTO, refused[i], &rp, &d) != -EINVAL)
+			fail_msg("%zu: '%s' accepted", i, refused[i]);
+		assert_true(strstr(d.msg, "t.csv:2: a line with") ||
+			    strstr(d.msg, "t.csv:2: a line without") ||
+			    strstr(d.msg, "\"cgroup\" to be a string"));
+	}
+}
+
 /* "# SIMULATED: PLATFORM: ...": the platform where it says one, never the next line. */
 static void test_simulated_comment(void **state)
 {
@@ -561,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_not_counted_accepted),
 		cmocka_unit_test(test_not_supported_left_out),
 		cmocka_unit_test(test_repeats),
+		cmocka_unit_test(test_cgroups),
 		cmocka_unit_test(test_simulated_comment),
 		cmocka_unit_test(test_pmumon_csv_layouts),
 		cmocka_unit_test(test_read_fd),
