@@ -155,8 +155,10 @@ int cli_live__events(struct cli_live *lv, const struct cli_count *c)
 	if (r < 0)
 		return EXIT_USAGE;
 	if (!c->n_events && !c->n_metrics) {
-		r = pm_evlist__add_defaults(lv->l, lv->so.target != PM_TARGET_TASK, desc,
-					    sizeof(desc), &d);
+		/* in cgroups, perf's defaults: a pack's count the whole die's uncore */
+		r = (c->cgroups ? pm_evlist__add_perf_defaults :
+				  pm_evlist__add_defaults)(lv->l, lv->so.target != PM_TARGET_TASK,
+							   desc, sizeof(desc), &d);
 		if (r < 0) {
 			cli_report("the default events", r, &d);
 			return EXIT_USAGE;

@@ -758,7 +758,7 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 			continue;
 		}
 		/* gauges average over their inputs; counts add up */
-		row->value = (ev->snapshot ? a->sum / a->n_in : a->sum) * ev->scale;
+		row->value = pm_counts__unit(ev->snapshot ? a->sum / a->n_in : a->sum, ev->scale);
 		if (ev->snapshot)
 			row->flags |= PM_ROW_SNAPSHOT;
 	}

@@ -1425,22 +1425,46 @@ static bool pmu_has_alias(struct pm_ctx *ctx, const char *pmu, const char *alias
 	return p && pm_pmu__find_alias(p, alias);
 }
 
-int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc, size_t desc_size,
-			    struct pm_diag *reterr)
+/* perf stat 6.1's defaults (docs/facts-perf-tools.md §7), then the x86 clocks; why: the
+ * reason they, and not a pack's, were chosen */
+static int add_perf_defaults(struct pm_evlist *l, bool system_wide, const char *why,
+			     struct pm_strbuf *desc, struct pm_diag *reterr)
 {
-	/* perf stat's defaults (docs/facts-perf-tools.md §7), then the x86 clocks */
 	static const char *const generic[] = {
 		"context-switches", "cpu-migrations", "page-faults",   "cycles",
 		"instructions",	    "branches",	      "branch-misses",
 	};
 	static const char *const msr_events[] = { "tsc", "aperf", "mperf" };
-	struct pm_ctx *ctx = l->ctx;
-	struct pm_db *db = ctx->db;
+	const char *clock = system_wide ? "cpu-clock" : "task-clock";
+	int r;
+
+	pm_strbuf__printf(desc, "generic events (%s): %s", why, clock);
+	r = add_spec(l, clock, true, reterr);
+	for (size_t i = 0; i < PM_ARRAY_SIZE(generic) && r == 0; i++) {
+		r = add_spec(l, generic[i], true, reterr);
+		pm_strbuf__printf(desc, ", %s", generic[i]);
+	}
+	for (size_t i = 0; i < PM_ARRAY_SIZE(msr_events) && r == 0; i++) {
+		char spec[32];
+
+		if (!pmu_has_alias(l->ctx, "msr", msr_events[i]))
+			continue;
+		snprintf(spec, sizeof(spec), "msr/%s/", msr_events[i]);
+		r = add_spec(l, spec, true, reterr);
+		pm_strbuf__printf(desc, ", %s", spec);
+	}
+	return r;
+}
+
+static int add_defaults(struct pm_evlist *l, bool system_wide, bool generic_only, char *ret_desc,
+			size_t desc_size, struct pm_diag *reterr)
+{
+	struct pm_db *db = l->ctx->db;
 	struct pm_strbuf desc = { 0 };
 	int r = 0;
 
 	/* a pack's defaults count the machine's uncore: they cannot follow one command */
-	if (pm_db__default_count(db) && system_wide) {
+	if (pm_db__default_count(db) && system_wide && !generic_only) {
 		pm_strbuf__printf(&desc, "the %s pack's defaults (%s):", pm_db__matched_names(db),
 				  pm_db__defaults_note(db));
 		for (size_t i = 0; i < pm_db__default_count(db) && r == 0; i++) {
@@ -1448,33 +1472,30 @@ int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_des
 			pm_strbuf__printf(&desc, " %s", pm_db__default(db, i));
 		}
 	} else {
-		const char *clock = system_wide ? "cpu-clock" : "task-clock";
-
-		pm_strbuf__printf(&desc, "generic events (%s): %s",
-				  pm_db__default_count(db) ?
-					  "the platform pack's defaults count the whole machine: "
-					  "add -a for them" :
-					  "no platform pack matches this machine",
-				  clock);
-		r = add_spec(l, clock, true, reterr);
-		for (size_t i = 0; i < PM_ARRAY_SIZE(generic) && r == 0; i++) {
-			r = add_spec(l, generic[i], true, reterr);
-			pm_strbuf__printf(&desc, ", %s", generic[i]);
-		}
-		for (size_t i = 0; i < PM_ARRAY_SIZE(msr_events) && r == 0; i++) {
-			char spec[32];
-
-			if (!pmu_has_alias(ctx, "msr", msr_events[i]))
-				continue;
-			snprintf(spec, sizeof(spec), "msr/%s/", msr_events[i]);
-			r = add_spec(l, spec, true, reterr);
-			pm_strbuf__printf(&desc, ", %s", spec);
-		}
+		r = add_perf_defaults(l, system_wide,
+				      !pm_db__default_count(db) ?
+					      "no platform pack matches this machine" :
+				      generic_only ? "perf stat's" :
+						     "the platform pack's defaults count the whole "
+						     "machine: add -a for them",
+				      &desc, reterr);
 	}
 	if (r == 0 && ret_desc)
 		snprintf(ret_desc, desc_size, "%s", desc.s ? desc.s : "");
 	pm_strbuf__done(&desc);
 	return r;
+}
+
+int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc, size_t desc_size,
+			    struct pm_diag *reterr)
+{
+	return add_defaults(l, system_wide, false, ret_desc, desc_size, reterr);
+}
+
+int pm_evlist__add_perf_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
+				 size_t desc_size, struct pm_diag *reterr)
+{
+	return add_defaults(l, system_wide, true, ret_desc, desc_size, reterr);
 }
 
 /*

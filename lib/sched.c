@@ -408,7 +408,22 @@ static int cgroup_check(struct pm_session *s, const struct pm_event *ev, size_t 
 	}
 	for (size_t k = first; ev->cgroup && k < s->n_c; k++) {
 		enum pm_source_id id = s->c[k].source;
+		const struct pm_pmu *p = s->l->inst[s->c[k].inst].pmu;
 
+		/* an uncore PMU (a cpumask: one counter per die or socket) counts all the
+		 * die does: in a cgroup, that while its tasks run on one CPU, not theirs
+		 * (perf takes it; its row would claim the cgroup's traffic) */
+		if (pm_sources[id]->cgroups && p && p->uncore) {
+			pm_diag_set(reterr,
+				    "count it outside a cgroup: its count is the whole die's, "
+				    "whoever causes it",
+				    "'%s' is counted by %s, a PMU of the whole die or socket: in "
+				    "cgroup '%s' it would count everything the die does while the "
+				    "cgroup's tasks run on CPU %d, not what they do",
+				    ev->label, p->name, ev->cgroup, s->c[k].cpu);
+			point_at_event(reterr, ev);
+			return -EOPNOTSUPP;
+		}
 		if (pm_sources[id]->cgroups)
 			continue;
 		pm_diag_set(reterr,

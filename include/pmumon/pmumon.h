@@ -379,6 +379,10 @@ PM_API int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag 
  */
 PM_API int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
 				   size_t desc_size, struct pm_diag *reterr);
+/* perf stat's defaults alone, never a pack's: for counting in cgroups, which a pack's
+ * uncore defaults cannot be (they count the whole die, whoever runs). */
+PM_API int pm_evlist__add_perf_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
+					size_t desc_size, struct pm_diag *reterr);
 /*
  * Add perf stat's detailed event sets (its -d levels) up to level (1 to 3;
  * more is 3, 0 adds none), after the events already listed: the L1 data

@@ -15,6 +15,18 @@ double pm_counts__scale(uint64_t val, uint64_t ena, uint64_t run)
 	return (double)val * ((double)ena / (double)run);
 }
 
+double pm_counts__unit(double v, double scale)
+{
+	double inv = scale > 0 && scale < 1 ? 1 / scale : 0;
+
+	/* 1e-6 is no exact double: x * 1e-6 can be an ulp off x / 1e6, which is the
+	 * nearest double to the decimal (300764871 ns: 300.76487099999997 against
+	 * 300.764871 msec); a scale that is 1/N divides by N */
+	if (inv >= 2 && inv < 1e18 && inv == nearbyint(inv))
+		return v / inv;
+	return v * scale;
+}
+
 /* The quality flags' names, as every output and import spell them. */
 const char *pm_row_flag_name(unsigned flag)
 {

@@ -13,5 +13,8 @@
  * has no value: NaN, never a division by zero.
  */
 double pm_counts__scale(uint64_t val, uint64_t ena, uint64_t run);
+/* v in its unit: v * scale, or v / N where scale is 1/N (ns to msec: / 1e6, the
+ * nearest double to the decimal, where * 1e-6 may be an ulp off it). */
+double pm_counts__unit(double v, double scale);
 
 #endif

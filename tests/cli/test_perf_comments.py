@@ -180,10 +180,13 @@ class SideBySide(unittest.TestCase):
         self.assertEqual(mrow['task-clock'][2], 'CPUs utilized')
         for rows in (prow, mrow):
             self.assertRegex(rows['context-switches'][2], r'^[KMG]?/sec$')
-        # the same command's page faults over its task-clock: the unit, the value near
+        # the same command's page faults over its task-clock: the same unit and about the
+        # same count; the rate's denominator, its CPU time, moves with the machine's load
+        # (2,637 vs 1,677 /sec seen in a parallel test run), so the rate is checked by
+        # the formulas below, not against perf's
         self.assertEqual(prow['page-faults'][2], mrow['page-faults'][2])
-        p, m = (per_sec(r['page-faults'][1], r['page-faults'][2]) for r in (prow, mrow))
-        self.assertLess(abs(p - m), 0.35 * p, (p, m))
+        p, m = prow['page-faults'][0], mrow['page-faults'][0]
+        self.assertLess(abs(p - m), 0.1 * p, (p, m))
         # one busy shell: up to a CPU in both, perf's a little more as its elapsed time
         # starts after the fork (1.146 seen); how much less depends on what else runs on
         # this shared machine (perf's 0.355 seen), so the formulas below are the check

@@ -1331,8 +1331,9 @@ static void test_for_each_cgroup(void **state)
 	(void)state;
 }
 
-/* A source that reads registers counts whatever runs: its events are refused in a cgroup
- * rather than shown under a cgroup's name; a group's events share one cgroup. */
+/* A source that reads registers counts whatever runs, an uncore PMU its whole die: their
+ * events are refused in a cgroup rather than shown under a cgroup's name; a group's
+ * events share one cgroup. */
 static void test_cgroup_register_source(void **state)
 {
 	static const struct pm_session_opts msr = { .size = sizeof(msr),
@@ -1349,7 +1350,14 @@ static void test_cgroup_register_source(void **state)
 	assert_int_equal(pm_session__new(l, &msr, &s, &d), -EOPNOTSUPP);
 	assert_non_null(strstr(d.msg, "read through the msr source"));
 	assert_non_null(strstr(d.msg, "cgroup 'user.slice'"));
-	/* through the kernel's PMU it counts in the cgroup */
+	/* through the kernel's PMU too: an uncore PMU counts its whole die, whoever runs */
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), -EOPNOTSUPP);
+	assert_non_null(strstr(d.msg, "a PMU of the whole die or socket: in cgroup 'user.slice'"));
+	pm_evlist__free(l);
+	/* a core event through the kernel's PMU counts in the cgroup */
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "cycles", &d), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "user.slice"), 0);
 	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
 	pm_session__free(s);
 	pm_evlist__free(l);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out/out.h"
 #include "util/counts.h"
 #include "util/cpus.h"
 #include "util/util.h"
@@ -357,6 +358,22 @@ static void test_counts_scale(void **state)
 	}
 }
 
+/* A count in its unit: ns to msec is the decimal's nearest double, so it prints short. */
+static void test_counts_unit(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_true(pm_counts__unit(300764871, 1e-6) == 300.764871);
+	pm_fmt_double(buf, sizeof(buf), pm_counts__unit(300764871, 1e-6));
+	assert_string_equal(buf, "300.764871"); /* * 1e-6: 300.76487099999997 */
+	assert_true(pm_counts__unit(1500, 1e-3) == 1.5);
+	assert_true(pm_counts__unit(3, 64) == 192);	   /* not 1/N: multiplied */
+	assert_true(pm_counts__unit(10, 0.3) == 10 * 0.3); /* 1/0.3 is no integer */
+	assert_true(pm_counts__unit(7, 1) == 7);
+	assert_true(isnan(pm_counts__unit(NAN, 1e-6)));
+}
+
 /* The registry: every id has a source with the whole lifecycle and its own name. */
 static void test_source_registry(void **state)
 {
@@ -386,17 +403,12 @@ static void test_source_registry(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_u64),
-		cmocka_unit_test(test_parse_int),
-		cmocka_unit_test(test_parse_double),
-		cmocka_unit_test(test_parse_double_fast),
-		cmocka_unit_test(test_cpus),
-		cmocka_unit_test(test_cpus_ops),
-		cmocka_unit_test(test_strbuf),
-		cmocka_unit_test(test_affixes),
-		cmocka_unit_test(test_wrap_delta),
-		cmocka_unit_test(test_counts_scale),
-		cmocka_unit_test(test_source_registry),
+		cmocka_unit_test(test_parse_u64),    cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_parse_double), cmocka_unit_test(test_parse_double_fast),
+		cmocka_unit_test(test_cpus),	     cmocka_unit_test(test_cpus_ops),
+		cmocka_unit_test(test_strbuf),	     cmocka_unit_test(test_affixes),
+		cmocka_unit_test(test_wrap_delta),   cmocka_unit_test(test_counts_scale),
+		cmocka_unit_test(test_counts_unit),  cmocka_unit_test(test_source_registry),
 		cmocka_unit_test(test_u64_digits),
 	};
 
