@@ -557,6 +557,10 @@ static int one_cpu_term(struct resolver *rs, const struct pm_spec_term *t, struc
 
 			pm_cpus__format(online, have, sizeof(have));
 			pm_cpus__done(ret);
+			if (bad == PM_CPU_MAX) /* a number past any CPU, clamped above */
+				return spec_error(rs, t->value_pos, vlen, -EINVAL, NULL,
+						  "term 'cpu=%s': no such CPU (online: %s)",
+						  t->value, have);
 			return spec_error(rs, t->value_pos, vlen, -EINVAL, NULL,
 					  "term 'cpu=%s': CPU %d is not online (online: %s)",
 					  t->value, bad, have);
@@ -770,6 +774,23 @@ static int legacy_cache(const char *name, uint64_t *ret_config, int *ret_cache, 
 	return 1;
 }
 
+/* clocks count ns; perf shows msec, deciding by the final attr (util/evsel.c
+ * evsel__is_clock), so cpu-clock/config=2/ is page-faults, a count */
+static int clock_unit(struct resolved *res, const struct perf_event_attr *attr)
+{
+	bool clock = attr->type == PERF_TYPE_SOFTWARE && (attr->config == PERF_COUNT_SW_CPU_CLOCK ||
+							  attr->config == PERF_COUNT_SW_TASK_CLOCK);
+
+	free(res->ev.unit);
+	res->ev.unit = NULL;
+	res->ev.scale = 1.0;
+	if (!clock)
+		return 0;
+	res->ev.unit = strdup("msec");
+	res->ev.scale = 1e-6;
+	return res->ev.unit ? 0 : -ENOMEM;
+}
+
 static int resolve_symbol(struct resolver *rs, const struct pm_spec_event *se, struct resolved *res)
 {
 	struct pm_ctx *ctx = rs->l->ctx;
@@ -785,14 +806,9 @@ static int resolve_symbol(struct resolver *rs, const struct pm_spec_event *se, s
 			continue;
 		config[0] = g->config;
 		init_attr(&attr, g->type, config);
-		if (g->type == PERF_TYPE_SOFTWARE && (g->config == PERF_COUNT_SW_CPU_CLOCK ||
-						      g->config == PERF_COUNT_SW_TASK_CLOCK)) {
-			/* clocks count ns; perf shows msec (tools/perf/util/evsel.c) */
-			res->ev.unit = strdup("msec");
-			res->ev.scale = 1e-6;
-			if (!res->ev.unit)
-				return -ENOMEM;
-		}
+		r = clock_unit(res, &attr);
+		if (r < 0)
+			return r;
 		p = g->type == PERF_TYPE_SOFTWARE ? pmu_by_name(ctx, "software") : NULL;
 		r = add_inst(res, p, p ? p->name : "cpu", &attr);
 		if (r < 0)
@@ -927,7 +943,8 @@ static int resolve_named_with_terms(struct resolver *rs, const struct pm_spec_ev
 	if (!terms)
 		return -ENOMEM;
 	terms[0] = (struct pm_spec_term){ .name = se->pmu, .pos = se->pos, .len = strlen(se->pmu) };
-	memcpy(terms + 1, se->terms, se->n_terms * sizeof(*terms));
+	if (se->n_terms) /* ALIAS// has none, and no array */
+		memcpy(terms + 1, se->terms, se->n_terms * sizeof(*terms));
 	r = 0;
 	for (size_t i = 0; i < ctx->n_pmus && r == 0; i++) {
 		const struct pm_pmu *p = ctx->pmus[i];
@@ -955,6 +972,8 @@ symbol:
 	r = resolve_symbol(rs, &sym, res);
 	if (r == 0)
 		r = apply_symbol_terms(rs, se, res, &label);
+	if (r == 0 && res->n_inst) /* configN= may have made it another event */
+		r = clock_unit(res, &res->inst[0].attr);
 	if (r < 0)
 		return r;
 	free(res->ev.label); /* the bare name's: the label is the event as written */
@@ -1444,14 +1463,15 @@ static int add_perf_defaults(struct pm_evlist *l, bool system_wide, const char *
 		r = add_spec(l, generic[i], true, reterr);
 		pm_strbuf__printf(desc, ", %s", generic[i]);
 	}
-	for (size_t i = 0; i < PM_ARRAY_SIZE(msr_events) && r == 0; i++) {
+	for (size_t i = 0, n = 0; i < PM_ARRAY_SIZE(msr_events) && r == 0; i++) {
 		char spec[32];
 
 		if (!pmu_has_alias(l->ctx, "msr", msr_events[i]))
 			continue;
 		snprintf(spec, sizeof(spec), "msr/%s/", msr_events[i]);
 		r = add_spec(l, spec, true, reterr);
-		pm_strbuf__printf(desc, ", %s", spec);
+		/* perf adds none of these */
+		pm_strbuf__printf(desc, "%s%s", n++ ? ", " : "; then pmumon's x86 clocks ", spec);
 	}
 	return r;
 }

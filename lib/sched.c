@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "db/pack.h"
 #include "pmu.h"
 #include "sched.h"
 #include "source/perf.h"
@@ -415,12 +416,13 @@ static int cgroup_check(struct pm_session *s, const struct pm_event *ev, size_t 
 		 * (perf takes it; its row would claim the cgroup's traffic) */
 		if (pm_sources[id]->cgroups && p && p->uncore) {
 			pm_diag_set(reterr,
-				    "count it outside a cgroup: its count is the whole die's, "
+				    "count it outside a cgroup: its count is all its CPUs', "
 				    "whoever causes it",
-				    "'%s' is counted by %s, a PMU of the whole die or socket: in "
-				    "cgroup '%s' it would count everything the die does while the "
-				    "cgroup's tasks run on CPU %d, not what they do",
-				    ev->label, p->name, ev->cgroup, s->c[k].cpu);
+				    "'%s' is counted by %s, a PMU shared by several CPUs (its "
+				    "cpumask): in cgroup '%s' it would count everything its CPUs do "
+				    "while the cgroup's tasks run on the CPU it opens on, not what "
+				    "they do",
+				    ev->label, p->name, ev->cgroup);
 			point_at_event(reterr, ev);
 			return -EOPNOTSUPP;
 		}
@@ -434,6 +436,60 @@ static int cgroup_check(struct pm_session *s, const struct pm_event *ev, size_t 
 			    ev->label, pm_source_name(id), ev->cgroup);
 		point_at_event(reterr, ev);
 		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/*
+ * An event metric i is computed from, through the metrics it names (NULL: none):
+ * the first; *ret_a and *ret_b set to two in different cgroups where its inputs
+ * are not all in one (a metric of one cgroup's cycles and another's instructions
+ * is neither's).
+ */
+static const struct pm_event *metric_input(const struct pm_evlist *l, size_t i, int depth,
+					   const struct pm_event **ret_a,
+					   const struct pm_event **ret_b)
+{
+	const struct pm_metric *m = &l->metrics[i];
+	const struct pm_event *first = NULL;
+
+	for (size_t k = 0; k < m->n_slots && !*ret_a && depth < 64; k++) {
+		const struct pm_metric_slot *sl = &m->slots[k];
+		const struct pm_event *ev = NULL;
+
+		if (sl->kind == PM_SLOT_EVENT || sl->kind == PM_SLOT_SOURCES)
+			ev = &l->ev[sl->idx];
+		else if (sl->kind == PM_SLOT_METRIC)
+			ev = metric_input(l, sl->idx, depth + 1, ret_a, ret_b);
+		if (!ev || *ret_a)
+			continue;
+		if (!first) {
+			first = ev;
+		} else if (!same_cgroup(first, ev)) {
+			*ret_a = first;
+			*ret_b = ev;
+		}
+	}
+	return first;
+}
+
+/* Every metric's inputs in one cgroup, or -EINVAL naming two that are not (-G gives
+ * each event its own; --for-each-cgroup repeats the metric per cgroup). */
+static int metric_cgroup_check(const struct pm_evlist *l, struct pm_diag *reterr)
+{
+	for (size_t i = 0; i < l->n_metrics; i++) {
+		const struct pm_event *a = NULL, *b = NULL;
+
+		metric_input(l, i, 0, &a, &b);
+		if (!a)
+			continue;
+		pm_diag_set(reterr, "give a metric's events one cgroup (-G NAME for all of them)",
+			    "metric '%s' would mix cgroups: '%s' (%s%s) and '%s' (%s%s); its "
+			    "value would be neither's",
+			    l->metrics[i].def->name, a->label, a->cgroup ? "cgroup " : "no cgroup",
+			    a->cgroup ? a->cgroup : "", b->label,
+			    b->cgroup ? "cgroup " : "no cgroup", b->cgroup ? b->cgroup : "");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -510,6 +566,9 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 		if (ev->cpus.n && placed == 0)
 			return term_cpu_error(s, ev, reterr);
 	}
+	r = metric_cgroup_check(l, reterr);
+	if (r < 0)
+		return r;
 	if (s->opts.target == PM_TARGET_CPUS)
 		warn_left_out(s);
 	return batch_reads(s);

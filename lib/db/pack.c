@@ -23,6 +23,7 @@
 
 struct pm_pack {
 	char *name;
+	char *dir; /* a perf table's directory, as the files name it (NULL: a pack.json) */
 	char **defaults;
 	size_t n_defaults, cap_defaults;
 	char *defaults_note;
@@ -1162,6 +1163,10 @@ static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack
 		if (r == 0 && (field_or_std(e, std, "EventName") ||
 			       (!is_metric && jstr(e, "ArchStdEvent")))) {
 			r = add_event(ctx, pack, &t, i, e, kind, stds);
+		} else if (!is_metric &&
+			   (jstr(e, "CountersNumFixed") || jstr(e, "CountersNumGeneric"))) {
+			/* counter.json (perf 6.12 on): a PMU's counter numbers, which jevents.py
+			 * reads past (6.12) or keeps apart (later); no event, nothing to say */
 		} else if (!is_metric) {
 			char at[1200];
 
@@ -1201,18 +1206,21 @@ static json_t *arch_std_events(struct pm_ctx *ctx, struct pm_db *db, const char 
 		if (!arr)
 			continue;
 		json_array_foreach(arr, j, e) {
-			/* jevents.py keys the standard metrics by MetricName too */
-			const char *name = jstr(e, "MetricName") ? jstr(e, "MetricName") :
-								   jstr(e, "EventName");
-			char low[256];
-			size_t k;
+			/* jevents.py keys a standard entry by its EventName and by its
+			 * MetricName, both where it has both (preprocess_arch_std_files) */
+			const char *names[2] = { jstr(e, "EventName"), jstr(e, "MetricName") };
 
-			if (!name || strlen(name) >= sizeof(low))
-				continue;
-			for (k = 0; name[k]; k++)
-				low[k] = (char)tolower((unsigned char)name[k]);
-			low[k] = '\0';
-			json_object_set(std, low, e);
+			for (int n = 0; n < 2; n++) {
+				char low[256];
+				size_t k;
+
+				if (!names[n] || strlen(names[n]) >= sizeof(low))
+					continue;
+				for (k = 0; names[n][k]; k++)
+					low[k] = (char)tolower((unsigned char)names[n][k]);
+				low[k] = '\0';
+				json_object_set(std, low, e);
+			}
 		}
 		json_decref(arr);
 		jtext_done(&t);
@@ -1235,12 +1243,18 @@ static int load_perf_dir(struct pm_ctx *ctx, struct pm_db *db, const char *dir, 
 		from--;
 	snprintf(name, sizeof(name), "perf:%.*s%.*s", (int)(arch + arch_len - from), from,
 		 (int)PM_MIN(dir_len - arch_len, 100), dir + arch_len);
+	/* a sys/ directory comes once per file; another tree's of the same name is another
+	 * table (its metrics override: the later wins) */
 	for (size_t i = 0; i < db->n_packs; i++)
-		if (!strcmp(db->packs[i].name, name))
+		if (db->packs[i].dir && strlen(db->packs[i].dir) == dir_len &&
+		    !strncmp(db->packs[i].dir, dir, dir_len))
 			return 0; /* already loaded */
 	r = add_pack(ctx, db, name, NULL);
 	if (r < 0)
 		return r;
+	db->packs[db->n_packs - 1].dir = strndup(dir, dir_len);
+	if (!db->packs[db->n_packs - 1].dir)
+		return -ENOMEM;
 	pack = db->packs[db->n_packs - 1].name;
 	stds = arch_std_events(ctx, db, arch, arch_len);
 	if (!stds)
@@ -1374,7 +1388,7 @@ static int mark_replaced(struct pm_db *db)
 		struct pm_strbuf why = { 0 };
 
 		/* one pack's same name twice is a hybrid's pair (Unit cpu_core, cpu_atom) */
-		if (w == m || !strcmp(w->pack, m->pack))
+		if (w == m || w->pack == m->pack) /* one pack: its name, the same string */
 			continue;
 		pm_strbuf__printf(&why,
 				  "replaced by the metric of the same name in %s, the later "
@@ -1498,6 +1512,7 @@ void pm_db__free(struct pm_db *db)
 		}
 		free(db->packs[i].drivers);
 		free(db->packs[i].name);
+		free(db->packs[i].dir);
 	}
 	for (size_t i = 0; i < db->n_metrics; i++) {
 		struct pm_metric_def *m = &db->metrics[i];

@@ -595,7 +595,7 @@ class Cgroups(unittest.TestCase):
             r = run('--sim', 'amdzen2', 'stat', '-a', '-e', spec, '-G', 'user.slice', '--',
                     'sleep', '1')
             self.assertEqual(r.returncode, 1, spec + r.stderr)
-            self.assertIn("a PMU of the whole die or socket: in cgroup 'user.slice'", r.stderr)
+            self.assertIn("a PMU shared by several CPUs (its cpumask): in cgroup 'user.slice'", r.stderr)
         self.assertIn('amd_df', [w['event'][:6] for w in rows(self.sim().stdout)][0])
 
     def test_for_each_cgroup(self):

@@ -134,6 +134,13 @@ class Simulated(unittest.TestCase):
             r = run('--sim', 'amdzen2', 'stat', '-x,', '-e', spec, '--', 'sleep', '1')
             self.assertEqual(r.returncode, 0, spec + ': ' + r.stderr)
             self.assertEqual(list(ours(r.stdout)), [label], spec)
+        # configN= makes it another event: its unit is that event's (perf decides by the
+        # final attr, evsel__is_clock): a clock in msec, a count without a unit
+        for spec, unit in (('cpu-clock/config=2/', ''), ('page-faults/config=0/', 'msec')):
+            r = run('--sim', 'amdzen2', 'stat', '-x,', '-e', spec, '--', 'sleep', '1')
+            self.assertEqual(r.returncode, 0, spec + ': ' + r.stderr)
+            row = [w for w in csv.DictReader(io.StringIO(r.stdout)) if w['type'] == 'total'][0]
+            self.assertEqual(row['unit'], unit, spec)
         # cpu= after a symbol: that CPU only (newer perf's term)
         r = run('--sim', 'amdzen2', 'stat', '-A', '-a', '-x,', '-e', 'cpu-clock/cpu=3,name=c3/',
                 '--', 'sleep', '1')
@@ -272,14 +279,16 @@ class SideBySide(unittest.TestCase):
         # perf 6.1 takes NAME/terms/ after a symbolic event and labels the row name= or
         # the event as written; counts of software events agree within a command's noise
         for spec in ('cpu-clock/name=bar/', 'task-clock//', 'page-faults/config=2/',
-                     'task-clock/name=t/u', 'cs/name=sw/'):
+                     'task-clock/name=t/u', 'cs/name=sw/', 'cpu-clock/config=2/',
+                     'page-faults/config=0/'):
             p, r = self.both(spec, 'true')
             self.assertEqual(p.returncode, 0, spec + ': ' + p.stderr)
             self.assertEqual(r.returncode, 0, spec + ': ' + r.stderr)
             self.assertEqual(sorted(ours(r.stdout)), sorted(theirs(p.stderr)), spec)
-        p, r = self.both('page-faults/config=2/', 'true')
-        want, got = list(theirs(p.stderr).values())[0], list(ours(r.stdout).values())[0][0]
-        self.assertTrue(abs(int(want) - int(got)) <= 10, (want, got))
+        for spec in ('page-faults/config=2/', 'cpu-clock/config=2/'):  # both page faults
+            p, r = self.both(spec, 'true')
+            want, got = list(theirs(p.stderr).values())[0], list(ours(r.stdout).values())[0][0]
+            self.assertTrue(abs(int(want) - int(got)) <= 10, (spec, want, got))
 
     def test_cpu_term(self):
         """cpu= is newer than perf 6.1 (the number form Linux 6.16, a PMU's name later):

@@ -1352,7 +1352,9 @@ static void test_cgroup_register_source(void **state)
 	assert_non_null(strstr(d.msg, "cgroup 'user.slice'"));
 	/* through the kernel's PMU too: an uncore PMU counts its whole die, whoever runs */
 	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), -EOPNOTSUPP);
-	assert_non_null(strstr(d.msg, "a PMU of the whole die or socket: in cgroup 'user.slice'"));
+	assert_non_null(
+		strstr(d.msg,
+		       "a PMU shared by several CPUs (its cpumask): in cgroup 'user.slice'"));
 	pm_evlist__free(l);
 	/* a core event through the kernel's PMU counts in the cgroup */
 	assert_int_equal(pm_evlist__new(ctx, &l), 0);
@@ -1370,6 +1372,18 @@ static void test_cgroup_register_source(void **state)
 	assert_int_equal(pm_evlist__set_cgroup(l, 1, "system.slice"), 0);
 	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), -EINVAL);
 	assert_int_equal(pm_evlist__set_cgroup(l, 1, "user.slice"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	/* a metric's inputs in two cgroups (-G A,B): its value would be neither's */
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add_metrics(l, "CPI", &d), 0);
+	assert_int_equal(pm_evlist__count(l), 2);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "system.slice"), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 1, "user.slice"), 0);
+	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "metric 'CPI' would mix cgroups"));
+	assert_int_equal(pm_evlist__set_cgroup(l, 1, "system.slice"), 0);
 	assert_int_equal(pm_session__new(l, &system_wide, &s, &d), 0);
 	pm_session__free(s);
 	pm_evlist__free(l);

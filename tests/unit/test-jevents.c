@@ -1057,6 +1057,44 @@ static void test_event_and_metric(void **state)
 	pm_ctx__free(ctx);
 }
 
+/* Two trees (--events-dir old --events-dir new) with the same CPU directory: both load,
+ * the later's metric counts and the earlier's is listed as replaced. */
+static void test_two_trees(void **state)
+{
+	static const char m1[] = "[{\"MetricName\": \"m_x\", \"MetricExpr\": \"1\"}]";
+	static const char m2[] = "[{\"MetricName\": \"m_x\", \"MetricExpr\": \"2\"}]";
+	/* 6.12's counter.json: counter numbers, no event: read past without a word */
+	static const char cnt[] = "[{\"Unit\": \"core\", \"CountersNumFixed\": \"4\", "
+				  "\"CountersNumGeneric\": \"8\"}]";
+	const struct pm_file f[] = {
+		{ "old/x86/mapfile.csv", MAP, sizeof(MAP) - 1 },
+		{ "old/x86/a/m.json", m1, sizeof(m1) - 1 },
+		{ "new/x86/mapfile.csv", MAP, sizeof(MAP) - 1 },
+		{ "new/x86/a/m.json", m2, sizeof(m2) - 1 },
+		{ "new/x86/a/counter.json", cnt, sizeof(cnt) - 1 },
+	};
+	struct pm_ctx *ctx;
+	size_t seen = 0, replaced = 0;
+
+	(void)state;
+	ctx = spr_with(f, PM_ARRAY_SIZE(f));
+	assert_string_equal(pm_db__find_metric(ctx->db, "m_x")->expr, "2");
+	for (size_t i = 0; i < pm_ctx__metric_count(ctx); i++) {
+		struct pm_metric_info mi;
+
+		assert_int_equal(pm_ctx__metric(ctx, i, &mi), 0);
+		if (strcmp(mi.name, "m_x"))
+			continue;
+		seen++;
+		replaced += mi.unavailable && strstr(mi.unavailable, "replaced") &&
+			    !strcmp(mi.expr, "1");
+	}
+	assert_int_equal(seen, 2);
+	assert_int_equal(replaced, 1);
+	assert_null(strstr(err_log, "counter.json"));
+	pm_ctx__free(ctx);
+}
+
 /* One file's metric name twice, once per core PMU of a hybrid (perf's alderlake: IpCall
  * for cpu_core and cpu_atom): neither is "replaced" (linux-source-6.1's tree, tests/tree). */
 static void test_hybrid_metric_pair(void **state)
@@ -1256,6 +1294,7 @@ int main(void)
 		cmocka_unit_test(test_sysfs_encoding_differs),
 		cmocka_unit_test(test_event_and_metric),
 		cmocka_unit_test(test_hybrid_metric_pair),
+		cmocka_unit_test(test_two_trees),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
