@@ -577,20 +577,24 @@ bool pm_spec__same_terms(const char *a, const char *b)
 	if (pm_spec__parse_terms(a, strlen(a), &x, NULL) < 0 ||
 	    pm_spec__parse_terms(b, strlen(b), &y, NULL) < 0)
 		goto out;
-	same = x.n_terms == y.n_terms;
+	same = x.n_terms == y.n_terms && x.n_terms <= PM_SPEC_MAX_TERMS;
+	/* one to one: a=1,a=1 is not a=1,b=2 */
+	bool used[PM_SPEC_MAX_TERMS] = { false };
+
 	for (size_t i = 0; same && i < x.n_terms; i++) {
 		bool found = false;
 
 		for (size_t j = 0; !found && j < y.n_terms; j++) {
 			uint64_t u, v;
 
-			if (strcmp(x.terms[i].name, y.terms[j].name))
+			if (used[j] || strcmp(x.terms[i].name, y.terms[j].name))
 				continue;
 			if (term_value(&x.terms[i], &u) && term_value(&y.terms[j], &v))
 				found = u == v;
 			else
 				found = x.terms[i].value && y.terms[j].value &&
 					!strcmp(x.terms[i].value, y.terms[j].value);
+			used[j] = found;
 		}
 		same = found;
 	}

@@ -611,6 +611,43 @@ static void bad_event(struct pm_ctx *ctx, const struct jtext *t, size_t idx, jso
 		       at, name, idx, key ? key : "a field", v ? v : "");
 }
 
+/* terms as config words through p's formats (a bare term is 1); -ENOENT: a term that is
+ * no format field nor configN */
+static int encode_terms(const struct pm_pmu *p, const char *terms, uint64_t config[PM_CONFIG_WORDS])
+{
+	struct pm_spec_event ev = { 0 };
+	int r = pm_spec__parse_terms(terms, strlen(terms), &ev, NULL);
+
+	for (size_t i = 0; r == 0 && i < ev.n_terms; i++) {
+		const struct pm_spec_term *t = &ev.terms[i];
+		const struct pm_format_entry *fe = pm_pmu__find_format(p, t->name);
+		uint64_t v = 1;
+
+		if (t->value && pm_parse_u64_str(t->value, 0, &v) < 0)
+			r = -EINVAL;
+		else if (!strcmp(t->name, "config") || !strcmp(t->name, "config1") ||
+			 !strcmp(t->name, "config2"))
+			config[t->name[6] ? t->name[6] - '0' : 0] = v;
+		else if (fe)
+			r = pm_format__encode(&fe->f, v, config);
+		else
+			r = -ENOENT;
+	}
+	pm_spec__done_event(&ev);
+	return r;
+}
+
+/* Whether sysfs's and a file's terms are one event on p: the same config words where
+ * p's formats encode both (event=0x3c is event=0x3c,umask=0), else the same terms. */
+static bool same_event(const struct pm_pmu *p, const char *a, const char *b)
+{
+	uint64_t x[PM_CONFIG_WORDS] = { 0 }, y[PM_CONFIG_WORDS] = { 0 };
+
+	if (encode_terms(p, a, x) == 0 && encode_terms(p, b, y) == 0)
+		return !memcmp(x, y, sizeof(x));
+	return pm_spec__same_terms(a, b);
+}
+
 static int add_event(struct pm_ctx *ctx, const char *pack, const struct jtext *t, size_t idx,
 		     json_t *ev, enum entry_kind kind, json_t *stds)
 {
@@ -672,7 +709,7 @@ static int add_event(struct pm_ctx *ctx, const char *pack, const struct jtext *t
 			 */
 			if (kind != ENTRY_PACK && !warned && have->origin &&
 			    !strcmp(have->origin, "sysfs") &&
-			    !pm_spec__same_terms(have->terms, a.terms)) {
+			    !same_event(p, have->terms, a.terms)) {
 				char at[1200];
 
 				where_entry(t, idx, "EventName", at, sizeof(at));

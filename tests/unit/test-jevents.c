@@ -1155,6 +1155,27 @@ static void test_sysfs_encoding_differs(void **state)
 	pm_ctx__free(ctx);
 }
 
+/* The same event spelt through other terms is the same (compared as the config words the
+ * PMU's formats make): SPR's sysfs slots is event=0x00,umask=0x4, config 0x400. */
+static void test_sysfs_encoding_same_words(void **state)
+{
+	static const char ev[] =
+		"[{\"EventName\": \"slots\", \"ConfigCode\": \"0x400\"},\n"
+		" {\"EventName\": \"topdown-retiring\", \"ConfigCode\": \"0x8001\"}]";
+	const struct pm_file f[] = {
+		{ "my/x86/mapfile.csv", MAP, sizeof(MAP) - 1 },
+		{ "my/x86/a/t.json", ev, sizeof(ev) - 1 },
+	};
+	struct pm_ctx *ctx;
+
+	(void)state;
+	ctx = spr_with(f, PM_ARRAY_SIZE(f));
+	assert_null(strstr(err_log, "event 'slots'"));
+	LOGGED("event 'topdown-retiring' is 'config=0x8001' in this file but "
+	       "'event=0x00,umask=0x80' in the kernel's sysfs for cpu");
+	pm_ctx__free(ctx);
+}
+
 /* db/jsonpos.c: where a value is in the text */
 static void test_jsonpos(void **state)
 {
@@ -1292,6 +1313,7 @@ int main(void)
 		cmocka_unit_test(test_errors_located),
 		cmocka_unit_test(test_errors_more),
 		cmocka_unit_test(test_sysfs_encoding_differs),
+		cmocka_unit_test(test_sysfs_encoding_same_words),
 		cmocka_unit_test(test_event_and_metric),
 		cmocka_unit_test(test_hybrid_metric_pair),
 		cmocka_unit_test(test_two_trees),

@@ -278,12 +278,27 @@ static void test_terms_only(void **state)
 	assert_int_equal(pm_spec__parse_terms("event=0x1/x", 11, &ev, &err), -EINVAL);
 }
 
+/* Two term lists, one event: numbers as numbers, any order, one to one. */
+static void test_same_terms(void **state)
+{
+	(void)state;
+	assert_true(pm_spec__same_terms("config=0x8", "config=8"));
+	assert_true(pm_spec__same_terms("event=0x3c,umask=1", "umask=0x01,event=60"));
+	assert_true(pm_spec__same_terms("edge", "edge=1"));
+	assert_false(pm_spec__same_terms("config=5", "config=0x2"));
+	assert_false(pm_spec__same_terms("a=1,a=1", "a=1,b=2"));
+	assert_false(pm_spec__same_terms("a=1", "a=1,b=2"));
+	assert_false(pm_spec__same_terms("a=x", "a=y"));
+	assert_true(pm_spec__same_terms("a=x", "a=x"));
+	assert_false(pm_spec__same_terms("a=,", "a=1"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_ok),     cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_limits),
-		cmocka_unit_test(test_terms_only),
+		cmocka_unit_test(test_terms_only),   cmocka_unit_test(test_same_terms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
