@@ -10,5 +10,6 @@ void pm_metric__done(struct pm_metric *m)
 	free(m->unit);
 	free(m->unknown);
 	free(m->cgroup);
+	free(m->label);
 	*m = (struct pm_metric){ 0 };
 }

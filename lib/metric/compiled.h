@@ -52,6 +52,9 @@ struct pm_metric {
 	/* the cgroup whose events it is computed from (--for-each-cgroup, an import of rows
 	 * per cgroup), NULL: its inputs' rows name it; owned */
 	char *cgroup;
+	/* its rows' name where the list holds its name once per PMU family (a hybrid's
+	 * "IpCall (cpu_core)" and "IpCall (cpu_atom)"), NULL: the definition's; owned */
+	char *label;
 };
 
 /* A name=value constant for metrics (--define ddrc_freq=1.6e9). */

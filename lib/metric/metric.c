@@ -430,6 +430,30 @@ enum pm_reason pm_evlist__note_reason(const struct pm_evlist *l, size_t i, int *
 
 static int split_by_cgroup(struct pm_evlist *l, size_t from);
 
+/* A name the list computes once per PMU family (a hybrid's pair): each labelled with its
+ * family, so no two rows, series or columns share a name for different numbers. */
+static int label_pairs(struct pm_evlist *l)
+{
+	for (size_t i = 0; i < l->n_metrics; i++) {
+		const struct pm_metric_def *d = l->metrics[i].def;
+		struct pm_strbuf b = { 0 };
+		bool pair = false;
+
+		for (size_t j = 0; j < l->n_metrics && !pair; j++)
+			pair = j != i && l->metrics[j].def != d &&
+			       !strcmp(l->metrics[j].def->name, d->name) && d->family &&
+			       l->metrics[j].def->family &&
+			       strcmp(l->metrics[j].def->family, d->family);
+		if (!pair || l->metrics[i].label)
+			continue;
+		pm_strbuf__printf(&b, "%s (%s)", d->name, d->family);
+		if (b.oom)
+			return -ENOMEM;
+		l->metrics[i].label = b.s;
+	}
+	return 0;
+}
+
 int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_diag *reterr)
 {
 	const struct pm_db *db = l->ctx->db;
@@ -452,7 +476,14 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 		size_t idx, found = 0;
 
 		if (def) {
-			r = add_metric(l, def, reterr, &idx);
+			/* and the pack's other definitions of the name: a hybrid has one per
+			 * core PMU (Unit cpu_core, cpu_atom), and perf computes each */
+			for (size_t i = 0; i < pm_db__metric_count(db) && r == 0; i++) {
+				const struct pm_metric_def *o = pm_db__metric(db, i);
+
+				if (o == def || (o->pack == def->pack && !strcmp(o->name, n)))
+					r = add_metric(l, o, reterr, &idx);
+			}
 			continue;
 		}
 		for (size_t i = 0; i < pm_db__metric_count(db) && r == 0; i++) {
@@ -496,6 +527,8 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 		pm_evlist_truncate(l, n_ev, n_inst, n_groups);
 	}
 	if (r == 0)
+		r = label_pairs(l);
+	if (r == 0)
 		r = build_notes(l);
 	return r;
 }
@@ -520,9 +553,10 @@ static int copy_metric(struct pm_evlist *l, size_t m, const char *cgroup, size_t
 	c->unit = pm_strdup0(l->metrics[m].unit);
 	c->unknown = pm_strdup0(l->metrics[m].unknown);
 	c->cgroup = pm_strdup0(cgroup);
+	c->label = pm_strdup0(l->metrics[m].label);
 	c->slots = calloc(c->cap_slots, sizeof(*c->slots));
 	if (!c->unit || (l->metrics[m].unknown && !c->unknown) || (cgroup && !c->cgroup) ||
-	    !c->slots)
+	    (l->metrics[m].label && !c->label) || !c->slots)
 		return -ENOMEM;
 	r = pm_expr__copy(l->metrics[m].expr, &c->expr);
 	for (size_t i = 0; i < c->n_slots; i++) {
@@ -943,7 +977,7 @@ void pm_metric__label_rows(struct pm_session *s, struct pm_row *rows)
 		const struct pm_metric *m = &s->l->metrics[mr->metric];
 		struct pm_row *row = &rows[s->rows->n_rows + i];
 
-		*row = (struct pm_row){ .event = m->def->name,
+		*row = (struct pm_row){ .event = m->label ? m->label : m->def->name,
 					.unit = m->unit,
 					.cgroup = m->cgroup,
 					.cpu = -1,

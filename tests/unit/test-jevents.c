@@ -1057,6 +1057,48 @@ static void test_event_and_metric(void **state)
 	pm_ctx__free(ctx);
 }
 
+/* -M NAME on a hybrid binds the pair, each on its PMU and named with it, as perf computes
+ * each (before: the last definition alone, under the bare name). */
+static void test_hybrid_metric_pair_binds(void **state)
+{
+	static const char map[] = "Family-model,Version,Filename,EventType\n"
+				  "GenuineIntel-6-FF,v1,h,core\n";
+	static const char ev[] = "[{\"EventName\": \"A.EV\", \"EventCode\": \"0x1\"},\n"
+				 " {\"EventName\": \"B.EV\", \"EventCode\": \"0x2\"}]";
+	static const char m[] =
+		"[{\"MetricName\": \"IpX\", \"MetricExpr\": \"a.ev / b.ev\", \"Unit\": \"cpu_core\"},\n"
+		" {\"MetricName\": \"IpX\", \"MetricExpr\": \"a.ev\", \"Unit\": \"cpu_atom\"}]";
+	const struct pm_file f[] = {
+		{ "my/x86/mapfile.csv", map, sizeof(map) - 1 },
+		{ "my/x86/h/ev.json", ev, sizeof(ev) - 1 },
+		{ "my/x86/h/m.json", m, sizeof(m) - 1 },
+	};
+	struct pm_evlist *l = NULL;
+	struct pm_ctx *ctx;
+	struct pm_diag d;
+	char labels[128] = "";
+
+	(void)state;
+	ctx = machine_with("hybrid-ff", f, PM_ARRAY_SIZE(f));
+	pm_diag__init(&d);
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	if (pm_evlist__add_metrics(l, "IpX", &d) < 0)
+		fail_msg("IpX: %s", d.msg);
+	assert_int_equal(l->n_metrics, 2);
+	for (size_t i = 0; i < l->n_metrics; i++) {
+		assert_non_null(l->metrics[i].label);
+		strcat(labels, l->metrics[i].label);
+		strcat(labels, ";");
+	}
+	assert_string_equal(labels, "IpX (cpu_core);IpX (cpu_atom);");
+	/* each on its own PMU: cpu_core's a.ev and b.ev, cpu_atom's a.ev */
+	assert_int_equal(l->n_ev, 3);
+	assert_string_equal(l->ev[0].spec, "cpu_core/a.ev/");
+	assert_string_equal(l->ev[2].spec, "cpu_atom/a.ev/");
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+}
+
 /* Two trees (--events-dir old --events-dir new) with the same CPU directory: both load,
  * the later's metric counts and the earlier's is listed as replaced. */
 static void test_two_trees(void **state)
@@ -1317,6 +1359,7 @@ int main(void)
 		cmocka_unit_test(test_event_and_metric),
 		cmocka_unit_test(test_hybrid_metric_pair),
 		cmocka_unit_test(test_two_trees),
+		cmocka_unit_test(test_hybrid_metric_pair_binds),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
