@@ -249,8 +249,20 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 	}
 	child = pm_db__find_metric(l->ctx->db, name);
 	if (child) {
+		const char *family = l->metrics[b->metric].def->family;
 		size_t idx;
-		int r = add_metric(l, child, b->err, &idx);
+		int r;
+
+		/* a hybrid's metric names its own PMU's definition (perf looks a referenced
+		 * metric up in the referring one's PMU table): cpu_core's CPI, cpu_core's IPC */
+		for (size_t i = 0; family && i < pm_db__metric_count(l->ctx->db); i++) {
+			const struct pm_metric_def *o = pm_db__metric(l->ctx->db, i);
+
+			if (o->pack == child->pack && !strcmp(o->name, name) && o->family &&
+			    !strcmp(o->family, family))
+				child = o;
+		}
+		r = add_metric(l, child, b->err, &idx);
 
 		if (r < 0) {
 			b->r = r;

@@ -1067,7 +1067,9 @@ static void test_hybrid_metric_pair_binds(void **state)
 				 " {\"EventName\": \"B.EV\", \"EventCode\": \"0x2\"}]";
 	static const char m[] =
 		"[{\"MetricName\": \"IpX\", \"MetricExpr\": \"a.ev / b.ev\", \"Unit\": \"cpu_core\"},\n"
-		" {\"MetricName\": \"IpX\", \"MetricExpr\": \"a.ev\", \"Unit\": \"cpu_atom\"}]";
+		" {\"MetricName\": \"IpX\", \"MetricExpr\": \"a.ev\", \"Unit\": \"cpu_atom\"},\n"
+		" {\"MetricName\": \"InvX\", \"MetricExpr\": \"1 / IpX\", \"Unit\": \"cpu_core\"},\n"
+		" {\"MetricName\": \"InvX\", \"MetricExpr\": \"1 / IpX\", \"Unit\": \"cpu_atom\"}]";
 	const struct pm_file f[] = {
 		{ "my/x86/mapfile.csv", map, sizeof(map) - 1 },
 		{ "my/x86/h/ev.json", ev, sizeof(ev) - 1 },
@@ -1095,6 +1097,18 @@ static void test_hybrid_metric_pair_binds(void **state)
 	assert_int_equal(l->n_ev, 3);
 	assert_string_equal(l->ev[0].spec, "cpu_core/a.ev/");
 	assert_string_equal(l->ev[2].spec, "cpu_atom/a.ev/");
+	pm_evlist__free(l);
+	/* a metric of metrics takes its own PMU's: cpu_core's InvX of cpu_core's IpX */
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	if (pm_evlist__add_metrics(l, "InvX", &d) < 0)
+		fail_msg("InvX: %s", d.msg);
+	assert_int_equal(l->n_metrics, 4);
+	for (size_t i = 0; i < l->n_metrics; i++)
+		for (size_t k = 0; k < l->metrics[i].n_slots; k++)
+			if (l->metrics[i].slots[k].kind == PM_SLOT_METRIC)
+				assert_string_equal(l->metrics[l->metrics[i].slots[k].idx]
+							    .def->family,
+						    l->metrics[i].def->family);
 	pm_evlist__free(l);
 	pm_ctx__free(ctx);
 }
