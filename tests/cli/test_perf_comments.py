@@ -8,44 +8,14 @@ with perf stat where both can count (skipped otherwise): the same comments,
 each the formula of its own rows, values within tolerance of perf's."""
 import os
 import re
-import shutil
-import subprocess
 import tempfile
 import unittest
 
-PMUMON = os.environ['PMUMON']
+from sidebyside import BUSY, need_both, perf, run
 
-# about 20 ms of one CPU in the shell, the same for both tools
-BUSY = ['sh', '-c', 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done']
 
 # value [msec] event # comment-value [%] comment-unit, in perf's table and pmumon's
 ROW = re.compile(r'^ *(?:CPU\d+ +)?([\d,.]+) +(msec +)?(\S+) +# +([\d.]+)( ?%)? +(.*?) *$')
-
-
-def run(*args, timeout=60):
-    return subprocess.run([PMUMON] + list(args), capture_output=True, text=True,
-                          timeout=timeout)
-
-
-def perf(*args, timeout=60):
-    return subprocess.run(['perf'] + list(args), capture_output=True, text=True,
-                          timeout=timeout)
-
-
-def perf_works():
-    if not shutil.which('perf'):
-        return False
-    r = perf('stat', '-x,', '-e', 'task-clock', 'true')
-    return r.returncode == 0 and 'task-clock' in r.stderr
-
-
-def pmumon_works():
-    return run('stat', '-x,', '-e', 'task-clock', '--', 'true').returncode == 0
-
-
-PERF = perf_works()
-LIVE = pmumon_works()
-need_both = unittest.skipUnless(PERF and LIVE, 'perf stat and pmumon stat cannot both count here')
 
 
 def table(text):

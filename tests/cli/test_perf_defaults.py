@@ -17,36 +17,15 @@ import subprocess
 import tempfile
 import time
 import unittest
+
 import urllib.request
 
-PMUMON = os.environ['PMUMON']
+from sidebyside import BUSY, LIVE, PMUMON, need_both, perf, run
 
-# about 20 ms of user time in the shell, the same for both tools
-BUSY = ['sh', '-c', 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done']
+
 # perf 6.1 adds these after cycles where the cpu PMU lists them; pmumon does not
 # yet (docs/output.md, "Default events")
 PERF_ONLY = ('stalled-cycles-frontend', 'stalled-cycles-backend')
-
-
-def run(*args, timeout=60):
-    return subprocess.run([PMUMON] + list(args), capture_output=True, text=True,
-                          timeout=timeout)
-
-
-def perf(*args, timeout=60):
-    return subprocess.run(['perf'] + list(args), capture_output=True, text=True,
-                          timeout=timeout)
-
-
-def perf_works():
-    if not shutil.which('perf'):
-        return False
-    r = perf('stat', '-x,', '-e', 'task-clock', 'true')
-    return r.returncode == 0 and 'task-clock' in r.stderr
-
-
-def pmumon_works():
-    return run('stat', '-x,', '-e', 'task-clock', '--', 'true').returncode == 0
 
 
 def cannot_count_cycles():
@@ -54,10 +33,8 @@ def cannot_count_cycles():
     return r.returncode == 0 and 'unsupported' in r.stdout.splitlines()[1]
 
 
-PERF = perf_works()
-LIVE = pmumon_works()
 NO_CYCLES = LIVE and cannot_count_cycles()
-need_both = unittest.skipUnless(PERF and LIVE, 'perf stat and pmumon stat cannot both count here')
+
 need_no_cycles = unittest.skipUnless(NO_CYCLES, 'this machine counts cycles: no default to leave out')
 
 

@@ -12,17 +12,7 @@ import subprocess
 import tempfile
 import unittest
 
-PMUMON = os.environ['PMUMON']
-
-
-def run(*args, timeout=60):
-    return subprocess.run([PMUMON] + list(args), capture_output=True, text=True,
-                          timeout=timeout)
-
-
-def perf(*args, timeout=60):
-    return subprocess.run(['perf'] + list(args), capture_output=True, text=True,
-                          timeout=timeout)
+from sidebyside import perf, run
 
 
 def ours(stdout):
