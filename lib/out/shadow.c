@@ -100,6 +100,19 @@ static size_t miss_ratio(const struct pm_row *rows, const size_t *group, size_t 
 		   what);
 }
 
+/* The miss ratios: a miss kind, the total it is a share of, perf's words. */
+static const struct {
+	unsigned miss, total;
+	const char *what;
+} misses[] = {
+	{ PM_SHADOW_BRANCH_MISSES, PM_SHADOW_BRANCHES, "of all branches" },
+	{ PM_SHADOW_L1D_MISSES, PM_SHADOW_L1D, "of all L1-dcache accesses" },
+	{ PM_SHADOW_L1I_MISSES, PM_SHADOW_L1I, "of all L1-icache accesses" },
+	{ PM_SHADOW_DTLB_MISSES, PM_SHADOW_DTLB, "of all dTLB cache accesses" },
+	{ PM_SHADOW_ITLB_MISSES, PM_SHADOW_ITLB, "of all iTLB cache accesses" },
+	{ PM_SHADOW_LL_MISSES, PM_SHADOW_LL, "of all LL-cache accesses" },
+};
+
 size_t pm_out__shadow(const struct pm_row *rows, const size_t *group, size_t n, size_t i,
 		      double wall_ns, char *buf, size_t size)
 {
@@ -111,30 +124,16 @@ size_t pm_out__shadow(const struct pm_row *rows, const size_t *group, size_t n, 
 	buf[0] = '\0';
 	if (!row->shadow || !counted(row) || row->flags & PM_ROW_METRIC)
 		return 0;
+	for (size_t k = 0; k < sizeof(misses) / sizeof(misses[0]); k++)
+		if (row->shadow == misses[k].miss)
+			return miss_ratio(rows, group, n, row, misses[k].total, misses[k].what, buf,
+					  size);
 	switch (row->shadow) {
 	case PM_SHADOW_INSTRUCTIONS:
 		t = input_of(rows, group, n, PM_SHADOW_CYCLES, ctx);
 		return t.mean ? put(buf, size, snprintf(buf, size, "%7.2f ", row->value / t.mean),
 				    "insn per cycle") :
 				0;
-	case PM_SHADOW_BRANCH_MISSES:
-		return miss_ratio(rows, group, n, row, PM_SHADOW_BRANCHES, "of all branches", buf,
-				  size);
-	case PM_SHADOW_L1D_MISSES:
-		return miss_ratio(rows, group, n, row, PM_SHADOW_L1D, "of all L1-dcache accesses",
-				  buf, size);
-	case PM_SHADOW_L1I_MISSES:
-		return miss_ratio(rows, group, n, row, PM_SHADOW_L1I, "of all L1-icache accesses",
-				  buf, size);
-	case PM_SHADOW_DTLB_MISSES:
-		return miss_ratio(rows, group, n, row, PM_SHADOW_DTLB, "of all dTLB cache accesses",
-				  buf, size);
-	case PM_SHADOW_ITLB_MISSES:
-		return miss_ratio(rows, group, n, row, PM_SHADOW_ITLB, "of all iTLB cache accesses",
-				  buf, size);
-	case PM_SHADOW_LL_MISSES:
-		return miss_ratio(rows, group, n, row, PM_SHADOW_LL, "of all LL-cache accesses",
-				  buf, size);
 	case PM_SHADOW_CACHE_MISSES:
 		t = input_of(rows, group, n, PM_SHADOW_CACHE_REFS, ctx);
 		if (!t.n)
