@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 import unittest
 
-from sidebyside import perf, run
+from sidebyside import PERF, perf, run
 
 
 def ours(stdout):
@@ -31,17 +31,6 @@ def theirs(stderr):
     return out
 
 
-def perf_counts_software():
-    if not shutil.which('perf'):
-        return False
-    try:
-        r = perf('stat', '-x,', '-e', 'cpu-clock', 'true')
-    except OSError:
-        return False
-    return r.returncode == 0 and 'cpu-clock' in r.stderr
-
-
-PERF = perf_counts_software()
 need_perf = unittest.skipUnless(PERF, 'perf stat cannot count software events here')
 
 PROG = r'''
