@@ -304,10 +304,17 @@ size_t pm_u64_digits(uint64_t v, unsigned base, char *buf)
 	char tmp[PM_U64_DIGITS];
 	size_t n = 0;
 
-	do {
-		tmp[n++] = "0123456789abcdef"[v % base];
-		v /= base;
-	} while (v);
+	if (base == 10) { /* every value written: a constant divisor, no div instruction */
+		do {
+			tmp[n++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+	} else {
+		do {
+			tmp[n++] = "0123456789abcdef"[v % base];
+			v /= base;
+		} while (v);
+	}
 	for (size_t i = 0; i < n; i++)
 		buf[i] = tmp[n - 1 - i];
 	buf[n] = '\0';
