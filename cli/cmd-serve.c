@@ -859,9 +859,14 @@ static int start(struct run *rn, const struct sockaddr_storage *addr, struct web
 	if (r == -EINVAL)
 		return EXIT_FAIL; /* a TLS file (said) */
 	if (r < 0) {
-		cli_error("cannot listen on %s: the address is in use or not this machine's "
-			  "(--listen)",
-			  rn->a->listen);
+		cli_error("cannot listen on %s (--listen): %s", rn->a->listen,
+			  r == -EADDRINUSE ?
+				  "another program listens there (ss -ltnp shows which)" :
+			  r == -EACCES ? "a port below 1024 needs root or CAP_NET_BIND_SERVICE; "
+					 "take a higher one (pmumon's default is 9555)" :
+			  r == -EADDRNOTAVAIL ?
+					 "not an address of this machine (ip -br addr lists them)" :
+					 strerror(-r));
 		return EXIT_FAIL;
 	}
 	return count_go(rn);

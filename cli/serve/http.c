@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "mhd.h"
@@ -374,7 +377,29 @@ static int start_daemon(struct http *h, const struct sockaddr_storage *addr, int
 	opts[n] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
 	h->daemon = mhd.start_daemon(flags, 0, NULL, NULL, on_request, h, MHD_OPTION_ARRAY, opts,
 				     MHD_OPTION_END);
-	return h->daemon ? 0 : -EADDRINUSE;
+	return h->daemon ? 0 : -EIO;
+}
+
+/* A socket listening on addr: its fd, or -errno of the bind (EADDRINUSE, EACCES for a
+ * port below 1024, EADDRNOTAVAIL for another machine's address), which the caller says;
+ * libmicrohttpd binding it itself would print "Failed to bind to port 0" and lose it. */
+static int listen_on(const struct sockaddr_storage *addr)
+{
+	socklen_t len = addr->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+						      sizeof(struct sockaddr_in);
+	int fd = socket(addr->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1, r;
+
+	if (fd < 0)
+		return -errno;
+	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (addr->ss_family == AF_INET6) /* the v6 address only, as MHD_USE_IPv6 alone */
+		(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, (const struct sockaddr *)addr, len) < 0 || listen(fd, SOMAXCONN) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 static void http_free(struct http *h)
@@ -402,7 +427,14 @@ int http_start(struct server *sv, const struct sockaddr_storage *addr, struct we
 	if (r < 0)
 		cli_error("%s", err);
 	else
-		r = start_daemon(h, addr, -1);
+		r = listen_on(addr);
+	if (r >= 0) {
+		int fd = r;
+
+		r = start_daemon(h, addr, fd);
+		if (r < 0)
+			close(fd);
+	}
 	if (r < 0) {
 		http_free(h);
 		return r;

@@ -511,6 +511,26 @@ class Refusals(unittest.TestCase):
             self.assertEqual(r.returncode, 2)
             self.assertIn('10 to 60000 ms', r.stderr)
 
+    def test_listen_refused_says_why(self):
+        # the bind's own errno, worded with the fix; not libmicrohttpd's "port 0"
+        with socket.socket() as taken:
+            taken.bind(('127.0.0.1', 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            r = self.run_serve('yitian710:clock=real', '--listen', '127.0.0.1:%d' % port)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('another program listens there', r.stderr)
+        self.assertNotIn('port 0', r.stderr)
+        r = self.run_serve('yitian710:clock=real', '--listen', '192.0.2.1:9555')  # TEST-NET-1
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('not an address of this machine', r.stderr)
+        if os.geteuid() == 0 and shutil.which('setpriv'):
+            r = subprocess.run(['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups',
+                                PMUMON, '--sim', 'yitian710:clock=real', 'serve', '--listen',
+                                '127.0.0.1:81'], capture_output=True, text=True, timeout=30)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn('below 1024 needs root or CAP_NET_BIND_SERVICE', r.stderr)
+
     def test_bad_listen(self):
         for addr in ('localhost', '127.0.0.1:99999', '1.2.3:80', '[::1:80'):
             r = self.run_serve('yitian710:clock=real', '--listen', addr)
