@@ -218,6 +218,37 @@ static int add_run(struct store *st, const struct store_run *run, const char **r
 	return 0;
 }
 
+/* Why path cannot be a recording, in the file system's words and with the fix, where
+ * SQLite says only "unable to open database file"; *ret_err left as it was otherwise. */
+static void why_not_writable(const char *path, const char **ret_err)
+{
+	static char msg[4400];
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat sb;
+
+	if (snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + !(slash - path) : 1,
+		     slash ? path : ".") >= (int)sizeof(dir))
+		return;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		snprintf(msg, sizeof(msg), "it is a directory: name a file in it (%s/pmumon.db)",
+			 path);
+	else if (stat(dir, &sb) < 0)
+		snprintf(msg, sizeof(msg), "its directory %s: %s (create it first)", dir,
+			 strerror(errno));
+	else if (!S_ISDIR(sb.st_mode))
+		snprintf(msg, sizeof(msg), "%s is not a directory", dir);
+	else if (access(dir, W_OK) < 0)
+		snprintf(msg, sizeof(msg),
+			 "cannot write in %s (%s): record into a directory you may write", dir,
+			 strerror(errno));
+	else if (access(path, F_OK) == 0 && access(path, W_OK) < 0)
+		snprintf(msg, sizeof(msg), "the file is not writable (%s)", strerror(errno));
+	else
+		return;
+	*ret_err = msg;
+}
+
 int store_open_write(const char *path, bool overwrite, const struct store_run *run,
 		     struct store **ret, const char **ret_err)
 {
@@ -237,8 +268,10 @@ int store_open_write(const char *path, bool overwrite, const struct store_run *r
 		unlink(side);
 	}
 	r = open_db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &st, ret_err);
-	if (r < 0)
+	if (r < 0) {
+		why_not_writable(path, ret_err);
 		return r;
+	}
 	r = exec(st, "PRAGMA journal_mode=WAL", ret_err);
 	if (r == 0)
 		r = check_version(st, true, ret_err);

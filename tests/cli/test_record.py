@@ -52,6 +52,16 @@ class Record(unittest.TestCase):
         r = run('--sim', sim, 'record', '-o', path, *args)
         return r, path
 
+    def test_unwritable_path_says_why(self):
+        # the file system's reason and the fix, where SQLite says "unable to open"
+        for path, want in ((os.path.join(self.tmp, 'no', 'such', 'r.db'),
+                            'No such file or directory (create it first)'),
+                           (self.tmp, 'it is a directory: name a file in it')):
+            r = run('--sim', 'amdzen2', 'record', '-o', path, '--timeout', '200')
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn(want, r.stderr)
+            self.assertNotIn('unable to open database file', r.stderr)
+
     def test_values_equal_the_truth(self):
         r, db = self.record('yitian710:scenario=' + self.scn(FLAT), '--per-channel',
                             '-e', 'ali_drw/hif_rd/', '-M', 'ddr_read_bandwidth.all',
