@@ -312,8 +312,16 @@ static int read_events_dirs(struct file_list *l)
 			n--;
 		if (cli_snprintf(dir, sizeof(dir), "%.*s", (int)n, arg_global.events_dirs[i]) < 0)
 			r = -ENAMETOOLONG;
-		else
+		else {
+			size_t before = l->n;
+
 			r = collect(dir, l, &seen, 0);
+			if (r == 0 && l->n == before)
+				cli_error("--events-dir %s: no pack.json, mapfile.csv or .json file "
+					  "in it; nothing is added (name a pack's directory or perf's "
+					  "tools/perf/pmu-events)",
+					  arg_global.events_dirs[i]);
+		}
 		free(seen.d);
 		if (r < 0) {
 			cli_error("--events-dir %s: %s%s", arg_global.events_dirs[i], strerror(-r),

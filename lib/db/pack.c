@@ -1325,11 +1325,12 @@ static bool have_json(const struct pm_db *db, const char *dir, size_t dir_len)
  * those jevents.py made a table for. x86 rows are regular expressions over
  * the CPUID string, arm64 rows MIDRs (strcmp_cpuid_str() of each arch).
  */
-static int load_mapfile(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embedded *f)
+static int load_mapfile(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embedded *f,
+			bool *ret_matched)
 {
 	size_t base_len = (size_t)(strrchr(f->path, '/') - f->path);
 	char *text, *save = NULL;
-	bool first = true;
+	bool first = true, matched = false;
 	struct jtext t;
 	int r = 0;
 
@@ -1361,9 +1362,11 @@ static int load_mapfile(struct pm_ctx *ctx, struct pm_db *db, const struct pm_em
 			continue;
 		pm_log(ctx, PM_LOG_INFO, "perf events for %s: %s", db->cpuid, dir);
 		r = load_perf_dir(ctx, db, dir, strlen(dir), ENTRY_CORE_TABLE, f->path, base_len);
+		matched = true;
 		break;
 	}
 	free(text);
+	*ret_matched |= matched;
 	return r;
 }
 
@@ -1441,6 +1444,8 @@ static int mark_replaced(struct pm_db *db)
 
 int pm_db__load(struct pm_ctx *ctx, struct pm_db **ret_db)
 {
+	const char *mapfile = NULL;
+	bool matched = false;
 	struct pm_db *db;
 	int r = 0;
 
@@ -1470,8 +1475,20 @@ int pm_db__load(struct pm_ctx *ctx, struct pm_db **ret_db)
 		}
 	}
 	for (size_t i = pm_embedded_count; i < db->n_files && r == 0; i++)
-		if (pm_str_has_suffix(db->files[i]->path, "/mapfile.csv"))
-			r = load_mapfile(ctx, db, db->files[i]);
+		if (pm_str_has_suffix(db->files[i]->path, "/mapfile.csv")) {
+			r = load_mapfile(ctx, db, db->files[i], &matched);
+			mapfile = db->files[i]->path;
+		}
+	/* said, not silent: a tree with no row for this CPU in any arch adds no events */
+	if (r == 0 && mapfile && !matched && db->cpuid[0]) {
+		const char *arch = strstr(mapfile, "/arch/");
+		int len = arch ? (int)(arch - mapfile) : (int)strlen(mapfile);
+
+		pm_log(ctx, PM_LOG_WARN,
+		       "%.*s: no mapfile.csv row matches this CPU (%s): its CPU events and metrics "
+		       "are not used (only sys/ tables whose Compat matches a PMU)",
+		       len, mapfile, db->cpuid);
+	}
 	if (r == 0)
 		r = load_sys_tables(ctx, db);
 	if (r == 0)

@@ -656,6 +656,23 @@ class Simulated(unittest.TestCase):
         finally:
             os.unlink(scn)
 
+    def test_events_dir_that_adds_nothing_says_so(self):
+        # an empty directory, and a tree with no row for this CPU: said, not silent
+        with tempfile.TemporaryDirectory() as d:
+            r = run('--sim', 'amdzen2', '--events-dir', d, 'list', 'metrics')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn('no pack.json, mapfile.csv or .json file in it; nothing is added',
+                          r.stderr)
+            os.makedirs(os.path.join(d, 'arch', 'x86', 'skx'))
+            with open(os.path.join(d, 'arch', 'x86', 'mapfile.csv'), 'w') as f:
+                f.write('Family-model,Version,Filename,EventType\nGenuineIntel-6-55,v1,skx,core\n')
+            with open(os.path.join(d, 'arch', 'x86', 'skx', 'e.json'), 'w') as f:
+                f.write('[{"EventName": "X.Y", "EventCode": "0x1"}]')
+            r = run('--sim', 'amdzen2', '--events-dir', d, 'list', 'metrics')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn(d + ': no mapfile.csv row matches this CPU (AuthenticAMD-23-31-0)',
+                          r.stderr)
+
     def test_events_dir_errors_name_the_file(self):
         # issue 14 item 9: the user's file, line and column, and the field; item 8: a
         # directory the mapfile does not pick is not read (its broken file says nothing)
