@@ -349,3 +349,9 @@ const char *pm_alias__origin(const struct pm_alias *a)
 {
 	return a->origin;
 }
+
+bool pm_pmu__is_core(const struct pm_pmu *p)
+{
+	return !strcmp(p->name, "cpu") || !strcmp(p->name, "cpum_cf") ||
+	       (!p->uncore && p->cpus.n > 0);
+}

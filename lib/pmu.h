@@ -108,5 +108,8 @@ int pm_pmu__add_format_text(struct pm_pmu *p, const char *name, const char *text
 int pm_pmu__add_alias(struct pm_pmu *p, const struct pm_alias *a);
 /* Does the PMU match a name, a family or a glob over names? */
 bool pm_pmu__matches(const struct pm_pmu *p, const char *pattern);
+/* perf's is_pmu_core(): "cpu" (s390's "cpum_cf"), or a hybrid's core PMU (its cpus file,
+ * no cpumask: cpu_core, cpu_atom, armv8_pmuv3_0). */
+bool pm_pmu__is_core(const struct pm_pmu *p);
 
 #endif

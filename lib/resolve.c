@@ -102,6 +102,8 @@ struct resolver {
 	char list_subject[160]; /* the next error's hint ends: see this (PM_REASON_SEE_LIST) */
 };
 
+static const struct pm_pmu *pmu_by_name(struct pm_ctx *ctx, const char *name);
+
 int pm_evlist__new(struct pm_ctx *ctx, struct pm_evlist **ret_list)
 {
 	struct pm_evlist *l;
@@ -528,15 +530,11 @@ static int one_cpu_term(struct resolver *rs, const struct pm_spec_term *t, struc
 	if (!t->value || !t->value[0])
 		return spec_error(rs, t->pos, t->len, -EINVAL, "write cpu=N, cpu=PMU or cpu=0-3",
 				  "term 'cpu' needs a value");
-	for (size_t i = 0; i < ctx->n_pmus && !p; i++)
-		if (!strcmp(ctx->pmus[i]->name, t->value))
-			p = ctx->pmus[i];
+	p = pmu_by_name(ctx, t->value);
 	if (p && p->cpus.n)
 		return pm_cpus__copy(&p->cpus, ret);
-	if (p) /* perf's is_pmu_core(): "cpu" (and s390's cpum_cf) without a cpus file */
-		return !strcmp(p->name, "cpu") || !strcmp(p->name, "cpum_cf") ?
-			       pm_cpus__copy(online, ret) :
-			       0;
+	if (p) /* a core PMU without a cpus file counts on every CPU; another, on none */
+		return pm_pmu__is_core(p) ? pm_cpus__copy(online, ret) : 0;
 	if (pm_parse_u64_str(t->value, 0, &n) == 0) {
 		if (n >= PM_CPU_MAX)
 			n = PM_CPU_MAX; /* not online: the message below */

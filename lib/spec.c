@@ -558,15 +558,11 @@ int pm_spec__parse_terms(const char *s, size_t len, struct pm_spec_event *ret,
 /* A term's value as a number where it is one; a bare term is 1, as perf takes it. */
 static bool term_value(const struct pm_spec_term *t, uint64_t *v)
 {
-	char *end;
-
 	if (!t->value) {
 		*v = 1;
 		return true;
 	}
-	errno = 0;
-	*v = strtoull(t->value, &end, 0);
-	return !errno && end != t->value && !*end;
+	return pm_parse_u64_str(t->value, 0, v) == 0;
 }
 
 bool pm_spec__same_terms(const char *a, const char *b)

@@ -537,12 +537,6 @@ enum entry_kind { ENTRY_PACK, ENTRY_CORE_TABLE, ENTRY_SYS_TABLE };
 
 /* perf's is_pmu_core(): "cpu", s390's "cpum_cf", or a PMU with a cpus file
  * (hybrid cpu_core/cpu_atom, arm64 armv8_pmuv3_0, ...). */
-static bool pmu_is_core(const struct pm_pmu *p)
-{
-	return !strcmp(p->name, "cpu") || !strcmp(p->name, "cpum_cf") ||
-	       (!p->uncore && p->cpus.n > 0);
-}
-
 /* perf's pmu_uncore_identifier_match(); a recording's PMU stands in with the Compat text itself. */
 static bool compat_ok(const char *compat, const struct pm_pmu *p)
 {
@@ -558,12 +552,12 @@ static bool entry_on_pmu(enum entry_kind kind, const char *table_pmu, const char
 	case ENTRY_SYS_TABLE: /* pmu_add_sys_aliases_iter_fn() */
 		return compat && pm_jevents_alias_match(table_pmu, p->name) && compat_ok(compat, p);
 	case ENTRY_CORE_TABLE: /* pmu_add_cpu_aliases_table(): pmu__name_match() */
-		return pm_jevents_pmu_match(table_pmu, p->name, p->uncore, pmu_is_core(p));
+		return pm_jevents_pmu_match(table_pmu, p->name, p->uncore, pm_pmu__is_core(p));
 	case ENTRY_PACK:
 		break;
 	}
 	if (!strcmp(table_pmu, "default_core"))
-		return pmu_is_core(p);
+		return pm_pmu__is_core(p);
 	return !strcmp(p->family, family) && (!compat || compat_ok(compat, p));
 }
 
