@@ -157,6 +157,11 @@ void pm_out__free(struct pm_out *o)
 	for (size_t i = 0; i < o->n_labels; i++)
 		pm_out_label__done(&o->labels[i]);
 	free(o->labels);
+	free(o->buckets.label);
+	free(o->buckets.cgroup);
+	free(o->buckets.order);
+	free(o->buckets.group);
+	free(o->buckets.note);
 	free(o);
 }
 

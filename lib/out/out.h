@@ -80,6 +80,14 @@ struct pm_out {
 	struct pm_obuf flags_text; /* JSON: the flag keys of the last flags written */
 	unsigned flags_key;
 	bool flags_have;
+	/* the table's comment column: its rows' buckets (label, cgroup) sorted, kept
+	 * while the rows stay the same from one report to the next (lib/out/table.c) */
+	struct pm_out_buckets {
+		size_t n;
+		const char **label, **cgroup; /* each row's, as last seen */
+		size_t *order, *group;	      /* rows sorted by bucket; a bucket's rows */
+		char (*note)[64];	      /* each row's comment */
+	} buckets;
 };
 
 /* A line built without printf: the table's hot path. */

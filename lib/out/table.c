@@ -8,6 +8,7 @@
  * doubt a value: [partial 8/16] (it covers 8 of the 16 devices it stands
  * for), [wrap?], [reprogrammed], [reset], [lost].
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,53 +175,92 @@ static int bucket_cmp(const void *x, const void *y)
 	return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
+/* Sort the rows by bucket into b (its arrays sized for n): 0 or -ENOMEM. */
+static int buckets_sort(struct pm_out_buckets *b, size_t n)
+{
+	struct bucket_key *k = malloc(n * sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct bucket_key){ b->label[i], b->cgroup[i], i };
+	qsort(k, n, sizeof(*k), bucket_cmp);
+	for (size_t i = 0; i < n; i++)
+		b->order[i] = k[i].i;
+	free(k);
+	return 0;
+}
+
+/*
+ * The rows' buckets, kept in o from one report to the next: the labels are o's own
+ * (pm_out__label makes each once) and the cgroups the session's, so while every row
+ * has the same two the sorted order stands, and an interval sorts nothing.
+ */
+static int buckets_of(struct pm_out *o, const struct pm_report *r, int aw)
+{
+	struct pm_out_buckets *b = &o->buckets;
+	size_t n = r->n_rows;
+	bool same = b->n == n;
+
+	if (b->n != n) {
+		const char **label = realloc(b->label, n * sizeof(*label));
+
+		if (label)
+			b->label = label;
+		b->cgroup = label ? realloc(b->cgroup, n * sizeof(*b->cgroup)) : NULL;
+		b->order = b->cgroup ? realloc(b->order, n * sizeof(*b->order)) : NULL;
+		b->group = b->order ? realloc(b->group, n * sizeof(*b->group)) : NULL;
+		b->note = b->group ? realloc(b->note, n * sizeof(*b->note)) : NULL;
+		if (!b->note) { /* what was reallocated stays b's; start over next time */
+			b->n = 0;
+			return -ENOMEM;
+		}
+		b->n = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct pm_out_label *l = aw ? pm_out__label(o, i, r->aggr, &r->rows[i],
+								  make_aggr_label) :
+						    NULL;
+		const char *text = l ? l->text : "";
+
+		if (aw && !l)
+			return -ENOMEM;
+		same &= b->label[i] == text && b->cgroup[i] == r->rows[i].cgroup;
+		b->label[i] = text;
+		b->cgroup[i] = r->rows[i].cgroup;
+	}
+	return same ? 0 : buckets_sort(b, n);
+}
+
 static void notes_make(struct pm_out *o, const struct pm_report *r, int aw, struct notes *nt)
 {
 	/* perf's walltime_nsecs_stats: the run's elapsed time (the runs' mean), or the
 	 * interval's (perf: the -I it was asked for; pmumon: the one measured) */
 	double wall_ns = (double)(r->interval ? r->duration_ns : r->t_ns);
-	size_t n = r->n_rows, j = 0, *group = NULL;
-	struct bucket_key *k = NULL;
+	struct pm_out_buckets *b = &o->buckets;
+	size_t n = r->n_rows, j = 0;
 	bool need = false;
 
 	*nt = (struct notes){ NULL, false };
 	for (size_t i = 0; i < n && !need; i++)
 		need = r->rows[i].shadow != PM_SHADOW_NONE;
-	if (!need)
+	if (!need || buckets_of(o, r, aw) < 0)
 		return;
-	k = malloc(n * sizeof(*k));
-	group = malloc(n * sizeof(*group));
-	nt->note = calloc(n, sizeof(*nt->note));
-	if (!k || !group || !nt->note)
-		goto fail;
-	for (size_t i = 0; i < n; i++) {
-		const struct pm_out_label *l = aw ? pm_out__label(o, i, r->aggr, &r->rows[i],
-								  make_aggr_label) :
-						    NULL;
-
-		if (aw && !l)
-			goto fail;
-		k[i] = (struct bucket_key){ l ? l->text : "", r->rows[i].cgroup, i };
-	}
-	qsort(k, n, sizeof(*k), bucket_cmp);
+	nt->note = b->note;
 	for (size_t i = 0; i < n; i = j) {
-		for (j = i; j < n && !str_cmp(k[j].label, k[i].label) &&
-			    !str_cmp(k[j].cgroup, k[i].cgroup);
+		size_t first = b->order[i];
+
+		for (j = i; j < n && !str_cmp(b->label[b->order[j]], b->label[first]) &&
+			    !str_cmp(b->cgroup[b->order[j]], b->cgroup[first]);
 		     j++)
-			group[j] = k[j].i;
-		for (size_t m = i; m < j; m++)
-			if (pm_out__shadow(r->rows, group + i, j - i, k[m].i, wall_ns,
-					   nt->note[k[m].i], sizeof(nt->note[0])))
+			b->group[j] = b->order[j];
+		for (size_t m = i; m < j; m++) {
+			b->note[b->order[m]][0] = '\0';
+			if (pm_out__shadow(r->rows, b->group + i, j - i, b->order[m], wall_ns,
+					   b->note[b->order[m]], sizeof(b->note[0])))
 				nt->any = true;
+		}
 	}
-	free(k);
-	free(group);
-	return;
-fail:
-	free(k);
-	free(group);
-	free(nt->note);
-	*nt = (struct notes){ NULL, false };
 }
 
 /* One row: [prefix] [aggregation] value unit event [# comment] [(running%)] [marks]. */
@@ -344,7 +384,6 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 		pm_line__put(&prefix, " ", 0, false);
 		for (size_t i = 0; i < r->n_rows; i++)
 			print_row(o, r, i, aw, prefix.buf, &nt);
-		free(nt.note);
 		return 0;
 	}
 	if (r->runs > 1)
@@ -354,7 +393,6 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 	fprintf(o->f, "\n Performance counter stats for %s%s%s:\n\n", o->opts.target, t, sim);
 	for (size_t i = 0; i < r->n_rows; i++)
 		print_row(o, r, i, aw, NULL, &nt);
-	free(nt.note);
 	if (r->runs > 1) {
 		print_elapsed_spread(o, r);
 		return 0;
