@@ -235,6 +235,8 @@ int pm_session__enable(struct pm_session *s)
 	for (size_t i = 0; i < PM_SRC__N && r == 0; i++)
 		r = pm_source__on(s->ctx, i) ? pm_sources[i]->enable(s) : 0;
 	s->t_prev_ns = s->t_now_ns = s->t_enable_ns;
+	/* a report before any good read (every device gone) is dated at the start, not 1970 */
+	s->wall_now_ns = pm_ctx__wall_ns(s->ctx);
 	s->enabled = r == 0;
 	return r < 0 ? failed(s, "starting the counters", r, false) : r;
 }

@@ -1115,6 +1115,22 @@ class Simulated(unittest.TestCase):
         self.assertNotIn('the rest go on', r.stderr)
         self.assertEqual(len([l for l in r.stdout.splitlines() if 'hif_rd' in l]), 3)
 
+    def test_vanish_before_any_read(self):
+        # the only device gone before its first read: <not counted>, dated at the start
+        # of the run (the simulator's wall clock), not at 1970
+        fd, path = tempfile.mkstemp(suffix='.scn')
+        with os.fdopen(fd, 'w') as f:
+            f.write('at 2s vanish sys/class/hwmon/hwmon1/tile0\n')
+        try:
+            r = run('--sim', 'bluefield2:scenario=' + path, 'stat', '-a', '-x,', '-e',
+                    'bfperf/tile0/MEMORY_READS/', '--', 'sleep', '4')
+        finally:
+            os.unlink(path)
+        self.assertNotEqual(r.returncode, 0)
+        row = [w for w in csv.DictReader(io.StringIO(r.stdout)) if w['type'] == 'total'][0]
+        self.assertIn('lost', row['flags'])
+        self.assertFalse(row['timestamp'].startswith('1970'), row)
+
 
 class OutputFailures(unittest.TestCase):
     """A failed write is an error naming the file; a lost device or pmumon's own failure
