@@ -11,7 +11,7 @@ the median of RUNS interleaved runs, measured in this one run on this machine;
 pmumon's figures as ratios to perf's.
 
 The tree is a kernel's: Debian's linux-source-6.12 (scripts/perf-tree extracts its
-tools/perf/pmu-events, 25 MB of JSON in 800 files); the simulated AMD Zen 2 picks its
+tools/perf/pmu-events, 23.7 MB of JSON in 801 files); the simulated AMD Zen 2 picks its
 mapfile's amdzen2 row, and this machine's own CPU its row ('pmumon+tree live'). Give
 --tree DIR for another checkout. Where no kernel source is installed, or with
 --synthetic, the tree is made of the perf files committed in tests/data/pmu-events,
