@@ -225,7 +225,8 @@ static int buckets_of(struct pm_out *o, const struct pm_report *r, int aw)
 
 		if (aw && !l)
 			return -ENOMEM;
-		same &= b->label[i] == text && b->cgroup[i] == r->rows[i].cgroup;
+		/* (after a resize the arrays hold nothing yet: not read) */
+		same = same && b->label[i] == text && b->cgroup[i] == r->rows[i].cgroup;
 		b->label[i] = text;
 		b->cgroup[i] = r->rows[i].cgroup;
 	}
