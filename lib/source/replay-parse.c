@@ -275,6 +275,7 @@ static int add_series(struct pm_replay_parser *p, const struct pm_replay_series 
 	s->line = p->line;
 	s->last_sample = SIZE_MAX;
 	s->topo_cpu = -1;
+	s->event = s->q_event = SIZE_MAX; /* no event of a list yet */
 	rp->n_series++;
 	if (!s->unit || !s->printed || !s->device)
 		return -ENOMEM;
@@ -329,7 +330,9 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 {
 	struct pm_replay *rp = p->rp;
 	struct pm_replay_series *s = rp->n_series ? &rp->series[p->hint % rp->n_series] : NULL;
-	struct pm_replay_series key = { .cpu = cpu, .socket = socket, .die = die, .core = core };
+	struct pm_replay_series key = {
+		.cpu = cpu, .socket = socket, .die = die, .core = core, .channel = -1
+	};
 	size_t i;
 	int r;
 
@@ -1728,6 +1731,9 @@ int pm_replay__rewind(struct pm_replay *rp)
 {
 	struct pm_replay_parser *p = rp->parser;
 
+	if (rp->feeder)
+		return pm_replay_feed__rewind(rp);
+
 	for (size_t i = 0; i < rp->n_series; i++)
 		rp->series[i].last_sample = SIZE_MAX; /* playing marks them again */
 	p->playing = true;
@@ -1743,6 +1749,9 @@ int pm_replay__next_sample(struct pm_replay *rp)
 {
 	struct pm_replay_parser *p = rp->parser;
 	int r;
+
+	if (rp->feeder)
+		return pm_replay_feed__next(rp);
 
 	if (!p->playing || p->played >= rp->n_samples)
 		return -ENODATA; /* what was appended since the first pass is not played */
@@ -1766,6 +1775,8 @@ int pm_replay__next_sample(struct pm_replay *rp)
 
 const struct pm_diag *pm_replay__play_error(const struct pm_replay *rp)
 {
+	if (rp->feeder)
+		return pm_replay_feed__error(rp);
 	return &rp->parser->own;
 }
 
@@ -1785,6 +1796,7 @@ void pm_replay__free(struct pm_replay *rp)
 		free(p->buf);
 		free(p);
 	}
+	pm_replay_feed__free(rp->feeder);
 	for (size_t i = 0; i < rp->n_series; i++) {
 		free(rp->series[i].name);
 		free(rp->series[i].pmu);

@@ -36,6 +36,7 @@ struct pm_replay_series {
 	int socket;   /* -1: unknown */
 	int die;      /* -1: unknown */
 	int core;     /* -1: unknown (perf --per-core) */
+	int channel;  /* a channel row of a pmumon recording: its PMU stands for the channel */
 	size_t line;  /* where it first appears */
 	bool counted; /* a row: some sample has a count or <not counted> (not only
 		       * <not supported>, which is left out) */
@@ -76,6 +77,7 @@ struct pm_replay_sample {
 };
 
 struct pm_replay_parser;
+struct pm_replay_feeder;
 
 struct pm_replay {
 	char *name; /* the file, for messages */
@@ -90,6 +92,8 @@ struct pm_replay {
 	bool simulated;
 	char *sim_platform;
 	struct pm_replay_parser *parser; /* the file, read again sample by sample */
+	struct pm_replay_feeder *feeder; /* or the caller's samples (pm_replay__feed) */
+	uint64_t start_ns;		 /* when the first sample began (a feed's window) */
 
 	/* playing it back */
 	size_t next;		     /* the next sample a read takes */
@@ -109,6 +113,12 @@ int pm_replay__rewind(struct pm_replay *rp);
  * pm_replay__play_error). */
 int pm_replay__next_sample(struct pm_replay *rp);
 const struct pm_diag *pm_replay__play_error(const struct pm_replay *rp);
+
+/* replay-feed.c: a feed's pm_replay__rewind, pm_replay__next_sample, play error and free. */
+int pm_replay_feed__rewind(struct pm_replay *rp);
+int pm_replay_feed__next(struct pm_replay *rp);
+const struct pm_diag *pm_replay_feed__error(const struct pm_replay *rp);
+void pm_replay_feed__free(struct pm_replay_feeder *f);
 
 /* replay-parse.c: Exposed for testing: a perf stat -x aggregation id. */
 int pm_replay_parse_aggr_id(const char *s, int *ret_cpu, int *ret_socket, int *ret_die,
