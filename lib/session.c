@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "ctx.h"
+#include "source/replay.h"
 #include "pmu.h"
 #include "sched.h"
 #include "topo.h"
@@ -214,6 +215,13 @@ int pm_session__open_counters(struct pm_session *s, struct pm_diag *reterr)
 		r = pm_source__on(s->ctx, i) ? pm_sources[i]->open(s, reterr) : 0;
 		if (r < 0)
 			return r;
+	}
+	if (pm_session__counter_count(s) == 0 && s->ctx->replay) {
+		pm_diag_set(reterr, "",
+			    "%s has no counts of the events asked for, or of those "
+			    "the metrics read",
+			    s->ctx->replay->name);
+		return -ENOENT;
 	}
 	if (pm_session__counter_count(s) == 0) {
 		pm_diag_set(reterr, "", "none of the events is supported here");

@@ -1,11 +1,64 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The store's SQLite handle, for the store's own other files (export.c). */
+/* The store's insides, for its own files (store.c writes, read.c reads, feed.c plays). */
 #ifndef PMUMON_CLI_STORE_DB_H
 #define PMUMON_CLI_STORE_DB_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
 
-struct store;
+#include "store.h"
+
+/* A row's labels, kept from the first report until its series are written. */
+struct store_label {
+	char *event, *unit, *device, *domain, *source, *cgroup;
+	char place[128];
+	int socket, die, channel, subchannel, cpu;
+	unsigned flags;
+};
+/* One value of a block, and one interval's times. */
+struct store_cell {
+	uint64_t raw, ena, run;
+	double value;
+	unsigned flags, covered, instances;
+};
+struct store_when {
+	uint64_t t_ns, wall_ns, duration_ns;
+};
+
+struct store {
+	sqlite3 *db; /* NULL: a lazy store before its first interval */
+	char *path;
+	long long run;
+	long long *series; /* per row of the reports */
+	size_t n_series;
+	struct store_label *labels; /* from the first report on */
+	bool series_written;
+	sqlite3_stmt *ins_sample;
+	/* a block's values in as few statements as SQLite's limit on parameters allows:
+	 * ins_rows of chunk rows each, and ins_rest for the rest (per-statement work is most
+	 * of an insert's) */
+	sqlite3_stmt *ins_rows, *ins_rest;
+	size_t chunk;
+	char err[512];
+	/* writing: intervals are kept in a block of up to batch and written as one row per
+	 * series (docs/record.md), one transaction */
+	unsigned batch, pending;
+	struct store_cell *blk;	  /* [series * batch + interval] */
+	struct store_when *blk_t; /* [interval] */
+	unsigned char *scratch;	  /* the BLOBs of a block being written */
+	bool in_tx, written, lazy, created, overwrite;
+	uint64_t max_bytes;
+	struct store_run pending_run; /* its words in run_text */
+	char *run_text[7];
+};
+
 sqlite3 *store_db(struct store *st);
+int store_open_db(const char *path, int flags, struct store **ret, const char **ret_err);
+int store_check_version(struct store *st, bool create, const char **ret_err);
+int store_fail(struct store *st, const char **ret_err, const char *what);
+int store_exec(struct store *st, const char *sql, const char **ret_err);
+long long store_query_int(struct store *st, const char *sql);
+bool store_has_column(struct store *st, const char *table, const char *column);
 
 #endif

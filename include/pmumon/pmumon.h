@@ -699,10 +699,10 @@ PM_API int pm_evlist__add_recorded_event(struct pm_evlist *l, const char *name,
  * rows (pm_ctx_opts.replay).
  */
 struct pm_replay_feed_series {
-	const char *event;  /* as the rows named it: "ali_drw/hif_rd/", "cpu-clock" */
-	const char *unit;   /* NULL or "": a plain count */
-	const char *device; /* the PMU instance of a row per device, else NULL */
-	const char *cgroup; /* counted in this cgroup; NULL: none */
+	const char *event;    /* as the rows named it: "ali_drw/hif_rd/", "cpu-clock" */
+	const char *unit;     /* NULL or "": a plain count */
+	const char *device;   /* the PMU instance of a row per device, else NULL */
+	const char *cgroup;   /* counted in this cgroup; NULL: none */
 	int cpu, socket, die; /* -1: not part of the row */
 	/* a row per memory channel (--per-channel): its channel within die, else -1; it
 	 * stands for a PMU of the event's family placed there */
@@ -713,13 +713,13 @@ struct pm_replay_feed_series {
 };
 struct pm_replay_feed_value {
 	uint64_t raw, enabled_ns, running_ns;
-	double value;	 /* scaled for multiplexing and unit; NaN: not counted */
-	unsigned flags;	 /* the row's PM_ROW_* */
+	double value;		     /* scaled for multiplexing and unit; NaN: not counted */
+	unsigned flags;		     /* the row's PM_ROW_* */
 	unsigned covered, instances; /* of the row (instances 0: not said) */
 };
 struct pm_replay_feed {
-	size_t size;	  /* sizeof(struct pm_replay_feed) */
-	const char *name; /* the recording, for messages */
+	size_t size;				    /* sizeof(struct pm_replay_feed) */
+	const char *name;			    /* the recording, for messages */
 	const struct pm_replay_feed_series *series; /* copied */
 	size_t n_series;
 	size_t n_samples; /* how many next() gives */

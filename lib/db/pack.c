@@ -511,8 +511,8 @@ static void place_instances(struct pm_ctx *ctx, struct pm_db *db)
 			int die, ch, sub;
 
 			if (p->place_fixed || !topo_applies(tp, p) ||
-			    pm_place_decode(&tp->rule, p->name, p->family,
-								    &addr, &die, &ch, &sub) < 0)
+			    pm_place_decode(&tp->rule, p->name, p->family, &addr, &die, &ch, &sub) <
+				    0)
 				continue;
 			pl->die = die;
 			pl->channel = ch;

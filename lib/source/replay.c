@@ -304,8 +304,7 @@ static int add_channel_pmu(struct pm_ctx *ctx, const struct pm_replay_series *s)
 	*pl = (struct pm_pmu_place){ .die = PM_MAX(s->die, 0),
 				     .channel = s->channel,
 				     .subchannel = -1 };
-	snprintf(pl->channel_label, sizeof(pl->channel_label), "die%d/ch%d", pl->die,
-		 pl->channel);
+	snprintf(pl->channel_label, sizeof(pl->channel_label), "die%d/ch%d", pl->die, pl->channel);
 	snprintf(pl->label, sizeof(pl->label), "%s", pl->channel_label);
 	r = pm_ctx__add_pmu(ctx, p);
 	if (r < 0)
@@ -329,6 +328,41 @@ int pm_replay__discover(struct pm_ctx *ctx)
 	if (r == 0)
 		r = build_topology(ctx, rp);
 	return r;
+}
+
+bool pm_replay__recorded(struct pm_ctx *ctx, const char *family, const char *name)
+{
+	const struct pm_replay *rp = ctx->replay;
+
+	for (size_t i = 0; i < rp->n_series; i++) {
+		const struct pm_replay_series *s = &rp->series[i];
+		const struct pm_pmu *p = s->pmu ? find_pmu(ctx, s->pmu) : NULL;
+
+		size_t n = strlen(family);
+
+		/* "ali_drw/cycle/", or bare "cycle" */
+		if (!s->counted || !p || strcmp(p->family, family) != 0)
+			continue;
+		if (!strcmp(s->name, name) || (!strncmp(s->name, family, n) && s->name[n] == '/' &&
+					       !strncmp(s->name + n + 1, name, strlen(name)) &&
+					       !strcmp(s->name + n + 1 + strlen(name), "/")))
+			return true;
+	}
+	return false;
+}
+
+bool pm_replay__adds_instances(struct pm_ctx *ctx, const char *family)
+{
+	const struct pm_replay *rp = ctx->replay;
+
+	for (size_t i = 0; i < rp->n_series; i++) {
+		const struct pm_replay_series *s = &rp->series[i];
+		const struct pm_pmu *p = s->pmu ? find_pmu(ctx, s->pmu) : NULL;
+
+		if (s->counted && s->max_instances > 1 && !strcmp(p ? p->family : s->name, family))
+			return true;
+	}
+	return false;
 }
 
 static bool in_list(const char *list, const char *name)

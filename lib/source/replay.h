@@ -130,6 +130,12 @@ int pm_replay_split_name(const char *printed, char **ret_name, char **ret_pmu);
  * sample read, and its wall clock. */
 uint64_t pm_replay__mono_ns(struct pm_ctx *ctx);
 uint64_t pm_replay__wall_ns(struct pm_ctx *ctx);
+/* replay.c: has the recording counts of event name on a PMU of family (cycle on ali_drw,
+ * a sysfs alias the pack does not list)? */
+bool pm_replay__recorded(struct pm_ctx *ctx, const char *family, const char *name);
+/* replay.c: does a row of the recording on a PMU of family add up several instances (a
+ * channel, die or socket row)? */
+bool pm_replay__adds_instances(struct pm_ctx *ctx, const char *family);
 /* replay.c: discovery for a recording: its PMUs and CPUs. */
 int pm_replay__discover(struct pm_ctx *ctx);
 /* The machine's pack_matches: does a pack match the recording (named by --pack, or its Match.Pmu family)?
