@@ -541,25 +541,49 @@ static int replay_into(const struct report_args *a, struct rep_data *d,
 	return r;
 }
 
-/* The stored series shown, read as they were recorded, at the intervals of d's axis. */
-static int stored_into(const struct report_args *a, struct store *st, struct rep_data *d,
-		       const struct store_series *s, size_t n_s, const struct store_sample *axis)
+/* The stored series shown, read as they were recorded, at the intervals of d's axis: one
+ * pass over the run's rows. */
+static int stored_into(const struct report_args *a, struct store *st, long long run,
+		       struct rep_data *d, const struct store_series *s, size_t n_s,
+		       const struct store_sample *axis)
 {
-	for (size_t i = 0; i < n_s; i++) {
+	long long *ids = calloc(n_s + 1, sizeof(*ids));
+	double **v = calloc(n_s + 1, sizeof(*v));
+	unsigned **fl = calloc(n_s + 1, sizeof(*fl));
+	size_t first = d->n_s, n = 0;
+	int r = ids && v && fl ? 0 : -ENOMEM;
+
+	for (size_t i = 0; r == 0 && i < n_s; i++) {
 		long k;
-		struct rep_series *rs;
 
 		if (!wanted(a, s[i].name))
 			continue;
 		k = add_series(d, s[i].name, s[i].unit, s[i].place, s[i].metric,
 			       !s[i].metric && !s[i].snapshot, false, d->n);
-		if (k < 0 || store_values(st, s[i].id, axis, d->n, d->s[k].v, d->s[k].flags) < 0) {
-			cli_error("reading '%s' failed", a->path);
-			return EXIT_FAIL;
+		if (k < 0) {
+			r = (int)k;
+			break;
 		}
-		rs = &d->s[k];
+		ids[n++] = s[i].id;
+	}
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		v[i] = d->s[first + i].v;
+		fl[i] = d->s[first + i].flags;
+	}
+	if (r == 0)
+		r = store_values(st, run, axis, d->n, ids, n, v, fl);
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		struct rep_series *rs = &d->s[first + i];
+
 		for (size_t j = 0; rs->rate && j < d->n; j++)
 			rs->v[j] = d->dur_ns[j] > 0 ? rs->v[j] / ((double)d->dur_ns[j] / 1e9) : NAN;
+	}
+	free(ids);
+	free(v);
+	free(fl);
+	if (r < 0) {
+		cli_error("reading '%s' failed%s", a->path, r == -ENOMEM ? ": out of memory" : "");
+		return EXIT_FAIL;
 	}
 	return 0;
 }
@@ -702,7 +726,7 @@ static int load_recording(const struct report_args *a, struct rep_data *d)
 		r = EXIT_USAGE;
 	}
 	if (r == 0 && as_kept)
-		r = stored_into(a, st, d, s, (size_t)n_s, all + i0);
+		r = stored_into(a, st, info->id, d, s, (size_t)n_s, all + i0);
 	else if (r == 0)
 		r = replay_into(a, d, s, (size_t)n_s, all[i0].t_ns, all[i1 - 1].t_ns, false);
 	/* the plots and the page show the machine's total with the places, computed from the

@@ -2,12 +2,13 @@
 /*
  * A recording's run played back by the library (pm_replay__feed): its
  * event series as the rows that were recorded name them, and each
- * interval's values read from SQLite as the session asks for them. Only
+ * interval's values read from SQLite as the session asks for them: one
+ * pass over the run's rows in their primary key's order (run, t_ns,
+ * series), a block's rows side by side, each decoded once, only those of
  * the series the session reads (the events asked for, and those a metric
- * needs) are read at all: one cursor each, walking its (series, t_ns)
- * primary key in step with the run's samples. Metrics are never taken
- * from the file: the library computes them again from the raw deltas, the
- * same engine as stat, at whatever rows the session groups by.
+ * needs). Metrics are never taken from the file: the library computes them
+ * again from the raw deltas, the same engine as stat, at whatever rows the
+ * session groups by.
  */
 #include <errno.h>
 #include <math.h>
@@ -23,16 +24,22 @@
 struct feed_series {
 	long long id;
 	char *name, *unit, *device, *cgroup;
-	sqlite3_stmt *cur; /* NULL: not read */
-	int64_t at;	   /* the t_ns of the row cur is on; -1: none left */
+	bool read;			  /* the session reads it */
+	bool have;			  /* the current block has a row of it */
+	struct pm_replay_feed_value *blk; /* that row's values, decoded */
+	size_t cap_blk;
 };
 
 struct store_feed {
 	struct store *st;
+	long long run;
 	struct store_sample *axis;
 	size_t n_axis, next;
-	struct feed_series *s;
+	struct feed_series *s; /* by id */
 	size_t n;
+	sqlite3_stmt *cur; /* the pass over the rows */
+	int rc;		   /* its last step's */
+	int64_t block;	   /* the block whose rows are decoded; -1: none yet */
 	struct pm_replay_feed_series *desc;
 	char sim_platform[64], cpuid[128];
 	char name[4200];
@@ -82,8 +89,7 @@ static int load_series(struct store_feed *f, long long run, bool per_channel)
 					   .name = dup_col(q, 1),
 					   .unit = dup_col(q, 2),
 					   .device = dup_col(q, 3),
-					   .cgroup = dup_col(q, 8),
-					   .at = -1 };
+					   .cgroup = dup_col(q, 8) };
 		f->n++;
 		if (!s->name)
 			r = sqlite3_column_type(q, 1) == SQLITE_NULL ? -EINVAL : -ENOMEM;
@@ -103,123 +109,111 @@ static int load_series(struct store_feed *f, long long run, bool per_channel)
 	return r;
 }
 
-/* Interval k of n of the block row q is on, its columns raw, enabled_ns, running_ns,
- * value, flags, covered, instances from column at: numbers (n = 1) or BLOBs of n. */
-static void row_value(sqlite3_stmt *q, int at, unsigned k, unsigned n,
-		      struct pm_replay_feed_value *v)
+/* value / raw of an interval that ran throughout: its event's scale (0: none). */
+static double scale_of(const struct pm_replay_feed_value *v)
 {
-	static const int width[7] = { 8, 8, 8, 8, 4, 4, 4 };
-	uint64_t x[7];
-
-	if (n > 1 && sqlite3_column_type(q, at) == SQLITE_BLOB) {
-		for (int c = 0; c < 7; c++) {
-			const unsigned char *p = sqlite3_column_blob(q, at + c);
-
-			if (!p || sqlite3_column_bytes(q, at + c) < (int)(width[c] * n)) {
-				v->value = NAN; /* not a block pmumon wrote: not counted */
-				v->flags = PM_ROW_NOT_COUNTED;
-				return;
-			}
-			x[c] = store_le(p + width[c] * k, width[c]);
-		}
-		v->raw = x[0];
-		v->enabled_ns = x[1];
-		v->running_ns = x[2];
-		memcpy(&v->value, &x[3], sizeof(v->value));
-		v->flags = (unsigned)x[4];
-		v->covered = (unsigned)x[5];
-		v->instances = (unsigned)x[6];
-		return;
-	}
-	v->raw = (uint64_t)sqlite3_column_int64(q, at);
-	v->enabled_ns = (uint64_t)sqlite3_column_int64(q, at + 1);
-	v->running_ns = (uint64_t)sqlite3_column_int64(q, at + 2);
-	v->value = sqlite3_column_type(q, at + 3) == SQLITE_NULL ? NAN :
-								   sqlite3_column_double(q, at + 3);
-	v->flags = (unsigned)sqlite3_column_int(q, at + 4);
-	v->covered = (unsigned)CLI_MAX(sqlite3_column_int(q, at + 5), 0);
-	v->instances = (unsigned)CLI_MAX(sqlite3_column_int(q, at + 6), 0);
+	return v->raw > 0 && !isnan(v->value) && v->enabled_ns == v->running_ns ?
+		       v->value / (double)v->raw :
+		       0;
 }
 
-/* Each series' scale, instances and whether it ever counted, from the window's first
- * interval (a recording's rows are the same every interval); a scale from a later value
- * where that one did not run throughout. */
+static long series_at(const struct store_feed *f, long long id);
+
+/*
+ * Each series' scale, instances and whether it ever counted, from the window's first
+ * interval (a recording's rows are the same every interval); a scale from the first
+ * interval that ran throughout with a count among its first 1,024 where that one did
+ * not (the first intervals of an event that rarely counts may have none).
+ */
 static int describe(struct store_feed *f)
 {
-	sqlite3 *db = store_db(f->st);
-	sqlite3_stmt *q, *later;
-	int r = 0;
+	size_t last = CLI_MIN(f->n_axis, (size_t)1024) - 1;
+	sqlite3_stmt *q = NULL;
+	int r = store_value_scan(f->st, f->run, f->axis[0].block_t_ns, f->axis[last].block_t_ns,
+				 &q);
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT raw, enabled_ns, running_ns, value, flags, covered, instances"
-			       " FROM value WHERE series = ? AND t_ns = ?",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT value / raw FROM value WHERE series = ? AND raw > 0 AND"
-			       " running_ns = enabled_ns AND typeof(value) = 'real' LIMIT 1",
-			       -1, &later, NULL) != SQLITE_OK) {
-		sqlite3_finalize(q);
-		return -EIO;
-	}
-	for (size_t i = 0; i < f->n && r == 0; i++) {
-		struct pm_replay_feed_series *d = &f->desc[i];
-		struct pm_replay_feed_value v = { 0 };
+	while (r == 0 && sqlite3_step(q) == SQLITE_ROW) {
+		bool first = sqlite3_column_int64(q, 0) == f->axis[0].block_t_ns;
+		long i = series_at(f, sqlite3_column_int64(q, 1));
+		struct pm_replay_feed_series *d = i >= 0 ? &f->desc[i] : NULL;
+		unsigned n = store_row_n(q, 2);
+		struct pm_replay_feed_value v;
 
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, f->s[i].id);
-		sqlite3_bind_int64(q, 2, f->axis[0].block_t_ns);
-		if (sqlite3_step(q) == SQLITE_ROW) {
-			row_value(q, 0, f->axis[0].k, f->axis[0].n, &v);
+		if (!d)
+			continue;
+		if (first) {
+			store_row_value(q, 2, f->axis[0].k, n, &v);
 			d->instances = v.instances;
 			d->unsupported = v.flags & PM_ROW_UNSUPPORTED;
-			if (v.raw > 0 && !isnan(v.value) && v.enabled_ns == v.running_ns)
-				d->scale = v.value / (double)v.raw;
 		}
-		if (d->scale > 0 || d->unsupported)
-			continue;
-		sqlite3_reset(later);
-		sqlite3_bind_int64(later, 1, f->s[i].id);
-		if (sqlite3_step(later) == SQLITE_ROW)
-			d->scale = sqlite3_column_double(later, 0);
+		for (unsigned k = first ? f->axis[0].k : 0; k < n && !(d->scale > 0); k++) {
+			store_row_value(q, 2, k, n, &v);
+			d->scale = scale_of(&v);
+		}
 	}
 	sqlite3_finalize(q);
-	sqlite3_finalize(later);
 	return r;
 }
 
-/* The row a series' cursor is on: its t_ns, or -1 when it has no more. */
-static void advance(struct feed_series *s)
+/* Series id's index in f->s (sorted by id), or -1. */
+static long series_at(const struct store_feed *f, long long id)
 {
-	s->at = sqlite3_step(s->cur) == SQLITE_ROW ? sqlite3_column_int64(s->cur, 0) : -1;
+	size_t lo = 0, hi = f->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (f->s[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->n && f->s[lo].id == id ? (long)lo : -1;
 }
 
 static int feed_start(void *arg, const bool *read, size_t n, char *why, size_t size)
 {
 	struct store_feed *f = arg;
-	sqlite3 *db = store_db(f->st);
+	int r;
 
 	f->next = 0;
-	for (size_t i = 0; i < f->n && i < n; i++) {
-		struct feed_series *s = &f->s[i];
+	f->block = -1;
+	for (size_t i = 0; i < f->n; i++)
+		f->s[i].read = i < n && read[i];
+	sqlite3_finalize(f->cur);
+	f->cur = NULL;
+	r = store_value_scan(f->st, f->run, f->axis[0].block_t_ns,
+			     f->axis[f->n_axis - 1].block_t_ns, &f->cur);
+	if (r < 0) {
+		snprintf(why, size, "reading its values: %s", sqlite3_errmsg(store_db(f->st)));
+		return r;
+	}
+	f->rc = sqlite3_step(f->cur);
+	return 0;
+}
 
-		sqlite3_finalize(s->cur);
-		s->cur = NULL;
-		s->at = -1;
-		if (!read[i])
+/* The rows of block key decoded for the series read: the pass moves on to them. 0, or
+ * -ENOMEM. */
+static int take_block(struct store_feed *f, int64_t key)
+{
+	for (size_t i = 0; i < f->n; i++)
+		f->s[i].have = false;
+	f->block = key;
+	while (f->rc == SQLITE_ROW && sqlite3_column_int64(f->cur, 0) < key)
+		f->rc = sqlite3_step(f->cur); /* a row of no sample: not one pmumon wrote */
+	for (; f->rc == SQLITE_ROW && sqlite3_column_int64(f->cur, 0) == key;
+	     f->rc = sqlite3_step(f->cur)) {
+		long i = series_at(f, sqlite3_column_int64(f->cur, 1));
+		struct feed_series *s = i >= 0 ? &f->s[i] : NULL;
+		unsigned n = store_row_n(f->cur, 2);
+
+		if (!s || !s->read)
 			continue;
-		if (sqlite3_prepare_v2(db,
-				       "SELECT t_ns, raw, enabled_ns, running_ns, value, flags,"
-				       " covered, instances FROM value WHERE series = ? AND"
-				       " t_ns >= ? AND t_ns <= ? ORDER BY t_ns",
-				       -1, &s->cur, NULL) != SQLITE_OK) {
-			snprintf(why, size, "reading its values: %s", sqlite3_errmsg(db));
-			return -EIO;
-		}
-		sqlite3_bind_int64(s->cur, 1, s->id);
-		sqlite3_bind_int64(s->cur, 2, f->axis[0].block_t_ns);
-		sqlite3_bind_int64(s->cur, 3, f->axis[f->n_axis - 1].block_t_ns);
-		advance(s);
+		if (cli_grow((void **)&s->blk, &s->cap_blk, n, sizeof(*s->blk)) < 0)
+			return -ENOMEM;
+		for (unsigned k = 0; k < n; k++)
+			store_row_value(f->cur, 2, k, n, &s->blk[k]);
+		s->have = true;
 	}
 	return 0;
 }
@@ -237,21 +231,21 @@ static int feed_next(void *arg, uint64_t *ret_t_ns, uint64_t *ret_wall_ns,
 	smp = &f->axis[f->next++];
 	*ret_t_ns = (uint64_t)smp->t_ns;
 	*ret_wall_ns = (uint64_t)CLI_MAX(smp->wall_ns, 0);
+	if (smp->block_t_ns != f->block && take_block(f, smp->block_t_ns) < 0) {
+		snprintf(why, size, "out of memory");
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < f->n; i++) {
-		struct feed_series *s = &f->s[i];
-		struct pm_replay_feed_value *v = &vals[i];
+		const struct feed_series *s = &f->s[i];
 
-		if (!s->cur)
+		if (!s->read)
 			continue;
-		/* a block's row serves each of its intervals; past it, the next */
-		while (s->at >= 0 && s->at < smp->block_t_ns)
-			advance(s); /* a value of no sample: not one pmumon wrote */
-		if (s->at != smp->block_t_ns) {
-			v->value = NAN; /* no value in this interval: not counted */
-			v->flags = PM_ROW_NOT_COUNTED;
+		if (!s->have || smp->k >= s->cap_blk) {
+			vals[i].value = NAN; /* no value in this interval: not counted */
+			vals[i].flags = PM_ROW_NOT_COUNTED;
 			continue;
 		}
-		row_value(s->cur, 1, smp->k, smp->n, v);
+		vals[i] = s->blk[smp->k];
 	}
 	return 0;
 }
@@ -260,8 +254,9 @@ void store_feed_free(struct store_feed *f)
 {
 	if (!f)
 		return;
+	sqlite3_finalize(f->cur);
 	for (size_t i = 0; i < f->n; i++) {
-		sqlite3_finalize(f->s[i].cur);
+		free(f->s[i].blk);
 		free(f->s[i].name);
 		free(f->s[i].unit);
 		free(f->s[i].device);
@@ -297,6 +292,7 @@ int store_feed(struct store *st, long long run, int64_t from_ns, int64_t to_ns,
 		if (r == -ENODATA)
 			*ret_err = "a recording with no intervals there";
 	}
+	f->run = info->id;
 	if (r == 0)
 		r = load_series(f, info->id, !strcmp(info->aggr, "channel"));
 	if (r == 0 && !f->n) {

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "pmumon/pmumon.h"
 #include "store-db.h"
 #include "store.h"
 
@@ -62,8 +63,7 @@ int store_run(struct store *st, long long run, struct store_run_info *ret)
 		run = store_last_run(st);
 	snprintf(sql, sizeof(sql),
 		 "SELECT id, started_wall_ns, command, version, platform, simulated, sim_platform,"
-		 " interval_ms, aggr, %s, %s, (SELECT count(*) FROM sample WHERE run = run.id)"
-		 " FROM run WHERE id = ?",
+		 " interval_ms, aggr, %s, %s FROM run WHERE id = ?",
 		 v2 ? "cpuid" : "NULL", v4 ? "defines, ended_wall_ns, lost" : "NULL, NULL, NULL");
 	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
@@ -85,7 +85,6 @@ int store_run(struct store *st, long long run, struct store_run_info *ret)
 		text_col(q, 10, i->defines, sizeof(i->defines));
 		i->ended_wall_ns = sqlite3_column_int64(q, 11);
 		text_col(q, 12, i->lost, sizeof(i->lost));
-		i->n_samples = (size_t)sqlite3_column_int64(q, 13);
 		r = 0;
 	}
 	sqlite3_finalize(q);
@@ -105,41 +104,36 @@ uint64_t store_le(const unsigned char *p, int width)
 static int expand(sqlite3_stmt *q, int64_t from_ns, int64_t to_ns, struct store_sample **out,
 		  size_t *n, size_t *cap)
 {
-	int64_t last = sqlite3_column_int64(q, 0), wall = sqlite3_column_int64(q, 1);
-	int blocks = sqlite3_column_int(q, 3);
+	int64_t key = sqlite3_column_int64(q, 0), wall = sqlite3_column_int64(q, 1);
+	int count = sqlite3_column_int(q, 3);
 	const unsigned char *len = sqlite3_column_blob(q, 4);
-	unsigned count = blocks > 1 && len && sqlite3_column_bytes(q, 4) == 8 * blocks ?
-				 (unsigned)blocks :
-				 1;
-	int64_t end = last;
+	unsigned k, blocks = count > 1 && len && sqlite3_column_bytes(q, 4) == 8 * count ?
+				     (unsigned)count :
+				     1;
+	int64_t last = key, end = key;
 
-	/* each interval's end: the block's, less the lengths of the ones after it */
-	for (unsigned k = count; k-- > 0;) {
-		int64_t dur = count > 1 ? (int64_t)store_le(len + 8 * k, 8) :
-					  sqlite3_column_int64(q, 2);
-		struct store_sample *s;
+	/* interval k ends its length after interval k - 1; the wall clock is the last's */
+	for (k = 1; k < blocks; k++)
+		last += (int64_t)store_le(len + 8 * k, 8);
+	for (k = 0; k < blocks; k++) {
+		int64_t dur = blocks > 1 ? (int64_t)store_le(len + 8 * k, 8) :
+					   sqlite3_column_int64(q, 2);
 
-		if (end >= from_ns && end <= to_ns) {
-			if (cli_grow((void **)out, cap, *n + 1, sizeof(**out)) < 0)
-				return -ENOMEM;
-			s = &(*out)[(*n)++];
-			*s = (struct store_sample){ .t_ns = end,
-						    .wall_ns = wall > 0 ? wall - (last - end) : 0,
-						    .duration_ns = dur,
-						    .block_t_ns = last,
-						    .k = k,
-						    .n = count };
-		}
-		end -= dur;
+		if (k)
+			end += dur;
+		if (end < from_ns || end > to_ns)
+			continue;
+		if (cli_grow((void **)out, cap, *n + 1, sizeof(**out)) < 0)
+			return -ENOMEM;
+		(*out)[(*n)++] = (struct store_sample){ .t_ns = end,
+							.wall_ns = wall > 0 ? wall - (last - end) :
+									      0,
+							.duration_ns = dur,
+							.block_t_ns = key,
+							.k = k,
+							.n = blocks };
 	}
 	return 0;
-}
-
-static int by_t(const void *a, const void *b)
-{
-	const struct store_sample *x = a, *y = b;
-
-	return x->t_ns < y->t_ns ? -1 : x->t_ns > y->t_ns;
 }
 
 long store_samples(struct store *st, long long run, int64_t from_ns, int64_t to_ns,
@@ -148,24 +142,34 @@ long store_samples(struct store *st, long long run, int64_t from_ns, int64_t to_
 	struct store_sample *out = NULL;
 	size_t n = 0, cap = 0;
 	bool blocks = store_has_column(st, "sample", "n");
+	int64_t start = from_ns;
 	sqlite3_stmt *q;
 	int rc, r = 0;
 
+	if (!run)
+		run = store_last_run(st);
+	/* the block that holds from_ns starts before it */
+	if (blocks &&
+	    sqlite3_prepare_v2(st->db, "SELECT max(t_ns) FROM sample WHERE run = ? AND t_ns <= ?",
+			       -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, run);
+		sqlite3_bind_int64(q, 2, from_ns);
+		if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL)
+			start = sqlite3_column_int64(q, 0);
+		sqlite3_finalize(q);
+	}
 	if (sqlite3_prepare_v2(st->db,
 			       blocks ? "SELECT t_ns, wall_ns, duration_ns, n, lengths FROM sample"
-					" WHERE run = ? AND t_ns >= ? ORDER BY t_ns" :
+					" WHERE run = ? AND t_ns >= ? AND t_ns <= ? ORDER BY t_ns" :
 					"SELECT t_ns, wall_ns, duration_ns, 1, NULL FROM sample"
-					" WHERE run = ? AND t_ns >= ? ORDER BY t_ns",
+					" WHERE run = ? AND t_ns >= ? AND t_ns <= ? ORDER BY t_ns",
 			       -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
-	sqlite3_bind_int64(q, 1, run ? run : store_last_run(st));
-	sqlite3_bind_int64(q, 2, from_ns);
-	while (r == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		/* a block's first interval ends a block's length before its last */
-		if (sqlite3_column_int64(q, 0) - sqlite3_column_int64(q, 2) >= to_ns)
-			break;
+	sqlite3_bind_int64(q, 1, run);
+	sqlite3_bind_int64(q, 2, start);
+	sqlite3_bind_int64(q, 3, to_ns);
+	while (r == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW)
 		r = expand(q, from_ns, to_ns, &out, &n, &cap);
-	}
 	sqlite3_finalize(q);
 	if (r == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
 		r = -EIO;
@@ -173,8 +177,6 @@ long store_samples(struct store *st, long long run, int64_t from_ns, int64_t to_
 		free(out);
 		return r;
 	}
-	/* a block's intervals came out last first */
-	qsort(out, n, sizeof(*out), by_t);
 	*ret = out;
 	return (long)n;
 }
@@ -229,65 +231,156 @@ long store_series(struct store *st, long long run, struct store_series **ret)
 	return (long)n;
 }
 
-/* Value k of a block's row (or the row's own, of a block of one). */
-static void take_value(sqlite3_stmt *q, unsigned k, unsigned n, double *ret_value,
-		       unsigned *ret_flags)
+int store_value_scan(struct store *st, long long run, int64_t from_ns, int64_t to_ns,
+		     sqlite3_stmt **ret)
 {
-	const unsigned char *v = NULL, *f = NULL;
+	const char *table = "value";
 
-	if (n > 1 && sqlite3_column_type(q, 1) == SQLITE_BLOB) {
-		v = sqlite3_column_blob(q, 1);
-		if (!v || sqlite3_column_bytes(q, 1) < (int)(8 * n))
-			return;
-		f = sqlite3_column_blob(q, 2);
-		if (!f || sqlite3_column_bytes(q, 2) < (int)(4 * n))
-			return;
-		{
-			uint64_t bits = store_le(v + 8 * k, 8);
-
-			memcpy(ret_value, &bits, sizeof(*ret_value));
-		}
-		*ret_flags = (unsigned)store_le(f + 4 * k, 4);
-		return;
+	if (!store_has_column(st, "value", "run")) {
+		/* version 3 or older: rows by series, each an interval; the same columns */
+		if (sqlite3_exec(st->db,
+				 "CREATE TEMP VIEW IF NOT EXISTS value_by_time AS SELECT s.run AS run,"
+				 " v.t_ns AS t_ns, v.series AS series, v.raw AS raw, v.enabled_ns AS"
+				 " enabled_ns, v.running_ns AS running_ns, v.value AS value, v.flags AS"
+				 " flags, v.covered AS covered, v.instances AS instances FROM value v"
+				 " JOIN series s ON s.id = v.series",
+				 NULL, NULL, NULL) != SQLITE_OK)
+			return -EIO;
+		table = "value_by_time";
 	}
-	*ret_value = sqlite3_column_type(q, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 1);
-	*ret_flags = (unsigned)sqlite3_column_int(q, 2);
+	{
+		char sql[256];
+
+		snprintf(sql, sizeof(sql),
+			 "SELECT t_ns, series, raw, enabled_ns, running_ns, value, flags, covered,"
+			 " instances FROM %s WHERE run = ? AND t_ns >= ? AND t_ns <= ?"
+			 " ORDER BY t_ns, series",
+			 table);
+		if (sqlite3_prepare_v2(st->db, sql, -1, ret, NULL) != SQLITE_OK)
+			return -EIO;
+	}
+	sqlite3_bind_int64(*ret, 1, run);
+	sqlite3_bind_int64(*ret, 2, from_ns);
+	sqlite3_bind_int64(*ret, 3, to_ns);
+	return 0;
 }
 
-int store_values(struct store *st, long long series, const struct store_sample *axis, size_t n,
-		 double *ret_value, unsigned *ret_flags)
+unsigned store_row_n(sqlite3_stmt *q, int at)
 {
-	sqlite3_stmt *q;
-	size_t j = 0;
-	int rc;
+	return sqlite3_column_type(q, at) == SQLITE_BLOB ?
+		       (unsigned)(sqlite3_column_bytes(q, at) / 8) :
+		       1;
+}
 
-	for (size_t i = 0; i < n; i++) {
-		ret_value[i] = NAN;
-		ret_flags[i] = PM_ROW_NOT_COUNTED;
+void store_row_value(sqlite3_stmt *q, int at, unsigned k, unsigned n,
+		     struct pm_replay_feed_value *v)
+{
+	static const int width[7] = { 8, 8, 8, 8, 4, 4, 4 };
+	uint64_t x[7];
+
+	if (n > 1 && sqlite3_column_type(q, at) == SQLITE_BLOB) {
+		for (int c = 0; c < 7; c++) {
+			const unsigned char *p = sqlite3_column_blob(q, at + c);
+
+			if (!p || sqlite3_column_bytes(q, at + c) < (int)(width[c] * n)) {
+				*v = (struct pm_replay_feed_value){ .value = NAN,
+								    .flags = PM_ROW_NOT_COUNTED };
+				return;
+			}
+			x[c] = store_le(p + width[c] * k, width[c]);
+		}
+		v->raw = x[0];
+		v->enabled_ns = x[1];
+		v->running_ns = x[2];
+		memcpy(&v->value, &x[3], sizeof(v->value));
+		v->flags = (unsigned)x[4];
+		v->covered = (unsigned)x[5];
+		v->instances = (unsigned)x[6];
+		return;
 	}
-	if (!n)
-		return 0;
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT t_ns, value, flags FROM value"
-			       " WHERE series = ? AND t_ns >= ? AND t_ns <= ? ORDER BY t_ns",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(q, 1, series);
-	sqlite3_bind_int64(q, 2, axis[0].block_t_ns);
-	sqlite3_bind_int64(q, 3, axis[n - 1].block_t_ns);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+	v->raw = (uint64_t)sqlite3_column_int64(q, at);
+	v->enabled_ns = (uint64_t)sqlite3_column_int64(q, at + 1);
+	v->running_ns = (uint64_t)sqlite3_column_int64(q, at + 2);
+	v->value = sqlite3_column_type(q, at + 3) == SQLITE_NULL ? NAN :
+								   sqlite3_column_double(q, at + 3);
+	v->flags = (unsigned)sqlite3_column_int(q, at + 4);
+	v->covered = (unsigned)CLI_MAX(sqlite3_column_int(q, at + 5), 0);
+	v->instances = (unsigned)CLI_MAX(sqlite3_column_int(q, at + 6), 0);
+}
+
+/* Where series id is in ids, sorted by id with its place (id, index) pairs: its index, or
+ * -1. */
+static long find_id(const long long (*sorted)[2], size_t n, long long id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (sorted[mid][0] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && sorted[lo][0] == id ? (long)sorted[lo][1] : -1;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const long long *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+int store_values(struct store *st, long long run, const struct store_sample *axis, size_t n,
+		 const long long *ids, size_t n_ids, double *const *ret_value,
+		 unsigned *const *ret_flags)
+{
+	long long(*sorted)[2] = calloc(n_ids + 1, sizeof(*sorted));
+	sqlite3_stmt *q = NULL;
+	size_t j = 0;
+	int rc = SQLITE_DONE, r = sorted ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < n_ids; i++)
+		for (size_t k = 0; k < n; k++) {
+			ret_value[i][k] = NAN;
+			ret_flags[i][k] = PM_ROW_NOT_COUNTED;
+		}
+	if (r < 0 || !n || !n_ids) {
+		free(sorted);
+		return r;
+	}
+	for (size_t i = 0; i < n_ids; i++) {
+		sorted[i][0] = ids[i];
+		sorted[i][1] = (long long)i;
+	}
+	qsort(sorted, n_ids, sizeof(*sorted), by_id);
+	r = store_value_scan(st, run, axis[0].block_t_ns, axis[n - 1].block_t_ns, &q);
+	while (r == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t t = sqlite3_column_int64(q, 0);
+		long i = find_id(sorted, n_ids, sqlite3_column_int64(q, 1));
+		unsigned rows = store_row_n(q, 2);
 
 		while (j < n && axis[j].block_t_ns < t)
 			j++;
 		if (j == n)
 			break;
-		/* a value of no sample is not one pmumon wrote */
-		for (; j < n && axis[j].block_t_ns == t; j++)
-			take_value(q, axis[j].k, axis[j].n, &ret_value[j], &ret_flags[j]);
+		if (i < 0)
+			continue; /* a series not shown */
+		/* a row of no sample is not one pmumon wrote */
+		for (size_t jj = j; jj < n && axis[jj].block_t_ns == t; jj++) {
+			struct pm_replay_feed_value v;
+
+			store_row_value(q, 2, axis[jj].k, rows, &v);
+			ret_value[i][jj] = v.value;
+			ret_flags[i][jj] = v.flags;
+		}
 	}
 	sqlite3_finalize(q);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -EIO;
+	free(sorted);
+	if (r == 0 && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = -EIO;
+	return r;
 }
 
 bool store_is_recording(const char *path)

@@ -43,10 +43,12 @@ struct store {
 	char err[512];
 	/* writing: intervals are kept in a block of up to batch and written as one row per
 	 * series (docs/record.md), one transaction */
-	unsigned batch, pending;
-	struct store_cell *blk;	  /* [series * batch + interval] */
-	struct store_when *blk_t; /* [interval] */
-	unsigned char *scratch;	  /* the BLOBs of a block being written */
+	unsigned batch;		   /* intervals a transaction holds at most */
+	unsigned block_cap;	   /* intervals a block holds at most */
+	unsigned n_blk, committed; /* intervals in the block, and of them committed */
+	struct store_cell *blk;	   /* [series * block_cap + interval] */
+	struct store_when *blk_t;  /* [interval] */
+	unsigned char *scratch;	   /* the BLOBs of a block being written */
 	bool in_tx, written, lazy, created, overwrite;
 	uint64_t max_bytes;
 	struct store_run pending_run; /* its words in run_text */
@@ -54,6 +56,21 @@ struct store {
 };
 
 sqlite3 *store_db(struct store *st);
+/*
+ * The run's value rows of the blocks whose key is in [from_ns, to_ns], in (t_ns, series)
+ * order, one pass: a statement whose columns are t_ns, series, raw, enabled_ns,
+ * running_ns, value, flags, covered, instances (a file of version 3 or older, whose rows
+ * were by series, through a temporary view): 0 or -errno.
+ */
+int store_value_scan(struct store *st, long long run, int64_t from_ns, int64_t to_ns,
+		     sqlite3_stmt **ret);
+/* The intervals a block's row holds (its raw column at `at`: 8 bytes an interval). */
+unsigned store_row_n(sqlite3_stmt *q, int at);
+/* Interval k of n of the block row q is on: its raw, enabled_ns, running_ns, value, flags,
+ * covered, instances from column at on (numbers when n is 1, else BLOBs of n); a row
+ * pmumon did not write is not counted. */
+void store_row_value(sqlite3_stmt *q, int at, unsigned k, unsigned n,
+		     struct pm_replay_feed_value *v);
 int store_open_db(const char *path, int flags, struct store **ret, const char **ret_err);
 int store_check_version(struct store *st, bool create, const char **ret_err);
 int store_fail(struct store *st, const char **ret_err, const char *what);

@@ -34,10 +34,10 @@ static const char schema[] =
 	"CREATE TABLE sample (run INTEGER NOT NULL REFERENCES run(id), t_ns INTEGER NOT NULL,"
 	" wall_ns INTEGER, duration_ns INTEGER, n INTEGER NOT NULL DEFAULT 1, lengths BLOB,"
 	" PRIMARY KEY (run, t_ns)) WITHOUT ROWID;"
-	"CREATE TABLE value (series INTEGER NOT NULL REFERENCES series(id),"
-	" t_ns INTEGER NOT NULL, raw INTEGER, enabled_ns INTEGER, running_ns INTEGER,"
-	" value REAL, flags INTEGER, covered INTEGER, instances INTEGER,"
-	" PRIMARY KEY (series, t_ns)) WITHOUT ROWID;"
+	"CREATE TABLE value (run INTEGER NOT NULL REFERENCES run(id), t_ns INTEGER NOT NULL,"
+	" series INTEGER NOT NULL REFERENCES series(id), raw INTEGER, enabled_ns INTEGER,"
+	" running_ns INTEGER, value REAL, flags INTEGER, covered INTEGER, instances INTEGER,"
+	" PRIMARY KEY (run, t_ns, series)) WITHOUT ROWID;"
 	"CREATE INDEX series_run ON series (run);"
 	"CREATE INDEX sample_wall ON sample (wall_ns);";
 
@@ -193,6 +193,21 @@ static int migrate(struct store *st, int v, const char **ret_err)
 				 cols[i][1]);
 			r = store_exec(st, sql, ret_err);
 		}
+		/* a block's rows side by side, in time: PRIMARY KEY (run, t_ns, series) */
+		if (r == 0 && !store_has_column(st, "value", "run"))
+			r = store_exec(
+				st,
+				"CREATE TABLE value4 (run INTEGER NOT NULL REFERENCES run(id),"
+				" t_ns INTEGER NOT NULL, series INTEGER NOT NULL REFERENCES series(id),"
+				" raw INTEGER, enabled_ns INTEGER, running_ns INTEGER, value REAL,"
+				" flags INTEGER, covered INTEGER, instances INTEGER,"
+				" PRIMARY KEY (run, t_ns, series)) WITHOUT ROWID;"
+				"INSERT INTO value4 SELECT s.run, v.t_ns, v.series, v.raw, v.enabled_ns,"
+				" v.running_ns, v.value, v.flags, v.covered, v.instances FROM value v"
+				" JOIN series s ON s.id = v.series;"
+				"DROP TABLE value;"
+				"ALTER TABLE value4 RENAME TO value;",
+				ret_err);
 		if (r == 0 && !store_has_column(st, "sample", "n"))
 			r = store_exec(st,
 				       "ALTER TABLE sample ADD COLUMN n INTEGER NOT NULL DEFAULT 1;"
@@ -372,8 +387,11 @@ static int open_now(struct store *st, const char **ret_err)
 	if (r == 0)
 		r = add_run(st, &st->pending_run, ret_err);
 	if (r == 0 &&
-	    sqlite3_prepare_v3(st->db, "INSERT OR FAIL INTO sample VALUES (?, ?, ?, ?, ?, ?)", -1,
-			       SQLITE_PREPARE_PERSISTENT, &st->ins_sample, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v3(st->db,
+			       "INSERT INTO sample VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run, t_ns)"
+			       " DO UPDATE SET wall_ns = excluded.wall_ns, duration_ns ="
+			       " excluded.duration_ns, n = excluded.n, lengths = excluded.lengths",
+			       -1, SQLITE_PREPARE_PERSISTENT, &st->ins_sample, NULL) != SQLITE_OK)
 		r = store_fail(st, ret_err, "preparing the writes");
 	return r;
 }
@@ -491,7 +509,7 @@ void store_set_max_bytes(struct store *st, uint64_t max_bytes)
 
 unsigned store_pending(const struct store *st)
 {
-	return st->pending;
+	return st->n_blk - st->committed;
 }
 
 bool store_written(const struct store *st)
@@ -599,13 +617,19 @@ static int add_series(struct store *st, const char **ret_err)
 	return 0;
 }
 
-#define VALUE_COLS 9
+#define VALUE_COLS 10
 
 /* INSERT INTO value of n rows, prepared into *ret: 0 or -errno. */
 static int prepare_rows(struct store *st, size_t n, sqlite3_stmt **ret, const char **ret_err)
 {
-	static const char row[] = "(?,?,?,?,?,?,?,?,?)";
-	size_t size = sizeof("INSERT OR FAIL INTO value VALUES ") + n * sizeof(row) + 1;
+	static const char row[] = "(?,?,?,?,?,?,?,?,?,?)";
+	/* a block's rows are written when it starts and written over as it grows */
+	static const char upsert[] =
+		" ON CONFLICT (run, t_ns, series) DO UPDATE SET raw = excluded.raw,"
+		" enabled_ns = excluded.enabled_ns, running_ns = excluded.running_ns,"
+		" value = excluded.value, flags = excluded.flags, covered = excluded.covered,"
+		" instances = excluded.instances";
+	size_t size = sizeof("INSERT INTO value VALUES ") + n * sizeof(row) + sizeof(upsert);
 	char *sql = malloc(size);
 	size_t off;
 	int rc;
@@ -614,9 +638,10 @@ static int prepare_rows(struct store *st, size_t n, sqlite3_stmt **ret, const ch
 		*ret_err = "out of memory";
 		return -ENOMEM;
 	}
-	off = (size_t)snprintf(sql, size, "INSERT OR FAIL INTO value VALUES ");
+	off = (size_t)snprintf(sql, size, "INSERT INTO value VALUES ");
 	for (size_t i = 0; i < n; i++)
 		off += (size_t)snprintf(sql + off, size - off, "%s%s", i ? "," : "", row);
+	snprintf(sql + off, size - off, "%s", upsert);
 	rc = sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, ret, NULL);
 	free(sql);
 	return rc == SQLITE_OK ? 0 : store_fail(st, ret_err, "preparing the writes");
@@ -637,15 +662,23 @@ static int prepare_values(struct store *st, const char **ret_err)
 	return r;
 }
 
-/* Room for a block of batch intervals of every series. */
+/* A block's most intervals: a row per series holds up to this many (docs/record.md), so a
+ * day of 1 s intervals is 5,400 rows a series, not 86,400; and a row of them, 16 x 44
+ * bytes, stays on its page (a WITHOUT ROWID row over 1,002 bytes of a 4 KiB page spills
+ * into overflow pages, each written again as the block grows). */
+#define BLOCK_MAX 16u
+
+/* Room for a block of every series. */
 static int block_alloc(struct store *st, const char **ret_err)
 {
-	size_t cells = (st->n_series + 1) * st->batch;
-
-	st->blk = calloc(cells, sizeof(*st->blk));
-	st->blk_t = calloc(st->batch, sizeof(*st->blk_t));
+	/* intervals of less than 100 ms: a block is a transaction's (never written again);
+	 * longer ones: up to BLOCK_MAX, written over as it grows */
+	st->block_cap = st->batch > 1 ? st->batch : BLOCK_MAX;
+	st->blk = calloc((st->n_series + 1) * st->block_cap, sizeof(*st->blk));
+	st->blk_t = calloc(st->block_cap, sizeof(*st->blk_t));
 	/* a block's BLOBs: 8 bytes per interval for the 64-bit columns, 4 for the others */
-	st->scratch = malloc((st->n_series + 1) * st->batch * (4 * 8 + 3 * 4) + st->batch * 8);
+	st->scratch = malloc((st->n_series + 1) * st->block_cap * (4 * 8 + 3 * 4) +
+			     st->block_cap * 8);
 	if (!st->blk || !st->blk_t || !st->scratch) {
 		*ret_err = "out of memory";
 		return -ENOMEM;
@@ -674,11 +707,13 @@ static uint64_t double_bits(double v)
 static unsigned char *bind_block_row(struct store *st, sqlite3_stmt *q, int at, size_t i,
 				     unsigned char *scratch)
 {
-	const struct store_cell *c = &st->blk[i * st->batch];
-	size_t n = st->pending;
+	const struct store_cell *c = &st->blk[i * st->block_cap];
+	size_t n = st->n_blk;
 
-	sqlite3_bind_int64(q, at + 1, st->series[i]);
-	sqlite3_bind_int64(q, at + 2, (long long)st->blk_t[n - 1].t_ns);
+	sqlite3_bind_int64(q, at + 1, st->run);
+	sqlite3_bind_int64(q, at + 2, (long long)st->blk_t[0].t_ns);
+	sqlite3_bind_int64(q, at + 3, st->series[i]);
+	at++; /* the values from at + 3 on */
 	if (n == 1) {
 		sqlite3_bind_int64(q, at + 3, (long long)c->raw);
 		sqlite3_bind_int64(q, at + 4, (long long)c->ena);
@@ -713,12 +748,12 @@ static unsigned char *bind_block_row(struct store *st, sqlite3_stmt *q, int at, 
 	return scratch;
 }
 
-/* The block's interval row: its last interval's end, wall clock and the block's length;
- * with more than one interval, n and each one's length. */
+/* The block's row of sample: its first interval's end (the key), its last one's wall
+ * clock, the block's length; with more than one interval, n and each one's length. */
 static int put_sample(struct store *st, const char **ret_err)
 {
 	sqlite3_stmt *q = st->ins_sample;
-	size_t n = st->pending;
+	size_t n = st->n_blk;
 	uint64_t length = 0;
 	unsigned char *p = st->scratch;
 	int rc;
@@ -728,7 +763,7 @@ static int put_sample(struct store *st, const char **ret_err)
 		p = put_le(p, st->blk_t[k].duration_ns, 8);
 	}
 	sqlite3_bind_int64(q, 1, st->run);
-	sqlite3_bind_int64(q, 2, (long long)st->blk_t[n - 1].t_ns);
+	sqlite3_bind_int64(q, 2, (long long)st->blk_t[0].t_ns);
 	sqlite3_bind_int64(q, 3, (long long)st->blk_t[n - 1].wall_ns);
 	sqlite3_bind_int64(q, 4, (long long)length);
 	sqlite3_bind_int(q, 5, (int)n);
@@ -743,7 +778,7 @@ static int put_sample(struct store *st, const char **ret_err)
 
 static int put_values(struct store *st, const char **ret_err)
 {
-	unsigned char *scratch = st->scratch + 8 * st->pending;
+	unsigned char *scratch = st->scratch + 8 * st->n_blk;
 
 	for (size_t i = 0; i < st->n_series;) {
 		size_t n = CLI_MIN(st->chunk, st->n_series - i);
@@ -785,14 +820,15 @@ static void undo_lazy(struct store *st)
 		remove_files(st->path);
 }
 
-/* The block held in memory, written in one transaction (the first one of a lazy store
- * creates the file and the run in it too): 0 or -errno. */
+/* The block held in memory, its intervals since the last commit too, written in one
+ * transaction (the first one of a lazy store creates the file and the run in it): 0 or
+ * -errno. A full block is done with: the next interval starts another. */
 static int write_block(struct store *st, const char **ret_err)
 {
 	bool first = !st->db;
 	int r = 0;
 
-	if (!st->pending)
+	if (st->n_blk == st->committed)
 		return 0;
 	if (first && !st->lazy) {
 		*ret_err = "the recording is closed";
@@ -820,16 +856,20 @@ static int write_block(struct store *st, const char **ret_err)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		st->in_tx = false;
 	}
-	st->pending = 0;
-	if (r < 0 && first) {
-		keep_words(st, ret_err);
-		undo_lazy(st);
-		st->series_written = false;
-		st->lazy = false; /* nothing more is written */
+	if (r < 0) {
+		/* what was not committed is lost with the transaction, the rest stays */
+		st->n_blk = st->committed;
+		if (first) {
+			keep_words(st, ret_err);
+			undo_lazy(st);
+			st->series_written = false;
+			st->lazy = false; /* nothing more is written */
+		}
 		return r;
 	}
-	if (r < 0)
-		return r;
+	st->committed = st->n_blk;
+	if (st->n_blk == st->block_cap)
+		st->n_blk = st->committed = 0;
 	st->written = true;
 	if (st->max_bytes)
 		checkpoint(st);
@@ -861,13 +901,13 @@ int store_append(struct store *st, const struct pm_report *rep, const char **ret
 		if (r < 0)
 			return r;
 	}
-	st->blk_t[st->pending] = (struct store_when){ .t_ns = rep->t_ns,
-						      .wall_ns = rep->wall_ns,
-						      .duration_ns = rep->duration_ns };
+	st->blk_t[st->n_blk] = (struct store_when){ .t_ns = rep->t_ns,
+						    .wall_ns = rep->wall_ns,
+						    .duration_ns = rep->duration_ns };
 	for (size_t i = 0; i < rep->n_rows; i++) {
 		const struct pm_row *row = &rep->rows[i];
 
-		st->blk[i * st->batch + st->pending] = (struct store_cell){
+		st->blk[i * st->block_cap + st->n_blk] = (struct store_cell){
 			.raw = row->raw,
 			.ena = row->enabled_ns,
 			.run = row->running_ns,
@@ -877,10 +917,10 @@ int store_append(struct store *st, const struct pm_report *rep, const char **ret
 			.instances = row->instances
 		};
 	}
-	st->pending++;
-	/* a block is a transaction; the first of a lazy store is written at once: then the
-	 * file exists, with an interval in it */
-	if (st->pending >= st->batch || !st->written)
+	st->n_blk++;
+	/* a transaction holds batch intervals, or ends a full block; the first of a lazy
+	 * store is written at once: then the file exists, with an interval in it */
+	if (st->n_blk - st->committed >= st->batch || st->n_blk == st->block_cap || !st->written)
 		r = write_block(st, ret_err);
 	return r;
 }
@@ -924,11 +964,10 @@ static int drop_before(struct store *st, long long before, const char **ret_err)
 	int r = 0, changed = 1;
 
 	snprintf(sql, sizeof(sql),
-		 "DELETE FROM value WHERE (series, t_ns) IN (SELECT x.id, s.t_ns FROM"
-		 " (SELECT run, t_ns FROM sample WHERE wall_ns < %lld ORDER BY wall_ns, run, t_ns"
-		 " LIMIT 32) s JOIN series x ON x.run = s.run);"
+		 "DELETE FROM value WHERE (run, t_ns) IN (SELECT run, t_ns FROM sample"
+		 " WHERE wall_ns < %lld ORDER BY wall_ns, run, t_ns LIMIT 4);"
 		 "DELETE FROM sample WHERE (run, t_ns) IN (SELECT run, t_ns FROM sample"
-		 " WHERE wall_ns < %lld ORDER BY wall_ns, run, t_ns LIMIT 32);",
+		 " WHERE wall_ns < %lld ORDER BY wall_ns, run, t_ns LIMIT 4);",
 		 before, before);
 	while (r == 0 && changed) {
 		r = store_exec(st, "BEGIN", ret_err);
@@ -977,7 +1016,7 @@ void store_close(struct store *st)
 
 	if (!st)
 		return;
-	if (st->pending)
+	if (st->n_blk != st->committed)
 		write_block(st, &why);
 	sqlite3_finalize(st->ins_sample);
 	sqlite3_finalize(st->ins_rows);

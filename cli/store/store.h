@@ -88,7 +88,6 @@ struct store_run_info {
 	bool simulated;
 	uint64_t interval_ms;
 	int64_t started_wall_ns, ended_wall_ns; /* 0: not recorded */
-	size_t n_samples;
 };
 /* Run N (0: the last): 0, -ENOENT (no such run), -errno. */
 int store_run(struct store *st, long long run, struct store_run_info *ret);
@@ -119,11 +118,13 @@ struct store_series {
 /* The series of the last run (run 0) or of run N, in recording order: a count, or -errno. */
 long store_series(struct store *st, long long run, struct store_series **ret);
 /*
- * A series' values at the intervals of axis (n of them, in time order): ret_value[i] and
- * ret_flags[i], NaN and PM_ROW_NOT_COUNTED where it has none. 0 or -errno.
+ * The values of the series ids[0..n_ids) of run at the intervals of axis (n of them, in
+ * time order), in one pass over the run's rows there: ret_value[i][j] and ret_flags[i][j]
+ * of series i at interval j, NaN and PM_ROW_NOT_COUNTED where it has none. 0 or -errno.
  */
-int store_values(struct store *st, long long series, const struct store_sample *axis, size_t n,
-		 double *ret_value, unsigned *ret_flags);
+int store_values(struct store *st, long long run, const struct store_sample *axis, size_t n,
+		 const long long *ids, size_t n_ids, double *const *ret_value,
+		 unsigned *const *ret_flags);
 
 /*
  * A run's event series as a recording the library plays back (pm_replay__feed), over the

@@ -30,6 +30,48 @@ def run(*args, **kw):
                           **kw)
 
 
+def intervals(c):
+    """The recording's intervals, each (run, t_ns, wall_ns, duration_ns, block, k), from its
+    sample rows: a row is a block of n intervals (docs/record.md): its t_ns the first's
+    end, its wall_ns the last's wall clock, its lengths each one's (n > 1)."""
+    out = []
+    for run_, t, wall, dur, n, lengths in c.execute(
+            'SELECT run, t_ns, wall_ns, duration_ns, n, lengths FROM sample ORDER BY run, t_ns'):
+        lens = struct.unpack('<%dq' % n, lengths) if n > 1 else (dur,)
+        ends = [t]
+        for length in lens[1:]:
+            ends.append(ends[-1] + length)
+        for k, (end, length) in enumerate(zip(ends, lens)):
+            out.append((run_, end, wall - (ends[-1] - end), length, t, k))
+    return out
+
+
+def values(c):
+    """Every value of the recording, each (series, t_ns, raw, enabled_ns, running_ns, value,
+    flags, covered, instances): a value row (run, t_ns, series: its block's key) holds the
+    block's n values, numbers when n is 1, else little-endian BLOBs (value a double, NaN
+    not counted: None here)."""
+    ends = {}
+    for run_, t, _, _, block, k in intervals(c):
+        ends.setdefault((run_, block), []).append(t)
+    out = []
+    for row in c.execute('SELECT v.series, v.t_ns, v.raw, v.enabled_ns, v.running_ns, v.value,'
+                         ' v.flags, v.covered, v.instances, s.run FROM value v JOIN series s'
+                         ' ON s.id = v.series ORDER BY v.series, v.t_ns'):
+        series, block, cols, run_ = row[0], row[1], row[2:9], row[9]
+        ts = ends[(run_, block)]
+        if not isinstance(cols[0], bytes):
+            out.append((series, ts[0]) + tuple(cols))
+            continue
+        n = len(ts)
+        cols = [struct.unpack('<%d%s' % (n, f), b) for f, b in zip('qqqdIII', cols)]
+        for k in range(n):
+            v = [c_[k] for c_ in cols]
+            v[3] = None if v[3] != v[3] else v[3]
+            out.append((series, ts[k]) + tuple(v))
+    return out
+
+
 def place_of(device):
     """die, channel, sub-channel of a Yitian 710 DDR PMU's name (docs/facts-metrics.md)."""
     addr = int(device.rsplit('_', 1)[1], 16)
@@ -106,10 +148,12 @@ class Record(unittest.TestCase):
                             ' FROM run').fetchone()
         self.assertEqual(run_row[:4], (1, 'yitian710', 1000, 'channel'))
         self.assertIn('record -o', run_row[4])
-        self.assertEqual(c.execute('SELECT count(*) FROM sample').fetchone()[0], 4)
-        rows = c.execute('SELECT s.name, s.place, s.channel, v.raw, v.value, v.enabled_ns,'
-                         ' v.running_ns, v.flags FROM value v JOIN series s'
-                         ' ON s.id = v.series').fetchall()
+        self.assertEqual(len(intervals(c)), 4)
+        # 4 intervals of 1 s: one block, a row per series
+        self.assertEqual(c.execute('SELECT count(*), sum(n) FROM sample').fetchone(), (1, 4))
+        names = {i: (n, p, ch) for i, n, p, ch in
+                 c.execute('SELECT id, name, place, channel FROM series')}
+        rows = [names[v[0]] + (v[2], v[5], v[3], v[4], v[6]) for v in values(c)]
         reads = [r for r in rows if r[0] == 'ali_drw/hif_rd/']
         bw = [r for r in rows if r[0] == 'ddr_read_bandwidth.all']
         self.assertEqual(len(reads), 32)  # 8 channels x 4 intervals
@@ -274,10 +318,12 @@ class Record(unittest.TestCase):
                             'ddr_read_bandwidth.all', '--interval-count', '10')
         self.assertEqual(r.returncode, 0, r.stderr)
         c = sqlite3.connect(db)
-        start, first = c.execute('SELECT r.started_wall_ns, min(s.wall_ns - s.t_ns) FROM run r,'
-                                 ' sample s').fetchone()
+        start = c.execute('SELECT started_wall_ns FROM run').fetchone()[0]
+        first = intervals(c)[0]
         c.close()
-        self.assertEqual(start, first)  # the run's start is the samples' clock
+        # the run's start is the machine's clock when counting began, as its intervals'
+        self.assertEqual(start, 1767225601 * 10**9)
+        self.assertEqual(first[2] - first[1], start)
 
         def burst(*window, tz='UTC'):
             r = run('report', db, '-M', 'ddr_read_bandwidth.all', '-j', *window,
@@ -472,18 +518,19 @@ class Record(unittest.TestCase):
         p.wait()
         c = sqlite3.connect(db)
         self.assertEqual(c.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
-        n = c.execute('SELECT count(*) FROM sample').fetchone()[0]
+        n = len(intervals(c))
         self.assertGreaterEqual(n, 8)
         series = c.execute('SELECT count(*) FROM series').fetchone()[0]
         # every interval that is there is whole: all its series' values
-        self.assertEqual(c.execute('SELECT count(*) FROM value').fetchone()[0], n * series)
+        self.assertEqual(len(values(c)), n * series)
         r = run('report', db)
         self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_sigkill_loses_at_most_100ms(self):
-        # intervals shorter than 100 ms are kept in blocks of at most 100 ms, a transaction
-        # each: after the first interval (written alone, so the file exists), every block
-        # killed or not is whole, 10 intervals of 10 ms or 2 of 50 ms
+        # intervals shorter than 100 ms are kept in blocks of 100 ms, a transaction each
+        # (the first interval also alone, so that the file exists): killed anywhere, the
+        # file holds whole blocks of 10 intervals of 10 ms, or 2 of 50 ms, and the first
+        # (then 1 or the same)
         for interval, block in (('10', 10), ('50', 2)):
             db = os.path.join(self.tmp, 'k%s.db' % interval)
             p = subprocess.Popen([PMUMON, '--sim', 'yitian710:clock=real', 'record', '-o', db,
@@ -494,17 +541,19 @@ class Record(unittest.TestCase):
             p.wait()
             c = sqlite3.connect(db)
             self.assertEqual(c.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
-            blocks = c.execute('SELECT n FROM sample ORDER BY t_ns').fetchall()
+            blocks = [n for (n,) in c.execute('SELECT n FROM sample ORDER BY t_ns')]
+            n = len(intervals(c))
+            self.assertEqual(len(values(c)), 16 * n)
             c.close()
-            self.assertEqual(blocks[0], (1,))
+            self.assertIn(blocks[0], (1, block))
             self.assertGreater(len(blocks), 2)
-            self.assertEqual(set(blocks[1:]), {(block,)}, interval)
+            self.assertEqual(set(blocks[1:]), {block}, interval)
             # and every one of their intervals is read back
             r = run('report', db, '--per-device', '-j')
             self.assertEqual(r.returncode, 0, r.stderr)
             got = json.loads(r.stdout.splitlines()[0])
-            self.assertEqual(got['intervals'], 1 + block * (len(blocks) - 1))
-            self.assertEqual(got['counted'], got['intervals'])
+            self.assertEqual(got['intervals'], n)
+            self.assertEqual(got['counted'], n)
 
     def test_a_failed_start_leaves_nothing(self):
         # killed before its first interval: no file (record creates nothing until then)
@@ -544,7 +593,7 @@ class Record(unittest.TestCase):
         _, err = p.communicate(timeout=30)
         self.assertEqual(p.returncode, 0, err)
         c = sqlite3.connect(db)
-        durs = [d for (d,) in c.execute('SELECT duration_ns FROM sample ORDER BY t_ns')]
+        durs = [i[3] for i in intervals(c)]
         self.assertEqual(len(durs), 2)  # one whole interval and the shorter last one
         self.assertTrue(durs[1] < 10**9)
         with open(before) as f1, open(after) as f2:
@@ -652,9 +701,11 @@ class Record(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         # the wall clocks of a simulated machine restart with each run: the first run's
         # intervals are as old as the second's first ones, and the newest 3 s stay
-        walls = [w for (w,) in reader.execute('SELECT wall_ns FROM sample ORDER BY wall_ns')]
-        self.assertTrue(walls)
-        self.assertLessEqual(walls[-1] - walls[0], 3 * 10**9)
+        # whole blocks go (a block of up to 64 intervals): the first run's, whose last
+        # interval is more than 3 s older than the newest, and not the newest's
+        kept = intervals(reader)
+        self.assertEqual({i[0] for i in kept}, {2})
+        self.assertEqual(len(kept), 10)
         self.assertEqual(reader.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
 
     def test_max_size_keeps_what_fits(self):
@@ -666,22 +717,13 @@ class Record(unittest.TestCase):
         c = sqlite3.connect(full)
         c.execute('PRAGMA wal_checkpoint(TRUNCATE)')
         series = [i for (i,) in c.execute('SELECT id FROM series')]
-        t, wall = c.execute('SELECT max(t_ns), max(wall_ns) FROM sample').fetchone()
+        self.assertEqual(c.execute('PRAGMA page_size').fetchone()[0], 4096)
         c.close()
         budget = os.path.getsize(full)
-        # one interval's write: what a transaction of one more interval puts in the WAL
-        one = os.path.join(self.tmp, 'one.db')
-        shutil.copy(full, one)
-        c = sqlite3.connect(one, isolation_level=None)
-        c.execute('PRAGMA wal_autocheckpoint=0')
-        c.execute('BEGIN')
-        c.execute('INSERT INTO sample VALUES (1, ?, ?, ?, 1, NULL)',
-                  (t + 10**9, wall + 10**9, 10**9))
-        c.executemany('INSERT INTO value VALUES (?, ?, 100000000, ?, ?, 1e8, 0, 1, 1)',
-                      [(i, t + 10**9, 10**9, 10**9) for i in series])
-        c.execute('COMMIT')
-        write = os.path.getsize(one + '-wal')
-        c.close()
+        # one interval's write: a transaction rewrites its block's row of each series (a
+        # page each), the sample row, and at most the pages above them
+        page = 4096
+        write = (len(series) + 4) * page
         db = os.path.join(self.tmp, 'kept.db')
         p = subprocess.Popen([PMUMON, '--sim', 'yitian710', 'record', '-o', db, *args,
                               '--interval-count', '1500', '--max-size', str(budget)],
@@ -698,7 +740,7 @@ class Record(unittest.TestCase):
         p.stderr.close()
         self.assertEqual(p.wait(), 0, err)
         c = sqlite3.connect(db)
-        n = c.execute('SELECT count(*) FROM sample').fetchone()[0]
+        n = len(intervals(c))
         self.assertEqual(c.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
         c.close()
         self.assertGreaterEqual(n, 1000)
@@ -750,7 +792,8 @@ class Record(unittest.TestCase):
 
 def synthetic(path, series, interval_ns=10**9, wall0_ns=1767225600 * 10**9):
     """A recording of docs/record.md's schema written here: one run per device, series
-    (name, unit, place, values per interval) of metrics, each interval interval_ns long."""
+    (name, unit, place, values per interval) of metrics, each interval interval_ns long
+    and a block of its own (n = 1: plain numbers)."""
     c = sqlite3.connect(path)
     c.executescript(
         'CREATE TABLE run (id INTEGER PRIMARY KEY, started_wall_ns INTEGER, command TEXT,'
@@ -762,7 +805,8 @@ def synthetic(path, series, interval_ns=10**9, wall0_ns=1767225600 * 10**9):
         ' die INTEGER, channel INTEGER, subchannel INTEGER, cpu INTEGER, domain TEXT,'
         ' source TEXT, cgroup TEXT);'
         'CREATE TABLE sample (run INTEGER NOT NULL, t_ns INTEGER NOT NULL, wall_ns INTEGER,'
-        ' duration_ns INTEGER, PRIMARY KEY (run, t_ns)) WITHOUT ROWID;'
+        ' duration_ns INTEGER, n INTEGER NOT NULL DEFAULT 1, lengths BLOB,'
+        ' PRIMARY KEY (run, t_ns)) WITHOUT ROWID;'
         'CREATE TABLE value (series INTEGER NOT NULL, t_ns INTEGER NOT NULL, raw INTEGER,'
         ' enabled_ns INTEGER, running_ns INTEGER, value REAL, flags INTEGER, covered INTEGER,'
         ' instances INTEGER, PRIMARY KEY (series, t_ns)) WITHOUT ROWID;'
@@ -772,7 +816,8 @@ def synthetic(path, series, interval_ns=10**9, wall0_ns=1767225600 * 10**9):
     n = max(len(v) for _, _, _, v in series)
     for k in range(n):
         t = (k + 1) * interval_ns
-        c.execute('INSERT INTO sample VALUES (1, ?, ?, ?)', (t, wall0_ns + t, interval_ns))
+        c.execute('INSERT INTO sample VALUES (1, ?, ?, ?, 1, NULL)',
+                  (t, wall0_ns + t, interval_ns))
     for i, (name, unit, place, values) in enumerate(series, 1):
         c.execute('INSERT INTO series (id, run, name, unit, metric, snapshot, device, place)'
                   ' VALUES (?, 1, ?, ?, 1, 0, ?, ?)', (i, name, unit, place, place))
