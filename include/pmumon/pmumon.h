@@ -552,6 +552,14 @@ struct pm_session_opts {
 	 * their <not supported> rows either way.
 	 */
 	bool leave_out_unsupported_defaults;
+	/*
+	 * PM_AGGR_DEVICE: a core PMU's counters (cpu, msr) give a row per
+	 * socket, as those of an uncore PMU whose cpumask spans sockets do,
+	 * not one row for the whole machine, so that no place is merged away
+	 * (serve: an EPYC's effective frequency per socket). perf's --no-merge
+	 * keeps one row per core PMU; stat does too.
+	 */
+	bool device_per_socket;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,

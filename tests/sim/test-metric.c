@@ -440,6 +440,45 @@ static void test_bluefield_hit_ratio_parts(void **state)
 	th_stop(&r);
 }
 
+/*
+ * Per device, a core PMU's rows are one for the machine (perf's --no-merge),
+ * or one per socket with device_per_socket (serve: a place is never merged
+ * away): an EPYC's effective frequency and CPI on each of its 2 sockets.
+ */
+static void test_device_per_socket(void **state)
+{
+	for (int split = 0; split <= 1; split++) {
+		struct pm_sim *sim =
+			th_sim_platform_with("amdzen2:sockets=2",
+					     "jitter 0\ncore.cycles 3G\ncore.mperf 2G\n"
+					     "core.tsc 2.5G\ncore.instructions 1.5G\n");
+		struct pm_session_opts o = { .size = sizeof(o),
+					     .target = PM_TARGET_SYSTEM,
+					     .aggr = PM_AGGR_DEVICE,
+					     .device_per_socket = split };
+		const struct pm_report *rep;
+		struct th_run r;
+		size_t n = 0;
+
+		assert_int_equal(th_start_opts(&r, sim, NULL, "EffectiveFrequency,CPI", &o), 0);
+		pm_sim__advance(sim, 2 * SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, false);
+		for (size_t i = 0; i < rep->n_rows; i++) {
+			const struct pm_row *row = &rep->rows[i];
+
+			if (strcmp(row->event, "EffectiveFrequency"))
+				continue;
+			assert_int_equal(row->socket, split ? (int)n : -1);
+			assert_near(row->value, 3.75); /* each socket's CPUs at 3 GHz x 2.5 / 2 */
+			n++;
+		}
+		assert_int_equal(n, split ? 2 : 1);
+		assert_near(metric_row(rep, "CPI", split)->value, 2.0);
+		th_stop(&r);
+	}
+}
+
 /* A metric of metrics asked for alone: its inputs' rows are built first. */
 static void test_metric_of_metrics_alone(void **state)
 {
@@ -774,6 +813,7 @@ int main(void)
 		cmocka_unit_test(test_amd_df_channels),
 		cmocka_unit_test(test_amd_core_and_l3),
 		cmocka_unit_test(test_amd_dimensions),
+		cmocka_unit_test(test_device_per_socket),
 		cmocka_unit_test(test_bluefield_hit_ratio_parts),
 		cmocka_unit_test(test_amd_rd_wr_unavailable),
 		cmocka_unit_test(test_monitor_names_resolve),
