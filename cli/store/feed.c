@@ -27,7 +27,7 @@ struct feed_series {
 	bool read;			  /* the session reads it */
 	bool have;			  /* the current block has a row of it */
 	struct pm_replay_feed_value *blk; /* that row's values, decoded */
-	size_t cap_blk;
+	size_t cap_blk, n_blk;
 };
 
 struct store_feed {
@@ -127,7 +127,8 @@ static long series_at(const struct store_feed *f, long long id);
  */
 static int describe(struct store_feed *f)
 {
-	size_t last = CLI_MIN(f->n_axis, (size_t)1024) - 1;
+	size_t last = CLI_MIN(f->n_axis, (size_t)1024) - 1, cap = 0;
+	struct pm_replay_feed_value *v = NULL;
 	sqlite3_stmt *q = NULL;
 	int r = store_value_scan(f->st, f->run, f->axis[0].block_t_ns, f->axis[last].block_t_ns,
 				 &q);
@@ -137,19 +138,20 @@ static int describe(struct store_feed *f)
 		long i = series_at(f, sqlite3_column_int64(q, 1));
 		struct pm_replay_feed_series *d = i >= 0 ? &f->desc[i] : NULL;
 		unsigned n = store_row_n(q, 2);
-		struct pm_replay_feed_value v;
 
-		if (!d)
+		if (!d || (!first && d->scale > 0))
 			continue;
-		if (first) {
-			store_row_value(q, 2, f->axis[0].k, n, &v);
-			d->instances = v.instances;
-			d->unsupported = v.flags & PM_ROW_UNSUPPORTED;
+		if (cli_grow((void **)&v, &cap, n, sizeof(*v)) < 0) {
+			r = -ENOMEM;
+			break;
 		}
-		for (unsigned k = first ? f->axis[0].k : 0; k < n && !(d->scale > 0); k++) {
-			store_row_value(q, 2, k, n, &v);
-			d->scale = scale_of(&v);
+		store_row_values(q, 2, n, v);
+		if (first && f->axis[0].k < n) {
+			d->instances = v[f->axis[0].k].instances;
+			d->unsupported = v[f->axis[0].k].flags & PM_ROW_UNSUPPORTED;
 		}
+		for (unsigned k = first ? f->axis[0].k : 0; k < n && !(d->scale > 0); k++)
+			d->scale = scale_of(&v[k]);
 	}
 	sqlite3_finalize(q);
 	return r;
@@ -211,8 +213,8 @@ static int take_block(struct store_feed *f, int64_t key)
 			continue;
 		if (cli_grow((void **)&s->blk, &s->cap_blk, n, sizeof(*s->blk)) < 0)
 			return -ENOMEM;
-		for (unsigned k = 0; k < n; k++)
-			store_row_value(f->cur, 2, k, n, &s->blk[k]);
+		store_row_values(f->cur, 2, n, s->blk);
+		s->n_blk = n;
 		s->have = true;
 	}
 	return 0;
@@ -240,7 +242,7 @@ static int feed_next(void *arg, uint64_t *ret_t_ns, uint64_t *ret_wall_ns,
 
 		if (!s->read)
 			continue;
-		if (!s->have || smp->k >= s->cap_blk) {
+		if (!s->have || smp->k >= s->n_blk) {
 			vals[i].value = NAN; /* no value in this interval: not counted */
 			vals[i].flags = PM_ROW_NOT_COUNTED;
 			continue;

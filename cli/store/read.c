@@ -272,30 +272,34 @@ unsigned store_row_n(sqlite3_stmt *q, int at)
 		       1;
 }
 
-void store_row_value(sqlite3_stmt *q, int at, unsigned k, unsigned n,
-		     struct pm_replay_feed_value *v)
+void store_row_values(sqlite3_stmt *q, int at, unsigned n, struct pm_replay_feed_value *v)
 {
 	static const int width[7] = { 8, 8, 8, 8, 4, 4, 4 };
-	uint64_t x[7];
+	const unsigned char *p[7];
 
 	if (n > 1 && sqlite3_column_type(q, at) == SQLITE_BLOB) {
 		for (int c = 0; c < 7; c++) {
-			const unsigned char *p = sqlite3_column_blob(q, at + c);
-
-			if (!p || sqlite3_column_bytes(q, at + c) < (int)(width[c] * n)) {
-				*v = (struct pm_replay_feed_value){ .value = NAN,
-								    .flags = PM_ROW_NOT_COUNTED };
+			p[c] = sqlite3_column_blob(q, at + c);
+			if (!p[c] || sqlite3_column_bytes(q, at + c) < (int)(width[c] * n)) {
+				for (unsigned k = 0; k < n; k++)
+					v[k] = (struct pm_replay_feed_value){
+						.value = NAN,
+						.flags = PM_ROW_NOT_COUNTED
+					};
 				return;
 			}
-			x[c] = store_le(p + width[c] * k, width[c]);
 		}
-		v->raw = x[0];
-		v->enabled_ns = x[1];
-		v->running_ns = x[2];
-		memcpy(&v->value, &x[3], sizeof(v->value));
-		v->flags = (unsigned)x[4];
-		v->covered = (unsigned)x[5];
-		v->instances = (unsigned)x[6];
+		for (unsigned k = 0; k < n; k++) {
+			uint64_t bits = store_le(p[3] + 8 * k, 8);
+
+			v[k].raw = store_le(p[0] + 8 * k, 8);
+			v[k].enabled_ns = store_le(p[1] + 8 * k, 8);
+			v[k].running_ns = store_le(p[2] + 8 * k, 8);
+			memcpy(&v[k].value, &bits, sizeof(v[k].value));
+			v[k].flags = (unsigned)store_le(p[4] + 4 * k, 4);
+			v[k].covered = (unsigned)store_le(p[5] + 4 * k, 4);
+			v[k].instances = (unsigned)store_le(p[6] + 4 * k, 4);
+		}
 		return;
 	}
 	v->raw = (uint64_t)sqlite3_column_int64(q, at);
@@ -337,8 +341,9 @@ int store_values(struct store *st, long long run, const struct store_sample *axi
 		 unsigned *const *ret_flags)
 {
 	long long(*sorted)[2] = calloc(n_ids + 1, sizeof(*sorted));
+	struct pm_replay_feed_value *blk = NULL;
 	sqlite3_stmt *q = NULL;
-	size_t j = 0;
+	size_t j = 0, cap = 0;
 	int rc = SQLITE_DONE, r = sorted ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n_ids; i++)
@@ -367,17 +372,22 @@ int store_values(struct store *st, long long run, const struct store_sample *axi
 			break;
 		if (i < 0)
 			continue; /* a series not shown */
+		if (cli_grow((void **)&blk, &cap, rows, sizeof(*blk)) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		store_row_values(q, 2, rows, blk);
 		/* a row of no sample is not one pmumon wrote */
 		for (size_t jj = j; jj < n && axis[jj].block_t_ns == t; jj++) {
-			struct pm_replay_feed_value v;
-
-			store_row_value(q, 2, axis[jj].k, rows, &v);
-			ret_value[i][jj] = v.value;
-			ret_flags[i][jj] = v.flags;
+			if (axis[jj].k >= rows)
+				continue;
+			ret_value[i][jj] = blk[axis[jj].k].value;
+			ret_flags[i][jj] = blk[axis[jj].k].flags;
 		}
 	}
 	sqlite3_finalize(q);
 	free(sorted);
+	free(blk);
 	if (r == 0 && rc != SQLITE_ROW && rc != SQLITE_DONE)
 		r = -EIO;
 	return r;

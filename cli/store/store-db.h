@@ -66,11 +66,10 @@ int store_value_scan(struct store *st, long long run, int64_t from_ns, int64_t t
 		     sqlite3_stmt **ret);
 /* The intervals a block's row holds (its raw column at `at`: 8 bytes an interval). */
 unsigned store_row_n(sqlite3_stmt *q, int at);
-/* Interval k of n of the block row q is on: its raw, enabled_ns, running_ns, value, flags,
- * covered, instances from column at on (numbers when n is 1, else BLOBs of n); a row
- * pmumon did not write is not counted. */
-void store_row_value(sqlite3_stmt *q, int at, unsigned k, unsigned n,
-		     struct pm_replay_feed_value *v);
+/* The n intervals of the block row q is on: their raw, enabled_ns, running_ns, value,
+ * flags, covered, instances from column at on (numbers when n is 1, else BLOBs of n),
+ * into v[0..n); a row pmumon did not write is not counted. */
+void store_row_values(sqlite3_stmt *q, int at, unsigned n, struct pm_replay_feed_value *v);
 int store_open_db(const char *path, int flags, struct store **ret, const char **ret_err);
 int store_check_version(struct store *st, bool create, const char **ret_err);
 int store_fail(struct store *st, const char **ret_err, const char *what);
