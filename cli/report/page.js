@@ -38,6 +38,17 @@
 		return values.reduce(function (m, v) { return v !== null && v > m ? v : m; }, 0);
 	}
 
+	function two(n) { return (n < 10 ? '0' : '') + n; }
+
+	// the x axis as 24-hour time of day in the recording's zone (t is shifted to it)
+	function hms(u, splits) {
+		return splits.map(function (ts) {
+			var d = new Date(ts * 1000);
+			return two(d.getUTCHours()) + ':' + two(d.getUTCMinutes()) + ':' +
+				two(d.getUTCSeconds());
+		});
+	}
+
 	// from 0 for what is never below it, with room above the highest line
 	function range(u, min, max) {
 		return [min >= 0 ? 0 : min, max > 0 ? max * 1.08 : max < 0 ? max * 0.92 : 1];
@@ -75,7 +86,8 @@
 			series: series,
 			scales: { x: { time: data.wall }, y: { range: range } },
 			tzDate: function (ts) { return uPlot.tzDate(new Date(ts * 1e3), 'Etc/UTC'); },
-			axes: [{ label: data.wall ? 'time (' + data.zone + ')' : 'seconds into the run' },
+			axes: [{ label: data.wall ? 'time (' + data.zone + ')' : 'seconds into the run',
+				values: data.wall ? hms : undefined },
 				{ label: list[0].unit || '', size: 80 }]
 		}, values, plotEl);
 		q.textContent = doubts.join('; ');

@@ -274,7 +274,8 @@ static void gp_xaxis(FILE *gp, const struct rep_data *d)
 	cli_zone_text(d->start_wall_ns + d->t_ns[0], d->utc, zone, sizeof(zone));
 	cli_wall_text(d->start_wall_ns + d->t_ns[0], d->utc, false, day, sizeof(day));
 	day[10] = '\0';
-	fputs("set xdata time\nset timefmt '%s'\n", gp);
+	/* the axis spans the intervals shown, not to the next round tick */
+	fputs("set xdata time\nset timefmt '%s'\nset autoscale xfix\n", gp);
 	fprintf(gp, "set format x '%s'\n",
 		span > 86400ll * 1000000000 ? "%m-%d %H:%M" :
 		span > 3600ll * 1000000000  ? "%H:%M" :
@@ -323,21 +324,24 @@ static void gp_panel(FILE *gp, const struct rep_data *d, const struct panel *p, 
 		fprintf(gp, "%s'-' using 1:2 with lines lw %s lc rgb '%s' title ", i ? ", " : "",
 			s->total ? "2.5" : "1.5", s->total ? "#000000" : colours[i % MAX_LINES]);
 		gp_quote(gp, title);
-		if (has_doubts(d, s)) {
-			fprintf(gp, ", '-' using 1:2 with points pt 6 ps 0.8 lc rgb '%s' %s",
-				s->total ? "#000000" : colours[i % MAX_LINES],
-				marked ? "notitle" : "title 'value in doubt'");
-			marked = true;
-		}
 	}
-	fputs("\n", gp);
+	/* the marks over the lines, in each line's colour, one key entry after the lines' */
 	for (size_t i = 0; i < p->n; i++) {
 		const struct rep_series *s = &d->s[p->line[i]];
 
-		gp_data(gp, d, s, offset, false);
-		if (has_doubts(d, s))
-			gp_data(gp, d, s, offset, true);
+		if (!has_doubts(d, s))
+			continue;
+		fprintf(gp, ", '-' using 1:2 with points pt 6 ps 0.8 lc rgb '%s' %s",
+			s->total ? "#000000" : colours[i % MAX_LINES],
+			marked ? "notitle" : "title 'value in doubt'");
+		marked = true;
 	}
+	fputs("\n", gp);
+	for (size_t i = 0; i < p->n; i++)
+		gp_data(gp, d, &d->s[p->line[i]], offset, false);
+	for (size_t i = 0; i < p->n; i++)
+		if (has_doubts(d, &d->s[p->line[i]]))
+			gp_data(gp, d, &d->s[p->line[i]], offset, true);
 }
 
 int rep_plot(const struct rep_data *d, const char *path)

@@ -40,6 +40,7 @@ struct store {
 	 * of an insert's) */
 	sqlite3_stmt *ins_rows, *ins_rest;
 	size_t chunk;
+	sqlite3_stmt *del_values, *del_samples; /* a block's single rows it replaces */
 	char err[512];
 	/* writing: intervals are kept in a block of up to batch and written as one row per
 	 * series (docs/record.md), one transaction */

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Recordings in SQLite: writing. WAL mode, synchronous=NORMAL, prepared
- * statements, and intervals batched into transactions (store_set_batch:
- * record keeps n x interval <= 100 ms), so a pmumon killed with SIGKILL
- * loses at most the transaction still open, and a reader may open the
- * file while recording goes on. The schema is docs/record.md's; PRAGMA
- * user_version is its version. Reading is store/read.c.
+ * statements, and intervals in transactions of at most 100 ms
+ * (store_set_batch), so a pmumon killed with SIGKILL loses at most that,
+ * and a reader may open the file while recording goes on. An interval is
+ * a row per series, keyed (run, t_ns, series): an interval's rows side by
+ * side, in time; every 16 intervals (or a transaction's, when shorter)
+ * become one row per series holding all of them (a block). The schema is
+ * docs/record.md's; PRAGMA user_version is its version. Reading is
+ * store/read.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -387,11 +390,16 @@ static int open_now(struct store *st, const char **ret_err)
 	if (r == 0)
 		r = add_run(st, &st->pending_run, ret_err);
 	if (r == 0 &&
-	    sqlite3_prepare_v3(st->db,
-			       "INSERT INTO sample VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run, t_ns)"
-			       " DO UPDATE SET wall_ns = excluded.wall_ns, duration_ns ="
-			       " excluded.duration_ns, n = excluded.n, lengths = excluded.lengths",
-			       -1, SQLITE_PREPARE_PERSISTENT, &st->ins_sample, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v3(st->db, "INSERT OR FAIL INTO sample VALUES (?, ?, ?, ?, ?, ?)", -1,
+			       SQLITE_PREPARE_PERSISTENT, &st->ins_sample, NULL) != SQLITE_OK)
+		r = store_fail(st, ret_err, "preparing the writes");
+	if (r == 0 &&
+	    (sqlite3_prepare_v3(st->db,
+				"DELETE FROM value WHERE run = ? AND t_ns >= ? AND t_ns <= ?", -1,
+				SQLITE_PREPARE_PERSISTENT, &st->del_values, NULL) != SQLITE_OK ||
+	     sqlite3_prepare_v3(st->db,
+				"DELETE FROM sample WHERE run = ? AND t_ns >= ? AND t_ns <= ?", -1,
+				SQLITE_PREPARE_PERSISTENT, &st->del_samples, NULL) != SQLITE_OK))
 		r = store_fail(st, ret_err, "preparing the writes");
 	return r;
 }
@@ -623,13 +631,7 @@ static int add_series(struct store *st, const char **ret_err)
 static int prepare_rows(struct store *st, size_t n, sqlite3_stmt **ret, const char **ret_err)
 {
 	static const char row[] = "(?,?,?,?,?,?,?,?,?,?)";
-	/* a block's rows are written when it starts and written over as it grows */
-	static const char upsert[] =
-		" ON CONFLICT (run, t_ns, series) DO UPDATE SET raw = excluded.raw,"
-		" enabled_ns = excluded.enabled_ns, running_ns = excluded.running_ns,"
-		" value = excluded.value, flags = excluded.flags, covered = excluded.covered,"
-		" instances = excluded.instances";
-	size_t size = sizeof("INSERT INTO value VALUES ") + n * sizeof(row) + sizeof(upsert);
+	size_t size = sizeof("INSERT OR FAIL INTO value VALUES ") + n * sizeof(row) + 1;
 	char *sql = malloc(size);
 	size_t off;
 	int rc;
@@ -638,10 +640,9 @@ static int prepare_rows(struct store *st, size_t n, sqlite3_stmt **ret, const ch
 		*ret_err = "out of memory";
 		return -ENOMEM;
 	}
-	off = (size_t)snprintf(sql, size, "INSERT INTO value VALUES ");
+	off = (size_t)snprintf(sql, size, "INSERT OR FAIL INTO value VALUES ");
 	for (size_t i = 0; i < n; i++)
 		off += (size_t)snprintf(sql + off, size - off, "%s%s", i ? "," : "", row);
-	snprintf(sql + off, size - off, "%s", upsert);
 	rc = sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, ret, NULL);
 	free(sql);
 	return rc == SQLITE_OK ? 0 : store_fail(st, ret_err, "preparing the writes");
@@ -662,17 +663,20 @@ static int prepare_values(struct store *st, const char **ret_err)
 	return r;
 }
 
-/* A block's most intervals: a row per series holds up to this many (docs/record.md), so a
- * day of 1 s intervals is 5,400 rows a series, not 86,400; and a row of them, 16 x 44
- * bytes, stays on its page (a WITHOUT ROWID row over 1,002 bytes of a 4 KiB page spills
- * into overflow pages, each written again as the block grows). */
+/*
+ * A block's most intervals when intervals are 100 ms or longer: each interval is written
+ * as rows of its own (a row per series), and when 16 are there they become one row per
+ * series (docs/record.md), in the transaction of the 16th. So a day of 1 s intervals is
+ * 5,400 rows a series, not 86,400, every page written full, and an interval's write is
+ * its own rows, not a block's grown again; a row of 16 x 44 bytes stays on its page (a
+ * WITHOUT ROWID row over 1,002 bytes of a 4 KiB page spills into overflow pages).
+ */
 #define BLOCK_MAX 16u
 
 /* Room for a block of every series. */
 static int block_alloc(struct store *st, const char **ret_err)
 {
-	/* intervals of less than 100 ms: a block is a transaction's (never written again);
-	 * longer ones: up to BLOCK_MAX, written over as it grows */
+	/* intervals of less than 100 ms: a block is a transaction's */
 	st->block_cap = st->batch > 1 ? st->batch : BLOCK_MAX;
 	st->blk = calloc((st->n_series + 1) * st->block_cap, sizeof(*st->blk));
 	st->blk_t = calloc(st->block_cap, sizeof(*st->blk_t));
@@ -702,16 +706,15 @@ static uint64_t double_bits(double v)
 	return u;
 }
 
-/* Series i's values of the block into the statement at column at: numbers for a block of
- * one interval, else a BLOB each of its n values. */
+/* Series i's values of intervals [from, from + n) into the statement at column at:
+ * numbers for one interval, else a BLOB each of its n values. */
 static unsigned char *bind_block_row(struct store *st, sqlite3_stmt *q, int at, size_t i,
-				     unsigned char *scratch)
+				     unsigned from, unsigned n, unsigned char *scratch)
 {
-	const struct store_cell *c = &st->blk[i * st->block_cap];
-	size_t n = st->n_blk;
+	const struct store_cell *c = &st->blk[i * st->block_cap + from];
 
 	sqlite3_bind_int64(q, at + 1, st->run);
-	sqlite3_bind_int64(q, at + 2, (long long)st->blk_t[0].t_ns);
+	sqlite3_bind_int64(q, at + 2, (long long)st->blk_t[from].t_ns);
 	sqlite3_bind_int64(q, at + 3, st->series[i]);
 	at++; /* the values from at + 3 on */
 	if (n == 1) {
@@ -748,23 +751,22 @@ static unsigned char *bind_block_row(struct store *st, sqlite3_stmt *q, int at, 
 	return scratch;
 }
 
-/* The block's row of sample: its first interval's end (the key), its last one's wall
- * clock, the block's length; with more than one interval, n and each one's length. */
-static int put_sample(struct store *st, const char **ret_err)
+/* The sample row of intervals [from, from + n): the first's end (the key), the last's wall
+ * clock, their length; with more than one, n and each one's length. */
+static int put_sample(struct store *st, unsigned from, unsigned n, const char **ret_err)
 {
 	sqlite3_stmt *q = st->ins_sample;
-	size_t n = st->n_blk;
 	uint64_t length = 0;
 	unsigned char *p = st->scratch;
 	int rc;
 
-	for (size_t k = 0; k < n; k++) {
+	for (unsigned k = from; k < from + n; k++) {
 		length += st->blk_t[k].duration_ns;
 		p = put_le(p, st->blk_t[k].duration_ns, 8);
 	}
 	sqlite3_bind_int64(q, 1, st->run);
-	sqlite3_bind_int64(q, 2, (long long)st->blk_t[0].t_ns);
-	sqlite3_bind_int64(q, 3, (long long)st->blk_t[n - 1].wall_ns);
+	sqlite3_bind_int64(q, 2, (long long)st->blk_t[from].t_ns);
+	sqlite3_bind_int64(q, 3, (long long)st->blk_t[from + n - 1].wall_ns);
 	sqlite3_bind_int64(q, 4, (long long)length);
 	sqlite3_bind_int(q, 5, (int)n);
 	if (n > 1)
@@ -776,23 +778,41 @@ static int put_sample(struct store *st, const char **ret_err)
 	return rc == SQLITE_DONE ? 0 : store_fail(st, ret_err, "recording an interval");
 }
 
-static int put_values(struct store *st, const char **ret_err)
+/* The value rows of intervals [from, from + n), a row per series. */
+static int put_values(struct store *st, unsigned from, unsigned n, const char **ret_err)
 {
-	unsigned char *scratch = st->scratch + 8 * st->n_blk;
+	unsigned char *scratch = st->scratch + 8 * n;
 
 	for (size_t i = 0; i < st->n_series;) {
-		size_t n = CLI_MIN(st->chunk, st->n_series - i);
-		sqlite3_stmt *q = n == st->chunk ? st->ins_rows : st->ins_rest;
+		size_t rows = CLI_MIN(st->chunk, st->n_series - i);
+		sqlite3_stmt *q = rows == st->chunk ? st->ins_rows : st->ins_rest;
 		int rc;
 
-		for (size_t k = 0; k < n; k++, i++)
-			scratch = bind_block_row(st, q, (int)(k * VALUE_COLS), i, scratch);
+		for (size_t k = 0; k < rows; k++, i++)
+			scratch = bind_block_row(st, q, (int)(k * VALUE_COLS), i, from, n, scratch);
 		rc = sqlite3_step(q);
 		sqlite3_reset(q);
 		if (rc != SQLITE_DONE)
 			return store_fail(st, ret_err, "recording an interval");
 	}
 	return 0;
+}
+
+/* The rows of the block's intervals written on their own so far, which its rows replace:
+ * 0 or -errno. */
+static int drop_singles(struct store *st, const char **ret_err)
+{
+	sqlite3_stmt *q[2] = { st->del_values, st->del_samples };
+	int rc = SQLITE_DONE;
+
+	for (int i = 0; i < 2 && rc == SQLITE_DONE; i++) {
+		sqlite3_bind_int64(q[i], 1, st->run);
+		sqlite3_bind_int64(q[i], 2, (long long)st->blk_t[0].t_ns);
+		sqlite3_bind_int64(q[i], 3, (long long)st->blk_t[st->committed - 1].t_ns);
+		rc = sqlite3_step(q[i]);
+		sqlite3_reset(q[i]);
+	}
+	return rc == SQLITE_DONE ? 0 : store_fail(st, ret_err, "recording an interval");
 }
 
 /* With a size limit, what is on disk is the file: the WAL back in it after each commit
@@ -810,7 +830,9 @@ static void undo_lazy(struct store *st)
 	sqlite3_finalize(st->ins_sample);
 	sqlite3_finalize(st->ins_rows);
 	sqlite3_finalize(st->ins_rest);
-	st->ins_sample = st->ins_rows = st->ins_rest = NULL;
+	sqlite3_finalize(st->del_values);
+	sqlite3_finalize(st->del_samples);
+	st->ins_sample = st->ins_rows = st->ins_rest = st->del_values = st->del_samples = NULL;
 	if (st->db && st->in_tx)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = false;
@@ -820,12 +842,15 @@ static void undo_lazy(struct store *st)
 		remove_files(st->path);
 }
 
-/* The block held in memory, its intervals since the last commit too, written in one
- * transaction (the first one of a lazy store creates the file and the run in it): 0 or
- * -errno. A full block is done with: the next interval starts another. */
+/*
+ * The intervals since the last commit, in one transaction (the first one of a lazy store
+ * creates the file and the run in it): each as rows of its own, or, when they fill the
+ * block, the block as one row per series in place of the rows its first ones were written
+ * as. 0 or -errno. A full block is done with: the next interval starts another.
+ */
 static int write_block(struct store *st, const char **ret_err)
 {
-	bool first = !st->db;
+	bool first = !st->db, full = st->n_blk == st->block_cap && st->block_cap > 1;
 	int r = 0;
 
 	if (st->n_blk == st->committed)
@@ -844,10 +869,18 @@ static int write_block(struct store *st, const char **ret_err)
 		r = add_series(st, ret_err);
 	if (r == 0 && !st->ins_rows && st->n_series)
 		r = prepare_values(st, ret_err);
-	if (r == 0)
-		r = put_sample(st, ret_err);
-	if (r == 0)
-		r = put_values(st, ret_err);
+	if (r == 0 && full && st->committed)
+		r = drop_singles(st, ret_err);
+	if (r == 0 && full) {
+		r = put_sample(st, 0, st->n_blk, ret_err);
+		if (r == 0)
+			r = put_values(st, 0, st->n_blk, ret_err);
+	}
+	for (unsigned k = st->committed; r == 0 && !full && k < st->n_blk; k++) {
+		r = put_sample(st, k, 1, ret_err);
+		if (r == 0)
+			r = put_values(st, k, 1, ret_err);
+	}
 	if (r == 0) {
 		st->in_tx = false;
 		r = store_exec(st, "COMMIT", ret_err);
@@ -1021,6 +1054,8 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->ins_sample);
 	sqlite3_finalize(st->ins_rows);
 	sqlite3_finalize(st->ins_rest);
+	sqlite3_finalize(st->del_values);
+	sqlite3_finalize(st->del_samples);
 	sqlite3_close(st->db);
 	free_labels(st);
 	free(st->blk);

@@ -583,6 +583,10 @@ static int event_unit(struct pm_event *ev, const struct pm_alias *a,
 	if (a) {
 		ev->scale = a->scale;
 		unit = a->unit ? a->unit : "";
+	} else if (s->scale > 0 && !strcmp(s->unit, "msec") && fabs(s->scale / 1e-6 - 1) < 1e-9) {
+		/* value / raw of a clock in msec is perf's 1e-6 but for rounding: that, so that
+		 * every value computed again is the one printed */
+		ev->scale = 1e-6;
 	} else if (s->scale > 0) {
 		ev->scale = s->scale; /* pmumon CSV: value / raw */
 	} else if (!strcmp(s->unit, "msec")) {

@@ -149,8 +149,8 @@ class Record(unittest.TestCase):
         self.assertEqual(run_row[:4], (1, 'yitian710', 1000, 'channel'))
         self.assertIn('record -o', run_row[4])
         self.assertEqual(len(intervals(c)), 4)
-        # 4 intervals of 1 s: one block, a row per series
-        self.assertEqual(c.execute('SELECT count(*), sum(n) FROM sample').fetchone(), (1, 4))
+        # 4 intervals of 1 s: rows of their own (16 would be one block)
+        self.assertEqual(c.execute('SELECT count(*), sum(n) FROM sample').fetchone(), (4, 4))
         names = {i: (n, p, ch) for i, n, p, ch in
                  c.execute('SELECT id, name, place, channel FROM series')}
         rows = [names[v[0]] + (v[2], v[5], v[3], v[4], v[6]) for v in values(c)]
@@ -701,11 +701,11 @@ class Record(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         # the wall clocks of a simulated machine restart with each run: the first run's
         # intervals are as old as the second's first ones, and the newest 3 s stay
-        # whole blocks go (a block of up to 64 intervals): the first run's, whose last
-        # interval is more than 3 s older than the newest, and not the newest's
+        # the first run's intervals, and the second's but the newest 3 s, are gone
         kept = intervals(reader)
         self.assertEqual({i[0] for i in kept}, {2})
-        self.assertEqual(len(kept), 10)
+        self.assertEqual(len(kept), 4)
+        self.assertLessEqual(kept[-1][2] - kept[0][2], 3 * 10**9)
         self.assertEqual(reader.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
 
     def test_max_size_keeps_what_fits(self):
@@ -829,15 +829,18 @@ def synthetic(path, series, interval_ns=10**9, wall0_ns=1767225600 * 10**9):
 
 
 def svg_plots(svg):
-    """The title and the points drawn of each plot of an SVG gnuplot made: a line's path
-    is its key's sample line, then its data (points = the L's after the second M + 1)."""
+    """The title, points drawn and colour of each plot of an SVG gnuplot made: a line's
+    path is its key's sample line, then its data (points = the L's after the second M +
+    1); marks are uses of a point shape, in their line's colour."""
     out = []
     for body in svg.split('<g id="gnuplot_plot_')[1:]:
         title = re.search(r'<text>(.*?)</text>', body)
         path = re.findall(r"d='([^']*)'", body)
         data = path[0].split('M')[2] if path and path[0].count('M') >= 2 else ''
+        colour = re.search(r"(?:stroke|color)='(rgb\([^)]*\))'", body.split('</text>', 1)[-1])
         out.append((html.unescape(title.group(1)) if title else None,
-                    data.count('L') + 1 if data else 0))
+                    data.count('L') + 1 if data else 0,
+                    colour.group(1).replace(' ', '') if colour else None))
     return out
 
 
@@ -891,7 +894,7 @@ class Plots(unittest.TestCase):
             svg = f.read()
         self.assertEqual(svg.count("the machine's total"), 1)
         self.assertEqual(svg.count('ali_drw/hif_rd/ in count/s'), 2)
-        plots = dict(svg_plots(svg))
+        plots = {t: n for t, n, _ in svg_plots(svg)}
         self.assertEqual(plots['total'], 8)
         self.assertIn('value in doubt', plots)
         self.assertEqual(plots['die0/ch0/sub1 and 14 equal'], 8)
@@ -915,7 +918,7 @@ class Plots(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(out) as f:
             svg = f.read()
-        titles = [t for t, _ in svg_plots(svg)]
+        titles = [t for t, _, _ in svg_plots(svg)]
         self.assertIn('ddr_read_bandwidth.all in MB/s', svg)
         self.assertIn('ali_drw/hif_rd/ in count/s', svg)
         places = [t for t in titles if t and t.startswith('die')]
@@ -932,7 +935,7 @@ class Plots(unittest.TestCase):
         with open(out) as f:
             svg = f.read()
         self.assertIn('the 7 of 16 places highest on average', svg)
-        places = [t for t, _ in svg_plots(svg) if t and t.startswith('p')]
+        places = [t for t, _, _ in svg_plots(svg) if t and t.startswith('p')]
         self.assertEqual(sorted(places), ['p%02d' % i for i in range(9, 16)])
 
     def test_doubtful_values_are_marked(self):
@@ -948,12 +951,16 @@ class Plots(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(out) as f:
             svg = f.read()
-        titles = [t for t, _ in svg_plots(svg)]
-        marks = [i for i, t in enumerate(titles) if t == 'value in doubt']
-        # they follow the line of die0/ch0, the channel that lost a sub-channel, and of the
-        # total in its own panel; the other channels, equal, are one line
-        self.assertEqual([titles[i - 1] for i in marks], ['total', 'die0/ch0'], titles)
-        self.assertIn('die0/ch1 and 6 equal', titles)
+        plots = svg_plots(svg)
+        titles = [t for t, _, _ in plots]
+        colour = {t: c for t, _, c in plots if t}
+        # one key entry for the marks of a panel, after its lines; they are in the colour
+        # of the line of die0/ch0, the channel that lost a sub-channel, and of the total in
+        # its own panel; the other channels, equal, are one line
+        marks = [c for t, _, c in plots if t == 'value in doubt' or t is None]
+        self.assertEqual(titles.count('value in doubt'), 2, titles)
+        self.assertEqual(sorted(marks), sorted([colour['total'], colour['die0/ch0']]))
+        self.assertNotEqual(colour['die0/ch0'], colour['die0/ch1 and 6 equal'])
 
 
 CHROMIUM = shutil.which('chromium')
