@@ -119,6 +119,22 @@ static double scale_of(const struct pm_replay_feed_value *v)
 
 static long series_at(const struct store_feed *f, long long id);
 
+/* The intervals of the block whose key is key, as its sample row says (0: none). */
+static unsigned block_n(const struct store_feed *f, int64_t key)
+{
+	size_t lo = 0, hi = f->n_axis;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (f->axis[mid].block_t_ns < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->n_axis && f->axis[lo].block_t_ns == key ? f->axis[lo].n : 0;
+}
+
 /*
  * Each series' scale, instances and whether it ever counted, from the window's first
  * interval (a recording's rows are the same every interval); a scale from the first
@@ -134,12 +150,13 @@ static int describe(struct store_feed *f)
 				 &q);
 
 	while (r == 0 && sqlite3_step(q) == SQLITE_ROW) {
-		bool first = sqlite3_column_int64(q, 0) == f->axis[0].block_t_ns;
+		int64_t key = sqlite3_column_int64(q, 0);
+		bool first = key == f->axis[0].block_t_ns;
 		long i = series_at(f, sqlite3_column_int64(q, 1));
 		struct pm_replay_feed_series *d = i >= 0 ? &f->desc[i] : NULL;
-		unsigned n = store_row_n(q, 2);
+		unsigned n = block_n(f, key);
 
-		if (!d || (!first && d->scale > 0))
+		if (!d || !n || (!first && d->scale > 0))
 			continue;
 		if (cli_grow((void **)&v, &cap, n, sizeof(*v)) < 0) {
 			r = -ENOMEM;
@@ -196,7 +213,7 @@ static int feed_start(void *arg, const bool *read, size_t n, char *why, size_t s
 
 /* The rows of block key decoded for the series read: the pass moves on to them. 0, or
  * -ENOMEM. */
-static int take_block(struct store_feed *f, int64_t key)
+static int take_block(struct store_feed *f, int64_t key, unsigned n)
 {
 	for (size_t i = 0; i < f->n; i++)
 		f->s[i].have = false;
@@ -207,7 +224,6 @@ static int take_block(struct store_feed *f, int64_t key)
 	     f->rc = sqlite3_step(f->cur)) {
 		long i = series_at(f, sqlite3_column_int64(f->cur, 1));
 		struct feed_series *s = i >= 0 ? &f->s[i] : NULL;
-		unsigned n = store_row_n(f->cur, 2);
 
 		if (!s || !s->read)
 			continue;
@@ -233,7 +249,7 @@ static int feed_next(void *arg, uint64_t *ret_t_ns, uint64_t *ret_wall_ns,
 	smp = &f->axis[f->next++];
 	*ret_t_ns = (uint64_t)smp->t_ns;
 	*ret_wall_ns = (uint64_t)CLI_MAX(smp->wall_ns, 0);
-	if (smp->block_t_ns != f->block && take_block(f, smp->block_t_ns) < 0) {
+	if (smp->block_t_ns != f->block && take_block(f, smp->block_t_ns, smp->n) < 0) {
 		snprintf(why, size, "out of memory");
 		return -ENOMEM;
 	}

@@ -265,22 +265,20 @@ int store_value_scan(struct store *st, long long run, int64_t from_ns, int64_t t
 	return 0;
 }
 
-unsigned store_row_n(sqlite3_stmt *q, int at)
-{
-	return sqlite3_column_type(q, at) == SQLITE_BLOB ?
-		       (unsigned)(sqlite3_column_bytes(q, at) / 8) :
-		       1;
-}
-
 void store_row_values(sqlite3_stmt *q, int at, unsigned n, struct pm_replay_feed_value *v)
 {
 	static const int width[7] = { 8, 8, 8, 8, 4, 4, 4 };
 	const unsigned char *p[7];
+	int step[7];
 
 	if (n > 1 && sqlite3_column_type(q, at) == SQLITE_BLOB) {
+		/* each column n values, or one for all n */
 		for (int c = 0; c < 7; c++) {
+			int bytes = sqlite3_column_bytes(q, at + c);
+
 			p[c] = sqlite3_column_blob(q, at + c);
-			if (!p[c] || sqlite3_column_bytes(q, at + c) < (int)(width[c] * n)) {
+			step[c] = bytes == width[c] * (int)n ? width[c] : 0;
+			if (!p[c] || (bytes != width[c] * (int)n && bytes != width[c])) {
 				for (unsigned k = 0; k < n; k++)
 					v[k] = (struct pm_replay_feed_value){
 						.value = NAN,
@@ -290,18 +288,20 @@ void store_row_values(sqlite3_stmt *q, int at, unsigned n, struct pm_replay_feed
 			}
 		}
 		for (unsigned k = 0; k < n; k++) {
-			uint64_t bits = store_le(p[3] + 8 * k, 8);
+			uint64_t bits = store_le(p[3] + step[3] * k, 8);
 
-			v[k].raw = store_le(p[0] + 8 * k, 8);
-			v[k].enabled_ns = store_le(p[1] + 8 * k, 8);
-			v[k].running_ns = store_le(p[2] + 8 * k, 8);
+			v[k].raw = store_le(p[0] + step[0] * k, 8);
+			v[k].enabled_ns = store_le(p[1] + step[1] * k, 8);
+			v[k].running_ns = store_le(p[2] + step[2] * k, 8);
 			memcpy(&v[k].value, &bits, sizeof(v[k].value));
-			v[k].flags = (unsigned)store_le(p[4] + 4 * k, 4);
-			v[k].covered = (unsigned)store_le(p[5] + 4 * k, 4);
-			v[k].instances = (unsigned)store_le(p[6] + 4 * k, 4);
+			v[k].flags = (unsigned)store_le(p[4] + step[4] * k, 4);
+			v[k].covered = (unsigned)store_le(p[5] + step[5] * k, 4);
+			v[k].instances = (unsigned)store_le(p[6] + step[6] * k, 4);
 		}
 		return;
 	}
+	for (unsigned k = 1; k < n; k++) /* numbers in a row of a block: not pmumon's */
+		v[k] = (struct pm_replay_feed_value){ .value = NAN, .flags = PM_ROW_NOT_COUNTED };
 	v->raw = (uint64_t)sqlite3_column_int64(q, at);
 	v->enabled_ns = (uint64_t)sqlite3_column_int64(q, at + 1);
 	v->running_ns = (uint64_t)sqlite3_column_int64(q, at + 2);
@@ -364,14 +364,15 @@ int store_values(struct store *st, long long run, const struct store_sample *axi
 	while (r == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t t = sqlite3_column_int64(q, 0);
 		long i = find_id(sorted, n_ids, sqlite3_column_int64(q, 1));
-		unsigned rows = store_row_n(q, 2);
+		unsigned rows;
 
 		while (j < n && axis[j].block_t_ns < t)
 			j++;
 		if (j == n)
 			break;
-		if (i < 0)
-			continue; /* a series not shown */
+		if (i < 0 || axis[j].block_t_ns != t)
+			continue; /* a series not shown, or a row of no sample */
+		rows = axis[j].n; /* the block's intervals, as its sample row says */
 		if (cli_grow((void **)&blk, &cap, rows, sizeof(*blk)) < 0) {
 			r = -ENOMEM;
 			break;

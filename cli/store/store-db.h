@@ -65,11 +65,10 @@ sqlite3 *store_db(struct store *st);
  */
 int store_value_scan(struct store *st, long long run, int64_t from_ns, int64_t to_ns,
 		     sqlite3_stmt **ret);
-/* The intervals a block's row holds (its raw column at `at`: 8 bytes an interval). */
-unsigned store_row_n(sqlite3_stmt *q, int at);
-/* The n intervals of the block row q is on: their raw, enabled_ns, running_ns, value,
- * flags, covered, instances from column at on (numbers when n is 1, else BLOBs of n),
- * into v[0..n); a row pmumon did not write is not counted. */
+/* The n intervals of the block row q is on (n as its sample row says): their raw,
+ * enabled_ns, running_ns, value, flags, covered, instances from column at on (numbers when
+ * n is 1, else BLOBs of n values, or of one for all n), into v[0..n); a row pmumon did
+ * not write is not counted. */
 void store_row_values(sqlite3_stmt *q, int at, unsigned n, struct pm_replay_feed_value *v);
 int store_open_db(const char *path, int flags, struct store **ret, const char **ret_err);
 int store_check_version(struct store *st, bool create, const char **ret_err);

@@ -733,6 +733,7 @@ static unsigned char *bind_block_row(struct store *st, sqlite3_stmt *q, int at, 
 	for (int col = 0; col < 7; col++) {
 		unsigned char *start = scratch;
 		int bytes = col < 4 ? 8 : 4;
+		bool same = true;
 
 		for (size_t k = 0; k < n; k++) {
 			const struct store_cell *x = &c[k];
@@ -745,7 +746,11 @@ static unsigned char *bind_block_row(struct store *st, sqlite3_stmt *q, int at, 
 						x->instances;
 
 			scratch = put_le(scratch, v, bytes);
+			same &= !k || !memcmp(scratch - bytes, start, (size_t)bytes);
 		}
+		/* n values the same (enabled and running times, flags, coverage, mostly): one */
+		if (same)
+			scratch = start + bytes;
 		sqlite3_bind_blob(q, at + 3 + col, start, (int)(scratch - start), SQLITE_STATIC);
 	}
 	return scratch;

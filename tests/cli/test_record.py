@@ -49,8 +49,8 @@ def intervals(c):
 def values(c):
     """Every value of the recording, each (series, t_ns, raw, enabled_ns, running_ns, value,
     flags, covered, instances): a value row (run, t_ns, series: its block's key) holds the
-    block's n values, numbers when n is 1, else little-endian BLOBs (value a double, NaN
-    not counted: None here)."""
+    block's n values, numbers when n is 1, else little-endian BLOBs of n values or of one
+    for all n (value a double, NaN not counted: None here)."""
     ends = {}
     for run_, t, _, _, block, k in intervals(c):
         ends.setdefault((run_, block), []).append(t)
@@ -64,7 +64,9 @@ def values(c):
             out.append((series, ts[0]) + tuple(cols))
             continue
         n = len(ts)
-        cols = [struct.unpack('<%d%s' % (n, f), b) for f, b in zip('qqqdIII', cols)]
+        # a BLOB of n values, or of one value for all n
+        cols = [struct.unpack('<%d%s' % (len(b) // struct.calcsize(f), f), b) * (
+            n if len(b) == struct.calcsize(f) else 1) for f, b in zip('qqqdIII', cols)]
         for k in range(n):
             v = [c_[k] for c_ in cols]
             v[3] = None if v[3] != v[3] else v[3]
