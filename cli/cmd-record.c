@@ -221,6 +221,8 @@ static int open_store(struct cli_live *lv, const struct record_args *a, int argc
 	}
 	/* a transaction holds at most 100 ms of intervals: what a SIGKILL can lose */
 	store_set_batch(*ret, (unsigned)CLI_MAX(1ul, 100 / a->live.interval_ms));
+	/* 16 intervals a row per series, once they are there: a day is 5,400 rows a series */
+	store_set_blocks(*ret, 16);
 	store_set_max_bytes(*ret, a->max_bytes);
 	return 0;
 }

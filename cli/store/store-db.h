@@ -45,6 +45,7 @@ struct store {
 	/* writing: intervals are kept in a block of up to batch and written as one row per
 	 * series (docs/record.md), one transaction */
 	unsigned batch;		   /* intervals a transaction holds at most */
+	unsigned blocks;	   /* store_set_blocks's (0: 1) */
 	unsigned block_cap;	   /* intervals a block holds at most */
 	unsigned n_blk, committed; /* intervals in the block, and of them committed */
 	struct store_cell *blk;	   /* [series * block_cap + interval] */

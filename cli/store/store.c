@@ -504,6 +504,22 @@ void store_set_started(struct store *st, uint64_t wall_ns)
 	st->pending_run.started_wall_ns = wall_ns;
 }
 
+/*
+ * A block's most intervals when intervals are 100 ms or longer: each interval is written
+ * as rows of its own (a row per series), and when 16 are there they become one row per
+ * series (docs/record.md), in the transaction of the 16th. So a day of 1 s intervals is
+ * 5,400 rows a series, not 86,400, every page written full, and an interval's write is
+ * its own rows, not a block's grown again; a row of 16 x 44 bytes stays on its page (a
+ * WITHOUT ROWID row over 1,002 bytes of a 4 KiB page spills into overflow pages).
+ */
+#define BLOCK_MAX 16u
+
+void store_set_blocks(struct store *st, unsigned n)
+{
+	if (!st->labels) /* before the first interval: its block's room is made then */
+		st->blocks = CLI_MIN(n, BLOCK_MAX);
+}
+
 void store_set_batch(struct store *st, unsigned n)
 {
 	if (!st->labels) /* before the first interval: its block's room is made then */
@@ -663,21 +679,11 @@ static int prepare_values(struct store *st, const char **ret_err)
 	return r;
 }
 
-/*
- * A block's most intervals when intervals are 100 ms or longer: each interval is written
- * as rows of its own (a row per series), and when 16 are there they become one row per
- * series (docs/record.md), in the transaction of the 16th. So a day of 1 s intervals is
- * 5,400 rows a series, not 86,400, every page written full, and an interval's write is
- * its own rows, not a block's grown again; a row of 16 x 44 bytes stays on its page (a
- * WITHOUT ROWID row over 1,002 bytes of a 4 KiB page spills into overflow pages).
- */
-#define BLOCK_MAX 16u
-
 /* Room for a block of every series. */
 static int block_alloc(struct store *st, const char **ret_err)
 {
 	/* intervals of less than 100 ms: a block is a transaction's */
-	st->block_cap = st->batch > 1 ? st->batch : BLOCK_MAX;
+	st->block_cap = st->batch > 1 ? st->batch : CLI_MAX(st->blocks, 1u);
 	st->blk = calloc((st->n_series + 1) * st->block_cap, sizeof(*st->blk));
 	st->blk_t = calloc(st->block_cap, sizeof(*st->blk_t));
 	/* a block's BLOBs: 8 bytes per interval for the 64-bit columns, 4 for the others */

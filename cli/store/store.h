@@ -53,6 +53,9 @@ void store_set_started(struct store *st, uint64_t wall_ns);
  * the intervals of the transaction still open: record keeps n x interval <= 100 ms.
  */
 void store_set_batch(struct store *st, unsigned n);
+/* Intervals a block holds (1, the default: each interval its own rows): n intervals of its
+ * own rows become one row per series in the transaction of the n-th (docs/record.md). */
+void store_set_blocks(struct store *st, unsigned n);
 /* With max_bytes: the WAL is checkpointed into the file after every transaction, so what
  * is on disk is the file (and one transaction's WAL). */
 void store_set_max_bytes(struct store *st, uint64_t max_bytes);
