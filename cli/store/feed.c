@@ -147,7 +147,7 @@ static int describe(struct store_feed *f)
 	struct pm_replay_feed_value *v = NULL;
 	sqlite3_stmt *q = NULL;
 	int r = store_value_scan(f->st, f->run, f->axis[0].block_t_ns, f->axis[last].block_t_ns,
-				 &q);
+				 NULL, 0, &q);
 
 	while (r == 0 && sqlite3_step(q) == SQLITE_ROW) {
 		int64_t key = sqlite3_column_int64(q, 0);
@@ -201,8 +201,24 @@ static int feed_start(void *arg, const bool *read, size_t n, char *why, size_t s
 		f->s[i].read = i < n && read[i];
 	sqlite3_finalize(f->cur);
 	f->cur = NULL;
-	r = store_value_scan(f->st, f->run, f->axis[0].block_t_ns,
-			     f->axis[f->n_axis - 1].block_t_ns, &f->cur);
+	{
+		long long *ids = calloc(f->n + 1, sizeof(*ids));
+		size_t n_ids = 0;
+
+		if (!ids) {
+			snprintf(why, size, "out of memory");
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < f->n; i++)
+			if (f->s[i].read)
+				ids[n_ids++] = f->s[i].id;
+		/* none read: the pass is only for the intervals' times (ids of none) */
+		if (!n_ids)
+			ids[n_ids++] = -1;
+		r = store_value_scan(f->st, f->run, f->axis[0].block_t_ns,
+				     f->axis[f->n_axis - 1].block_t_ns, ids, n_ids, &f->cur);
+		free(ids);
+	}
 	if (r < 0) {
 		snprintf(why, size, "reading its values: %s", sqlite3_errmsg(store_db(f->st)));
 		return r;

@@ -59,13 +59,13 @@ struct store {
 
 sqlite3 *store_db(struct store *st);
 /*
- * The run's value rows of the blocks whose key is in [from_ns, to_ns], in (t_ns, series)
- * order, one pass: a statement whose columns are t_ns, series, raw, enabled_ns,
+ * The run's value rows of the blocks whose key is in [from_ns, to_ns], of the series ids
+ * (n_ids 0: all), in (t_ns, series) order, one pass: a statement whose columns are t_ns, series, raw, enabled_ns,
  * running_ns, value, flags, covered, instances (a file of version 3 or older, whose rows
  * were by series, through a temporary view): 0 or -errno.
  */
 int store_value_scan(struct store *st, long long run, int64_t from_ns, int64_t to_ns,
-		     sqlite3_stmt **ret);
+		     const long long *ids, size_t n_ids, sqlite3_stmt **ret);
 /* The n intervals of the block row q is on (n as its sample row says): their raw,
  * enabled_ns, running_ns, value, flags, covered, instances from column at on (numbers when
  * n is 1, else BLOBs of n values, or of one for all n), into v[0..n); a row pmumon did

@@ -253,8 +253,12 @@ int pm_replay_feed__next(struct pm_replay *rp)
 
 	if (f->played >= rp->n_samples)
 		return -ENODATA;
-	memset(f->in, 0, rp->n_series * sizeof(*f->in));
-	memset(rp->vals, 0, rp->n_series * sizeof(*rp->vals));
+	/* only what the session reads: a report of 16 series of 96 zeroes 16 */
+	for (size_t i = 0; i < rp->n_series; i++)
+		if (f->read[i]) {
+			f->in[i] = (struct pm_replay_feed_value){ 0 };
+			rp->vals[i] = (struct pm_replay_val){ 0 };
+		}
 	r = f->f.next(f->f.arg, &t, &wall, f->in, why, sizeof(why));
 	if (r < 0)
 		return feed_failed(f, rp->name, r, why);
