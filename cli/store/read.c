@@ -95,8 +95,12 @@ uint64_t store_le(const unsigned char *p, int width)
 {
 	uint64_t v = 0;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&v, p, (size_t)width); /* the host's order is the file's */
+#else
 	for (int i = width - 1; i >= 0; i--)
 		v = v << 8 | p[i];
+#endif
 	return v;
 }
 
@@ -258,14 +262,18 @@ int store_value_scan(struct store *st, long long run, int64_t from_ns, int64_t t
 	}
 	/* the rows of the series asked for alone: the others are skipped by SQLite without
 	 * a row made of them (a report of 16 of a recording's 96 series) */
-	off = (size_t)snprintf(sql, size,
-			       "SELECT t_ns, series, raw, enabled_ns, running_ns, value, flags,"
-			       " covered, instances FROM %s WHERE run = ? AND t_ns >= ? AND"
-			       " t_ns <= ?",
-			       table);
 	/* many: a pass over all is as quick, and the caller skips the others itself */
 	if (n_ids > 32)
 		n_ids = 0;
+	/* a few: a seek to each of their rows in each block, the blocks from sample */
+	off = (size_t)snprintf(sql, size,
+			       "SELECT t_ns, series, raw, enabled_ns, running_ns, value, flags,"
+			       " covered, instances FROM %s WHERE run = ?1 AND %s",
+			       table,
+			       n_ids && !strcmp(table, "value") ?
+				       "t_ns IN (SELECT t_ns FROM sample WHERE run = ?1 AND"
+				       " t_ns >= ?2 AND t_ns <= ?3)" :
+				       "t_ns >= ?2 AND t_ns <= ?3");
 	for (size_t i = 0; i < n_ids && off < size; i++)
 		off += (size_t)snprintf(sql + off, size - off, "%s%lld",
 					i ? "," : " AND series IN (", ids[i]);
