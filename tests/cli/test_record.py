@@ -695,6 +695,40 @@ class Record(unittest.TestCase):
         self.assertEqual(r.stdout.splitlines()[1].split(',')[:2],
                          ['cpu-clock', 'software in user.slice'])
 
+    def test_a_version_3_recording_is_read_and_migrated(self):
+        # a recording of version 3 (value keyed by series, an interval a row; no blocks):
+        # report and import read it as it is; a run appended migrates it, its rows kept
+        r, db = self.record('yitian710', '-e', 'ali_drw/hif_rd/', '--interval-count', '3')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        want = run('import', '-x,', db).stdout
+        c = sqlite3.connect(db)
+        c.executescript(
+            'CREATE TABLE v3 (series INTEGER NOT NULL, t_ns INTEGER NOT NULL, raw INTEGER,'
+            ' enabled_ns INTEGER, running_ns INTEGER, value REAL, flags INTEGER,'
+            ' covered INTEGER, instances INTEGER, PRIMARY KEY (series, t_ns)) WITHOUT ROWID;'
+            'INSERT INTO v3 SELECT series, t_ns, raw, enabled_ns, running_ns, value, flags,'
+            ' covered, instances FROM value;'
+            'DROP TABLE value; ALTER TABLE v3 RENAME TO value;'
+            'CREATE TABLE s3 (run INTEGER NOT NULL, t_ns INTEGER NOT NULL, wall_ns INTEGER,'
+            ' duration_ns INTEGER, PRIMARY KEY (run, t_ns)) WITHOUT ROWID;'
+            'INSERT INTO s3 SELECT run, t_ns, wall_ns, duration_ns FROM sample;'
+            'DROP TABLE sample; ALTER TABLE s3 RENAME TO sample;'
+            'ALTER TABLE run DROP COLUMN defines; ALTER TABLE run DROP COLUMN ended_wall_ns;'
+            'ALTER TABLE run DROP COLUMN lost; PRAGMA user_version=3;')
+        c.close()
+        self.assertEqual(run('import', '-x,', db).stdout, want)
+        r = run('report', db, '-M', 'ddr_read_bandwidth.all', '-j')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout)['counted'], 3)
+        r, _ = self.record('yitian710', '-e', 'ali_drw/hif_rd/', '--interval-count', '2')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        c = sqlite3.connect(db)
+        self.assertEqual(c.execute('PRAGMA user_version').fetchone()[0], 4)
+        self.assertEqual(c.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
+        self.assertEqual(len(intervals(c)), 5)
+        c.close()
+        self.assertEqual(run('import', '-x,', '--run', '1', db).stdout, want)
+
     def test_max_age_with_a_reader_attached(self):
         r, db = self.record('yitian710', '--interval-count', '2')
         reader = sqlite3.connect(db)
