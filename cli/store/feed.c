@@ -171,6 +171,7 @@ static int describe(struct store_feed *f)
 			d->scale = scale_of(&v[k]);
 	}
 	sqlite3_finalize(q);
+	free(v);
 	return r;
 }
 
