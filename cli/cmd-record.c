@@ -35,10 +35,14 @@ static void usage(FILE *f)
 	      "Counts like stat -I and keeps every interval in a SQLite recording: each\n"
 	      "event's and metric's raw delta, enabled and running time, scaled value and\n"
 	      "quality, per place (docs/record.md). pmumon report FILE.db looks back at\n"
-	      "it. Runs until Ctrl-C, SIGTERM, --timeout or --interval-count; a pmumon\n"
-	      "killed outright loses at most the interval it was writing.\n"
+	      "it, at any rows and metric the events give. Runs until Ctrl-C, SIGTERM,\n"
+	      "--timeout or --interval-count; nothing is created before the first\n"
+	      "interval, and a pmumon killed outright loses at most the last 100 ms (or\n"
+	      "the last interval, when intervals are longer). A device that goes away is\n"
+	      "said and kept in the run, and the exit status stays 0.\n"
 	      "\n"
-	      "What to count (default: the platform pack's defaults, per device):\n",
+	      "What to count (default: the metrics of the platform pack's screen and the\n"
+	      "events they read, per device; else the pack's defaults):\n",
 	      f);
 	cli_count__usage_events(f);
 	cli_count__usage_metrics(f);
@@ -52,8 +56,8 @@ static void usage(FILE *f)
 	      "      --interval-count N     stop after N intervals\n"
 	      "      --timeout MS           stop after MS milliseconds\n"
 	      "      --max-age SECONDS      drop intervals older than this\n"
-	      "      --max-size BYTES[k|M|G]  keep the file and its WAL under this,\n"
-	      "                        dropping the oldest intervals\n",
+	      "      --max-size BYTES[k|M|G]  keep the recording under this, dropping\n"
+	      "                        the oldest intervals (a tenth at a time)\n",
 	      f);
 	cli_count__usage_show(f, "one row per PMU instance (--per-device)");
 	fputs("\n"
