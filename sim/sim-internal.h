@@ -43,9 +43,12 @@ struct sim_pmu {
 	unsigned gen;		    /* bumped when it vanishes: older events read ENODEV */
 };
 
+struct sim_ctx;
+
 struct sim_event {
 	struct perf_event_attr attr;
 	struct sim_pmu *pmu;
+	struct sim_ctx *ctx;	  /* the context its group is in (its leader's PMU and CPU) */
 	unsigned gen;		  /* the PMU's generation at open */
 	int cpu;		  /* -1: follows a task */
 	pid_t pid;		  /* -1: CPU-wide */
@@ -56,7 +59,10 @@ struct sim_event {
 	bool enabled;
 	bool scheduled; /* on the hardware now (meaningful on leaders) */
 	uint64_t count, ena, run;
-	uint64_t t_acct;   /* accounted up to here */
+	uint64_t t_acct; /* accounted up to here */
+	/* the model's count at truth_t (the last asked: where the next segment starts) */
+	uint64_t truth_t, truth_v;
+	bool truth_known;
 	bool exec_pending; /* enable_on_exec, waiting for its task's exec */
 	/* a cgroup's event: the millionths of the time the cgroup's tasks run on its CPU
 	 * (the directory's sim.share); the kernel's enabled and running times of a cgroup
