@@ -534,7 +534,7 @@ long store_series(struct store *st, long long run, struct store_series **ret)
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		struct store_series *s;
 
-		if (cli_grow((void **)&out, &cap, n + 1, sizeof(*out)) < 0) {
+		if (PM_GROW(out, cap, n + 1) < 0) {
 			sqlite3_finalize(q);
 			free(out);
 			return -ENOMEM;
@@ -582,8 +582,7 @@ static int load_samples(struct store *st, long long series)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, run);
 	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (cli_grow((void **)&st->samples, &cap, st->n_samples + 1, sizeof(*st->samples)) <
-		    0) {
+		if (PM_GROW(st->samples, cap, st->n_samples + 1) < 0) {
 			sqlite3_finalize(q);
 			return -ENOMEM;
 		}
@@ -626,7 +625,7 @@ long store_points(struct store *st, long long series, double from_s, double to_s
 			k++;
 		if (k == st->n_samples || st->samples[k][0] != t)
 			continue; /* a value of no sample: not one pmumon wrote */
-		if (cli_grow((void **)&out, &cap, n + 1, sizeof(*out)) < 0) {
+		if (PM_GROW(out, cap, n + 1) < 0) {
 			sqlite3_finalize(q);
 			free(out);
 			return -ENOMEM;

@@ -173,6 +173,11 @@ int pm_parse_double(const char *s, size_t len, double *ret)
 	return 0;
 }
 
+int pm_parse_double_str(const char *s, double *ret)
+{
+	return s ? pm_parse_double(s, strlen(s), ret) : -EINVAL;
+}
+
 void pm_wait_sigmask(sigset_t *ret)
 {
 	sigprocmask(SIG_SETMASK, NULL, ret);
