@@ -107,29 +107,40 @@ class ServeCgroups(unittest.TestCase):
     """--for-each-cgroup: a series per cgroup, told apart by a cgroup label."""
 
     def test_a_series_per_cgroup(self):
-        srv = Server('amdzen2:clock=real', '-I', '100', '-e', 'cpu-clock', '-M', 'CPI',
-                     '--for-each-cgroup', 'user.slice,system.slice')
+        # Exact counts, whatever the machine's load: the cores idle for 10 s of the
+        # simulated machine's clock (serve is healthy within 10 s, its counters enabled
+        # before that, or Server fails), run 0.5 s at 1.6 G cycles/s, then idle forever,
+        # so each cgroup's total comes to rest at its share (user.slice 1/4, system.slice
+        # 1/2 of its CPUs' time) of 128 CPUs x 0.8 G cycles, when it is read does not
+        # matter; every product is exact in binary and in the kernel's integer scaling.
+        scn = tempfile.NamedTemporaryFile('w', suffix='.scn', delete=False)
+        scn.write('jitter 0\ncore.cycles 0\ncore.instructions 0\nphase idle 10s\n'
+                  'phase busy 500ms\n  core.cycles 1.6G\n  core.instructions 2.4G\n'
+                  'phase still 1h\n  core.cycles 0\n  core.instructions 0\n')
+        scn.close()
+        want = {'user.slice': 128 * 800000000 // 4, 'system.slice': 128 * 800000000 // 2}
+        srv = Server('amdzen2:clock=real,scenario=' + scn.name, '-I', '100', '-e', 'cycles',
+                     '-M', 'CPI', '--for-each-cgroup', 'user.slice,system.slice')
         try:
-            deadline = time.time() + 10
+            deadline = time.time() + 40
             while True:
                 _, text = srv.metrics()
                 s = samples(text)  # one value per name and label set: no duplicate series
-                clock = {dict(k[1]).get('cgroup'): v
-                         for k, v in pick(s, 'pmumon_event_total', event='cpu-clock').items()}
-                cpi = {k: v for k, v in s.items() if ('metric', 'CPI') in k[1]}
-                taken = sum(pick(s, 'pmumon_samples_total').values())
-                if (taken >= 5 and len(cpi) == 2) or time.time() > deadline:
-                    break  # a few intervals in: each cgroup's counts well under way
-                time.sleep(0.1)
-            self.assertEqual(set(clock), {'user.slice', 'system.slice'})
-            # the simulated cgroups' tasks run a quarter and half the time (on a real clock,
-            # each counter read a moment after the one before)
-            self.assertLess(abs(clock['system.slice'] / clock['user.slice'] - 2), 0.2, clock)
+                cycles = {dict(k[1]).get('cgroup'): v
+                          for k, v in pick(s, 'pmumon_event_total', event='cycles').items()}
+                if cycles == want or time.time() > deadline:
+                    break
+                time.sleep(0.2)
+            # each cgroup's series holds its own cgroup's counts, exactly: both at rest
+            self.assertEqual(cycles, want)
+            # nothing multiplexed (2 cgroups x 3 events on the 6 core counters): no scaling
+            for k, v in pick(s, 'pmumon_event_running_ratio', event='cycles').items():
+                self.assertEqual(v, 1.0, k)
+            cpi = {k: v for k, v in s.items() if ('metric', 'CPI') in k[1]}
             self.assertEqual({dict(k[1])['cgroup'] for k in cpi}, {'user.slice', 'system.slice'})
-            a, b = cpi.values()  # a ratio: the same in both, but for the reads' moments
-            self.assertLess(abs(a - b) / a, 0.05, cpi)
         finally:
             srv.stop()
+            os.unlink(scn.name)
 
 
 class Serve(unittest.TestCase):
