@@ -272,7 +272,12 @@ int store_open_write(const char *path, bool overwrite, const struct store_run *r
 		why_not_writable(path, ret_err);
 		return r;
 	}
-	r = exec(st, "PRAGMA journal_mode=WAL", ret_err);
+	/* before WAL: switching to WAL writes the new file's header, and auto_vacuum is
+	 * fixed from then on (left at NONE, --max-size could drop every interval and the
+	 * file would not shrink); a no-op on a file that has one */
+	r = exec(st, "PRAGMA auto_vacuum=INCREMENTAL", ret_err);
+	if (r == 0)
+		r = exec(st, "PRAGMA journal_mode=WAL", ret_err);
 	if (r == 0)
 		r = check_version(st, true, ret_err);
 	if (r > 0)

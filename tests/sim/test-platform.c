@@ -887,6 +887,58 @@ static void test_steal_mid_run(void **state)
 	th_stop(&r);
 }
 
+/*
+ * A merged row's running share is its worst input's (pmumon.h: the smallest
+ * running/enabled of the inputs), with that input's times: DF channel 0 of
+ * both sockets in one row, where socket 0 has two of its four counters taken
+ * by someone else, so its 8 events rotate over 2 counters and socket 1's over 4.
+ * The shares are read from a per-device run of the same virtual clock.
+ */
+static void df_shares(enum pm_aggr aggr, const struct pm_row **ret, struct th_run *r)
+{
+	struct pm_sim *sim = th_sim_platform_with("amdzen2:sockets=2", df_steady);
+
+	pm_sim__steal_counters(sim, "amd_df", 0, 2);
+	assert_int_equal(th_start(r, sim, th_df8, NULL, aggr, NULL, 0), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r->s), 0);
+	*ret = find(pm_session__report(r->s, true), th_df8[0], NULL);
+}
+
+static void test_merged_row_worst_share(void **state)
+{
+	const struct pm_row *w, *dev[2];
+	const struct pm_report *rep;
+	struct th_run r, rd;
+	size_t n = 0;
+
+	(void)state;
+	df_shares(PM_AGGR_DEVICE, &w, &rd);
+	rep = pm_session__report(rd.s, true);
+	for (size_t i = 0; i < rep->n_rows; i++)
+		if (!strcmp(rep->rows[i].event, th_df8[0]) && n < 2)
+			dev[n++] = &rep->rows[i];
+	assert_int_equal(n, 2);
+	if (dev[0]->running < dev[1]->running) {
+		const struct pm_row *t = dev[0];
+
+		dev[0] = dev[1];
+		dev[1] = t; /* dev[1]: the worse */
+	}
+	/* 8 events on 4 counters, and on 2: about a half and a quarter */
+	th_assert_near(dev[0]->running, 0.5, 0.01);
+	th_assert_near(dev[1]->running, 0.25, 0.01);
+	df_shares(PM_AGGR_FAMILY, &w, &r);
+	assert_true(w->running == dev[1]->running);
+	assert_int_equal(w->running_ns, dev[1]->running_ns);
+	assert_int_equal(w->enabled_ns, dev[1]->enabled_ns);
+	assert_true(w->flags & PM_ROW_MULTIPLEXED);
+	/* the value is still the sum of both sockets' scaled counts */
+	th_assert_rel(w->value, dev[0]->value + dev[1]->value, 1e-12);
+	th_stop(&r);
+	th_stop(&rd);
+}
+
 /* ---- what a read costs ------------------------------------------------------------------ */
 
 /* A model that counts its calls: 1000 events per second per CPU, whatever the config. */
@@ -1055,6 +1107,7 @@ int main(void)
 		cmocka_unit_test(test_scenario_last_phase_forever),
 		cmocka_unit_test(test_per_cpu_domains),
 		cmocka_unit_test(test_read_costs_its_context),
+		cmocka_unit_test(test_merged_row_worst_share),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
