@@ -147,7 +147,7 @@ def main():
             else:
                 t = run(['meson', 'test', '-C', a.build, '--no-rebuild', '--suite', 'unit',
                          '--suite', 'sim', '--suite', 'lib'])
-                failed = [l.split()[2] for l in t.stdout.splitlines()
+                failed = [l.split()[3] for l in t.stdout.splitlines()
                           if ' FAIL ' in l or ' TIMEOUT ' in l]
                 verdict = 'killed' if t.returncode != 0 else 'SURVIVED'
         finally:
