@@ -15,6 +15,8 @@ import subprocess
 import sys
 import unittest
 
+from sidebyside import until_alike
+
 PMUMON = os.environ['PMUMON']
 FIXTURES = os.environ['PMUMON_TEST_SYSFS']
 
@@ -874,17 +876,22 @@ class SideBySideOptions(unittest.TestCase):
             # that tool's own window (its /proc utime+stime before and after, in
             # clock ticks), so the machine's load does not decide the outcome
             for tool in ('perf', 'pmumon'):
-                before = cpu_ms(busy.pid)
-                if tool == 'perf':
-                    r = perf('stat', '-x,', '-p', str(busy.pid), '-e', 'task-clock', '--',
-                             'sleep', '0.3')
-                    got = float(r.stderr.strip().splitlines()[-1].split(',')[0])
-                else:
-                    r = run('stat', '-x,', '-p', str(busy.pid), '-e', 'task-clock', '--',
-                            'sleep', '0.3')
-                    got = float(rows(r.stdout)[0]['value'])
-                want = cpu_ms(busy.pid) - before
-                # /proc counts in ticks, and the window opens a little before the counter
+                def attempt():
+                    before = cpu_ms(busy.pid)
+                    if tool == 'perf':
+                        r = perf('stat', '-x,', '-p', str(busy.pid), '-e', 'task-clock',
+                                 '--', 'sleep', '0.3')
+                        got = float(r.stderr.strip().splitlines()[-1].split(',')[0])
+                    else:
+                        r = run('stat', '-x,', '-p', str(busy.pid), '-e', 'task-clock',
+                                '--', 'sleep', '0.3')
+                        got = float(rows(r.stdout)[0]['value'])
+                    want = cpu_ms(busy.pid) - before
+                    return abs(got - want) < 30 + 0.1 * want, (got, want)
+
+                # /proc counts in ticks, and the window opens a little before the
+                # counter: a load that stalls the tool between them is tried again
+                got, want = until_alike(attempt)
                 self.assertLess(abs(got - want), 30 + 0.1 * want, (tool, got, want))
             p = perf('stat', '-x,', '-t', str(busy.pid), '-e', 'task-clock', '--', 'sleep',
                      '0.2')
@@ -920,12 +927,17 @@ class SideBySideOptions(unittest.TestCase):
 
     @need_both
     def test_delay(self):
-        p = perf('stat', '-a', '-x,', '-D', '200', '-e', 'cpu-clock', 'sleep', '0.5')
-        m = run('stat', '-a', '-x,', '-D', '200', '-e', 'cpu-clock', '--', 'sleep', '0.5')
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(m.returncode, 0, m.stderr)
-        want = float(p.stderr.strip().splitlines()[-1].split(',')[0])  # msec
-        got = float(rows(m.stdout)[0]['value'])
+        def attempt():
+            p = perf('stat', '-a', '-x,', '-D', '200', '-e', 'cpu-clock', 'sleep', '0.5')
+            m = run('stat', '-a', '-x,', '-D', '200', '-e', 'cpu-clock', '--', 'sleep', '0.5')
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(m.returncode, 0, m.stderr)
+            want = float(p.stderr.strip().splitlines()[-1].split(',')[0])  # msec
+            got = float(rows(m.stdout)[0]['value'])
+            return abs(got - want) / want < 0.2, (got, want)
+
+        # the delay's end against the command's: where the load moved one tool's, again
+        got, want = until_alike(attempt)
         self.assertLess(abs(got - want) / want, 0.2, (got, want))
 
     @need_both
