@@ -118,7 +118,7 @@ static void put_num(struct sbuf *b, double v)
 
 /* One series (row i of the newest snapshot) over the k snapshots s. */
 static void put_series(struct sbuf *b, struct pm_snapshot **s, size_t k, size_t i,
-		       const struct screen *scr)
+		       const char *label)
 {
 	const struct pm_report *last = pm_snapshot__report(s[k - 1]);
 	const struct pm_row *r = &last->rows[i];
@@ -133,11 +133,8 @@ static void put_series(struct sbuf *b, struct pm_snapshot **s, size_t k, size_t 
 	put_json_str(b, r->unit ? r->unit : "");
 	sbuf_printf(b, ",\"socket\":%d,\"die\":%d,\"channel\":%d,\"subchannel\":%d", r->socket,
 		    r->die, r->channel, r->subchannel);
-	for (size_t j = 0; j < scr->n_items; j++)
-		if (scr->item[j].row == i) {
-			sbuf_puts(b, ",\"label\":");
-			put_json_str(b, scr->item[j].label);
-		}
+	sbuf_puts(b, ",\"label\":");
+	put_json_str(b, label ? label : place);
 	sbuf_printf(b, ",\"metric\":%s,\"values\":[", r->flags & PM_ROW_METRIC ? "true" : "false");
 	for (size_t j = 0; j < k; j++) {
 		const struct pm_report *rep = pm_snapshot__report(s[j]);
@@ -247,8 +244,9 @@ static void put_kinds(struct sbuf *b, struct pm_snapshot **s, size_t k, const st
 int ring_render(struct ring *r, double seconds, const struct expo_meta *m, struct sbuf *b)
 {
 	size_t want = (size_t)ceil(seconds / (m->interval_s > 0 ? m->interval_s : 1)), k;
-	struct screen scr = { 0 };
+	struct screen scr = { 0 }, all = { 0 };
 	struct pm_snapshot **s;
+	const char **label = NULL;
 	int err = 0;
 
 	pthread_mutex_lock(&r->lock);
@@ -263,13 +261,22 @@ int ring_render(struct ring *r, double seconds, const struct expo_meta *m, struc
 		for (size_t i = 0; i < last->n_rows; i++)
 			metrics |= !!(last->rows[i].flags & PM_ROW_METRIC);
 		err = screen_build(&scr, last, r->info, metrics ? SCREEN_METRICS : SCREEN_EVENTS);
+		/* every series' label, as a screen of all of them says it */
+		if (err == 0)
+			err = screen_build(&all, last, r->info, SCREEN_ALL);
+		if (err == 0 && !(label = calloc(last->n_rows + 1, sizeof(*label))))
+			err = -ENOMEM;
+		for (size_t i = 0; err == 0 && i < all.n_items; i++)
+			label[all.item[i].row] = all.item[i].label;
 	}
 	pthread_mutex_unlock(&r->lock);
 	if (!s || err < 0) {
 		for (size_t j = 0; s && j < k; j++)
 			pm_snapshot__unref(s[j]);
 		free(s);
+		free(label);
 		screen_free(&scr);
+		screen_free(&all);
 		return -ENOMEM;
 	}
 	sbuf_printf(b, "{\"interval_s\":%.15g,\"simulated\":%s,\"platform\":", m->interval_s,
@@ -289,7 +296,7 @@ int ring_render(struct ring *r, double seconds, const struct expo_meta *m, struc
 	sbuf_puts(b, "],\"series\":[");
 	for (size_t i = 0; k && i < pm_snapshot__report(s[k - 1])->n_rows; i++) {
 		sbuf_puts(b, i ? "," : "");
-		put_series(b, s, k, i, &scr);
+		put_series(b, s, k, i, label[i]);
 	}
 	sbuf_puts(b, "]");
 	if (k)
@@ -300,6 +307,8 @@ int ring_render(struct ring *r, double seconds, const struct expo_meta *m, struc
 	for (size_t j = 0; j < k; j++)
 		pm_snapshot__unref(s[j]);
 	free(s);
+	free(label);
 	screen_free(&scr);
+	screen_free(&all);
 	return b->err;
 }

@@ -590,6 +590,11 @@ class LivePageScreens(unittest.TestCase):
         self.assertTrue(all(start <= x <= end for x in rng['t']), rng['t'])
         kinds = {k['name']: k for k in rng['kinds']}
         self.assertEqual(set(charts), set(kinds))
+        labels = {}  # every series, shown or not, told apart from the others of its name
+        for x in rng['series']:
+            labels.setdefault((x['name'], x['unit']), []).append(x['label'])
+        for name, ls in labels.items():
+            self.assertEqual(len(ls), len(set(ls)), (name, ls))
         for name, c in charts.items():
             k = kinds[name]
             # the chart's latest sample is one the range has: its values are that sample's
