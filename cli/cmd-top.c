@@ -61,7 +61,8 @@ static void usage(FILE *f)
 	      "Shows, every interval, how hard the memory channels, caches and links work,\n"
 	      "with how far to trust each value: the platform pack's screen (Yitian 710\n"
 	      "DDR per channel, EPYC DF and L3, BlueField L3/tile/PCIe, Merrifield DDR)\n"
-	      "or the events given. Runs until q or Ctrl-C, then puts every counter back.\n"
+	      "or the events given, with totals per die, socket and machine of what adds\n"
+	      "up. Runs until q or Ctrl-C, then puts every counter back.\n"
 	      "\n"
 	      "What to count (default: the pack's screen, else the events given):\n",
 	      f);
@@ -74,7 +75,8 @@ static void usage(FILE *f)
 	      "  -I, --interval MS     a new screen every MS milliseconds (1000), 100 to 60000\n"
 	      "      --per-device, --per-channel, --per-die, --per-socket\n"
 	      "                        the grouping to start with (the pack's otherwise)\n"
-	      "  -b, --batch           no terminal control: screens as text on standard output\n"
+	      "  -b, --batch           no terminal control: screens as text on standard output,\n"
+	      "                        $COLUMNS wide (80 without it)\n"
 	      "  -n, --screens N       stop after N screens (top's -n, not perf's --null)\n"
 	      "\n"
 	      "Keys: q quit, space pause, + and - interval, g grouping (device, channel,\n"
