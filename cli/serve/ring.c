@@ -5,8 +5,9 @@
  * dropped), and /api/v1/range renders the last N seconds of it as JSON
  * (docs/serve.md): every row's series, and the screen top shows of them
  * (cli/screen.c: kinds, places told apart, values in the units shown,
- * totals per die, socket and machine). The lock covers the ring's pointers
- * and the packs' names the screen is made with.
+ * totals per die, socket and machine). The lock covers only the ring's
+ * pointers (a sample is never held up by a render); names_lock the packs'
+ * names the screen is made with.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,7 +21,7 @@
 #include "serve.h"
 
 struct ring {
-	pthread_mutex_t lock;
+	pthread_mutex_t lock, names_lock;
 	struct pm_snapshot **snap;
 	size_t cap, head, n;
 	struct screen_info *info; /* the counting's packs' names for their metrics */
@@ -36,6 +37,7 @@ int ring_new(size_t cap, struct ring **ret)
 	}
 	r->cap = cap;
 	pthread_mutex_init(&r->lock, NULL);
+	pthread_mutex_init(&r->names_lock, NULL);
 	*ret = r;
 	return 0;
 }
@@ -47,6 +49,7 @@ void ring_free(struct ring *r)
 	for (size_t i = 0; i < r->n; i++)
 		pm_snapshot__unref(r->snap[(r->head + i) % r->cap]);
 	pthread_mutex_destroy(&r->lock);
+	pthread_mutex_destroy(&r->names_lock);
 	screen_info_free(r->info);
 	free(r->snap);
 	free(r);
@@ -67,10 +70,10 @@ int ring_set_names(struct ring *r, struct pm_ctx *ctx)
 	struct screen_info *in = NULL, *old;
 	int ret = screen_info_new(ctx, &in);
 
-	pthread_mutex_lock(&r->lock);
+	pthread_mutex_lock(&r->names_lock);
 	old = r->info;
 	r->info = in; /* NULL when out of memory: the metrics keep their own names */
-	pthread_mutex_unlock(&r->lock);
+	pthread_mutex_unlock(&r->names_lock);
 	screen_info_free(old);
 	return ret;
 }
@@ -254,22 +257,24 @@ int ring_render(struct ring *r, double seconds, const struct expo_meta *m, struc
 	s = calloc(k + 1, sizeof(*s));
 	for (size_t i = 0; s && i < k; i++)
 		s[i] = pm_snapshot__ref(r->snap[(r->head + r->n - k + i) % r->cap]);
+	pthread_mutex_unlock(&r->lock);
 	if (s && k) { /* the page shows the metrics where there are any, else the events */
 		const struct pm_report *last = pm_snapshot__report(s[k - 1]);
 		bool metrics = false;
 
 		for (size_t i = 0; i < last->n_rows; i++)
 			metrics |= !!(last->rows[i].flags & PM_ROW_METRIC);
+		pthread_mutex_lock(&r->names_lock);
 		err = screen_build(&scr, last, r->info, metrics ? SCREEN_METRICS : SCREEN_EVENTS);
 		/* every series' label, as a screen of all of them says it */
 		if (err == 0)
 			err = screen_build(&all, last, r->info, SCREEN_ALL);
+		pthread_mutex_unlock(&r->names_lock);
 		if (err == 0 && !(label = calloc(last->n_rows + 1, sizeof(*label))))
 			err = -ENOMEM;
 		for (size_t i = 0; err == 0 && i < all.n_items; i++)
 			label[all.item[i].row] = all.item[i].label;
 	}
-	pthread_mutex_unlock(&r->lock);
 	if (!s || err < 0) {
 		for (size_t j = 0; s && j < k; j++)
 			pm_snapshot__unref(s[j]);
