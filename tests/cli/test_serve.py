@@ -410,12 +410,61 @@ class WebConfig(unittest.TestCase):
 CHROMIUM = shutil.which('chromium')
 
 
-@unittest.skipUnless(CHROMIUM, 'chromium (Debian package) not installed')
-class LivePage(unittest.TestCase):
-    """The page at / in a real browser: its charts mirror their latest values into
-    data-series, which must equal what /api/v1/snapshot says."""
+class PageSamples:
+    """What the page tests share: /api/v1/snapshot's sample found in /api/v1/range, by its
+    wall-clock time, so that values are compared sample for sample, exactly (a real
+    clock's rates on a loaded machine are not the scenario's to 1 %)."""
 
-    def dom(self, url):
+    def snapshot_index(self, body, rng):
+        """(index of the snapshot's sample in rng['t'], {(event, place, socket): record})."""
+        import datetime  # only here: the rest of the file needs none
+
+        recs = [json.loads(line) for line in body.decode().splitlines()]
+        self.assertTrue(recs)
+        stamp = recs[0]['timestamp']  # 2026-11-29T04:37:03.123Z, one per sample
+        self.assertTrue(all(r['timestamp'] == stamp for r in recs))
+        ms = round(datetime.datetime.strptime(stamp, '%Y-%m-%dT%H:%M:%S.%fZ').replace(
+            tzinfo=datetime.timezone.utc).timestamp() * 1000)
+        # the timestamp's milliseconds are cut, t's rounded: within 1 ms (samples are 10 apart)
+        (i,) = [j for j, t in enumerate(rng['t']) if abs(t * 1000 - ms) <= 1]
+        return i, {(r['event'], self.place(r), -1 if r['socket'] is None else r['socket']): r
+                   for r in recs}
+
+    @staticmethod
+    def place(r):
+        """A snapshot record's place as the range's series say it (cli_row_place)."""
+        if r.get('place') or r.get('device') or r.get('domain'):
+            return r.get('place') or r.get('device') or r.get('domain')
+        if r['cpu'] is not None:
+            return 'cpu%d' % r['cpu']
+        if r['die'] is not None:
+            return 'S%d-D%d' % (r['socket'], r['die'])
+        return 'S%d' % r['socket'] if r['socket'] is not None else 'all'
+
+    def check_against_snapshot(self, rng, i, snap):
+        """Every item of every kind at sample i is its snapshot row's value, as shown."""
+        for k in rng['kinds']:
+            for it in k['items']:
+                x = rng['series'][it['series']]
+                rec = snap[(x['name'], x['place'], x['socket'])]
+                want = rec['value']
+                if k['measure'] == 'amount' and want is not None:
+                    want /= rec['duration_s']  # an amount in the interval, per second
+                got = it['values'][i]
+                if want is None:
+                    self.assertIsNone(got, (k['name'], it['label']))
+                else:
+                    self.assertTrue(abs(got - want) <= 1e-9 * abs(want),
+                                    (k['name'], it['label'], got, want))
+
+
+@unittest.skipUnless(CHROMIUM, 'chromium (Debian package) not installed')
+class LivePage(PageSamples, unittest.TestCase):
+    """The page at / in a real browser: its charts mirror their latest values into
+    data-series, which must equal what /api/v1/range and /api/v1/snapshot say of that
+    sample."""
+
+    def dom(self, url, times=None):
         r = subprocess.run([CHROMIUM, '--headless', '--no-sandbox', '--disable-gpu',
                             '--virtual-time-budget=10000', '--dump-dom', url],
                            capture_output=True, text=True, timeout=120)
@@ -425,6 +474,8 @@ class LivePage(unittest.TestCase):
             attrs = dict(re.findall(r'(data-[a-z-]+)="([^"]*)"', el))
             charts[html.unescape(attrs['data-name'])] = json.loads(
                 html.unescape(attrs['data-series']))
+            if times is not None:
+                times[html.unescape(attrs['data-name'])] = float(attrs['data-t'])
         return charts
 
     def test_charts_equal_the_snapshot(self):
@@ -437,29 +488,29 @@ class LivePage(unittest.TestCase):
                          '-M', 'ddr_read_bandwidth.all,ddr_write_bandwidth.all')
             try:
                 time.sleep(0.5)
-                charts = self.dom(srv.url + '/')
+                times = {}
+                charts = self.dom(srv.url + '/', times)
                 _, _, body = get(srv.url + '/api/v1/snapshot')
-                status, _, rng = get(srv.url + '/api/v1/range?seconds=2')
+                status, _, rng = get(srv.url + '/api/v1/range?seconds=600')
+                _, _, short = get(srv.url + '/api/v1/range?seconds=2')
             finally:
                 srv.stop()
-            # one chart per kind, under the pack's neutral names (docs/serve.md)
-            self.assertEqual(set(charts), {'memory read', 'memory write'})
-            snap = {}
-            for line in body.decode().splitlines():
-                rec = json.loads(line)
-                if rec['metric']:
-                    kind = {'ddr_read_bandwidth.all': 'memory read',
-                            'ddr_write_bandwidth.all': 'memory write'}[rec['event']]
-                    snap.setdefault(kind, {})[rec['place']] = rec['value']
-            for name, places in charts.items():
-                self.assertEqual(set(places), set(snap[name]), name)
-                for place, v in places.items():
-                    want = snap[name][place]
-                    self.assertTrue(abs(v - want) <= 0.01 * want, (name, place, v, want))
             self.assertEqual(status, 200)
             rng = json.loads(rng)
             self.assertTrue(rng['simulated'])
-            self.assertLessEqual(len(rng['t']), 10)  # 2 s at 200 ms
+            self.assertLessEqual(len(json.loads(short)['t']), 10)  # 2 s at 200 ms
+            # one chart per kind, under the pack's neutral names (docs/serve.md), each place
+            # the value the range has of the chart's sample
+            self.assertEqual(set(charts), {'memory read', 'memory write'})
+            kinds = {k['name']: k for k in rng['kinds']}
+            for name, places in charts.items():
+                i = rng['t'].index(times[name])
+                self.assertEqual(places, {it['label']: it['values'][i]
+                                          for it in kinds[name]['items']})
+                self.assertEqual(sorted(places), ['die%d/ch%d' % (d, c) for d in (0, 1)
+                                                  for c in range(4)])
+            # and the range's values are the snapshot's of the same sample
+            self.check_against_snapshot(rng, *self.snapshot_index(body, rng))
         finally:
             shutil.rmtree(tmp)
 
@@ -511,12 +562,14 @@ PAGE_SCENARIOS = {
 
 
 @unittest.skipUnless(CHROMIUM, 'chromium (Debian package) not installed')
-class LivePageScreens(unittest.TestCase):
+class LivePageScreens(PageSamples, unittest.TestCase):
     """The page on every simulated platform, in headless Chromium (issue 27): one chart per
     kind with every place on it, labels that tell sockets apart, each place's current
     value on the page (not only on hover), totals per die, socket and machine that are the
     sums of their places (a ratio has none, and says why), axes from 0, and samples dated
-    by the wall clock (a clock=real machine's). PMUMON_SCREENSHOTS=DIR keeps the PNGs."""
+    by the wall clock (a clock=real machine's). Values are compared sample for sample with
+    /api/v1/range and /api/v1/snapshot, exactly (the truth of a flat scenario, exactly,
+    is test_top's, on the virtual clock). PMUMON_SCREENSHOTS=DIR keeps the PNGs."""
 
     @classmethod
     def setUpClass(cls):
@@ -554,6 +607,7 @@ class LivePageScreens(unittest.TestCase):
                                 '--dump-dom', srv.url + '/'],
                                capture_output=True, text=True, timeout=120)
             self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            _, _, body = get(srv.url + '/api/v1/snapshot')
             status, _, rng = get(srv.url + '/api/v1/range?seconds=600')
             self.assertEqual(status, 200)
             _, expo = srv.metrics()
@@ -580,7 +634,9 @@ class LivePageScreens(unittest.TestCase):
         self.assertTrue(charts, r.stdout[-3000:])
         t = float(re.search(r'id="status" data-t="([^"]+)"', r.stdout).group(1))
         last_ts = samples(expo)[('pmumon_last_sample_timestamp_seconds', frozenset())]
-        return charts, json.loads(rng), t, last_ts, start, end
+        rng = json.loads(rng)
+        self.check_against_snapshot(rng, *self.snapshot_index(body, rng))
+        return charts, rng, t, last_ts, start, end
 
     def check(self, charts, rng, t, last_ts, start, end):
         """What every platform's page must be."""
@@ -627,9 +683,6 @@ class LivePageScreens(unittest.TestCase):
                 self.assertEqual(c['why'], ['no total: ' + k['no_total']], name)
                 self.assertTrue(k['no_total'])
 
-    def near(self, v, want):
-        self.assertTrue(abs(v - want) <= 0.01 * want, (v, want))
-
     def test_yitian(self):
         charts, *rest = self.page('yitian710')
         self.check(charts, *rest)
@@ -640,11 +693,7 @@ class LivePageScreens(unittest.TestCase):
         self.assertEqual(sorted(c['series']), sorted('die%d/ch%d/sub%d' % (d, ch, s)
                                                      for d in (0, 1) for ch in range(4)
                                                      for s in (0, 1)))
-        for v in c['series'].values():
-            self.near(v, 3200)
         self.assertEqual(sorted(c['totals']), ['die0 total', 'die1 total', 'machine total'])
-        self.near(c['totals']['die0 total'], 25600)
-        self.near(c['totals']['machine total'], 51200)
 
     def test_epyc_two_sockets(self):
         charts, *rest = self.page('amdzen2:sockets=2')
@@ -662,16 +711,15 @@ class LivePageScreens(unittest.TestCase):
         self.assertIn('ratio', charts['l3 miss']['why'][0])
 
     def test_bluefield(self):
-        for plat, n, rate in (('bluefield2', 4, 20e6), ('bluefield3', 8, 15e6)):
+        for plat, n in (('bluefield2', 4), ('bluefield3', 8)):
             charts, *rest = self.page(plat)
             self.check(charts, *rest)
             c = charts['memory read requests']
             self.assertEqual(c['unit'], '/s')
             self.assertEqual(len(c['series']), n)
-            for label, v in c['series'].items():
+            for label in c['series']:
                 self.assertRegex(label, r'^bfperf/(tile|llt)\d$')
-                self.near(v, rate)
-            self.near(c['totals']['machine total'], n * rate)
+            self.assertEqual(list(c['totals']), ['machine total'])
             if plat == 'bluefield2':  # the L3 banks of both halves: a ratio, no total
                 self.assertEqual(len(charts['l3 hit']['series']), 4)
                 self.assertIn('ratio', charts['l3 hit']['why'][0])
@@ -680,12 +728,12 @@ class LivePageScreens(unittest.TestCase):
         charts, *rest = self.page('merrifield', '--program', self.prog)
         self.check(charts, *rest)
         self.assertEqual(set(charts), {'memory read', 'memory write', 'memory'})
-        for name, ch in (('memory read', 600), ('memory write', 300), ('memory', 900)):
+        for name, metric in (('memory read', 'Read_MBps'), ('memory write', 'Write_MBps'),
+                             ('memory', 'MBps')):
             c = charts[name]
+            self.assertEqual(c['what'], 'DDR_Chan0_%s, DDR_Chan1_%s' % (metric, metric))
             self.assertEqual(sorted(c['series']), ['ch0', 'ch1'])
-            for v in c['series'].values():
-                self.near(v, ch)
-            self.near(c['totals']['machine total'], 2 * ch)
+            self.assertEqual(list(c['totals']), ['machine total'])
 
 
 class Refusals(unittest.TestCase):
