@@ -6,12 +6,14 @@
  *
  * Totals are pcm-memory's NODE and System lines: per die, per socket and
  * for the machine, of what adds up — a rate (MB/s, /s) or an amount in the
- * interval (shown per second). A total of a ratio would need its summed
- * numerators and denominators; the report's rows give only the ratio, so a
- * ratio has no total and its kind says so (an average of ratios would be a
- * wrong number: a socket's 20 % of 10 accesses and another's 80 % of 1000
- * are not 50 %). A total that adds fewer places than it stands for (one was
- * not counted) says so as a row does: PARTIAL, covered of instances.
+ * interval (shown per second) is the sum of its places; a ratio whose rows
+ * give their parts (PM_ROW_RATIO: pm_row.num, den) is its places' summed
+ * numerators over their summed denominators, never an average of ratios (a
+ * socket's 20 % of 10 accesses and another's 80 % of 1000 are 79.4 %, not
+ * 50 %). A ratio without parts, a frequency or a current value has no
+ * total, and its kind says why. A total that adds fewer places than it
+ * stands for (one was not counted) says so as a row does: PARTIAL, covered
+ * of instances.
  */
 #include <errno.h>
 #include <math.h>
@@ -29,8 +31,6 @@ struct screen_name {
 struct screen_info {
 	struct screen_name *names;
 	size_t n_names, cap_names;
-	char **ratios; /* unitless metrics whose formula divides */
-	size_t n_ratios, cap_ratios;
 };
 
 int screen_info_empty(struct screen_info **ret)
@@ -52,10 +52,7 @@ void screen_info_free(struct screen_info *in)
 		free(in->names[i].name);
 		free(in->names[i].labels);
 	}
-	for (size_t i = 0; i < in->n_ratios; i++)
-		free(in->ratios[i]);
 	free(in->names);
-	free(in->ratios);
 	free(in);
 }
 
@@ -77,42 +74,6 @@ int screen_info_add_name(struct screen_info *in, const char *metric, const char 
 	return 0;
 }
 
-bool screen_formula_divides(const char *expr)
-{
-	bool in_name = false;
-
-	for (const char *p = expr; p && *p; p++) {
-		if (*p == '\\' && p[1]) { /* an escaped character of an event's name */
-			p++;
-			continue;
-		}
-		if (*p == '@') /* @pmu/event@ spells an event's slashes */
-			in_name = !in_name;
-		else if (!in_name && *p == '/')
-			return true;
-		else if (!in_name && !strncmp(p, "d_ratio", 7) &&
-			 (p == expr ||
-			  !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
-			    (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9'))))
-			return true;
-	}
-	return false;
-}
-
-int screen_info_add_formula(struct screen_info *in, const char *metric, const char *expr)
-{
-	char *m;
-
-	if (!screen_formula_divides(expr))
-		return 0;
-	if (cli_grow((void **)&in->ratios, &in->cap_ratios, in->n_ratios + 1, sizeof(*in->ratios)) <
-		    0 ||
-	    !(m = strdup(metric)))
-		return -ENOMEM;
-	in->ratios[in->n_ratios++] = m;
-	return 0;
-}
-
 int screen_info_new(struct pm_ctx *ctx, struct screen_info **ret)
 {
 	const struct pm_monitor_name *m;
@@ -121,12 +82,6 @@ int screen_info_new(struct pm_ctx *ctx, struct screen_info **ret)
 
 	for (size_t i = 0; r == 0 && (m = pm_ctx__monitor(ctx, i)); i++)
 		r = screen_info_add_name(in, m->metric, m->name, m->labels);
-	for (size_t i = 0; r == 0 && i < pm_ctx__metric_count(ctx); i++) {
-		struct pm_metric_info mi;
-
-		if (pm_ctx__metric(ctx, i, &mi) == 0 && mi.expr && (!mi.unit || !mi.unit[0]))
-			r = screen_info_add_formula(in, mi.name, mi.expr);
-	}
 	if (r < 0) {
 		screen_info_free(in);
 		return r;
@@ -141,14 +96,6 @@ static const struct screen_name *name_of(const struct screen_info *in, const cha
 		if (!strcmp(in->names[i].metric, metric))
 			return &in->names[i];
 	return NULL;
-}
-
-static bool is_ratio(const struct screen_info *in, const char *metric)
-{
-	for (size_t i = 0; in && i < in->n_ratios; i++)
-		if (!strcmp(in->ratios[i], metric))
-			return true;
-	return false;
 }
 
 /* The value of key in "channel=3,bank=1", or -1. */
@@ -173,12 +120,13 @@ static bool unit_is(const char *unit, const char *const *list)
 	return false;
 }
 
-/* How a row's values add up, and the unit they are shown in. */
-static enum screen_measure measure_of(const struct pm_row *r, const struct screen_info *in,
-				      char *unit, size_t size, char *from, size_t from_size)
+/*
+ * How a row's values add up, and the unit they are shown in: what the
+ * library says a metric is (PM_ROW_AMOUNT, PM_ROW_RATIO), else its unit.
+ */
+static enum screen_measure measure_of(const struct pm_row *r, char *unit, size_t size, char *from,
+				      size_t from_size)
 {
-	static const char *const amounts[] = { "B",   "KB",  "MB",  "GB",    "TB",    "KiB",
-					       "MiB", "GiB", "TiB", "MFLOP", "GFLOP", NULL };
 	static const char *const freqs[] = { "Hz", "kHz", "MHz", "GHz", NULL };
 	const char *u = r->unit ? r->unit : "";
 	size_t n = strlen(u);
@@ -187,21 +135,19 @@ static enum screen_measure measure_of(const struct pm_row *r, const struct scree
 	from[0] = '\0';
 	if (r->flags & PM_ROW_SNAPSHOT)
 		return SCREEN_LEVEL;
-	if (r->flags & PM_ROW_METRIC) {
-		if (n >= 2 && !strcmp(u + n - 2, "/s"))
-			return SCREEN_RATE;
-		if (!strcmp(u, "%"))
-			return SCREEN_RATIO;
-		if (!u[0] && is_ratio(in, r->event)) {
-			snprintf(unit, size, "ratio"); /* CPI: a unit on every line */
+	if (r->flags & PM_ROW_METRIC && !(r->flags & PM_ROW_AMOUNT)) {
+		if (r->flags & PM_ROW_RATIO || !strcmp(u, "%") || !u[0]) {
+			if (!u[0]) /* CPI: a unit on every line */
+				snprintf(unit, size, "ratio");
 			return SCREEN_RATIO;
 		}
+		if (n >= 2 && !strcmp(u + n - 2, "/s"))
+			return SCREEN_RATE;
 		if (unit_is(u, freqs))
 			return SCREEN_FREQUENCY;
-		if (u[0] && !unit_is(u, amounts))
-			return SCREEN_OTHER;
+		return SCREEN_OTHER;
 	}
-	/* an event's count (in its unit, msec for cpu-clock), a count or an amount metric */
+	/* an event's count (in its unit: msec for cpu-clock), a metric that is an amount */
 	snprintf(unit, size, "%s/s", u);
 	snprintf(from, from_size, "%s", u);
 	return SCREEN_AMOUNT;
@@ -213,7 +159,7 @@ static void why_no_total(struct screen_kind *k)
 
 	switch (k->measure) {
 	case SCREEN_RATIO:
-		why = "a ratio adds only as its parts, which the report does not give";
+		why = "a ratio adds only as its parts, which its rows do not give";
 		break;
 	case SCREEN_FREQUENCY:
 		why = "frequencies average, they do not add (no cycles to weigh them by)";
@@ -231,9 +177,11 @@ static void why_no_total(struct screen_kind *k)
 	snprintf(k->no_total, sizeof(k->no_total), "%s", why);
 }
 
-static bool adds(enum screen_measure m)
+/* Whether a kind has totals: sums, or a ratio of summed parts. */
+static bool adds(const struct screen_kind *k)
 {
-	return m == SCREEN_RATE || m == SCREEN_AMOUNT;
+	return k->measure == SCREEN_RATE || k->measure == SCREEN_AMOUNT ||
+	       (k->measure == SCREEN_RATIO && k->parts);
 }
 
 void screen_free(struct screen *s)
@@ -496,7 +444,7 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 		const struct screen_name *nm = r->flags & PM_ROW_METRIC ? name_of(info, r->event) :
 									  NULL;
 		char unit[sizeof(s->kind->unit)], from[sizeof(s->kind->from)], name[64];
-		enum screen_measure m = measure_of(r, info, unit, sizeof(unit), from, sizeof(from));
+		enum screen_measure m = measure_of(r, unit, sizeof(unit), from, sizeof(from));
 		size_t k;
 
 		if (!row_shown(r, which))
@@ -521,6 +469,7 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 			snprintf(kd->unit, sizeof(kd->unit), "%s", unit);
 			snprintf(kd->from, sizeof(kd->from), "%s", from);
 		}
+		s->kind[k].parts |= !!(r->flags & PM_ROW_RATIO);
 		keys[n++] = (struct sort_key){
 			.kind = k,
 			.row = i,
@@ -585,7 +534,7 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 		if (!strcmp(kd->what, kd->name))
 			kd->what[0] = '\0';
 		kd->total0 = s->n_totals;
-		if (kd->n_items >= 2 && !adds(kd->measure))
+		if (kd->n_items >= 2 && !adds(kd))
 			why_no_total(kd);
 		else if (kd->n_items >= 2 && kind_totals(s, rep, kd) < 0)
 			goto out;
@@ -605,6 +554,12 @@ bool screen_fits(const struct screen *s, const struct pm_report *rep)
 		if (row_hash(&rep->rows[s->item[i].row]) != s->item[i].hash)
 			return false;
 	}
+	for (size_t k = 0; k < s->n_kinds; k++) /* a ratio's parts, first given now */
+		for (size_t i = 0; s->kind[k].measure == SCREEN_RATIO && !s->kind[k].parts &&
+				   i < s->kind[k].n_items;
+		     i++)
+			if (rep->rows[s->item[s->kind[k].item0 + i].row].flags & PM_ROW_RATIO)
+				return false;
 	return true;
 }
 
@@ -641,7 +596,12 @@ void screen_total_value(const struct screen *s, const struct pm_report *rep, siz
 	const struct screen_total *t = &s->total[total];
 	const struct screen_kind *k = NULL;
 	unsigned lost = 0, counted = 0;
-	struct pm_row sum = { .event = "", .unit = "", .value = 0, .running = NAN };
+	struct pm_row sum = { .event = "",
+			      .unit = "",
+			      .value = 0,
+			      .running = NAN,
+			      .num = 0,
+			      .den = 0 };
 
 	for (size_t i = 0; i < s->n_kinds && !k; i++)
 		if (total >= s->kind[i].total0 && total < s->kind[i].total0 + s->kind[i].n_totals)
@@ -650,10 +610,13 @@ void screen_total_value(const struct screen *s, const struct pm_report *rep, siz
 		const struct screen_item *it = &s->item[k->item0 + i];
 		const struct pm_row *r = it->row < rep->n_rows ? &rep->rows[it->row] : NULL;
 		double v = shown(k, rep, it->row);
+		bool ratio = k->measure == SCREEN_RATIO;
 
 		if (!member(t, it))
 			continue;
-		if (isnan(v) || !r) {
+		if (isnan(v) || !r ||
+		    (ratio &&
+		     (!(r->flags & PM_ROW_RATIO) || !isfinite(r->num) || !isfinite(r->den)))) {
 			sum.instances += r && r->instances ? r->instances : 1;
 			sum.flags |= PM_ROW_PARTIAL;
 			lost += r && (r->flags & PM_ROW_LOST);
@@ -661,11 +624,19 @@ void screen_total_value(const struct screen *s, const struct pm_report *rep, siz
 		}
 		counted++;
 		sum.value += v;
+		if (ratio) { /* a ratio's total: its summed parts */
+			sum.num += r->num;
+			sum.den += r->den;
+		}
 		sum.covered += r->covered;
 		sum.instances += r->instances;
 		sum.flags |= r->flags & doubts;
 		if (!isnan(r->running) && !(r->running >= sum.running))
 			sum.running = r->running;
+	}
+	if (k && k->measure == SCREEN_RATIO && counted) {
+		sum.value = sum.den != 0 ? sum.num / sum.den : NAN;
+		sum.flags |= PM_ROW_RATIO | (sum.den != 0 ? 0 : PM_ROW_UNDEFINED);
 	}
 	if (!counted) {
 		sum.value = NAN;

@@ -7,8 +7,10 @@
  * row labelled by where it was counted (socket, die, channel, sub-channel,
  * or device: "S1/ch3", "S0/die1/ch2", "bfperf/tile0"), values in the units
  * they are shown in (an amount in an interval shown per second), and totals
- * per die, socket and machine where the values add up (rates and amounts;
- * never ratios, frequencies or current values, and the kind says why).
+ * per die, socket and machine where the values add up: sums of rates and
+ * amounts, a ratio's summed numerators over its summed denominators (its
+ * rows' parts, PM_ROW_RATIO); never a frequency, a current value or a ratio
+ * without parts, and the kind says why.
  */
 #ifndef PMUMON_CLI_SCREEN_H
 #define PMUMON_CLI_SCREEN_H
@@ -21,19 +23,15 @@
 /*
  * What the packs say about their metrics that a screen needs, copied from a
  * context (so it outlives a rediscovery and may cross threads once made):
- * the Monitor names, and which unitless metrics are ratios (their formula
- * divides: CPI) rather than counts (CpuClockUnhalted).
+ * the Monitor names (pm_ctx__monitor).
  */
 struct screen_info;
 int screen_info_new(struct pm_ctx *ctx, struct screen_info **ret);
-/* The same, filled by hand (tests): an empty one, then names and formulas. */
+/* The same, filled by hand (tests): an empty one, then names. */
 int screen_info_empty(struct screen_info **ret);
 int screen_info_add_name(struct screen_info *in, const char *metric, const char *name,
 			 const char *labels);
-int screen_info_add_formula(struct screen_info *in, const char *metric, const char *expr);
 void screen_info_free(struct screen_info *in);
-/* Whether a metric's formula divides (outside @event@ names and escapes): a ratio. */
-bool screen_formula_divides(const char *expr);
 
 enum screen_measure {
 	SCREEN_RATE,   /* per second already (MB/s, /s): totals add */
@@ -52,6 +50,7 @@ struct screen_kind {
 	char no_total[96]; /* why there is no total, "" when it has them (or one place only) */
 	enum screen_measure measure;
 	bool metric;
+	bool parts;		 /* a ratio whose rows give their parts (PM_ROW_RATIO) */
 	size_t item0, n_items;	 /* its items: screen.item[item0 .. item0 + n_items) */
 	size_t total0, n_totals; /* its totals likewise */
 };
@@ -98,8 +97,9 @@ void screen_free(struct screen *s);
 /* An item's value in its kind's unit (per second for an amount), NaN when not counted. */
 double screen_value(const struct screen *s, const struct pm_report *rep, size_t item);
 /*
- * A total's value (the sum of its items' shown values) with its quality as
- * a row's: flags (the doubts of its items; PARTIAL and covered < instances
+ * A total's value (the sum of its items' shown values; a ratio's: the sum
+ * of their numerators over the sum of their denominators, in num and den,
+ * flagged PM_ROW_RATIO) with its quality as a row's: flags (the doubts of its items; PARTIAL and covered < instances
  * when an item was not counted), running (the least), covered/instances
  * (summed over its items, an item not counted covering none). NaN and
  * NOT_COUNTED when none of its items was counted.

@@ -170,6 +170,22 @@ static const struct pm_report *same_rows(struct pm_snapshot *s, const struct pm_
 	return rep->n_rows == last->n_rows ? rep : NULL;
 }
 
+/* A ratio row's numerators and denominators over the k snapshots (null: no parts). */
+static void put_parts(struct sbuf *b, struct pm_snapshot **s, size_t k,
+		      const struct pm_report *last, size_t row)
+{
+	for (int part = 0; part < 2; part++) {
+		sbuf_puts(b, part ? "],\"den\":[" : "],\"num\":[");
+		for (size_t j = 0; j < k; j++) {
+			const struct pm_report *rep = same_rows(s[j], last);
+			const struct pm_row *r = rep ? &rep->rows[row] : NULL;
+
+			sbuf_puts(b, j ? "," : "");
+			put_num(b, r && (r->flags & PM_ROW_RATIO) ? (part ? r->den : r->num) : NAN);
+		}
+	}
+}
+
 /* The screen's kinds over the k snapshots: each item's and total's values as shown. */
 static void put_kinds(struct sbuf *b, struct pm_snapshot **s, size_t k, const struct screen *scr)
 {
@@ -202,6 +218,8 @@ static void put_kinds(struct sbuf *b, struct pm_snapshot **s, size_t k, const st
 				sbuf_puts(b, j ? "," : "");
 				put_num(b, rep ? screen_value(scr, rep, it) : NAN);
 			}
+			if (kd->measure == SCREEN_RATIO) /* a ratio's parts, for its totals */
+				put_parts(b, s, k, last, scr->item[it].row);
 			/* the newest's share of the time counted, for its marks */
 			sbuf_puts(b, "],\"running\":");
 			put_num(b, last->rows[scr->item[it].row].running);

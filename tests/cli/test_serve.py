@@ -574,7 +574,8 @@ class LivePage(PageSamples, unittest.TestCase):
 # Scenarios with every instance at one rate: each place's and total's truth is known
 PAGE_SCENARIOS = {
     'yitian710': FLAT,
-    'amdzen2': 'jitter 0\ndram.read 6G\ndram.write 3G\n',
+    'amdzen2': 'jitter 0\ndram.read 6G\ndram.write 3G\nl3.access[0-15] 100M\n'
+               'l3.access[16-31] 300M\nl3.hit_ratio[0-15] 80%\nl3.hit_ratio[16-31] 40%\n',
     'bluefield2': 'jitter 0\ntile.mem_reads 20M\ntile.mem_writes 10M\n',
     'bluefield3': 'jitter 0\nllt.mem_reads 15M\nllt.mem_writes 8M\n',
     'merrifield': 'jitter 0\nddr.read 600M\nddr.write 300M\n',
@@ -687,18 +688,23 @@ class LivePageScreens(PageSamples, unittest.TestCase):
                 scale = {'G': 1e9, 'M': 1e6}.get(text.split()[1][0], 1) \
                     if text.split()[1] != c['unit'] else 1
                 self.assertAlmostEqual(float(text.split()[0]) * scale, v, delta=0.0005 * scale)
-            # a total is the sum of its places: per die, per socket, for the machine
+            # a total is the sum of its places (a ratio's: their summed numerators over their
+            # summed denominators, never an average): per die, per socket, for the machine
             for x in k['totals']:
                 items = [it for it in k['items'] if x['level'] == 'machine' or
                          (x['level'] == 'socket' and it['socket'] == x['socket']) or
                          (x['level'] == 'die' and it['label'].startswith(
                              x['label'][:-len(' total')] + '/'))]
                 self.assertGreaterEqual(len(items), 2, x['label'])
-                want = sum(it['values'][i] for it in items)
+                if k['measure'] == 'ratio':
+                    want = (sum(it['num'][i] for it in items) /
+                            sum(it['den'][i] for it in items))
+                else:
+                    want = sum(it['values'][i] for it in items)
                 self.assertAlmostEqual(c['totals'][x['label']], want, delta=1e-9 * want)
-            if k['measure'] in ('rate', 'amount') and len(k['items']) > 1:
+            if k['measure'] in ('rate', 'amount', 'ratio') and len(k['items']) > 1:
                 self.assertIn('machine total', c['totals'], name)
-            elif len(k['items']) > 1:
+            elif len(k['items']) > 1:  # a frequency: none, and why
                 self.assertEqual(c['totals'], {}, name)
                 self.assertEqual(c['why'], ['no total: ' + k['no_total']], name)
                 self.assertTrue(k['no_total'])
@@ -728,7 +734,8 @@ class LivePageScreens(PageSamples, unittest.TestCase):
                          ['S0/amd_df', 'S1/amd_df'])
         self.assertEqual(charts['all_remote_links_outbound']['unit'], 'MiB/s')
         self.assertEqual(sorted(charts['l3 miss']['series']), ['S0/amd_l3', 'S1/amd_l3'])
-        self.assertIn('ratio', charts['l3 miss']['why'][0])
+        self.assertEqual(list(charts['l3 miss']['totals']), ['machine total'])
+        self.assertIn('frequencies', charts['EffectiveFrequency']['why'][0])
 
     def test_bluefield(self):
         for plat, n in (('bluefield2', 4), ('bluefield3', 8)):
@@ -740,9 +747,9 @@ class LivePageScreens(PageSamples, unittest.TestCase):
             for label in c['series']:
                 self.assertRegex(label, r'^bfperf/(tile|llt)\d$')
             self.assertEqual(list(c['totals']), ['machine total'])
-            if plat == 'bluefield2':  # the L3 banks of both halves: a ratio, no total
+            if plat == 'bluefield2':  # the L3 banks of both halves: a ratio of their parts
                 self.assertEqual(len(charts['l3 hit']['series']), 4)
-                self.assertIn('ratio', charts['l3 hit']['why'][0])
+                self.assertEqual(list(charts['l3 hit']['totals']), ['machine total'])
 
     def test_merrifield(self):
         charts, *rest = self.page('merrifield', '--program', self.prog)

@@ -257,17 +257,39 @@ class Batch(unittest.TestCase):
         self.assertEqual({u for _, u, _ in links['rows'].values()}, {'MiB/s'})
         self.assertEqual(links['totals']['machine total'][0],
                          round(sum(v for v, _, _ in links['rows'].values()), 3))
-        # ratios and frequencies have no total, and say why
-        self.assertIn('ratio', k['l3 miss']['no_total'])
-        self.assertEqual(k['l3 miss']['totals'], {})
+        # a ratio's total is its summed parts (CPI: the cycles over the instructions, to the
+        # printed precision); a frequency has none, and says why
+        self.assertIsNone(k['l3 miss']['no_total'])
+        self.assertEqual(k['l3 miss']['totals'], {'machine total': (20.0, '%', '')})
         self.assertIn('frequencies', k['EffectiveFrequency']['no_total'])
+        self.assertEqual(k['EffectiveFrequency']['totals'], {})
         self.assertEqual(k['CPI']['rows']['S0'][1], 'ratio')
-        self.assertIn('ratio', k['CPI']['no_total'])
+        cpi = k['CPI']['totals']['machine total'][0]
+        want = (k['CpuClockUnhalted']['totals']['machine total'][0] /
+                k['InstructionRetired']['totals']['machine total'][0])
+        self.assertAlmostEqual(cpi, want, delta=0.0006)
         self.assertIn('(a count in each interval, shown per second)',
                       k['CpuClockUnhalted']['title'])
         cyc = k['CpuClockUnhalted']
         self.assertEqual(cyc['totals']['machine total'][0],
                          round(cyc['rows']['S0'][0] + cyc['rows']['S1'][0], 3))
+
+    def test_a_ratio_total_is_its_summed_parts(self):
+        # socket 0's L3 misses 20 % of 1.6 G accesses/s, socket 1's 60 % of 4.8 G: the
+        # machine misses 50 % of its accesses, not the 40 % an average of ratios says
+        scn = os.path.join(self.tmp, 'l3.scn')
+        with open(scn, 'w') as f:
+            f.write('jitter 0\nl3.access[0-15] 100M\nl3.access[16-31] 300M\n'
+                    'l3.hit_ratio[0-15] 80%\nl3.hit_ratio[16-31] 40%\n')
+        for s in self.screens('amdzen2:sockets=2,scenario=' + scn):
+            k = kinds(s)['l3 miss']
+            self.assertEqual(k['rows'], {'S0': (20.0, '%', ''), 'S1': (60.0, '%', '')})
+            self.assertEqual(k['totals'], {'machine total': (50.0, '%', '')})
+        # per CCX (-A), the sockets' totals too
+        k = kinds(self.screens('amdzen2:sockets=2,scenario=' + scn, '-A')[0])['l3 miss']
+        self.assertEqual(len(k['rows']), 32)
+        self.assertEqual({p: v for p, (v, _, _) in k['totals'].items()},
+                         {'S0 total': 20.0, 'S1 total': 60.0, 'machine total': 50.0})
 
     def test_epyc_sockets_side_by_side(self):
         r = run('--sim', 'amdzen2:sockets=2,scenario=' + self.scenario('amdzen2'), 'top',
@@ -318,7 +340,7 @@ class Batch(unittest.TestCase):
         k = kinds(self.screens('bluefield2')[0])
         self.assertEqual(sorted(k['l3 hit']['rows']), sorted([
             'bfperf/l3cachehalf%d/bank%d' % (h, b) for b in (0, 1) for h in (0, 1)]))
-        self.assertIn('ratio', k['l3 hit']['no_total'])
+        self.assertEqual(k['l3 hit']['totals'], {'machine total': (60.0, '%', '')})
         self.assertEqual(set(k['pcie in']['rows']), {'bfperf/pcie0', 'bfperf/pcie1'})
 
     def test_merrifield_channels_and_totals(self):

@@ -3,8 +3,9 @@
  * What the screens show of a report (cli/screen.c): kinds under the packs'
  * neutral names, places labelled by their topology, values in the units
  * shown, and totals per die, socket and machine — sums of rates and
- * amounts only, marked partial when a place was not counted, none for a
- * ratio (with why). Table-driven, on reports made by hand.
+ * amounts, a ratio's summed parts (never an average of ratios), marked
+ * partial when a place was not counted, none for a frequency or a ratio
+ * without parts (with why). Table-driven, on reports made by hand.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,52 +21,34 @@
 #include "cli.h"
 #include "screen.h"
 
-static void test_formula_divides(void **state)
-{
-	static const struct {
-		const char *expr;
-		bool divides;
-	} t[] = {
-		{ "CpuClockUnhalted / InstructionRetired", true },
-		{ "d_ratio(l3_misses, l3_accesses)", true },
-		{ "100 * d_ratio(a, b)", true },
-		{ "cpu@event\\=0x76@", false },
-		{ "cpu@event\\=0xc0@ + cpu@event\\=0x60\\,umask\\=0xf9@", false },
-		{ "dram_channel_data_controller_0 * 64", false },
-		{ "amd_df@event\\=0x7\\,umask\\=0x38@ * 64", false },
-		{ "@ali_drw/hif_rd/@ * 64", false }, /* an event's slashes are not a division */
-		{ "a\\/b * 2", false },		     /* nor an escaped one */
-		{ "not_d_ratio(a, b)", false },
-		{ "", false },
-	};
-
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++)
-		if (screen_formula_divides(t[i].expr) != t[i].divides)
-			fail_msg("'%s': divides %d, want %d", t[i].expr, !t[i].divides,
-				 t[i].divides);
-}
-
-#define ROW(ev, un, dev, so, di, ch, val, fl)                                                   \
+#define ROWP(ev, un, dev, so, di, ch, val, fl, n, d)                                            \
 	{                                                                                       \
 		.event = ev, .unit = un, .device = dev, .socket = so, .die = di, .channel = ch, \
 		.subchannel = -1, .cpu = -1, .value = val, .running = 1, .covered = 1,          \
-		.instances = 1, .flags = PM_ROW_METRIC | (fl)                                   \
+		.instances = 1, .flags = PM_ROW_METRIC | (fl), .num = n, .den = d               \
 	}
+#define ROW(ev, un, dev, so, di, ch, val, fl) ROWP(ev, un, dev, so, di, ch, val, fl, NAN, NAN)
 
-/* EPYC-like: DF channels per socket (neutral "memory", channel=N), a ratio, an amount. */
+/*
+ * EPYC-like: DF channels per socket (neutral "memory", channel=N); ratios with their parts
+ * (the ScaleUnit on the numerator: 2 misses of 10 accesses are 200 / 10 = 20 %); amounts;
+ * a frequency.
+ */
 static struct pm_row epyc[] = {
 	ROW("DF_CH0_GBps", "GB/s", "amd_df", 0, -1, -1, 8, 0),
 	ROW("DF_CH0_GBps", "GB/s", "amd_df", 1, -1, -1, 9, 0),
 	ROW("DF_CH1_GBps", "GB/s", "amd_df", 0, -1, -1, 10, 0),
 	ROW("DF_CH1_GBps", "GB/s", "amd_df", 1, -1, -1, NAN, PM_ROW_LOST),
-	ROW("L3_Cache_Miss_Ratio", "%", "amd_l3", 0, -1, -1, 20, 0),
-	ROW("L3_Cache_Miss_Ratio", "%", "amd_l3", 1, -1, -1, 80, 0),
-	ROW("links", "MiB", "amd_df", 0, -1, -1, 100, PM_ROW_MULTIPLEXED),
-	ROW("links", "MiB", "amd_df", 1, -1, -1, 50, 0),
-	ROW("CPI", "", "cpu", 0, -1, -1, 0.6, 0),
-	ROW("CPI", "", "cpu", 1, -1, -1, 0.7, 0),
-	ROW("cycles", "", "cpu", 0, -1, -1, 4e9, 0),
-	ROW("cycles", "", "cpu", 1, -1, -1, 2e9, 0),
+	ROWP("L3_Cache_Miss_Ratio", "%", "amd_l3", 0, -1, -1, 20, PM_ROW_RATIO, 200, 10),
+	ROWP("L3_Cache_Miss_Ratio", "%", "amd_l3", 1, -1, -1, 80, PM_ROW_RATIO, 80000, 1000),
+	ROW("links", "MiB", "amd_df", 0, -1, -1, 100, PM_ROW_MULTIPLEXED | PM_ROW_AMOUNT),
+	ROW("links", "MiB", "amd_df", 1, -1, -1, 50, PM_ROW_AMOUNT),
+	ROWP("CPI", "", "cpu", 0, -1, -1, 0.6, PM_ROW_RATIO, 6, 10),
+	ROW("CPI", "", "cpu", 1, -1, -1, NAN, PM_ROW_NOT_COUNTED), /* no parts: not counted */
+	ROW("cycles", "", "cpu", 0, -1, -1, 4e9, PM_ROW_AMOUNT),
+	ROW("cycles", "", "cpu", 1, -1, -1, 2e9, PM_ROW_AMOUNT),
+	ROW("EffectiveFrequency", "GHz", "msr", 0, -1, -1, 3, 0),
+	ROW("EffectiveFrequency", "GHz", "msr", 1, -1, -1, 2, 0),
 };
 
 static struct screen_info *epyc_info(void)
@@ -76,8 +59,6 @@ static struct screen_info *epyc_info(void)
 	assert_int_equal(screen_info_add_name(in, "DF_CH0_GBps", "memory", "channel=0"), 0);
 	assert_int_equal(screen_info_add_name(in, "DF_CH1_GBps", "memory", "channel=1"), 0);
 	assert_int_equal(screen_info_add_name(in, "L3_Cache_Miss_Ratio", "l3_miss", ""), 0);
-	assert_int_equal(screen_info_add_formula(in, "CPI", "cycles / instructions"), 0);
-	assert_int_equal(screen_info_add_formula(in, "cycles", "cpu@event\\=0x76@"), 0);
 	return in;
 }
 
@@ -129,16 +110,32 @@ static void test_kinds_labels_and_totals(void **state)
 		assert_int_equal(!!(q.flags & PM_ROW_PARTIAL), mem_totals[i].partial);
 	}
 	assert_true(isnan(screen_value(&s, &rep, k->item0 + 3)));
-	/* a ratio: no total, and why */
+	/* a ratio: per socket its own, for the machine its summed parts: 80200 / 1010,
+	 * 79.4 %, never the average of 20 % and 80 % */
 	k = kind(&s, "l3 miss");
 	assert_string_equal(k->what, "L3_Cache_Miss_Ratio");
-	assert_int_equal(k->n_totals, 0);
-	assert_non_null(strstr(k->no_total, "ratio"));
 	assert_string_equal(s.item[k->item0].label, "S0/amd_l3"); /* nothing else tells it */
+	assert_true(k->parts);
+	assert_string_equal(k->no_total, "");
+	assert_int_equal(k->n_totals, 1);
+	assert_string_equal(s.total[k->total0].label, "machine total");
+	screen_total_value(&s, &rep, k->total0, &q);
+	assert_true(q.value == 80200.0 / 1010);
+	assert_true(q.num == 80200 && q.den == 1010);
+	assert_int_equal(q.flags, PM_ROW_RATIO);
+	assert_int_equal(q.covered, 2);
+	/* a ratio of one place counted: its parts alone, and partial */
 	k = kind(&s, "CPI");
 	assert_string_equal(k->unit, "ratio");
+	screen_total_value(&s, &rep, k->total0, &q);
+	assert_true(q.value == 0.6);
+	assert_true(q.flags & PM_ROW_PARTIAL);
+	assert_int_equal(q.covered, 1);
+	assert_int_equal(q.instances, 2);
+	/* a frequency: no total, and why */
+	k = kind(&s, "EffectiveFrequency");
 	assert_int_equal(k->n_totals, 0);
-	assert_true(k->no_total[0]);
+	assert_non_null(strstr(k->no_total, "frequencies"));
 	/* an amount in the interval: per second (0.5 s), and its total adds, multiplexed */
 	k = kind(&s, "links");
 	assert_string_equal(k->unit, "MiB/s");
@@ -148,7 +145,7 @@ static void test_kinds_labels_and_totals(void **state)
 	screen_total_value(&s, &rep, k->total0, &q);
 	assert_true(q.value == 300);
 	assert_true(q.flags & PM_ROW_MULTIPLEXED);
-	/* a count (its formula does not divide): per second, adds */
+	/* a count (the library says it is an amount): per second, adds */
 	k = kind(&s, "cycles");
 	assert_string_equal(k->unit, "/s");
 	screen_total_value(&s, &rep, k->total0, &q);
@@ -202,6 +199,7 @@ static void test_dies_one_socket(void **state)
 static void test_devices_and_cgroups(void **state)
 {
 	struct pm_row rows[] = {
+		/* ratios whose rows give no parts: no total */
 		ROW("l3_hit_ratio_bank0", "%", "bfperf/l3cachehalf0", -1, -1, -1, 60, 0),
 		ROW("l3_hit_ratio_bank0", "%", "bfperf/l3cachehalf1", -1, -1, -1, 60, 0),
 		ROW("l3_hit_ratio_bank1", "%", "bfperf/l3cachehalf0", -1, -1, -1, 60, 0),
@@ -227,6 +225,13 @@ static void test_devices_and_cgroups(void **state)
 	assert_string_equal(s.item[k->item0].label, "bfperf/l3cachehalf0/bank0");
 	assert_string_equal(s.item[k->item0 + 1].label, "bfperf/l3cachehalf1/bank0");
 	assert_string_equal(s.item[k->item0 + 2].label, "bfperf/l3cachehalf0/bank1");
+	assert_false(k->parts);
+	assert_int_equal(k->n_totals, 0);
+	assert_non_null(strstr(k->no_total, "ratio"));
+	/* their parts given later: the screen is made again, with totals */
+	assert_true(screen_fits(&s, &rep));
+	rows[0].flags |= PM_ROW_RATIO, rows[0].num = 6000, rows[0].den = 100;
+	assert_false(screen_fits(&s, &rep));
 	k = kind(&s, "cpu-clock");
 	assert_false(k->metric);
 	assert_string_equal(k->unit, "msec/s");
@@ -239,7 +244,6 @@ static void test_devices_and_cgroups(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_formula_divides),
 		cmocka_unit_test(test_kinds_labels_and_totals),
 		cmocka_unit_test(test_dies_one_socket),
 		cmocka_unit_test(test_devices_and_cgroups),
