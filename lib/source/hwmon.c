@@ -882,6 +882,9 @@ static int hwmon_enable(struct pm_session *s)
 				r = block_error(s, k, "reading its registers", r);
 			continue;
 		}
+		r = pm_rotation__track(&k->rot, s->c, st->acc, now);
+		if (r < 0)
+			break;
 		r = program(s, k);
 		if (r == 0 && k->enable_fd >= 0)
 			r = start(s, k, now);

@@ -54,7 +54,7 @@
 #define DF_SLOTS 4 /* NUM_COUNTERS_NB (docs/kernel-facts.md, amd_uncore) */
 #define L3_SLOTS 6 /* NUM_COUNTERS_L3, F17h+ */
 #define MAX_SLOTS L3_SLOTS
-#define PHASE_NS 100000000ull		     /* 100 ms: 10 phases in a 1 s interval */
+#define PHASE_NS 25000000ull		     /* 25 ms: 40 phases in a 1 s interval (docs/bounds.md) */
 #define WRAP_POLL_NS 10000000000ull	     /* 48 bits at 1e10/s last 7.8 hours */
 #define LOCK_PATH "run/lock/pmumon-msr.lock" /* one per machine, as hwmon's and sideband's */
 
@@ -630,7 +630,9 @@ static int msr_enable(struct pm_session *s)
 		struct msr_dom *d = &st->dom[i];
 
 		pm_rotation__start(&d->rot, now);
-		r = program(s, d);
+		r = pm_rotation__track(&d->rot, s->c, st->acc, now);
+		if (r == 0)
+			r = program(s, d);
 	}
 	return r;
 }
