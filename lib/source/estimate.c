@@ -16,9 +16,9 @@
  * multiplied by its constant, measured so that the truth falls inside 95 %
  * of the intervals of tests/sim/test-bounds.c's scenarios, none below 92 %.
  */
-#define KAPPA_BRIDGE 1.0 /* phased: the rate's wander over an unseen phase */
-#define KAPPA_NOISE 2.0	 /* interleaved: the noise of the rate between reads */
-#define KAPPA_JUMP 1.5	 /* interleaved: changes of rate the on/off pattern misplaces */
+#define KAPPA_PHASED 1.0 /* phased: the rate's wander and noise over an unseen phase */
+#define KAPPA_NOISE 1.0	 /* interleaved: the noise of the rate between reads */
+#define KAPPA_JUMP 1.0	 /* interleaved: changes of rate the on/off pattern misplaces */
 /* interleaved: the counts a reading's integer values leave uncertain */
 #define FLOOR_COUNTS 2.0
 
@@ -86,30 +86,62 @@ static double mid(const struct pm_track *t, const struct pm_track_obs *o)
 	return (rel(t, o->t0) + rel(t, o->t1)) / 2;
 }
 
+/* How the rate varies: its wander (diffusion) and its noise, per unit time. */
+struct spread {
+	double sigma2; /* the Brownian part: variance per ns of distance */
+	double w;      /* the noise faster than a phase: variance x ns of averaging */
+	unsigned df;   /* the phases they are measured on, less the two fitted */
+};
+
 /*
- * The rate's diffusion (its variance per unit time of wander), from the
- * ring's successive phases: a Brownian motion's averages over phases of
- * lengths la, lb whose midpoints are d apart differ with variance
- * sigma^2 (d - (la + lb) / 6). *ret_df: the pairs it is measured on.
+ * The rate's spread from the ring's phases, each with the next and the one
+ * after: the averages over phases a and b (lengths la, lb, on for ra, rb
+ * ns, midpoints d apart) of a Brownian motion plus white noise differ with
+ * variance w (1/ra + 1/rb) + sigma^2 (d - (la + lb) / 6). Least squares on
+ * the squared differences gives w and sigma^2, neither below 0 (the other
+ * fitted alone then, whichever fits better). Growth with distance is
+ * wander; what is there at any distance is noise.
  */
-static double diffusion(const struct pm_track *t, unsigned *ret_df)
+static struct spread spread(const struct pm_track *t)
 {
-	double sum = 0;
+	double sxx = 0, sxy = 0, syy = 0, sxz = 0, syz = 0, det;
+	struct spread sp = { .sigma2 = NAN, .w = NAN };
 	unsigned k = 0;
 
-	for (unsigned i = 1; i < t->n; i++) {
-		const struct pm_track_obs *a = ring_at(t, i - 1), *b = ring_at(t, i);
-		double d = mid(t, b) - mid(t, a) -
-			   ((double)(a->t1 - a->t0) + (double)(b->t1 - b->t0)) / 6;
-		double dr = rate(b) - rate(a);
+	for (unsigned lag = 1; lag <= 2; lag++) {
+		for (unsigned i = lag; i < t->n; i++) {
+			const struct pm_track_obs *a = ring_at(t, i - lag), *b = ring_at(t, i);
+			double d = mid(t, b) - mid(t, a) -
+				   ((double)(a->t1 - a->t0) + (double)(b->t1 - b->t0)) / 6;
+			double dr = rate(b) - rate(a);
+			double x = 1 / (double)a->run + 1 / (double)b->run, z = dr * dr;
 
-		if (!(d > 0) || !isfinite(dr))
-			continue;
-		sum += dr * dr / d;
-		k++;
+			if (!(d > 0) || !isfinite(dr))
+				continue;
+			sxx += x * x;
+			sxy += x * d;
+			syy += d * d;
+			sxz += x * z;
+			syz += d * z;
+			k++;
+		}
 	}
-	*ret_df = k;
-	return k ? sum / k : NAN;
+	if (k < 2 || t->n < 3)
+		return sp;
+	det = sxx * syy - sxy * sxy;
+	sp.w = det > 1e-12 * sxx * syy ? (sxz * syy - syz * sxy) / det : -1;
+	sp.sigma2 = det > 1e-12 * sxx * syy ? (syz * sxx - sxz * sxy) / det : -1;
+	if (!(sp.w >= 0) || !(sp.sigma2 >= 0)) {
+		/* one of them alone: whichever fits better (less residual) */
+		double w = sxx > 0 ? fmax(0, sxz / sxx) : 0, s2 = syy > 0 ? fmax(0, syz / syy) : 0;
+
+		if (w * sxz >= s2 * syz)
+			sp.w = w, sp.sigma2 = 0;
+		else
+			sp.w = 0, sp.sigma2 = s2;
+	}
+	sp.df = t->n - 2; /* n phases, two things fitted */
+	return sp;
 }
 
 /*
@@ -148,24 +180,29 @@ static void add_gap(const struct pm_track *t, struct pm_track_sum *sum, const st
 	if (!(len > 0))
 		return;
 	sum->gaps = true;
+	/* the noise: the stretch's own, and its neighbours' through their weights */
+	sum->white += len;
 	if (a && b) {
 		double ma = mid(t, a), mb = mid(t, b), ra = rate(a), rb = rate(b);
-		double at = mb > ma ? ra + (rb - ra) * ((s + e) / 2 - ma) / (mb - ma) : ra;
+		double beta = mb > ma ? ((s + e) / 2 - ma) / (mb - ma) : 0, alpha = 1 - beta;
 
-		sum->est += fmax(0, at * len);
+		sum->est += fmax(0, len * (ra + (rb - ra) * beta));
 		sum->bridge += bridge_var(ma, mb, s, e);
+		sum->white += len * len * (alpha * alpha / (double)a->run + beta * beta / (double)b->run);
 		sum->floor += len * (1 / (double)a->run + 1 / (double)b->run) / 2;
 	} else if (a) { /* after the last phase: its rate goes on */
 		double ma = mid(t, a);
 
 		sum->est += rate(a) * len;
 		sum->bridge += free_var(s - ma, e - ma);
+		sum->white += len * len / (double)a->run;
 		sum->floor += len / (double)a->run;
 	} else if (b) { /* before the first phase: its rate, back to the start */
 		double mb = mid(t, b);
 
 		sum->est += rate(b) * len;
 		sum->bridge += free_var(mb - e, mb - s);
+		sum->white += len * len / (double)b->run;
 		sum->floor += len / (double)b->run;
 	}
 }
@@ -231,18 +268,20 @@ void pm_track__phase(struct pm_track *t, uint64_t t0, uint64_t t1, uint64_t val,
 	}
 }
 
-static void phased_finish(const struct pm_track_sum *sum, double sigma2, unsigned df,
+static void phased_finish(const struct pm_track_sum *sum, const struct spread *sp,
 			  struct pm_estimate *ret)
 {
 	*ret = (struct pm_estimate){ .count = sum->seen + sum->est, .seen = sum->seen };
 	if (!sum->gaps) {
 		ret->half = 0;
 		ret->bound = PM_BOUND_EXACT;
-	} else if (!df || !isfinite(sigma2)) {
-		ret->half = NAN; /* one phase: nothing says how far the rate wanders */
+	} else if (!sp->df || !isfinite(sp->sigma2) || !isfinite(sp->w)) {
+		ret->half = NAN; /* too few phases: nothing says how far the rate wanders */
 		ret->bound = PM_BOUND_FEW;
 	} else {
-		ret->half = pm_t975(df) * sqrt(KAPPA_BRIDGE * sigma2 * sum->bridge) + sum->floor;
+		double var = sp->sigma2 * sum->bridge + sp->w * sum->white;
+
+		ret->half = pm_t975(sp->df) * sqrt(KAPPA_PHASED * var) + sum->floor;
 		ret->bound = PM_BOUND_MEASURED;
 	}
 }
@@ -251,8 +290,7 @@ static void phased_report(const struct pm_track *t, struct pm_estimate *ret_iv,
 			  struct pm_estimate *ret_tot)
 {
 	struct pm_track_sum iv = t->iv, tot = t->tot;
-	unsigned df;
-	double sigma2 = diffusion(t, &df);
+	struct spread sp = spread(t);
 
 	if (!t->open && !t->have_last) { /* never on the hardware */
 		*ret_iv = *ret_tot = (struct pm_estimate){ .count = NAN, .half = NAN,
@@ -264,8 +302,8 @@ static void phased_report(const struct pm_track *t, struct pm_estimate *ret_iv,
 			     t->cur.t0);
 	else if (t->t_last > t->last.t1) /* off now: the last rate goes on */
 		add_gap_both(t, &iv, &tot, &t->last, NULL, t->last.t1, t->t_last);
-	phased_finish(&iv, sigma2, df, ret_iv);
-	phased_finish(&tot, sigma2, df, ret_tot);
+	phased_finish(&iv, &sp, ret_iv);
+	phased_finish(&tot, &sp, ret_tot);
 }
 
 /* ---- interleaved ----------------------------------------------------------------------- */

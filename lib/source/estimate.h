@@ -13,9 +13,10 @@
  *   either side (a straight line between their midpoints); the phase still
  *   off at a read, by the last rate. The error of each such stretch is
  *   modelled as the rate's wander about that line, a Brownian bridge (a
- *   Brownian motion after the last phase) whose diffusion is measured from
- *   the event's last PM_TRACK_RING phases: the squared differences of
- *   successive rates over their distance.
+ *   Brownian motion after the last phase), plus noise faster than a phase
+ *   (bursts): both measured from the event's last PM_TRACK_RING phases, by
+ *   how the squared differences of their rates grow with their distance
+ *   (the wander) and what they are at no distance (the noise).
  * - INTERLEAVED: the kernel rotates (perf multiplexing, every mux interval),
  *   far faster than pmumon reads. The estimate stays perf's (count scaled
  *   by enabled / running); its error is measured from extra reads inside
@@ -64,6 +65,7 @@ struct pm_track_sum {
 	double seen;   /* counted on the hardware */
 	double est;    /* estimated for the stretches unseen */
 	double bridge; /* phased: the unseen stretches' variance, in units of the diffusion */
+	double white;  /* phased: and in units of the rate's noise per unit time */
 	double floor;  /* counts the integer readings leave uncertain */
 	double jumps;  /* interleaved: the squared changes of rate beyond the noise */
 	double r0;     /* interleaved: the rate before the start (NaN: none yet) */

@@ -61,7 +61,7 @@
 #include "source/wrap.h"
 #include "util/util.h"
 
-#define PHASE_NS 100000000ull /* 100 ms, as the msr source */
+#define PHASE_NS 25000000ull /* 25 ms, as the msr source (docs/bounds.md) */
 #define LOCK_PATH "run/lock/pmumon-bfperf.lock"
 
 struct hw_slot {
