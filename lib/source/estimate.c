@@ -16,9 +16,9 @@
  * multiplied by its constant, measured so that the truth falls inside 95 %
  * of the intervals of tests/sim/test-bounds.c's scenarios, none below 92 %.
  */
-#define KAPPA_PHASED 1.0 /* phased: the rate's wander and noise over an unseen phase */
+#define KAPPA_PHASED 1.5 /* phased: the rate's wander and noise over an unseen phase */
 #define KAPPA_NOISE 1.0	 /* interleaved: the noise of the rate between reads */
-#define KAPPA_JUMP 1.0	 /* interleaved: changes of rate the on/off pattern misplaces */
+#define KAPPA_JUMP 1.5	 /* interleaved: changes of rate the on/off pattern misplaces */
 /* interleaved: the counts a reading's integer values leave uncertain */
 #define FLOOR_COUNTS 2.0
 
@@ -104,7 +104,8 @@ struct spread {
  */
 static struct spread spread(const struct pm_track *t)
 {
-	double sxx = 0, sxy = 0, syy = 0, sxz = 0, syz = 0, det;
+	double sxx = 0, sxy = 0, syy = 0, sxz = 0, syz = 0, szz = 0, det;
+	double w1, s1, rss_w, rss_s, rss_both;
 	struct spread sp = { .sigma2 = NAN, .w = NAN };
 	unsigned k = 0;
 
@@ -123,22 +124,35 @@ static struct spread spread(const struct pm_track *t)
 			syy += d * d;
 			sxz += x * z;
 			syz += d * z;
+			szz += z * z;
 			k++;
 		}
 	}
 	if (k < 2 || t->n < 3)
 		return sp;
+	/*
+	 * Noise alone, or wander alone: whichever leaves less residual. Both
+	 * only where both come out positive and together they fit clearly
+	 * better (an F ratio over 4): a wander fitted to what is chance would
+	 * take the noise's share, and a phase unseen between two seen has far
+	 * more of the noise in it than of the wander.
+	 */
+	w1 = sxx > 0 ? fmax(0, sxz / sxx) : 0;
+	s1 = syy > 0 ? fmax(0, syz / syy) : 0;
+	rss_w = szz - w1 * sxz;
+	rss_s = szz - s1 * syz;
+	if (rss_w <= rss_s)
+		sp.w = w1, sp.sigma2 = 0;
+	else
+		sp.w = 0, sp.sigma2 = s1;
 	det = sxx * syy - sxy * sxy;
-	sp.w = det > 1e-12 * sxx * syy ? (sxz * syy - syz * sxy) / det : -1;
-	sp.sigma2 = det > 1e-12 * sxx * syy ? (syz * sxx - sxz * sxy) / det : -1;
-	if (!(sp.w >= 0) || !(sp.sigma2 >= 0)) {
-		/* one of them alone: whichever fits better (less residual) */
-		double w = sxx > 0 ? fmax(0, sxz / sxx) : 0, s2 = syy > 0 ? fmax(0, syz / syy) : 0;
+	if (k > 3 && det > 1e-12 * sxx * syy) {
+		double w = (sxz * syy - syz * sxy) / det, s2 = (syz * sxx - sxz * sxy) / det;
 
-		if (w * sxz >= s2 * syz)
-			sp.w = w, sp.sigma2 = 0;
-		else
-			sp.w = 0, sp.sigma2 = s2;
+		rss_both = szz - w * sxz - s2 * syz;
+		if (w >= 0 && s2 >= 0 &&
+		    fmin(rss_w, rss_s) - rss_both > 4 * fmax(rss_both, 0) / (k - 2))
+			sp.w = w, sp.sigma2 = s2;
 	}
 	sp.df = t->n - 2; /* n phases, two things fitted */
 	return sp;

@@ -52,7 +52,7 @@ enum pm_track_kind {
 };
 
 /* The history the spread is measured on: phases (phased) or reads (interleaved). */
-#define PM_TRACK_RING 32
+#define PM_TRACK_RING 64
 
 /* A stretch on the hardware (phased), or one read's increments (interleaved). */
 struct pm_track_obs {

@@ -121,8 +121,9 @@ static void phase(struct text *t, double ms, const struct moved *q, const double
  * under the simulator's 10000; slow ones do not repeat within the run).
  * Bursts: each phase lasts 0.5 to 1.5 tau, and each quantity bursts to 2-4
  * times its base with odds 0.35, else idles at 0.25-0.75. Ramps: each
- * quantity goes in straight lines between levels of 0.25 to 4 times its
- * base, one every 0.5 to 1.5 tau, in steps of tau / 8 (at least 1 ms).
+ * quantity goes in straight lines between levels of 0.5 to 3 times its
+ * base, one every 0.5 to 1.5 tau, in steps of 0.75 to 1.25 tau / 8 (at
+ * least 1 ms).
  * Rapid: every 50 to 400 ms, levels of 0.15 to 3 times the base, as the
  * issue measured (HEAD 2a2826b: 5.97 % mean error through msr).
  */
@@ -143,7 +144,7 @@ static char *scenario(const struct platform *p, const struct workload *w, uint64
 	if (w->shape == STEADY)
 		return t.p;
 	for (size_t i = 0; i < n_q; i++) {
-		from[i] = to[i] = uniform(0.25, 4);
+		from[i] = to[i] = uniform(0.5, 3);
 		left[i] = span[i] = 0;
 	}
 	while (total < end && phases < 9000) {
@@ -163,7 +164,7 @@ static char *scenario(const struct platform *p, const struct workload *w, uint64
 			for (size_t i = 0; i < n_q; i++) {
 				if (left[i] <= 0) {
 					from[i] = to[i];
-					to[i] = uniform(0.25, 4);
+					to[i] = uniform(0.5, 3);
 					left[i] = span[i] = uniform(0.5, 1.5) * w->tau;
 				}
 				/* the line's value in the middle of this step */
@@ -286,6 +287,7 @@ static void calibrate(const struct platform *p, const struct workload *w, struct
 			max_err = fmax(max_err, rel);
 			err_scaled += fabs(m->scaled - t->value) / t->value;
 			ret->covered += m->lo <= t->value && t->value <= m->hi;
+
 			half[ret->n++] = (m->hi - m->lo) / 2 / m->value;
 		}
 	}
