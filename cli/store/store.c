@@ -153,6 +153,8 @@ static int end_transaction(struct store *st, int r, const char **ret_err)
 	return r;
 }
 
+bool store_has_bounds(struct store *st);
+
 static int migrate(struct store *st, int v, const char **ret_err)
 {
 	char sql[64];
@@ -165,7 +167,7 @@ static int migrate(struct store *st, int v, const char **ret_err)
 		r = exec(st, "ALTER TABLE run ADD COLUMN cpuid TEXT", ret_err);
 	if (r == 0 && v < 3)
 		r = exec(st, "ALTER TABLE series ADD COLUMN cgroup TEXT", ret_err);
-	if (r == 0 && v < 4) /* the values' 95 % intervals (docs/bounds.md) */
+	if (r == 0 && v < 4 && !store_has_bounds(st)) /* the 95 % intervals (docs/bounds.md) */
 		r = exec(st,
 			 "ALTER TABLE value ADD COLUMN lo REAL; ALTER TABLE value ADD COLUMN hi REAL;"
 			 " ALTER TABLE value ADD COLUMN bound INTEGER",

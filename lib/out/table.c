@@ -122,7 +122,8 @@ static int aggr_width(struct pm_out *o, const struct pm_report *r)
 
 /*
  * The 95 % interval of an estimate (docs/bounds.md), as its half-width in %
- * of the value: " ± 1.2 %", " ± 0.04 %" (two significant digits below 1 %),
+ * of the value: " ± 1.2 %", " ± 0.04 %" (two significant digits below 1 %;
+ * " ± <0.01 %" below that),
  * " ± ? %" where no honest bound exists (too few phases, an import), and
  * " ± ?+ %" where counts may be missing (no upper bound). Its length.
  */
@@ -139,8 +140,10 @@ static size_t bound_text(const struct pm_row *row, char *buf, size_t size)
 		n = snprintf(buf, size, " \u00b1 %.0f %%", pct);
 	else if (pct >= 0.995)
 		n = snprintf(buf, size, " \u00b1 %.1f %%", pct);
-	else
+	else if (pct >= 0.01)
 		n = snprintf(buf, size, " \u00b1 %.2g %%", pct);
+	else /* steady traffic: the integer counts' uncertainty, nothing to see */
+		n = snprintf(buf, size, " \u00b1 <0.01 %%");
 	return n > 0 ? PM_MIN((size_t)n, size - 1) : 0;
 }
 

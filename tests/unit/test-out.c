@@ -239,6 +239,7 @@ static void test_table_bounds(void **state)
 		{ 90, 110, PM_BOUND_MEASURED, "(50.00%) \u00b1 10 %\n" },
 		{ 99.5, 100.1, PM_BOUND_MEASURED, "(50.00%) \u00b1 0.5 %\n" },
 		{ 99.96, 100.01, PM_BOUND_MEASURED, "(50.00%) \u00b1 0.04 %\n" },
+		{ 99.999, 100.001, PM_BOUND_MEASURED, "(50.00%) \u00b1 <0.01 %\n" },
 		{ 98.77, 100, PM_BOUND_MEASURED, "(50.00%) \u00b1 1.2 %\n" },
 		{ NAN, NAN, PM_BOUND_FEW, "(50.00%) \u00b1 ? %\n" },
 		{ NAN, NAN, PM_BOUND_UNMEASURED, "(50.00%) \u00b1 ? %\n" },
