@@ -30,6 +30,7 @@ struct perf_state {
 	bool tracked, probe; /* probe: one read of all soon after enable finds them */
 	uint64_t sub_ns;
 	uint64_t jitter;
+	size_t n_tracked; /* read units with a tracked counter, as the last read found them */
 };
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -717,6 +718,8 @@ static int read_all(struct pm_session *s, bool publish, bool tracked_only)
 {
 	const struct pm_os_ops *ops = s->ctx->ops;
 	uint64_t *buf = s->readbuf, now = ops->mono_ns(s->ctx->os);
+	struct perf_state *st = s->state[PM_SRC_PERF];
+	size_t n_tracked = 0;
 
 	for (size_t u = 0; u < s->n_ru; u++) {
 		const struct pm_read_unit *ru = &s->ru[u];
@@ -756,26 +759,36 @@ static int read_all(struct pm_session *s, bool publish, bool tracked_only)
 				c->cur = c->last_good;
 			track(s, c, &old, now);
 		}
+		n_tracked += unit_tracked(s, ru);
 	}
+	if (st)
+		st->n_tracked = n_tracked;
 	return 0;
 }
 
 /*
  * The reads that measure a multiplexed counter's error: one per read unit
  * with such a counter every SUBREAD_NS on average, at times drawn from
- * [0.75, 1.25] x SUBREAD_NS so that they do not follow the kernel's
+ * [0.75, 1.25] x the period so that they do not follow the kernel's
  * rotation (whose wander of running time they measure: estimate.h). With
  * -I 1000, 9 more reads of those units per interval; none of the others.
+ * Their cost is bounded: at most SUBREAD_MAX reads a second in all (the
+ * period grows with the units to read beyond SUBREAD_MAX / 10; the
+ * intervals then widen where traffic changes between reads).
+ * docs/bounds.md has what a read costs.
  */
 #define SUBREAD_NS 100000000ull
+#define SUBREAD_MAX 1000
 
 static void next_subread(struct perf_state *st, uint64_t now)
 {
+	uint64_t period = PM_MAX(SUBREAD_NS, (uint64_t)st->n_tracked * 1000000000ull / SUBREAD_MAX);
+
 	/* xorshift64: the same times on every run of a simulation */
 	st->jitter ^= st->jitter << 13;
 	st->jitter ^= st->jitter >> 7;
 	st->jitter ^= st->jitter << 17;
-	st->sub_ns = now + SUBREAD_NS * 3 / 4 + st->jitter % (SUBREAD_NS / 2);
+	st->sub_ns = now + period * 3 / 4 + st->jitter % (period / 2);
 }
 
 static int perf_read(struct pm_session *s)
