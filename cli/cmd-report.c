@@ -376,7 +376,8 @@ static void bound_text(const struct stats *st, char *buf, size_t size)
 	if (!st->counted || st->bound == PM_BOUND_EXACT)
 		return;
 	if (isfinite(m))
-		snprintf(buf, size, "mean \u00b1 %.2g %%, widest \u00b1 %.2g %%", m, st->widest_pct);
+		snprintf(buf, size, "mean \u00b1 %.2g %%, widest \u00b1 %.2g %%", m,
+			 st->widest_pct);
 	else
 		snprintf(buf, size, "mean \u00b1 ? %%");
 }

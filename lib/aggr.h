@@ -32,7 +32,7 @@ struct pm_rows {
 	size_t n_rows;			   /* event rows */
 	struct pm_metric_row *mrows;	   /* metric rows, after the event rows (metric.h) */
 	size_t n_mrows;
-	double *mvals;	  /* slot values while evaluating one metric row */
+	double *mvals;	   /* slot values while evaluating one metric row */
 	double *mlo, *mhi; /* and their intervals (metric/metric.c) */
 	unsigned *mbound;
 	double core_wide; /* #core_wide for this session (metric/literal.h) */

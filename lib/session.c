@@ -73,7 +73,9 @@ static void estimate(struct pm_session *s)
 		struct pm_track_obs iv = { .ena = c->cur.ena - c->prev.ena,
 					   .run = c->cur.run - c->prev.run,
 					   .val = c->cur.val - c->prev.val },
-				    tot = { .ena = c->cur.ena, .run = c->cur.run, .val = c->cur.val };
+				    tot = { .ena = c->cur.ena,
+					    .run = c->cur.run,
+					    .val = c->cur.val };
 
 		if (!c->track)
 			continue;

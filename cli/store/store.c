@@ -668,10 +668,13 @@ long store_points(struct store *st, long long series, double from_s, double to_s
 								      sqlite3_column_double(q, 1);
 		p->flags = (unsigned)sqlite3_column_int(q, 2);
 		/* a recording before version 4 kept no interval: none known */
-		p->lo = sqlite3_column_type(q, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 3);
-		p->hi = sqlite3_column_type(q, 4) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 4);
-		p->bound = sqlite3_column_type(q, 5) == SQLITE_NULL ? PM_BOUND_UNMEASURED :
-								      (unsigned)sqlite3_column_int(q, 5);
+		p->lo = sqlite3_column_type(q, 3) == SQLITE_NULL ? NAN :
+								   sqlite3_column_double(q, 3);
+		p->hi = sqlite3_column_type(q, 4) == SQLITE_NULL ? NAN :
+								   sqlite3_column_double(q, 4);
+		p->bound = sqlite3_column_type(q, 5) == SQLITE_NULL ?
+				   PM_BOUND_UNMEASURED :
+				   (unsigned)sqlite3_column_int(q, 5);
 	}
 	sqlite3_finalize(q);
 	*ret = out;

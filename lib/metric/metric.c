@@ -1317,7 +1317,8 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 				 * (tools/perf/util/expr.c expr__resolve_id parses the referenced
 				 * MetricExpr; only stat-shadow.c generic_metric scales, to print;
 				 * docs/facts-metrics.md) */
-				if (sl->kind == PM_SLOT_METRIC && s->l->metrics[sl->idx].scale != 0) {
+				if (sl->kind == PM_SLOT_METRIC &&
+				    s->l->metrics[sl->idx].scale != 0) {
 					double sc = s->l->metrics[sl->idx].scale, lo, hi;
 
 					s->rows->mvals[k] /= sc;

@@ -30,9 +30,10 @@ static const char *const columns[] = {
 	"type",		"time_s",      "timestamp",  "event",	  "device",  "socket",
 	"die",		"cpu",	       "value",	     "unit",	  "raw",     "enabled_ns",
 	"running_ns",	"running_pct", "flags",	     "simulated", "covered", "instances",
-	"sim_platform", "cpuid",       "spread_pct", "cgroup",	   "lo",      "hi",
-	"bound",
+	"sim_platform", "cpuid",       "spread_pct", "cgroup",
 };
+/* the 95 % interval's (docs/bounds.md), after the others */
+static const char *const bound_columns[] = { "lo", "hi", "bound" };
 
 /* s as one field into b, quoted as RFC 4180 says when it must be, then its separator. */
 static void put_field(struct pm_obuf *b, char sep, const char *s, bool last)
@@ -120,7 +121,10 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 		/* the header is the first line, as csv.DictReader and pandas expect: a
 		 * simulated run says so in its simulated column, not in a comment */
 		for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
-			field(o, columns[i], i + 1 == sizeof(columns) / sizeof(columns[0]));
+			field(o, columns[i], false);
+		for (size_t i = 0; i < sizeof(bound_columns) / sizeof(bound_columns[0]); i++)
+			field(o, bound_columns[i],
+			      i + 1 == sizeof(bound_columns) / sizeof(bound_columns[0]));
 		o->header_done = true;
 	}
 	pm_fmt_timestamp(ts, sizeof(ts), r->wall_ns);

@@ -118,8 +118,7 @@ extern const struct pm_out_ops pm_out_json;
  * rows' ends are the value itself, a row without a value has none (NaN, and
  * bound PM_BOUND_NO_VALUE), and an end that is not finite is NaN.
  */
-void pm_out__bounds(const struct pm_row *row, double *ret_lo, double *ret_hi,
-		    unsigned *ret_bound);
+void pm_out__bounds(const struct pm_row *row, double *ret_lo, double *ret_hi, unsigned *ret_bound);
 /* The interval's half-width in % of the value for the table ("± 1.2 %"): the
  * wider side; NaN when there is none. */
 double pm_out__bound_pct(const struct pm_row *row);

@@ -168,7 +168,9 @@ static double bridge_var(double a, double b, double s, double e)
 
 	if (!(D > 0) || !(e > s))
 		return 0;
-#define F(x) (D * ((x) * (x) * (x) / 3 - xs * xs * (x)) - ((x) * (x) * (x) * (x) / 4 - xs * xs * (x) * (x) / 2))
+#define F(x)                                         \
+	(D * ((x) * (x) * (x) / 3 - xs * xs * (x)) - \
+	 ((x) * (x) * (x) * (x) / 4 - xs * xs * (x) * (x) / 2))
 	return fmax(0, (F(xe) - F(xs)) / D);
 #undef F
 }
@@ -186,8 +188,9 @@ static double free_var(double p, double q)
  * start, or the phase still to come) added to sum: the rate on the line
  * through their midpoints, or the one neighbour's rate.
  */
-static void add_gap(const struct pm_track *t, struct pm_track_sum *sum, const struct pm_track_obs *a,
-		    const struct pm_track_obs *b, uint64_t s_ns, uint64_t e_ns)
+static void add_gap(const struct pm_track *t, struct pm_track_sum *sum,
+		    const struct pm_track_obs *a, const struct pm_track_obs *b, uint64_t s_ns,
+		    uint64_t e_ns)
 {
 	double s = rel(t, s_ns), e = rel(t, e_ns), len = e - s;
 
@@ -202,7 +205,8 @@ static void add_gap(const struct pm_track *t, struct pm_track_sum *sum, const st
 
 		sum->est += fmax(0, len * (ra + (rb - ra) * beta));
 		sum->bridge += bridge_var(ma, mb, s, e);
-		sum->white += len * len * (alpha * alpha / (double)a->run + beta * beta / (double)b->run);
+		sum->white += len * len *
+			      (alpha * alpha / (double)a->run + beta * beta / (double)b->run);
 		sum->floor += len * (1 / (double)a->run + 1 / (double)b->run) / 2;
 	} else if (a) { /* after the last phase: its rate goes on */
 		double ma = mid(t, a);
@@ -222,9 +226,9 @@ static void add_gap(const struct pm_track *t, struct pm_track_sum *sum, const st
 }
 
 /* The stretch to the run's sums, and its part in this interval to the interval's. */
-static void add_gap_both(const struct pm_track *t, struct pm_track_sum *iv, struct pm_track_sum *tot,
-			 const struct pm_track_obs *a, const struct pm_track_obs *b, uint64_t s,
-			 uint64_t e)
+static void add_gap_both(const struct pm_track *t, struct pm_track_sum *iv,
+			 struct pm_track_sum *tot, const struct pm_track_obs *a,
+			 const struct pm_track_obs *b, uint64_t s, uint64_t e)
 {
 	add_gap(t, tot, a, b, s, e);
 	if (e > t->t_iv)
@@ -265,7 +269,11 @@ void pm_track__phase(struct pm_track *t, uint64_t t0, uint64_t t1, uint64_t val,
 		run = t1 - t0;
 	if (!t->open) {
 		t->open = true;
-		t->cur = (struct pm_track_obs){ .t0 = t0, .t1 = t1, .ena = t1 - t0, .run = run, .val = val };
+		t->cur = (struct pm_track_obs){ .t0 = t0,
+						.t1 = t1,
+						.ena = t1 - t0,
+						.run = run,
+						.val = val };
 	} else {
 		t->cur.t1 = t1;
 		t->cur.ena += t1 - t0;
@@ -307,7 +315,8 @@ static void phased_report(const struct pm_track *t, struct pm_estimate *ret_iv,
 	struct spread sp = spread(t);
 
 	if (!t->open && !t->have_last) { /* never on the hardware */
-		*ret_iv = *ret_tot = (struct pm_estimate){ .count = NAN, .half = NAN,
+		*ret_iv = *ret_tot = (struct pm_estimate){ .count = NAN,
+							   .half = NAN,
 							   .bound = PM_BOUND_NO_VALUE };
 		return;
 	}
@@ -402,7 +411,8 @@ void pm_track__segment(struct pm_track *t, uint64_t t1, uint64_t ena, uint64_t r
 		const struct pm_track_obs *p = ring_at(t, t->n - 2);
 		unsigned df;
 		double nu = noise(t, &df), d = r - rate(p);
-		double x = d * d - (isfinite(nu) ? nu * (1 / (double)o.run + 1 / (double)p->run) : 0);
+		double x = d * d -
+			   (isfinite(nu) ? nu * (1 / (double)o.run + 1 / (double)p->run) : 0);
 
 		if (x > 0) {
 			t->iv.jumps += x / 2;

@@ -40,9 +40,9 @@
 
 /* One counter's count over a report, with its interval. */
 struct pm_estimate {
-	double count; /* the estimate, in counts; NaN: none (never counted) */
-	double half;  /* the 95 % interval's half-width, in counts; NaN: no honest bound */
-	double seen;  /* what it counted on the hardware: the truth is at least this */
+	double count;	/* the estimate, in counts; NaN: none (never counted) */
+	double half;	/* the 95 % interval's half-width, in counts; NaN: no honest bound */
+	double seen;	/* what it counted on the hardware: the truth is at least this */
 	unsigned bound; /* PM_BOUND_* (pmumon.h) */
 };
 

@@ -64,12 +64,9 @@ struct workload {
  * kernel's 4 ms ticks, msr's 25 ms phases, hwmon's), and slower than all.
  */
 static const struct workload workloads[] = {
-	{ "steady", STEADY, 0 },
-	{ "rapid (50-400 ms)", RAPID, 0 },
-	{ "bursts of 1-3 ms", BURST, 2 },
-	{ "bursts of 0.25-0.75 s", BURST, 500 },
-	{ "ramps of 5-15 ms", RAMP, 10 },
-	{ "ramps of 1-3 s", RAMP, 2000 },
+	{ "steady", STEADY, 0 },	  { "rapid (50-400 ms)", RAPID, 0 },
+	{ "bursts of 1-3 ms", BURST, 2 }, { "bursts of 0.25-0.75 s", BURST, 500 },
+	{ "ramps of 5-15 ms", RAMP, 10 }, { "ramps of 1-3 s", RAMP, 2000 },
 };
 
 /* ---- workloads ------------------------------------------------------------------ */
@@ -157,7 +154,8 @@ static char *scenario(const struct platform *p, const struct workload *w, uint64
 		} else if (w->shape == BURST) {
 			ms = fmax(0.2, uniform(0.5, 1.5) * w->tau);
 			for (size_t i = 0; i < n_q; i++)
-				level[i] = uniform(0, 1) < 0.35 ? uniform(2, 4) : uniform(0.25, 0.75);
+				level[i] = uniform(0, 1) < 0.35 ? uniform(2, 4) :
+								  uniform(0.25, 0.75);
 		} else {
 			/* steps that keep clear of any rotation's rhythm */
 			ms = fmax(1, uniform(0.75, 1.25) * w->tau / 8);
@@ -168,7 +166,8 @@ static char *scenario(const struct platform *p, const struct workload *w, uint64
 					left[i] = span[i] = uniform(0.5, 1.5) * w->tau;
 				}
 				/* the line's value in the middle of this step */
-				level[i] = to[i] + (from[i] - to[i]) * fmax(0, left[i] - ms / 2) / span[i];
+				level[i] = to[i] +
+					   (from[i] - to[i]) * fmax(0, left[i] - ms / 2) / span[i];
 				left[i] -= ms;
 			}
 		}
@@ -278,7 +277,8 @@ static void calibrate(const struct platform *p, const struct workload *w, struct
 			    !(m->lo <= m->value && m->value <= m->hi))
 				fail_msg("%s: %s, %s, interval %d: %s, bound %s, %g <= %g <= %g",
 					 p->name, w->name, p->events[e], iv,
-					 m->flags & PM_ROW_MULTIPLEXED ? "multiplexed" : "not multiplexed",
+					 m->flags & PM_ROW_MULTIPLEXED ? "multiplexed" :
+									 "not multiplexed",
 					 pm_row_bound_name(m->bound), m->lo, m->value, m->hi);
 			if (e >= p->varying)
 				continue; /* steady counts: estimated exactly, nothing to learn */
@@ -327,10 +327,8 @@ static const char *const yitian20[] = {
 };
 
 static const struct moved yitian_moved[] = {
-	{ "ddr.read", 0, 4e9 },
-	{ "ddr.write", 0, 2e9 },
-	{ "ddr.rmw", 0, 1e8 },
-	{ "ddr.powerdown_entries", 0, 40000 },
+	{ "ddr.read", 0, 4e9 }, { "ddr.write", 0, 2e9 },
+	{ "ddr.rmw", 0, 1e8 },	{ "ddr.powerdown_entries", 0, 40000 },
 	{ NULL, 0, 0 },
 };
 
@@ -347,9 +345,10 @@ static const char *const tile8[] = {
 };
 
 static const struct moved tile_moved[] = {
-	{ "tile.requests", 0, 5e7 },  { "tile.mem_reads", 0, 2e7 }, { "tile.mem_writes", 0, 1e7 },
-	{ "tile.a72_reads", 0, 3e7 }, { "tile.a72_writes", 0, 1.5e7 }, { "tile.io_reads", 0, 4e6 },
-	{ "tile.io_writes", 0, 4e6 }, { NULL, 0, 0 },
+	{ "tile.requests", 0, 5e7 },	 { "tile.mem_reads", 0, 2e7 },
+	{ "tile.mem_writes", 0, 1e7 },	 { "tile.a72_reads", 0, 3e7 },
+	{ "tile.a72_writes", 0, 1.5e7 }, { "tile.io_reads", 0, 4e6 },
+	{ "tile.io_writes", 0, 4e6 },	 { NULL, 0, 0 },
 };
 
 static const struct platform platforms[] = {
@@ -363,8 +362,8 @@ static const struct platform platforms[] = {
 	{ "EPYC DF, 8 channels on 4 counters (msr)", "amdzen2", PM_SOURCE_MSR, th_df8, 4, 8,
 	  df_moved, "dram.write 5e8\n" },
 	/* a tile's 4 counters, rotated by pmumon (hwmon) */
-	{ "BlueField-2 tile, 8 events on 4 counters (hwmon)", "bluefield2", PM_SOURCE_AUTO, tile8, 4,
-	  8, tile_moved, NULL },
+	{ "BlueField-2 tile, 8 events on 4 counters (hwmon)", "bluefield2", PM_SOURCE_AUTO, tile8,
+	  4, 8, tile_moved, NULL },
 };
 
 static void test_calibration(void **state)
@@ -409,11 +408,11 @@ static void test_calibration(void **state)
 static void test_merrifield_exact(void **state)
 {
 	static const struct moved mf_moved[] = {
-		{ "ddr.read", 0, 6e8 }, { "ddr.read", 1, 6e8 }, { "ddr.write", 0, 3e8 },
+		{ "ddr.read", 0, 6e8 },	 { "ddr.read", 1, 6e8 }, { "ddr.write", 0, 3e8 },
 		{ "ddr.write", 1, 3e8 }, { NULL, 0, 0 },
 	};
 	static const struct platform mf = { "Merrifield", "merrifield", PM_SOURCE_AUTO, NULL, 0, 0,
-					    mf_moved, NULL };
+					    mf_moved,	  NULL };
 	char *program = NULL, *text = scenario(&mf, &workloads[3], 7);
 	struct pm_session_opts o = { .size = sizeof(o),
 				     .target = PM_TARGET_SYSTEM,

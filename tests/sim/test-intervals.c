@@ -31,7 +31,7 @@ static const char steady[] = "jitter 0\ndram.read 4G\ndram.write 640M\n";
 static void test_exact(void **state)
 {
 	static const char *const four[] = { "amd_df/event=0x7,umask=0x38/",
-					     "amd_df/event=0x47,umask=0x38/", NULL };
+					    "amd_df/event=0x47,umask=0x38/", NULL };
 	const struct pm_report *rep;
 	struct th_run r;
 
@@ -101,13 +101,27 @@ static void test_perf_multiplexed(void **state)
 static void test_perf_reads_bounded(void **state)
 {
 	static const char *const specs[] = {
-		"ali_drw/hif_rd/",	    "ali_drw/hif_wr/",	       "ali_drw/hif_rmw/",
-		"ali_drw/hif_rd_or_wr/",    "ali_drw/hif_hi_pri_rd/",  "ali_drw/dfi_wr_data_cycles/",
-		"ali_drw/dfi_rd_data_cycles/", "ali_drw/op_is_activate/", "ali_drw/op_is_rd_or_wr/",
-		"ali_drw/op_is_rd/",	    "ali_drw/op_is_wr/",       "ali_drw/op_is_mwr/",
-		"ali_drw/op_is_precharge/", "ali_drw/war_hazard/",     "ali_drw/raw_hazard/",
-		"ali_drw/waw_hazard/",	    "ali_drw/write_combine/",  "ali_drw/rdwr_transitions/",
-		"ali_drw/op_is_refresh/",   "ali_drw/chi_txreq/",      NULL,
+		"ali_drw/hif_rd/",
+		"ali_drw/hif_wr/",
+		"ali_drw/hif_rmw/",
+		"ali_drw/hif_rd_or_wr/",
+		"ali_drw/hif_hi_pri_rd/",
+		"ali_drw/dfi_wr_data_cycles/",
+		"ali_drw/dfi_rd_data_cycles/",
+		"ali_drw/op_is_activate/",
+		"ali_drw/op_is_rd_or_wr/",
+		"ali_drw/op_is_rd/",
+		"ali_drw/op_is_wr/",
+		"ali_drw/op_is_mwr/",
+		"ali_drw/op_is_precharge/",
+		"ali_drw/war_hazard/",
+		"ali_drw/raw_hazard/",
+		"ali_drw/waw_hazard/",
+		"ali_drw/write_combine/",
+		"ali_drw/rdwr_transitions/",
+		"ali_drw/op_is_refresh/",
+		"ali_drw/chi_txreq/",
+		NULL,
 	};
 	struct th_run r;
 	uint64_t now, next;
@@ -148,8 +162,8 @@ static void test_msr_ramp_and_sum(void **state)
 	for (int k = 0; k < 200; k++) {
 		double rate = 2e9 + 16e9 * (k + 0.5) / 200;
 
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "phase p 10ms\n  dram.read %.0f\n",
-				      rate);
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "phase p 10ms\n  dram.read %.0f\n", rate);
 		truth += rate * 0.01 / 64;
 	}
 	assert_true(n < sizeof(text));
@@ -257,8 +271,9 @@ static void test_lost_has_no_upper_bound(void **state)
 	const struct pm_row *w;
 	struct th_run r;
 
-	assert_int_equal(th_start(&r, th_sim_platform_with("yitian710", "at 1500ms vanish "
-									"ali_drw_21000\n"),
+	assert_int_equal(th_start(&r,
+				  th_sim_platform_with("yitian710", "at 1500ms vanish "
+								    "ali_drw_21000\n"),
 				  specs, NULL, PM_AGGR_DEVICE, NULL, 0),
 			 0);
 	th_run_until(&r, pm_sim__now(r.sim) + 2 * SEC);

@@ -22,7 +22,7 @@
 
 /* A rate in counts per ns at time t (ns from T0), and its integral. */
 struct law {
-	double a, b; /* a + b t */
+	double a, b;	      /* a + b t */
 	double jump_at, jump; /* + jump after jump_at (ns from T0; 0: none) */
 };
 
@@ -112,7 +112,8 @@ static void test_phased_ramp(void **state)
 
 	assert_int_equal(n, 5);
 	for (int k = 1; k < n; k++) {
-		double want = truth(&l, T0 + (uint64_t)k * 1000 * MS, T0 + (uint64_t)(k + 1) * 1000 * MS);
+		double want = truth(&l, T0 + (uint64_t)k * 1000 * MS,
+				    T0 + (uint64_t)(k + 1) * 1000 * MS);
 		/* what perf's scaling says: the phases on (the first 100 ms of each 200) x 2 */
 		double scaled = 2 * iv[k].seen;
 
@@ -174,7 +175,8 @@ static void test_phased_jump_widens(void **state)
 	assert_int_equal(n, 8);
 	assert_true(iv[4].half > 100 * iv[2].half);
 	for (int k = 1; k < n; k++) {
-		double want = truth(&l, T0 + (uint64_t)k * 1000 * MS, T0 + (uint64_t)(k + 1) * 1000 * MS);
+		double want = truth(&l, T0 + (uint64_t)k * 1000 * MS,
+				    T0 + (uint64_t)(k + 1) * 1000 * MS);
 
 		assert_true(fabs(iv[k].count - want) <= iv[k].half);
 	}

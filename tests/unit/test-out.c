@@ -203,7 +203,8 @@ static void test_json(void **state)
 	assert_non_null(strstr(s, "\"value\":1234.5,\"lo\":1200.25,\"hi\":1260.5,"
 				  "\"bound\":\"measured\","));
 	line2 = strchr(s, '\n') + 1;
-	assert_non_null(strstr(line2, "\"value\":null,\"lo\":null,\"hi\":null,\"bound\":\"no_value\""));
+	assert_non_null(
+		strstr(line2, "\"value\":null,\"lo\":null,\"hi\":null,\"bound\":\"no_value\""));
 	assert_non_null(strstr(line2, "\"counted\":false"));
 	assert_null(strstr(s, "\"value\":0,"));
 	assert_non_null(strstr(s, "\"value\":4009862308"));
@@ -222,7 +223,8 @@ static void test_table(void **state)
 	assert_non_null(strstr(s, "     4,009,862,308        msr/tsc/\n"));
 	assert_non_null(strstr(s, "     <not counted>        amd_df/dram,x/\n"));
 	/* the interval as its wider side in % of the value: (1234.5 - 1200.25) / 1234.5 */
-	assert_non_null(strstr(s, "ch0                                      (50.00%) \u00b1 2.8 %\n"));
+	assert_non_null(
+		strstr(s, "ch0                                      (50.00%) \u00b1 2.8 %\n"));
 	assert_null(strstr(s, "msr/tsc/ \u00b1")); /* exact: nothing to say */
 	assert_non_null(strstr(s, "1.002358130 seconds time elapsed"));
 	free(s);
@@ -403,8 +405,9 @@ static void test_quality_flags(void **state)
 {
 	char *s = render_rows(PM_OUT_CSV, doubtful, 2);
 
-	assert_non_null(strstr(s, ",250,MB/s,,1000,1000,100.00,"
-				  "metric|wrap_uncertain|partial|lost,0,8,16,,,,,,,counts_missing\n"));
+	assert_non_null(strstr(s,
+			       ",250,MB/s,,1000,1000,100.00,"
+			       "metric|wrap_uncertain|partial|lost,0,8,16,,,,,,,counts_missing\n"));
 	/* undefined: no value, but counted, and the flag says why */
 	assert_non_null(strstr(s, ",hit_ratio,,,,,,%,,1000,1000,100.00,"
 				  "metric|undefined|reprogrammed|reset,0,,,,,,,,,no_value\n"));
