@@ -5,6 +5,7 @@
 
     bench/bounds.py [--build DIR] [--baseline DIR] [--seconds N] [--seed N]
     bench/bounds.py --cost [--build DIR]
+    bench/bounds.py --table [--build DIR]
 
 The first form counts the 8 DRAM channels of a simulated EPYC on 4 DF
 counters, through perf (the kernel multiplexes every 4 ms) and through
@@ -16,6 +17,9 @@ share of intervals more than 10 % off, and, where the build has them, the
 intervals' coverage of the truth and median half-width. With --baseline,
 another build's pmumon (HEAD 2a2826b's: 100 ms phases, scaling, no
 intervals) counts the same in the same run.
+
+--table runs the calibration test (tests/sim/test-bounds.c) and prints its
+table of every case, as docs/bounds.md has it.
 
 --cost measures, on this machine, what the intervals add per interval: a
 perf read(2) of a counter (the extra reads of a multiplexed one), and an
@@ -145,10 +149,18 @@ def main():
     ap.add_argument('--seconds', type=int, default=200)
     ap.add_argument('--seed', type=int, default=31)
     ap.add_argument('--cost', action='store_true')
+    ap.add_argument('--table', action='store_true')
     a = ap.parse_args()
     if a.cost:
         cost()
         return
+    if a.table:
+        env = dict(os.environ, PMUMON_TEST_SYSFS=os.path.join(a.build, 'tests', 'sysfs'))
+        r = subprocess.run([os.path.join(a.build, 'tests', 'test-bounds')], env=env,
+                           capture_output=True, text=True)
+        print(''.join(l + '\n' for l in (r.stdout + r.stderr).splitlines()
+                      if l.startswith('|')), end='')
+        sys.exit(r.returncode)
     builds = [('this build', os.path.join(a.build, 'cli', 'pmumon'))]
     if a.baseline:
         builds.insert(0, ('baseline', os.path.join(a.baseline, 'cli', 'pmumon')))
