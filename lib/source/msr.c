@@ -14,7 +14,9 @@
  *   of all slices and threads (kernel-facts §3.3).
  * - More events than free pairs rotate in explicit phases of PHASE_NS
  *   (source/rotation.h), and each counter keeps enabled and running time,
- *   so scaling and quality work as for perf. Counters are 48 bits; deltas
+ *   so quality works as for perf; each counter's phases go to its track
+ *   (source/estimate.h), which estimates the phases off between its own
+ *   phases on, with a 95 % interval. Counters are 48 bits; deltas
  *   are taken modulo 2^48, and a read that came later than the counter's
  *   wrap time at its rate allows (pmumon stopped for hours) marks it
  *   wrap_uncertain (source/wrap.h).
