@@ -128,6 +128,7 @@ int cli_live__machine(struct cli_live *lv, const struct cli_live_args *a, const 
 		.sideband_pci = a->sideband_pci,
 		.reclaim = a->reclaim,
 		.leave_out_unsupported_defaults = a->leave_out_unsupported_defaults,
+		.device_per_socket = a->device_per_socket,
 		.target = a->cpus ? PM_TARGET_CPUS : PM_TARGET_SYSTEM,
 		.cpus = a->cpus
 	};
@@ -291,7 +292,7 @@ int cli_live__tick(struct cli_live *lv, uint64_t step_ns)
 	}
 	for (;;) {
 		uint64_t poll = pm_session__next_poll(lv->s);
-		uint64_t now, deadline = CLI_MIN(lv->next_ns, poll);
+		uint64_t now, deadline = PM_MIN(lv->next_ns, poll);
 		int w = lv->ops->wait(lv->os, deadline, NULL, NULL);
 
 		if (w < 0) {

@@ -552,6 +552,14 @@ struct pm_session_opts {
 	 * their <not supported> rows either way.
 	 */
 	bool leave_out_unsupported_defaults;
+	/*
+	 * PM_AGGR_DEVICE: a core PMU's counters (cpu, msr) give a row per
+	 * socket, as those of an uncore PMU whose cpumask spans sockets do,
+	 * not one row for the whole machine, so that no place is merged away
+	 * (serve: an EPYC's effective frequency per socket). perf's --no-merge
+	 * keeps one row per core PMU; stat does too.
+	 */
+	bool device_per_socket;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
@@ -654,12 +662,12 @@ struct pm_replay_opts {
  * there. The result goes to pm_ctx_opts.replay (which frees it) or to
  * pm_replay__free.
  *
- * pm_replay__read reads the file fd twice: once now, to check every line
- * and learn its series, and again as the counting plays it back, a sample
- * at a time; memory stays the same whatever the file's size. It takes fd
- * over (pm_replay__free closes it). An fd that cannot seek (a pipe) is
- * copied to a temporary file as it is read. pm_replay__parse reads a
- * buffer (copied).
+ * pm_replay__read reads the file fd once, now: it checks every line, learns
+ * its series and keeps each value, parsed, in a spill (memory up to 4 MiB,
+ * then an unlinked temporary file in $TMPDIR or /tmp) that the counting
+ * plays back a sample at a time; memory stays the same whatever the file's
+ * size. It takes fd over and closes it (a pipe reads the same way).
+ * pm_replay__parse reads a buffer (copied).
  */
 PM_API int pm_replay__read(int fd, const struct pm_replay_opts *opts, struct pm_replay **ret_replay,
 			   struct pm_diag *reterr);
@@ -727,6 +735,13 @@ struct pm_row {
 	unsigned shadow;
 	/* the attr's exclude_* bits perf pairs a comment's inputs by (PM_SHADOW_CTX_*) */
 	unsigned shadow_ctx;
+	/*
+	 * A metric that is a ratio of two amounts (PM_ROW_RATIO: a hit or miss
+	 * ratio, CPI; not a rate over duration_time): value = num / den, the
+	 * ScaleUnit on num. Summed over intervals, the parts give the ratio of
+	 * any stretch of time. Only with PM_ROW_RATIO do they mean anything.
+	 */
+	double num, den;
 	/*
 	 * The value's 95 % interval, in its unit (docs/bounds.md): lo <= value
 	 * <= hi. lo == hi == value when every input counted all the time it
@@ -818,6 +833,11 @@ enum {
 	/* this machine cannot count the event (the kernel has no such event or PMU, as
 	 * cycles on a VM without a virtual PMU): perf's <not supported>; with NOT_COUNTED */
 	PM_ROW_UNSUPPORTED = 1 << 11,
+	/* what a metric is (its formula's dimension), not a doubt: an amount of its
+	 * interval (a count, bytes: intervals add up), as event rows are but for
+	 * PM_ROW_SNAPSHOT; a ratio with its parts in pm_row.num and den */
+	PM_ROW_AMOUNT = 1 << 12,
+	PM_ROW_RATIO = 1 << 13,
 };
 
 /* The flags that say a value is less than it seems (each shown in every output). */
