@@ -294,7 +294,7 @@ class Serve(unittest.TestCase):
         lines = [json.loads(l) for l in body.decode().splitlines()]
         self.assertTrue(lines)
         for rec in lines:
-            self.assertEqual(rec['schema'], 3)
+            self.assertEqual(rec['schema'], 4)
             self.assertEqual(rec['type'], 'interval')
             self.assertTrue(rec['simulated'])
         bw = [r for r in lines if r['event'] == 'ddr_read_bandwidth.all']
