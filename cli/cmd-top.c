@@ -202,7 +202,8 @@ static void value_parts(double v, const char *unit, char *num, size_t nsize, cha
 	snprintf(u, usize, "%s%s", prefix, unit);
 }
 
-/* The marks of a row's quality: empty when it is a plain, whole count. */
+/* The marks of a row's quality: empty when it is a plain, whole count; an estimate's
+ * interval after its running share (" (33%) ±1.2%"). */
 static void marks_text(const struct pm_row *r, char *buf, size_t size)
 {
 	size_t off = 0;
@@ -210,6 +211,21 @@ static void marks_text(const struct pm_row *r, char *buf, size_t size)
 	buf[0] = '\0';
 	if (r->flags & PM_ROW_MULTIPLEXED && !isnan(r->running))
 		off += (size_t)snprintf(buf + off, size - off, " (%.0f%%)", r->running * 100);
+	/* an estimate's 95 % interval (docs/bounds.md): its wider side in % of the value, or
+	 * "?" where none could be measured */
+	if (!isnan(r->value) && r->bound != PM_BOUND_EXACT && r->bound != PM_BOUND_NO_VALUE &&
+	    off < size) {
+		double w = fmax(r->hi - r->value, r->value - r->lo) / fabs(r->value) * 100;
+
+		if (r->bound == PM_BOUND_MEASURED && isfinite(w))
+			off += (size_t)snprintf(buf + off, size - off,
+						w < 0.01 ? " \u00b1<0.01%%" :
+						w < 9.95 ? " \u00b1%.1f%%" :
+							   " \u00b1%.0f%%",
+						w);
+		else if (r->flags & PM_ROW_MULTIPLEXED)
+			off += (size_t)snprintf(buf + off, size - off, " \u00b1?%%");
+	}
 	if (r->flags & PM_ROW_APPROXIMATE && off < size)
 		off += (size_t)snprintf(buf + off, size - off, " ~");
 	if (r->flags & PM_ROW_PARTIAL && off < size)

@@ -600,7 +600,11 @@ void screen_total_value(const struct screen *s, const struct pm_report *rep, siz
 			      .value = 0,
 			      .running = NAN,
 			      .num = 0,
-			      .den = 0 };
+			      .den = 0,
+			      .lo = 0,
+			      .hi = 0,
+			      .bound = PM_BOUND_EXACT };
+	double secs = (double)rep->duration_ns / 1e9;
 
 	for (size_t i = 0; i < s->n_kinds && !k; i++)
 		if (total >= s->kind[i].total0 && total < s->kind[i].total0 + s->kind[i].n_totals)
@@ -626,7 +630,14 @@ void screen_total_value(const struct screen *s, const struct pm_report *rep, siz
 		if (ratio) { /* a ratio's total: its summed parts */
 			sum.num += r->num;
 			sum.den += r->den;
+		} else { /* a sum's interval: its items' ends added (no independence assumed) */
+			double f = k->measure == SCREEN_AMOUNT ? 1 / secs : 1;
+
+			sum.lo += r->lo * f;
+			sum.hi += r->hi * f;
 		}
+		if (r->bound > sum.bound)
+			sum.bound = r->bound; /* the worst of its items' */
 		sum.covered += r->covered;
 		sum.instances += r->instances;
 		sum.flags |= r->flags & doubts;
@@ -636,10 +647,15 @@ void screen_total_value(const struct screen *s, const struct pm_report *rep, siz
 	if (k && k->measure == SCREEN_RATIO && counted) {
 		sum.value = sum.den != 0 ? sum.num / sum.den : NAN;
 		sum.flags |= PM_ROW_RATIO | (sum.den != 0 ? 0 : PM_ROW_UNDEFINED);
+		/* the parts carry no interval of their own: an estimated ratio's total has none */
+		sum.lo = sum.hi = sum.bound == PM_BOUND_EXACT ? sum.value : NAN;
+		if (sum.bound != PM_BOUND_EXACT)
+			sum.bound = PM_BOUND_UNMEASURED;
 	}
 	if (!counted) {
-		sum.value = NAN;
+		sum.value = sum.lo = sum.hi = NAN;
 		sum.flags = lost ? PM_ROW_LOST : PM_ROW_NOT_COUNTED;
+		sum.bound = PM_BOUND_NO_VALUE;
 	}
 	sum.unit = k ? k->unit : "";
 	*ret = sum;

@@ -245,12 +245,14 @@ class Batch(unittest.TestCase):
         for place, (v, unit, rest) in mem['rows'].items():
             self.assertEqual((v, unit), (9.0, 'GB/s'), place)
             # the DF events (8 channels and the remote links) rotate over 4 counters
-            share = re.search(r'\((\d+)%\) ~', rest)
+            share = re.search(r'\((\d+)%\) (±\S+) ~', rest)
             self.assertTrue(share and 20 <= int(share.group(1)) <= 50, rest)
+            # and its estimate's interval: flat traffic, so a narrow one (docs/bounds.md)
+            self.assertEqual(share.group(2), '±<0.01%', rest)
         self.assertEqual(sorted(mem['totals']), ['S0 total', 'S1 total', 'machine total'])
         self.assertEqual(mem['totals']['S0 total'][:2], (72.0, 'GB/s'))
         self.assertEqual(mem['totals']['machine total'][:2], (144.0, 'GB/s'))
-        self.assertRegex(mem['totals']['machine total'][2], r'^\(\d+%\) ~$')  # its doubts
+        self.assertRegex(mem['totals']['machine total'][2], r'^\(\d+%\) ±\S+ ~$')  # its doubts
         # an amount in each interval is shown per second and says so
         links = k['all_remote_links_outbound']
         self.assertIn('(MiB in each interval, shown per second)', links['title'])

@@ -241,12 +241,56 @@ static void test_devices_and_cgroups(void **state)
 	screen_info_free(in);
 }
 
+/* A total's interval: its items' ends added (per second for an amount), the worst bound;
+ * none where an item has none. */
+static void test_total_interval(void **state)
+{
+	struct pm_row rows[] = {
+		ROW("DF_CH0_GBps", "GB/s", "amd_df", 0, -1, -1, 8, PM_ROW_MULTIPLEXED),
+		ROW("DF_CH1_GBps", "GB/s", "amd_df", 0, -1, -1, 10, PM_ROW_MULTIPLEXED),
+		ROW("links", "MiB", "amd_df", 0, -1, -1, 100, PM_ROW_AMOUNT),
+		ROW("links", "MiB", "amd_df", 1, -1, -1, 60, PM_ROW_AMOUNT),
+	};
+	struct pm_report rep = { .n_rows = PM_ARRAY_SIZE(rows),
+				 .rows = rows,
+				 .duration_ns = 2000000000 };
+	struct screen_info *in = epyc_info();
+	struct screen s = { 0 };
+	const struct screen_kind *k;
+	struct pm_row q;
+
+	rows[0].lo = 7, rows[0].hi = 9, rows[0].bound = PM_BOUND_MEASURED;
+	rows[1].lo = 9.5, rows[1].hi = 10.5, rows[1].bound = PM_BOUND_MEASURED;
+	rows[2].lo = 90, rows[2].hi = 110, rows[2].bound = PM_BOUND_MEASURED;
+	rows[3].lo = rows[3].hi = 60; /* exact */
+	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
+	k = kind(&s, "memory");
+	assert_int_equal(k->n_totals, 1); /* one socket: the machine's */
+	screen_total_value(&s, &rep, k->total0, &q);
+	assert_true(fabs(q.value - 18) <= 1e-12);
+	assert_true(fabs(q.lo - 16.5) <= 1e-12 && fabs(q.hi - 19.5) <= 1e-12);
+	assert_int_equal(q.bound, PM_BOUND_MEASURED);
+	k = kind(&s, "links"); /* MiB in 2 s, shown per second: 50 +- 5 and 30 */
+	screen_total_value(&s, &rep, k->total0 + k->n_totals - 1, &q);
+	assert_true(fabs(q.value - 80) <= 1e-12);
+	assert_true(fabs(q.lo - 75) <= 1e-12 && fabs(q.hi - 85) <= 1e-12);
+	/* an item with no interval: the total has none */
+	rows[1].lo = rows[1].hi = NAN, rows[1].bound = PM_BOUND_UNMEASURED;
+	k = kind(&s, "memory");
+	screen_total_value(&s, &rep, k->total0, &q);
+	assert_true(isnan(q.lo) && isnan(q.hi));
+	assert_int_equal(q.bound, PM_BOUND_UNMEASURED);
+	screen_free(&s);
+	screen_info_free(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds_labels_and_totals),
 		cmocka_unit_test(test_dies_one_socket),
 		cmocka_unit_test(test_devices_and_cgroups),
+		cmocka_unit_test(test_total_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
