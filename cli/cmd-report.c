@@ -287,12 +287,35 @@ void rep_quality_text(unsigned flags, char *buf, size_t size)
 		}
 }
 
+void rep_bound_text(const struct rep_series *s, char *buf, size_t size)
+{
+	double m = s->mean ? 100 * fmax(s->mean - s->mean_lo, s->mean_hi - s->mean) /
+				     fabs(s->mean) :
+			     0;
+
+	buf[0] = '\0';
+	if (!s->counted || s->worst_bound == PM_BOUND_EXACT)
+		return;
+	if (isfinite(m))
+		snprintf(buf, size, "mean \u00b1 %.2g %%, widest \u00b1 %.2g %%", m,
+			 s->widest_pct);
+	else
+		snprintf(buf, size, "mean \u00b1 ? %%");
+}
+
+static void series_free(struct rep_series *s)
+{
+	free(s->v);
+	free(s->flags);
+	free(s->lo);
+	free(s->hi);
+	free(s->bound);
+}
+
 static void data_free(struct rep_data *d)
 {
-	for (size_t i = 0; i < d->n_s; i++) {
-		free(d->s[i].v);
-		free(d->s[i].flags);
-	}
+	for (size_t i = 0; i < d->n_s; i++)
+		series_free(&d->s[i]);
 	free(d->s);
 	free(d->t_ns);
 	free(d->wall_ns);
@@ -305,7 +328,7 @@ static long add_series(struct rep_data *d, const char *name, const char *unit, c
 {
 	struct rep_series *s;
 
-	if (cli_grow((void **)&d->s, &d->cap_s, d->n_s + 1, sizeof(*d->s)) < 0)
+	if (pm_grow((void **)&d->s, &d->cap_s, d->n_s + 1, sizeof(*d->s)) < 0)
 		return -ENOMEM;
 	s = &d->s[d->n_s];
 	memset(s, 0, sizeof(*s));
@@ -321,14 +344,17 @@ static long add_series(struct rep_data *d, const char *name, const char *unit, c
 	s->total = total;
 	s->v = malloc((n + 1) * sizeof(*s->v));
 	s->flags = malloc((n + 1) * sizeof(*s->flags));
-	if (!s->v || !s->flags) {
-		free(s->v);
-		free(s->flags);
+	s->lo = malloc((n + 1) * sizeof(*s->lo));
+	s->hi = malloc((n + 1) * sizeof(*s->hi));
+	s->bound = malloc((n + 1) * sizeof(*s->bound));
+	if (!s->v || !s->flags || !s->lo || !s->hi || !s->bound) {
+		series_free(s);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		s->v[i] = NAN;
+		s->v[i] = s->lo[i] = s->hi[i] = NAN;
 		s->flags[i] = PM_ROW_NOT_COUNTED;
+		s->bound[i] = PM_BOUND_NO_VALUE;
 	}
 	return (long)d->n_s++;
 }
@@ -368,10 +394,16 @@ static int grow_axis(struct play *p, const struct pm_report *r)
 		    !(d->wall_ns = realloc(d->wall_ns, cap * sizeof(*d->wall_ns))) ||
 		    !(d->dur_ns = realloc(d->dur_ns, cap * sizeof(*d->dur_ns))))
 			return -ENOMEM;
-		for (size_t i = p->first_s; i < d->n_s; i++)
-			if (!(d->s[i].v = realloc(d->s[i].v, cap * sizeof(*d->s[i].v))) ||
-			    !(d->s[i].flags = realloc(d->s[i].flags, cap * sizeof(*d->s[i].flags))))
+		for (size_t i = p->first_s; i < d->n_s; i++) {
+			struct rep_series *s = &d->s[i];
+
+			if (!(s->v = realloc(s->v, cap * sizeof(*s->v))) ||
+			    !(s->flags = realloc(s->flags, cap * sizeof(*s->flags))) ||
+			    !(s->lo = realloc(s->lo, cap * sizeof(*s->lo))) ||
+			    !(s->hi = realloc(s->hi, cap * sizeof(*s->hi))) ||
+			    !(s->bound = realloc(s->bound, cap * sizeof(*s->bound))))
 				return -ENOMEM;
+		}
 		p->cap_axis = cap;
 	}
 	d->t_ns[p->k] = (int64_t)r->t_ns;
@@ -442,7 +474,13 @@ static int take_report(void *arg, const struct pm_report *r)
 
 		if (!s)
 			continue;
-		s->v[p->k] = s->rate ? (dur_s > 0 ? row->value / dur_s : NAN) : row->value;
+		/* an event's count per second of its interval, its interval with it */
+		double per = s->rate ? (dur_s > 0 ? dur_s : NAN) : 1;
+
+		s->v[p->k] = row->value / per;
+		s->lo[p->k] = (row->bound == PM_BOUND_EXACT ? row->value : row->lo) / per;
+		s->hi[p->k] = (row->bound == PM_BOUND_EXACT ? row->value : row->hi) / per;
+		s->bound[p->k] = row->bound;
 		s->flags[p->k] = row->flags;
 	}
 	p->k++;
@@ -460,7 +498,7 @@ static int names_add(struct names *n, const char *name)
 	for (size_t i = 0; i < n->n; i++)
 		if (!strcmp(n->v[i], name))
 			return 0;
-	if (cli_grow((void **)&n->v, &n->cap, n->n + 1, sizeof(*n->v)) < 0)
+	if (pm_grow((void **)&n->v, &n->cap, n->n + 1, sizeof(*n->v)) < 0)
 		return -ENOMEM;
 	n->v[n->n++] = name;
 	return 0;
@@ -549,10 +587,11 @@ static int stored_into(const struct report_args *a, struct store *st, long long 
 		       const struct store_sample *axis)
 {
 	long long *ids = calloc(n_s + 1, sizeof(*ids));
-	double **v = calloc(n_s + 1, sizeof(*v));
-	unsigned **fl = calloc(n_s + 1, sizeof(*fl));
+	double **v = calloc(n_s + 1, sizeof(*v)), **lo = calloc(n_s + 1, sizeof(*lo));
+	double **hi = calloc(n_s + 1, sizeof(*hi));
+	unsigned **fl = calloc(n_s + 1, sizeof(*fl)), **bound = calloc(n_s + 1, sizeof(*bound));
 	size_t first = d->n_s, n = 0;
-	int r = ids && v && fl ? 0 : -ENOMEM;
+	int r = ids && v && fl && lo && hi && bound ? 0 : -ENOMEM;
 
 	for (size_t i = 0; r == 0 && i < n_s; i++) {
 		long k;
@@ -570,18 +609,29 @@ static int stored_into(const struct report_args *a, struct store *st, long long 
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		v[i] = d->s[first + i].v;
 		fl[i] = d->s[first + i].flags;
+		lo[i] = d->s[first + i].lo;
+		hi[i] = d->s[first + i].hi;
+		bound[i] = d->s[first + i].bound;
 	}
 	if (r == 0)
-		r = store_values(st, run, axis, d->n, ids, n, v, fl);
+		r = store_values(st, run, axis, d->n, ids, n, v, fl, lo, hi, bound);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		struct rep_series *rs = &d->s[first + i];
 
-		for (size_t j = 0; rs->rate && j < d->n; j++)
-			rs->v[j] = d->dur_ns[j] > 0 ? rs->v[j] / ((double)d->dur_ns[j] / 1e9) : NAN;
+		for (size_t j = 0; rs->rate && j < d->n; j++) {
+			double per = d->dur_ns[j] > 0 ? (double)d->dur_ns[j] / 1e9 : NAN;
+
+			rs->v[j] /= per;
+			rs->lo[j] /= per;
+			rs->hi[j] /= per;
+		}
 	}
 	free(ids);
 	free(v);
 	free(fl);
+	free(lo);
+	free(hi);
+	free(bound);
 	if (r < 0) {
 		cli_error("reading '%s' failed%s", a->path, r == -ENOMEM ? ": out of memory" : "");
 		return EXIT_FAIL;
@@ -762,13 +812,13 @@ static int load_file(const struct report_args *a, struct rep_data *d)
 		/* the totals, on the same intervals */
 		r = replay_into(a, &t, NULL, 0, 0, 0, true);
 		for (size_t i = 0; r == 0 && i < t.n_s; i++) {
-			if (cli_grow((void **)&d->s, &d->cap_s, d->n_s + 1, sizeof(*d->s)) < 0) {
+			if (pm_grow((void **)&d->s, &d->cap_s, d->n_s + 1, sizeof(*d->s)) < 0) {
 				r = EXIT_FAIL;
 				break;
 			}
 			d->s[d->n_s++] = t.s[i];
-			t.s[i].v = NULL;
-			t.s[i].flags = NULL;
+			t.s[i].v = t.s[i].lo = t.s[i].hi = NULL;
+			t.s[i].flags = t.s[i].bound = NULL;
 		}
 		data_free(&t);
 	}
@@ -792,8 +842,13 @@ static int load_file(const struct report_args *a, struct rep_data *d)
 		d->wall_ns[k] = d->wall_ns[i];
 		d->dur_ns[k] = d->dur_ns[i];
 		for (size_t j = 0; j < d->n_s; j++) {
-			d->s[j].v[k] = d->s[j].v[i];
-			d->s[j].flags[k] = d->s[j].flags[i];
+			struct rep_series *s = &d->s[j];
+
+			s->v[k] = s->v[i];
+			s->flags[k] = s->flags[i];
+			s->lo[k] = s->lo[i];
+			s->hi[k] = s->hi[i];
+			s->bound[k] = s->bound[i];
 		}
 		k++;
 	}
@@ -817,13 +872,15 @@ static size_t rank_of(size_t n, double q)
 
 static int stats_of(const struct rep_data *d, struct rep_series *s)
 {
-	double *v = malloc((d->n + 1) * sizeof(*v)), sum = 0;
+	double *v = malloc((d->n + 1) * sizeof(*v)), sum = 0, sum_lo = 0, sum_hi = 0, w;
 
 	if (!v)
 		return -ENOMEM;
 	s->counted = 0;
 	s->worst = 0;
+	s->worst_bound = PM_BOUND_EXACT;
 	s->min = s->mean = s->p50 = s->p95 = s->max = NAN;
+	s->mean_lo = s->mean_hi = s->widest_pct = NAN;
 	s->above_s = isnan(s->threshold) ? NAN : 0;
 	for (size_t i = 0; i < d->n; i++) {
 		s->worst |= s->flags[i];
@@ -831,6 +888,14 @@ static int stats_of(const struct rep_data *d, struct rep_series *s)
 			continue;
 		v[s->counted++] = s->v[i];
 		sum += s->v[i];
+		sum_lo += s->lo[i]; /* NaN from an interval without an end on */
+		sum_hi += s->hi[i];
+		s->worst_bound = PM_MAX(s->worst_bound, s->bound[i]);
+		/* the widest: NaN once an interval has no end (unknown is wider than any) */
+		w = s->v[i] ? 100 * (fmax(s->v[i] - s->lo[i], s->hi[i] - s->v[i]) / fabs(s->v[i])) :
+			      0;
+		if (s->counted == 1 || w > s->widest_pct || isnan(w))
+			s->widest_pct = isnan(s->widest_pct) && s->counted > 1 ? NAN : w;
 		if (s->v[i] > s->threshold) /* false for a NaN threshold */
 			s->above_s += (double)d->dur_ns[i] / 1e9;
 	}
@@ -838,6 +903,8 @@ static int stats_of(const struct rep_data *d, struct rep_series *s)
 		size_t k95 = rank_of(s->counted, 0.95), k50 = rank_of(s->counted, 0.50);
 
 		s->mean = sum / (double)s->counted;
+		s->mean_lo = sum_lo / (double)s->counted;
+		s->mean_hi = sum_hi / (double)s->counted;
 		s->min = s->max = v[0];
 		for (size_t i = 1; i < s->counted; i++) {
 			s->min = v[i] < s->min ? v[i] : s->min;
@@ -993,11 +1060,39 @@ static void print_json(const struct rep_data *d, const struct rep_series *s, con
 	json_num("above_s", s->above_s);
 	fputs(",\"quality\":", stdout);
 	cli_json_str(stdout, q);
+	json_num("mean_lo", s->mean_lo);
+	json_num("mean_hi", s->mean_hi);
+	json_num("widest_pct", s->widest_pct);
+	fputs(",\"bound\":", stdout);
+	cli_json_str(stdout, s->counted && pm_row_bound_name(s->worst_bound) ?
+				     pm_row_bound_name(s->worst_bound) :
+				     "no_value");
 	fputs(",\"from\":", stdout);
 	cli_json_str(stdout, from);
 	fputs(",\"to\":", stdout);
 	cli_json_str(stdout, to);
 	puts("}");
+}
+
+static void print_csv(const struct rep_data *d, const struct rep_series *s, char sep,
+		      const char *q, const char *from, const char *to)
+{
+	/* the intervals: empty where there are none */
+	const double ends[] = { s->mean_lo, s->mean_hi, s->widest_pct };
+
+	printf("%s%c%s%c%s%c%zu%c%zu%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%s", s->name,
+	       sep, s->place, sep, s->unit, sep, d->n, sep, s->counted, sep, s->min, sep, s->mean,
+	       sep, s->p50, sep, s->p95, sep, s->max, sep, s->above_s, sep, q);
+	for (size_t k = 0; k < PM_ARRAY_SIZE(ends); k++)
+		if (isfinite(ends[k]))
+			printf("%c%.17g", sep, ends[k]);
+		else
+			printf("%c", sep);
+	printf("%c%s%c%s%c%s\n", sep,
+	       s->counted && pm_row_bound_name(s->worst_bound) ?
+		       pm_row_bound_name(s->worst_bound) :
+		       "no_value",
+	       sep, from, sep, to);
 }
 
 /* The run and the window, before the table. */
@@ -1033,7 +1128,7 @@ static void print_run(const struct report_args *a, const struct rep_data *d)
 
 static void print_table(const struct report_args *a, const struct rep_data *d)
 {
-	char q[256], min[32], mean[32], p50[32], p95[32], max[32];
+	char q[256], b[96], min[32], mean[32], p50[32], p95[32], max[32];
 
 	if (a->json || a->sep) {
 		char from[48], to[48];
@@ -1042,8 +1137,9 @@ static void print_table(const struct report_args *a, const struct rep_data *d)
 		window_iso(d, from, to, sizeof(from));
 		if (sep)
 			printf("name%cplace%cunit%cintervals%ccounted%cmin%cmean%cp50%cp95%cmax%c"
-			       "above_s%cquality%cfrom%cto\n",
-			       sep, sep, sep, sep, sep, sep, sep, sep, sep, sep, sep, sep, sep);
+			       "above_s%cquality%cmean_lo%cmean_hi%cwidest_pct%cbound%cfrom%cto\n",
+			       sep, sep, sep, sep, sep, sep, sep, sep, sep, sep, sep, sep, sep, sep,
+			       sep, sep, sep);
 		for (size_t i = 0; i < d->n_s; i++) {
 			const struct rep_series *s = &d->s[i];
 
@@ -1053,12 +1149,7 @@ static void print_table(const struct report_args *a, const struct rep_data *d)
 			if (a->json)
 				print_json(d, s, q);
 			else
-				printf("%s%c%s%c%s%c%zu%c%zu%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g"
-				       "%c%s%c%s%c%s\n",
-				       s->name, sep, s->place, sep, s->unit, sep, d->n, sep,
-				       s->counted, sep, s->min, sep, s->mean, sep, s->p50, sep,
-				       s->p95, sep, s->max, sep, s->above_s, sep, q, sep, from, sep,
-				       to);
+				print_csv(d, s, sep, q, from, to);
 		}
 		return;
 	}
@@ -1088,7 +1179,8 @@ static void print_table(const struct report_args *a, const struct rep_data *d)
 			printf(" %8s", "-"); /* --above does not apply to it */
 		else if (a->above_given)
 			printf(" %8.3f", s->above_s);
-		printf(" %s\n", q[0] ? q : "-");
+		rep_bound_text(s, b, sizeof(b));
+		printf(" %s%s%s\n", q[0] ? q : "-", b[0] ? ", " : "", b);
 	}
 }
 

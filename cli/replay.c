@@ -97,7 +97,7 @@ int cli_replay__can_give(const char *recorded, enum pm_aggr want, char *why, siz
 
 	if (want == PM_AGGR_FAMILY || !strcmp(recorded, cli_aggr_name(want)))
 		return 0;
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(levels); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(levels); i++) {
 		if (strcmp(levels[i].recorded, recorded) != 0)
 			continue;
 		if (levels[i].gives & (1u << want))

@@ -129,7 +129,7 @@ static void data_json(FILE *f, const struct rep_data *d)
 static void stats_row(FILE *f, const struct rep_series *s, bool above_given)
 {
 	const double v[] = { s->min, s->mean, s->p50, s->p95, s->max };
-	char q[256];
+	char q[256], b[96];
 
 	rep_quality_text(s->worst, q, sizeof(q));
 	fputs("<tr><td>", f);
@@ -137,7 +137,7 @@ static void stats_row(FILE *f, const struct rep_series *s, bool above_given)
 	fputs("</td><td>", f);
 	html_text(f, s->place);
 	fputs("</td>", f);
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(v); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(v); i++) {
 		if (isnan(v[i]))
 			fputs("<td class=\"num\">-</td>", f);
 		else
@@ -152,6 +152,9 @@ static void stats_row(FILE *f, const struct rep_series *s, bool above_given)
 		fprintf(f, "<td class=\"num\">%.3f</td>", s->above_s);
 	fputs(q[0] ? "<td class=\"doubt\">" : "<td>", f);
 	html_text(f, q[0] ? q : "-");
+	rep_bound_text(s, b, sizeof(b));
+	fputs("</td><td>", f);
+	html_text(f, b[0] ? b : "exact");
 	fputs("</td></tr>\n", f);
 }
 
@@ -249,7 +252,7 @@ int rep_html(const struct rep_data *d, const char *path, bool above_given)
 	      f);
 	if (above_given)
 		fputs("<th>above (s)</th>", f);
-	fputs("<th>quality</th></tr>\n", f);
+	fputs("<th>quality</th><th>95 % interval</th></tr>\n", f);
 	for (size_t i = 0; i < d->n_s; i++)
 		if (!d->s[i].total)
 			stats_row(f, &d->s[i], above_given);

@@ -287,8 +287,8 @@ static void gp_xaxis(FILE *gp, const struct rep_data *d)
 						10800, 21600, 43200, 86400, 172800, 604800 };
 		double want = (double)span / 1e9 / 8, step = steps[0];
 
-		for (size_t i = 0; i < CLI_ARRAY_SIZE(steps) && steps[i] < want; i++)
-			step = i + 1 < CLI_ARRAY_SIZE(steps) ? steps[i + 1] : steps[i];
+		for (size_t i = 0; i < PM_ARRAY_SIZE(steps) && steps[i] < want; i++)
+			step = i + 1 < PM_ARRAY_SIZE(steps) ? steps[i + 1] : steps[i];
 		fprintf(gp, "set xtics %.0f\n", step);
 	}
 	fprintf(gp, "set xlabel '%s (%s), from %s'\n", d->utc ? "UTC" : "local time", zone, day);

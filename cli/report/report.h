@@ -76,11 +76,18 @@ struct rep_series {
 	bool total; /* the machine's total of a name shown per place (plots, the page) */
 	double *v;  /* per interval of the axis; NaN: not counted */
 	unsigned *flags;
+	double *lo, *hi; /* its 95 % interval (docs/bounds.md); NaN: none */
+	unsigned *bound; /* PM_BOUND_* */
 	/* the statistics over the intervals counted */
 	size_t counted;
 	double min, mean, p50, p95, max, above_s;
-	unsigned worst;	  /* every flag an interval had */
+	unsigned worst;	 /* every flag an interval had */
 	double threshold; /* --above's in its unit; NaN: none */
+	/* the mean's 95 % interval: the mean of the intervals' ends (no independence
+	 * assumed, docs/bounds.md), NaN when an interval had none; the widest interval in %
+	 * of its value; the worst bound */
+	double mean_lo, mean_hi, widest_pct;
+	unsigned worst_bound;
 };
 
 struct rep_data {
@@ -102,6 +109,9 @@ struct rep_data {
 bool rep_doubtful(double v, unsigned flags);
 /* The worst quality as flag names joined by '|' ("" when none). */
 void rep_quality_text(unsigned flags, char *buf, size_t size);
+/* The intervals in words (docs/bounds.md): "mean ± 1.2 %, widest ± 3.4 %", "mean ± ? %"
+ * where an interval had no end; "" when every value was exact. */
+void rep_bound_text(const struct rep_series *s, char *buf, size_t size);
 
 /* plot.c: the series drawn with gnuplot into path (.png or .svg): 0 or -errno (said). */
 int rep_plot(const struct rep_data *d, const char *path);

@@ -148,7 +148,7 @@ int cli_when_parse(const char *s, struct cli_when *ret, char *why, size_t size)
 			goto bad;
 		memcpy(num, s, n);
 		num[n] = '\0';
-		if (cli_parse_double(num, &w.seconds) < 0 || !(w.seconds >= 0) ||
+		if (pm_parse_double_str(num, &w.seconds) < 0 || !(w.seconds >= 0) ||
 		    !(w.seconds < 1e10))
 			goto bad;
 	}
@@ -356,7 +356,7 @@ int cli_above_parse(const char *s, struct cli_above *ret, char *why, size_t size
 		goto bad;
 	memcpy(num, s, n);
 	num[n] = '\0';
-	if (cli_parse_double(num, &a.value) < 0 || !isfinite(a.value))
+	if (pm_parse_double_str(num, &a.value) < 0 || !isfinite(a.value))
 		goto bad;
 	unit = s + n;
 	while (*unit == ' ')

@@ -24,9 +24,9 @@
 struct feed_series {
 	long long id;
 	char *name, *unit, *device, *cgroup;
-	bool read;			  /* the session reads it */
-	bool have;			  /* the current block has a row of it */
-	struct pm_replay_feed_value *blk; /* that row's values, decoded */
+	bool read;		 /* the session reads it */
+	bool have;		 /* the current block has a row of it */
+	struct store_value *blk; /* that row's values, decoded */
 	size_t cap_blk, n_blk;
 };
 
@@ -78,9 +78,9 @@ static int load_series(struct store_feed *f, long long run, bool per_channel)
 		struct feed_series *s;
 		struct pm_replay_feed_series *d;
 
-		r = cli_grow((void **)&f->s, &cap, f->n + 1, sizeof(*f->s));
+		r = pm_grow((void **)&f->s, &cap, f->n + 1, sizeof(*f->s));
 		if (r == 0)
-			r = cli_grow((void **)&f->desc, &cap_desc, f->n + 1, sizeof(*f->desc));
+			r = pm_grow((void **)&f->desc, &cap_desc, f->n + 1, sizeof(*f->desc));
 		if (r < 0)
 			break;
 		s = &f->s[f->n];
@@ -143,8 +143,8 @@ static unsigned block_n(const struct store_feed *f, int64_t key)
  */
 static int describe(struct store_feed *f)
 {
-	size_t last = CLI_MIN(f->n_axis, (size_t)1024) - 1, cap = 0;
-	struct pm_replay_feed_value *v = NULL;
+	size_t last = PM_MIN(f->n_axis, (size_t)1024) - 1, cap = 0;
+	struct store_value *v = NULL;
 	sqlite3_stmt *q = NULL;
 	int r = store_value_scan(f->st, f->run, f->axis[0].block_t_ns, f->axis[last].block_t_ns,
 				 NULL, 0, &q);
@@ -158,17 +158,17 @@ static int describe(struct store_feed *f)
 
 		if (!d || !n || (!first && d->scale > 0))
 			continue;
-		if (cli_grow((void **)&v, &cap, n, sizeof(*v)) < 0) {
+		if (pm_grow((void **)&v, &cap, n, sizeof(*v)) < 0) {
 			r = -ENOMEM;
 			break;
 		}
 		store_row_values(q, 2, n, v);
 		if (first && f->axis[0].k < n) {
-			d->instances = v[f->axis[0].k].instances;
-			d->unsupported = v[f->axis[0].k].flags & PM_ROW_UNSUPPORTED;
+			d->instances = v[f->axis[0].k].v.instances;
+			d->unsupported = v[f->axis[0].k].v.flags & PM_ROW_UNSUPPORTED;
 		}
 		for (unsigned k = first ? f->axis[0].k : 0; k < n && !(d->scale > 0); k++)
-			d->scale = scale_of(&v[k]);
+			d->scale = scale_of(&v[k].v);
 	}
 	sqlite3_finalize(q);
 	free(v);
@@ -244,7 +244,7 @@ static int take_block(struct store_feed *f, int64_t key, unsigned n)
 
 		if (!s || !s->read)
 			continue;
-		if (cli_grow((void **)&s->blk, &s->cap_blk, n, sizeof(*s->blk)) < 0)
+		if (pm_grow((void **)&s->blk, &s->cap_blk, n, sizeof(*s->blk)) < 0)
 			return -ENOMEM;
 		store_row_values(f->cur, 2, n, s->blk);
 		s->n_blk = n;
@@ -265,7 +265,7 @@ static int feed_next(void *arg, uint64_t *ret_t_ns, uint64_t *ret_wall_ns,
 	}
 	smp = &f->axis[f->next++];
 	*ret_t_ns = (uint64_t)smp->t_ns;
-	*ret_wall_ns = (uint64_t)CLI_MAX(smp->wall_ns, 0);
+	*ret_wall_ns = (uint64_t)PM_MAX(smp->wall_ns, 0);
 	if (smp->block_t_ns != f->block && take_block(f, smp->block_t_ns, smp->n) < 0) {
 		snprintf(why, size, "out of memory");
 		return -ENOMEM;
@@ -280,7 +280,7 @@ static int feed_next(void *arg, uint64_t *ret_t_ns, uint64_t *ret_wall_ns,
 			vals[i].flags = PM_ROW_NOT_COUNTED;
 			continue;
 		}
-		vals[i] = s->blk[smp->k];
+		vals[i] = s->blk[smp->k].v;
 	}
 	return 0;
 }
@@ -345,8 +345,8 @@ int store_feed(struct store *st, long long run, int64_t from_ns, int64_t to_ns,
 		feed.n_series = f->n;
 		feed.n_samples = f->n_axis;
 		feed.first_t_ns = (uint64_t)f->axis[0].t_ns;
-		feed.first_wall_ns = (uint64_t)CLI_MAX(f->axis[0].wall_ns, 0);
-		feed.start_ns = (uint64_t)CLI_MAX(f->axis[0].t_ns - f->axis[0].duration_ns, 0);
+		feed.first_wall_ns = (uint64_t)PM_MAX(f->axis[0].wall_ns, 0);
+		feed.start_ns = (uint64_t)PM_MAX(f->axis[0].t_ns - f->axis[0].duration_ns, 0);
 		feed.sim_platform = info->simulated ? f->sim_platform : NULL;
 		feed.cpuid = f->cpuid[0] ? f->cpuid : NULL;
 		feed.start = feed_start;

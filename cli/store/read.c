@@ -127,7 +127,7 @@ static int expand(sqlite3_stmt *q, int64_t from_ns, int64_t to_ns, struct store_
 			end += dur;
 		if (end < from_ns || end > to_ns)
 			continue;
-		if (cli_grow((void **)out, cap, *n + 1, sizeof(**out)) < 0)
+		if (pm_grow((void **)out, cap, *n + 1, sizeof(**out)) < 0)
 			return -ENOMEM;
 		(*out)[(*n)++] = (struct store_sample){ .t_ns = end,
 							.wall_ns = wall > 0 ? wall - (last - end) :
@@ -208,7 +208,7 @@ long store_series(struct store *st, long long run, struct store_series **ret)
 		struct store_series *s;
 		char place[384];
 
-		if (cli_grow((void **)&out, &cap, n + 1, sizeof(*out)) < 0) {
+		if (pm_grow((void **)&out, &cap, n + 1, sizeof(*out)) < 0) {
 			sqlite3_finalize(q);
 			free(out);
 			return -ENOMEM;
@@ -248,13 +248,22 @@ int store_value_scan(struct store *st, long long run, int64_t from_ns, int64_t t
 
 	if (!store_has_column(st, "value", "run")) {
 		/* version 3 or older: rows by series, each an interval; the same columns */
-		if (sqlite3_exec(st->db,
-				 "CREATE TEMP VIEW IF NOT EXISTS value_by_time AS SELECT s.run AS run,"
-				 " v.t_ns AS t_ns, v.series AS series, v.raw AS raw, v.enabled_ns AS"
-				 " enabled_ns, v.running_ns AS running_ns, v.value AS value, v.flags AS"
-				 " flags, v.covered AS covered, v.instances AS instances FROM value v"
-				 " JOIN series s ON s.id = v.series",
-				 NULL, NULL, NULL) != SQLITE_OK) {
+		if (sqlite3_exec(
+			    st->db,
+			    store_has_column(st, "value", "bound") ?
+				    "CREATE TEMP VIEW IF NOT EXISTS value_by_time AS SELECT"
+				    " s.run AS run, v.t_ns AS t_ns, v.series AS series, v.raw AS"
+				    " raw, v.enabled_ns AS enabled_ns, v.running_ns AS running_ns,"
+				    " v.value AS value, v.flags AS flags, v.covered AS covered,"
+				    " v.instances AS instances, v.lo AS lo, v.hi AS hi, v.bound AS"
+				    " bound FROM value v JOIN series s ON s.id = v.series" :
+				    "CREATE TEMP VIEW IF NOT EXISTS value_by_time AS SELECT"
+				    " s.run AS run, v.t_ns AS t_ns, v.series AS series, v.raw AS"
+				    " raw, v.enabled_ns AS enabled_ns, v.running_ns AS running_ns,"
+				    " v.value AS value, v.flags AS flags, v.covered AS covered,"
+				    " v.instances AS instances, NULL AS lo, NULL AS hi, NULL AS"
+				    " bound FROM value v JOIN series s ON s.id = v.series",
+			    NULL, NULL, NULL) != SQLITE_OK) {
 			free(sql);
 			return -EIO;
 		}
@@ -268,7 +277,11 @@ int store_value_scan(struct store *st, long long run, int64_t from_ns, int64_t t
 	/* a few: a seek to each of their rows in each block, the blocks from sample */
 	off = (size_t)snprintf(sql, size,
 			       "SELECT t_ns, series, raw, enabled_ns, running_ns, value, flags,"
-			       " covered, instances FROM %s WHERE run = ?1 AND %s",
+			       " covered, instances, %s FROM %s WHERE run = ?1 AND %s",
+			       /* a file before version 4 kept no intervals */
+			       strcmp(table, "value") || store_has_column(st, "value", "bound") ?
+				       "lo, hi, bound" :
+				       "NULL, NULL, NULL",
 			       table,
 			       n_ids && !strcmp(table, "value") ?
 				       "t_ns IN (SELECT t_ns FROM sample WHERE run = ?1 AND"
@@ -290,51 +303,91 @@ int store_value_scan(struct store *st, long long run, int64_t from_ns, int64_t t
 	return 0;
 }
 
-void store_row_values(sqlite3_stmt *q, int at, unsigned n, struct pm_replay_feed_value *v)
+/* Column at of a block row: n values of width bytes, or one for all n (*step 0), or none
+ * (NULL, or the wrong size: -1). */
+static const unsigned char *block_col(sqlite3_stmt *q, int at, int width, unsigned n, int *step)
+{
+	const unsigned char *p = sqlite3_column_blob(q, at);
+	int bytes = sqlite3_column_bytes(q, at);
+
+	*step = bytes == width * (int)n ? width : bytes == width ? 0 : -1;
+	return p && *step >= 0 ? p : NULL;
+}
+
+static double as_double(uint64_t bits)
+{
+	double d;
+
+	memcpy(&d, &bits, sizeof(d));
+	return d;
+}
+
+/* A number column (NULL: NaN). */
+static double col_double(sqlite3_stmt *q, int at)
+{
+	return sqlite3_column_type(q, at) == SQLITE_NULL ? NAN : sqlite3_column_double(q, at);
+}
+
+void store_row_values(sqlite3_stmt *q, int at, unsigned n, struct store_value *out)
 {
 	static const int width[7] = { 8, 8, 8, 8, 4, 4, 4 };
-	const unsigned char *p[7];
-	int step[7];
+	const unsigned char *p[10];
+	int step[10];
 
 	if (n > 1 && sqlite3_column_type(q, at) == SQLITE_BLOB) {
-		/* each column n values, or one for all n */
-		for (int c = 0; c < 7; c++) {
-			int bytes = sqlite3_column_bytes(q, at + c);
+		bool ok = true, exact;
 
-			p[c] = sqlite3_column_blob(q, at + c);
-			step[c] = bytes == width[c] * (int)n ? width[c] : 0;
-			if (!p[c] || (bytes != width[c] * (int)n && bytes != width[c])) {
-				for (unsigned k = 0; k < n; k++)
-					v[k] = (struct pm_replay_feed_value){
-						.value = NAN,
-						.flags = PM_ROW_NOT_COUNTED
-					};
-				return;
-			}
+		for (int c = 0; c < 7 && ok; c++)
+			ok = (p[c] = block_col(q, at + c, width[c], n, &step[c])) != NULL;
+		/* lo and hi NULL: every value exact */
+		exact = sqlite3_column_type(q, at + 7) == SQLITE_NULL;
+		for (int c = 7; c < 9 && ok && !exact; c++)
+			ok = (p[c] = block_col(q, at + c, 8, n, &step[c])) != NULL;
+		p[9] = ok ? block_col(q, at + 9, 4, n, &step[9]) : NULL;
+		if (!ok) {
+			for (unsigned k = 0; k < n; k++)
+				out[k] = (struct store_value){ .v = { .value = NAN,
+								      .flags = PM_ROW_NOT_COUNTED },
+							       .lo = NAN,
+							       .hi = NAN,
+							       .bound = PM_BOUND_NO_VALUE };
+			return;
 		}
 		for (unsigned k = 0; k < n; k++) {
-			uint64_t bits = store_le(p[3] + step[3] * k, 8);
+			struct pm_replay_feed_value *v = &out[k].v;
 
-			v[k].raw = store_le(p[0] + step[0] * k, 8);
-			v[k].enabled_ns = store_le(p[1] + step[1] * k, 8);
-			v[k].running_ns = store_le(p[2] + step[2] * k, 8);
-			memcpy(&v[k].value, &bits, sizeof(v[k].value));
-			v[k].flags = (unsigned)store_le(p[4] + step[4] * k, 4);
-			v[k].covered = (unsigned)store_le(p[5] + step[5] * k, 4);
-			v[k].instances = (unsigned)store_le(p[6] + step[6] * k, 4);
+			v->raw = store_le(p[0] + step[0] * k, 8);
+			v->enabled_ns = store_le(p[1] + step[1] * k, 8);
+			v->running_ns = store_le(p[2] + step[2] * k, 8);
+			v->value = as_double(store_le(p[3] + step[3] * k, 8));
+			v->flags = (unsigned)store_le(p[4] + step[4] * k, 4);
+			v->covered = (unsigned)store_le(p[5] + step[5] * k, 4);
+			v->instances = (unsigned)store_le(p[6] + step[6] * k, 4);
+			out[k].lo = exact ? v->value : as_double(store_le(p[7] + step[7] * k, 8));
+			out[k].hi = exact ? v->value : as_double(store_le(p[8] + step[8] * k, 8));
+			out[k].bound = p[9] ? (unsigned)store_le(p[9] + step[9] * k, 4) :
+					      PM_BOUND_UNMEASURED;
 		}
 		return;
 	}
 	for (unsigned k = 1; k < n; k++) /* numbers in a row of a block: not pmumon's */
-		v[k] = (struct pm_replay_feed_value){ .value = NAN, .flags = PM_ROW_NOT_COUNTED };
-	v->raw = (uint64_t)sqlite3_column_int64(q, at);
-	v->enabled_ns = (uint64_t)sqlite3_column_int64(q, at + 1);
-	v->running_ns = (uint64_t)sqlite3_column_int64(q, at + 2);
-	v->value = sqlite3_column_type(q, at + 3) == SQLITE_NULL ? NAN :
-								   sqlite3_column_double(q, at + 3);
-	v->flags = (unsigned)sqlite3_column_int(q, at + 4);
-	v->covered = (unsigned)CLI_MAX(sqlite3_column_int(q, at + 5), 0);
-	v->instances = (unsigned)CLI_MAX(sqlite3_column_int(q, at + 6), 0);
+		out[k] = (struct store_value){ .v = { .value = NAN, .flags = PM_ROW_NOT_COUNTED },
+					       .lo = NAN,
+					       .hi = NAN,
+					       .bound = PM_BOUND_NO_VALUE };
+	out->v.raw = (uint64_t)sqlite3_column_int64(q, at);
+	out->v.enabled_ns = (uint64_t)sqlite3_column_int64(q, at + 1);
+	out->v.running_ns = (uint64_t)sqlite3_column_int64(q, at + 2);
+	out->v.value = col_double(q, at + 3);
+	out->v.flags = (unsigned)sqlite3_column_int(q, at + 4);
+	out->v.covered = (unsigned)PM_MAX(sqlite3_column_int(q, at + 5), 0);
+	out->v.instances = (unsigned)PM_MAX(sqlite3_column_int(q, at + 6), 0);
+	out->lo = col_double(q, at + 7);
+	out->hi = col_double(q, at + 8);
+	/* a recording before version 4 kept no interval: none known */
+	out->bound = sqlite3_column_type(q, at + 9) == SQLITE_NULL ?
+			     PM_BOUND_UNMEASURED :
+			     (unsigned)sqlite3_column_int(q, at + 9);
 }
 
 /* Where series id is in ids, sorted by id with its place (id, index) pairs: its index, or
@@ -363,10 +416,11 @@ static int by_id(const void *a, const void *b)
 
 int store_values(struct store *st, long long run, const struct store_sample *axis, size_t n,
 		 const long long *ids, size_t n_ids, double *const *ret_value,
-		 unsigned *const *ret_flags)
+		 unsigned *const *ret_flags, double *const *ret_lo, double *const *ret_hi,
+		 unsigned *const *ret_bound)
 {
 	long long(*sorted)[2] = calloc(n_ids + 1, sizeof(*sorted));
-	struct pm_replay_feed_value *blk = NULL;
+	struct store_value *blk = NULL;
 	sqlite3_stmt *q = NULL;
 	size_t j = 0, cap = 0;
 	int rc = SQLITE_DONE, r = sorted ? 0 : -ENOMEM;
@@ -375,6 +429,10 @@ int store_values(struct store *st, long long run, const struct store_sample *axi
 		for (size_t k = 0; k < n; k++) {
 			ret_value[i][k] = NAN;
 			ret_flags[i][k] = PM_ROW_NOT_COUNTED;
+			if (ret_lo)
+				ret_lo[i][k] = ret_hi[i][k] = NAN;
+			if (ret_bound)
+				ret_bound[i][k] = PM_BOUND_NO_VALUE;
 		}
 	if (r < 0 || !n || !n_ids) {
 		free(sorted);
@@ -398,7 +456,7 @@ int store_values(struct store *st, long long run, const struct store_sample *axi
 		if (i < 0 || axis[j].block_t_ns != t)
 			continue; /* a series not shown, or a row of no sample */
 		rows = axis[j].n; /* the block's intervals, as its sample row says */
-		if (cli_grow((void **)&blk, &cap, rows, sizeof(*blk)) < 0) {
+		if (pm_grow((void **)&blk, &cap, rows, sizeof(*blk)) < 0) {
 			r = -ENOMEM;
 			break;
 		}
@@ -407,8 +465,16 @@ int store_values(struct store *st, long long run, const struct store_sample *axi
 		for (size_t jj = j; jj < n && axis[jj].block_t_ns == t; jj++) {
 			if (axis[jj].k >= rows)
 				continue;
-			ret_value[i][jj] = blk[axis[jj].k].value;
-			ret_flags[i][jj] = blk[axis[jj].k].flags;
+			const struct store_value *x = &blk[axis[jj].k];
+
+			ret_value[i][jj] = x->v.value;
+			ret_flags[i][jj] = x->v.flags;
+			if (ret_lo) {
+				ret_lo[i][jj] = x->lo;
+				ret_hi[i][jj] = x->hi;
+			}
+			if (ret_bound)
+				ret_bound[i][jj] = x->bound;
 		}
 	}
 	sqlite3_finalize(q);

@@ -21,6 +21,8 @@ struct store_cell {
 	uint64_t raw, ena, run;
 	double value;
 	unsigned flags, covered, instances;
+	double lo, hi; /* the 95 % interval (docs/bounds.md) */
+	unsigned bound;
 };
 struct store_when {
 	uint64_t t_ns, wall_ns, duration_ns;
@@ -66,11 +68,17 @@ sqlite3 *store_db(struct store *st);
  */
 int store_value_scan(struct store *st, long long run, int64_t from_ns, int64_t to_ns,
 		     const long long *ids, size_t n_ids, sqlite3_stmt **ret);
+/* A value read back: what the replay takes, and its 95 % interval (docs/bounds.md). */
+struct store_value {
+	struct pm_replay_feed_value v;
+	double lo, hi;	/* NaN: none */
+	unsigned bound; /* PM_BOUND_*; PM_BOUND_UNMEASURED where a file kept none */
+};
 /* The n intervals of the block row q is on (n as its sample row says): their raw,
- * enabled_ns, running_ns, value, flags, covered, instances from column at on (numbers when
- * n is 1, else BLOBs of n values, or of one for all n), into v[0..n); a row pmumon did
- * not write is not counted. */
-void store_row_values(sqlite3_stmt *q, int at, unsigned n, struct pm_replay_feed_value *v);
+ * enabled_ns, running_ns, value, flags, covered, instances, lo, hi, bound from column at on
+ * (numbers when n is 1, else BLOBs of n values, or of one for all n; lo and hi NULL when
+ * every value is exact), into out[0..n); a row pmumon did not write is not counted. */
+void store_row_values(sqlite3_stmt *q, int at, unsigned n, struct store_value *out);
 int store_open_db(const char *path, int flags, struct store **ret, const char **ret_err);
 int store_check_version(struct store *st, bool create, const char **ret_err);
 int store_fail(struct store *st, const char **ret_err, const char *what);

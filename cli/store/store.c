@@ -40,7 +40,7 @@ static const char schema[] =
 	"CREATE TABLE value (run INTEGER NOT NULL REFERENCES run(id), t_ns INTEGER NOT NULL,"
 	" series INTEGER NOT NULL REFERENCES series(id), raw INTEGER, enabled_ns INTEGER,"
 	" running_ns INTEGER, value REAL, flags INTEGER, covered INTEGER, instances INTEGER,"
-	" PRIMARY KEY (run, t_ns, series)) WITHOUT ROWID;"
+	" lo REAL, hi REAL, bound INTEGER, PRIMARY KEY (run, t_ns, series)) WITHOUT ROWID;"
 	"CREATE INDEX series_run ON series (run);"
 	"CREATE INDEX sample_wall ON sample (wall_ns);";
 
@@ -184,12 +184,18 @@ static int migrate(struct store *st, int v, const char **ret_err)
 		r = store_exec(st, "ALTER TABLE run ADD COLUMN cpuid TEXT", ret_err);
 	if (r == 0 && v < 3 && !store_has_column(st, "series", "cgroup"))
 		r = store_exec(st, "ALTER TABLE series ADD COLUMN cgroup TEXT", ret_err);
-	if (r == 0 && v < 4) {
+	/* version 4: the 95 % intervals (docs/bounds.md); a file of version 5 has them */
+	if (r == 0 && v < 4 && !store_has_column(st, "value", "bound"))
+		r = store_exec(st,
+			       "ALTER TABLE value ADD COLUMN lo REAL; ALTER TABLE value ADD COLUMN hi"
+			       " REAL; ALTER TABLE value ADD COLUMN bound INTEGER",
+			       ret_err);
+	if (r == 0 && v < 5) {
 		static const char *const cols[][2] = { { "defines", "TEXT" },
 						       { "ended_wall_ns", "INTEGER" },
 						       { "lost", "TEXT" } };
 
-		for (size_t i = 0; r == 0 && i < CLI_ARRAY_SIZE(cols); i++) {
+		for (size_t i = 0; r == 0 && i < PM_ARRAY_SIZE(cols); i++) {
 			if (store_has_column(st, "run", cols[i][0]))
 				continue;
 			snprintf(sql, sizeof(sql), "ALTER TABLE run ADD COLUMN %s %s", cols[i][0],
@@ -200,16 +206,16 @@ static int migrate(struct store *st, int v, const char **ret_err)
 		if (r == 0 && !store_has_column(st, "value", "run"))
 			r = store_exec(
 				st,
-				"CREATE TABLE value4 (run INTEGER NOT NULL REFERENCES run(id),"
+				"CREATE TABLE value5 (run INTEGER NOT NULL REFERENCES run(id),"
 				" t_ns INTEGER NOT NULL, series INTEGER NOT NULL REFERENCES series(id),"
 				" raw INTEGER, enabled_ns INTEGER, running_ns INTEGER, value REAL,"
-				" flags INTEGER, covered INTEGER, instances INTEGER,"
-				" PRIMARY KEY (run, t_ns, series)) WITHOUT ROWID;"
-				"INSERT INTO value4 SELECT s.run, v.t_ns, v.series, v.raw, v.enabled_ns,"
-				" v.running_ns, v.value, v.flags, v.covered, v.instances FROM value v"
-				" JOIN series s ON s.id = v.series;"
+				" flags INTEGER, covered INTEGER, instances INTEGER, lo REAL, hi REAL,"
+				" bound INTEGER, PRIMARY KEY (run, t_ns, series)) WITHOUT ROWID;"
+				"INSERT INTO value5 SELECT s.run, v.t_ns, v.series, v.raw, v.enabled_ns,"
+				" v.running_ns, v.value, v.flags, v.covered, v.instances, v.lo, v.hi,"
+				" v.bound FROM value v JOIN series s ON s.id = v.series;"
 				"DROP TABLE value;"
-				"ALTER TABLE value4 RENAME TO value;",
+				"ALTER TABLE value5 RENAME TO value;",
 				ret_err);
 		if (r == 0 && !store_has_column(st, "sample", "n"))
 			r = store_exec(st,
@@ -318,7 +324,7 @@ static void remove_files(const char *path)
 	static const char *const sides[] = { "", "-wal", "-shm", "-journal" };
 	char side[4200];
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(sides); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(sides); i++) {
 		snprintf(side, sizeof(side), "%s%s", path, sides[i]);
 		unlink(side);
 	}
@@ -338,7 +344,7 @@ static int keep_run(struct store *st, const struct store_run *run)
 				&st->pending_run.defines };
 
 	st->pending_run = *run;
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(in); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(in); i++) {
 		*out[i] = *in[i] ? strdup(*in[i]) : NULL;
 		if (*in[i] && !*out[i])
 			return -ENOMEM;
@@ -517,7 +523,7 @@ void store_set_started(struct store *st, uint64_t wall_ns)
 void store_set_blocks(struct store *st, unsigned n)
 {
 	if (!st->labels) /* before the first interval: its block's room is made then */
-		st->blocks = CLI_MIN(n, BLOCK_MAX);
+		st->blocks = PM_MIN(n, BLOCK_MAX);
 }
 
 void store_set_batch(struct store *st, unsigned n)
@@ -641,12 +647,12 @@ static int add_series(struct store *st, const char **ret_err)
 	return 0;
 }
 
-#define VALUE_COLS 10
+#define VALUE_COLS 13
 
 /* INSERT INTO value of n rows, prepared into *ret: 0 or -errno. */
 static int prepare_rows(struct store *st, size_t n, sqlite3_stmt **ret, const char **ret_err)
 {
-	static const char row[] = "(?,?,?,?,?,?,?,?,?,?)";
+	static const char row[] = "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	size_t size = sizeof("INSERT OR FAIL INTO value VALUES ") + n * sizeof(row) + 1;
 	char *sql = malloc(size);
 	size_t off;
@@ -672,7 +678,7 @@ static int prepare_values(struct store *st, const char **ret_err)
 	int r;
 
 	/* at most 256 rows a statement: longer ones cost more to prepare than they save */
-	st->chunk = CLI_MIN(CLI_MIN(most, (size_t)256), CLI_MAX(st->n_series, (size_t)1));
+	st->chunk = PM_MIN(PM_MIN(most, (size_t)256), PM_MAX(st->n_series, (size_t)1));
 	r = prepare_rows(st, st->chunk, &st->ins_rows, ret_err);
 	if (r == 0 && st->n_series % st->chunk)
 		r = prepare_rows(st, st->n_series % st->chunk, &st->ins_rest, ret_err);
@@ -683,11 +689,11 @@ static int prepare_values(struct store *st, const char **ret_err)
 static int block_alloc(struct store *st, const char **ret_err)
 {
 	/* intervals of less than 100 ms: a block is a transaction's */
-	st->block_cap = st->batch > 1 ? st->batch : CLI_MAX(st->blocks, 1u);
+	st->block_cap = st->batch > 1 ? st->batch : PM_MAX(st->blocks, 1u);
 	st->blk = calloc((st->n_series + 1) * st->block_cap, sizeof(*st->blk));
 	st->blk_t = calloc(st->block_cap, sizeof(*st->blk_t));
 	/* a block's BLOBs: 8 bytes per interval for the 64-bit columns, 4 for the others */
-	st->scratch = malloc((st->n_series + 1) * st->block_cap * (4 * 8 + 3 * 4) +
+	st->scratch = malloc((st->n_series + 1) * st->block_cap * (6 * 8 + 4 * 4) +
 			     st->block_cap * 8);
 	if (!st->blk || !st->blk_t || !st->scratch) {
 		*ret_err = "out of memory";
@@ -712,6 +718,43 @@ static uint64_t double_bits(double v)
 	return u;
 }
 
+/*
+ * A block's 95 % intervals (docs/bounds.md) from column at: lo and hi NULL when every
+ * value is exact (they are the values then), else BLOBs of n doubles (NaN: none); bound
+ * a BLOB of n uint32, or of one for all n.
+ */
+static unsigned char *bind_bounds(sqlite3_stmt *q, int at, const struct store_cell *c, unsigned n,
+				  unsigned char *scratch)
+{
+	bool exact = true, same = true;
+	unsigned char *start;
+
+	for (unsigned k = 0; k < n; k++) {
+		exact &= c[k].bound == PM_BOUND_EXACT;
+		same &= c[k].bound == c[0].bound;
+	}
+	for (int end = 0; end < 2; end++) {
+		if (exact) {
+			sqlite3_bind_null(q, at + end);
+			continue;
+		}
+		start = scratch;
+		for (unsigned k = 0; k < n; k++) {
+			double v = c[k].bound == PM_BOUND_EXACT ? c[k].value :
+				   end				? c[k].hi :
+								  c[k].lo;
+
+			scratch = put_le(scratch, double_bits(isfinite(c[k].value) ? v : NAN), 8);
+		}
+		sqlite3_bind_blob(q, at + end, start, (int)(scratch - start), SQLITE_STATIC);
+	}
+	start = scratch;
+	for (unsigned k = 0; k < (same ? 1 : n); k++)
+		scratch = put_le(scratch, c[k].bound, 4);
+	sqlite3_bind_blob(q, at + 2, start, (int)(scratch - start), SQLITE_STATIC);
+	return scratch;
+}
+
 /* Series i's values of intervals [from, from + n) into the statement at column at:
  * numbers for one interval, else a BLOB each of its n values. */
 static unsigned char *bind_block_row(struct store *st, sqlite3_stmt *q, int at, size_t i,
@@ -734,6 +777,16 @@ static unsigned char *bind_block_row(struct store *st, sqlite3_stmt *q, int at, 
 		sqlite3_bind_int(q, at + 7, (int)c->flags);
 		sqlite3_bind_int(q, at + 8, (int)c->covered);
 		sqlite3_bind_int(q, at + 9, (int)c->instances);
+		/* the interval: NULL where there is none (its bound says why) */
+		for (int end = 0; end < 2; end++) {
+			double v = c->bound == PM_BOUND_EXACT ? c->value : end ? c->hi : c->lo;
+
+			if (isfinite(v) && isfinite(c->value))
+				sqlite3_bind_double(q, at + 10 + end, v);
+			else
+				sqlite3_bind_null(q, at + 10 + end);
+		}
+		sqlite3_bind_int(q, at + 12, (int)c->bound);
 		return scratch;
 	}
 	for (int col = 0; col < 7; col++) {
@@ -759,7 +812,7 @@ static unsigned char *bind_block_row(struct store *st, sqlite3_stmt *q, int at, 
 			scratch = start + bytes;
 		sqlite3_bind_blob(q, at + 3 + col, start, (int)(scratch - start), SQLITE_STATIC);
 	}
-	return scratch;
+	return bind_bounds(q, at + 10, c, n, scratch);
 }
 
 /* The sample row of intervals [from, from + n): the first's end (the key), the last's wall
@@ -795,7 +848,7 @@ static int put_values(struct store *st, unsigned from, unsigned n, const char **
 	unsigned char *scratch = st->scratch + 8 * n;
 
 	for (size_t i = 0; i < st->n_series;) {
-		size_t rows = CLI_MIN(st->chunk, st->n_series - i);
+		size_t rows = PM_MIN(st->chunk, st->n_series - i);
 		sqlite3_stmt *q = rows == st->chunk ? st->ins_rows : st->ins_rest;
 		int rc;
 
@@ -958,7 +1011,10 @@ int store_append(struct store *st, const struct pm_report *rep, const char **ret
 			.value = row->value,
 			.flags = row->flags,
 			.covered = row->covered,
-			.instances = row->instances
+			.instances = row->instances,
+			.lo = row->lo,
+			.hi = row->hi,
+			.bound = row->bound
 		};
 	}
 	st->n_blk++;
@@ -1073,7 +1129,7 @@ void store_close(struct store *st)
 	free(st->blk_t);
 	free(st->scratch);
 	free(st->series);
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(st->run_text); i++)
+	for (size_t i = 0; i < PM_ARRAY_SIZE(st->run_text); i++)
 		free(st->run_text[i]);
 	free(st->path);
 	free(st);

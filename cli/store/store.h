@@ -14,8 +14,9 @@
 #include "pmumon/pmumon.h"
 
 /* PRAGMA user_version of the files this pmumon writes: 2 added run.cpuid, 3 series.cgroup,
- * 4 run.defines, run.ended_wall_ns and run.lost (and two indexes) */
-#define STORE_VERSION 4
+ * 4 value.lo, value.hi, value.bound (the 95 % intervals), 5 run.defines, run.ended_wall_ns,
+ * run.lost, sample.n and sample.lengths (blocks), value keyed by time (and two indexes) */
+#define STORE_VERSION 5
 
 struct store;
 
@@ -123,11 +124,13 @@ long store_series(struct store *st, long long run, struct store_series **ret);
 /*
  * The values of the series ids[0..n_ids) of run at the intervals of axis (n of them, in
  * time order), in one pass over the run's rows there: ret_value[i][j] and ret_flags[i][j]
- * of series i at interval j, NaN and PM_ROW_NOT_COUNTED where it has none. 0 or -errno.
+ * of series i at interval j, NaN and PM_ROW_NOT_COUNTED where it has none, and (where not
+ * NULL) its 95 % interval and PM_BOUND_* (docs/bounds.md). 0 or -errno.
  */
 int store_values(struct store *st, long long run, const struct store_sample *axis, size_t n,
 		 const long long *ids, size_t n_ids, double *const *ret_value,
-		 unsigned *const *ret_flags);
+		 unsigned *const *ret_flags, double *const *ret_lo, double *const *ret_hi,
+		 unsigned *const *ret_bound);
 
 /*
  * A run's event series as a recording the library plays back (pm_replay__feed), over the
