@@ -289,16 +289,15 @@ void rep_quality_text(unsigned flags, char *buf, size_t size)
 
 void rep_bound_text(const struct rep_series *s, char *buf, size_t size)
 {
-	double m = s->mean ? 100 * fmax(s->mean - s->mean_lo, s->mean_hi - s->mean) /
-				     fabs(s->mean) :
-			     0;
+	double m = s->mean ?
+			   100 * fmax(s->mean - s->mean_lo, s->mean_hi - s->mean) / fabs(s->mean) :
+			   0;
 
 	buf[0] = '\0';
 	if (!s->counted || s->worst_bound == PM_BOUND_EXACT)
 		return;
 	if (isfinite(m))
-		snprintf(buf, size, "mean \u00b1 %.2g %%, widest \u00b1 %.2g %%", m,
-			 s->widest_pct);
+		snprintf(buf, size, "mean \u00b1 %.2g %%, widest \u00b1 %.2g %%", m, s->widest_pct);
 	else
 		snprintf(buf, size, "mean \u00b1 ? %%");
 }
@@ -1074,24 +1073,47 @@ static void print_json(const struct rep_data *d, const struct rep_series *s, con
 	puts("}");
 }
 
-static void print_csv(const struct rep_data *d, const struct rep_series *s, char sep,
-		      const char *q, const char *from, const char *to)
+/* s as one CSV field, quoted as RFC 4180 says when it holds sep, a quote or a line end
+ * (an event's name holds commas: amd_df/event=0x7,umask=0x38/), then sep unless last. */
+static void csv_field(const char *s, char sep, bool last)
+{
+	const char stop[] = { sep, '"', '\n', '\r', '\0' };
+
+	if (!s[strcspn(s, stop)]) {
+		fputs(s, stdout);
+	} else {
+		putchar('"');
+		for (const char *p = s; *p; p++) {
+			if (*p == '"')
+				putchar('"');
+			putchar(*p);
+		}
+		putchar('"');
+	}
+	if (!last)
+		putchar(sep);
+}
+
+static void print_csv(const struct rep_data *d, const struct rep_series *s, char sep, const char *q,
+		      const char *from, const char *to)
 {
 	/* the intervals: empty where there are none */
 	const double ends[] = { s->mean_lo, s->mean_hi, s->widest_pct };
 
-	printf("%s%c%s%c%s%c%zu%c%zu%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%s", s->name,
-	       sep, s->place, sep, s->unit, sep, d->n, sep, s->counted, sep, s->min, sep, s->mean,
-	       sep, s->p50, sep, s->p95, sep, s->max, sep, s->above_s, sep, q);
+	csv_field(s->name, sep, false);
+	csv_field(s->place, sep, false);
+	csv_field(s->unit, sep, false);
+	printf("%zu%c%zu%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c", d->n, sep, s->counted, sep,
+	       s->min, sep, s->mean, sep, s->p50, sep, s->p95, sep, s->max, sep, s->above_s, sep);
+	csv_field(q, sep, true);
 	for (size_t k = 0; k < PM_ARRAY_SIZE(ends); k++)
 		if (isfinite(ends[k]))
 			printf("%c%.17g", sep, ends[k]);
 		else
 			printf("%c", sep);
 	printf("%c%s%c%s%c%s\n", sep,
-	       s->counted && pm_row_bound_name(s->worst_bound) ?
-		       pm_row_bound_name(s->worst_bound) :
-		       "no_value",
+	       s->counted && pm_row_bound_name(s->worst_bound) ? pm_row_bound_name(s->worst_bound) :
+								 "no_value",
 	       sep, from, sep, to);
 }
 

@@ -278,9 +278,17 @@ static int feed_next(void *arg, uint64_t *ret_t_ns, uint64_t *ret_wall_ns,
 		if (!s->have || smp->k >= s->n_blk) {
 			vals[i].value = NAN; /* no value in this interval: not counted */
 			vals[i].flags = PM_ROW_NOT_COUNTED;
+			vals[i].bounded = false;
 			continue;
 		}
-		vals[i] = s->blk[smp->k].v;
+		const struct store_value *x = &s->blk[smp->k];
+
+		vals[i] = x->v;
+		/* its interval, as recorded: none in a file before version 4 (unmeasured) */
+		vals[i].bounded = x->bound != PM_BOUND_UNMEASURED;
+		vals[i].lo = x->lo;
+		vals[i].hi = x->hi;
+		vals[i].bound = x->bound;
 	}
 	return 0;
 }

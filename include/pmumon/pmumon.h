@@ -724,6 +724,13 @@ struct pm_replay_feed_value {
 	double value;		     /* scaled for multiplexing and unit; NaN: not counted */
 	unsigned flags;		     /* the row's PM_ROW_* */
 	unsigned covered, instances; /* of the row (instances 0: not said) */
+	/* bounded: lo and hi are the value's 95 % interval in its unit (NaN: none) and bound
+	 * how it was found (PM_BOUND_*), as they were recorded; played as the estimates they
+	 * were, so totals and metrics have the interval stat gave them (docs/bounds.md).
+	 * Not bounded: the replay's own (exact, or unmeasured where it was scaled). */
+	bool bounded;
+	double lo, hi;
+	unsigned bound;
 };
 struct pm_replay_feed {
 	size_t size;				    /* sizeof(struct pm_replay_feed) */

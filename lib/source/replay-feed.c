@@ -223,6 +223,12 @@ static int take(struct pm_replay_feeder *f, const struct pm_replay *rp, size_t i
 		v->covered = x->covered;
 		v->instances = x->instances;
 	}
+	if (x->bounded && x->bound <= PM_BOUND_NO_VALUE) {
+		v->bounded = true;
+		v->lo = x->lo;
+		v->hi = x->hi;
+		v->bound = x->bound;
+	}
 	if (isnan(x->value) || (x->flags & PM_ROW_NOT_COUNTED))
 		v->not_counted = true;
 	else {

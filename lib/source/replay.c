@@ -33,6 +33,7 @@
 #include "pmu.h"
 #include "source/counters.h"
 #include "topo.h"
+#include "util/counts.h"
 #include "util/util.h"
 
 /* ---- accessors ----------------------------------------------------------------------------- */
@@ -945,8 +946,11 @@ static int replay_open(struct pm_session *s, struct pm_diag *reterr)
 	struct pm_replay *rp = s->ctx->replay;
 
 	for (size_t k = 0; k < s->n_c; k++)
-		if (s->c[k].source == PM_SRC_REPLAY)
+		if (s->c[k].source == PM_SRC_REPLAY) {
 			s->c[k].open = true; /* its counts are in the recording */
+			s->c[k].est_given = false;
+			s->c[k].est_tot = (struct pm_estimate){ 0 };
+		}
 	if (!rp)
 		return 0;
 	rp->next = 0;
@@ -1003,6 +1007,40 @@ static struct pm_reading delta_of(const struct pm_event *ev, const struct pm_rep
 	return d;
 }
 
+/*
+ * A recording's interval of a value (a feed's: docs/bounds.md), played as the estimate it
+ * was: the count, its half-width and what was counted, in counts, and how it was found;
+ * the run's adds the intervals' up (no independence assumed). Rows and metrics made of
+ * it have the intervals stat gave them.
+ */
+static void recorded_estimate(struct pm_counter *c, const struct pm_event *ev,
+			      const struct pm_replay_val *v, const struct pm_reading *d)
+{
+	struct pm_estimate e = { .count = pm_counts__scale(d->val, d->ena, d->run),
+				 .seen = (double)d->val,
+				 .half = d->run < d->ena ? NAN : 0,
+				 .bound = d->run < d->ena ? PM_BOUND_UNMEASURED : PM_BOUND_EXACT };
+	struct pm_estimate *tot = &c->est_tot;
+	double h;
+
+	if (!d->run)
+		return; /* not counted: no estimate */
+	if (v->bounded && (v->have & PM_RV_VALUE) && v->bound != PM_BOUND_EXACT) {
+		e.count = v->value / ev->scale;
+		h = isfinite(v->hi) ? v->hi - v->value : v->value - v->lo;
+		e.half = isfinite(h) ? fabs(h) / ev->scale : NAN;
+		e.bound = v->bound;
+		if (v->have & PM_RV_RAW)
+			e.seen = (double)v->raw;
+	}
+	c->est_given = v->bounded;
+	c->est_iv = e;
+	tot->count += e.count;
+	tot->half += e.half;
+	tot->seen += e.seen;
+	tot->bound = PM_MAX(tot->bound, e.bound);
+}
+
 static int replay_read(struct pm_session *s)
 {
 	struct pm_replay *rp = s->ctx->replay;
@@ -1038,6 +1076,7 @@ static int replay_read(struct pm_session *s)
 			pm_counter__raise(c, v->quality);
 			c->rec_covered = v->instances ? v->covered : c->rec_instances;
 			d = delta_of(&s->l->ev[c->event], v, duration);
+			recorded_estimate(c, &s->l->ev[c->event], v, &d);
 			c->cur.val += d.val;
 			c->cur.ena += d.ena;
 			c->cur.run += d.run;

@@ -68,6 +68,10 @@ struct pm_replay_val {
 	/* what a pmumon recording said of it: its quality flags (PM_ROW_WRAP_UNCERTAIN,
 	 * _REPROGRAMMED, _RESET, _PARTIAL, _LOST) and coverage (instances 0: none said) */
 	unsigned quality, covered, instances;
+	/* a recording's 95 % interval of the value, in its unit (a feed's: docs/bounds.md) */
+	bool bounded;
+	double lo, hi;
+	unsigned bound;
 };
 
 struct pm_replay_sample {

@@ -188,10 +188,13 @@ class Record(unittest.TestCase):
             self.assertTrue(lo <= value <= hi and lo < hi, (value, lo, hi))
         r = run('report', db, '-x,')
         self.assertEqual(r.returncode, 0, r.stderr)
-        for line in r.stdout.splitlines()[1:]:
-            f = line.split(',')
-            self.assertEqual(f[-1], 'measured')
-            self.assertTrue(float(f[-4]) <= float(f[6]) <= float(f[-3]), f)
+        rows = list(__import__('csv').DictReader(r.stdout.splitlines()))
+        # the names hold commas: one row each, quoted
+        self.assertEqual(sorted(row['name'] for row in rows), sorted(DF8))
+        for row in rows:
+            self.assertEqual(row['bound'], 'measured')
+            lo, mean, hi = (float(row[k]) for k in ('mean_lo', 'mean', 'mean_hi'))
+            self.assertTrue(lo <= mean <= hi and lo < hi, row)
         r = run('report', db)
         self.assertRegex(r.stdout, r'multiplexed, mean \u00b1 [0-9.e-]+ %, widest \u00b1')
 
