@@ -60,8 +60,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ok = v[i] && fl[i];
 		}
 		if (ok)
-			store_values(st, info->id, axis, (size_t)n, ids, (size_t)n_s, v, fl, NULL, NULL,
-				     NULL);
+			store_values(st, info->id, axis, (size_t)n, ids, (size_t)n_s, v, fl, NULL,
+				     NULL, NULL);
 		for (long i = 0; v && fl && i < n_s; i++) {
 			free(v[i]);
 			free(fl[i]);

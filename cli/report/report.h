@@ -81,7 +81,7 @@ struct rep_series {
 	/* the statistics over the intervals counted */
 	size_t counted;
 	double min, mean, p50, p95, max, above_s;
-	unsigned worst;	 /* every flag an interval had */
+	unsigned worst;	  /* every flag an interval had */
 	double threshold; /* --above's in its unit; NaN: none */
 	/* the mean's 95 % interval: the mean of the intervals' ends (no independence
 	 * assumed, docs/bounds.md), NaN when an interval had none; the widest interval in %

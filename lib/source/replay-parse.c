@@ -355,9 +355,11 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 {
 	struct pm_replay *rp = p->rp;
 	struct pm_replay_series *s = rp->n_series ? &rp->series[p->hint % rp->n_series] : NULL;
-	struct pm_replay_series key = {
-		.cpu = cpu, .socket = socket, .die = die, .core = core, .channel = -1
-	};
+	struct pm_replay_series key = { .cpu = cpu,
+					.socket = socket,
+					.die = die,
+					.core = core,
+					.channel = -1 };
 	size_t i;
 	int r;
 

@@ -106,7 +106,9 @@ static long kept(long *ret_first)
 	flags = calloc((size_t)n, sizeof(*flags));
 	assert_non_null(v);
 	assert_non_null(flags);
-	assert_int_equal(store_values(st, 1, axis, (size_t)n, &series[0].id, 1, &v, &flags, NULL, NULL, NULL), 0);
+	assert_int_equal(store_values(st, 1, axis, (size_t)n, &series[0].id, 1, &v, &flags, NULL,
+				      NULL, NULL),
+			 0);
 	for (long i = 0; i < n; i++)
 		counted += !isnan(v[i]);
 	assert_int_equal(counted, n); /* every interval left has its values */
