@@ -484,7 +484,7 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 		return -EINVAL;
 	}
 	for (char *n = strtok_r(copy, ",", &save); n && r == 0; n = strtok_r(NULL, ",", &save)) {
-		const struct pm_metric_def *def = pm_db__find_metric(db, n);
+		const struct pm_metric_def *def = pm_db__find_metric_nocase(db, n);
 		size_t idx, found = 0;
 
 		if (def) {
@@ -493,7 +493,8 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 			for (size_t i = 0; i < pm_db__metric_count(db) && r == 0; i++) {
 				const struct pm_metric_def *o = pm_db__metric(db, i);
 
-				if (o == def || (o->pack == def->pack && !strcmp(o->name, n)))
+				if (o == def ||
+				    (o->pack == def->pack && !strcmp(o->name, def->name)))
 					r = add_metric(l, o, reterr, &idx);
 			}
 			continue;
