@@ -343,6 +343,42 @@ static bool task_target(const struct pm_session *s)
 	return s->opts.target == PM_TARGET_TASK || s->opts.target == PM_TARGET_THREADS;
 }
 
+/*
+ * A task target's event of a PMU that counts whole CPUs or the uncore, not one
+ * task: counted system-wide on its CPUs while the task runs (opened with no
+ * task, enabled and disabled with the others), as perf stat counts
+ * `-e power/energy-pkg/ -- CMD`: its evsel is system_wide, opened on the
+ * PMU's cpumask with pid -1 (tools/perf/util/parse-events.c __add_event,
+ * tools/lib/perf/evsel.c). Said once (PM_LOG_WARN): its count is the
+ * machine's, not the command's.
+ */
+static int place_cpu_wide(struct pm_session *s, size_t i, size_t e, size_t group_first,
+			  struct pm_diag *reterr)
+{
+	const struct pm_evinst *in = &s->l->inst[i];
+	const struct pm_event *ev = &s->l->ev[e];
+	struct pm_cpus cpus = { 0 };
+	int r = instance_cpus(s, in, ev, &cpus, reterr);
+
+	for (size_t k = 0; r == 0 && k < cpus.n; k++) {
+		r = add_counter(s, i, e, cpus.cpu[k]);
+		if (r < 0)
+			break;
+		s->c[s->n_c - 1].cpu_wide = true;
+		if (ev->group >= 0)
+			s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1, group_first);
+	}
+	pm_cpus__done(&cpus);
+	if (r == 0 && !s->warned_cpu_wide)
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "'%s' counts the whole %s %s, not one task: counting it system-wide while "
+		       "the %s",
+		       ev->label, in->pmu->uncore ? "uncore PMU" : "CPUs of PMU", in->pmu->name,
+		       s->opts.target == PM_TARGET_TASK ? "command runs" : "tasks are counted");
+	s->warned_cpu_wide = true;
+	return r;
+}
+
 /* A task's counter of instance i on no CPU: one for the command, one per thread asked
  * (a CPU-less PMU's, the tool events: one whatever the target). */
 static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_first,
@@ -354,13 +390,8 @@ static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_fir
 	struct pm_cpus on = { 0 };
 	int r = 0;
 
-	if (in->pmu && (in->pmu->uncore || (in->pmu->traits && in->pmu->traits->cpu_wide_only))) {
-		pm_diag_set(reterr, NULL, "event '%s' counts the whole %s, not one task", ev->label,
-			    in->pmu->uncore ? "uncore PMU" : "CPU");
-		pm_diag_reason(reterr, PM_REASON_SYSTEM_WIDE, in->pmu->name, NULL);
-		point_at_event(reterr, ev);
-		return -EINVAL;
-	}
+	if (in->pmu && (in->pmu->uncore || (in->pmu->traits && in->pmu->traits->cpu_wide_only)))
+		return place_cpu_wide(s, i, e, group_first, reterr);
 	/* a cpu= term: the task counted while on those CPUs, one counter each (perf's
 	 * evsel CPUs with a task target); else one counter following it everywhere */
 	if (ev->cpus.n && !(in->pmu && in->pmu->cpuless)) {

@@ -415,9 +415,9 @@ static int open_one(struct pm_session *s, size_t k)
 	only_space(s, in, &attr);
 	attr.read_format = READ_FORMAT | (group ? PERF_FORMAT_GROUP : 0);
 	attr.disabled = leader;
-	if (task_mode(s))
+	if (task_mode(s) && !c->cpu_wide)
 		attr.inherit = 1;
-	if (starts_at_exec(s)) {
+	if (starts_at_exec(s) && !c->cpu_wide) {
 		/* every counter starts at the exec, so members are not enabled earlier */
 		attr.disabled = 1;
 		attr.enable_on_exec = 1;
@@ -430,7 +430,7 @@ static int open_one(struct pm_session *s, size_t k)
 					    PERF_FLAG_PID_CGROUP);
 	else
 		fd = s->ctx->ops->perf_open(s->ctx->os, &attr,
-					    !task_mode(s)			? -1 :
+					    !task_mode(s) || c->cpu_wide	? -1 :
 					    s->opts.target == PM_TARGET_THREADS ? c->tid :
 										  s->opts.pid,
 					    c->cpu, leader ? -1 : s->c[c->leader].fd, 0);
@@ -597,7 +597,9 @@ static int perf_open_all(struct pm_session *s, struct pm_diag *reterr)
 	return 0;
 }
 
-static int ioctl_leaders(struct pm_session *s, unsigned long req)
+/* PERF_EVENT_IOC_ENABLE or _DISABLE to every leader (cpu_wide_only: to those of a task
+ * target's system-wide counters, which no exec enables) */
+static int ioctl_leaders(struct pm_session *s, unsigned long req, bool cpu_wide_only)
 {
 	int r = 0;
 
@@ -605,7 +607,8 @@ static int ioctl_leaders(struct pm_session *s, unsigned long req)
 		const struct pm_counter *c = &s->c[k];
 		int e;
 
-		if (c->fd < 0 || c->leader != k || c->source != PM_SRC_PERF)
+		if (c->fd < 0 || c->leader != k || c->source != PM_SRC_PERF ||
+		    (cpu_wide_only && !c->cpu_wide))
 			continue;
 		e = s->ctx->ops->perf_ioctl(s->ctx->os, c->fd, req, 0);
 		if (e < 0 && r == 0) {
