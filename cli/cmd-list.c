@@ -444,6 +444,10 @@ int cmd_list(int argc, char **argv)
 	char names[128];
 	int c, ret;
 
+	if (arg_global.perf_mode || cli_perf_flag(argc, argv)) {
+		arg_global.perf_mode = true; /* perf list's own listing (cli/perfmode.c) */
+		return cli_perf_list(argc, argv);
+	}
 	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
 		if (cli_global_option(c, optarg))
 			continue;

@@ -1542,6 +1542,13 @@ int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag *reterr
 	return add_spec(l, spec, false, reterr);
 }
 
+int pm_evlist__add_optional(struct pm_evlist *l, const char *spec, struct pm_diag *reterr)
+{
+	if (!l || !spec)
+		return -EINVAL;
+	return add_spec(l, spec, true, reterr);
+}
+
 static bool pmu_has_alias(struct pm_ctx *ctx, const char *pmu, const char *alias)
 {
 	const struct pm_pmu *p = pmu_by_name(ctx, pmu);

@@ -203,6 +203,38 @@ static int add_tid(struct pm_session *s, size_t *cap, pid_t tid)
 	return r;
 }
 
+/*
+ * Every thread of every process (perf stat -a --per-thread: its thread map
+ * of all threads, thread_map__new_all_cpus), in proc's order; a process
+ * gone while it is listed is skipped.
+ */
+static int all_threads(struct pm_session *s, size_t *cap)
+{
+	struct pm_names procs = { 0 };
+	int r = pm_list_names(s->ctx, "proc", true, NULL, &procs);
+
+	for (size_t i = 0; r == 0 && i < procs.n; i++) {
+		struct pm_names tasks = { 0 };
+		char path[64];
+		int pid;
+
+		if (pm_parse_int_str(procs.name[i], &pid) < 0 || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "proc/%d/task", pid);
+		if (pm_list_names(s->ctx, path, true, NULL, &tasks) < 0)
+			continue;
+		for (size_t t = 0; r == 0 && t < tasks.n; t++) {
+			int tid;
+
+			if (pm_parse_int_str(tasks.name[t], &tid) == 0 && tid > 0)
+				r = add_tid(s, cap, tid);
+		}
+		pm_names__done(&tasks);
+	}
+	pm_names__done(&procs);
+	return r;
+}
+
 /* PM_TARGET_THREADS: the threads asked, and every thread of the processes (perf's
  * thread_map__new_by_pid_str: proc/PID/task), each once. */
 static int expand_threads(struct pm_session *s, struct pm_diag *d)
@@ -210,6 +242,8 @@ static int expand_threads(struct pm_session *s, struct pm_diag *d)
 	size_t cap = 0;
 	int r = 0;
 
+	if (s->opts.all_threads && !s->opts.n_pids && !s->opts.n_tids)
+		return all_threads(s, &cap);
 	for (size_t i = 0; r == 0 && i < s->opts.n_pids; i++) {
 		struct pm_names tasks = { 0 };
 		char path[64];

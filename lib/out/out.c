@@ -44,6 +44,11 @@ int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out
 	case PM_OUT_JSON:
 		o->ops = &pm_out_json;
 		break;
+	case PM_OUT_PERF_TABLE:
+	case PM_OUT_PERF_CSV:
+	case PM_OUT_PERF_JSON:
+		o->ops = &pm_out_perf; /* out/perf.c: perf stat's own layouts */
+		break;
 	}
 	if (!o->target || !o->ops || o->c_locale == (locale_t)0 ||
 	    (opts->sim_platform && !o->sim_platform) || (opts->cpuid && !o->cpuid)) {

@@ -111,6 +111,7 @@ size_t pm_out__shadow(const struct pm_row *rows, const size_t *group, size_t n, 
 extern const struct pm_out_ops pm_out_table;
 extern const struct pm_out_ops pm_out_csv;
 extern const struct pm_out_ops pm_out_json;
+extern const struct pm_out_ops pm_out_perf;
 
 /* Shortest text that reads back as the same double ("0.1", "4009862308"). */
 void pm_fmt_double(char *buf, size_t size, double v);

@@ -571,6 +571,12 @@ static int perf_open_all(struct pm_session *s, struct pm_diag *reterr)
 			r = open_one(s, k);
 		if (r == 0)
 			continue;
+		if (r == -ESRCH && s->opts.target == PM_TARGET_THREADS && s->opts.all_threads) {
+			/* a thread of the machine's that exited since it was listed: no row,
+			 * as perf's thread_map__remove for its global --per-thread */
+			c->dropped = true;
+			continue;
+		}
 		again = weak_group_fallback(s, k, r);
 		if (again != SIZE_MAX) {
 			k = again - 1; /* the loop's k++ */
@@ -625,12 +631,12 @@ static int ioctl_leaders(struct pm_session *s, unsigned long req, bool cpu_wide_
 
 static int perf_enable(struct pm_session *s)
 {
-	return starts_at_exec(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_ENABLE);
+	return ioctl_leaders(s, PERF_EVENT_IOC_ENABLE, starts_at_exec(s));
 }
 
 static int perf_disable(struct pm_session *s)
 {
-	return starts_at_exec(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_DISABLE);
+	return ioctl_leaders(s, PERF_EVENT_IOC_DISABLE, starts_at_exec(s));
 }
 
 /*
@@ -768,3 +774,46 @@ const struct pm_source_ops pm_source_perf = {
 	.close = perf_close,
 	.present = pm_perf__present,
 };
+
+/*
+ * Whether the kernel opens an event for the calling task, as perf list asks
+ * before it lists a hardware, software or cache event (print-events.c
+ * is_event_supported: the event on thread 0 of this process, disabled, and
+ * again with exclude_kernel when the paranoid setting refuses the kernel).
+ * An event a source of pmumon's own counts (msr, hwmon) is countable; a spec
+ * that does not resolve is -EINVAL.
+ */
+int pm_ctx__event_supported(struct pm_ctx *ctx, const char *spec)
+{
+	struct pm_evlist *l = NULL;
+	int r;
+
+	if (!ctx || !spec)
+		return -EINVAL;
+	r = pm_evlist__new(ctx, &l);
+	if (r < 0)
+		return r;
+	r = pm_evlist__add(l, spec, NULL) < 0 ? -EINVAL : 1;
+	for (size_t i = 0; r == 1 && i < l->n_inst; i++) {
+		struct perf_event_attr attr = l->inst[i].attr;
+		const struct pm_pmu *p = l->inst[i].pmu;
+		int fd;
+
+		if (p && (p->source != PM_SRC_PERF || p->cpuless))
+			continue;
+		if (!ctx->ops->perf_open)
+			r = 0;
+		attr.disabled = 1;
+		fd = r ? ctx->ops->perf_open(ctx->os, &attr, 0, -1, -1, 0) : -ENOSYS;
+		if (fd < 0 && r) {
+			attr.exclude_kernel = 1;
+			fd = ctx->ops->perf_open(ctx->os, &attr, 0, -1, -1, 0);
+		}
+		if (fd >= 0)
+			ctx->ops->close(ctx->os, fd);
+		else
+			r = 0;
+	}
+	pm_evlist__free(l);
+	return r;
+}
