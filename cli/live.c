@@ -159,9 +159,10 @@ int cli_live__events(struct cli_live *lv, const struct cli_count *c)
 	if (r < 0)
 		return EXIT_USAGE;
 	if (!c->n_events && !c->n_metrics && arg_global.perf_mode) {
+		/* perf's target__has_cpu: -a (with --per-thread too) and -C count cpu-clock */
 		r = cli_perf_defaults(lv->ctx, lv->l,
-				      lv->so.target != PM_TARGET_TASK &&
-					      lv->so.target != PM_TARGET_THREADS);
+				      lv->so.all_threads || (lv->so.target != PM_TARGET_TASK &&
+							     lv->so.target != PM_TARGET_THREADS));
 		if (r)
 			return r;
 	} else if (!c->n_events && !c->n_metrics) {
