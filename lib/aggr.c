@@ -246,9 +246,26 @@ static const char *group_label(struct pm_session *s, const struct pm_cpu_topo *t
 	return intern_label(s, label);
 }
 
+/*
+ * The CPU a counter's row goes by: its own; for a CPU-less PMU's (the tool
+ * events: duration_time) counting the machine or a CPU list, the first CPU
+ * counted, as perf 6.1 puts its tool events on CPU 0 (their cpu map is
+ * "0": -A prints CPU0, --per-socket S0).
+ */
+static int bucket_cpu(const struct pm_session *s, const struct pm_counter *c)
+{
+	const struct pm_pmu *p = c->inst < s->l->n_inst ? s->l->inst[c->inst].pmu : NULL;
+
+	if (c->cpu >= 0 || !p || !p->cpuless || !s->cpus.n ||
+	    (s->opts.target != PM_TARGET_SYSTEM && s->opts.target != PM_TARGET_CPUS))
+		return c->cpu;
+	return s->cpus.cpu[0];
+}
+
 static long bucket_key(const struct pm_session *s, const struct pm_counter *c)
 {
-	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, c->cpu);
+	int cpu = bucket_cpu(s, c);
+	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, cpu);
 	const struct pm_pmu_place *pl = place_of(s, c);
 	long pkg = t ? t->package : 0;
 
@@ -265,13 +282,13 @@ static long bucket_key(const struct pm_session *s, const struct pm_counter *c)
 			return (1L << 24) + (pkg * 256 + pl->die) * 256 + pl->channel;
 		return (long)(c->inst - s->l->ev[c->event].first_inst);
 	case PM_AGGR_CPU:
-		return c->cpu;
+		return cpu;
 	case PM_AGGR_DIE:
 		/* the die the PMU's name says: the cpumask CPU may sit on any die, and
 		 * arm64 has no die_id at all (every CPU is die 0) */
 		if (pl && pl->die >= 0)
 			return pkg * 256 + pl->die;
-		return pm_topo__die_key(s->ctx->topo, c->cpu);
+		return pm_topo__die_key(s->ctx->topo, cpu);
 	case PM_AGGR_SOCKET:
 		return t ? t->package : -1;
 	case PM_AGGR_CORE:
@@ -372,7 +389,8 @@ static unsigned shadow_ctx_of(const struct perf_event_attr *a)
 static void fill_row(const struct pm_session *s, const struct pm_counter *c, struct pm_row *row)
 {
 	const struct pm_event *ev = &s->l->ev[c->event];
-	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, c->cpu);
+	int cpu = bucket_cpu(s, c);
+	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, cpu);
 	const struct pm_pmu_place *pl = place_of(s, c);
 
 	*row = (struct pm_row){ .event = ev->label,
@@ -387,8 +405,11 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 				.scale = ev->scale,
 				.core = -1,
 				.node = -1 };
-	if (s->opts.no_merge && c->inst < s->l->n_inst)
-		row->device = s->l->inst[c->inst].device; /* perf's --no-merge: the instance */
+	/* perf's --no-merge names a PMU event's instance (its uniquify_event_name: the
+	 * events with a pmu_name, of the dynamic PMU types, not cycles or cpu-clock) */
+	if (s->opts.no_merge && c->inst < s->l->n_inst &&
+	    s->l->inst[c->inst].attr.type >= PERF_TYPE_MAX)
+		row->device = s->l->inst[c->inst].device;
 	if (c->inst < s->l->n_inst) {
 		row->shadow = shadow_of(c->source, &s->l->inst[c->inst].attr);
 		row->shadow_ctx = shadow_ctx_of(&s->l->inst[c->inst].attr);
@@ -420,7 +441,7 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 		break;
 	case PM_AGGR_CPU:
 		/* a CPU's row also says which die and socket it is on */
-		row->cpu = c->cpu;
+		row->cpu = cpu;
 		/* fall through */
 	case PM_AGGR_DIE:
 		if (pl && pl->die >= 0)
@@ -733,7 +754,8 @@ int pm_aggr__fill(struct pm_session *s)
 	if (is_group(s->opts.aggr))
 		for (size_t i = 0; i < n; i++) {
 			const struct pm_counter *c = &s->c[slot[i].counter];
-			const char *label = group_label(s, pm_topo__cpu(s->ctx->topo, c->cpu));
+			const char *label = group_label(s, pm_topo__cpu(s->ctx->topo,
+									bucket_cpu(s, c)));
 
 			rw->rows_iv[c->row].domain = rw->rows_tot[c->row].domain = label;
 		}

@@ -363,6 +363,10 @@ static bool shadow_metric(struct perf_out *p, size_t i, struct metric *m)
 	}
 }
 
+static int cmp_str(const char *a, const char *b);
+static int bucket_cmp(const struct perf_out *p, const struct pm_row *a, const struct pm_row *b);
+static void print_metric_row(struct perf_out *p, size_t i);
+
 /* ---- one row (printout) --------------------------------------------------------------- */
 
 /* perf's evsel name; with --no-merge, its uniquify_event_name: the PMU instance's */
@@ -467,10 +471,10 @@ static void print_doubt(struct perf_out *p, const struct pm_row *row)
 		fputs("\", ", p->f);
 }
 
-/* A row perf's printout prints; i indexes the report's rows. */
-static void printout(struct perf_out *p, size_t i)
+/* A row perf's printout prints; i indexes the report's rows (SIZE_MAX: a row made up
+ * for an event that has no counter in a bucket, which is never counted). */
+static void printout_row(struct perf_out *p, const struct pm_row *row, size_t i)
 {
-	const struct pm_row *row = &p->r->rows[i];
 	FILE *f = p->f;
 	char name_buf[256];
 	const char *name = event_name(row, name_buf, sizeof(name_buf));
@@ -485,8 +489,9 @@ static void printout(struct perf_out *p, size_t i)
 	if (!counted(row)) {
 		const char *what = row->flags & PM_ROW_UNSUPPORTED ? NOT_SUPPORTED : NOT_COUNTED;
 
-		/* perf's aggr_cb stops at the first CPU that did not count: nr is 1 there */
-		aggr_printout(p, row, 1);
+		/* perf's aggr_cb stops at the first CPU that did not count: nr is 1 there;
+		 * 0 in a bucket with none of the event's CPUs */
+		aggr_printout(p, row, row->n_cpus ? 1 : 0);
 		if (p->json)
 			fprintf(f, "\"counter-value\" : \"%s\", ", what);
 		else
@@ -551,7 +556,7 @@ static void printout(struct perf_out *p, size_t i)
 		print_noise(p, row);
 		print_running(p, run, ena);
 	}
-	if (!shadow_metric(p, i, &m))
+	if (i == SIZE_MAX || !shadow_metric(p, i, &m))
 		set_metric(&m, NULL, NULL, 0);
 	if (p->json) {
 		print_doubt(p, row);
@@ -565,6 +570,77 @@ static void printout(struct perf_out *p, size_t i)
 		print_doubt(p, row);
 	}
 	fputc('\n', f);
+}
+
+static void printout(struct perf_out *p, size_t i)
+{
+	printout_row(p, &p->r->rows[i], i);
+}
+
+/*
+ * perf's print_aggr prints every event in every bucket (aggr_map id): an
+ * event none of whose CPUs is in a bucket (an uncore event's cpumask CPU, a
+ * tool event's CPU 0) is <not counted> there, with 0 CPUs. The same event's
+ * other rows give the rest; b, the bucket's, where.
+ */
+static void print_missing(struct perf_out *p, const struct pm_row *ev, const struct pm_row *b)
+{
+	struct pm_row row = *ev;
+
+	row.socket = b->socket;
+	row.die = b->die;
+	row.core = b->core;
+	row.node = b->node;
+	row.cpu = b->cpu;
+	row.domain = b->domain;
+	row.flags = PM_ROW_NOT_COUNTED;
+	row.value = NAN;
+	row.n_cpus = 0;
+	row.enabled_sum_ns = row.running_sum_ns = 0;
+	printout_row(p, &row, SIZE_MAX);
+}
+
+/* Two rows of one event (perf's evsel): the same label, instance and cgroup. */
+static bool same_event(const struct pm_row *a, const struct pm_row *b)
+{
+	return !strcmp(a->event, b->event) && !cmp_str(a->device, b->device) &&
+	       !cmp_str(a->cgroup, b->cgroup);
+}
+
+/* The bucket modes' rows: each bucket (order, sorted by bucket), every event in it. */
+static void print_buckets(struct perf_out *p, const size_t *order, size_t n)
+{
+	const struct pm_row *rows = p->r->rows;
+
+	for (size_t a = 0, b; a < n; a = b) {
+		const struct pm_row *first = &rows[order[a]];
+
+		for (b = a + 1; b < n && !bucket_cmp(p, first, &rows[order[b]]); b++)
+			;
+		/* the events in the report's order, each found in the bucket or made up */
+		for (size_t e = 0; e < p->r->n_rows; e++) {
+			const struct pm_row *ev = &rows[e];
+			bool seen = false, found = false;
+
+			if (ev->flags & PM_ROW_METRIC)
+				continue;
+			for (size_t k = 0; k < e && !seen; k++)
+				seen = !(rows[k].flags & PM_ROW_METRIC) && same_event(&rows[k], ev);
+			if (seen)
+				continue;
+			for (size_t k = a; k < b && !found; k++)
+				if (!(rows[order[k]].flags & PM_ROW_METRIC) &&
+				    same_event(&rows[order[k]], ev)) {
+					printout(p, order[k]);
+					found = true;
+				}
+			if (!found)
+				print_missing(p, ev, first);
+		}
+		for (size_t k = a; k < b; k++)
+			if (rows[order[k]].flags & PM_ROW_METRIC)
+				print_metric_row(p, order[k]);
+	}
 }
 
 /*
@@ -642,15 +718,12 @@ static int cmp_str(const char *a, const char *b)
 	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
 }
 
-/* qsort_r's comparator: index arrays */
-static int by_bucket(const void *x, const void *y, void *arg)
+/* The order of two rows' buckets (their aggr_map ids), 0 for one bucket. */
+static int bucket_cmp_aggr(enum perf_aggr aggr, const struct pm_row *a, const struct pm_row *b)
 {
-	const struct order_ctx *oc = arg;
-	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-	const struct pm_row *a = &oc->r->rows[i], *b = &oc->r->rows[j];
 	int c = 0;
 
-	switch (oc->aggr) {
+	switch (aggr) {
 	case AGGR_NODE:
 		c = cmp_int(a->node, b->node);
 		break;
@@ -671,12 +744,27 @@ static int by_bucket(const void *x, const void *y, void *arg)
 	}
 	default:
 		c = cmp_int(a->socket, b->socket);
-		if (!c && oc->aggr != AGGR_SOCKET)
+		if (!c && aggr != AGGR_SOCKET)
 			c = cmp_int(a->die, b->die);
-		if (!c && oc->aggr == AGGR_CORE)
+		if (!c && aggr == AGGR_CORE)
 			c = cmp_int(a->core, b->core);
 		break;
 	}
+	return c;
+}
+
+static int bucket_cmp(const struct perf_out *p, const struct pm_row *a, const struct pm_row *b)
+{
+	return bucket_cmp_aggr(p->aggr, a, b);
+}
+
+/* qsort_r's comparator: index arrays, by bucket, then the report's order */
+static int by_bucket(const void *x, const void *y, void *arg)
+{
+	const struct order_ctx *oc = arg;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int c = bucket_cmp_aggr(oc->aggr, &oc->r->rows[i], &oc->r->rows[j]);
+
 	return c ? c : (i > j) - (i < j);
 }
 
@@ -856,12 +944,16 @@ static int perf_report(struct pm_out *o, const struct pm_report *r)
 		interval_start(&p);
 	else
 		print_header(&p);
-	for (size_t k = 0; k < n; k++) {
-		if (r->rows[order[k]].flags & PM_ROW_METRIC)
-			print_metric_row(&p, order[k]);
-		else
-			printout(&p, order[k]);
-	}
+	if (p.aggr == AGGR_SOCKET || p.aggr == AGGR_DIE || p.aggr == AGGR_CORE ||
+	    p.aggr == AGGR_NODE || p.aggr == AGGR_CACHE)
+		print_buckets(&p, order, n);
+	else
+		for (size_t k = 0; k < n; k++) {
+			if (r->rows[order[k]].flags & PM_ROW_METRIC)
+				print_metric_row(&p, order[k]);
+			else
+				printout(&p, order[k]);
+		}
 	if (!r->interval && !p.csv && !p.json)
 		print_footer(&p);
 	free(order);
