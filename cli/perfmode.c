@@ -340,43 +340,74 @@ static void list_cache(struct pm_ctx *ctx, const char *glob, bool raw)
 	names_print(&l, raw, "Hardware cache event");
 }
 
+/* One event of print_pmu_events: its name as listed, whether it has a description (a
+ * pack's), whether its PMU is a core one */
+struct pmu_event {
+	char *name;
+	bool desc, cpu;
+};
+
+/* perf's cmp_sevent: the events without a description first, then a core PMU's, then by
+ * name (pmumon keeps no topic: that key is left out) */
+static int cmp_pmu_event(const void *a, const void *b)
+{
+	const struct pmu_event *x = a, *y = b;
+
+	if (x->desc != y->desc)
+		return x->desc - y->desc;
+	if (x->cpu != y->cpu)
+		return y->cpu - x->cpu;
+	return strcmp(x->name, y->name);
+}
+
 /* print_pmu_events: every PMU's events, "pmu/event/" (a bare name for one with a
- * description: a pack's), sorted, each name once; the tool PMU's are perf 6.1's
+ * description: a pack's), in perf's order, each name once; the tool PMU's are perf 6.1's
  * tool events, listed as such */
 static void list_pmu_events(struct pm_ctx *ctx, const char *glob, bool raw)
 {
-	struct names l = { 0 };
-	size_t kept = 0;
+	struct pmu_event *ev = NULL;
+	size_t n = 0, cap = 0;
 
 	for (size_t i = 0; i < pm_ctx__pmu_count(ctx); i++) {
 		const struct pm_pmu *p = pm_ctx__pmu(ctx, i);
+		/* perf's is_pmu_core: cpu, or an arm core PMU (one with a cpus file) */
+		bool cpu = !strcmp(pm_pmu__name(p), "cpu");
 
 		if (!strcmp(pm_pmu__name(p), "tool"))
 			continue;
 		for (size_t a = 0; a < pm_pmu__alias_count(p); a++) {
 			const struct pm_alias *al = pm_pmu__alias(p, a);
+			bool desc = pm_alias__desc(al) != NULL;
+			char name[256];
 
-			if (pm_alias__desc(al)) {
-				if (glob_ok(glob, pm_alias__name(al)))
-					names_add(&l, pm_alias__name(al), "", "");
-			} else {
-				char name[256];
-
+			if (desc)
+				snprintf(name, sizeof(name), "%s", pm_alias__name(al));
+			else
 				snprintf(name, sizeof(name), "%s/%s/", pm_pmu__name(p),
 					 pm_alias__name(al));
-				if (glob_ok(glob, name) || glob_ok(glob, pm_alias__name(al)))
-					names_add(&l, name, "", "");
-			}
+			if (!glob_ok(glob, name) && !glob_ok(glob, pm_alias__name(al)))
+				continue;
+			if (cli_grow((void **)&ev, &cap, n + 1, sizeof(*ev)) < 0)
+				break;
+			ev[n] = (struct pmu_event){ strdup(name), desc, cpu };
+			if (ev[n].name)
+				n++;
 		}
 	}
-	qsort(l.s, l.n, sizeof(*l.s), cmp_names);
-	for (size_t i = 0; i < l.n; i++) /* pmu_alias_is_duplicate: the same name once */
-		if (!kept || strcmp(l.s[i], l.s[kept - 1]))
-			l.s[kept++] = l.s[i];
+	if (n)
+		qsort(ev, n, sizeof(*ev), cmp_pmu_event);
+	for (size_t i = 0; i < n; i++) {
+		/* pmu_alias_is_duplicate: a name the one before has */
+		if (i && !strcmp(ev[i].name, ev[i - 1].name))
+			continue;
+		if (raw)
+			printf("%s ", ev[i].name);
 		else
-			free(l.s[i]);
-	l.n = kept;
-	names_print(&l, raw, "Kernel PMU event");
+			printf("  %-50s [Kernel PMU event]\n", ev[i].name);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(ev[i].name);
+	free(ev);
 }
 
 struct tp_walk {
@@ -452,9 +483,21 @@ static void list_metric_names(struct pm_ctx *ctx, const char *filter, bool raw, 
 
 			snprintf(one, sizeof(one), "%.*s", (int)n, g);
 			if (!filter || strstr(one, filter)) {
-				names_add(&grp, one, "\t", m.name);
-				if (!groups)
-					names_add(&names, m.name, "", "");
+				/* metricgroup__print_pmu_event: the name, or its lines with the
+				 * description: "NAME\n       [DESC]" (a missing one printf's) */
+				char *entry = NULL;
+
+				if (raw)
+					entry = strdup(m.name);
+				else if (asprintf(&entry, "%s\n%*s%s]", m.name, 8, "[",
+						  m.desc ? m.desc : "(null)") < 0)
+					entry = NULL;
+				if (entry) {
+					names_add(&grp, one, "\t", entry);
+					if (!groups)
+						names_add(&names, entry, "", "");
+				}
+				free(entry);
 			}
 			g += n + (g[n] == ';');
 		}
@@ -487,8 +530,10 @@ static void list_metric_names(struct pm_ctx *ctx, const char *filter, bool raw, 
 
 		qsort(names.s, names.n, sizeof(*names.s), cmp_names);
 		for (size_t i = 0; i < names.n; i++) {
-			if (kept && !strcmp(names.s[i], names.s[kept - 1]))
+			if (kept && !strcmp(names.s[i], names.s[kept - 1])) {
+				free(names.s[i]); /* perf's strlist: each name once */
 				continue;
+			}
 			names.s[kept++] = names.s[i];
 			if (raw)
 				printf("%s%s", kept > 1 ? " " : "", names.s[i]);
@@ -497,10 +542,9 @@ static void list_metric_names(struct pm_ctx *ctx, const char *filter, bool raw, 
 		}
 		if (raw)
 			putchar('\n');
+		names.n = kept;
 	}
-	for (size_t i = 0; i < names.n; i++)
-		free(names.s[i]);
-	free(names.s);
+	names_done(&names);
 	names_done(&grp);
 }
 

@@ -110,5 +110,44 @@ class SideBySide(unittest.TestCase):
         self.same(['-x,', '-e', 'L1-icache-load-misses', 'true'])
 
 
+def perf_tree():
+    """perf 6.1's own pmu-events tree (scripts/perf-tree), or None without the tarball."""
+    r = subprocess.run([os.path.join(os.environ['PMUMON_SOURCE_ROOT'], 'scripts/perf-tree'),
+                        os.environ['PMUMON_PERF_TESTS_CACHE'], '6.1'],
+                       capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+class List(unittest.TestCase):
+    """perf list, byte for byte: with perf 6.1's own pmu-events tree given to pmumon
+    (--events-dir), its metrics are the ones perf 6.1 has built in, so the whole list
+    compares; without it, the classes that come from the machine alone."""
+
+    def compare(self, args, events_dir=None):
+        real = subprocess.run([REAL_PERF, 'list'] + args, capture_output=True, text=True,
+                              env=ENV)
+        pre = ['--events-dir', events_dir] if events_dir else []
+        mine = subprocess.run([PMUMON_PERF] + pre + ['list'] + args, capture_output=True,
+                              text=True, env=ENV)
+        self.assertEqual((mine.returncode, mine.stdout), (real.returncode, real.stdout),
+                         (args, mine.stderr))
+
+    def test_machine_classes(self):
+        for raw in ([], ['--raw-dump']):
+            for what in (['hw'], ['sw'], ['cache'], ['tracepoint'], ['pmu'], ['hw', 'sw'],
+                         ['sched:*'], ['page']):
+                with self.subTest(raw=raw, what=what):
+                    self.compare(raw + what)
+
+    def test_whole_list_with_perfs_tree(self):
+        tree = perf_tree()
+        if not tree:
+            self.skipTest('no linux-source-6.1 tarball for perf 6.1\'s pmu-events tree')
+        for raw in ([], ['--raw-dump']):
+            for what in ([], ['metric'], ['metricgroup'], ['metrics', 'metricgroups']):
+                with self.subTest(raw=raw, what=what):
+                    self.compare(raw + what, tree)
+
+
 if __name__ == '__main__':
     unittest.main(verbosity=2)
