@@ -720,6 +720,9 @@ static void name_threads(struct pm_session *s, const struct slot *slot, size_t n
 		name = intern_label(s, comm);
 		rw->rows_iv[c->row].tid = rw->rows_tot[c->row].tid = c->tid;
 		rw->rows_iv[c->row].comm = rw->rows_tot[c->row].comm = name ? name : "";
+		/* the row's label, as perf's comm-pid */
+		snprintf(path, sizeof(path), "%s-%d", comm, (int)c->tid);
+		rw->rows_iv[c->row].domain = rw->rows_tot[c->row].domain = intern_label(s, path);
 	}
 }
 

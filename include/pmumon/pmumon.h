@@ -900,7 +900,8 @@ enum pm_out_format {
 	PM_OUT_CSV,
 	PM_OUT_JSON, /* JSON Lines */
 	/* perf stat 6.1's own layouts, byte for byte (lib/out/perf.c; docs/output.md,
-	 * "perf mode"): its table, its -x CSV (no header) and its -j JSON */
+	 * "perf mode"): its table, its -x CSV (no header) and its -j JSON, numbers in
+	 * the environment's LC_NUMERIC as perf prints them */
 	PM_OUT_PERF_TABLE,
 	PM_OUT_PERF_CSV,
 	PM_OUT_PERF_JSON,

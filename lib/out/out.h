@@ -88,6 +88,8 @@ struct pm_out {
 		size_t *order, *group;	      /* rows sorted by bucket; a bucket's rows */
 		char (*note)[64];	      /* each row's comment */
 	} buckets;
+	/* PM_OUT_PERF_*: the environment's LC_NUMERIC, as perf's setlocale(LC_ALL, "") */
+	locale_t perf_locale;
 };
 
 /* A line built without printf: the table's hot path. */

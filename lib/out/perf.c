@@ -8,9 +8,10 @@
  * (printout, abs_printout, aggr_printout, print_running, print_noise_pct,
  * print_metric_std/_csv/_json, print_interval, print_header, print_footer)
  * and util/stat-shadow.c (perf_stat__print_shadow_stats) of Linux 6.1
- * (docs/facts-perf-tools.md §16). Numbers follow the program's locale, as
- * perf's printf does after its setlocale(LC_ALL, ""): the table groups
- * digits with the locale's separator.
+ * (docs/facts-perf-tools.md §16). Numbers follow the environment's locale
+ * (LC_NUMERIC), as perf's printf does after its setlocale(LC_ALL, ""): the
+ * table groups digits with the locale's separator, and the decimal point is
+ * the locale's, in the CSV and JSON too (perf's; LC_ALL=C gives '.').
  *
  * Where perf's layout has no room for a doubt pmumon knows (a counter that
  * may have wrapped unseen, was reprogrammed or reset, a device lost or not
@@ -909,8 +910,9 @@ static void sim_line(struct perf_out *p)
 
 static int perf_report(struct pm_out *o, const struct pm_report *r)
 {
-	/* perf's printf follows the locale its setlocale(LC_ALL, "") chose: the program's */
-	locale_t c = uselocale(LC_GLOBAL_LOCALE);
+	/* perf's printf follows the locale its setlocale(LC_ALL, "") chose: the
+	 * environment's numbers (digit grouping for %', the decimal point) */
+	locale_t c = uselocale(o->perf_locale != (locale_t)0 ? o->perf_locale : o->c_locale);
 	struct perf_out p = {
 		.o = o,
 		.f = o->f,

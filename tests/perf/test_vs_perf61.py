@@ -105,6 +105,31 @@ class SideBySide(unittest.TestCase):
         self.same(['-r', '2', '-x,', '-e', 'task-clock,page-faults', 'true'])
         self.same(['--no-big-num', '-e', 'task-clock', 'true'])
 
+    def test_locales(self):
+        # perf's setlocale(LC_ALL, ""): its table groups digits as the locale does, and
+        # its decimal point is the locale's everywhere (de_DE: "100,00" in -x too)
+        import shutil
+        import tempfile
+        if not shutil.which('localedef') or not os.path.exists('/usr/share/i18n/locales/de_DE'):
+            self.skipTest('no localedef and locale sources (Debian: locales) to make one')
+        with tempfile.TemporaryDirectory() as d:
+            for loc in ('en_US', 'de_DE'):
+                subprocess.run(['localedef', '-i', loc, '-f', 'UTF-8',
+                                os.path.join(d, loc + '.UTF-8')], check=True,
+                               capture_output=True)
+            global ENV
+            saved = ENV
+            try:
+                for loc in ('en_US.UTF-8', 'de_DE.UTF-8'):
+                    ENV = dict(saved, LOCPATH=d, LC_ALL=loc)
+                    for fmt in ([], ['-x,'], ['-j']):
+                        with self.subTest(loc=loc, fmt=fmt):
+                            self.same(['-a'] + fmt + ['-e', 'msr/tsc/,cpu-clock', 'sleep',
+                                                      '0.1'])
+                            self.same(fmt + ['-r', '2', '-e', 'task-clock', 'true'])
+            finally:
+                ENV = saved
+
     def test_not_supported_exit(self):
         # nothing this machine counts: perf prints the rows and exits 0; so does perf mode
         self.same(['-x,', '-e', 'L1-icache-load-misses', 'true'])
