@@ -900,7 +900,8 @@ static void print_footer(struct perf_out *p)
 /* A simulated run says so, in a line perf's readers skip as they skip its "# started on". */
 static void sim_line(struct perf_out *p)
 {
-	if (!p->o->opts.simulated || p->o->header_done || (!p->csv && !p->json))
+	/* the totals' table says it in its header line */
+	if (!p->o->opts.simulated || p->o->header_done || (!p->csv && !p->json && !p->r->interval))
 		return;
 	fprintf(p->f, "# SIMULATED%s%s: numbers come from pmumon's simulator, not hardware\n",
 		p->o->opts.sim_platform ? ": " : "",
