@@ -448,6 +448,8 @@ void cli_count__usage_events(FILE *f)
 	      "                        bandwidth first) or perf's generic events; one the\n"
 	      "                        machine cannot count is a <not supported> row, as\n"
 	      "                        perf's (serve and record leave it out, and say so)\n"
+	      "      --group           every -e event in one group, scheduled together (perf's\n"
+	      "                        -g; in perf mode -g too, pmumon's -g is -M's groups)\n"
 	      "  -d, --detailed        perf stat's detailed events after the others: the L1\n"
 	      "                        data and last-level caches' loads and misses; -dd\n"
 	      "                        adds the L1 instruction cache's and the TLBs'; -ddd\n"
@@ -484,7 +486,8 @@ void cli_count__usage_show(FILE *f, const char *default_rows)
 		"How to show it (default: %s):\n"
 		"      --per-device      one row per PMU instance, with its place where a pack\n"
 		"                        decodes the name (ali_drw_21080 die0/ch0/sub1); also\n"
-		"                        --no-merge, as perf\n"
+		"                        --no-merge, as perf, which with -A (or another --per-*)\n"
+		"                        is a row per PMU instance in each of its rows\n"
 		"      --per-channel     one row per memory channel, its sub-channels added\n"
 		"                        (die0/ch0); other PMUs keep one row per device\n"
 		"  -A, --per-cpu         one row per CPU (also --no-aggr); an uncore PMU's row\n"
@@ -497,6 +500,8 @@ void cli_count__usage_show(FILE *f, const char *default_rows)
 		"      --per-die         one row per die (for ali_drw, the die its name says)\n"
 		"      --per-node        one row per NUMA node (N0), from sysfs node*/cpulist\n"
 		"      --per-socket      one row per socket\n"
+		"      --per-thread      one row per thread counted (-p, -t; with -a every thread\n"
+		"                        of the machine), labelled comm-TID as perf\n"
 		"                        per core, cache and node, an uncore count goes to its\n"
 		"                        cpumask CPU's row, which names the domain it counts\n"
 		"      --merge           one row per event, the instances of a family merged\n"
@@ -513,7 +518,11 @@ void cli_count__usage_show(FILE *f, const char *default_rows)
 		"      --interval-clear  with -I, on a terminal: clear the screen before each\n"
 		"                        interval and repeat the header (perf's option)\n"
 		"      --summary         perf's: the totals after the intervals; pmumon always\n"
-		"                        prints them (CSV type 'total', JSON \"type\":\"total\")\n",
+		"                        prints them (CSV type 'total', JSON \"type\":\"total\")\n"
+		"      --perf            perf 6.1's own output, as when pmumon runs under the name\n"
+		"                        perf: its table, -x and -j layouts on standard error,\n"
+		"                        its default events and exit statuses (docs/output.md)\n"
+		"      --no-csv-summary  perf mode: -x's totals after -I without 'summary'\n",
 		default_rows, PM_JSON_SCHEMA);
 }
 
