@@ -578,6 +578,8 @@ int cli_perf_list(int argc, char **argv)
 		{ "details", no_argument, NULL, 'T' },
 		{ "deprecated", no_argument, NULL, 'P' },
 		{ "perf", no_argument, NULL, 'F' },
+		{ "cputype", required_argument, NULL, 'C' }, /* a hybrid's: one listing here */
+		{ "debug", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_GLOBAL_OPTIONS,
 		{ 0 },
