@@ -123,7 +123,7 @@ int cli_perf_main(int argc, char **argv)
 		"perf: '%s' is not a perf-command in pmumon's perf mode, which has stat "
 		"and list. See 'perf --help'.\n",
 		argv[optind]);
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(perf_commands); i++)
+	for (size_t i = 0; i < PM_ARRAY_SIZE(perf_commands); i++)
 		if (!strcmp(argv[optind], perf_commands[i].name) && perf_commands[i].instead)
 			fprintf(stderr, "  (%s: run it as pmumon)\n", perf_commands[i].instead);
 	return EXIT_FAIL;
@@ -164,7 +164,7 @@ int cli_perf_defaults(struct pm_ctx *ctx, struct pm_evlist *l, bool cpu_target)
 	};
 	struct pm_diag d;
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(list); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(list); i++) {
 		int r;
 
 		if (!list[i])
@@ -205,8 +205,7 @@ static void names_add(struct names *l, const char *a, const char *mid, const cha
 {
 	char *s;
 
-	if (cli_grow((void **)&l->s, &l->cap, l->n + 1, sizeof(*l->s)) < 0 ||
-	    asprintf(&s, "%s%s%s", a, mid, b) < 0)
+	if (PM_GROW(l->s, l->cap, l->n + 1) < 0 || asprintf(&s, "%s%s%s", a, mid, b) < 0)
 		return;
 	l->s[l->n++] = s;
 }
@@ -275,7 +274,7 @@ static const char *const sw_symbols[][2] = {
 static void list_symbols(struct pm_ctx *ctx, const char *glob, bool raw, bool hw)
 {
 	const char *const(*syms)[2] = hw ? hw_symbols : sw_symbols;
-	size_t n = hw ? CLI_ARRAY_SIZE(hw_symbols) : CLI_ARRAY_SIZE(sw_symbols);
+	size_t n = hw ? PM_ARRAY_SIZE(hw_symbols) : PM_ARRAY_SIZE(sw_symbols);
 	struct names l = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
@@ -297,7 +296,7 @@ static void list_tools(const char *glob, bool raw)
 {
 	static const char *const tools[] = { "duration_time", "user_time", "system_time" };
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(tools); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(tools); i++) {
 		if (!glob_ok(glob, tools[i]))
 			continue;
 		if (raw)
@@ -320,7 +319,7 @@ static void list_cache(struct pm_ctx *ctx, const char *glob, bool raw)
 	static const unsigned valid[] = { 7, 5, 7, 7, 1, 1, 7 };
 	struct names l = { 0 };
 
-	for (size_t t = 0; t < CLI_ARRAY_SIZE(type); t++)
+	for (size_t t = 0; t < PM_ARRAY_SIZE(type); t++)
 		for (size_t o = 0; o < 3; o++) {
 			if (!(valid[t] & (1u << o)))
 				continue;
@@ -387,7 +386,7 @@ static void list_pmu_events(struct pm_ctx *ctx, const char *glob, bool raw)
 					 pm_alias__name(al));
 			if (!glob_ok(glob, name) && !glob_ok(glob, pm_alias__name(al)))
 				continue;
-			if (cli_grow((void **)&ev, &cap, n + 1, sizeof(*ev)) < 0)
+			if (PM_GROW(ev, cap, n + 1) < 0)
 				break;
 			ev[n] = (struct pmu_event){ strdup(name), desc, cpu };
 			if (ev[n].name)
@@ -458,7 +457,7 @@ static void list_tracepoints(struct pm_ctx *ctx, const char *sys_glob, const cha
 	const struct pm_os_ops *ops = pm_ctx__os_ops(ctx);
 	struct names l = { 0 };
 
-	for (size_t i = 0; ops && ops->list_dir && i < CLI_ARRAY_SIZE(where); i++) {
+	for (size_t i = 0; ops && ops->list_dir && i < PM_ARRAY_SIZE(where); i++) {
 		struct tp_walk w = { ctx, ops, where[i], NULL, sys_glob, ev_glob, &l };
 
 		if (ops->list_dir(pm_ctx__os(ctx), where[i], tp_sys, &w) == 0)
