@@ -272,7 +272,7 @@ static size_t put_cell(char *buf, size_t size, const struct view *v, const struc
 
 		w = snprintf(buf, size, "%-*s %*s %*s%-*s", c->label, e->label,
 			     c->num + 1 + c->unit, why, c->bar + 1, "", c->marks, marks);
-		return w < 0 ? 0 : CLI_MIN((size_t)w, size - 1);
+		return w < 0 ? 0 : PM_MIN((size_t)w, size - 1);
 	}
 	value_parts(e->v, unit, num, sizeof(num), u, sizeof(u));
 	if (e->total)
@@ -282,7 +282,7 @@ static size_t put_cell(char *buf, size_t size, const struct view *v, const struc
 	/* a bar's Unicode cells take 3 bytes and one column each: pad by columns */
 	w = snprintf(buf, size, "%-*s %*s %-*s %s%*s%-*s", c->label, e->label, c->num, num, c->unit,
 		     u, bar, c->bar - text_cols(bar) + 1, "", c->marks, marks);
-	return w < 0 ? 0 : CLI_MIN((size_t)w, size - 1);
+	return w < 0 ? 0 : PM_MIN((size_t)w, size - 1);
 }
 
 /* A line of cells side by side (or one), three spaces apart. */
@@ -518,10 +518,9 @@ static void build_screen(struct lines *ls, struct top_screen *ts, const struct v
 	if (ts->which != which || !screen_fits(&ts->s, rep)) {
 		ts->which = which;
 		if (screen_build(&ts->s, rep, ts->info, which) < 0 ||
-		    cli_grow((void **)&ts->cells, &ts->cap_cells,
-			     2 * (ts->s.n_items + ts->s.n_totals) + 2, sizeof(*ts->cells)) < 0 ||
-		    cli_grow((void **)&ts->line, &ts->cap_line, SIDE_MAX + 1, sizeof(*ts->line)) <
-			    0) {
+		    PM_GROW(ts->cells, ts->cap_cells, 2 * (ts->s.n_items + ts->s.n_totals) + 2) <
+			    0 ||
+		    PM_GROW(ts->line, ts->cap_line, SIDE_MAX + 1) < 0) {
 			screen_free(&ts->s);
 			put_line(ls, "out of memory");
 			return;
@@ -678,8 +677,8 @@ static int start_counting(struct top *t, struct top_args *a)
 	t->v.platform = arg_global.sim_platform ? arg_global.sim_platform : "";
 	t->v.interval_ms = a->live.interval_ms;
 	t->v.cols = 80; /* --batch: $COLUMNS, as procps top -b reads it */
-	if (getenv("COLUMNS") && cli_parse_u64(getenv("COLUMNS"), &cols) == 0 && cols >= 20 &&
-	    cols <= LINE_MAX_COLS / 4)
+	if (getenv("COLUMNS") && pm_parse_u64_str(getenv("COLUMNS"), 10, &cols) == 0 &&
+	    cols >= 20 && cols <= LINE_MAX_COLS / 4)
 		t->v.cols = (int)cols;
 	if (screen_info_new(t->lv.ctx, &t->ts.info) < 0) {
 		cli_error("out of memory");

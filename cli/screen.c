@@ -61,7 +61,7 @@ int screen_info_add_name(struct screen_info *in, const char *metric, const char 
 {
 	struct screen_name n;
 
-	if (cli_grow((void **)&in->names, &in->cap_names, in->n_names + 1, sizeof(*in->names)) < 0)
+	if (PM_GROW(in->names, in->cap_names, in->n_names + 1) < 0)
 		return -ENOMEM;
 	n = (struct screen_name){ strdup(metric), strdup(name), strdup(labels ? labels : "") };
 	if (!n.metric || !n.name || !n.labels) {
@@ -323,7 +323,7 @@ static unsigned long row_hash(const struct pm_row *r)
 	const char *parts[] = { r->event, r->device, r->place, r->domain, r->cgroup };
 	unsigned long h = 1469598103934665603ul;
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(parts); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(parts); i++) {
 		for (const char *p = parts[i]; p && *p; p++)
 			h = (h ^ (unsigned char)*p) * 1099511628211ul;
 		h = (h ^ 0xff) * 1099511628211ul;
@@ -339,7 +339,7 @@ static int add_total(struct screen *s, enum screen_level level, int socket, int 
 	struct screen_total *t;
 	char where[48];
 
-	if (cli_grow((void **)&s->total, &s->cap_totals, s->n_totals + 1, sizeof(*s->total)) < 0)
+	if (PM_GROW(s->total, s->cap_totals, s->n_totals + 1) < 0)
 		return -ENOMEM;
 	t = &s->total[s->n_totals++];
 	*t = (struct screen_total){ .level = level, .socket = socket, .die = die, .cgroup = cgroup };
@@ -459,8 +459,7 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 		if (k == s->n_kinds) {
 			struct screen_kind *kd;
 
-			if (cli_grow((void **)&s->kind, &s->cap_kinds, s->n_kinds + 1,
-				     sizeof(*s->kind)) < 0)
+			if (PM_GROW(s->kind, s->cap_kinds, s->n_kinds + 1) < 0)
 				goto out;
 			kd = &s->kind[s->n_kinds++];
 			*kd = (struct screen_kind){ .measure = m,
@@ -485,7 +484,7 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 		};
 	}
 	qsort(keys, n, sizeof(*keys), cmp_key);
-	if (cli_grow((void **)&s->item, &s->cap_items, n + 1, sizeof(*s->item)) < 0)
+	if (PM_GROW(s->item, s->cap_items, n + 1) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct screen_item *it = &s->item[s->n_items++];

@@ -73,7 +73,7 @@ static const struct screen_kind *kind(const struct screen *s, const char *name)
 
 static void test_kinds_labels_and_totals(void **state)
 {
-	struct pm_report rep = { .n_rows = CLI_ARRAY_SIZE(epyc),
+	struct pm_report rep = { .n_rows = PM_ARRAY_SIZE(epyc),
 				 .rows = epyc,
 				 .duration_ns = 500000000 };
 	struct screen_info *in = epyc_info();
@@ -206,7 +206,7 @@ static void test_devices_and_cgroups(void **state)
 		ROW("cpu-clock", "msec", "software", -1, -1, -1, 1000, 0),
 		ROW("cpu-clock", "msec", "software", -1, -1, -1, 2000, 0),
 	};
-	struct pm_report rep = { .n_rows = CLI_ARRAY_SIZE(rows),
+	struct pm_report rep = { .n_rows = PM_ARRAY_SIZE(rows),
 				 .rows = rows,
 				 .duration_ns = 1000000000 };
 	struct screen_info *in = NULL;
