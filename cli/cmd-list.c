@@ -431,6 +431,15 @@ static void not_a_subcommand(const char *arg)
 		  arg, names, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 }
 
+/* perf's --raw-dump: only perf list has it, so it asks for perf's listing */
+static bool raw_dump(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--raw-dump"))
+			return true;
+	return false;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -444,6 +453,10 @@ int cmd_list(int argc, char **argv)
 	char names[128];
 	int c, ret;
 
+	if (arg_global.perf_mode || cli_perf_flag(argc, argv) || raw_dump(argc, argv)) {
+		arg_global.perf_mode = true; /* perf list's own listing (cli/perfmode.c) */
+		return cli_perf_list(argc, argv);
+	}
 	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
 		if (cli_global_option(c, optarg))
 			continue;

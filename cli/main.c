@@ -73,6 +73,10 @@ static void usage(FILE *f)
 		"  -h, --help     this help; 'pmumon COMMAND --help' for a command\n"
 		"  --version      print the version\n"
 		"\n"
+		"Run under the name perf (the link /usr/lib/pmumon/perf: PATH=/usr/lib/pmumon:$PATH),\n"
+		"or 'stat --perf' and 'list --perf', pmumon is perf 6.1's stat and list: perf's\n"
+		"output, streams, defaults and exit statuses over pmumon's counting (perf mode).\n"
+		"\n"
 		"Examples:\n"
 		"  pmumon doctor                         what this machine can count, and fixes\n"
 		"  pmumon list pmus                      the PMUs, their CPUs and counters\n"
@@ -88,6 +92,8 @@ static void usage(FILE *f)
 
 static void log_to_stderr(enum pm_log_level level, const char *msg, void *userdata)
 {
+	if (arg_global.perf_mode && !arg_global.verbose)
+		return; /* perf mode says what perf says; the rows carry the doubt (-v: all) */
 	fputs(level == PM_LOG_WARN ? "pmumon: warning: " : "pmumon: ", stderr);
 	cli_escape(stderr, msg, strlen(msg));
 	fputc('\n', stderr);
@@ -98,6 +104,8 @@ static void log_diag_to_stderr(enum pm_log_level level, const struct pm_diag *d,
 {
 	char hint[sizeof(d->hint) + 256];
 
+	if (arg_global.perf_mode && !arg_global.verbose)
+		return;
 	cli_hint(d, hint, sizeof(hint));
 	fputs(level == PM_LOG_WARN ? "pmumon: warning: " : "pmumon: ", stderr);
 	cli_escape(stderr, d->msg, strlen(d->msg));
@@ -522,6 +530,8 @@ void cli_info(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (arg_global.perf_mode && !arg_global.verbose)
+		return; /* perf prints no notices of pmumon's */
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);
 	va_end(ap);
@@ -585,6 +595,22 @@ static void unknown_command(const char *name)
 			 commands[i].name);
 	}
 	cli_error("unknown command '%s'; the commands are %s (pmumon --help)", name, list);
+}
+
+int cli_run_command(const char *name, int argc, char **argv)
+{
+	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++) {
+		char buf[32];
+
+		if (strcmp(name, commands[i].name) != 0)
+			continue;
+		optind = 0; /* restart getopt for the command */
+		snprintf(buf, sizeof(buf), "%s %s", arg_global.perf_mode ? "perf" : "pmumon",
+			 commands[i].name);
+		argv[0] = buf;
+		return commands[i].fn(argc, argv);
+	}
+	return -1;
 }
 
 static int run_main(int argc, char **argv)
@@ -657,6 +683,12 @@ int main(int argc, char **argv)
 
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (argc > 0 && cli_perf_name(argv[0])) {
+		/* perf mode: perf 6.1's stat and list (cli/perfmode.c) */
+		arg_global.perf_mode = true;
+		argv[0] = "perf";
+		return close_stdout(cli_perf_main(argc, argv));
+	}
 	if (argc > 0)
 		argv[0] = "pmumon"; /* getopt's messages say pmumon, not the path it ran from */
 	return close_stdout(run_main(argc, argv));

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ctx.h"
 #include "db/embedded.h"
@@ -1671,14 +1672,26 @@ const struct pm_constant_def *pm_db__find_constant(const struct pm_db *db, const
 	return NULL;
 }
 
+const struct pm_metric_def *pm_db__find_metric_nocase(const struct pm_db *db, const char *name)
+{
+	const struct pm_metric_def *m = pm_db__find_metric(db, name);
+
+	/* perf's -M (metricgroup.c match_metric: strcasestr): `-M cpi` is CPI */
+	for (size_t i = db ? db->n_metrics : 0; !m && i-- > 0;)
+		if (!strcasecmp(db->metrics[i].name, name))
+			m = &db->metrics[i];
+	return m;
+}
+
 bool pm_metric_def__in_group(const struct pm_metric_def *m, const char *name)
 {
 	size_t n = strlen(name);
 
+	/* as perf's match_metric, whose strcasestr takes any case */
 	for (const char *g = m->groups; *g;) {
 		size_t l = strcspn(g, ";");
 
-		if (l == n && !strncmp(g, name, n))
+		if (l == n && !strncasecmp(g, name, n))
 			return true;
 		g += l + (g[l] == ';');
 	}

@@ -281,6 +281,56 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 	return bind_event(b, &l->metrics[b->metric], name);
 }
 
+/*
+ * What is a constant when the metric is added (pm_expr_const_fn): the
+ * machine's #literals, has_event(), strcmp_cpuid_str() of a known CPU,
+ * --define's and the pack's constants with a value. The folder takes the
+ * branches they decide and drops the others' names, as perf's expr.y does.
+ */
+static int const_value(const char *name, enum pm_expr_ref ref, void *ud, double *ret)
+{
+	struct binder *b = ud;
+	struct pm_evlist *l = b->l;
+	const struct pm_metric_def *def = l->metrics[b->metric].def;
+	const struct pm_constant_def *c;
+	char why[192];
+	double v = NAN;
+
+	switch (ref) {
+	case PM_EXPR_LITERAL:
+		if (pm_literal__value(l->ctx, name, &v, why, sizeof(why)) != 0)
+			return 0; /* the session's (#core_wide), or unknown: bound, said */
+		*ret = v;
+		return 1;
+	case PM_EXPR_HAS_EVENT:
+		*ret = has_event(l, def, name);
+		return 1;
+	case PM_EXPR_CPUID:
+		if (!pm_db__cpuid(l->ctx->db)[0])
+			return 0;
+		*ret = pm_db_cpuid_match(name, pm_db__cpuid(l->ctx->db)) == 1;
+		return 1;
+	case PM_EXPR_VALUE:
+		/* bind's order: the tool events, then --define's, then the pack's */
+		if (!strcmp(name, "duration_time") || !strcmp(name, "user_time") ||
+		    !strcmp(name, "system_time"))
+			return 0;
+		for (size_t i = 0; i < l->n_defines; i++)
+			if (!strcmp(l->defines[i].name, name)) {
+				*ret = l->defines[i].value;
+				return 1;
+			}
+		c = pm_db__find_constant(l->ctx->db, name);
+		if (c && c->has_value) {
+			*ret = c->value;
+			return 1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 /* A slot's degree in time (time: duration_time counts) or in counts only. */
 static int slot_degree(const struct pm_evlist *l, const struct pm_metric_slot *sl, bool time)
 {
@@ -371,7 +421,7 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 		return -ENOMEM;
 	}
 	pm_diag__init(&d);
-	r = pm_expr__compile(def->expr, bind, &b, &e, &d);
+	r = pm_expr__compile_folded(def->expr, const_value, bind, &b, &e, &d);
 	pm_strbuf__done(&b.guarded);
 	m = &l->metrics[b.metric];
 	m->busy = false;
@@ -534,7 +584,7 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 		return -EINVAL;
 	}
 	for (char *n = strtok_r(copy, ",", &save); n && r == 0; n = strtok_r(NULL, ",", &save)) {
-		const struct pm_metric_def *def = pm_db__find_metric(db, n);
+		const struct pm_metric_def *def = pm_db__find_metric_nocase(db, n);
 		size_t idx, found = 0;
 
 		if (def) {
@@ -543,7 +593,8 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 			for (size_t i = 0; i < pm_db__metric_count(db) && r == 0; i++) {
 				const struct pm_metric_def *o = pm_db__metric(db, i);
 
-				if (o == def || (o->pack == def->pack && !strcmp(o->name, n)))
+				if (o == def ||
+				    (o->pack == def->pack && !strcmp(o->name, def->name)))
 					r = add_metric(l, o, reterr, &idx);
 			}
 			continue;

@@ -134,8 +134,6 @@ class UserErrors(unittest.TestCase):
         self.check(['--sim', 'yitian710', 'stat', '-C', '1-3', '-e', 'ali_drw/hif_rd/', '--',
                     'sleep', '1'], 2, 'the CPUs asked, 1-3, leave them out',
                    'hint: use -a, or add CPUs 0,64 to -C', root=None)
-        self.check(['--sim', 'yitian710', 'stat', '-e', 'ali_drw/hif_rd/', '--', 'sleep', '1'],
-                   2, 'hint: count system-wide with -a (or on CPUs with -C)', root=None)
         r = self.check(['--sim', 'amdzen2:uncore=none', 'stat', '-a', '--source', 'perf', '-e',
                         'amd_df/event=0x7,umask=0x38/', '--', 'sleep', '1'], 1,
                        'hint: load a kernel with amd_uncore, or count with --source msr or auto',
@@ -149,9 +147,21 @@ class UserErrors(unittest.TestCase):
     def test_syntax(self):
         self.check(['stat', '-a', '-e', 'msr/tsc'], 2, "missing closing '/'", 'event syntax')
 
-    def test_uncore_needs_a(self):
-        self.check(['stat', '-e', 'amd_df/event=0x7/', '--', 'true'], 2,
-                   "counts the whole uncore PMU, not one task", '-a')
+    def test_uncore_with_a_command(self):
+        # perf counts an uncore event system-wide while the command runs: so does pmumon,
+        # and says so once (perf mode: not at all, as perf)
+        r = self.check(['--sim', 'yitian710', 'stat', '-x,', '-e', 'ali_drw/hif_rd/', '--',
+                        'sleep', '1'], 0,
+                       "'ali_drw/hif_rd/' counts the whole uncore PMU ali_drw_21000, not one "
+                       "task: counting it system-wide while the command runs", root=None)
+        self.assertEqual(r.stderr.count('counts the whole uncore PMU'), 1)
+        row = [w for w in csv.DictReader(io.StringIO(r.stdout)) if w['event'] == 'ali_drw/hif_rd/']
+        self.assertEqual(len(row), 1)
+        self.assertGreater(float(row[0]['value']), 0)
+        r = run('--sim', 'yitian710', 'stat', '--perf', '-x,', '-e', 'ali_drw/hif_rd/', '--',
+                'sleep', '1', root=None)
+        self.assertEqual((r.returncode, r.stdout), (0, ''), r.stderr)
+        self.assertNotIn('pmumon:', r.stderr)  # no notice of pmumon's
 
     def test_bad_options(self):
         self.check(['stat', '-x', 'ab'], 2, 'option -x wants one separator character')
@@ -166,7 +176,7 @@ class UserErrors(unittest.TestCase):
         # perf stat's options pmumon lacks say what to do instead; a typo the nearest option
         self.check(['import', '-G', 'g', '-'], 2,
                    "perf stat's -G/--cgroup: applies where pmumon counts live")
-        self.check(['stat', '--per-thread'], 2, "perf stat's --per-thread: not in pmumon yet")
+        self.check(['stat', '--null'], 2, "perf stat's -n/--null: not in pmumon")
         self.check(['import', '--all-user', '-'], 2, 'not to counts already recorded')
         self.check(['stat', '--interval-cont', '5'], 2, 'did you mean --interval-count?')
         self.check(['record', '--metrics-only'], 2, 'did you mean --metric-only?')

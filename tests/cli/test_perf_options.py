@@ -372,8 +372,9 @@ class PidTid(unittest.TestCase):
     def test_refusals(self):
         for args, code, msg in (
                 (['-p', '4242', '--', 'sleep', '1'], 1, 'no process 4242'),
-                (['-p', '1000', '-e', 'amd_df/event=0x7,umask=0x38/', '--', 'sleep', '1'], 2,
-                 'not one task'),
+                # an uncore event counts its whole PMU while the tasks are counted, as perf
+                (['-p', '1000', '-e', 'amd_df/event=0x7,umask=0x38/', '--', 'sleep', '1'], 0,
+                 'counting it system-wide while the tasks are counted'),
                 (['-p', '1000', '-a', '--', 'sleep', '1'], 2, 'not both'),
                 (['-p', '1000', '-r', '2', '--', 'sleep', '1'], 2, 'how long'),
                 (['-p', '1000'], 2, 'needs an end'),

@@ -255,6 +255,29 @@ static void test_unknown_metric(void **state)
 	th_stop(&r);
 }
 
+/* -M names a metric or group in any case, as perf's match_metric (strcasestr). */
+static void test_metric_names_any_case(void **state)
+{
+	static const char *const asked[] = { "DDR_Read_Bandwidth.All", "ALI_DRW_POWER" };
+	static const char *const row0[] = { "ddr_read_bandwidth.all", "ddr_selfref_entries" };
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(asked); i++) {
+		struct pm_sim *sim = th_sim_platform_with("yitian710", steady);
+		const struct pm_report *rep;
+		struct th_run r;
+
+		assert_int_equal(th_start(&r, sim, NULL, asked[i], PM_AGGR_FAMILY, NULL, 0), 0);
+		pm_sim__advance(sim, SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, false);
+		/* the pack's name, whatever case asked for it */
+		assert_non_null(metric_row(rep, row0[i], 0));
+		if (i == 0)
+			assert_near(metric_row(rep, row0[i], 0)->value, 8 * 6400);
+		th_stop(&r);
+	}
+}
+
 /* Power entries: the rank events summed over wall time. */
 static void test_yitian_entries(void **state)
 {
@@ -853,6 +876,7 @@ int main(void)
 		cmocka_unit_test(test_yitian_ddrc_per_channel),
 		cmocka_unit_test(test_define_missing),
 		cmocka_unit_test(test_unknown_metric),
+		cmocka_unit_test(test_metric_names_any_case),
 		cmocka_unit_test(test_yitian_entries),
 		cmocka_unit_test(test_not_counted_input),
 		cmocka_unit_test(test_amd_df_channels),
