@@ -643,7 +643,10 @@ static long put_health(struct sbuf *b, enum expo_format f, const struct expo_met
 		       const struct expo_health *h, const struct expo_hold *hold,
 		       const struct pm_report *total)
 {
-	static const char *codes[] = { "404", "405", "413", "503" };
+	static const char *codes[HTTP__N] = { "400", "401", "403", "404", "405", "413",
+					      "414", "431", "500", "503", "505" };
+	static const char *refusals[REFUSED__N] = { "header_timeout", "address_limit",
+						    "connection_limit" };
 	bool first = true;
 	long n = 7;
 
@@ -669,9 +672,14 @@ static long put_health(struct sbuf *b, enum expo_format f, const struct expo_met
 		   (double)hold->held);
 	put_family(b, f, "pmumon_http_errors_total", "counter", NULL,
 		   "Requests answered with an error, by status code");
-	for (size_t i = 0; i < 4; i++, n++)
+	for (size_t i = 0; i < HTTP__N; i++, n++)
 		sbuf_printf(b, "pmumon_http_errors_total{code=\"%s\"} %llu\n", codes[i],
-			    (unsigned long long)h->http_errors[i]);
+			    (unsigned long long)h->access.errors[i]);
+	put_family(b, f, "pmumon_http_refused_total", "counter", NULL,
+		   "Connections the HTTP front closed before answering them, by reason");
+	for (size_t i = 0; i < REFUSED__N; i++, n++)
+		sbuf_printf(b, "pmumon_http_refused_total{reason=\"%s\"} %llu\n", refusals[i],
+			    (unsigned long long)h->access.refused[i]);
 	if (h->store) {
 		put_scalar(b, f, "pmumon_store_written_total", "counter", NULL,
 			   "Intervals serve --store wrote to its recording",
