@@ -425,33 +425,49 @@ static void machine(struct pm_ctx *ctx, const struct who *w, bool vm, struct fin
 
 /* ---- counters someone holds -------------------------------------------------------- */
 
-/* pmumon's own locks (the sources': msr, hwmon, sideband): another pmumon holding one. */
+/* pmumon's own locks (the sources': msr, hwmon, sideband), in /run/pmumon, and an older
+ * pmumon's in /run/lock: another pmumon holding one, or a lock pmumon will not trust. */
 static void locks(struct pm_ctx *ctx, struct findings *fs)
 {
-	static const char *const paths[] = { "run/lock/pmumon-msr.lock",
-					     "run/lock/pmumon-bfperf.lock",
-					     "run/lock/pmumon-sideband.lock" };
+	static const char *const names[] = { "msr", "bfperf", "sideband" };
 
-	for (size_t i = 0; i < PM_ARRAY_SIZE(paths); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(names); i++) {
 		struct pm_lock_info info = { 0 };
-		int h;
+		char path[64], old[64], pid[32] = "";
+		int h = 0;
 
-		if (!pm_path_exists(ctx, paths[i]))
-			continue; /* never made: nobody holds it */
-		h = ctx->ops->lock(ctx->os, paths[i], &info);
-		if (h >= 0) {
-			ctx->ops->unlock(ctx->os, h);
-			continue;
+		snprintf(path, sizeof(path), "run/pmumon/%s.lock", names[i]);
+		snprintf(old, sizeof(old), "run/lock/pmumon-%s.lock", names[i]);
+		if (pm_path_exists(ctx, path)) { /* never made: nobody holds it */
+			h = ctx->ops->lock(ctx->os, path, &info);
+			if (h >= 0) {
+				ctx->ops->unlock(ctx->os, h);
+				h = 0;
+			}
+		}
+		if (h == 0 && ctx->ops->lock_holder &&
+		    ctx->ops->lock_holder(ctx->os, old, &info) == -EBUSY &&
+		    (info.uid == 0 || info.uid == info.self)) {
+			snprintf(path, sizeof(path), "%s", old); /* an older pmumon's */
+			h = -EBUSY;
 		}
 		if (h == -EBUSY) {
-			char pid[32] = "";
-
 			if (info.pid)
 				snprintf(pid, sizeof(pid), " (pid %d)", (int)info.pid);
 			add(fs, PM_VERDICT_PROBLEM, "counters",
 			    "stop it, or read what it counts (its serve endpoint or recording)",
 			    "another pmumon%s holds /%s: the counters it guards are in use", pid,
-			    paths[i]);
+			    path);
+		} else if (h == -EPERM) {
+			add(fs, PM_VERDICT_PROBLEM, "counters",
+			    "remove what is there (pmumon makes the directory, root's, mode 0755, "
+			    "and its files)",
+			    "pmumon will not trust %s /%s (made by another user, a link, or writable "
+			    "by others): the %s source refuses to program counters",
+			    info.dir ? "the lock directory of" : "the lock file", path,
+			    i == 0 ? "msr" :
+			    i == 1 ? "hwmon" :
+				     "sideband");
 		}
 	}
 }

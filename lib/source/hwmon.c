@@ -62,7 +62,7 @@
 #include "util/util.h"
 
 #define PHASE_NS 100000000ull /* 100 ms, as the msr source */
-#define LOCK_PATH "run/lock/pmumon-bfperf.lock"
+#define LOCK_PATH "run/pmumon/bfperf.lock"
 
 struct hw_slot {
 	int ev_fd, ctr_fd;

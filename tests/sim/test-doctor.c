@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -305,10 +306,33 @@ static void test_lock_held(void **state)
 	assert_int_equal(pm_ctx__doctor(r.ctx, &f, &n), 0);
 	for (size_t i = 0; i < n; i++)
 		said |= !strcmp(f[i].topic, "counters") && f[i].verdict == PM_VERDICT_PROBLEM &&
-			strstr(f[i].what, "holds /run/lock/pmumon-msr.lock");
+			strstr(f[i].what, "holds /run/pmumon/msr.lock");
 	free(f);
 	th_stop(&r);
 	assert_true(said);
+}
+
+/* An older pmumon's lock in /run/lock, held: named; another user's file there is not. */
+static void test_old_lock_held(void **state)
+{
+	static const uid_t owners[] = { 0, 1001 };
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(owners) / sizeof(owners[0]); c++) {
+		struct pm_sim *sim = th_sim_platform("amdzen2");
+		struct exam e;
+		const char *held = "another pmumon (pid 4242) holds /run/lock/pmumon-msr.lock";
+
+		assert_int_equal(pm_sim__lock_file(sim, "run/lock/pmumon-msr.lock", owners[c],
+						   S_IFREG | 0644, 4242),
+				 0);
+		examine(&e, sim);
+		if (owners[c] == 0)
+			expect(&e, PM_VERDICT_PROBLEM, "counters", held, "stop it");
+		else
+			assert_null(find(&e, "counters", held));
+		done(&e);
+	}
 }
 
 /* Per pack: a metric needing a constant says which --define; Merrifield needs its list. */
@@ -338,7 +362,8 @@ int main(void)
 		cmocka_unit_test(test_perf_refused), cmocka_unit_test(test_lockdown),
 		cmocka_unit_test(test_drivers),	     cmocka_unit_test(test_machine),
 		cmocka_unit_test(test_container),    cmocka_unit_test(test_busy),
-		cmocka_unit_test(test_lock_held),    cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_lock_held),    cmocka_unit_test(test_old_lock_held),
+		cmocka_unit_test(test_metrics),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
