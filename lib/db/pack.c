@@ -904,7 +904,9 @@ static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, c
 /*
  * "Constants": [{"Name": "base_DRAM_frequency", "Value": 8e8, "Note": "..."}]:
  * names metrics may use that no counter gives; without a Value the user
- * gives one with --define, and until then the metrics using it are NaN.
+ * gives one with --define, and until then the metrics using it are NaN —
+ * or refused, with "Required": true (a metric that means nothing without
+ * it); the Note says what it is and where its value comes from.
  */
 static int add_constants(struct pm_ctx *ctx, struct pm_db *db, const char *pack, json_t *arr)
 {
@@ -930,7 +932,9 @@ static int add_constants(struct pm_ctx *ctx, struct pm_db *db, const char *pack,
 					       .note = pm_strdup0(jstr(o, "Note")),
 					       .pack = pack,
 					       .has_value = v != NULL,
-					       .value = v ? json_number_value(v) : 0 };
+					       .value = v ? json_number_value(v) : 0,
+					       .required = json_is_true(
+						       json_object_get(o, "Required")) };
 		if (!c->name || (jstr(o, "Note") && !c->note))
 			return -ENOMEM;
 	}

@@ -86,9 +86,18 @@ class ListOnFixtures(unittest.TestCase):
         self.assertIn('task-clock', r.stdout)
 
     def test_list_glob_nothing(self):
+        # a glob that matches nothing is said, and exits 1: a script can tell
         r = run('list', 'pmus', 'nope*', root='epyc7742-1s')
-        self.assertEqual(r.returncode, 0)
+        self.assertEqual(r.returncode, 1)
         self.assertIn('0 PMUs', r.stdout)
+        self.assertIn("no PMU matches 'nope*'", r.stdout)
+        r = run('list', 'events', 'nope*', root='epyc7742-1s')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no PMU, event or generic event matches 'nope*'", r.stdout)
+        r = run('list', 'events', 'dram_channel_*', root='epyc7742-1s')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run('list', 'events', 'cpu-clock', root='epyc7742-1s')  # a generic one only
+        self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_malformed_warns_once(self):
         r = run('list', 'pmus', root='malformed')
@@ -768,6 +777,7 @@ class Simulated(unittest.TestCase):
         self.assertEqual(len(re.findall(r'^  DF_CH\d_BW_GB ', r.stdout, re.M)), 8)
         r = run('--sim', 'amdzen2', 'list', 'metrics', 'no_such_*')
         self.assertIn("no metric or metric group matches 'no_such_*'", r.stdout)
+        self.assertEqual(r.returncode, 1)
 
     def test_list_groups(self):
         # every platform's groups, each once, with its pack and metrics
@@ -783,6 +793,7 @@ class Simulated(unittest.TestCase):
                 self.assertIn(metric, r.stdout)
         r = run('--sim', 'bluefield2', 'list', 'groups', 'nope*')
         self.assertIn("no metric group matches 'nope*'", r.stdout)
+        self.assertEqual(r.returncode, 1)
 
     def test_command_line_overrides_environment(self):
         env = dict(os.environ, PMUMON_ROOT=os.path.join(FIXTURES, 'epyc7742-1s'))
