@@ -30,7 +30,6 @@ struct rendered {
 struct server {
 	pthread_mutex_t lock; /* the fields up to latest_lock */
 	struct rendered render[2];
-	struct expo_hold hold; /* of the current counting: a rebuild starts it again */
 	struct expo_meta meta;
 	char platform[128];
 	struct expo_name *names; /* meta's: the packs' neutral names, copied */
@@ -42,23 +41,28 @@ struct server {
 	struct storeq_counts stored; /* of the runs before the current one */
 	struct expo_reloads reloads;
 
-	pthread_mutex_t latest_lock; /* latest */
-	struct cli_sample latest;    /* seq counts every sample since serve started */
+	pthread_mutex_t latest_lock;	   /* latest, latest_counts */
+	struct cli_sample latest;	   /* seq counts every sample since serve started */
+	struct expo_counts *latest_counts; /* its counters (NULL: out of memory) */
 
-	uint64_t published; /* the sampler thread's (hook) */
-	struct ring *ring;  /* its own lock */
+	uint64_t published;	    /* the sampler thread's (hook), and: */
+	struct expo_acc *acc;	    /* the counters' sums (restarted, not reset, by a rebuild) */
+	atomic_ullong samples_late; /* read more than half an interval late */
+	struct ring *ring;	    /* its own lock */
 	atomic_ullong http_errors[HTTP__N];
 	atomic_ullong http_refused[REFUSED__N];
 	char no_body; /* its address marks a request whose headers are in */
 };
 
-/* The latest sample, references taken (cli_sample__release): false before the first. */
-bool server_latest(struct server *sv, struct cli_sample *ret);
+/* The latest sample, references taken (cli_sample__release), and its counters when
+ * ret_counts is not NULL (a reference: expo_counts_unref): false before the first. */
+bool server_latest(struct server *sv, struct cli_sample *ret, struct expo_counts **ret_counts);
 /* How long ago the latest sample was published; UINT64_MAX before the first. */
 uint64_t server_sample_age_ns(struct server *sv);
-/* smp's exposition in format f, kept in sv->render[f] (unless it is there already);
- * under sv->lock. 0, -ENOMEM. */
-int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp);
+/* smp's exposition (its counters c) in format f, kept in sv->render[f] (unless it is
+ * there already); under sv->lock. 0, -ENOMEM. */
+int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp,
+		  const struct expo_counts *c);
 
 /*
  * The HTTP front (http.c): one libmicrohttpd daemon and the web
