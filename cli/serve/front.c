@@ -9,7 +9,8 @@
  * headers in, an answer done, closed) and closes what overstays: a
  * connection with no whole request (TLS handshake and headers) 5 s after
  * its accept, or 10 s after its last answer; and, when too many wait at
- * once, the oldest waiting one of the address that has the most. Closing
+ * once, the oldest waiting one of the address that has the most (victim says
+ * when the newest goes instead). Closing
  * is shutdown(2) of the socket, under the lock the closed notification
  * takes, so the descriptor is still that connection's; libmicrohttpd then
  * sees the end of its stream and frees the connection as any other.
@@ -36,6 +37,7 @@
 #define WAITING_PER_ADDRESS 64	/* connections of one address with no whole request */
 #define WAITING 128		/* the same, of all addresses */
 #define CONNECTIONS 256		/* all, whatever their state */
+#define SLOW_NS 1000000000ull	/* waited this long without a whole request: slow */
 #define LOG_NS 60000000000ull	/* a kind of log line: at most once per minute */
 #define KINDS 32
 
@@ -153,11 +155,12 @@ static void count_refused(struct front *f, int reason)
 			"closed connections that sent no whole request within 5 s "
 			"of their accept (slow or stalled clients)",
 		[REFUSED_ADDRESS_LIMIT] = "closed a connection: its address had 64 more waiting for "
-					  "a whole request (the oldest goes)",
+					  "a whole request (the oldest goes once it waited 1 s, "
+					  "else the newest)",
 		[REFUSED_CONNECTION_LIMIT] =
 			"closed a connection: too many at once (128 waiting for "
 			"a whole request, or 256 in all; the oldest of the "
-			"address with the most goes)",
+			"address with the most goes, or the newest when it is of that address)",
 	};
 
 	atomic_fetch_add(&f->sv->http_refused[reason], 1);
@@ -227,17 +230,21 @@ static int rank(const struct slot *s)
 }
 
 /*
- * The connection to close when too many are open: of the address with the most (waiting
- * ones only, if waiting; like's address, when like is given), the first by rank, the one
- * that has waited longest among equals. NULL when there is none. Under f->lock.
+ * The connection to close when too many are open, nw having just come. Per address
+ * (mine): of nw's address, the first by rank, the one that has waited longest among
+ * equals, if it is slow (waited SLOW_NS without a whole request; else nw itself: a burst
+ * is refused at its accept, before any TLS work, rather than churn its own address's
+ * connections). In all: of the address with the most (waiting ones only, if waiting),
+ * the same first; nw itself when nw's address is one with the most, so a newcomer from
+ * an address with fewer always gets in. Under f->lock.
  */
-static struct slot *victim(struct front *f, const struct slot *like, bool waiting)
+static struct slot *victim(struct front *f, struct slot *nw, bool mine, bool waiting)
 {
-	const struct slot *at = like;
+	const struct slot *at = nw;
 	struct slot *best = NULL;
-	size_t d = 0, most = 0;
+	size_t d = 0, most = 0, own = 0;
 
-	for (size_t i = 0; i < SLOTS && !like; i++) {
+	for (size_t i = 0; i < SLOTS && !mine; i++) {
 		const struct slot *s = &f->slot[i];
 		size_t j = 0;
 
@@ -251,17 +258,24 @@ static struct slot *victim(struct front *f, const struct slot *like, bool waitin
 			most = f->tally[j].n;
 			at = f->tally[j].at;
 		}
+		if (same_address(s, nw))
+			own++;
 	}
-	for (size_t i = 0; at && i < SLOTS; i++) {
+	if (!mine && own >= most)
+		return nw;
+	for (size_t i = 0; i < SLOTS; i++) {
 		struct slot *s = &f->slot[i];
 
-		if (!s->c || s->closing || (waiting && !s->waiting) || !same_address(s, at))
+		if (!s->c || s->closing || s == nw || (waiting && !s->waiting) ||
+		    !same_address(s, at))
 			continue;
 		if (!best || rank(s) > rank(best) ||
 		    (rank(s) == rank(best) && s->since_ns < best->since_ns))
 			best = s;
 	}
-	return best;
+	if (mine && best && rank(best) == 1 && nw->since_ns - best->since_ns < SLOW_NS)
+		return nw;
+	return best ? best : nw;
 }
 
 void front_started(struct front *f, struct MHD_Connection *c, void **socket_context)
@@ -288,11 +302,12 @@ void front_started(struct front *f, struct MHD_Connection *c, void **socket_cont
 	*s = (struct slot){ .c = c, .fd = fd->connect_fd, .waiting = true, .since_ns = now_ns() };
 	address_key(addr ? addr->client_addr : NULL, s);
 	*socket_context = s;
-	if (count(f, s, true) > WAITING_PER_ADDRESS && (v = victim(f, s, true)))
+	/* each bound closes one (nw itself, or an older one: victim), and nw only once */
+	if (count(f, s, true) > WAITING_PER_ADDRESS && (v = victim(f, s, true, true)))
 		close_slot(f, v, v->served ? -1 : REFUSED_ADDRESS_LIMIT);
-	if (count(f, NULL, true) > WAITING && (v = victim(f, NULL, true)))
+	if (!s->closing && count(f, NULL, true) > WAITING && (v = victim(f, s, false, true)))
 		close_slot(f, v, v->served ? -1 : REFUSED_CONNECTION_LIMIT);
-	if (count(f, NULL, false) > CONNECTIONS && (v = victim(f, NULL, false)))
+	if (!s->closing && count(f, NULL, false) > CONNECTIONS && (v = victim(f, s, false, false)))
 		close_slot(f, v, v->served ? -1 : REFUSED_CONNECTION_LIMIT);
 	pthread_mutex_unlock(&f->lock);
 }

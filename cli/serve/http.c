@@ -329,7 +329,7 @@ static bool declares_body(struct MHD_Connection *c)
 	const char *len = mhd.lookup_connection_value(c, MHD_HEADER_KIND,
 						      MHD_HTTP_HEADER_CONTENT_LENGTH);
 
-	return (len && strcmp(len, "0") != 0) ||
+	return (len && len[strspn(len, "0")]) || /* a length of 0 ("0", "00") is none */
 	       mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
 }
 
