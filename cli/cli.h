@@ -18,7 +18,8 @@ struct cli_global {
 	bool root_from_env, sim_from_env; /* a command-line flag overrides them */
 	const char *events_dirs[8];	  /* --events-dir, repeatable */
 	int n_events_dirs;
-	int verbose; /* -v, repeatable */
+	bool events_lenient; /* --events-lenient: count without what a pack file refused */
+	int verbose;	     /* -v, repeatable */
 	/* set by cli_ctx_new for a simulated machine: its platform name, and
 	 * whether its clock is virtual (time moves only when pmumon waits) */
 	const char *sim_platform;
@@ -37,11 +38,13 @@ extern struct cli_global arg_global;
 #define CLI_OPT_ROOT 0x1000
 #define CLI_OPT_SIM 0x1001
 #define CLI_OPT_EVENTS_DIR 0x1002
+#define CLI_OPT_EVENTS_LENIENT 0x1003
 /* clang-format off */
 #define CLI_GLOBAL_OPTIONS \
 	{ "root", required_argument, NULL, CLI_OPT_ROOT }, \
 	{ "sim", required_argument, NULL, CLI_OPT_SIM }, \
 	{ "events-dir", required_argument, NULL, CLI_OPT_EVENTS_DIR }, \
+	{ "events-lenient", no_argument, NULL, CLI_OPT_EVENTS_LENIENT }, \
 	{ "verbose", no_argument, NULL, 'v' }
 /* clang-format on */
 

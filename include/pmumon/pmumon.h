@@ -153,6 +153,17 @@ PM_API void pm_ctx__free(struct pm_ctx *ctx);
 PM_API const struct pm_os_ops *pm_ctx__os_ops(const struct pm_ctx *ctx);
 PM_API void *pm_ctx__os(const struct pm_ctx *ctx);
 PM_API bool pm_ctx__simulated(const struct pm_ctx *ctx);
+/*
+ * After discovery, what became of the packs' files: how many files or
+ * entries the loader refused (each said through the log, with its file,
+ * line and column: malformed JSON, a key of the wrong type, an entry that
+ * is no event or metric), and whether extra file i (pm_ctx_opts.extra_files)
+ * was read at all (a pack that matched named it, or perf's mapfile picked
+ * its directory). A program decides whether counting with the rest is
+ * right; pmumon refuses unless asked to be lenient, as perf always is.
+ */
+PM_API size_t pm_ctx__refused(const struct pm_ctx *ctx);
+PM_API bool pm_ctx__extra_read(const struct pm_ctx *ctx, size_t i);
 
 /*
  * Why a diag's fix is what it is, for a program that has its own names for

@@ -110,6 +110,7 @@ struct pm_constant_def {
 	const char *name, *note, *pack;
 	bool has_value;
 	double value;
+	bool required; /* "Required": a metric using it is refused until --define gives it */
 };
 
 /* The constant of a matching pack by that name, or NULL. */

@@ -57,6 +57,7 @@ struct binder {
 	struct pm_diag *err;
 	int r;			  /* an error the resolver met besides "unknown" */
 	char unknown[128];	  /* a name nothing answered to */
+	const char *unknown_note; /* a pack's Note on it (a Required constant), or NULL */
 	struct pm_strbuf guarded; /* the names has_event() asks about, each followed by '\n' */
 };
 
@@ -240,6 +241,12 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 			return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0,
 					l->defines[i].value);
 	constant = pm_db__find_constant(l->ctx->db, name);
+	if (constant && !constant->has_value && constant->required) {
+		/* the metric means nothing without it: refused until --define gives it */
+		snprintf(b->unknown, sizeof(b->unknown), "%s", name);
+		b->unknown_note = constant->note;
+		return -ENOENT;
+	}
 	if (constant) {
 		/* the platform's value, or NaN until --define gives one */
 		if (!constant->has_value)
@@ -432,11 +439,19 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 
 		if (b.unknown[0])
 			snprintf(hint, sizeof(hint),
-				 "'%s' is a constant no counter gives: ", b.unknown);
+				 "'%s' is a constant no counter gives%s%s%s: ", b.unknown,
+				 b.unknown_note ? " (" : "", b.unknown_note ? b.unknown_note : "",
+				 b.unknown_note ? ")" : "");
 		else
 			hint[0] = '\0';
-		pm_diag_set(err, hint, "metric '%s' (pack %s) cannot be used here: %s", def->name,
-			    def->pack, d.msg);
+		if (b.unknown_note) /* known, and not given: the compiler's "unknown" is wrong */
+			pm_diag_set(err, hint,
+				    "metric '%s' (pack %s) cannot be used here: it needs '%s', which "
+				    "nothing defines",
+				    def->name, def->pack, b.unknown);
+		else
+			pm_diag_set(err, hint, "metric '%s' (pack %s) cannot be used here: %s",
+				    def->name, def->pack, d.msg);
 		pm_diag_reason(err, b.unknown[0] ? PM_REASON_NEEDS_DEFINE : PM_REASON_SEE_LIST,
 			       NULL, b.unknown[0] ? b.unknown : "metrics");
 		return r;

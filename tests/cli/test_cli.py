@@ -86,9 +86,18 @@ class ListOnFixtures(unittest.TestCase):
         self.assertIn('task-clock', r.stdout)
 
     def test_list_glob_nothing(self):
+        # a glob that matches nothing is said, and exits 1: a script can tell
         r = run('list', 'pmus', 'nope*', root='epyc7742-1s')
-        self.assertEqual(r.returncode, 0)
+        self.assertEqual(r.returncode, 1)
         self.assertIn('0 PMUs', r.stdout)
+        self.assertIn("no PMU matches 'nope*'", r.stdout)
+        r = run('list', 'events', 'nope*', root='epyc7742-1s')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no PMU, event or generic event matches 'nope*'", r.stdout)
+        r = run('list', 'events', 'dram_channel_*', root='epyc7742-1s')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run('list', 'events', 'cpu-clock', root='epyc7742-1s')  # a generic one only
+        self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_malformed_warns_once(self):
         r = run('list', 'pmus', root='malformed')
@@ -617,8 +626,15 @@ class Simulated(unittest.TestCase):
             path = os.path.join(d, 'scn')
             with open(path, 'w') as f:
                 f.write('dram.read 3.2G\ndram.write 0\n')
+            # a file refused stops the command (a script sees it), unless asked to go on
             r = run('--sim', 'amdzen2:scenario=' + path, '--events-dir', d, 'stat', '-a',
                     '-M', 'lab_ch0_gbps', '-x,', '--', 'sleep', '2')
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertEqual(r.stdout, '')
+            self.assertIn('--events-dir: 1 file or entry refused (said above): nothing counts',
+                          r.stderr)
+            r = run('--sim', 'amdzen2:scenario=' + path, '--events-dir', d, '--events-lenient',
+                    'stat', '-a', '-M', 'lab_ch0_gbps', '-x,', '--', 'sleep', '2')
             self.assertEqual(r.returncode, 0, r.stderr)
             row = [l for l in r.stdout.splitlines() if ',lab_ch0_gbps,' in l][0].split(',')
             self.assertEqual(row[9], 'GB/s')
@@ -708,7 +724,12 @@ class Simulated(unittest.TestCase):
                 with open(os.path.join(tree, name), 'w') as f:
                     f.write(text)
             r = run('--sim', 'amdzen2', '--events-dir', d + '/', 'list', 'metrics', 'lab_*')
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn('--events-dir: 3 files or entries refused', r.stderr)
+            r = run('--sim', 'amdzen2', '--events-dir', d + '/', '--events-lenient', 'list',
+                    'metrics', 'lab_*')
             self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn('going on without them (--events-lenient)', r.stderr)
             p = os.path.join(tree, '')
             self.assertIn(p + "amdzen2/ev.json:3:12: event 'bad.ev' (entry 1): UMask '0xqq'",
                           r.stderr)
@@ -719,6 +740,40 @@ class Simulated(unittest.TestCase):
             self.assertNotIn('skylakex', r.stderr)
             self.assertNotIn('lab_m ', r.stdout)
             self.assertIn('lab_ok', r.stdout)
+
+    def test_events_dir_that_loads_nothing_or_a_wrong_type(self):
+        # issue 34 item 6: .json files without a pack.json load nothing, and say which;
+        # a key of the wrong type is refused with its line and column; both exit non-zero
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'events.json'), 'w') as f:
+                f.write('[{"EventName": "x", "EventCode": "0x1"}]')
+            with open(os.path.join(d, 'metrics.json'), 'w') as f:
+                f.write('[]')
+            r = run('--sim', 'amdzen2', '--events-dir', d, 'list', 'pmus')
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn('--events-dir %s: nothing in it was loaded: ' % d, r.stderr)
+            self.assertIn('events.json', r.stderr)
+            self.assertIn('metrics.json', r.stderr)
+            r = run('--sim', 'amdzen2', '--events-dir', d, '--events-lenient', 'list', 'pmus')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            for text, at, what in (
+                    ('{"Pack": 5, "Match": {"Pmu": "amd_df"}}', ':1:10:',
+                     "'Pack' takes a string, not a number"),
+                    ('{"Pack": "lab",\n "Match": {"Pmu": ["amd_df"]}}', ':2:11:',
+                     "Match's 'Pmu' takes a string, not an array"),
+                    ('{"Pack": "lab", "Match": {"Pmu": "amd_df"}, "Metrics": "m.json"}', ':1:56:',
+                     "'Metrics' takes an array of strings")):
+                with open(os.path.join(d, 'pack.json'), 'w') as f:
+                    f.write(text)
+                r = run('--sim', 'amdzen2', '--events-dir', d, 'list', 'pmus')
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertIn(os.path.join(d, 'pack.json') + at + ' ' + what, r.stderr)
+            # a pack for another machine is read, and is no refusal
+            with open(os.path.join(d, 'pack.json'), 'w') as f:
+                f.write('{"Pack": "lab", "Match": {"Pmu": "ali_drw"}, "Events": ["events.json"]}')
+            r = run('--sim', 'amdzen2', '--events-dir', d, 'list', 'pmus')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stderr, '')
 
     def test_metric_of_metrics_before_scale_unit(self):
         # issue 14 item 1: a metric that names another takes its value before its
@@ -778,6 +833,7 @@ class Simulated(unittest.TestCase):
         self.assertEqual(len(re.findall(r'^  DF_CH\d_BW_GB ', r.stdout, re.M)), 8)
         r = run('--sim', 'amdzen2', 'list', 'metrics', 'no_such_*')
         self.assertIn("no metric or metric group matches 'no_such_*'", r.stdout)
+        self.assertEqual(r.returncode, 1)
 
     def test_list_groups(self):
         # every platform's groups, each once, with its pack and metrics
@@ -793,6 +849,7 @@ class Simulated(unittest.TestCase):
                 self.assertIn(metric, r.stdout)
         r = run('--sim', 'bluefield2', 'list', 'groups', 'nope*')
         self.assertIn("no metric group matches 'nope*'", r.stdout)
+        self.assertEqual(r.returncode, 1)
 
     def test_command_line_overrides_environment(self):
         env = dict(os.environ, PMUMON_ROOT=os.path.join(FIXTURES, 'epyc7742-1s'))

@@ -233,14 +233,18 @@ static void test_define_missing(void **state)
 	assert_int_equal(th_start(&r, sim, NULL, "ddr_read_bandwidth.ddrc", PM_AGGR_FAMILY, NULL,
 				  0),
 			 -EINVAL);
-	assert_non_null(strstr(r.d.msg, "metric 'ddr_read_bandwidth.ddrc' (pack yitian710) cannot "
-					"be used here: 'ddrc_freq'"));
-	/* the fix is a constant defined: the reason and its name say so, for a CLI's flag */
+	assert_non_null(strstr(r.d.msg,
+			       "metric 'ddr_read_bandwidth.ddrc' (pack yitian710) cannot "
+			       "be used here: it needs 'ddrc_freq', which nothing defines"));
+	/* the fix is a constant defined: the reason and its name say so, for a CLI's flag,
+	 * and the pack's note says what it is and where its value comes from */
 	assert_int_equal(r.d.reason, PM_REASON_NEEDS_DEFINE);
 	assert_string_equal(r.d.subject, "ddrc_freq");
-	assert_string_equal(r.d.hint, "'ddrc_freq' is a constant no counter gives: define "
-				      "ddrc_freq (pm_evlist__define)");
-	assert_int_equal(r.d.fix_at, (int)strlen("'ddrc_freq' is a constant no counter gives: "));
+	assert_non_null(strstr(r.d.hint, "'ddrc_freq' is a constant no counter gives (Hz: the "
+					 "DDR controller's core clock"));
+	assert_non_null(strstr(r.d.hint, "vendor documentation does; ddr_read_bandwidth.all needs "
+					 "none): define ddrc_freq (pm_evlist__define)"));
+	assert_string_equal(r.d.hint + r.d.fix_at, "define ddrc_freq (pm_evlist__define)");
 	th_stop(&r);
 }
 
