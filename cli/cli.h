@@ -457,6 +457,8 @@ const char *cli_aggr_name(enum pm_aggr a);
  * minus), space or locale; 0, -EINVAL or -ERANGE, *ret untouched on failure.
  */
 int cli_parse_u64(const char *s, uint64_t *ret); /* decimal */
+/* BYTES with an optional k, M or G (powers of 1024), above 0: 0 or -EINVAL (said, naming opt). */
+int cli_parse_size(const char *opt, const char *arg, uint64_t *ret);
 /* --per-cache's level, as perf writes it: L1..L4 (or l1..l4) into *ret; -EINVAL. */
 int cli_parse_cache_level(const char *s, int *ret);
 int cli_parse_double(const char *s, double *ret);

@@ -164,8 +164,9 @@ bool web_user_ok(const struct webcfg *c, struct MHD_Connection *conn);
 struct storeq;
 struct store_run;
 struct cli_sample;
-int storeq_start(const char *path, const struct store_run *run, struct storeq **ret,
-		 const char **ret_err);
+/* max_age_s, max_bytes: store_trim's limits after each interval (0: none) */
+int storeq_start(const char *path, const struct store_run *run, double max_age_s,
+		 uint64_t max_bytes, struct storeq **ret, const char **ret_err);
 void storeq_hook(void *arg, const struct cli_sample *smp);
 struct storeq_counts {
 	uint64_t written, dropped;
@@ -203,6 +204,67 @@ struct serve_config {
 int serve_config_parse(const char *path, const char *text, size_t len, const struct option *allowed,
 		       struct serve_config *ret, char *err, size_t errsz);
 void serve_config_free(struct serve_config *c);
+
+/*
+ * serve --remote-write (rw.c): every sample pushed with Prometheus remote
+ * write 1.0 (protobuf, snappy) to each target, from a bounded queue per
+ * target fed without ever blocking the sampler; a sender thread per target
+ * retries 5xx and 429 with backoff and never another 4xx. The targets'
+ * settings: --remote-write URL, and Prometheus's remote_write entries in
+ * --remote-write.config FILE (rwcfg_parse, in webconfig.c beside the web
+ * configuration's YAML walk).
+ */
+#define RW_MAX_URLS 16
+#define RW_QUEUE_DEFAULT 100000
+struct serve_args_rw {
+	const char *url[RW_MAX_URLS];
+	size_t n_url;
+	const char *config;  /* --remote-write.config FILE */
+	unsigned long queue; /* --remote-write.queue SAMPLES */
+};
+struct rw_target {
+	char *url;
+	char *username, *password, *password_file;	  /* basic_auth */
+	char *auth_type, *credentials, *credentials_file; /* authorization (Bearer) */
+	char *ca_file, *cert_file, *key_file, *server_name; /* tls_config */
+	bool insecure_skip_verify;
+	int min_version, max_version; /* 10..13 for TLS 1.0..1.3; 0: not given */
+	double timeout_s;	      /* remote_timeout: 30 */
+	unsigned long capacity;	      /* queue_config.capacity; 0: --remote-write.queue */
+	unsigned long max_per_send;   /* queue_config.max_samples_per_send: 2000 */
+	double min_backoff_s, max_backoff_s; /* queue_config: 0.03, 5 */
+	bool retry_429;			     /* queue_config.retry_on_http_429: true */
+	struct {
+		char *name, *value;
+	} * labels; /* external_labels, added where a series has no label of the name */
+	size_t n_labels;
+};
+struct rwcfg {
+	struct rw_target *t;
+	size_t n;
+};
+int rwcfg_parse(const char *path, const char *text, size_t len, struct rwcfg *ret, char *err,
+		size_t errsz);
+void rwcfg_free(struct rwcfg *c);
+/* A target for a bare --remote-write URL: Prometheus's defaults. 0, -ENOMEM. */
+int rwcfg_add_url(struct rwcfg *c, const char *url);
+/* Whether two targets' settings are the same (a reload keeps such a target's queue). */
+bool rw_target_same(const struct rw_target *a, const struct rw_target *b);
+
+/*
+ * The seam between the exposition and remote write: each sample line of a
+ * text exposition (format 0.0.4, as expo_render writes it) as the family's
+ * name, its labels (unescaped, NUL-terminated) and its value, handed to fn
+ * (which returns 0 or -errno to stop). The number of samples, -EINVAL for a
+ * line that is not one (its number, from 1, in *ret_line), -ENOMEM, or fn's
+ * error.
+ */
+struct rw_label {
+	const char *name, *value;
+};
+typedef int (*rw_sample_fn)(void *arg, const char *name, const struct rw_label *labels,
+			    size_t n_labels, double value);
+long rw_text_walk(const char *text, size_t len, rw_sample_fn fn, void *arg, size_t *ret_line);
 
 /* The live page's files, built into pmumon (web-assets.c, generated). */
 struct web_asset {
