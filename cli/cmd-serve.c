@@ -26,6 +26,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "serve/rw.h"
 #include "serve/server.h"
 #include "store/store.h"
 
@@ -559,6 +560,67 @@ static int front_renew(struct run *rn, const struct serve_args *next,
 	return 0;
 }
 
+/* The remote write targets of a: --remote-write.config's entries and each --remote-write
+ * URL (a URL in both takes the file's settings). 0 or -EINVAL (said). */
+static int load_rw(const struct serve_args *a, struct rwcfg *ret)
+{
+	char *text = NULL, err[512];
+	size_t len;
+	int r = 0;
+
+	*ret = (struct rwcfg){ 0 };
+	if (a->rw.config) {
+		r = cli_read_file(a->rw.config, 1u << 20, &text, &len);
+		if (r < 0) {
+			cli_error("cannot read the remote write configuration '%s': %s",
+				  a->rw.config, strerror(-r));
+			return -EINVAL;
+		}
+		r = rwcfg_parse(a->rw.config, text, len, ret, err, sizeof(err));
+		free(text);
+		if (r < 0) {
+			cli_error("%s", r == -EINVAL ? err : "out of memory");
+			return -EINVAL;
+		}
+	}
+	for (size_t i = 0; r == 0 && i < a->rw.n_url; i++) {
+		r = rwcfg_add_url(ret, a->rw.url[i]);
+		if (r == -EINVAL)
+			cli_error("--remote-write wants http://HOST[:PORT]/PATH or https://..., not "
+				  "'%s'",
+				  a->rw.url[i]);
+		else if (r < 0)
+			cli_error("out of memory");
+	}
+	if (r < 0)
+		rwcfg_free(ret);
+	return r < 0 ? -EINVAL : 0;
+}
+
+/* a's remote write targets, pushing from now on (the sampler stopped): 0, or -errno with
+ * the targets as they were (said). */
+static int apply_rw(struct run *rn, const struct serve_args *a)
+{
+	struct rwcfg cfg;
+	char host[256] = "", instance[300];
+	int r = load_rw(a, &cfg);
+
+	if (r < 0)
+		return r;
+	if (!rn->sv.rw && cfg.n) {
+		gethostname(host, sizeof(host) - 1);
+		snprintf(instance, sizeof(instance), "%s:%u", host[0] ? host : "localhost",
+			 (unsigned)port_of(&rn->addr));
+		r = rw_new(&rn->sv, instance, &rn->sv.rw);
+		if (r < 0)
+			cli_error("cannot start remote write: %s", strerror(-r));
+	}
+	if (r == 0 && rn->sv.rw)
+		r = rw_configure(rn->sv.rw, &cfg, a->rw.queue);
+	rwcfg_free(&cfg);
+	return r;
+}
+
 /* ---- counting ---------------------------------------------------------------------- */
 
 /* The sampler's hook: the latest sample (numbered across rebuilds), the page's memory, and
@@ -579,6 +641,8 @@ static void on_sample(void *arg, const struct cli_sample *smp)
 	ring_push(sv->ring, smp->interval);
 	if (sv->store)
 		storeq_hook(sv->store, smp); /* the sampler is stopped while it changes */
+	if (sv->rw)
+		rw_hook(sv->rw, smp); /* likewise */
 }
 
 /* Resolved and scheduled on the machine as discovered: every check, nothing changed yet.
@@ -699,6 +763,7 @@ static void server_counting(struct run *rn, const struct serve_args *a, struct s
 	size_t n_names, n_old;
 	struct expo_name *names = copy_names(rn->lv.ctx, &n_names), *old;
 
+	rw_counting(sv->rw); /* what it has of the old counting is rendered with the old names */
 	pthread_mutex_lock(&sv->lock);
 	old = sv->names;
 	n_old = sv->n_names;
@@ -847,7 +912,7 @@ static int reload(struct run *rn)
 	next = load_args(&rn->cmdline);
 	if (next && parse_listen(next->listen, &addr) == 0 &&
 	    load_web_config(next->web_config, &web) == 0) {
-		ok = dry_run(rn, next) == 0;
+		ok = dry_run(rn, next) == 0 && apply_rw(rn, next) == 0;
 		if (ok) {
 			r = front_renew(rn, next, &addr, &web);
 			if (r == -EIO) {
@@ -1076,6 +1141,8 @@ static int start(struct run *rn, const struct sockaddr_storage *addr, struct web
 		return EXIT_FAIL;
 	}
 	rn->addr = *addr;
+	if (apply_rw(rn, rn->a) < 0)
+		return EXIT_FAIL;
 	return count_go(rn);
 }
 
@@ -1085,6 +1152,8 @@ static void finish(struct run *rn)
 
 	http_stop(rn->http); /* no scrape after this: the snapshots can go */
 	cli_sampler__stop(rn->sp);
+	rw_free(sv->rw); /* stale markers, and what is queued sent (for 5 s at most) */
+	sv->rw = NULL;
 	end_store(rn); /* what is queued is written */
 	ring_free(sv->ring);
 	if (rn->lv.s)

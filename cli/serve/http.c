@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "mhd.h"
+#include "rw.h"
 #include "server.h"
 
 struct http {
@@ -125,14 +126,10 @@ bool server_latest(struct server *sv, struct cli_sample *ret)
 
 /* The latest sample's exposition in f, rendered if it is newer than the kept one. Under
  * sv->lock. 0, -EAGAIN before the first sample, -ENOMEM. */
-int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp)
+void server_health(struct server *sv, const struct cli_sample *smp, struct expo_health *ret)
 {
-	struct rendered *rd = &sv->render[f];
 	struct expo_health h = { 0 };
-	long n;
 
-	if (rd->seq == smp->seq && rd->body.data)
-		return 0;
 	h.samples = smp->seq;
 	h.read_s = (double)smp->read_ns / 1e9;
 	h.late_s = (double)smp->late_ns / 1e9;
@@ -150,12 +147,33 @@ int server_render(struct server *sv, enum expo_format f, const struct cli_sample
 		h.store_failed = sv->stored.failed || now.failed;
 	}
 	h.reloads = sv->reloads;
+	*ret = h;
+}
+
+int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp)
+{
+	struct rendered *rd = &sv->render[f];
+	struct expo_health h;
+	long n;
+
+	if (rd->seq == smp->seq && rd->body.data)
+		return 0;
+	server_health(sv, smp, &h);
 	rd->body.len = 0;
 	rd->body.err = 0;
 	n = expo_render(&rd->body, f, pm_snapshot__report(smp->interval),
 			pm_snapshot__report(smp->total), &sv->meta, &h, &sv->hold);
 	if (n < 0)
 		return (int)n;
+	if (sv->rw) { /* remote write's families, before OpenMetrics's "# EOF" */
+		if (f == EXPO_OPENMETRICS && rd->body.len >= 6)
+			rd->body.len -= 6;
+		rw_expo(sv->rw, &rd->body, f);
+		if (f == EXPO_OPENMETRICS)
+			sbuf_puts(&rd->body, "# EOF\n");
+		if (rd->body.err)
+			return rd->body.err;
+	}
 	rd->seq = smp->seq;
 	rd->series = n;
 	rd->gz_done = false;

@@ -226,7 +226,7 @@ struct rw_target {
 	char *url;
 	char *username, *password, *password_file;	  /* basic_auth */
 	char *auth_type, *credentials, *credentials_file; /* authorization (Bearer) */
-	char *ca_file, *cert_file, *key_file, *server_name; /* tls_config */
+	char *ca_file, *cert_file, *key_file; /* tls_config */
 	bool insecure_skip_verify;
 	int min_version, max_version; /* 10..13 for TLS 1.0..1.3; 0: not given */
 	double timeout_s;	      /* remote_timeout: 30 */
@@ -246,6 +246,7 @@ struct rwcfg {
 int rwcfg_parse(const char *path, const char *text, size_t len, struct rwcfg *ret, char *err,
 		size_t errsz);
 void rwcfg_free(struct rwcfg *c);
+void rw_target_free(struct rw_target *t);
 /* A target for a bare --remote-write URL: Prometheus's defaults. 0, -ENOMEM. */
 int rwcfg_add_url(struct rwcfg *c, const char *url);
 /* Whether two targets' settings are the same (a reload keeps such a target's queue). */

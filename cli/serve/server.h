@@ -42,6 +42,7 @@ struct server {
 	struct storeq *store;	     /* its current run: a new one after each rebuild */
 	struct storeq_counts stored; /* of the runs before the current one */
 	struct expo_reloads reloads;
+	struct rw *rw; /* --remote-write (rw.h), or NULL; set before the first sample */
 
 	pthread_mutex_t latest_lock; /* latest */
 	struct cli_sample latest;    /* seq counts every sample since serve started */
@@ -59,6 +60,8 @@ uint64_t server_sample_age_ns(struct server *sv);
 /* smp's exposition in format f, kept in sv->render[f] (unless it is there already);
  * under sv->lock. 0, -ENOMEM. */
 int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp);
+/* What the health series of smp's exposition say (under sv->lock). */
+void server_health(struct server *sv, const struct cli_sample *smp, struct expo_health *ret);
 
 /*
  * The HTTP front (http.c): one libmicrohttpd daemon and the web
