@@ -166,13 +166,14 @@ static const struct option serve_options[] = {
 
 /* What a --config file may not hold: fixed for the process, or not serve's to change. */
 static const char *const not_in_file[] = {
-	"config", "help", "root", "sim", "events-dir", "verbose", "output", "field-separator", "json",
+	"config",	   "help", "root", "sim", "events-dir", "verbose", "output",
+	"field-separator", "json",
 };
 
 /* The options that add up when given again (the command line's and the file's both count). */
 static bool repeatable(int c)
 {
-	static const int codes[] = { 'e', 'M', 'g', CLI_OPT_DEFINE, 'G', CLI_OPT_FOR_EACH_CGROUP,
+	static const int codes[] = { 'e',   'M', 'g', CLI_OPT_DEFINE, 'G', CLI_OPT_FOR_EACH_CGROUP,
 				     OPT_RW };
 
 	for (size_t i = 0; i < CLI_ARRAY_SIZE(codes); i++)
@@ -497,9 +498,9 @@ static void say_listen(const char *listen, int r)
 	if (r == -EINVAL)
 		return;
 	cli_error("cannot listen on %s (--listen): %s", listen,
-		  r == -EADDRINUSE ? "another program listens there (ss -ltnp shows which)" :
-		  r == -EACCES ? "a port below 1024 needs root or CAP_NET_BIND_SERVICE; "
-				 "take a higher one (pmumon's default is 9811)" :
+		  r == -EADDRINUSE    ? "another program listens there (ss -ltnp shows which)" :
+		  r == -EACCES	      ? "a port below 1024 needs root or CAP_NET_BIND_SERVICE; "
+					"take a higher one (pmumon's default is 9811)" :
 		  r == -EADDRNOTAVAIL ? "not an address of this machine (ip -br addr lists them)" :
 					strerror(-r));
 }

@@ -40,9 +40,9 @@
 #include "remote.pb-c.h"
 #include "rw.h"
 
-#define INBOX 16	     /* samples the feeder may be behind */
+#define INBOX 16	       /* samples the feeder may be behind */
 #define FLUSH_NS 5000000000ull /* at the end: how long the senders may still send */
-#define NOTE_EVERY_S 60	     /* a failing target is said at most once a minute */
+#define NOTE_EVERY_S 60	       /* a failing target is said at most once a minute */
 #define STALE_NAN 0x7ff0000000000002ull
 
 /* ---- the libraries, loaded ------------------------------------------------------- */
@@ -360,8 +360,8 @@ static int on_series(void *arg, const char *name, const struct rw_label *labels,
 		sbuf_put(&w->key, all[i].name, strlen(all[i].name) + 1);
 		sbuf_put(&w->key, all[i].value, strlen(all[i].value) + 1);
 	}
-	if (w->key.err || grow((void **)&rw->frame, &rw->cap_frame, rw->n_frame + 1,
-			       sizeof(*rw->frame)) < 0 ||
+	if (w->key.err ||
+	    grow((void **)&rw->frame, &rw->cap_frame, rw->n_frame + 1, sizeof(*rw->frame)) < 0 ||
 	    grow((void **)&rw->values, &rw->cap_values, rw->n_frame + 1, sizeof(*rw->values)) < 0)
 		return -ENOMEM;
 	s = intern(rw, w->key.data, w->key.len, k);
@@ -432,7 +432,8 @@ static void feed(struct rw *rw, const struct cli_sample *smp)
 	}
 	rw->gen++;
 	if (n >= 0 && !rw->text.err)
-		w.r = (int)CLI_MIN(0, rw_text_walk(rw->text.data, rw->text.len, on_series, &w, NULL));
+		w.r = (int)CLI_MIN(0,
+				   rw_text_walk(rw->text.data, rw->text.len, on_series, &w, NULL));
 	else
 		w.r = -ENOMEM;
 	sbuf_free(&w.key);
@@ -610,7 +611,8 @@ static int encode(const struct target *t, struct entry *b, size_t n, struct sbuf
 		out->data = p;
 		out->cap = zlen;
 	}
-	if (out->err || lib.snappy_compress((const char *)buf, packed, out->data, &zlen) != SNAPPY_OK)
+	if (out->err ||
+	    lib.snappy_compress((const char *)buf, packed, out->data, &zlen) != SNAPPY_OK)
 		goto out;
 	out->len = zlen;
 	r = 0;
@@ -702,7 +704,8 @@ static CURL *easy_for(struct target *t, struct curl_slist **ret_headers)
 		static const long lo[] = { CURL_SSLVERSION_TLSv1_0, CURL_SSLVERSION_TLSv1_1,
 					   CURL_SSLVERSION_TLSv1_2, CURL_SSLVERSION_TLSv1_3 };
 		static const long hi[] = { CURL_SSLVERSION_MAX_TLSv1_0, CURL_SSLVERSION_MAX_TLSv1_1,
-					   CURL_SSLVERSION_MAX_TLSv1_2, CURL_SSLVERSION_MAX_TLSv1_3 };
+					   CURL_SSLVERSION_MAX_TLSv1_2,
+					   CURL_SSLVERSION_MAX_TLSv1_3 };
 		int a = t->cfg.min_version ? t->cfg.min_version : 12;
 		int b = t->cfg.max_version ? t->cfg.max_version : 13;
 
@@ -715,8 +718,7 @@ static CURL *easy_for(struct target *t, struct curl_slist **ret_headers)
 /* What to do after a request. */
 enum outcome { SENT, RETRY, GIVE_UP };
 
-static enum outcome post(struct target *t, CURL *c, const struct sbuf *body, char *why,
-			 size_t size)
+static enum outcome post(struct target *t, CURL *c, const struct sbuf *body, char *why, size_t size)
 {
 	struct answer a = { .len = 0 };
 	long status = 0;
@@ -991,10 +993,10 @@ static int target_start(struct rw *rw, const struct rw_target *cfg, unsigned lon
 	t->rw = rw;
 	t->max = cfg->capacity ? cfg->capacity : queue;
 	url_label(cfg->url, t->label_url, sizeof(t->label_url));
-	if ((cfg->password_file && read_secret("password_file", cfg->password_file,
-					      &t->password) < 0) ||
-	    (cfg->credentials_file && read_secret("credentials_file", cfg->credentials_file,
-						  &t->credentials) < 0)) {
+	if ((cfg->password_file &&
+	     read_secret("password_file", cfg->password_file, &t->password) < 0) ||
+	    (cfg->credentials_file &&
+	     read_secret("credentials_file", cfg->credentials_file, &t->credentials) < 0)) {
 		free(t->password);
 		free(t);
 		return -EINVAL;
@@ -1219,8 +1221,8 @@ void rw_expo(struct rw *rw, struct sbuf *b, enum expo_format f)
 			sbuf_printf(b, "%s{url=\"", fams[k].name);
 			url_value(b, rw->counts[i]->url);
 			sbuf_printf(b, "\"} %llu\n",
-				    (unsigned long long)atomic_load(
-					    (atomic_ullong *)((char *)rw->counts[i] + fams[k].off)));
+				    (unsigned long long)atomic_load((
+					    atomic_ullong *)((char *)rw->counts[i] + fams[k].off)));
 		}
 	}
 	family(b, f, "pmumon_remote_write_queue_samples", "gauge",

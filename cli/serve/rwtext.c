@@ -146,8 +146,7 @@ long rw_text_walk(const char *text, size_t len, rw_sample_fn fn, void *arg, size
 			buf = grown;
 			cap = n + 1;
 		}
-		if (memchr(s, '\0', n) ||
-		    parse_line(s, n, buf, &name, labels, &n_labels, &v) < 0) {
+		if (memchr(s, '\0', n) || parse_line(s, n, buf, &name, labels, &n_labels, &v) < 0) {
 			r = -EINVAL;
 			if (ret_line)
 				*ret_line = line + 1;

@@ -226,12 +226,12 @@ struct rw_target {
 	char *url;
 	char *username, *password, *password_file;	  /* basic_auth */
 	char *auth_type, *credentials, *credentials_file; /* authorization (Bearer) */
-	char *ca_file, *cert_file, *key_file; /* tls_config */
+	char *ca_file, *cert_file, *key_file;		  /* tls_config */
 	bool insecure_skip_verify;
-	int min_version, max_version; /* 10..13 for TLS 1.0..1.3; 0: not given */
-	double timeout_s;	      /* remote_timeout: 30 */
-	unsigned long capacity;	      /* queue_config.capacity; 0: --remote-write.queue */
-	unsigned long max_per_send;   /* queue_config.max_samples_per_send: 2000 */
+	int min_version, max_version;	     /* 10..13 for TLS 1.0..1.3; 0: not given */
+	double timeout_s;		     /* remote_timeout: 30 */
+	unsigned long capacity;		     /* queue_config.capacity; 0: --remote-write.queue */
+	unsigned long max_per_send;	     /* queue_config.max_samples_per_send: 2000 */
 	double min_backoff_s, max_backoff_s; /* queue_config: 0.03, 5 */
 	bool retry_429;			     /* queue_config.retry_on_http_429: true */
 	struct {

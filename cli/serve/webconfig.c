@@ -476,11 +476,15 @@ static int label_key(struct parse *p, const char *key, const yaml_node_t *v, voi
 	if (!value)
 		return -EINVAL;
 	if (!label_name_ok(key) || !strncmp(key, "__", 2))
-		return fail(p, v, "external_labels: '%s' is not a label name ([a-zA-Z_][a-zA-Z0-9_]*, "
-			    "not __ first)", key);
+		return fail(p, v,
+			    "external_labels: '%s' is not a label name ([a-zA-Z_][a-zA-Z0-9_]*, "
+			    "not __ first)",
+			    key);
 	if (!value[0])
-		return fail(p, v, "external_labels: '%s' is empty (remote write sends no empty "
-			    "label)", key);
+		return fail(p, v,
+			    "external_labels: '%s' is empty (remote write sends no empty "
+			    "label)",
+			    key);
 	for (size_t i = 0; i < t->n_labels; i++)
 		if (!strcmp(t->labels[i].name, key))
 			return fail(p, v, "external_labels: '%s' is there twice", key);
@@ -506,7 +510,9 @@ static void target_defaults(struct rw_target *t)
 /* A URL remote write may send to: http:// or https://, a host, no fragment. */
 static bool url_ok(const char *u)
 {
-	const char *host = !strncmp(u, "http://", 7) ? u + 7 : !strncmp(u, "https://", 8) ? u + 8 : NULL;
+	const char *host = !strncmp(u, "http://", 7)  ? u + 7 :
+			   !strncmp(u, "https://", 8) ? u + 8 :
+							NULL;
 
 	return host && *host && *host != '/' && !strchr(u, '#') && !strpbrk(u, " \t\r\n");
 }
@@ -519,7 +525,8 @@ static int entry_key(struct parse *p, const char *key, const yaml_node_t *v, voi
 		int r = set_string(p, v, key, &t->url);
 
 		if (r == 0 && !url_ok(t->url))
-			return fail(p, v, "url wants http://HOST[:PORT]/PATH or https://..., not '%s'",
+			return fail(p, v,
+				    "url wants http://HOST[:PORT]/PATH or https://..., not '%s'",
 				    t->url);
 		return r;
 	}
@@ -558,7 +565,8 @@ static int check_entry(struct parse *p, const yaml_node_t *at, const struct rw_t
 	if (t->password && t->password_file)
 		return fail(p, at, "basic_auth: password or password_file, not both");
 	if (t->credentials && t->credentials_file)
-		return fail(p, at, "credentials (bearer_token) or credentials_file "
+		return fail(p, at,
+			    "credentials (bearer_token) or credentials_file "
 			    "(bearer_token_file), not both");
 	if (t->username && (t->credentials || t->credentials_file))
 		return fail(p, at, "basic_auth or authorization, not both");
@@ -677,9 +685,9 @@ bool rw_target_same(const struct rw_target *a, const struct rw_target *b)
 
 void rw_target_free(struct rw_target *t)
 {
-	char **s[] = { &t->url,		&t->username,  &t->password,	     &t->password_file,
-		       &t->auth_type,	&t->credentials, &t->credentials_file, &t->ca_file,
-		       &t->cert_file,	&t->key_file };
+	char **s[] = { &t->url,	      &t->username,    &t->password,	     &t->password_file,
+		       &t->auth_type, &t->credentials, &t->credentials_file, &t->ca_file,
+		       &t->cert_file, &t->key_file };
 
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		free(*s[i]);
