@@ -224,10 +224,13 @@ static int serve_option(void *arg, int c, const char *val)
 		a->rw.config = val;
 		return 0;
 	case OPT_RW_QUEUE:
-		return cli_parse_uint("--remote-write.queue", val, 100000000, &a->rw.queue) < 0 ||
-				       !a->rw.queue ?
-			       -EINVAL :
-			       0;
+		if (cli_parse_uint("--remote-write.queue", val, 100000000, &a->rw.queue) < 0)
+			return -EINVAL;
+		if (!a->rw.queue) {
+			cli_error("--remote-write.queue wants 1 sample or more, not 0");
+			return -EINVAL;
+		}
+		return 0;
 	case OPT_MAX_SERIES:
 		return cli_parse_uint("--max-series", val, 10000000, &a->max_series) < 0 ? -EINVAL :
 											   0;

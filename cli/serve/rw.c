@@ -186,6 +186,7 @@ struct rw {
 	size_t cap_values;
 	uint64_t gen;
 	long last_frame_n;
+	int64_t last_ts_ms; /* the last sample's */
 };
 
 static uint64_t now_ns(void)
@@ -446,6 +447,7 @@ static void feed(struct rw *rw, const struct cli_sample *smp)
 		rw->n_frame = 0;
 	}
 	rw->last_frame_n = (long)rw->n_frame;
+	rw->last_ts_ms = ts_ms;
 	enqueue(rw, ts_ms, false);
 	for (size_t j = 0; j < rw->n_prev; j++)
 		if (rw->prev[j]->seen != rw->gen)
@@ -1131,7 +1133,9 @@ void rw_free(struct rw *rw)
 		rw->frame = f;
 		rw->cap_frame = c;
 		rw->n_frame = 0;
-		enqueue(rw, (int64_t)(time(NULL)) * 1000, true);
+		/* dated an interval after the last sample, on the machine's clock (a simulated
+		 * machine's own) */
+		enqueue(rw, rw->last_ts_ms + (int64_t)(rw->sv->interval_ns / 1000000), true);
 	}
 	pthread_mutex_lock(&rw->lock);
 	rw->stop = true;
