@@ -916,15 +916,18 @@ static int reload(struct run *rn)
 	next = load_args(&rn->cmdline);
 	if (next && parse_listen(next->listen, &addr) == 0 &&
 	    load_web_config(next->web_config, &web) == 0) {
-		ok = dry_run(rn, next) == 0 && apply_rw(rn, next) == 0;
+		struct rwcfg rw;
+
+		ok = dry_run(rn, next) == 0 && load_rw(next, &rw) == 0;
 		if (ok) {
+			rwcfg_free(&rw); /* read: the targets change with the front, below */
 			r = front_renew(rn, next, &addr, &web);
 			if (r == -EIO) {
 				webcfg_free(&web);
 				free_args(next);
 				return EXIT_FAIL; /* nothing listens any more (said) */
 			}
-			ok = r == 0;
+			ok = r == 0 && apply_rw(rn, next) == 0;
 		}
 		webcfg_free(&web); /* what the front did not take */
 	}

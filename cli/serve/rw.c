@@ -439,12 +439,24 @@ static void feed(struct rw *rw, const struct cli_sample *smp)
 		w.r = -ENOMEM;
 	sbuf_free(&w.key);
 	if (w.r < 0) {
-		/* the sample is lost: counted as the last one's series, in every queue */
+		/* the sample is lost, counted as the last one's series in every queue; the
+		 * last one stays the last (its series are not stale) */
+		struct rw_series **f = rw->frame;
+		size_t c = rw->cap_frame;
+
 		pthread_mutex_lock(&rw->lock);
 		for (size_t i = 0; i < rw->n_t; i++)
 			atomic_fetch_add(&rw->t[i]->counts->dropped, (uint64_t)rw->n_prev);
 		pthread_mutex_unlock(&rw->lock);
-		rw->n_frame = 0;
+		rw->frame = rw->prev;
+		rw->cap_frame = rw->cap_prev;
+		rw->n_frame = rw->n_prev;
+		rw->prev = f;
+		rw->cap_prev = c;
+		rw->n_prev = 0;
+		for (size_t j = 0; j < rw->n_frame; j++)
+			rw->frame[j]->seen = rw->gen;
+		return;
 	}
 	rw->last_frame_n = (long)rw->n_frame;
 	rw->last_ts_ms = ts_ms;
