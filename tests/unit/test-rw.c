@@ -183,7 +183,8 @@ static void test_config_refused(void **state)
 		  "cert_file and key_file go together" },
 		{ "remote_write:\n  - url: http://a/\n    external_labels:\n      __x: y\n",
 		  "'__x' is not a label name" },
-		{ "remote_write:\n  - url: http://a/\n  - url: http://a/\n", "http://a/ is there twice" },
+		{ "remote_write:\n  - url: http://a/\n  - url: http://a/\n",
+		  "http://a/ is there twice" },
 		{ "remote_write:\n  url: http://a/\n", "rw.yml:2: remote_write wants a list" },
 		{ "global:\n  scrape_interval: 1m\n", "rw.yml:2: 'global' is not a setting of" },
 		{ "remote_write: [", "rw.yml:" },
@@ -193,7 +194,8 @@ static void test_config_refused(void **state)
 		struct rwcfg c = { .n = 99 };
 		char err[512];
 
-		if (rwcfg_parse("rw.yml", t[i].in, strlen(t[i].in), &c, err, sizeof(err)) != -EINVAL)
+		if (rwcfg_parse("rw.yml", t[i].in, strlen(t[i].in), &c, err, sizeof(err)) !=
+		    -EINVAL)
 			fail_msg("case %zu: accepted", i);
 		if (!strstr(err, t[i].err))
 			fail_msg("case %zu: '%s' does not say '%s'", i, err, t[i].err);
