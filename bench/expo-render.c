@@ -2,9 +2,11 @@
 /*
  * What a scrape of pmumon serve costs to render: a simulated Yitian 710
  * counting every ali_drw event the kernel names on all 16 PMUs, one row
- * per device, with the pack's metrics; one interval read, then its
- * exposition rendered again and again (cli/serve/expo.c, both formats).
- * Prints the series, bytes and the median render time. Run by bench/run.py
+ * per device, with the pack's metrics; one interval read, added to the
+ * counters again and again (cli/serve/acc.c: what the sampler does for
+ * every sample), then its exposition rendered again and again
+ * (cli/serve/expo.c, both formats). Prints the series, bytes and the
+ * median times. Run by bench/run.py
  * --serve, or by hand: build/bench/expo-render [RENDERS]
  */
 #include <pmumon/pmumon.h>
@@ -70,6 +72,9 @@ int main(int argc, char **argv)
 			       .simulated = true,
 			       .interval_s = 1 };
 	struct expo_health h = { .samples = 1 };
+	struct expo_acc *acc = NULL;
+	struct expo_counts *counts = NULL;
+	struct expo_sample es = { .meta = &m, .health = &h };
 	uint64_t *t = calloc((size_t)renders, sizeof(*t));
 
 	pm_diag__init(&d);
@@ -91,8 +96,25 @@ int main(int argc, char **argv)
 	if (pm_session__read(s) < 0 || pm_session__snapshot(s, true, &iv) < 0 ||
 	    pm_session__snapshot(s, false, &tot) < 0)
 		return 1;
+	es.interval = pm_snapshot__report(iv);
+	if (expo_acc_new(&acc) < 0)
+		return 1;
+	for (int i = 0; i < renders; i++) {
+		uint64_t t0 = now_ns();
+
+		expo_counts_unref(counts);
+		counts = NULL;
+		if (expo_acc_add(acc, pm_snapshot__report(iv), pm_snapshot__report(tot), &m,
+				 &counts) < 0)
+			return 1;
+		t[i] = now_ns() - t0;
+	}
+	qsort(t, (size_t)renders, sizeof(*t), cmp_u64);
+	printf("counters: %zu rows added per sample, median %.3f ms (min %.3f, max %.3f)\n",
+	       counts->n, (double)t[renders / 2] / 1e6, (double)t[0] / 1e6,
+	       (double)t[renders - 1] / 1e6);
+	es.counts = counts;
 	for (int f = EXPO_TEXT; f <= EXPO_OPENMETRICS; f++) {
-		struct expo_hold hold = { 0 };
 		struct sbuf b = { 0 };
 		long series = 0;
 
@@ -100,8 +122,7 @@ int main(int argc, char **argv)
 			uint64_t t0 = now_ns();
 
 			b.len = 0;
-			series = expo_render(&b, f, pm_snapshot__report(iv),
-					     pm_snapshot__report(tot), &m, &h, &hold);
+			series = expo_render(&b, f, &es);
 			t[i] = now_ns() - t0;
 		}
 		qsort(t, (size_t)renders, sizeof(*t), cmp_u64);
@@ -110,8 +131,9 @@ int main(int argc, char **argv)
 		       (double)t[renders / 2] / 1e6, (double)t[0] / 1e6,
 		       (double)t[renders - 1] / 1e6);
 		sbuf_free(&b);
-		expo_hold_free(&hold);
 	}
+	expo_counts_unref(counts);
+	expo_acc_free(acc);
 	pm_snapshot__unref(iv);
 	pm_snapshot__unref(tot);
 	pm_session__free(s);

@@ -259,6 +259,8 @@ struct cli_live_args {
 	/* default events this machine cannot count: no row (serve, record: no series
 	 * that never has a value), instead of perf's <not supported> rows (stat, top) */
 	bool leave_out_unsupported_defaults;
+	/* per device, a core PMU's rows per socket too (serve: places never merged away) */
+	bool device_per_socket;
 };
 
 enum {

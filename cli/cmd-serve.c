@@ -276,6 +276,8 @@ static int parse_cmdline(int argc, char **argv, struct serve_args *a)
 	/* a default this machine cannot count would be a series that never has a value */
 	a->live.leave_out_unsupported_defaults = true;
 	a->rw.queue = RW_QUEUE_DEFAULT;
+	/* a place is a label, never merged away: a core PMU's rows per socket too */
+	a->live.device_per_socket = true;
 	r = cli_getopt(argc, argv, &serve_co, &a->count, &a->live, a);
 	if (r)
 		return r;
@@ -633,20 +635,29 @@ static void on_sample(void *arg, const struct cli_sample *smp)
 {
 	struct server *sv = arg;
 	struct cli_sample keep = *smp, old;
+	struct expo_counts *counts = NULL, *old_counts;
 
 	keep.seq = ++sv->published;
 	pm_snapshot__ref(keep.interval);
 	pm_snapshot__ref(keep.total);
+	/* every interval into the counters, scraped or not (NULL: out of memory, a 503) */
+	expo_acc_add(sv->acc, pm_snapshot__report(smp->interval), pm_snapshot__report(smp->total),
+		     &sv->meta, &counts);
+	if (smp->late_ns > sv->interval_ns / 2)
+		atomic_fetch_add(&sv->samples_late, 1);
 	pthread_mutex_lock(&sv->latest_lock);
 	old = sv->latest;
+	old_counts = sv->latest_counts;
 	sv->latest = keep;
+	sv->latest_counts = counts;
 	pthread_mutex_unlock(&sv->latest_lock);
 	cli_sample__release(&old);
+	expo_counts_unref(old_counts);
 	ring_push(sv->ring, smp->interval);
 	if (sv->store)
 		storeq_hook(sv->store, smp); /* the sampler is stopped while it changes */
 	if (sv->rw)
-		rw_hook(sv->rw, smp); /* likewise */
+		rw_hook(sv->rw, smp, counts); /* likewise */
 }
 
 /* Resolved and scheduled on the machine as discovered: every check, nothing changed yet.
@@ -767,7 +778,7 @@ static void server_counting(struct run *rn, const struct serve_args *a, struct s
 	size_t n_names, n_old;
 	struct expo_name *names = copy_names(rn->lv.ctx, &n_names), *old;
 
-	rw_counting(sv->rw); /* what it has of the old counting is rendered with the old names */
+	rw_counting(sv->rw); /* what it has of the old counting is walked with the old meta */
 	pthread_mutex_lock(&sv->lock);
 	old = sv->names;
 	n_old = sv->n_names;
@@ -785,7 +796,7 @@ static void server_counting(struct run *rn, const struct serve_args *a, struct s
 	sv->interval_ns = a->live.interval_ms * NS_PER_MS;
 	sv->max_series = a->max_series;
 	sv->store_path = a->store;
-	expo_hold_free(&sv->hold);
+	expo_acc_restart(sv->acc); /* its series go on where the new rows are the same */
 	for (size_t i = 0; i < 2; i++)
 		sv->render[i].seq = 0;
 	sv->store = store;
@@ -982,17 +993,19 @@ static enum pm_aggr coarser(enum pm_aggr a)
 /* The series of the counting's first sample, rendered now; -1 before it, -ENOMEM. */
 static long first_series(struct run *rn)
 {
+	struct expo_counts *counts = NULL;
 	struct cli_sample smp;
 	long n = -1;
 
-	if (server_latest(&rn->sv, &smp) && smp.seq > rn->built_seq) {
+	if (server_latest(&rn->sv, &smp, &counts) && smp.seq > rn->built_seq) {
 		pthread_mutex_lock(&rn->sv.lock);
-		n = server_render(&rn->sv, EXPO_TEXT, &smp);
+		n = server_render(&rn->sv, EXPO_TEXT, &smp, counts);
 		if (n == 0)
 			n = rn->sv.render[EXPO_TEXT].series;
 		pthread_mutex_unlock(&rn->sv.lock);
 	}
 	cli_sample__release(&smp);
+	expo_counts_unref(counts);
 	return n;
 }
 
@@ -1132,6 +1145,8 @@ static int start(struct run *rn, const struct sockaddr_storage *addr, struct web
 
 	if (r == 0)
 		r = ring_new(RING_SAMPLES, &rn->sv.ring);
+	if (r == 0)
+		r = expo_acc_new(&rn->sv.acc);
 	if (r < 0) {
 		cli_error("cannot set up serving: %s", strerror(-r));
 		return EXIT_FAIL;
@@ -1169,9 +1184,10 @@ static void finish(struct run *rn)
 		sbuf_free(&sv->render[i].body);
 		sbuf_free(&sv->render[i].gz);
 	}
-	expo_hold_free(&sv->hold);
+	expo_acc_free(sv->acc);
 	free_names(sv->names, sv->n_names);
 	cli_sample__release(&sv->latest);
+	expo_counts_unref(sv->latest_counts);
 	for (int i = 0; i < 2; i++)
 		if (rn->hup[i] >= 0)
 			close(rn->hup[i]);

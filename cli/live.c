@@ -128,6 +128,7 @@ int cli_live__machine(struct cli_live *lv, const struct cli_live_args *a, const 
 		.sideband_pci = a->sideband_pci,
 		.reclaim = a->reclaim,
 		.leave_out_unsupported_defaults = a->leave_out_unsupported_defaults,
+		.device_per_socket = a->device_per_socket,
 		.target = a->cpus ? PM_TARGET_CPUS : PM_TARGET_SYSTEM,
 		.cpus = a->cpus
 	};

@@ -180,12 +180,13 @@ static const char *domain_label(struct pm_session *s, enum domain_kind kind, int
 }
 
 /* A counter of an uncore PMU, whose cpumask may span sockets; or of a recording, whose
- * socket is the one its row was recorded on (a stand-in CPU of it, source/replay.c). */
+ * socket is the one its row was recorded on (a stand-in CPU of it, source/replay.c); or
+ * of any PMU, when the session keeps every device's sockets apart. */
 static bool spans_sockets(const struct pm_session *s, const struct pm_counter *c)
 {
 	const struct pm_pmu *p = s->l->inst[c->inst].pmu;
 
-	return !p || p->uncore || p->source == PM_SRC_REPLAY;
+	return !p || p->uncore || p->source == PM_SRC_REPLAY || s->opts.device_per_socket;
 }
 
 /*

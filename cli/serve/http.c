@@ -114,23 +114,24 @@ static int gzip(const struct sbuf *in, struct sbuf *out)
 	return r == Z_STREAM_END ? 0 : -EIO;
 }
 
-bool server_latest(struct server *sv, struct cli_sample *ret)
+bool server_latest(struct server *sv, struct cli_sample *ret, struct expo_counts **ret_counts)
 {
 	pthread_mutex_lock(&sv->latest_lock);
 	*ret = sv->latest;
 	pm_snapshot__ref(ret->interval);
 	pm_snapshot__ref(ret->total);
+	if (ret_counts)
+		*ret_counts = expo_counts_ref(sv->latest_counts);
 	pthread_mutex_unlock(&sv->latest_lock);
 	return ret->seq != 0;
 }
 
-/* The latest sample's exposition in f, rendered if it is newer than the kept one. Under
- * sv->lock. 0, -EAGAIN before the first sample, -ENOMEM. */
 void server_health(struct server *sv, const struct cli_sample *smp, struct expo_health *ret)
 {
 	struct expo_health h = { 0 };
 
 	h.samples = smp->seq;
+	h.samples_late = atomic_load(&sv->samples_late);
 	h.read_s = (double)smp->read_ns / 1e9;
 	h.late_s = (double)smp->late_ns / 1e9;
 	h.last_sample_s = (double)pm_snapshot__report(smp->interval)->wall_ns / 1e9;
@@ -150,30 +151,31 @@ void server_health(struct server *sv, const struct cli_sample *smp, struct expo_
 	*ret = h;
 }
 
-int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp)
+/* The latest sample's exposition in f, rendered if it is newer than the kept one. Under
+ * sv->lock. 0, -EAGAIN before the first sample, -ENOMEM. */
+int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp,
+		  const struct expo_counts *c)
 {
 	struct rendered *rd = &sv->render[f];
 	struct expo_health h;
+	struct expo_sample es = { .interval = pm_snapshot__report(smp->interval),
+				  .counts = c,
+				  .meta = &sv->meta,
+				  .health = &h,
+				  .more = sv->rw ? rw_families : NULL, /* remote write's own */
+				  .more_arg = sv->rw };
 	long n;
 
 	if (rd->seq == smp->seq && rd->body.data)
 		return 0;
+	if (!c)
+		return -ENOMEM; /* the sampler could not add it up */
 	server_health(sv, smp, &h);
 	rd->body.len = 0;
 	rd->body.err = 0;
-	n = expo_render(&rd->body, f, pm_snapshot__report(smp->interval),
-			pm_snapshot__report(smp->total), &sv->meta, &h, &sv->hold);
+	n = expo_render(&rd->body, f, &es);
 	if (n < 0)
 		return (int)n;
-	if (sv->rw) { /* remote write's families, before OpenMetrics's "# EOF" */
-		if (f == EXPO_OPENMETRICS && rd->body.len >= 6)
-			rd->body.len -= 6;
-		rw_expo(sv->rw, &rd->body, f);
-		if (f == EXPO_OPENMETRICS)
-			sbuf_puts(&rd->body, "# EOF\n");
-		if (rd->body.err)
-			return rd->body.err;
-	}
 	rd->seq = smp->seq;
 	rd->series = n;
 	rd->gz_done = false;
@@ -186,16 +188,18 @@ static enum MHD_Result serve_metrics(struct server *sv, struct MHD_Connection *c
 	const char *enc = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Accept-Encoding");
 	enum expo_format f = expo_negotiate(accept);
 	struct rendered *rd = &sv->render[f];
+	struct expo_counts *counts = NULL;
 	struct cli_sample smp;
 	enum MHD_Result ret;
 	int r;
 
-	if (!server_latest(sv, &smp)) {
+	if (!server_latest(sv, &smp, &counts)) {
 		cli_sample__release(&smp);
+		expo_counts_unref(counts);
 		return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
 	}
 	pthread_mutex_lock(&sv->lock);
-	r = server_render(sv, f, &smp);
+	r = server_render(sv, f, &smp, counts);
 	if (r == 0 && expo_accepts_gzip(enc) && !rd->gz_done)
 		rd->gz_done = gzip(&rd->body, &rd->gz) == 0;
 	if (r < 0)
@@ -210,6 +214,7 @@ static enum MHD_Result serve_metrics(struct server *sv, struct MHD_Connection *c
 			     rd->body.data, rd->body.len, NULL);
 	pthread_mutex_unlock(&sv->lock);
 	cli_sample__release(&smp);
+	expo_counts_unref(counts);
 	return ret;
 }
 
@@ -219,7 +224,7 @@ uint64_t server_sample_age_ns(struct server *sv)
 	struct timespec now;
 	uint64_t age = UINT64_MAX;
 
-	if (server_latest(sv, &smp)) {
+	if (server_latest(sv, &smp, NULL)) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		age = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec - smp.published_ns;
 	}
@@ -261,7 +266,7 @@ static enum MHD_Result serve_snapshot(struct server *sv, struct MHD_Connection *
 	size_t len = 0;
 	FILE *f;
 
-	if (!server_latest(sv, &smp)) {
+	if (!server_latest(sv, &smp, NULL)) {
 		cli_sample__release(&smp);
 		return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
 	}

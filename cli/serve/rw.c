@@ -6,11 +6,13 @@
  * format (libsnappy), POSTed by libcurl with the specification's headers.
  *
  * Threads. The sampler's hook (rw_hook) only takes references to the
- * sample into a small inbox and never waits. A feeder thread turns each
- * sample into its series, as /metrics shows them (the exposition rendered
- * and walked: rw_text_walk, the one seam to change when the exposition
- * hands series over directly), and appends them to each target's queue,
- * bounded in samples: when it is full the oldest samples go, counted.
+ * sample and its counters (struct expo_counts, added up by the sampler's
+ * hook for /metrics) into a small inbox and never waits. A feeder thread
+ * walks each sample's exposition (rw_walk: expo_walk with a sink that hands
+ * series over, the same families, labels and values /metrics shows, this
+ * file's own families among them) and appends the series to each target's
+ * queue, bounded in samples: when it is full the oldest samples go,
+ * counted.
  * One sender thread per target takes batches from the head of its queue
  * and sends them, one request at a time: each sample once, in order per
  * series. 5xx, 429 and a failed connection are retried with a doubling
@@ -161,11 +163,17 @@ struct target {
 	time_t noted;
 };
 
+/* A sample handed over, with its counters. */
+struct inbox {
+	struct cli_sample smp;
+	struct expo_counts *counts;
+};
+
 struct rw {
 	struct server *sv;
 	pthread_mutex_t lock; /* targets, counts, inbox */
 	pthread_cond_t inbox_more, inbox_done;
-	struct cli_sample inbox[INBOX];
+	struct inbox inbox[INBOX];
 	size_t in_head, in_n;
 	bool busy; /* the feeder is on a sample it took */
 	bool stop;
@@ -176,8 +184,6 @@ struct rw {
 	size_t n_counts;
 	char instance[300];
 	/* the feeder's */
-	struct expo_hold hold;
-	struct sbuf text;
 	struct rw_series **table;
 	size_t table_cap, table_n;
 	struct rw_series **frame, **prev; /* the series of the last sample, the one before */
@@ -341,18 +347,18 @@ static void forget(struct rw *rw, struct rw_series *s)
 	}
 }
 
-/* rw_text_walk's: one sample line into the frame. */
+/* rw_walk's: one series into the frame. */
 static int on_series(void *arg, const char *name, const struct rw_label *labels, size_t n,
 		     double value)
 {
 	struct walk *w = arg;
 	struct rw *rw = w->rw;
-	struct rw_label all[33];
+	struct rw_label all[RW_MAX_LABELS + 2];
 	struct rw_series *s;
 	size_t k = 0;
 
 	all[k++] = (struct rw_label){ "__name__", name };
-	for (size_t i = 0; i < n && k < 33; i++)
+	for (size_t i = 0; i < n && k < CLI_ARRAY_SIZE(all); i++)
 		if (labels[i].value[0]) /* remote write sends no empty value: absent is the same */
 			all[k++] = labels[i];
 	qsort(all, k, sizeof(all[0]), by_name);
@@ -401,24 +407,32 @@ static void enqueue(struct rw *rw, int64_t ts_ms, bool stale_all)
 }
 
 /* One sample turned into series and queued (the feeder's). */
-static void feed(struct rw *rw, const struct cli_sample *smp)
+static void feed(struct rw *rw, const struct cli_sample *smp, const struct expo_counts *counts)
 {
 	struct server *sv = rw->sv;
 	struct walk w = { .rw = rw };
 	struct expo_health h;
+	struct expo_meta m;
+	char platform[sizeof(sv->platform)];
 	const struct pm_report *iv = pm_snapshot__report(smp->interval);
+	struct expo_sample es = { .interval = iv,
+				  .counts = counts,
+				  .meta = &m,
+				  .health = &h,
+				  .more = rw_families,
+				  .more_arg = rw };
 	int64_t ts_ms = (int64_t)(iv->wall_ns / 1000000);
-	long n;
 
-	rw->text.len = 0;
-	rw->text.err = 0;
+	/* what the HTTP threads read too: the counting's description, the health (the
+	 * counting does not change while a sample of it is in the inbox: rw_counting) */
 	pthread_mutex_lock(&sv->lock);
 	server_health(sv, smp, &h);
-	n = expo_render(&rw->text, EXPO_TEXT, iv, pm_snapshot__report(smp->total), &sv->meta, &h,
-			&rw->hold);
-	if (n >= 0)
-		rw_expo(rw, &rw->text, EXPO_TEXT);
+	m = sv->meta;
+	snprintf(platform, sizeof(platform), "%s", sv->platform);
 	pthread_mutex_unlock(&sv->lock);
+	m.platform = platform;
+	m.names = NULL; /* the plan's (counts->plan), not the walk's */
+	m.n_names = 0;
 	/* the last frame becomes prev */
 	{
 		struct rw_series **f = rw->prev;
@@ -432,11 +446,7 @@ static void feed(struct rw *rw, const struct cli_sample *smp)
 		rw->n_frame = 0;
 	}
 	rw->gen++;
-	if (n >= 0 && !rw->text.err)
-		w.r = (int)CLI_MIN(0,
-				   rw_text_walk(rw->text.data, rw->text.len, on_series, &w, NULL));
-	else
-		w.r = -ENOMEM;
+	w.r = counts ? (int)CLI_MIN(0, rw_walk(&es, on_series, &w)) : -ENOMEM;
 	sbuf_free(&w.key);
 	if (w.r < 0) {
 		/* the sample is lost, counted as the last one's series in every queue; the
@@ -472,19 +482,20 @@ static void *feeder(void *arg)
 
 	pthread_mutex_lock(&rw->lock);
 	for (;;) {
-		struct cli_sample smp;
+		struct inbox in;
 
 		while (!rw->in_n && !rw->stop)
 			pthread_cond_wait(&rw->inbox_more, &rw->lock);
 		if (!rw->in_n)
 			break;
-		smp = rw->inbox[rw->in_head];
+		in = rw->inbox[rw->in_head];
 		rw->in_head = (rw->in_head + 1) % INBOX;
 		rw->in_n--;
 		rw->busy = true;
 		pthread_mutex_unlock(&rw->lock);
-		feed(rw, &smp);
-		cli_sample__release(&smp);
+		feed(rw, &in.smp, in.counts);
+		cli_sample__release(&in.smp);
+		expo_counts_unref(in.counts);
 		pthread_mutex_lock(&rw->lock);
 		rw->busy = false;
 		if (!rw->in_n)
@@ -494,9 +505,9 @@ static void *feeder(void *arg)
 	return NULL;
 }
 
-void rw_hook(struct rw *rw, const struct cli_sample *smp)
+void rw_hook(struct rw *rw, const struct cli_sample *smp, struct expo_counts *counts)
 {
-	struct cli_sample keep = *smp;
+	struct inbox keep = { *smp, NULL };
 
 	pthread_mutex_lock(&rw->lock);
 	if (!rw->n_t) {
@@ -507,8 +518,9 @@ void rw_hook(struct rw *rw, const struct cli_sample *smp)
 		for (size_t i = 0; i < rw->n_t; i++)
 			atomic_fetch_add(&rw->t[i]->counts->dropped, (uint64_t)rw->last_frame_n);
 	} else {
-		pm_snapshot__ref(keep.interval);
-		pm_snapshot__ref(keep.total);
+		pm_snapshot__ref(keep.smp.interval);
+		pm_snapshot__ref(keep.smp.total);
+		keep.counts = expo_counts_ref(counts);
 		rw->inbox[(rw->in_head + rw->in_n) % INBOX] = keep;
 		rw->in_n++;
 		pthread_cond_signal(&rw->inbox_more);
@@ -524,8 +536,6 @@ void rw_counting(struct rw *rw)
 	while (rw->in_n || rw->busy)
 		pthread_cond_wait(&rw->inbox_done, &rw->lock);
 	pthread_mutex_unlock(&rw->lock);
-	/* the feeder waits for a sample, which comes after this: the hold is free to go */
-	expo_hold_free(&rw->hold);
 }
 
 /* ---- the senders ----------------------------------------------------------------- */
@@ -1171,8 +1181,6 @@ void rw_free(struct rw *rw)
 	for (size_t i = 0; i < rw->n_counts; i++)
 		free(rw->counts[i]);
 	free(rw->counts);
-	sbuf_free(&rw->text);
-	expo_hold_free(&rw->hold);
 	pthread_cond_destroy(&rw->inbox_more);
 	pthread_cond_destroy(&rw->inbox_done);
 	pthread_mutex_destroy(&rw->lock);
@@ -1181,30 +1189,7 @@ void rw_free(struct rw *rw)
 
 /* ---- its series ------------------------------------------------------------------ */
 
-/* HELP and TYPE; OpenMetrics names a counter's family without _total (as expo.c). */
-static void family(struct sbuf *b, enum expo_format f, const char *name, const char *type,
-		   const char *help)
-{
-	int n = (int)strlen(name);
-
-	if (f == EXPO_OPENMETRICS && !strcmp(type, "counter"))
-		n -= 6;
-	sbuf_printf(b, "# HELP %.*s %s\n# TYPE %.*s %s\n", n, name, help, n, name, type);
-}
-
-static void url_value(struct sbuf *b, const char *url)
-{
-	for (const char *p = url; *p; p++) {
-		if (*p == '\\' || *p == '"')
-			sbuf_put(b, "\\", 1);
-		if (*p == '\n')
-			sbuf_puts(b, "\\n");
-		else
-			sbuf_put(b, p, 1);
-	}
-}
-
-void rw_expo(struct rw *rw, struct sbuf *b, enum expo_format f)
+long rw_families(void *arg, const struct expo_sink *k)
 {
 	static const struct {
 		const char *name, *help;
@@ -1223,44 +1208,41 @@ void rw_expo(struct rw *rw, struct sbuf *b, enum expo_format f)
 		  "Samples remote write dropped unsent: the queue was full, or serve stopped",
 		  offsetof(struct rw_counts, dropped) },
 	};
+	struct rw *rw = arg;
+	long n = 0;
 
 	if (!rw)
-		return;
+		return 0;
 	pthread_mutex_lock(&rw->lock);
 	if (!rw->n_counts) {
 		pthread_mutex_unlock(&rw->lock);
-		return;
+		return 0;
 	}
-	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
-		family(b, f, fams[k].name, "counter", fams[k].help);
-		for (size_t i = 0; i < rw->n_counts; i++) {
-			sbuf_printf(b, "%s{url=\"", fams[k].name);
-			url_value(b, rw->counts[i]->url);
-			sbuf_printf(b, "\"} %llu\n",
-				    (unsigned long long)atomic_load((
-					    atomic_ullong *)((char *)rw->counts[i] + fams[k].off)));
-		}
+	for (size_t f = 0; f < CLI_ARRAY_SIZE(fams); f++) {
+		k->family(k->ud, fams[f].name, "counter", NULL, fams[f].help);
+		for (size_t i = 0; i < rw->n_counts; i++, n++)
+			k->series(k->ud, fams[f].name, "", "url", rw->counts[i]->url,
+				  (double)atomic_load(
+					  (atomic_ullong *)((char *)rw->counts[i] + fams[f].off)));
 	}
-	family(b, f, "pmumon_remote_write_queue_samples", "gauge",
-	       "Samples waiting in a remote write target's queue (the batch being sent "
-	       "not included)");
-	for (size_t i = 0; i < rw->n_t; i++) {
+	k->family(k->ud, "pmumon_remote_write_queue_samples", "gauge", NULL,
+		  "Samples waiting in a remote write target's queue (the batch being sent "
+		  "not included)");
+	for (size_t i = 0; i < rw->n_t; i++, n++) {
 		struct target *t = rw->t[i];
-		size_t n;
+		size_t q;
 
 		pthread_mutex_lock(&t->lock);
-		n = t->n;
+		q = t->n;
 		pthread_mutex_unlock(&t->lock);
-		sbuf_puts(b, "pmumon_remote_write_queue_samples{url=\"");
-		url_value(b, t->label_url);
-		sbuf_printf(b, "\"} %zu\n", n);
+		k->series(k->ud, "pmumon_remote_write_queue_samples", "", "url", t->label_url,
+			  (double)q);
 	}
-	family(b, f, "pmumon_remote_write_queue_capacity_samples", "gauge",
-	       "The samples a remote write target's queue holds at most (--remote-write.queue)");
-	for (size_t i = 0; i < rw->n_t; i++) {
-		sbuf_puts(b, "pmumon_remote_write_queue_capacity_samples{url=\"");
-		url_value(b, rw->t[i]->label_url);
-		sbuf_printf(b, "\"} %zu\n", rw->t[i]->max);
-	}
+	k->family(k->ud, "pmumon_remote_write_queue_capacity_samples", "gauge", NULL,
+		  "The samples a remote write target's queue holds at most (--remote-write.queue)");
+	for (size_t i = 0; i < rw->n_t; i++, n++)
+		k->series(k->ud, "pmumon_remote_write_queue_capacity_samples", "", "url",
+			  rw->t[i]->label_url, (double)rw->t[i]->max);
 	pthread_mutex_unlock(&rw->lock);
+	return n;
 }

@@ -9,6 +9,7 @@
 #ifndef PMUMON_CLI_SERVE_H
 #define PMUMON_CLI_SERVE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -71,6 +72,7 @@ struct expo_reloads {
 /* What the sampler and the server counted, for the health series. */
 struct expo_health {
 	uint64_t samples;	 /* samples published */
+	uint64_t samples_late;	 /* of them, read more than half an interval late */
 	double read_s;		 /* the last sample's read and snapshot time */
 	double late_s;		 /* how late after its deadline the last read started */
 	double last_sample_s;	 /* wall clock of the last sample, seconds since the epoch */
@@ -82,29 +84,132 @@ struct expo_health {
 };
 
 /*
- * What the renders of one session's samples keep: the values held so that
- * counters never go down (a scaled estimate can drop when a multiplexed
- * event's running share changes), and each row's labels, made once. Kept
- * across renders of successive samples (in sample order).
+ * What each row of a counting is exported as (plan.c), decided on its
+ * first sample: its kind, the factor to base units, its labels
+ * ('{metric="...",channel="3"' without the closing brace; "" for none),
+ * and the families the rows fall in, in the order they are shown. A ratio
+ * row is in two families: its numerator's (fam) and its denominator's.
+ * Immutable once made; shared by reference between the sampler thread and
+ * the HTTP threads.
  */
-struct expo_hold {
-	double *last; /* per row of the totals report */
-	size_t n;
-	uint64_t held;	  /* how many times a value was held */
-	char **labels[2]; /* per row of the interval [0] and totals [1] reports */
-	char **family[2]; /* a metric row's family name, per row likewise */
-	size_t n_labels[2];
+enum expo_kind {
+	EXPO_COUNT,  /* an event's count: pmumon_event_total */
+	EXPO_VALUE,  /* an event's current value (.snapshot): pmumon_event_value, a gauge */
+	EXPO_RATE,   /* a metric per second: value x interval added */
+	EXPO_RATIO,  /* a ratio of counted amounts: numerator and denominator added */
+	EXPO_AMOUNT, /* a metric that is an amount of its interval: its values added */
+	EXPO_MEAN,   /* anything else: value x interval added, "_seconds_total" */
 };
-void expo_hold_free(struct expo_hold *h);
+struct expo_plan_row {
+	enum expo_kind kind;
+	double factor; /* the value (or numerator) times this is in base units */
+	char *labels;
+	size_t fam; /* its family (a ratio's numerator's) */
+};
+struct expo_family {
+	char *name;
+	const char *type; /* "counter" or "gauge" */
+	char *help;
+	size_t *rows, n_rows; /* the plan's rows it shows, in order */
+	bool den;	      /* a ratio's denominator: its rows show their den */
+};
+struct expo_plan {
+	atomic_uint refs;
+	struct expo_plan_row *rows;
+	size_t n_rows;
+	struct expo_family *fams;
+	size_t n_fams, cap_fams;
+};
+int expo_plan_new(const struct pm_report *rep, const struct expo_meta *m, struct expo_plan **ret);
+struct expo_plan *expo_plan_ref(struct expo_plan *p);
+void expo_plan_unref(struct expo_plan *p);
+/* ',name="value"' (or '{name=...' when *first) into b, the value escaped as both formats
+ * want: backslash, double quote, newline. */
+void expo_put_label(struct sbuf *b, bool *first, const char *name, const char *value);
+/* pmumon_ + name in snake_case + suffix ("DF_CH0_GBps", "_bytes_total"). */
+void expo_metric_name(char *buf, size_t size, const char *name, const char *suffix);
 
 /*
- * The exposition of one sample (its interval and totals snapshots' reports)
- * into b: every family with HELP and TYPE (and UNIT in OpenMetrics), then
- * "# EOF" in OpenMetrics. Returns the number of series written, or -ENOMEM.
+ * The counters of one sample (acc.c): per row of its plan, the amount (a
+ * ratio's numerator) and a ratio's denominator in base units since serve
+ * started, the seconds its counters were enabled and ran, and the seconds
+ * of intervals it had no value (uncounted); seen once it had one. Never
+ * less than the sample before's for the same series, across rebuilds of
+ * the counting. Immutable, shared by reference.
  */
-long expo_render(struct sbuf *b, enum expo_format f, const struct pm_report *interval,
+struct expo_count {
+	double amount, den;
+	uint64_t running_ns, enabled_ns, uncounted_ns;
+	bool seen;
+};
+struct expo_counts {
+	atomic_uint refs;
+	struct expo_plan *plan;
+	size_t n;
+	uint64_t held;	     /* times a counter held instead of going down, since serve started */
+	uint64_t sampled_ns; /* the intervals' lengths added, by the counting's own clock */
+	struct expo_count v[];
+};
+struct expo_counts *expo_counts_ref(struct expo_counts *c);
+void expo_counts_unref(struct expo_counts *c);
+
+/*
+ * The counters, kept by series (family and labels) for serve's whole run:
+ * the sampler thread hands each sample (its interval and its totals since
+ * the counting began: expo_acc_add, 0, -EINVAL when they are not one
+ * session's, -ENOMEM) and gets the counts to publish with it: amounts from
+ * the totals (a rotated event may have no value in an interval), gaps
+ * from the interval. expo_acc_restart: a new counting (a reload, a device
+ * back) is coming; its rows are mapped to their series on its first
+ * sample, and series it shares with the ones before go on from there.
+ */
+struct expo_acc;
+int expo_acc_new(struct expo_acc **ret);
+void expo_acc_free(struct expo_acc *a);
+void expo_acc_restart(struct expo_acc *a);
+int expo_acc_add(struct expo_acc *a, const struct pm_report *interval,
 		 const struct pm_report *total, const struct expo_meta *m,
-		 const struct expo_health *h, struct expo_hold *hold);
+		 struct expo_counts **ret);
+
+/* What one sample's exposition shows. */
+struct expo_sink;
+struct expo_sample {
+	const struct pm_report *interval; /* the last interval: flags, current values */
+	const struct expo_counts *counts;
+	const struct expo_meta *meta;
+	const struct expo_health *health;
+	/* families of another part of serve (remote write's), walked after the exposition's
+	 * own to the same sink: it returns the number of series it gave; NULL: none */
+	long (*more)(void *arg, const struct expo_sink *k);
+	void *more_arg;
+};
+
+/*
+ * The exposition's families and series, in order, to a sink: the text
+ * formats (expo_render) and remote write take them alike. labels as in
+ * expo_plan_row (extra: one more label, or NULL). A value in seconds that
+ * is a whole number of nanoseconds goes to seconds_ns when the sink has
+ * it (the text formats print it exactly, without a float's formatting),
+ * else to series. The sample's `more` families come last (before
+ * OpenMetrics's "# EOF", which expo_render writes). expo_walk returns the
+ * number of series.
+ */
+struct expo_sink {
+	void (*family)(void *ud, const char *name, const char *type, const char *unit,
+		       const char *help);
+	void (*series)(void *ud, const char *name, const char *labels, const char *extra,
+		       const char *extra_value, double v);
+	void (*seconds_ns)(void *ud, const char *name, const char *labels, uint64_t ns);
+	void *ud;
+};
+long expo_walk(const struct expo_sample *s, const struct expo_sink *sink);
+
+/*
+ * The exposition of one sample into b: every family with HELP and TYPE (and
+ * UNIT in OpenMetrics), then "# EOF" in OpenMetrics. Returns the number of
+ * series written, or -ENOMEM.
+ */
+long expo_render(struct sbuf *b, enum expo_format f, const struct expo_sample *s);
 
 /*
  * --web.config.file (webconfig.c): the exporter-toolkit's format, the TLS
@@ -253,19 +358,26 @@ int rwcfg_add_url(struct rwcfg *c, const char *url);
 bool rw_target_same(const struct rw_target *a, const struct rw_target *b);
 
 /*
- * The seam between the exposition and remote write: each sample line of a
- * text exposition (format 0.0.4, as expo_render writes it) as the family's
- * name, its labels (unescaped, NUL-terminated) and its value, handed to fn
- * (which returns 0 or -errno to stop). The number of samples, -EINVAL for a
- * line that is not one (its number, from 1, in *ret_line), -ENOMEM, or fn's
- * error.
+ * The seam between the exposition and remote write (rwwalk.c): the series
+ * of one sample as expo_walk gives them, each as its family's name, its
+ * labels (unescaped, NUL-terminated, in the exposition's order, an extra
+ * one last) and its value, handed to fn (which returns 0, or -errno to stop
+ * the walk: the sink takes no series after that). rw_walk: the number of
+ * series, -EINVAL for labels that are not of the form below (a bug: said by
+ * nothing but the result), -ENOMEM, or fn's error.
+ * rw_labels_parse: an exposition's labels string ('{name="value",...'
+ * without the closing brace, "" for none: expo_plan_row's) as at most max
+ * pairs pointing into scratch (room for strlen(labels) + 1): their number,
+ * or -EINVAL (labels left untouched).
  */
 struct rw_label {
 	const char *name, *value;
 };
 typedef int (*rw_sample_fn)(void *arg, const char *name, const struct rw_label *labels,
 			    size_t n_labels, double value);
-long rw_text_walk(const char *text, size_t len, rw_sample_fn fn, void *arg, size_t *ret_line);
+long rw_walk(const struct expo_sample *s, rw_sample_fn fn, void *arg);
+#define RW_MAX_LABELS 32
+long rw_labels_parse(const char *labels, char *scratch, struct rw_label *ret_labels, size_t max);
 
 /* The live page's files, built into pmumon (web-assets.c, generated). */
 struct web_asset {

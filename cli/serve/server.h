@@ -31,7 +31,6 @@ enum { HTTP_404, HTTP_405, HTTP_413, HTTP_503, HTTP__N };
 struct server {
 	pthread_mutex_t lock; /* the fields up to latest_lock */
 	struct rendered render[2];
-	struct expo_hold hold; /* of the current counting: a rebuild starts it again */
 	struct expo_meta meta;
 	char platform[128];
 	struct expo_name *names; /* meta's: the packs' neutral names, copied */
@@ -44,23 +43,29 @@ struct server {
 	struct expo_reloads reloads;
 	struct rw *rw; /* --remote-write (rw.h), or NULL; set before the first sample */
 
-	pthread_mutex_t latest_lock; /* latest */
-	struct cli_sample latest;    /* seq counts every sample since serve started */
+	pthread_mutex_t latest_lock;	   /* latest, latest_counts */
+	struct cli_sample latest;	   /* seq counts every sample since serve started */
+	struct expo_counts *latest_counts; /* its counters (NULL: out of memory) */
 
-	uint64_t published; /* the sampler thread's (hook) */
-	struct ring *ring;  /* its own lock */
+	uint64_t published;	    /* the sampler thread's (hook), and: */
+	struct expo_acc *acc;	    /* the counters' sums (restarted, not reset, by a rebuild) */
+	atomic_ullong samples_late; /* read more than half an interval late */
+	struct ring *ring;	    /* its own lock */
 	atomic_ullong http_errors[HTTP__N];
 	char no_body, had_body; /* their addresses mark a request */
 };
 
-/* The latest sample, references taken (cli_sample__release): false before the first. */
-bool server_latest(struct server *sv, struct cli_sample *ret);
+/* The latest sample, references taken (cli_sample__release), and its counters when
+ * ret_counts is not NULL (a reference: expo_counts_unref): false before the first. */
+bool server_latest(struct server *sv, struct cli_sample *ret, struct expo_counts **ret_counts);
 /* How long ago the latest sample was published; UINT64_MAX before the first. */
 uint64_t server_sample_age_ns(struct server *sv);
-/* smp's exposition in format f, kept in sv->render[f] (unless it is there already);
- * under sv->lock. 0, -ENOMEM. */
-int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp);
-/* What the health series of smp's exposition say (under sv->lock). */
+/* smp's exposition (its counters c) in format f, kept in sv->render[f] (unless it is
+ * there already); under sv->lock. 0, -ENOMEM. */
+int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp,
+		  const struct expo_counts *c);
+/* What the health series of smp's exposition say (under sv->lock): the one place they are
+ * gathered, for /metrics and remote write alike. */
 void server_health(struct server *sv, const struct cli_sample *smp, struct expo_health *ret);
 
 /*

@@ -552,6 +552,14 @@ struct pm_session_opts {
 	 * their <not supported> rows either way.
 	 */
 	bool leave_out_unsupported_defaults;
+	/*
+	 * PM_AGGR_DEVICE: a core PMU's counters (cpu, msr) give a row per
+	 * socket, as those of an uncore PMU whose cpumask spans sockets do,
+	 * not one row for the whole machine, so that no place is merged away
+	 * (serve: an EPYC's effective frequency per socket). perf's --no-merge
+	 * keeps one row per core PMU; stat does too.
+	 */
+	bool device_per_socket;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
@@ -727,6 +735,13 @@ struct pm_row {
 	unsigned shadow;
 	/* the attr's exclude_* bits perf pairs a comment's inputs by (PM_SHADOW_CTX_*) */
 	unsigned shadow_ctx;
+	/*
+	 * A metric that is a ratio of two amounts (PM_ROW_RATIO: a hit or miss
+	 * ratio, CPI; not a rate over duration_time): value = num / den, the
+	 * ScaleUnit on num. Summed over intervals, the parts give the ratio of
+	 * any stretch of time. Only with PM_ROW_RATIO do they mean anything.
+	 */
+	double num, den;
 };
 
 /* pm_row.shadow: perf 6.1's stat_type of an event, and "any other event". */
@@ -785,6 +800,11 @@ enum {
 	/* this machine cannot count the event (the kernel has no such event or PMU, as
 	 * cycles on a VM without a virtual PMU): perf's <not supported>; with NOT_COUNTED */
 	PM_ROW_UNSUPPORTED = 1 << 11,
+	/* what a metric is (its formula's dimension), not a doubt: an amount of its
+	 * interval (a count, bytes: intervals add up), as event rows are but for
+	 * PM_ROW_SNAPSHOT; a ratio with its parts in pm_row.num and den */
+	PM_ROW_AMOUNT = 1 << 12,
+	PM_ROW_RATIO = 1 << 13,
 };
 
 /* The flags that say a value is less than it seems (each shown in every output). */

@@ -55,6 +55,16 @@ struct pm_metric {
 	/* its rows' name where the list holds its name once per PMU family (a hybrid's
 	 * "IpCall (cpu_core)" and "IpCall (cpu_atom)"), NULL: the definition's; owned */
 	char *label;
+	/*
+	 * Its dimension (classify): the degree in time of its value (1: an
+	 * amount that grows with the interval, a count or bytes; 0: a rate, a
+	 * ratio, a share; PM_EXPR_NO_DEGREE: neither), the same counting only
+	 * what counters count (duration_time as 0), and whether it is a ratio
+	 * of two amounts that count something (misses / accesses, cycles /
+	 * instructions: pm_row.num and den), not a rate over duration_time.
+	 */
+	int degree, count_degree;
+	bool ratio;
 };
 
 /* A name=value constant for metrics (--define ddrc_freq=1.6e9). */

@@ -59,7 +59,14 @@ struct pm_expr {
 	size_t n_code, cap_code;
 	struct ref *refs;
 	size_t n_refs, cap_refs;
+	/* a ratio (find_ratio): factor * code[num_at, num_end) / code[num_end, den_end),
+	 * two subtrees of the program; ratio false: none */
+	bool ratio;
+	size_t num_at, num_end, den_end;
+	double factor;
 };
+
+static void find_ratio(struct pm_expr *e);
 
 /* ---- tokens ---------------------------------------------------------------------- */
 
@@ -531,6 +538,7 @@ int pm_expr__compile(const char *text, pm_expr_resolve_fn resolve, void *userdat
 		pm_expr__free(p.e);
 		return p.r;
 	}
+	find_ratio(p.e);
 	*ret_expr = p.e;
 	return 0;
 }
@@ -549,6 +557,11 @@ int pm_expr__copy(const struct pm_expr *e, struct pm_expr **ret_expr)
 	}
 	memcpy(c->code, e->code, e->n_code * sizeof(*c->code));
 	c->n_code = c->cap_code = e->n_code;
+	c->ratio = e->ratio;
+	c->num_at = e->num_at;
+	c->num_end = e->num_end;
+	c->den_end = e->den_end;
+	c->factor = e->factor;
 	c->cap_refs = e->n_refs + 1;
 	for (; c->n_refs < e->n_refs; c->n_refs++) {
 		c->refs[c->n_refs] = e->refs[c->n_refs];
@@ -622,13 +635,14 @@ static double int_op(enum op op, double a, double b)
 	}
 }
 
-double pm_expr__eval(const struct pm_expr *e, const double *slots)
+/* The value of the program code[0, n): a whole program or one of its subtrees. */
+static double eval_code(const struct insn *code, size_t n, const double *slots)
 {
 	double st[STACK_MAX];
 	size_t sp = 0;
 
-	for (size_t i = 0; i < e->n_code; i++) {
-		const struct insn *in = &e->code[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct insn *in = &code[i];
 		double a, b, c;
 
 		switch (in->op) {
@@ -690,6 +704,11 @@ double pm_expr__eval(const struct pm_expr *e, const double *slots)
 	return sp == 1 ? st[0] : NAN;
 }
 
+double pm_expr__eval(const struct pm_expr *e, const double *slots)
+{
+	return eval_code(e->code, e->n_code, slots);
+}
+
 /* metric.py ParsePerfJson(): an event name is what the regex
  * [a-zA-Z][^-+/\* \\\(\),]*(?:\\.[^-+/\* \\\(\),]*)* matches. */
 static bool ends_perf_name(char c)
@@ -725,4 +744,170 @@ int pm_expr__perf_escapes(const char *text, char **ret)
 	}
 	*ret = b.s ? pm_strbuf__steal(&b) : strdup("");
 	return *ret ? 0 : -ENOMEM;
+}
+
+/* ---- parts and dimensions -------------------------------------------------------- */
+
+/* How many values an instruction takes off the stack (it always leaves one). */
+static int arity(enum op op)
+{
+	switch (op) {
+	case OP_NUM:
+	case OP_SLOT:
+		return 0;
+	case OP_NEG:
+		return 1;
+	case OP_SELECT:
+		return 3;
+	default:
+		return 2;
+	}
+}
+
+/* Where the subtree that ends at code[end - 1] (its root) begins. */
+static size_t subtree_start(const struct insn *code, size_t end)
+{
+	size_t i = end;
+	int need = 1;
+
+	while (need > 0 && i > 0) {
+		i--;
+		need += arity(code[i].op) - 1;
+	}
+	return i;
+}
+
+static bool has_slot(const struct insn *code, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (code[i].op == OP_SLOT)
+			return true;
+	return false;
+}
+
+/*
+ * The ratio inside e, if there is one: the program without constant factors
+ * (x * 64, x / 1e6: subtrees with no name in them) is a / b or d_ratio(a,
+ * b). perf's hit ratios, CPI and shares have that shape; so do the rates
+ * (bytes / duration_time), whose parts the caller tells apart by what the
+ * denominator counts.
+ */
+static void find_ratio(struct pm_expr *e)
+{
+	size_t at = 0, end = e->n_code;
+	double factor = 1;
+
+	e->ratio = false;
+	while (end > at) {
+		const struct insn *root = &e->code[end - 1];
+		size_t right, left;
+
+		if (root->op != OP_MUL && root->op != OP_DIV && root->op != OP_DRATIO)
+			return;
+		right = subtree_start(e->code, end - 1);
+		left = subtree_start(e->code, right);
+		if (root->op != OP_DRATIO && !has_slot(e->code, right, end - 1)) {
+			double c = eval_code(e->code + right, end - 1 - right, NULL);
+
+			if (!isfinite(c) || c == 0)
+				return;
+			factor = root->op == OP_MUL ? factor * c : factor / c;
+			end = right; /* the left subtree [left, right) */
+			at = left;
+			continue;
+		}
+		if (root->op == OP_MUL && !has_slot(e->code, left, right)) {
+			double c = eval_code(e->code + left, right - left, NULL);
+
+			if (!isfinite(c) || c == 0)
+				return;
+			factor *= c;
+			at = right;
+			end -= 1; /* the right subtree [right, end - 1) */
+			continue;
+		}
+		if (root->op == OP_MUL)
+			return;
+		e->ratio = true;
+		e->num_at = left;
+		e->num_end = right;
+		e->den_end = end - 1;
+		e->factor = factor;
+		return;
+	}
+}
+
+bool pm_expr__is_ratio(const struct pm_expr *e)
+{
+	return e->ratio;
+}
+
+bool pm_expr__eval_ratio(const struct pm_expr *e, const double *slots, double *ret_num,
+			 double *ret_den)
+{
+	if (!e->ratio) {
+		*ret_num = *ret_den = NAN;
+		return false;
+	}
+	*ret_num = e->factor * eval_code(e->code + e->num_at, e->num_end - e->num_at, slots);
+	*ret_den = eval_code(e->code + e->num_end, e->den_end - e->num_end, slots);
+	return true;
+}
+
+/* Two degrees that must agree (a + b, min(a, b), either branch of an if). */
+static int same_degree(int a, int b)
+{
+	return a == b ? a : PM_EXPR_NO_DEGREE;
+}
+
+int pm_expr__degree(const struct pm_expr *e, enum pm_expr_part part, const int *slot_degree)
+{
+	int st[STACK_MAX];
+	size_t sp = 0, from = 0, to = e->n_code;
+
+	if (part != PM_EXPR_WHOLE && !e->ratio)
+		return PM_EXPR_NO_DEGREE;
+	if (part == PM_EXPR_NUM)
+		from = e->num_at, to = e->num_end;
+	else if (part == PM_EXPR_DEN)
+		from = e->num_end, to = e->den_end;
+	for (size_t i = from; i < to; i++) {
+		const struct insn *in = &e->code[i];
+		int a, b, c;
+
+		switch (in->op) {
+		case OP_NUM:
+			st[sp++] = 0;
+			continue;
+		case OP_SLOT:
+			st[sp++] = slot_degree[in->slot];
+			continue;
+		case OP_NEG:
+			continue;
+		case OP_SELECT:
+			b = st[--sp];
+			sp--; /* the condition: any dimension */
+			st[sp - 1] = same_degree(st[sp - 1], b);
+			continue;
+		default:
+			break;
+		}
+		b = st[--sp];
+		a = st[sp - 1];
+		if (a == PM_EXPR_NO_DEGREE || b == PM_EXPR_NO_DEGREE)
+			c = PM_EXPR_NO_DEGREE;
+		else if (in->op == OP_MUL)
+			c = a + b;
+		else if (in->op == OP_DIV || in->op == OP_DRATIO)
+			c = a - b;
+		else if (in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MIN ||
+			 in->op == OP_MAX)
+			c = same_degree(a, b);
+		else if (in->op == OP_LT || in->op == OP_GT)
+			c = 0; /* a truth: a plain number */
+		else
+			c = PM_EXPR_NO_DEGREE; /* %, |, &, ^ of amounts */
+		st[sp - 1] = c;
+	}
+	return sp == 1 ? st[0] : PM_EXPR_NO_DEGREE;
 }

@@ -61,6 +61,35 @@ const char *pm_expr__ref(const struct pm_expr *e, size_t i, enum pm_expr_ref *re
  */
 int pm_expr__perf_escapes(const char *text, char **ret);
 
+/*
+ * Ratios. A compiled expression that is, but for constant factors (x * 64,
+ * x / 1e6), a / b or d_ratio(a, b) is a ratio of two parts: num = factor
+ * * a and den = b, value = num / den (d_ratio: 0 where den is 0). Summed
+ * over intervals, the parts give the ratio of any stretch of time — what an
+ * exporter's counters need (a miss ratio over 5 minutes is misses over
+ * accesses, not the mean of per-second ratios). pm_expr__eval_ratio: the
+ * parts for the slots' values; false and NaN both when e is no ratio.
+ */
+bool pm_expr__is_ratio(const struct pm_expr *e);
+bool pm_expr__eval_ratio(const struct pm_expr *e, const double *slots, double *ret_num,
+			 double *ret_den);
+
+/*
+ * Dimensions. Given each slot's degree in some quantity (time: an event's
+ * count and duration_time grow with the interval, degree 1; a constant 0),
+ * the degree of the whole expression or of a ratio's part: a * b adds, a /
+ * b subtracts, a + b, min, max and the branches of an if must agree;
+ * comparisons are plain numbers. PM_EXPR_NO_DEGREE where they do not agree
+ * (a + duration_time * a), for %, |, &, ^, and for a part of no ratio.
+ */
+#define PM_EXPR_NO_DEGREE (-1000)
+enum pm_expr_part {
+	PM_EXPR_WHOLE,
+	PM_EXPR_NUM,
+	PM_EXPR_DEN,
+};
+int pm_expr__degree(const struct pm_expr *e, enum pm_expr_part part, const int *slot_degree);
+
 /* Parse only (no slots): 0 or -EINVAL with the position in reterr. */
 int pm_expr__check(const char *text, struct pm_diag *reterr);
 

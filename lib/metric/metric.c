@@ -281,6 +281,53 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 	return bind_event(b, &l->metrics[b->metric], name);
 }
 
+/* A slot's degree in time (time: duration_time counts) or in counts only. */
+static int slot_degree(const struct pm_evlist *l, const struct pm_metric_slot *sl, bool time)
+{
+	switch (sl->kind) {
+	case PM_SLOT_EVENT:
+		return l->ev[sl->idx].snapshot ? 0 : 1; /* a current value does not grow */
+	case PM_SLOT_METRIC:
+		return time ? l->metrics[sl->idx].degree : l->metrics[sl->idx].count_degree;
+	case PM_SLOT_DURATION:
+	case PM_SLOT_USER_TIME:
+	case PM_SLOT_SYSTEM_TIME:
+		return time ? 1 : 0;
+	default:
+		return 0; /* constants, source_count, #literals */
+	}
+}
+
+/*
+ * m's dimension (pm_metric.degree, count_degree, ratio) from its slots',
+ * once its inputs are compiled: 0, or -ENOMEM.
+ */
+static int classify(const struct pm_evlist *l, struct pm_metric *m)
+{
+	int *time = calloc(m->n_slots + 1, sizeof(*time));
+	int *count = calloc(m->n_slots + 1, sizeof(*count));
+
+	if (!time || !count) {
+		free(time);
+		free(count);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < m->n_slots; k++) {
+		time[k] = slot_degree(l, &m->slots[k], true);
+		count[k] = slot_degree(l, &m->slots[k], false);
+	}
+	m->degree = pm_expr__degree(m->expr, PM_EXPR_WHOLE, time);
+	m->count_degree = pm_expr__degree(m->expr, PM_EXPR_WHOLE, count);
+	/* parts summed per device would not be the device sums' ratio */
+	m->ratio = !m->def->sum_of_devices && m->degree == 0 &&
+		   pm_expr__degree(m->expr, PM_EXPR_NUM, time) == 1 &&
+		   pm_expr__degree(m->expr, PM_EXPR_DEN, time) == 1 &&
+		   pm_expr__degree(m->expr, PM_EXPR_DEN, count) == 1;
+	free(time);
+	free(count);
+	return 0;
+}
+
 static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, struct pm_diag *err,
 		      size_t *ret_idx)
 {
@@ -345,6 +392,9 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 		return r;
 	}
 	m->expr = e;
+	r = classify(l, m);
+	if (r < 0)
+		return r;
 	*ret_idx = b.metric;
 	return 0;
 }
@@ -560,6 +610,9 @@ static int copy_metric(struct pm_evlist *l, size_t m, const char *cgroup, size_t
 	*c = (struct pm_metric){ .def = l->metrics[m].def,
 				 .scale = l->metrics[m].scale,
 				 .missing = l->metrics[m].missing,
+				 .degree = l->metrics[m].degree,
+				 .count_degree = l->metrics[m].count_degree,
+				 .ratio = l->metrics[m].ratio,
 				 .n_slots = l->metrics[m].n_slots,
 				 .cap_slots = l->metrics[m].n_slots + 1 };
 	c->unit = pm_strdup0(l->metrics[m].unit);
@@ -1135,6 +1188,20 @@ static void no_value(const struct pm_metric *m, const double *vals, struct pm_ro
 	row->flags |= known ? PM_ROW_UNDEFINED : PM_ROW_NOT_COUNTED;
 }
 
+/* A ratio's parts, in the unit of its value (the ScaleUnit on the numerator): PM_ROW_RATIO
+ * where both are numbers (0 / 0 too: an interval with nothing to divide adds nothing). */
+static void ratio_parts(const struct pm_metric *m, const double *vals, struct pm_row *row)
+{
+	double num, den;
+
+	pm_expr__eval_ratio(m->expr, vals, &num, &den);
+	if (isfinite(num) && isfinite(den)) {
+		row->num = num * m->scale;
+		row->den = den;
+		row->flags |= PM_ROW_RATIO;
+	}
+}
+
 /* After the event rows' values: the metric rows', in order (a metric's inputs come first). */
 void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struct pm_row *rows)
 {
@@ -1148,7 +1215,9 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 		row->running = NAN;
 		row->enabled_ns = row->running_ns = 0;
 		row->covered = row->instances = 0;
-		row->flags = PM_ROW_METRIC | (m->def->approximate ? PM_ROW_APPROXIMATE : 0);
+		row->num = row->den = NAN;
+		row->flags = PM_ROW_METRIC | (m->def->approximate ? PM_ROW_APPROXIMATE : 0) |
+			     (m->degree == 1 ? PM_ROW_AMOUNT : 0);
 		if (m->def->sum_of_devices) {
 			for (size_t k = 0; k < m->n_slots; k++)
 				if (mr->in[k] != SIZE_MAX && m->slots[k].kind == PM_SLOT_EVENT)
@@ -1197,6 +1266,8 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 				take_input(row, &rows[mr->in[k]]);
 			}
 			v = pm_expr__eval(m->expr, s->rows->mvals) * m->scale;
+			if (m->ratio)
+				ratio_parts(m, s->rows->mvals, row);
 		}
 		row->value = v;
 		if (!isfinite(v)) {

@@ -16,6 +16,7 @@ import signal
 import socket
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -109,6 +110,7 @@ class ServeCgroups(unittest.TestCase):
     def test_a_series_per_cgroup(self):
         srv = Server('amdzen2:clock=real', '-I', '100', '-e', 'cpu-clock', '-M', 'CPI',
                      '--for-each-cgroup', 'user.slice,system.slice')
+        cpi_name = 'pmumon_cpi_numerator_total'  # a ratio's parts: its numerator's series
         try:
             deadline = time.time() + 10
             while True:
@@ -116,7 +118,7 @@ class ServeCgroups(unittest.TestCase):
                 s = samples(text)  # one value per name and label set: no duplicate series
                 clock = {dict(k[1]).get('cgroup'): v
                          for k, v in pick(s, 'pmumon_event_total', event='cpu-clock').items()}
-                cpi = {k: v for k, v in s.items() if ('metric', 'CPI') in k[1]}
+                cpi = {k: v for k, v in s.items() if k[0] == cpi_name}
                 taken = sum(pick(s, 'pmumon_samples_total').values())
                 if (taken >= 5 and len(cpi) == 2) or time.time() > deadline:
                     break  # a few intervals in: each cgroup's counts well under way
@@ -126,7 +128,8 @@ class ServeCgroups(unittest.TestCase):
             # each counter read a moment after the one before)
             self.assertLess(abs(clock['system.slice'] / clock['user.slice'] - 2), 0.2, clock)
             self.assertEqual({dict(k[1])['cgroup'] for k in cpi}, {'user.slice', 'system.slice'})
-            a, b = cpi.values()  # a ratio: the same in both, but for the reads' moments
+            # a ratio: the same in both, but for the reads' moments
+            a, b = (v / s[('pmumon_cpi_denominator_total', k[1])] for k, v in cpi.items())
             self.assertLess(abs(a - b) / a, 0.05, cpi)
         finally:
             srv.stop()
@@ -139,8 +142,10 @@ class Serve(unittest.TestCase):
         cls.scn = os.path.join(cls.tmp, 'flat.scn')
         with open(cls.scn, 'w') as f:
             f.write(FLAT)
+        # per device (serve's default): each row one counter, so that its amounts over its
+        # own enabled time are the truth exactly, however late each read on a loaded machine
         cls.srv = Server('yitian710:clock=real,scenario=' + cls.scn, '-I', '100',
-                         '--per-channel', '-e', 'ali_drw/hif_rd/', '-e', 'ali_drw/hif_wr/',
+                         '-e', 'ali_drw/hif_rd/', '-e', 'ali_drw/hif_wr/',
                          '-M', 'ddr_read_bandwidth.all')
 
     @classmethod
@@ -148,43 +153,55 @@ class Serve(unittest.TestCase):
         cls.srv.stop()
         shutil.rmtree(cls.tmp)
 
-    def test_counters_and_gauges_equal_the_truth(self):
-        time.sleep(0.3)
-        t0 = time.time()
+    def increase(self, wait=0.8):
+        """Two scrapes wait seconds apart."""
         s0 = samples(self.srv.metrics()[1])
-        time.sleep(1.0)
-        s1 = samples(self.srv.metrics()[1])
-        t1 = time.time()
-        reads = pick(s1, 'pmumon_event_total', event='ali_drw/hif_rd/')
-        self.assertEqual(len(reads), 8)  # one per channel, labelled
-        for key, v1 in reads.items():
-            labels = dict(key[1])
-            self.assertIn('channel', labels)
-            self.assertIn('die', labels)
-            # the counters grow at the truth's rate: between the samples the
-            # scrapes saw (one interval of 100 ms either way of the wall time)
-            rate = (v1 - s0[key]) / (t1 - t0)
-            self.assertTrue(abs(rate - READ_BPS / 64) <= 0.15 * READ_BPS / 64, (key, rate))
-        gauges = pick(s1, 'pmumon_memory_read_bytes_per_second')
-        self.assertEqual(len(gauges), 8)
-        for key, v in gauges.items():
-            self.assertTrue(abs(v - READ_BPS) <= 0.01 * READ_BPS, (key, v))
-        # every counted event ran the whole interval: its running ratio says so
-        for v in pick(s1, 'pmumon_event_running_ratio').values():
-            self.assertTrue(abs(v - 1) <= 1e-9)
+        time.sleep(wait)
+        return s0, samples(self.srv.metrics()[1])
 
-    def test_counters_grow_at_the_truth_between_samples(self):
-        # by the samples' own clock (the simulated machine's), exactly
-        ts = ('pmumon_last_sample_timestamp_seconds', frozenset())
-        s0 = samples(self.srv.metrics()[1])
-        time.sleep(0.8)
-        s1 = samples(self.srv.metrics()[1])
-        self.assertEqual(s1[('pmumon_interval_seconds', frozenset())], 0.1)
-        dt = s1[ts] - s0[ts]
-        self.assertGreater(dt, 0.5)
-        for key, v in pick(s1, 'pmumon_event_total', event='ali_drw/hif_rd/').items():
-            rate = (v - s0[key]) / dt
-            self.assertTrue(abs(rate - READ_BPS / 64) <= 0.01 * READ_BPS / 64, (key, rate))
+    @staticmethod
+    def over_enabled(s0, s1, key, per=1):
+        """A series' growth per second its counters were enabled: a rate by the counters'
+        own clock (a real clock moves between the reads of one sample); and how far it may
+        be from the truth: the simulated counts are whole, one count (per units) each end."""
+        ena = ('pmumon_enabled_seconds_total', key[1])
+        dt = s1[ena] - s0[ena]
+        return (s1[key] - s0[key]) / dt, 2 * per / dt
+
+    def test_counters_grow_at_the_truth(self):
+        # exactly: an interval's amount is its value x its length, the count's own, and the
+        # traffic is flat (a sub-channel carries half its channel's)
+        s0, s1 = self.increase()
+        reads = pick(s1, 'pmumon_event_total', event='ali_drw/hif_rd/')
+        self.assertEqual(len(reads), 16)  # one per device, labelled
+        for key in reads:
+            labels = dict(key[1])
+            for name in ('device', 'die', 'channel', 'subchannel', 'place'):
+                self.assertIn(name, labels)
+            rate, tol = self.over_enabled(s0, s1, key)
+            self.assertTrue(abs(rate - READ_BPS / 2 / 64) <= tol, (key, rate))
+        amounts = pick(s1, 'pmumon_memory_read_bytes_total')
+        self.assertEqual(len(amounts), 16)
+        for key in amounts:
+            self.assertEqual(dict(key[1])['metric'], 'ddr_read_bandwidth.all')
+            rate, tol = self.over_enabled(s0, s1, key, 64)
+            self.assertTrue(abs(rate - READ_BPS / 2) <= tol, (key, rate))
+        # no last-interval gauge of a rate: it would alias at any scrape interval
+        self.assertFalse([k for k in s1 if k[0].endswith('_per_second')])
+
+    def test_quality_counters(self):
+        s0, s1 = self.increase()
+        sampled = ('pmumon_sampled_seconds_total', frozenset())
+        self.assertGreater(s1[sampled] - s0[sampled], 0.3)
+        run = pick(s1, 'pmumon_running_seconds_total')
+        self.assertEqual(len(run), 16 * 3)  # hif_rd, hif_wr and the metric, per device
+        for key, v in run.items():
+            # every counter ran the whole of every interval: no multiplexing
+            self.assertEqual(v, s1[('pmumon_enabled_seconds_total', key[1])], key)
+            self.assertGreater(v, s0[key])
+        unc = pick(s1, 'pmumon_uncounted_seconds_total')
+        self.assertEqual(len(unc), 16 * 3)
+        self.assertTrue(all(v == 0 for v in unc.values()), unc)
 
     def test_build_info_says_simulated(self):
         s = samples(self.srv.metrics()[1])
@@ -198,6 +215,7 @@ class Serve(unittest.TestCase):
         headers, body = self.srv.metrics()
         self.assertTrue(headers['Content-Type'].startswith('text/plain; version=0.0.4'))
         self.assertIn('# TYPE pmumon_event_total counter\n', body)
+        self.assertIn('# TYPE pmumon_memory_read_bytes_total counter\n', body)
         self.assertNotIn('# EOF', body)
 
     def test_openmetrics_when_asked(self):
@@ -263,9 +281,11 @@ class Serve(unittest.TestCase):
             self.assertEqual(rec['type'], 'interval')
             self.assertTrue(rec['simulated'])
         bw = [r for r in lines if r['event'] == 'ddr_read_bandwidth.all']
-        self.assertEqual(len(bw), 8)
-        for r in bw:
-            self.assertTrue(abs(r['value'] - READ_BPS / 1e6) <= 0.01 * READ_BPS / 1e6)
+        self.assertEqual(len(bw), 16)
+        for r in bw:  # a sub-channel's bytes over its counter's own enabled time
+            ena = r['enabled_ns'] / 1e9
+            rate = r['value'] * 1e6 * r['duration_s'] / ena
+            self.assertTrue(abs(rate - READ_BPS / 2) <= 2 * 64 / ena, (r, rate))
 
 
 class Store(unittest.TestCase):
@@ -642,29 +662,56 @@ class Reload(unittest.TestCase):
                      self.conf)
         try:
             s = samples(srv.metrics()[1])
-            self.assertEqual(len(pick(s, 'pmumon_memory_read_bytes_per_second')), 8)
-            self.assertFalse(pick(s, 'pmumon_memory_write_bytes_per_second'))
+            self.assertEqual(len(pick(s, 'pmumon_memory_read_bytes_total')), 8)
+            self.assertFalse(pick(s, 'pmumon_memory_write_bytes_total'))
             self.write('metrics = ddr_write_bandwidth.all\nper-die\n')
             self.hup(srv)
             self.reloaded(srv, 'success', 1)
-            s = wait_for(lambda: pick(samples(srv.metrics()[1]),
-                                      'pmumon_memory_write_bytes_per_second'),
-                         'the new metric')
-            # per die now: Yitian 710's two dies, 4 channels each writing 3.2 GB/s
-            self.assertEqual(len(s), 2)
-            for key, v in s.items():
+            wait_for(lambda: pick(samples(srv.metrics()[1]), 'pmumon_memory_write_bytes_total'),
+                     'the new metric')
+            s0 = samples(srv.metrics()[1])
+            time.sleep(0.8)
+            s1 = samples(srv.metrics()[1])
+            got = pick(s1, 'pmumon_memory_write_bytes_total')
+            # per die now: Yitian 710's two dies (their rates: Serve's tests, per device)
+            self.assertEqual(len(got), 2)
+            for key, v in got.items():
                 self.assertIn('die', dict(key[1]))
                 self.assertNotIn('channel', dict(key[1]))
-                self.assertTrue(abs(v - 4 * WRITE_BPS) <= 0.01 * 4 * WRITE_BPS, (key, v))
-            s = samples(srv.metrics()[1])
-            self.assertFalse(pick(s, 'pmumon_memory_read_bytes_per_second'))
-            self.assertEqual(s[('pmumon_config_last_reload_successful', frozenset())], 1)
-            self.assertGreater(s[('pmumon_config_last_reload_success_timestamp_seconds',
-                                  frozenset())], time.time() - 60)
+                self.assertGreater(v, s0[key])
+            self.assertFalse(pick(s1, 'pmumon_memory_read_bytes_total'))
+            self.assertEqual(s1[('pmumon_config_last_reload_successful', frozenset())], 1)
+            self.assertGreater(s1[('pmumon_config_last_reload_success_timestamp_seconds',
+                                   frozenset())], time.time() - 60)
         finally:
             code, err = srv.stop()
         self.assertEqual(code, 0, err)
         self.assertIn('SIGHUP', err)
+
+    def test_counters_go_on_across_a_reload(self):
+        # the same series before and after a reload: its counter goes on, never from 0
+        self.write('metrics = ddr_read_bandwidth.all\nper-channel\n')
+        srv = Server('yitian710:clock=real,scenario=' + self.scn, '-I', '100', '--config',
+                     self.conf, '-e', 'ali_drw/hif_rd/')
+        try:
+            time.sleep(0.5)
+            before = samples(srv.metrics()[1])
+            self.write('metrics = ddr_read_bandwidth.all,ddr_write_bandwidth.all\n'
+                       'per-channel\n')
+            self.hup(srv)
+            self.reloaded(srv, 'success', 1)
+            after = wait_for(lambda: (lambda s: s if pick(s, 'pmumon_memory_write_bytes_total')
+                                      else None)(samples(srv.metrics()[1])), 'the new metric')
+            for name in ('pmumon_memory_read_bytes_total', 'pmumon_event_total',
+                         'pmumon_enabled_seconds_total'):
+                kept = pick(before, name)
+                self.assertEqual(len(kept), 8 if name != 'pmumon_enabled_seconds_total' else 16)
+                for key, v in kept.items():
+                    self.assertGreater(after[key], v, key)
+            self.assertEqual(after[('pmumon_estimates_held_total', frozenset())], 0)
+        finally:
+            code, err = srv.stop()
+        self.assertEqual(code, 0, err)
 
     def test_a_bad_file_keeps_what_runs(self):
         self.write('metrics = ddr_read_bandwidth.all\nper-channel\n')
@@ -681,8 +728,8 @@ class Reload(unittest.TestCase):
                 self.reloaded(srv, 'failure', n)
                 s = samples(srv.metrics()[1])
                 self.assertEqual(s[('pmumon_config_last_reload_successful', frozenset())], 0)
-                gauges = pick(s, 'pmumon_memory_read_bytes_per_second')
-                self.assertEqual(len(gauges), 8, text)  # as before
+                amounts = pick(s, 'pmumon_memory_read_bytes_total')
+                self.assertEqual(len(amounts), 8, text)  # as before
                 time.sleep(0.3)
                 self.assertEqual(get(srv.url + '/healthz')[0], 200, text)
         finally:
@@ -836,21 +883,26 @@ class Reload(unittest.TestCase):
             f.write('at 400ms vanish ali_drw_21000\nat 1200ms return ali_drw_21000\n')
         srv = Server('yitian710:clock=real,scenario=' + self.scn, '-I', '100', '-e',
                      'ali_drw/hif_rd/')
-        up = ('pmumon_device_up', frozenset({('device', 'ali_drw_21000')}))
+        up = ('pmumon_device_up', frozenset({('device', 'ali_drw_21000'), ('socket', '0')}))
         try:
-            wait_for(lambda: samples(srv.metrics()[1]).get(up) == 0, 'the device down')
+            down = wait_for(lambda: (lambda s: s if s.get(up) == 0 else None)(
+                samples(srv.metrics()[1])), 'the device down')
+            key = [k for k in pick(down, 'pmumon_event_total')
+                   if ('device', 'ali_drw_21000') in k[1]][0]
+            unc = ('pmumon_uncounted_seconds_total', key[1])
             s = wait_for(lambda: (lambda s: s if s.get(up) == 1 else None)(
                 samples(srv.metrics()[1])), 'the device back')
             self.assertEqual(s[('pmumon_devices_back_total', frozenset())], 1)
+            # its counter held while it was gone, and went on from there: never from 0
+            self.assertGreaterEqual(s[key], down[key])
+            self.assertGreater(s[unc], 0)  # the gap is counted as a gap
             time.sleep(0.3)
-            s0, t0 = samples(srv.metrics()[1]), time.time()
+            s0 = samples(srv.metrics()[1])
             time.sleep(1.0)
-            s1, t1 = samples(srv.metrics()[1]), time.time()
-            ts = ('pmumon_last_sample_timestamp_seconds', frozenset())
-            key = [k for k in pick(s1, 'pmumon_event_total')
-                   if ('device', 'ali_drw_21000') in k[1]][0]
-            rate = (s1[key] - s0[key]) / (s1[ts] - s0[ts])
-            self.assertTrue(abs(rate - READ_BPS / 2 / 64) <= 0.01 * READ_BPS / 2 / 64, rate)
+            s1 = samples(srv.metrics()[1])
+            rate, tol = Serve.over_enabled(s0, s1, key)
+            self.assertTrue(abs(rate - READ_BPS / 2 / 64) <= tol, rate)
+            self.assertEqual(s1[unc], s0[unc])
             self.assertTrue(all(v == 1 for v in pick(s1, 'pmumon_device_up').values()))
             self.assertFalse(pick(s1, 'pmumon_quality_flag', flag='lost'))
         finally:
@@ -930,7 +982,35 @@ class Promtool(unittest.TestCase):
                             os.path.join(ROOT, 'dist/prometheus/pmumon-rules.yml')],
                            capture_output=True, text=True, timeout=30)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn('SUCCESS: 14 rules found', r.stdout)
+        self.assertIn('SUCCESS: 16 rules found', r.stdout)
+
+    def test_rule_unit_tests(self):
+        # every recording rule and alert, fired and silent, on series made for it; a device
+        # that vanishes fires one alert, not one more per series of it
+        r = subprocess.run(['promtool', 'test', 'rules', 'pmumon-rules.test.yml'],
+                           cwd=os.path.join(ROOT, 'dist/prometheus'), capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        with open(os.path.join(ROOT, 'dist/prometheus/pmumon-rules.yml')) as f:
+            rules = f.read()
+        with open(os.path.join(ROOT, 'dist/prometheus/pmumon-rules.test.yml')) as f:
+            tests = f.read()
+        for name in re.findall(r'- (?:record|alert): (\S+)', rules):
+            self.assertIn(name, tests, 'no unit test of ' + name)
+        with open(os.path.join(ROOT, 'docs', 'serve.md')) as f:
+            doc = f.read()
+        for alert in re.findall(r'- alert: (\S+)', rules):
+            block = rules[rules.index('- alert: ' + alert):].split('- alert:')[1]
+            for key in ('severity:', 'summary:', 'description:', 'runbook:'):
+                self.assertIn(key, block, (alert, key))
+            self.assertTrue('### Runbook: ' + alert in doc, 'docs/serve.md: no runbook of ' + alert)
+
+    def test_dashboard_is_generated(self):
+        # dist/grafana/pmumon.json is what scripts/grafana-dashboard.py prints
+        r = subprocess.run([sys.executable, os.path.join(ROOT, 'scripts/grafana-dashboard.py')],
+                           capture_output=True, text=True, timeout=30, check=True)
+        with open(os.path.join(ROOT, 'dist/grafana/pmumon.json')) as f:
+            self.assertEqual(json.loads(r.stdout), json.load(f))
 
 
 class Service(unittest.TestCase):
@@ -1022,57 +1102,124 @@ def query(prom, expr):
     return doc['data']['result']
 
 
+# Bursty traffic (issue 27): rates that change within a scrape interval, 5 s one way and
+# 5 s the other. Every channel or block not named runs flat. What each scenario's counters
+# must average to, over any whole number of its 10 s periods, is in TRUTH.
+BURSTY = {
+    # Yitian 710: die 0's channel 3 (the simulator's channel 3) at 2 then 12.8 GB/s
+    'yitian710': 'jitter 0\nddr.read 4G\nddr.write 2G\nddr.rmw 0\n'
+                 'phase low 5s\nddr.read[3] 2G\nddr.write[3] 1G\n'
+                 'phase high 5s\nddr.read[3] 12.8G\nddr.write[3] 3G\nrepeat\n',
+    # EPYC (1 socket): DF channel 2 and the L3, whose hit ratio moves with its load
+    'amdzen2': 'jitter 0\ndram.read 3G\ndram.write 1G\n'
+               'phase low 5s\ndram.read[2] 2G\ndram.write[2] 1G\nl3.access 100M\nl3.hit_ratio 0.9\n'
+               'phase high 5s\ndram.read[2] 10G\ndram.write[2] 2.8G\nl3.access 400M\n'
+               'l3.hit_ratio 0.5\nrepeat\n',
+    'bluefield3': 'jitter 0\nphase low 5s\nllt.mem_reads 5M\nllt.mem_writes 2M\n'
+                  'phase high 5s\nllt.mem_reads 25M\nllt.mem_writes 10M\nrepeat\n',
+    'bluefield2': 'jitter 0\nphase low 5s\nl3.access 20M\nl3.hit_ratio 0.9\n'
+                  'phase high 5s\nl3.access 80M\nl3.hit_ratio 0.4\nrepeat\n',
+    'merrifield': 'jitter 0\nphase low 5s\nddr.read 200M\nddr.write 100M\n'
+                  'phase high 5s\nddr.read 1000M\nddr.write 400M\nrepeat\n',
+}
+
+
+def yitian_truth(labels, read):
+    """A Yitian sub-channel's true mean (half its channel's): die 0's channel 3 reads
+    (2 + 12.8) / 2 GB/s and writes (1 + 3) / 2, the others 4 and 2."""
+    busy = labels.get('die') == '0' and labels.get('channel') == '3'
+    return ((7.4e9 if busy else 4e9) if read else 2e9) / 2
+
+
+# (target, family): the true mean of a series with these labels, B/s or requests/s
+TRUTH = {
+    ('yitian710', 'pmumon_memory_read_bytes_total'): lambda l: yitian_truth(l, True),
+    ('yitian710', 'pmumon_memory_write_bytes_total'): lambda l: yitian_truth(l, False),
+    # EPYC's DF counts reads and writes: channel 2 at (3 + 12.8) / 2 GB/s, the rest at 4
+    ('epyc-perf', 'pmumon_memory_bytes_total'):
+        lambda l: 7.9e9 if l['channel'] == '2' else 4e9,
+    ('epyc-msr', 'pmumon_memory_bytes_total'):
+        lambda l: 7.9e9 if l['channel'] == '2' else 4e9,
+    ('bluefield3', 'pmumon_memory_read_requests_total'): lambda l: 15e6,
+    ('bluefield3', 'pmumon_memory_write_requests_total'): lambda l: 6e6,
+    ('merrifield', 'pmumon_memory_read_bytes_total'): lambda l: 6e8,
+    ('merrifield', 'pmumon_memory_write_bytes_total'): lambda l: 2.5e8,
+}
+
+# the four scrape intervals of the test's jobs, one Prometheus scraping every target with each
+JOBS = {'pmumon-1s': 1, 'pmumon-10s': 10, 'pmumon-15s': 15, 'pmumon-60s': 60}
+# seconds: whole periods of the traffic and whole scrape intervals of every job; the
+# counters at a scrape are those of the sample before it, so a sample read late at either
+# end moves the span's edges: 0.3 s of lateness costs at most 0.35 % over 120 s
+SPAN = 120
+
+
+def query(prom, expr, at=None):
+    """The vector result of an instant PromQL query (at a time, or now)."""
+    args = {'query': expr}
+    if at is not None:
+        args['time'] = '%.3f' % at
+    status, _, body = get(prom + '/api/v1/query?' + urllib.parse.urlencode(args))
+    assert status == 200, (status, body)
+    doc = json.loads(body)
+    assert doc['status'] == 'success', doc
+    return doc['data']['result']
+
+
 @unittest.skipUnless(shutil.which('prometheus'), 'prometheus (Debian package) not installed')
 class RealPrometheus(unittest.TestCase):
-    """A real Prometheus scrapes five simulated machines (issue 15's test):
-    the rates and gauges it stores equal the scenario's truth, every
-    recording rule and dashboard query returns data, and each alert fires
-    where a scenario makes it and nowhere else."""
+    """Issue 27's test: one real Prometheus scrapes serve on simulated bursty traffic with
+    four jobs at once, every 1 s, 10 s, 15 s and 60 s. rate() of every memory counter over
+    a window of whole traffic periods equals the scenario's true mean within 1 % at every
+    scrape interval (the last-interval gauges of 2a2826b read 1.73x the mean so), for
+    Yitian 710 per sub-channel, EPYC's DF per channel through perf and through the msr
+    source, BlueField-3's memory requests and Merrifield's DDR; each ratio rule equals
+    stat's ratio over the same span; every dashboard query has data without the recording
+    rules; a vanished device fires one alert, a saturated channel its own."""
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp()
-        scn = lambda name, text: cls.write(name, text)
-        flat = scn('flat.scn', FLAT)
-        faults = scn('faults.scn', 'at 0s steal amd_df 0 4\nat 1s vanish amd_l3\n')
+        scn = {name: cls.write(name + '.scn', text) for name, text in BURSTY.items()}
+        vanish = cls.write('vanish.scn', FLAT + 'at 2s vanish ali_drw_21080\n')
         prog = os.path.join(cls.tmp, 'mf.prog')
         with open(prog, 'w') as f:
             subprocess.run([PMUMON, '--sim', 'merrifield', 'list', 'program'], stdout=f,
                            check=True, timeout=30)
-        # the platforms count what serve counts by default (their packs' screens), but
-        # Yitian 710, whose per-channel counters are checked against the truth
+        # what serve counts by default (the packs' screens), sampled every 100 ms; the
+        # Yitian's channels have a peak of 7 GB/s: its bursty channel runs above it
+        iv = ('-I', '100')
         cls.servers = {
-            'yitian710': Server('yitian710:clock=real,scenario=' + flat, '-I', '100',
-                                '--per-channel', '-e', 'ali_drw/hif_rd/', '-M',
-                                'ddr_read_bandwidth.all,ddr_write_bandwidth.all,'
-                                'ddr_bandwidth.all'),
-            'amdzen2': Server('amdzen2:clock=real,sockets=2', '-I', '100'),
-            'bluefield2': Server('bluefield2:clock=real', '-I', '100'),
-            'merrifield': Server('merrifield:clock=real', '-I', '100', '--program', prog),
-            'faults': Server('amdzen2:clock=real,scenario=' + faults, '-I', '100'),
-            # 9.6 GB/s a channel against a peak of 10 GB/s: saturated
-            'saturated': Server('yitian710:clock=real,scenario=' + flat, '-I', '100',
-                                '--per-channel', '-M', 'ddr_bandwidth.all', '--define',
-                                'channel_peak=10e9'),
+            'yitian710': Server('yitian710:clock=real,scenario=' + scn['yitian710'], *iv,
+                                '--define', 'channel_peak=7e9'),
+            'epyc-perf': Server('amdzen2:clock=real,scenario=' + scn['amdzen2'], *iv),
+            'epyc-msr': Server('amdzen2:clock=real,scenario=' + scn['amdzen2'], *iv,
+                               '--source', 'msr'),
+            'bluefield3': Server('bluefield3:clock=real,scenario=' + scn['bluefield3'], *iv),
+            'bluefield2': Server('bluefield2:clock=real,scenario=' + scn['bluefield2'], *iv),
+            'merrifield': Server('merrifield:clock=real,scenario=' + scn['merrifield'], *iv,
+                                 '--program', prog),
+            'vanish': Server('yitian710:clock=real,scenario=' + vanish, *iv),
         }
         cls.dead = '127.0.0.1:%d' % free_port()  # nothing answers there
-        # the shipped rules, with their for: durations cut so the test need not wait
-        # minutes; but for PmumonSamplerLate's: six samplers at -I 100 on a loaded
-        # machine (two cores, sanitizers) can be late for an instant, which is what
-        # its for: is there to forgive (pmumon-rules.test.yml makes it fire)
+        # the shipped rules, with windows and for: cut so that the test need not wait
+        # minutes; but for PmumonSamplerLate's, which a loaded machine may earn
         with open(os.path.join(ROOT, 'dist/prometheus/pmumon-rules.yml')) as f:
-            rules = re.sub(r'for: \S+', 'for: 0s', f.read())
+            rules = re.sub(r'for: \S+', 'for: 0s', f.read()).replace('[5m]', '[1m]')
         late = rules.index('alert: PmumonSamplerLate')
-        rules = rules[:late] + rules[late:].replace('for: 0s', 'for: 5m', 1)
+        rules = rules[:late] + rules[late:].replace('for: 0s', 'for: 1h', 1)
         cls.write('rules.yml', rules)
         targets = ', '.join(["'127.0.0.1:%d'" % s.port for s in cls.servers.values()] +
                             ["'%s'" % cls.dead])
         cls.write('prometheus.yml',
-                  'global: {scrape_interval: 500ms, evaluation_interval: 500ms}\n'
+                  'global: {evaluation_interval: 1s}\n'
                   'rule_files: [rules.yml]\n'
-                  'scrape_configs:\n'
-                  '  - job_name: pmumon\n'
-                  '    static_configs: [{targets: [%s]}]\n' % targets)
+                  'scrape_configs:\n' +
+                  ''.join('  - job_name: %s\n'
+                          '    scrape_interval: %ds\n'
+                          '    scrape_timeout: 1s\n'
+                          '    static_configs: [{targets: [%s]}]\n' % (job, every, targets)
+                          for job, every in JOBS.items()))
         cls.prom_port = free_port()
         cls.prom = 'http://127.0.0.1:%d' % cls.prom_port
         cls.p = subprocess.Popen(['prometheus', '--config.file=' + cls.tmp + '/prometheus.yml',
@@ -1080,18 +1227,20 @@ class RealPrometheus(unittest.TestCase):
                                   '--web.listen-address=127.0.0.1:%d' % cls.prom_port],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                  cwd=cls.tmp)
-        # every target scraped once, then a whole 15 s rate window more: a window
-        # that began before the first scrape would be extrapolated, not measured;
-        # the ends of the window are at most one 100 ms sample off (0.7 % of 15 s)
-        deadline = time.time() + 60
+        # until every job has scraped every target over a whole span: the 60 s job's
+        # first scrape comes up to a minute after the start, its third two minutes later
+        want = len(cls.servers) + 1
+        deadline = time.time() + 3 * SPAN
         while time.time() < deadline:
             try:
-                if len(query(cls.prom, 'up{job="pmumon"} == 1')) == len(cls.servers):
+                if all(len(query(cls.prom, 'count_over_time(up{job="%s"}[%ds]) > %d'
+                                 % (job, 3 * SPAN, SPAN // every))) == want
+                       for job, every in JOBS.items()):
                     break
             except (OSError, AssertionError):
                 pass
-            time.sleep(0.2)
-        time.sleep(16)
+            time.sleep(1)
+        cls.now = time.time()
 
     @classmethod
     def write(cls, name, text):
@@ -1111,85 +1260,152 @@ class RealPrometheus(unittest.TestCase):
     def inst(self, name):
         return '127.0.0.1:%d' % self.servers[name].port
 
+    def span(self, job, instance):
+        """(t_a, t_b): two scrapes of job on instance SPAN seconds apart, the last ones."""
+        got = query(self.prom, 'up{job="%s",instance="%s"}[%ds]' % (job, instance, 3 * SPAN),
+                    at=self.now)
+        ts = [float(t) for t, _ in got[0]['values']]
+        t_b = ts[-1]
+        t_a = min(ts, key=lambda t: abs(t - (t_b - SPAN)))
+        # a scrape may start late on a loaded machine (its timestamp says when): a tenth of
+        # a second off whole periods costs 0.1 % here
+        self.assertLess(abs(t_b - t_a - SPAN), 0.5, (job, ts))
+        return t_a, t_b
+
+    def at_span(self, expr, job, instance):
+        """expr's series of job and instance, evaluated so that its [SPAN] windows hold
+        just the span's two ends."""
+        t_a, t_b = self.span(job, instance)
+        got = query(self.prom, expr.replace('[SPAN]', '[%dms]' % ((t_b - t_a) * 1000 + 500)),
+                    at=t_b + 0.25)
+        return [r for r in got
+                if r['metric'].get('job') == job and r['metric'].get('instance') == instance]
+
     def test_every_target_up(self):
-        up = {r['metric']['instance']: r['value'][1] for r in query(self.prom, 'up{job="pmumon"}')}
-        self.assertEqual(len(up), len(self.servers) + 1)
-        self.assertEqual(up.pop(self.dead), '0')
-        self.assertTrue(all(v == '1' for v in up.values()), up)
+        for job in JOBS:
+            up = {r['metric']['instance']: r['value'][1]
+                  for r in query(self.prom, 'up{job="%s"}' % job)}
+            self.assertEqual(len(up), len(self.servers) + 1, job)
+            self.assertEqual(up.pop(self.dead), '0')
+            self.assertTrue(all(v == '1' for v in up.values()), (job, up))
 
-    def test_rates_and_gauges_equal_the_truth(self):
-        i = self.inst('yitian710')
-        rates = query(self.prom, 'rate(pmumon_event_total{instance="%s",event="ali_drw/hif_rd/"}'
-                      '[15s])' % i)
-        self.assertEqual(len(rates), 8)
-        for r in rates:
-            v = float(r['value'][1])
-            self.assertTrue(abs(v - READ_BPS / 64) <= 0.01 * READ_BPS / 64, (r['metric'], v))
-        for name, truth in (('pmumon:memory_read_bytes_per_second', READ_BPS),
-                            ('pmumon:memory_write_bytes_per_second', WRITE_BPS),
-                            ('pmumon:memory_bytes_per_second', READ_BPS + WRITE_BPS)):
-            got = query(self.prom, '%s{instance="%s"}' % (name, i))
-            self.assertEqual(len(got), 8)
+    def test_rate_is_the_truth_at_every_scrape_interval(self):
+        worst, wrong = {}, []
+        for (target, family), truth in TRUTH.items():
+            inst = self.inst(target)
+            for job in JOBS:
+                got = self.at_span('rate(%s[SPAN])' % family, job, inst)
+                self.assertTrue(got, (target, family, job))
+                for r in got:
+                    v, want = float(r['value'][1]), truth(r['metric'])
+                    worst[target] = max(worst.get(target, 0), abs(v - want) / want)
+                    if not abs(v - want) <= 0.01 * want:
+                        wrong.append((target, family, job, r['metric'], v, want))
+        print('\nworst rate() error over whole periods: ' +
+              ', '.join('%s %.3f %%' % (t, 100 * e) for t, e in worst.items()), file=sys.stderr)
+        self.assertEqual(wrong, [])
+
+    def rule(self, name):
+        """A recording rule's expression, its windows to be the span's."""
+        with open(os.path.join(ROOT, 'dist/prometheus/pmumon-rules.yml')) as f:
+            text = f.read()
+        m = re.search(r'- record: %s\n\s+expr: (?:>-\n)?(.*?)\n(?=\s+- |\S|\Z)'
+                      % re.escape(name), text, re.S)
+        self.assertTrue(m, name)
+        return ' '.join(m.group(1).split()).replace('[5m]', '[SPAN]')
+
+    def stat_ratio(self, sim, scenario, metric):
+        """stat's value of a ratio metric over the span's whole periods, on the simulated
+        machine's virtual clock with the same scenario."""
+        r = subprocess.run([PMUMON, '--sim', '%s:scenario=%s' % (sim, scenario), 'stat', '-a',
+                            '-M', metric, '-j', '--', 'sleep', str(SPAN)],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [json.loads(l) for l in r.stdout.splitlines()]
+        (row,) = [o for o in rows if o['event'] == metric]
+        return row['value'] / 100  # "%"
+
+    def test_ratio_rules_equal_stat(self):
+        cases = (('device:pmumon_l3_miss:ratio_rate5m', 'epyc-perf', 'amdzen2',
+                  'L3_Cache_Miss_Ratio'),
+                 ('device:pmumon_l3_miss:ratio_rate5m', 'epyc-msr', 'amdzen2',
+                  'L3_Cache_Miss_Ratio'),
+                 ('device:pmumon_l3_hit:ratio_rate5m', 'bluefield2', 'bluefield2',
+                  'l3_hit_ratio_bank0'))
+        for rule, target, sim, metric in cases:
+            want = self.stat_ratio(sim, os.path.join(self.tmp, sim + '.scn'), metric)
+            inst = self.inst(target)
+            for job in JOBS:
+                got = self.at_span(self.rule(rule), job, inst)
+                got = [r for r in got if r['metric'].get('bank', '0') == '0']
+                self.assertTrue(got, (rule, target, job))
+                for r in got:
+                    v = float(r['value'][1])
+                    self.assertLessEqual(abs(v - want), 0.01 * want,
+                                         (rule, target, job, r['metric'], v, want))
+        # BlueField's: the count-weighted ratio (0.9 x 20 M + 0.4 x 80 M) / 100 M, not the
+        # mean of its phases' ratios, 0.65
+        self.assertLess(abs(want - 0.5), 1e-9, want)
+
+    def test_bandwidth_rules_equal_the_truth(self):
+        inst = self.inst('yitian710')
+        for job in JOBS:
+            got = self.at_span(self.rule('channel:pmumon_memory_bytes:rate5m'), job, inst)
+            self.assertEqual(len(got), 8, job)  # a channel's two sub-channels added
             for r in got:
-                v = float(r['value'][1])
-                self.assertTrue(abs(v - truth) <= 0.01 * truth, (name, r['metric'], v))
+                busy = r['metric']['die'] == '0' and r['metric']['channel'] == '3'
+                want = 9.4e9 if busy else 6e9
+                self.assertLessEqual(abs(float(r['value'][1]) - want), 0.01 * want,
+                                     (job, r['metric']))
+            got = self.at_span(self.rule('instance:pmumon_memory_bytes:rate5m'), job, inst)
+            self.assertEqual(len(got), 1)
+            want = 9.4e9 + 7 * 6e9
+            self.assertLessEqual(abs(float(got[0]['value'][1]) - want), 0.01 * want, job)
 
-    def test_one_query_shows_memory_per_channel_everywhere(self):
-        got = query(self.prom, 'count by (instance) (pmumon:memory_bytes_per_second)')
-        count = {r['metric']['instance']: int(r['value'][1]) for r in got}
-        # Yitian 710: 8 channels; EPYC Zen 2: 8 DF channels on each of 2 sockets;
-        # Merrifield: its 2 DDR channels (BlueField counts requests, not bytes)
-        self.assertEqual(count[self.inst('yitian710')], 8)
-        self.assertEqual(count[self.inst('amdzen2')], 16)
-        self.assertEqual(count[self.inst('merrifield')], 2)
-        self.assertNotIn(self.inst('bluefield2'), count)
-        for r in query(self.prom, 'pmumon:memory_bytes_per_second'):
-            self.assertGreater(float(r['value'][1]), 0, r['metric'])
-        reqs = query(self.prom, 'pmumon:memory_requests_per_second{instance="%s"}'
-                     % self.inst('bluefield2'))
-        self.assertEqual({r['metric']['direction'] for r in reqs}, {'read', 'write'})
-        share = query(self.prom, 'pmumon_memory_peak_share_ratio')
-        self.assertEqual({r['metric']['instance'] for r in share}, {self.inst('saturated')})
-        for r in share:
-            v = float(r['value'][1])
-            self.assertTrue(abs(v - 0.96) <= 0.01 * 0.96, (r['metric'], v))
-
-    def test_multiplexed_events_show_in_quality(self):
-        got = query(self.prom, 'pmumon_quality_flag{instance="%s",flag="multiplexed"}'
-                    % self.inst('amdzen2'))
-        self.assertTrue(got)  # 8 DF events rotate over 4 counters
-        ratio = query(self.prom, 'pmumon:event_running_ratio:min{instance="%s"}'
-                      % self.inst('amdzen2'))
-        self.assertTrue(0 < float(ratio[0]['value'][1]) < 0.9, ratio)
-
-    def test_rules_and_dashboard_queries_return_data(self):
+    def test_dashboard_queries_need_no_rules(self):
         with open(os.path.join(ROOT, 'dist/grafana/pmumon.json')) as f:
             dash = json.load(f)
-        exprs = [t['expr'].replace('{instance=~"$instance"}', '')
-                 for p in dash['panels'] for t in p['targets']]
         with open(os.path.join(ROOT, 'dist/prometheus/pmumon-rules.yml')) as f:
             records = re.findall(r'- record: (\S+)', f.read())
-        self.assertEqual(len(records), 9)
-        for expr in exprs + records:
-            self.assertTrue(query(self.prom, expr), 'no data for ' + expr)
-        # the merrifield groups count through the programming list
-        self.assertTrue(query(self.prom, 'pmumon_event_total{instance="%s"}'
-                              % self.inst('merrifield')))
+        exprs = [t['expr'] for p in dash['panels'] for t in p.get('targets', [])]
+        self.assertGreaterEqual(len(exprs), 15)
+        for expr in exprs:
+            for name in records:
+                self.assertNotIn(name, expr)  # raw series only: the rules are never needed
+            q = (expr.replace('$job', 'pmumon-1s').replace('$instance', '.*')
+                 .replace('$__rate_interval', '1m'))
+            self.assertTrue(query(self.prom, q), 'no data for ' + expr)
+        # the legends' places: never an empty label's "die ch0"
+        for r in query(self.prom, [e for e in exprs if 'memory_read_bytes' in e][0]
+                       .replace('$job', 'pmumon-1s').replace('$instance', '.*')
+                       .replace('$__rate_interval', '1m')):
+            where = r['metric']['where']
+            self.assertRegex(where, r'^(socket\d+/)?(die\d+/)?ch\d+$', r['metric'])
+            if r['metric']['instance'] == self.inst('yitian710'):
+                self.assertRegex(where, r'^socket0/die[01]/ch[0-3]$')
+            if r['metric']['instance'] == self.inst('merrifield'):
+                self.assertRegex(where, r'^socket0/ch[01]$')
 
-    def test_alerts_fire_where_made_to(self):
-        alerts = query(self.prom, 'ALERTS{alertstate="firing"}')
-        fired = {(a['metric']['alertname'], a['metric']['instance']) for a in alerts}
-        faults, saturated = self.inst('faults'), self.inst('saturated')
-        want = {('PmumonDeviceDown', faults), ('PmumonNotCounting', faults),
-                ('PmumonChannelSaturated', saturated), ('PmumonExporterDown', self.dead)}
-        self.assertEqual(fired, want)
-
-    def test_rule_unit_tests(self):
-        # every alert, fired and silent, on series made for it (PmumonSamplerLate too)
-        r = subprocess.run(['promtool', 'test', 'rules', 'pmumon-rules.test.yml'],
-                           cwd=os.path.join(ROOT, 'dist/prometheus'), capture_output=True,
-                           text=True, timeout=60)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+    def test_one_alert_per_incident(self):
+        fired = {}
+        for a in query(self.prom, 'ALERTS{alertstate="firing"}'):
+            m = a['metric']
+            if m['alertname'] == 'PmumonSamplerLate':
+                continue  # a loaded machine's own: not this test's
+            fired.setdefault((m['job'], m['instance']), set()).add(
+                (m['alertname'], m.get('device'), m.get('die'), m.get('channel')))
+        for job in JOBS:
+            self.assertEqual(fired.pop((job, self.dead)), {('PmumonExporterDown', None, None,
+                                                            None)}, job)
+            # the vanished sub-channel: its device's alert, not one more per series of it
+            self.assertEqual(fired.pop((job, self.inst('vanish'))),
+                             {('PmumonDeviceDown', 'ali_drw_21080', None, None)}, job)
+            # die 0's channel 3 at 7.4 GB/s against a peak of 7: over 90 %; but at 60 s a
+            # 1-minute window may hold one scrape: no rate() yet
+            sat = fired.pop((job, self.inst('yitian710')), set())
+            if job != 'pmumon-60s' or sat:
+                self.assertEqual(sat, {('PmumonChannelSaturated', None, '0', '3')}, job)
+        self.assertEqual(fired, {})
 
 
 if __name__ == '__main__':

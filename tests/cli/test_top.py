@@ -162,11 +162,12 @@ class Batch(unittest.TestCase):
             subprocess.run([PMUMON, '--sim', 'merrifield', 'list', 'program'], stdout=f,
                            check=True, timeout=30)
         b = blocks(self.screens('merrifield', '--program', prog)[0])
-        for name in ('DDR_Read_MBps', 'DDR_Write_MBps', 'DDR_Total_MBps'):
+        # the screen is per channel: reads, writes and both, channel 0's
+        for name in ('DDR_Chan0_Read_MBps', 'DDR_Chan0_Write_MBps', 'DDR_Chan0_MBps'):
             self.assertIn(name, b)
-        (total,) = b['DDR_Total_MBps'].values()
-        (rd,) = b['DDR_Read_MBps'].values()
-        (wr,) = b['DDR_Write_MBps'].values()
+        (total,) = b['DDR_Chan0_MBps'].values()
+        (rd,) = b['DDR_Chan0_Read_MBps'].values()
+        (wr,) = b['DDR_Chan0_Write_MBps'].values()
         self.assertTrue(abs(total[0] - rd[0] - wr[0]) <= 0.002, (total, rd, wr))
 
     def test_not_counted_is_never_zero(self):
@@ -300,7 +301,7 @@ class Terminal(unittest.TestCase):
         s = self.wait_for(r'#2 ')
         self.assertIn('Merrifield SoC', s)
         b = blocks(s)
-        (total,) = b['DDR_Total_MBps'].values()
+        (total,) = b['DDR_Chan0_MBps'].values()
         self.assertGreater(total[0], 0)
         self.tmux('send-keys', 'q')
         self.wait_for(r'EXIT=0')

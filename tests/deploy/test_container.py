@@ -126,7 +126,7 @@ class Image(unittest.TestCase):
         text = self.metrics(name, port)
         self.assertIn('pmumon_build_info{version=', text)
         self.assertIn('simulated="true"', text)
-        self.assertIn('pmumon_memory_read_bytes_per_second{', text)
+        self.assertIn('pmumon_memory_read_bytes_total{', text)
         st = self.status(name)
         for k in ('CapEff', 'CapPrm', 'CapBnd'):
             self.assertEqual(int(st[k], 16), 1 << CAP_PERFMON, (k, st[k]))

@@ -363,6 +363,122 @@ static void test_amd_core_and_l3(void **state)
 	th_stop(&r);
 }
 
+/*
+ * What each pack metric is, for an exporter's counters (issue 27): an
+ * amount of its interval (a count, bytes: PM_ROW_AMOUNT), a ratio of two
+ * counted amounts with its parts (PM_ROW_RATIO: num / den is the value, and
+ * the parts are the inputs' counts), or neither (a rate over duration_time,
+ * a frequency, a share of time).
+ */
+static void test_amd_dimensions(void **state)
+{
+	static const struct {
+		const char *metric;
+		unsigned flags; /* of PM_ROW_AMOUNT | PM_ROW_RATIO */
+	} cases[] = {
+		{ "L3_Cache_Miss_Ratio", PM_ROW_RATIO },
+		{ "CPI", PM_ROW_RATIO },
+		{ "L3_Cache_Access", PM_ROW_AMOUNT },
+		{ "All_L2_Cache_Accesses", PM_ROW_AMOUNT },
+		{ "InstructionRetired", PM_ROW_AMOUNT },
+		{ "EffectiveFrequency", 0 }, /* aperf / mperf x tsc / duration_time */
+		{ "DF_CH0_GBps", 0 },	     /* bytes / duration_time: a rate */
+		{ "DF_CH0_BW_GB", PM_ROW_AMOUNT },
+		{ "nps1_die_to_dram", PM_ROW_AMOUNT },
+	};
+	struct pm_sim *sim =
+		th_sim_platform_with("amdzen2",
+				     "jitter 0\ncore.cycles 3G\ncore.mperf 2G\ncore.tsc 2.5G\n"
+				     "core.instructions 1.5G\nl3.access 200M\nl3.hit_ratio 75%\n");
+	const struct pm_report *rep;
+	const struct pm_row *row;
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, NULL,
+				  "amd_core,L3_Cache_Miss_Ratio,L3_Cache_Access,All_L2_Cache_Accesses,"
+				  "DF_CH0_GBps,DF_CH0_BW_GB,nps1_die_to_dram",
+				  PM_AGGR_FAMILY, NULL, 0),
+			 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {
+		row = metric_row(rep, cases[i].metric, 0);
+		print_message("%s\n", cases[i].metric);
+		assert_int_equal(row->flags & (PM_ROW_AMOUNT | PM_ROW_RATIO), cases[i].flags);
+	}
+	/* the parts: 100 x misses (the "100%" ScaleUnit) over accesses, 16 CCXs x 2 s */
+	row = metric_row(rep, "L3_Cache_Miss_Ratio", 0);
+	assert_near(row->num, 100 * 16 * 2 * 50e6);
+	assert_near(row->den, 16 * 2 * 200e6);
+	assert_near(row->num / row->den, row->value);
+	/* cycles over instructions, as the input metrics count them */
+	row = metric_row(rep, "CPI", 0);
+	assert_near(row->num, metric_row(rep, "CpuClockUnhalted", 0)->value);
+	assert_near(row->den, metric_row(rep, "InstructionRetired", 0)->value);
+	assert_near(row->num / row->den, 2.0);
+	th_stop(&r);
+}
+
+/* BlueField-2's L3 hit ratio, HITS / (HITS + MISSES), is a ratio of its counts. */
+static void test_bluefield_hit_ratio_parts(void **state)
+{
+	struct pm_sim *sim = th_sim_platform("bluefield2");
+	const struct pm_report *rep;
+	const struct pm_row *row;
+	struct th_run r;
+
+	assert_int_equal(th_start(&r, sim, NULL, "l3_hit_ratio_bank0", PM_AGGR_DEVICE, NULL, 0), 0);
+	pm_sim__advance(sim, 2 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	row = metric_row(rep, "l3_hit_ratio_bank0", 0);
+	assert_true(row->flags & PM_ROW_RATIO);
+	assert_false(row->flags & PM_ROW_AMOUNT);
+	assert_true(row->den > 0);
+	assert_near(row->num / row->den, row->value);
+	th_stop(&r);
+}
+
+/*
+ * Per device, a core PMU's rows are one for the machine (perf's --no-merge),
+ * or one per socket with device_per_socket (serve: a place is never merged
+ * away): an EPYC's effective frequency and CPI on each of its 2 sockets.
+ */
+static void test_device_per_socket(void **state)
+{
+	for (int split = 0; split <= 1; split++) {
+		struct pm_sim *sim =
+			th_sim_platform_with("amdzen2:sockets=2",
+					     "jitter 0\ncore.cycles 3G\ncore.mperf 2G\n"
+					     "core.tsc 2.5G\ncore.instructions 1.5G\n");
+		struct pm_session_opts o = { .size = sizeof(o),
+					     .target = PM_TARGET_SYSTEM,
+					     .aggr = PM_AGGR_DEVICE,
+					     .device_per_socket = split };
+		const struct pm_report *rep;
+		struct th_run r;
+		size_t n = 0;
+
+		assert_int_equal(th_start_opts(&r, sim, NULL, "EffectiveFrequency,CPI", &o), 0);
+		pm_sim__advance(sim, 2 * SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, false);
+		for (size_t i = 0; i < rep->n_rows; i++) {
+			const struct pm_row *row = &rep->rows[i];
+
+			if (strcmp(row->event, "EffectiveFrequency"))
+				continue;
+			assert_int_equal(row->socket, split ? (int)n : -1);
+			assert_near(row->value, 3.75); /* each socket's CPUs at 3 GHz x 2.5 / 2 */
+			n++;
+		}
+		assert_int_equal(n, split ? 2 : 1);
+		assert_near(metric_row(rep, "CPI", split)->value, 2.0);
+		th_stop(&r);
+	}
+}
+
 /* A metric of metrics asked for alone: its inputs' rows are built first. */
 static void test_metric_of_metrics_alone(void **state)
 {
@@ -696,6 +812,9 @@ int main(void)
 		cmocka_unit_test(test_not_counted_input),
 		cmocka_unit_test(test_amd_df_channels),
 		cmocka_unit_test(test_amd_core_and_l3),
+		cmocka_unit_test(test_amd_dimensions),
+		cmocka_unit_test(test_device_per_socket),
+		cmocka_unit_test(test_bluefield_hit_ratio_parts),
 		cmocka_unit_test(test_amd_rd_wr_unavailable),
 		cmocka_unit_test(test_monitor_names_resolve),
 		cmocka_unit_test(test_yitian_bandwidth_all),

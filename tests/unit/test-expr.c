@@ -227,12 +227,102 @@ static void test_perf_vectors(void **state)
 	assert_int_equal(failed, 0);
 }
 
+/*
+ * Ratios: the parts of a / b or d_ratio(a, b) under constant factors, whose
+ * sums over intervals give the ratio of the whole stretch; no parts where the
+ * top is not a division (a sum, a product of names, an if).
+ */
+static void test_ratio_parts(void **state)
+{
+	static const struct {
+		const char *text;
+		bool ratio;
+		double num, den;
+	} cases[] = {
+		{ "d_ratio(a, b)", true, 1, 2 },
+		{ "b / (b + c)", true, 2, 5 }, /* BlueField's hit ratio */
+		{ "a * 64 / 1e6 / duration_time", true, 64e-6, 2 },
+		{ "h * 64 * c / b / 1e6", true, 8 * 64 * 3e-6, 2 }, /* constants peeled off */
+		{ "100 * (a / d)", true, 100, 4 },
+		{ "(a * 100) / (duration_time * b)", true, 100, 4 },
+		{ "2 * 3 * (d / e)", true, 24, 5 },
+		{ "a / b * c / d / duration_time / 1e9", true, 3.75e-10, 2 }, /* a frequency */
+		{ "a + b", false, NAN, NAN },
+		{ "a * b", false, NAN, NAN },
+		{ "a", false, NAN, NAN },
+		{ "a / zero if b else c", false, NAN, NAN },
+		{ "64 * 2", false, NAN, NAN },
+		{ "a / 0", false, NAN, NAN }, /* no constant factor of 1 / 0 */
+	};
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {
+		struct pm_expr *e = NULL;
+		struct pm_diag d;
+		double num, den;
+
+		pm_diag__init(&d);
+		setup_slots();
+		print_message("%s\n", cases[i].text);
+		assert_int_equal(pm_expr__compile(cases[i].text, resolve, NULL, &e, &d), 0);
+		assert_int_equal(pm_expr__is_ratio(e), cases[i].ratio);
+		assert_int_equal(pm_expr__eval_ratio(e, slots, &num, &den), cases[i].ratio);
+		if (cases[i].ratio) {
+			th_assert_near(num, cases[i].num, 1e-15);
+			th_assert_near(den, cases[i].den, 1e-15);
+			/* the parts give the value */
+			th_assert_near(num / den, pm_expr__eval(e, slots), 1e-15);
+		} else {
+			assert_true(isnan(num) && isnan(den));
+		}
+		pm_expr__free(e);
+	}
+}
+
+/* Degrees in time: counts and duration_time 1, constants 0; a mix is none. */
+static void test_degree(void **state)
+{
+	static const struct {
+		const char *text;
+		int whole, num, den;
+	} cases[] = {
+		{ "a * 64", 1, PM_EXPR_NO_DEGREE, PM_EXPR_NO_DEGREE },
+		{ "a * 64 / 1e6 / duration_time", 0, 1, 1 },
+		{ "d_ratio(a, b)", 0, 1, 1 },
+		{ "a - b - c", 1, PM_EXPR_NO_DEGREE, PM_EXPR_NO_DEGREE },
+		{ "a + duration_time * a", PM_EXPR_NO_DEGREE, PM_EXPR_NO_DEGREE,
+		  PM_EXPR_NO_DEGREE },
+		{ "a / b * c / #slots / duration_time", 0, 1, 1 }, /* aperf, mperf, tsc */
+		{ "(a if b > c else d) / duration_time", 0, 1, 1 },
+		{ "a % b", PM_EXPR_NO_DEGREE, PM_EXPR_NO_DEGREE, PM_EXPR_NO_DEGREE },
+		{ "#slots * a / b", 0, 1, 1 },
+		{ "min(a, 5)", PM_EXPR_NO_DEGREE, PM_EXPR_NO_DEGREE, PM_EXPR_NO_DEGREE },
+	};
+	int deg[32] = { 0 };
+
+	for (int i = 0; i < 26; i++)
+		deg[i] = 1; /* counts */
+	deg[31] = 1;	    /* duration_time */
+	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {
+		struct pm_expr *e = NULL;
+		struct pm_diag d;
+
+		pm_diag__init(&d);
+		print_message("%s\n", cases[i].text);
+		assert_int_equal(pm_expr__compile(cases[i].text, resolve, NULL, &e, &d), 0);
+		assert_int_equal(pm_expr__degree(e, PM_EXPR_WHOLE, deg), cases[i].whole);
+		assert_int_equal(pm_expr__degree(e, PM_EXPR_NUM, deg), cases[i].num);
+		assert_int_equal(pm_expr__degree(e, PM_EXPR_DEN, deg), cases[i].den);
+		pm_expr__free(e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_arithmetic), cmocka_unit_test(test_nan),
-		cmocka_unit_test(test_errors),	   cmocka_unit_test(test_depth_bounded),
-		cmocka_unit_test(test_refs),	   cmocka_unit_test(test_perf_vectors),
+		cmocka_unit_test(test_arithmetic),  cmocka_unit_test(test_nan),
+		cmocka_unit_test(test_errors),	    cmocka_unit_test(test_depth_bounded),
+		cmocka_unit_test(test_refs),	    cmocka_unit_test(test_perf_vectors),
+		cmocka_unit_test(test_ratio_parts), cmocka_unit_test(test_degree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

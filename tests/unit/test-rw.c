@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * serve --remote-write's parsers: the text exposition walked into series
- * (cli/serve/rwtext.c, the seam remote write reads the exposition through)
- * and --remote-write.config, Prometheus's remote_write entries
+ * serve --remote-write's seam and parser: the exposition's walk handed over
+ * as series (cli/serve/rwwalk.c: the same series, labels and values the
+ * text format shows, its labels strings parsed back) and
+ * --remote-write.config, Prometheus's remote_write entries
  * (cli/serve/webconfig.c). Table-driven.
  */
 #include <errno.h>
@@ -19,82 +20,260 @@
 #include "cli.h"
 #include "serve/serve.h"
 
-/* What the walk handed over, one line per sample: name|l=v|l=v value */
+#define SEC 1000000000ull
+
+/* rw_labels_parse's pairs as "name=value|name=value" */
+static void pairs(const struct rw_label *l, long n, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (long i = 0; i < n; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s=%s", i ? "|" : "", l[i].name,
+					l[i].value);
+}
+
+static void test_labels_parse(void **state)
+{
+	static const struct {
+		const char *in, *out;
+		long n;
+	} t[] = {
+		{ "", "", 0 },
+		{ "{pmu=\"ali_drw\",event=\"hif_rd\"", "pmu=ali_drw|event=hif_rd", 2 },
+		/* escapes: backslash, quote, newline */
+		{ "{cgroup=\"a\\\\b\\\"c\\nd\"", "cgroup=a\\b\"c\nd", 1 },
+		{ "{a=\"\",_b9=\"x,y=\\\"z\\\"\"", "a=|_b9=x,y=\"z\"", 2 },
+		/* refused */
+		{ "{a=\"1\"}", NULL, -EINVAL }, /* the brace is not the exposition's */
+		{ "a=\"1\"", NULL, -EINVAL },
+		{ "{", NULL, -EINVAL },
+		{ "{a=\"1\",", NULL, -EINVAL },
+		{ "{a=\"1\"b=\"2\"", NULL, -EINVAL },
+		{ "{a=\"1", NULL, -EINVAL },
+		{ "{a=\"1\\", NULL, -EINVAL },
+		{ "{a=\"1\\q\"", NULL, -EINVAL },
+		{ "{a=1", NULL, -EINVAL },
+		{ "{9a=\"1\"", NULL, -EINVAL },
+		{ "{a:b=\"1\"", NULL, -EINVAL },
+		{ "{a =\"1\"", NULL, -EINVAL },
+		{ "{a=\"1\",b=\"2\",c=\"3\"", NULL, -EINVAL }, /* more than max (2) */
+	};
+
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
+		struct rw_label l[3] = { { "untouched", "untouched" } };
+		char scratch[256], got[256];
+		long n = rw_labels_parse(t[i].in, scratch, l, 2);
+
+		if (n != t[i].n)
+			fail_msg("case %zu (%s): %ld, not %ld", i, t[i].in, n, t[i].n);
+		if (t[i].out) {
+			pairs(l, n, got, sizeof(got));
+			assert_string_equal(got, t[i].out);
+		} else {
+			assert_string_equal(l[0].name, "untouched");
+		}
+	}
+}
+
+/* Any value the exposition escapes (expo_put_label) parses back to itself. */
+static void test_labels_round_trip(void **state)
+{
+	static const char *const values[] = { "",	 "plain",	"\\",	     "\"",
+					      "\n",	 "a\\\"\nb\\n", "{x=\"y\"}", ",",
+					      "ünïcödé", "\\\\\\" };
+
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(values); i++) {
+		struct sbuf b = { 0 };
+		struct rw_label l[RW_MAX_LABELS];
+		bool first = true;
+		char scratch[256];
+
+		expo_put_label(&b, &first, "a", values[i]);
+		expo_put_label(&b, &first, "b", values[CLI_ARRAY_SIZE(values) - 1 - i]);
+		sbuf_put(&b, "", 0);
+		assert_int_equal(rw_labels_parse(b.data, scratch, l, RW_MAX_LABELS), 2);
+		assert_string_equal(l[0].name, "a");
+		assert_string_equal(l[0].value, values[i]);
+		assert_string_equal(l[1].name, "b");
+		assert_string_equal(l[1].value, values[CLI_ARRAY_SIZE(values) - 1 - i]);
+		sbuf_free(&b);
+	}
+}
+
+/* ---- the walk: the same series /metrics shows -------------------------------------- */
+
+static const struct expo_meta meta = { .version = "test",
+				       .platform = "lab",
+				       .interval_s = 1,
+				       .channel_peak = 51.2e9 };
+
+static struct pm_row row(const char *event, const char *unit, unsigned flags, double value)
+{
+	return (struct pm_row){ .event = event,
+				.unit = unit,
+				.channel = -1,
+				.subchannel = -1,
+				.cpu = -1,
+				.die = -1,
+				.socket = -1,
+				.value = value,
+				.enabled_ns = 3 * SEC,
+				.running_ns = 2 * SEC + 1,
+				.running = 1,
+				.flags = flags };
+}
+
+static long more_families(void *arg, const struct expo_sink *k)
+{
+	k->family(k->ud, "pmumon_remote_write_sent_samples_total", "counter", NULL, "Sent");
+	k->series(k->ud, "pmumon_remote_write_sent_samples_total", "", "url", "http://u:p@a/\"w\"",
+		  12345);
+	return 1;
+}
+
+/* What the walk handed over, as text lines (re-escaped): "name{labels} value" with the
+ * value's 17 digits */
 struct got {
-	char text[2048];
-	size_t len;
+	struct sbuf text;
+	long calls, stop_at;
 };
 
 static int collect(void *arg, const char *name, const struct rw_label *labels, size_t n,
 		   double value)
 {
 	struct got *g = arg;
+	bool first = true;
 
-	g->len += (size_t)snprintf(g->text + g->len, sizeof(g->text) - g->len, "%s", name);
+	sbuf_puts(&g->text, name);
 	for (size_t i = 0; i < n; i++)
-		g->len += (size_t)snprintf(g->text + g->len, sizeof(g->text) - g->len, "|%s=%s",
-					   labels[i].name, labels[i].value);
-	g->len += (size_t)snprintf(g->text + g->len, sizeof(g->text) - g->len, " %.17g\n", value);
-	return 0;
+		expo_put_label(&g->text, &first, labels[i].name, labels[i].value);
+	sbuf_printf(&g->text, "%s %.17g\n", first ? "" : "}", value);
+	return ++g->calls == g->stop_at ? -ECANCELED : 0;
 }
 
-static void test_text_walk(void **state)
+/* The text exposition's series lines, their values as doubles with 17 digits. */
+static void text_lines(const char *text, struct sbuf *out)
 {
-	static const struct {
-		const char *in, *out;
-		long n;
-		size_t line; /* of the refused line */
-	} t[] = {
-		{ "", "", 0, 0 },
-		{ "# HELP a b\n# TYPE a counter\na 1\n", "a 1\n", 1, 0 },
-		{ "pmumon_event_total{pmu=\"ali_drw\",event=\"hif_rd\"} 12345\n",
-		  "pmumon_event_total|pmu=ali_drw|event=hif_rd 12345\n", 1, 0 },
-		/* escapes: backslash, quote, newline */
-		{ "x{cgroup=\"a\\\\b\\\"c\\nd\"} 0.5\n", "x|cgroup=a\\b\"c\nd 0.5\n", 1, 0 },
-		{ "x{a=\"\"} 1\nx{a=\"1\",} 2", "x|a= 1\nx|a=1 2\n", 2, 0 },
-		{ "a +Inf\nb -Inf\nc NaN\nd 1e-3\n", "a inf\nb -inf\nc nan\nd 0.001\n", 4, 0 },
-		{ "a:b_c 7\n\n", "a:b_c 7\n", 1, 0 },
-		/* refused, with the line */
-		{ "a 1\nb{x=\"1\" 2\n", NULL, -EINVAL, 2 },
-		{ "a 1 1700000000000\n", NULL, -EINVAL, 1 }, /* a timestamp: expo writes none */
-		{ "a one\n", NULL, -EINVAL, 1 },
-		{ "9a 1\n", NULL, -EINVAL, 1 },
-		{ "a{x=\"1\\q\"} 1\n", NULL, -EINVAL, 1 },
-		{ "a{x:y=\"1\"} 1\n", NULL, -EINVAL, 1 },
-		{ "a{x=1} 1\n", NULL, -EINVAL, 1 },
-		{ "a{x=\"1\"}1\n", NULL, -EINVAL, 1 },
-		{ "a\n", NULL, -EINVAL, 1 },
-	};
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n'), *sp;
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
-		struct got g = { .len = 0 };
-		size_t line = 0;
-		long n = rw_text_walk(t[i].in, strlen(t[i].in), collect, &g, &line);
-
-		g.text[g.len] = '\0';
-		if (n != t[i].n)
-			fail_msg("case %zu: %ld samples, not %ld", i, n, t[i].n);
-		if (t[i].out)
-			assert_string_equal(g.text, t[i].out);
-		else
-			assert_int_equal(line, t[i].line);
+		if (*p != '#') {
+			sp = p + (nl - p);
+			while (sp > p && sp[-1] != ' ')
+				sp--;
+			sbuf_put(out, p, (size_t)(sp - p));
+			sbuf_printf(out, "%.17g\n", strtod(sp, NULL));
+		}
+		p = nl + 1;
 	}
 }
 
-static int stop_at_two(void *arg, const char *name, const struct rw_label *l, size_t n, double v)
-{
-	int *k = arg;
+/* A sample of every kind of row, flags, a device, escapes, gaps and a ratio. */
+struct fixture {
+	struct pm_row rows[5];
+	struct pm_report rep;
+	struct expo_acc *acc;
+	struct expo_counts *c;
+	struct expo_health h;
+	struct expo_sample s;
+};
 
-	return ++*k == 2 ? -ECANCELED : 0;
+static void fixture(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->rows[0] = row("ali_drw/hif_rd/", "", 0, 1234567);
+	f->rows[0].device = "ali_drw_21080";
+	f->rows[0].channel = 3;
+	f->rows[0].flags |= PM_ROW_MULTIPLEXED;
+	f->rows[1] = row("cpu-clock", "msec", 0, 2000.5);
+	f->rows[1].cgroup = "/a\\b\"c\nd";
+	f->rows[2] = row("bw", "MB/s", PM_ROW_METRIC, 1.0 / 3);
+	f->rows[3] = row("miss", "%", PM_ROW_METRIC | PM_ROW_RATIO, 25);
+	f->rows[3].num = 2500;
+	f->rows[3].den = 100;
+	f->rows[4] = row("gone", "", PM_ROW_NOT_COUNTED, NAN);
+	f->rep = (struct pm_report){ .interval = true,
+				     .duration_ns = 3 * SEC,
+				     .n_rows = 5,
+				     .rows = f->rows };
+	f->h = (struct expo_health){ .samples = 3, .read_s = 0.000123, .last_sample_s = 1.7e9 };
+	f->h.reloads.last_ok_s = 1.7e9 + 0.5;
+	assert_int_equal(expo_acc_new(&f->acc), 0);
+	assert_int_equal(expo_acc_add(f->acc, &f->rep, &f->rep, &meta, &f->c), 0);
+	f->s = (struct expo_sample){ .interval = &f->rep,
+				     .counts = f->c,
+				     .meta = &meta,
+				     .health = &f->h };
+	f->s.more = more_families;
 }
 
-static void test_text_walk_stops(void **state)
+static void fixture_free(struct fixture *f)
 {
-	int k = 0;
-	const char *in = "a 1\nb 2\nc 3\n";
+	expo_counts_unref(f->c);
+	expo_acc_free(f->acc);
+}
 
-	assert_int_equal(rw_text_walk(in, strlen(in), stop_at_two, &k, NULL), -ECANCELED);
-	assert_int_equal(k, 2);
+static void test_walk_is_the_exposition(void **state)
+{
+	struct fixture f;
+	struct sbuf text = { 0 }, want = { 0 };
+	struct got g = { .stop_at = -1 };
+	long n, n_text;
+
+	fixture(&f);
+	n_text = expo_render(&text, EXPO_TEXT, &f.s);
+	assert_true(n_text > 20);
+	n = rw_walk(&f.s, collect, &g);
+	assert_int_equal(n, n_text);
+	assert_int_equal(g.calls, n);
+	text_lines(text.data, &want);
+	assert_string_equal(g.text.data, want.data);
+	/* what the walk covers: escapes, an extra label, seconds, remote write's own */
+	assert_non_null(strstr(g.text.data, "cgroup=\"/a\\\\b\\\"c\\nd\""));
+	assert_non_null(strstr(g.text.data, ",flag=\"multiplexed\"} 1\n"));
+	assert_non_null(strstr(g.text.data, "pmumon_running_seconds_total{"));
+	assert_non_null(strstr(g.text.data, "pmumon_remote_write_sent_samples_total{url="));
+	sbuf_free(&text);
+	sbuf_free(&want);
+	sbuf_free(&g.text);
+	fixture_free(&f);
+}
+
+static void test_walk_stops(void **state)
+{
+	struct fixture f;
+	struct got g = { .stop_at = 2 };
+
+	fixture(&f);
+	assert_int_equal(rw_walk(&f.s, collect, &g), -ECANCELED);
+	assert_int_equal(g.calls, 2); /* none after the error */
+	sbuf_free(&g.text);
+	fixture_free(&f);
+}
+
+static long bad_labels(void *arg, const struct expo_sink *k)
+{
+	k->series(k->ud, "x", "{a=\"1\"}", NULL, NULL, 1);
+	return 1;
+}
+
+static void test_walk_refuses_bad_labels(void **state)
+{
+	struct fixture f;
+	struct got g = { .stop_at = -1 };
+	long before;
+
+	fixture(&f);
+	f.s.more = NULL;
+	before = rw_walk(&f.s, collect, &g);
+	assert_true(before > 0);
+	g.calls = 0;
+	f.s.more = bad_labels;
+	assert_int_equal(rw_walk(&f.s, collect, &g), -EINVAL);
+	assert_int_equal(g.calls, before); /* every good one, then the bad one stops it */
+	sbuf_free(&g.text);
+	fixture_free(&f);
 }
 
 static void test_config(void **state)
@@ -206,8 +385,11 @@ static void test_config_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text_walk),
-		cmocka_unit_test(test_text_walk_stops),
+		cmocka_unit_test(test_labels_parse),
+		cmocka_unit_test(test_labels_round_trip),
+		cmocka_unit_test(test_walk_is_the_exposition),
+		cmocka_unit_test(test_walk_stops),
+		cmocka_unit_test(test_walk_refuses_bad_labels),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_config_refused),
 	};
