@@ -354,19 +354,24 @@ class IntoPrometheus(Tmp):
             # every sample, from the first, once each and in order
             self.assertEqual(got, [float(i) for i in range(1, len(got) + 1)])
             self.assertGreaterEqual(len(got), n)
-            # the same series /metrics shows (less remote write's own, pushed too)
+            # the same series and values /metrics showed for the last sample: both are
+            # walks of the same sample (remote write's own counts move between the two)
             t = last[('pmumon_last_sample_timestamp_seconds', frozenset())]
-            pushed = self.query(port, 'pmumon_memory_read_bytes_per_second', t)
-            shown = pick(last, 'pmumon_memory_read_bytes_per_second')
-            self.assertEqual(len(pushed), len(shown))
-            for r in pushed:
+            pushed = {}
+            for r in self.query(port, '{__name__=~"pmumon_.+"}', t):
                 labels = dict(r['metric'])
                 self.assertEqual(labels.pop('job'), 'pmumon')
                 self.assertEqual(labels.pop('instance').rsplit(':', 1)[1],
                                  str(srv_port_of(err)))
-                del labels['__name__']
-                self.assertIn(('pmumon_memory_read_bytes_per_second',
-                               frozenset(labels.items())), shown)
+                name = labels.pop('__name__')
+                pushed[(name, frozenset(labels.items()))] = float(r['value'][1])
+            shown = {k: v for k, v in last.items()
+                     if not k[0].startswith('pmumon_remote_write_')}
+            self.assertTrue(pick(shown, 'pmumon_memory_read_bytes_total'))
+            self.assertEqual({k: v for k, v in pushed.items()
+                              if not k[0].startswith('pmumon_remote_write_')}, shown)
+            self.assertEqual({k[0] for k in pushed if k[0].startswith('pmumon_remote_write_')},
+                             {k[0] for k in last if k[0].startswith('pmumon_remote_write_')})
         finally:
             prom.send_signal(signal.SIGTERM)
             prom.wait(timeout=30)
