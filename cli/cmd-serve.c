@@ -657,7 +657,7 @@ static void on_sample(void *arg, const struct cli_sample *smp)
 	if (sv->store)
 		storeq_hook(sv->store, smp); /* the sampler is stopped while it changes */
 	if (sv->rw)
-		rw_hook(sv->rw, smp, counts); /* likewise */
+		rw_hook(sv->rw, &keep, counts); /* likewise; numbered as /metrics numbers it */
 }
 
 /* Resolved and scheduled on the machine as discovered: every check, nothing changed yet.

@@ -192,7 +192,8 @@ struct rw {
 	size_t cap_values;
 	uint64_t gen;
 	long last_frame_n;
-	int64_t last_ts_ms; /* the last sample's */
+	int64_t last_ts_ms; /* the last sample's (INT64_MIN: none yet) */
+	bool clock_back;    /* the clock went back: said once, until it passes last_ts_ms */
 };
 
 static uint64_t now_ns(void)
@@ -421,7 +422,9 @@ static void feed(struct rw *rw, const struct cli_sample *smp, const struct expo_
 				  .health = &h,
 				  .more = rw_families,
 				  .more_arg = rw };
-	int64_t ts_ms = (int64_t)(iv->wall_ns / 1000000);
+	int64_t ts_ms;
+	bool dated = rw_sample_ms(iv->wall_ns, rw->last_ts_ms, (int64_t)(sv->interval_ns / 1000000),
+				  &ts_ms);
 
 	/* what the HTTP threads read too: the counting's description, the health (the
 	 * counting does not change while a sample of it is in the inbox: rw_counting) */
@@ -446,7 +449,18 @@ static void feed(struct rw *rw, const struct cli_sample *smp, const struct expo_
 		rw->n_frame = 0;
 	}
 	rw->gen++;
-	w.r = counts ? (int)CLI_MIN(0, rw_walk(&es, on_series, &w)) : -ENOMEM;
+	if (!dated) {
+		w.r = -ERANGE;
+		if (!rw->clock_back)
+			cli_error("remote write: the machine's clock went back %.3f s; samples are "
+				  "dropped (counted) until it passes the last one sent",
+				  (double)(rw->last_ts_ms - (int64_t)(iv->wall_ns / 1000000)) /
+					  1e3);
+		rw->clock_back = true;
+	} else {
+		rw->clock_back = false;
+		w.r = counts ? (int)CLI_MIN(0, rw_walk(&es, on_series, &w)) : -ENOMEM;
+	}
 	sbuf_free(&w.key);
 	if (w.r < 0) {
 		/* the sample is lost, counted as the last one's series in every queue; the
@@ -1061,6 +1075,7 @@ int rw_new(struct server *sv, const char *instance, struct rw **ret)
 	if (!rw)
 		return -ENOMEM;
 	rw->sv = sv;
+	rw->last_ts_ms = INT64_MIN;
 	snprintf(rw->instance, sizeof(rw->instance), "%s", instance);
 	pthread_mutex_init(&rw->lock, NULL);
 	pthread_cond_init(&rw->inbox_more, NULL);

@@ -9,6 +9,7 @@
  * double quote, newline: expo_put_label), and are parsed back here.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,4 +136,17 @@ long rw_walk(const struct expo_sample *s, rw_sample_fn fn, void *arg)
 	expo_walk(s, &k);
 	free(w.scratch);
 	return w.r < 0 ? w.r : w.n;
+}
+
+bool rw_sample_ms(uint64_t wall_ns, int64_t last_ms, int64_t interval_ms, int64_t *ret_ms)
+{
+	int64_t ms = (int64_t)(wall_ns / 1000000);
+
+	if (last_ms != INT64_MIN && ms <= last_ms) {
+		if (last_ms - ms >= interval_ms)
+			return false; /* the clock went back */
+		ms = last_ms + 1;     /* read within the millisecond of the last */
+	}
+	*ret_ms = ms;
+	return true;
 }

@@ -378,6 +378,15 @@ typedef int (*rw_sample_fn)(void *arg, const char *name, const struct rw_label *
 long rw_walk(const struct expo_sample *s, rw_sample_fn fn, void *arg);
 #define RW_MAX_LABELS 32
 long rw_labels_parse(const char *labels, char *scratch, struct rw_label *ret_labels, size_t max);
+/*
+ * The timestamp (ms) a sample read at wall_ns is pushed with, after one pushed at last_ms
+ * (INT64_MIN: none yet): remote write wants each series' timestamps increasing, and a
+ * receiver drops, or refuses the batch of, a sample not after its series' last. Its own
+ * when it is later; one ms after the last when it is not, by less than interval_ms (two
+ * reads in one millisecond: a late read and the next one on time); false when the clock
+ * went back further (the sample is not sent).
+ */
+bool rw_sample_ms(uint64_t wall_ns, int64_t last_ms, int64_t interval_ms, int64_t *ret_ms);
 
 /* The live page's files, built into pmumon (web-assets.c, generated). */
 struct web_asset {

@@ -276,6 +276,34 @@ static void test_walk_refuses_bad_labels(void **state)
 	fixture_free(&f);
 }
 
+/* A series' pushed timestamps only go up: a read in the millisecond of the last is dated
+ * one ms after it, a clock gone back further is not sent. */
+static void test_sample_ms(void **state)
+{
+	static const struct {
+		uint64_t wall_ns;
+		int64_t last_ms;
+		bool ok;
+		int64_t ms;
+	} t[] = {
+		{ 1767225600123456789ull, INT64_MIN, true, 1767225600123 },
+		{ 1767225600223999999ull, 1767225600123, true, 1767225600223 },
+		{ 1767225600123999999ull, 1767225600123, true, 1767225600124 }, /* same ms */
+		{ 1767225600100000000ull, 1767225600123, true, 1767225600124 }, /* 23 ms back */
+		{ 1767225600024000000ull, 1767225600123, true, 1767225600124 }, /* 99 ms back */
+		{ 1767225600023000000ull, 1767225600123, false, 0 }, /* an interval back */
+		{ 1767225500000000000ull, 1767225600123, false, 0 },
+	};
+
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
+		int64_t ms = -7;
+
+		if (rw_sample_ms(t[i].wall_ns, t[i].last_ms, 100, &ms) != t[i].ok)
+			fail_msg("case %zu: %s", i, t[i].ok ? "refused" : "accepted");
+		assert_int_equal(ms, t[i].ok ? t[i].ms : -7); /* untouched when refused */
+	}
+}
+
 static void test_config(void **state)
 {
 	static const char full[] = "remote_write:\n"
@@ -390,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_walk_is_the_exposition),
 		cmocka_unit_test(test_walk_stops),
 		cmocka_unit_test(test_walk_refuses_bad_labels),
+		cmocka_unit_test(test_sample_ms),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_config_refused),
 	};
