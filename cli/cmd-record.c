@@ -84,7 +84,7 @@ static int record_option(void *arg_, int c, const char *arg)
 	case OPT_TIMEOUT:
 		return cli_parse_uint("--timeout", arg, UINT32_MAX, &a->timeout_ms);
 	case OPT_MAX_AGE:
-		if (cli_parse_double(arg, &a->max_age_s) < 0 || !(a->max_age_s > 0)) {
+		if (pm_parse_double_str(arg, &a->max_age_s) < 0 || !(a->max_age_s > 0)) {
 			cli_error("--max-age wants seconds above 0, not '%s'", arg);
 			return -EINVAL;
 		}

@@ -81,7 +81,7 @@ enum { OPT_FROM = 4000, OPT_TO, OPT_ABOVE, OPT_PLOT, OPT_RUN, OPT_PACK };
 
 static int seconds(const char *opt, const char *arg, double *ret)
 {
-	if (cli_parse_double(arg, ret) < 0 || *ret < 0) {
+	if (pm_parse_double_str(arg, ret) < 0 || *ret < 0) {
 		cli_error("%s wants seconds into the run (0 or more), not '%s'", opt, arg);
 		return -EINVAL;
 	}
@@ -124,7 +124,7 @@ static int report_option(void *arg_, int c, const char *arg)
 		a->above_given = true;
 		a->above_pct = n && arg[n - 1] == '%';
 		snprintf(num, sizeof(num), "%.*s", (int)(n - a->above_pct), arg);
-		if (cli_parse_double(num, &a->above) < 0 || (a->above_pct && !(a->above > 0))) {
+		if (pm_parse_double_str(num, &a->above) < 0 || (a->above_pct && !(a->above > 0))) {
 			cli_error("--above wants a number in the series' unit, or a share of the "
 				  "channel peak such as 80%%, not '%s'",
 				  arg);

@@ -176,7 +176,7 @@ static bool repeatable(int c)
 	static const int codes[] = { 'e',   'M', 'g', CLI_OPT_DEFINE, 'G', CLI_OPT_FOR_EACH_CGROUP,
 				     OPT_RW };
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(codes); i++)
+	for (size_t i = 0; i < PM_ARRAY_SIZE(codes); i++)
 		if (codes[i] == c)
 			return true;
 	return false;
@@ -201,7 +201,8 @@ static int serve_option(void *arg, int c, const char *val)
 		a->config = val;
 		return 0;
 	case OPT_STORE_MAX_AGE:
-		if (cli_parse_double(val, &a->store_max_age_s) < 0 || !(a->store_max_age_s > 0)) {
+		if (pm_parse_double_str(val, &a->store_max_age_s) < 0 ||
+		    !(a->store_max_age_s > 0)) {
 			cli_error("--store.max-age wants seconds above 0, not '%s'", val);
 			return -EINVAL;
 		}
@@ -258,7 +259,7 @@ static int given_options(int argc, char **argv, struct serve_args *a)
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, copy, serve_co.shortopts, serve_options, NULL)) != -1)
-		if (a->n_given < CLI_ARRAY_SIZE(a->given))
+		if (a->n_given < PM_ARRAY_SIZE(a->given))
 			a->given[a->n_given++] = c;
 	opterr = saved;
 	free(copy);
@@ -292,7 +293,7 @@ static int parse_cmdline(int argc, char **argv, struct serve_args *a)
 /* The options a --config file may hold: serve's, less not_in_file. */
 static const struct option *file_options(void)
 {
-	static struct option allowed[CLI_ARRAY_SIZE(serve_options)];
+	static struct option allowed[PM_ARRAY_SIZE(serve_options)];
 	size_t n = 0;
 
 	if (allowed[0].name)
@@ -300,7 +301,7 @@ static const struct option *file_options(void)
 	for (const struct option *o = serve_options; o->name; o++) {
 		bool fixed = false;
 
-		for (size_t i = 0; i < CLI_ARRAY_SIZE(not_in_file) && !fixed; i++)
+		for (size_t i = 0; i < PM_ARRAY_SIZE(not_in_file) && !fixed; i++)
 			fixed = !strcmp(o->name, not_in_file[i]);
 		if (!fixed)
 			allowed[n++] = *o;
@@ -329,7 +330,7 @@ static const struct option *passed_over(const struct serve_args *a, const char *
 /* That the command line's value wins over the file's: said once for each option. */
 static void said_over(const struct option *o, const char *path, unsigned line)
 {
-	static bool said[CLI_ARRAY_SIZE(serve_options)];
+	static bool said[PM_ARRAY_SIZE(serve_options)];
 	size_t i = (size_t)(o - serve_options);
 
 	if (said[i])
@@ -382,7 +383,7 @@ static int read_config(struct serve_args *a)
 	optind = 0; /* glibc: start a new scan */
 	r = cli_getopt(argc, argv, &serve_co, &a->count, &a->live, a);
 	if (r < 0 && optind >= 2 && argc > 1)
-		cli_error("(that is %s:%u)", a->config, line[CLI_MIN(optind - 2, argc - 2)]);
+		cli_error("(that is %s:%u)", a->config, line[PM_MIN(optind - 2, argc - 2)]);
 	free(argv);
 	free(line);
 	return r < 0 ? -EINVAL : 0;
@@ -984,7 +985,7 @@ static enum pm_aggr coarser(enum pm_aggr a)
 					      PM_AGGR_DEVICE, PM_AGGR_CHANNEL, PM_AGGR_DIE,
 					      PM_AGGR_NODE,   PM_AGGR_SOCKET,  PM_AGGR_FAMILY };
 
-	for (size_t i = 0; i + 1 < CLI_ARRAY_SIZE(order); i++)
+	for (size_t i = 0; i + 1 < PM_ARRAY_SIZE(order); i++)
 		if (order[i] == a)
 			return order[i + 1];
 	return PM_AGGR_FAMILY;

@@ -150,7 +150,7 @@ static int parse_args(int argc, char **argv, struct top_args *a)
 
 static char *add_line(struct lines *ls)
 {
-	if (cli_grow((void **)&ls->line, &ls->cap, ls->n + 1, sizeof(*ls->line)) < 0)
+	if (PM_GROW(ls->line, ls->cap, ls->n + 1) < 0)
 		return NULL;
 	ls->line[ls->n][0] = '\0';
 	return ls->line[ls->n++];
@@ -415,7 +415,7 @@ static void draw(const struct view *v, const struct lines *ls)
 		int w = cols > 62 ? 60 : cols - 2;
 
 		attron(A_REVERSE);
-		for (size_t i = 0; i < CLI_ARRAY_SIZE(help_text) && (int)i + 2 < rows; i++)
+		for (size_t i = 0; i < PM_ARRAY_SIZE(help_text) && (int)i + 2 < rows; i++)
 			mvprintw((int)i + 2, 2, "%-*.*s", w, w, help_text[i]);
 		attroff(A_REVERSE);
 	}
@@ -462,7 +462,7 @@ static void choose_screen(struct top *t, struct top_args *a)
 		a->count.metrics[a->count.n_metrics++] = sc->metrics;
 		t->v.has_screen_metrics = true;
 	}
-	for (size_t i = 0; !a->count.n_aggr && sc->group && i < CLI_ARRAY_SIZE(groups); i++)
+	for (size_t i = 0; !a->count.n_aggr && sc->group && i < PM_ARRAY_SIZE(groups); i++)
 		if (!strcmp(sc->group, groups[i].name))
 			t->v.aggr = groups[i].aggr;
 	t->lv.so.aggr = t->v.aggr;
@@ -513,9 +513,9 @@ static int regroup(struct top *t)
 	size_t i = 0;
 	int r;
 
-	while (i < CLI_ARRAY_SIZE(order) && order[i] != t->v.aggr)
+	while (i < PM_ARRAY_SIZE(order) && order[i] != t->v.aggr)
 		i++;
-	t->v.aggr = order[(i + 1) % CLI_ARRAY_SIZE(order)];
+	t->v.aggr = order[(i + 1) % PM_ARRAY_SIZE(order)];
 	cli_sampler__stop(t->sp);
 	t->sp = NULL;
 	cli_live__close(&t->lv, false);

@@ -476,7 +476,7 @@ int cli_parse_define(const char *arg, char *name, size_t size, double *ret)
 		return -EINVAL;
 	}
 	snprintf(name, size, "%.*s", (int)(eq - arg), arg);
-	r = cli_parse_double(eq + 1, &v);
+	r = pm_parse_double_str(eq + 1, &v);
 	if (r == -ERANGE) {
 		cli_error("--define %s: the value '%s' is out of range", name, eq + 1);
 		return r;
@@ -501,7 +501,7 @@ int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned l
 {
 	uint64_t v;
 
-	if (cli_parse_u64(s, &v) < 0 || v > max) {
+	if (pm_parse_u64_str(s, 10, &v) < 0 || v > max) {
 		cli_error("option %s wants a whole number up to %lu, not '%s'", opt, max, s);
 		return -EINVAL;
 	}
@@ -523,7 +523,7 @@ int cli_parse_size(const char *opt, const char *arg, uint64_t *ret)
 		goto bad;
 	memcpy(num, arg, n);
 	num[n] = '\0';
-	if (cli_parse_u64(num, &v) < 0 || v == 0 || v > UINT64_MAX / mult)
+	if (pm_parse_u64_str(num, 10, &v) < 0 || v == 0 || v > UINT64_MAX / mult)
 		goto bad;
 	*ret = v * mult;
 	return 0;

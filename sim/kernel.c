@@ -30,11 +30,11 @@ struct pm_proc {
 	struct pm_proc *real; /* a real command under the real clock */
 };
 
-/* Scheduled faults fire as time passes (only a platform's scenario has them). */
+/* Scheduled faults fire as time passes (only a platform's machine has them). */
 static void tick(struct pm_sim *sim)
 {
-	if (sim->scn)
-		sim_run_faults(sim);
+	if (sim->machine)
+		sim->machine->run_faults(sim);
 }
 
 static struct sim_fd *fd_get(struct pm_sim *sim, int fd)
@@ -86,12 +86,9 @@ void pm_sim__free(struct pm_sim *sim)
 {
 	if (!sim)
 		return;
-	sim_write_state(sim);
-	free(sim->state_path);
+	if (sim->machine)
+		sim->machine->free(sim);
 	sim_perf_done(sim);
-	if (sim->plat_free)
-		sim->plat_free(sim->plat_data);
-	sim_scenario__free(sim->scn);
 	if (sim->real_ops)
 		sim->real_ops->destroy(sim->real_os);
 	free(sim->fds);
@@ -123,31 +120,7 @@ struct sim_vfs *pm_sim__vfs(struct pm_sim *sim)
 	return sim->vfs;
 }
 
-/* ---- time ------------------------------------------------------------------ */
-
-static uint64_t real_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-void pm_sim__use_real_clock(struct pm_sim *sim, bool real)
-{
-	sim->real_clock = real;
-	sim->real_base = real_mono() - sim->now_ns;
-}
-
-bool pm_sim__real_clock(const struct pm_sim *sim)
-{
-	return sim->real_clock;
-}
-
-uint64_t pm_sim__now(const struct pm_sim *sim)
-{
-	return sim->real_clock ? real_mono() - sim->real_base : sim->now_ns;
-}
+/* ---- time (the clock itself is in clock.c) ----------------------------------- */
 
 /* Move the virtual clock to t, stopping at each scheduled fault on the way
  * so that it happens at its own time, not at the end of the step. */
@@ -155,7 +128,7 @@ static void set_now(struct pm_sim *sim, uint64_t t)
 {
 	uint64_t f;
 
-	while (!sim->real_clock && sim->scn && sim_next_fault_ns(sim, &f) && f < t &&
+	while (!sim->real_clock && sim->machine && sim->machine->next_fault_ns(sim, &f) && f < t &&
 	       f > sim->now_ns) {
 		sim->now_ns = f;
 		tick(sim);

@@ -237,7 +237,7 @@ static void push(struct target *t, struct rw_series *s, double v, int64_t ts_ms)
 		atomic_fetch_add(&t->counts->dropped, 1);
 	}
 	if (t->n == t->cap) { /* grows up to max */
-		size_t ncap = t->cap ? CLI_MIN(t->cap * 2, t->max) : CLI_MIN((size_t)1024, t->max);
+		size_t ncap = t->cap ? PM_MIN(t->cap * 2, t->max) : PM_MIN((size_t)1024, t->max);
 		struct entry *q = malloc(ncap * sizeof(*q));
 
 		if (!q) {
@@ -273,7 +273,7 @@ static int by_name(const void *a, const void *b)
 
 static int grow(void **arr, size_t *cap, size_t need, size_t elsz)
 {
-	return cli_grow(arr, cap, need, elsz) < 0 ? -ENOMEM : 0;
+	return pm_grow(arr, cap, need, elsz) < 0 ? -ENOMEM : 0;
 }
 
 /* The interned series of these labels (a new one the first time): NULL when out of memory. */
@@ -359,7 +359,7 @@ static int on_series(void *arg, const char *name, const struct rw_label *labels,
 	size_t k = 0;
 
 	all[k++] = (struct rw_label){ "__name__", name };
-	for (size_t i = 0; i < n && k < CLI_ARRAY_SIZE(all); i++)
+	for (size_t i = 0; i < n && k < PM_ARRAY_SIZE(all); i++)
 		if (labels[i].value[0]) /* remote write sends no empty value: absent is the same */
 			all[k++] = labels[i];
 	qsort(all, k, sizeof(all[0]), by_name);
@@ -459,7 +459,7 @@ static void feed(struct rw *rw, const struct cli_sample *smp, const struct expo_
 		rw->clock_back = true;
 	} else {
 		rw->clock_back = false;
-		w.r = counts ? (int)CLI_MIN(0, rw_walk(&es, on_series, &w)) : -ENOMEM;
+		w.r = counts ? (int)PM_MIN(0, rw_walk(&es, on_series, &w)) : -ENOMEM;
 	}
 	sbuf_free(&w.key);
 	if (w.r < 0) {
@@ -673,7 +673,7 @@ struct answer {
 static size_t on_body(char *data, size_t size, size_t n, void *arg)
 {
 	struct answer *a = arg;
-	size_t k = CLI_MIN(size * n, sizeof(a->body) - 1 - a->len);
+	size_t k = PM_MIN(size * n, sizeof(a->body) - 1 - a->len);
 
 	memcpy(a->body + a->len, data, k);
 	a->len += k;
@@ -721,7 +721,7 @@ static CURL *easy_for(struct target *t, struct curl_slist **ret_headers)
 	lib.easy_setopt(c, CURLOPT_HTTPHEADER, h);
 	lib.easy_setopt(c, CURLOPT_POST, 1L);
 	lib.easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(t->cfg.timeout_s * 1000));
-	lib.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)(CLI_MIN(t->cfg.timeout_s, 10) * 1000));
+	lib.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)(PM_MIN(t->cfg.timeout_s, 10) * 1000));
 	if (t->cfg.username) {
 		lib.easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		lib.easy_setopt(c, CURLOPT_USERNAME, t->cfg.username);
@@ -856,7 +856,7 @@ static void *sender(void *arg)
 				t->failing = true;
 				note(t, "retried", why, n);
 				gone = backoff(t, wait);
-				wait = CLI_MIN(wait * 2, t->cfg.max_backoff_s);
+				wait = PM_MIN(wait * 2, t->cfg.max_backoff_s);
 			}
 		}
 		if (o == SENT) {
@@ -1233,7 +1233,7 @@ long rw_families(void *arg, const struct expo_sink *k)
 		pthread_mutex_unlock(&rw->lock);
 		return 0;
 	}
-	for (size_t f = 0; f < CLI_ARRAY_SIZE(fams); f++) {
+	for (size_t f = 0; f < PM_ARRAY_SIZE(fams); f++) {
 		k->family(k->ud, fams[f].name, "counter", NULL, fams[f].help);
 		for (size_t i = 0; i < rw->n_counts; i++, n++)
 			k->series(k->ud, fams[f].name, "", "url", rw->counts[i]->url,

@@ -66,7 +66,7 @@ static int load_series(struct export *x)
 	while (r == 0 && sqlite3_step(q) == SQLITE_ROW) {
 		struct xseries *s;
 
-		r = cli_grow((void **)&x->s, &x->cap, x->n + 1, sizeof(*x->s));
+		r = PM_GROW(x->s, x->cap, x->n + 1);
 		if (r < 0)
 			break;
 		s = &x->s[x->n++];

@@ -272,7 +272,12 @@ int store_open_write(const char *path, bool overwrite, const struct store_run *r
 		why_not_writable(path, ret_err);
 		return r;
 	}
-	r = exec(st, "PRAGMA journal_mode=WAL", ret_err);
+	/* before WAL: switching to WAL writes the new file's header, and auto_vacuum is
+	 * fixed from then on (left at NONE, --max-size could drop every interval and the
+	 * file would not shrink); a no-op on a file that has one */
+	r = exec(st, "PRAGMA auto_vacuum=INCREMENTAL", ret_err);
+	if (r == 0)
+		r = exec(st, "PRAGMA journal_mode=WAL", ret_err);
 	if (r == 0)
 		r = check_version(st, true, ret_err);
 	if (r > 0)
@@ -534,7 +539,7 @@ long store_series(struct store *st, long long run, struct store_series **ret)
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		struct store_series *s;
 
-		if (cli_grow((void **)&out, &cap, n + 1, sizeof(*out)) < 0) {
+		if (PM_GROW(out, cap, n + 1) < 0) {
 			sqlite3_finalize(q);
 			free(out);
 			return -ENOMEM;
@@ -582,8 +587,7 @@ static int load_samples(struct store *st, long long series)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, run);
 	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (cli_grow((void **)&st->samples, &cap, st->n_samples + 1, sizeof(*st->samples)) <
-		    0) {
+		if (PM_GROW(st->samples, cap, st->n_samples + 1) < 0) {
 			sqlite3_finalize(q);
 			return -ENOMEM;
 		}
@@ -626,7 +630,7 @@ long store_points(struct store *st, long long series, double from_s, double to_s
 			k++;
 		if (k == st->n_samples || st->samples[k][0] != t)
 			continue; /* a value of no sample: not one pmumon wrote */
-		if (cli_grow((void **)&out, &cap, n + 1, sizeof(*out)) < 0) {
+		if (PM_GROW(out, cap, n + 1) < 0) {
 			sqlite3_finalize(q);
 			free(out);
 			return -ENOMEM;

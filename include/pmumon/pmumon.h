@@ -662,12 +662,12 @@ struct pm_replay_opts {
  * there. The result goes to pm_ctx_opts.replay (which frees it) or to
  * pm_replay__free.
  *
- * pm_replay__read reads the file fd twice: once now, to check every line
- * and learn its series, and again as the counting plays it back, a sample
- * at a time; memory stays the same whatever the file's size. It takes fd
- * over (pm_replay__free closes it). An fd that cannot seek (a pipe) is
- * copied to a temporary file as it is read. pm_replay__parse reads a
- * buffer (copied).
+ * pm_replay__read reads the file fd once, now: it checks every line, learns
+ * its series and keeps each value, parsed, in a spill (memory up to 4 MiB,
+ * then an unlinked temporary file in $TMPDIR or /tmp) that the counting
+ * plays back a sample at a time; memory stays the same whatever the file's
+ * size. It takes fd over and closes it (a pipe reads the same way).
+ * pm_replay__parse reads a buffer (copied).
  */
 PM_API int pm_replay__read(int fd, const struct pm_replay_opts *opts, struct pm_replay **ret_replay,
 			   struct pm_diag *reterr);

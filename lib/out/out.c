@@ -407,11 +407,15 @@ void pm_fmt_grouped(char *buf, size_t size, double v, int decimals)
 	if (neg && out + 1 < size)
 		buf[out++] = '-';
 	first = n % 3 ? n % 3 : 3;
-	for (size_t i = 0; i < n && out + 1 < size; i++) {
-		if (i && (i - first) % 3 == 0 && i >= first && out + 1 < size)
+	/* a comma before each group of three after the first: a countdown, not a division */
+	for (size_t i = 0, left = first; i < n && out + 1 < size; i++, left--) {
+		if (left == 0) {
 			buf[out++] = ',';
-		if (out + 1 < size)
-			buf[out++] = digits[i];
+			left = 3;
+			if (out + 1 >= size)
+				break;
+		}
+		buf[out++] = digits[i];
 	}
 	for (const char *p = dot; p && *p && out + 1 < size; p++)
 		buf[out++] = *p;

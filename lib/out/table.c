@@ -321,7 +321,7 @@ static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int
 	}
 	pm_line__put(&l, suffix, 0, false);
 	pm_line__put(&l, "\n", 0, false);
-	fputs(l.buf, o->f);
+	fwrite(l.buf, 1, l.n, o->f);
 }
 
 static void sim_note(struct pm_out *o, char *buf, size_t size)

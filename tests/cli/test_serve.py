@@ -108,31 +108,48 @@ class ServeCgroups(unittest.TestCase):
     """--for-each-cgroup: a series per cgroup, told apart by a cgroup label."""
 
     def test_a_series_per_cgroup(self):
-        srv = Server('amdzen2:clock=real', '-I', '100', '-e', 'cpu-clock', '-M', 'CPI',
-                     '--for-each-cgroup', 'user.slice,system.slice')
-        cpi_name = 'pmumon_cpi_numerator_total'  # a ratio's parts: its numerator's series
+        # Exact counts, whatever the machine's load: the cores idle for 10 s of the
+        # simulated machine's clock (serve is healthy within 10 s, its counters enabled
+        # before that, or Server fails), run 0.5 s at 1.6 G cycles/s and 2.4 G
+        # instructions/s, then idle forever, so each cgroup's totals come to rest at its
+        # share (user.slice 1/4, system.slice 1/2 of its CPUs' time) of 128 CPUs x 0.8 G
+        # cycles and 1.2 G instructions, when it is read does not matter; every product
+        # is exact in binary and in the kernel's integer scaling.
+        scn = tempfile.NamedTemporaryFile('w', suffix='.scn', delete=False)
+        scn.write('jitter 0\ncore.cycles 0\ncore.instructions 0\nphase idle 10s\n'
+                  'phase busy 500ms\n  core.cycles 1.6G\n  core.instructions 2.4G\n'
+                  'phase still 1h\n  core.cycles 0\n  core.instructions 0\n')
+        scn.close()
+        share = {'user.slice': 4, 'system.slice': 2}
+        want = {cg: 128 * 800000000 // d for cg, d in share.items()}
+        want_ins = {cg: 128 * 1200000000 // d for cg, d in share.items()}
+        srv = Server('amdzen2:clock=real,scenario=' + scn.name, '-I', '100', '-e', 'cycles',
+                     '-M', 'CPI', '--for-each-cgroup', 'user.slice,system.slice')
         try:
-            deadline = time.time() + 10
+            deadline = time.time() + 40
             while True:
                 _, text = srv.metrics()
                 s = samples(text)  # one value per name and label set: no duplicate series
-                clock = {dict(k[1]).get('cgroup'): v
-                         for k, v in pick(s, 'pmumon_event_total', event='cpu-clock').items()}
-                cpi = {k: v for k, v in s.items() if k[0] == cpi_name}
-                taken = sum(pick(s, 'pmumon_samples_total').values())
-                if (taken >= 5 and len(cpi) == 2) or time.time() > deadline:
-                    break  # a few intervals in: each cgroup's counts well under way
-                time.sleep(0.1)
-            self.assertEqual(set(clock), {'user.slice', 'system.slice'})
-            # the simulated cgroups' tasks run a quarter and half the time (on a real clock,
-            # each counter read a moment after the one before)
-            self.assertLess(abs(clock['system.slice'] / clock['user.slice'] - 2), 0.2, clock)
-            self.assertEqual({dict(k[1])['cgroup'] for k in cpi}, {'user.slice', 'system.slice'})
-            # a ratio: the same in both, but for the reads' moments
-            a, b = (v / s[('pmumon_cpi_denominator_total', k[1])] for k, v in cpi.items())
-            self.assertLess(abs(a - b) / a, 0.05, cpi)
+                cycles = {dict(k[1]).get('cgroup'): v
+                          for k, v in pick(s, 'pmumon_event_total', event='cycles').items()}
+                if cycles == want or time.time() > deadline:
+                    break
+                time.sleep(0.2)
+            # each cgroup's series holds its own cgroup's counts, exactly: both at rest
+            self.assertEqual(cycles, want)
+            # nothing multiplexed (2 cgroups x 3 events on the 6 core counters): no scaling
+            for k, v in pick(s, 'pmumon_event_running_ratio', event='cycles').items():
+                self.assertEqual(v, 1.0, k)
+            # CPI, a ratio, as its parts' counters per cgroup: the same totals, exactly
+            num = {dict(k[1])['cgroup']: v
+                   for k, v in pick(s, 'pmumon_cpi_numerator_total').items()}
+            den = {dict(k[1])['cgroup']: v
+                   for k, v in pick(s, 'pmumon_cpi_denominator_total').items()}
+            self.assertEqual(num, want)
+            self.assertEqual(den, want_ins)
         finally:
             srv.stop()
+            os.unlink(scn.name)
 
 
 class Serve(unittest.TestCase):

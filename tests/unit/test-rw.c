@@ -60,7 +60,7 @@ static void test_labels_parse(void **state)
 		{ "{a=\"1\",b=\"2\",c=\"3\"", NULL, -EINVAL }, /* more than max (2) */
 	};
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
 		struct rw_label l[3] = { { "untouched", "untouched" } };
 		char scratch[256], got[256];
 		long n = rw_labels_parse(t[i].in, scratch, l, 2);
@@ -83,20 +83,20 @@ static void test_labels_round_trip(void **state)
 					      "\n",	 "a\\\"\nb\\n", "{x=\"y\"}", ",",
 					      "ünïcödé", "\\\\\\" };
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(values); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(values); i++) {
 		struct sbuf b = { 0 };
 		struct rw_label l[RW_MAX_LABELS];
 		bool first = true;
 		char scratch[256];
 
 		expo_put_label(&b, &first, "a", values[i]);
-		expo_put_label(&b, &first, "b", values[CLI_ARRAY_SIZE(values) - 1 - i]);
+		expo_put_label(&b, &first, "b", values[PM_ARRAY_SIZE(values) - 1 - i]);
 		sbuf_put(&b, "", 0);
 		assert_int_equal(rw_labels_parse(b.data, scratch, l, RW_MAX_LABELS), 2);
 		assert_string_equal(l[0].name, "a");
 		assert_string_equal(l[0].value, values[i]);
 		assert_string_equal(l[1].name, "b");
-		assert_string_equal(l[1].value, values[CLI_ARRAY_SIZE(values) - 1 - i]);
+		assert_string_equal(l[1].value, values[PM_ARRAY_SIZE(values) - 1 - i]);
 		sbuf_free(&b);
 	}
 }
@@ -295,7 +295,7 @@ static void test_sample_ms(void **state)
 		{ 1767225500000000000ull, 1767225600123, false, 0 },
 	};
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
 		int64_t ms = -7;
 
 		if (rw_sample_ms(t[i].wall_ns, t[i].last_ms, 100, &ms) != t[i].ok)
@@ -397,7 +397,7 @@ static void test_config_refused(void **state)
 		{ "remote_write: [", "rw.yml:" },
 	};
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
 		struct rwcfg c = { .n = 99 };
 		char err[512];
 
