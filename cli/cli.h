@@ -484,8 +484,9 @@ double cli_stats__spread_pct(const struct cli_stats *s);
 struct cli_repeat {
 	unsigned runs;
 	size_t n_rows;
-	struct cli_stats *stats; /* per row: value, raw, enabled, running */
+	struct cli_stats *stats; /* per row: value, raw, enabled, running, lo, hi */
 	unsigned *flags;	 /* per row: every run's flags */
+	unsigned *bound;	 /* per row: the runs' worst PM_BOUND_* */
 	struct pm_row *rows;
 	struct cli_stats t; /* elapsed */
 	struct pm_report rep;

@@ -804,6 +804,7 @@ static void server_counting(struct run *rn, const struct serve_args *a, struct s
 	pthread_mutex_unlock(&sv->lock);
 	free_names(old, n_old);
 	ring_clear(sv->ring);
+	ring_set_names(sv->ring, rn->lv.ctx); /* the page's kinds: the packs' names */
 }
 
 /* --store's current run taken out (its counts kept for the series) and ended. */

@@ -148,8 +148,19 @@ static uint64_t s_mono_ns(void *os)
 	return pm_sim__now(os);
 }
 
+/*
+ * The wall clock: under the virtual clock a fixed day plus the virtual time,
+ * so that output is the same on every run; under clock=real the machine's
+ * own wall clock, as the real os seam's (a demo's samples, its exposition's
+ * timestamps and the live page's axis are dated now, not 2026-01-01).
+ */
 static uint64_t s_wall_ns(void *os)
 {
+	struct pm_sim *sim = os;
+	struct timespec ts;
+
+	if (sim->real_clock && clock_gettime(CLOCK_REALTIME, &ts) == 0)
+		return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	return SIM_WALL_EPOCH_S * 1000000000ull + pm_sim__now(os);
 }
 

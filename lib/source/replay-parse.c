@@ -1413,7 +1413,7 @@ static char *json_flags(json_t *o)
 }
 
 /*
- * A line of pmumon's JSON Lines (stat -j, docs/output.md, schemas 1 to 3): its
+ * A line of pmumon's JSON Lines (stat -j, docs/output.md, schemas 1 to 4): its
  * fields spelled out as the CSV writes them, then read as a CSV row is, so
  * both formats mean the same. A record of a newer schema is refused.
  */

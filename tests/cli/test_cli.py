@@ -21,7 +21,7 @@ FIXTURES = os.environ['PMUMON_TEST_SYSFS']
 
 CSV_HEADER = ('type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,'
               'enabled_ns,running_ns,running_pct,flags,simulated,covered,instances,sim_platform,cpuid,'
-              'spread_pct,cgroup')
+              'spread_pct,cgroup,lo,hi,bound')
 
 
 def run(*args, root=None, timeout=60, **kw):
@@ -220,7 +220,7 @@ class StatOnThisMachine(unittest.TestCase):
         objs = [json.loads(l) for l in r.stdout.splitlines()]
         self.assertEqual([o['type'] for o in objs], ['interval'] * 3 + ['total'])
         for o in objs:
-            self.assertEqual(o['schema'], 3)
+            self.assertEqual(o['schema'], 4)
             self.assertEqual(o['event'], 'msr/tsc/')
             self.assertTrue(o['counted'])
             self.assertRegex(o['timestamp'], r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$')
@@ -1422,7 +1422,7 @@ class NotSupported(unittest.TestCase):
         r = run('--sim', self.SIM, 'stat', '-a', '-e', 'cycles', '-e', 'cpu-clock', '-j',
                 '--', 'sleep', '1')
         recs = {o['event']: o for o in map(json.loads, r.stdout.splitlines())}
-        self.assertEqual(recs['cycles']['schema'], 3)
+        self.assertEqual(recs['cycles']['schema'], 4)
         self.assertTrue(recs['cycles']['unsupported'])
         self.assertFalse(recs['cycles']['counted'])
         self.assertIsNone(recs['cycles']['value'])

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "platform.h"
@@ -149,6 +150,45 @@ static void test_scenario_freeze_real_clock(void **state)
 	unlink(path);
 	if (strncmp(err, want, strlen(want)) != 0)
 		fail_msg("got '%s', want '%s'", err, want);
+}
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The wall clock (issue 27): clock=real is dated now, by this machine's
+ * wall clock (a demo's exposition and page were dated 2026-01-01 while its
+ * header said today); the virtual clock keeps its fixed day, so output is
+ * the same on every run.
+ */
+static void test_wall_clock(void **state)
+{
+	const struct pm_os_ops *ops = pm_sim__ops();
+	struct pm_sim *sim = NULL;
+	char err[256] = "";
+	uint64_t before, wall, after;
+
+	assert_int_equal(pm_sim__new_platform("yitian710:clock=real", &sim, err, sizeof(err)), 0);
+	before = realtime_ns();
+	wall = ops->wall_ns(sim);
+	after = realtime_ns();
+	if (!(before <= wall && wall <= after))
+		fail_msg("clock=real's wall clock %llu is not this machine's (%llu..%llu)",
+			 (unsigned long long)wall, (unsigned long long)before,
+			 (unsigned long long)after);
+	pm_sim__free(sim);
+	sim = NULL;
+	assert_int_equal(pm_sim__new_platform("yitian710", &sim, err, sizeof(err)), 0);
+	/* 2026-01-01T00:00:00Z, and the virtual clock since: 1 s after boot at the start */
+	assert_int_equal(ops->wall_ns(sim), 1767225600ull * 1000000000ull + ops->mono_ns(sim));
+	pm_sim__advance(sim, 2500000000ull);
+	assert_int_equal(ops->wall_ns(sim), 1767225600ull * 1000000000ull + ops->mono_ns(sim));
+	pm_sim__free(sim);
 }
 
 /* A NUL byte is an error at its line, not the end of the text. */
@@ -1081,6 +1121,7 @@ int main(void)
 		cmocka_unit_test(test_scenario_errors),
 		cmocka_unit_test(test_scenario_freeze_real_clock),
 		cmocka_unit_test(test_scenario_nul),
+		cmocka_unit_test(test_wall_clock),
 		cmocka_unit_test(test_scenario_parse_buffer),
 		cmocka_unit_test(test_count_wraps),
 		cmocka_unit_test(test_truth_nondecreasing),

@@ -216,8 +216,8 @@ static void test_refused(void **state)
 		/* pmumon's JSON Lines: each field a CSV row has; a newer schema refused */
 		{ PM_REPLAY_AUTO, "{\"schema\":2,\"type\":\"total\",\"event\":\"msr/tsc/\"}\n",
 		  "t.csv:1: expected time_s in seconds" },
-		{ PM_REPLAY_AUTO, "{\"schema\":4,\"type\":\"total\",\"event\":\"msr/tsc/\"}\n",
-		  "t.csv:1: a record of schema 4: this pmumon reads schema 1 to 3" },
+		{ PM_REPLAY_AUTO, "{\"schema\":5,\"type\":\"total\",\"event\":\"msr/tsc/\"}\n",
+		  "t.csv:1: a record of schema 5: this pmumon reads schema 1 to 4" },
 		/* and are not perf's */
 		{ PM_REPLAY_PERF_JSON, "{\"schema\":2,\"type\":\"total\",\"event\":\"msr/tsc/\"}\n",
 		  "t.csv:1: a pmumon JSON Lines record among perf stat -j's" },
