@@ -22,9 +22,10 @@ receives remote write from the BlueField, the DPU nobody scrapes.
   The receiver's log has no out-of-order, duplicate or out-of-bounds error,
   and the dashboard's BlueField query over the pushed counters equals stat.
 
-Simulated machines date their samples on their own clock, 2026-01-01 and
-on (until issue 27's item 8 lands): the receiver is queried at the pushed
-samples' own times (pmumon_last_sample_timestamp_seconds).
+The receiver is queried at the pushed samples' own times
+(pmumon_last_sample_timestamp_seconds): a simulated machine under
+clock=real dates them by this machine's wall clock (issue 27, item 8), and
+dated them 2026-01-01 and on before; the test holds either way.
 
 Needs root, `ip netns` and Debian's prometheus; skipped (77) saying why
 where any is missing. Lean for CI: about two minutes, most of it the
