@@ -1215,8 +1215,11 @@ int cmd_serve(int argc, char **argv)
 	}
 	ret = start(&rn, &addr, &web);
 	if (ret == 0) {
-		cli_info("serving on http://%s/metrics every %lu ms", rn.a->listen,
-			 rn.a->live.interval_ms);
+		char url[96];
+
+		if (http_url(rn.http, url, sizeof(url)) < 0) /* the bound port, not --listen's 0 */
+			snprintf(url, sizeof(url), "http://%s", rn.a->listen);
+		cli_info("serving on %s/metrics every %lu ms", url, rn.a->live.interval_ms);
 		ret = serve_loop(&rn);
 	}
 	finish(&rn);
