@@ -186,6 +186,18 @@ static void put_parts(struct sbuf *b, struct pm_snapshot **s, size_t k,
 	}
 }
 
+/* A row's 95 % interval (docs/bounds.md), for its marks: ,"bound":"measured","bound_pct":1.2
+ * (the interval's wider side in % of the value; null where there is none). */
+static void put_bound(struct sbuf *b, const struct pm_row *r)
+{
+	double pct = fmax(r->hi - r->value, r->value - r->lo) / fabs(r->value) * 100;
+
+	sbuf_puts(b, ",\"bound\":");
+	put_json_str(b, pm_row_bound_name(r->bound) ? pm_row_bound_name(r->bound) : "");
+	sbuf_puts(b, ",\"bound_pct\":");
+	put_num(b, r->bound == PM_BOUND_MEASURED ? pct : NAN);
+}
+
 /* The screen's kinds over the k snapshots: each item's and total's values as shown. */
 static void put_kinds(struct sbuf *b, struct pm_snapshot **s, size_t k, const struct screen *scr)
 {
@@ -220,9 +232,10 @@ static void put_kinds(struct sbuf *b, struct pm_snapshot **s, size_t k, const st
 			}
 			if (kd->measure == SCREEN_RATIO) /* a ratio's parts, for its totals */
 				put_parts(b, s, k, last, scr->item[it].row);
-			/* the newest's share of the time counted, for its marks */
+			/* the newest's share of the time counted and its interval, for its marks */
 			sbuf_puts(b, "],\"running\":");
 			put_num(b, last->rows[scr->item[it].row].running);
+			put_bound(b, &last->rows[scr->item[it].row]);
 			sbuf_puts(b, "}");
 		}
 		sbuf_puts(b, "],\"totals\":[");
@@ -255,6 +268,7 @@ static void put_kinds(struct sbuf *b, struct pm_snapshot **s, size_t k, const st
 			sbuf_printf(b, "],\"covered\":%u,\"instances\":%u,\"running\":", q.covered,
 				    q.instances);
 			put_num(b, q.running);
+			put_bound(b, &q);
 			sbuf_puts(b, "}");
 		}
 		sbuf_puts(b, "]}");

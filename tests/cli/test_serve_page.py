@@ -89,14 +89,16 @@ class LivePageScreens(PageSamples, unittest.TestCase):
         for el in re.findall(r'<div class="chart"([^>]*)>(.*?)</table>', r.stdout, re.S):
             attrs = dict((k, html.unescape(v)) for k, v in re.findall(r'(data-[a-z-]+)="([^"]*)"',
                                                                       el[0]))
-            rows = {html.unescape(p): html.unescape(v) for p, v in re.findall(
-                r'<td class="place">([^<]*)</td><td class="value">([^<]*)</td>', el[1])}
+            found = re.findall(r'<td class="place">([^<]*)</td><td class="value">([^<]*)</td>'
+                               r'<td class="marks">([^<]*)</td>', el[1])
+            rows = {html.unescape(p): html.unescape(v) for p, v, _ in found}
+            marks = {html.unescape(p): html.unescape(m) for p, _, m in found}
             why = re.findall(r'<td class="why"[^>]*>([^<]*)</td>', el[1])
             charts[attrs['data-name']] = {
                 'series': json.loads(attrs['data-series']),
                 'totals': json.loads(attrs['data-totals']), 'unit': attrs['data-unit'],
                 'what': attrs['data-what'], 'y_min': float(attrs['data-y-min']),
-                't': float(attrs['data-t']), 'shown': rows, 'why': why}
+                't': float(attrs['data-t']), 'shown': rows, 'marks': marks, 'why': why}
         self.assertTrue(charts, r.stdout[-3000:])
         t = float(re.search(r'id="status" data-t="([^"]+)"', r.stdout).group(1))
         last_ts = samples(expo)[('pmumon_last_sample_timestamp_seconds', frozenset())]
@@ -174,6 +176,13 @@ class LivePageScreens(PageSamples, unittest.TestCase):
         self.assertEqual(sorted(c['series']), sorted('S%d/ch%d' % (so, ch) for so in (0, 1)
                                                      for ch in range(8)))
         self.assertEqual(sorted(c['totals']), ['S0 total', 'S1 total', 'machine total'])
+        # counted in rotation: each place's share and its estimate's interval (docs/bounds.md),
+        # as the range says it; a total's interval is its places' ends added
+        kinds = {k['name']: k for k in rest[0]['kinds']}
+        for it in kinds['memory']['items'] + kinds['memory']['totals']:
+            self.assertEqual(it['bound'], 'measured', it['label'])
+            self.assertIsNotNone(it['bound_pct'], it['label'])
+            self.assertRegex(c['marks'][it['label']], r'^\(\d+%\) \u00b1(<0\.01|\d+\.\d|\d+)% ~$')
         # the remote links and the L3 per socket: told apart, never "amd_df" twice
         self.assertEqual(sorted(charts['all_remote_links_outbound']['series']),
                          ['S0/amd_df', 'S1/amd_df'])

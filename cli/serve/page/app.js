@@ -42,10 +42,22 @@
 		return (Math.abs(v) >= 1e8 ? v.toExponential(4) : v.toFixed(3)) + ' ' + prefix + unit;
 	}
 
+	// an estimate's 95 % interval, as top marks it: its wider side in % of the value
+	function interval(v, multiplexed) {
+		if (!v || v.bound === 'exact' || v.bound === 'no_value' || v.bound === undefined)
+			return null;
+		if (v.bound === 'measured' && v.bound_pct !== null)
+			return '\u00b1' + (v.bound_pct < 0.01 ? '<0.01' :
+					    v.bound_pct < 9.95 ? v.bound_pct.toFixed(1) :
+					    v.bound_pct.toFixed(0)) + '%';
+		return multiplexed ? '\u00b1?%' : null;
+	}
+
 	// the doubts of a value, as top marks them: (33%) counted a third of the time and
-	// scaled, ~ an approximate formula, partial c/i of its devices, the rest by name
-	function marks(range, f, running, total) {
-		var names = [];
+	// scaled, its interval (docs/bounds.md), ~ an approximate formula, partial c/i of its
+	// devices, the rest by name
+	function marks(range, f, running, total, v) {
+		var names = [], iv;
 		Object.keys(range.flag_names).forEach(function (bit) {
 			var name = range.flag_names[bit];
 			if (!(f & Number(bit)) || name === 'metric' || name === 'snapshot' ||
@@ -63,6 +75,9 @@
 			names.push('partial ' + total.covered + '/' + total.instances);
 		else if (!total && (f & 512))
 			names.push('partial');
+		iv = interval(v, (f & 1) !== 0);
+		if (iv) /* after the running share, as top: (33%) ±1.2% ~ */
+			names.splice(names.length && names[0].charAt(0) === '(' ? 1 : 0, 0, iv);
 		return names.join(' ');
 	}
 
@@ -167,13 +182,13 @@
 				latest[it.label] = v;
 				c.rows[it.label].value.textContent = fmt(v, kind.unit);
 				c.rows[it.label].marks.textContent = marks(range, s ? last(s.flags) : 0,
-									   it.running, null);
+									   it.running, null, it);
 			});
 			kind.totals.forEach(function (t) {
 				var v = last(t.values), r = c.rows['total ' + t.label];
 				totals[t.label] = v;
 				r.value.textContent = fmt(v, kind.unit);
-				r.marks.textContent = marks(range, last(t.flags), t.running, t);
+				r.marks.textContent = marks(range, last(t.flags), t.running, t, t);
 			});
 			c.el.setAttribute('data-series', JSON.stringify(latest));
 			c.el.setAttribute('data-totals', JSON.stringify(totals));
