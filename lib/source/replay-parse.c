@@ -595,7 +595,8 @@ static int spill_next(struct pm_replay_parser *p, struct pm_replay_sample *ret_s
 		uint64_t which = x[8];
 
 		memset(x + 1, 0, 7 * sizeof(x[0]));
-		ret_v->value = 0;
+		/* what the spill does not keep: no recorded interval (a text file has none) */
+		*ret_v = (struct pm_replay_val){ .lo = NAN, .hi = NAN };
 		if (which & 1) {
 			ok = (size_t)(end - b) >= sizeof(ret_v->value);
 			if (ok)
