@@ -187,6 +187,9 @@ static void suffix_text(const struct pm_row *row, char *buf, size_t size)
 	if (row->flags & PM_ROW_PARTIAL && n < size)
 		n += (size_t)snprintf(buf + n, size - n, " [partial %u/%u]", row->covered,
 				      row->instances);
+	if (!(row->flags &
+	      (PM_ROW_WRAP_UNCERTAIN | PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_LOST)))
+		return; /* most rows have no mark */
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]) && n < size; i++)
 		if (row->flags & marks[i].flag)
 			n += (size_t)snprintf(buf + n, size - n, "%s", marks[i].mark);

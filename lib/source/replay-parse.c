@@ -51,6 +51,9 @@ struct pm_replay_parser {
 	bool saw_interval_rows; /* pmumon CSV: interval rows win over total rows */
 	int perf_cgroups;	/* perf -x: lines have a cgroup field (1) or not (-1), 0: unknown */
 	bool header_done;	/* the first record line was read */
+	char stamp[32];		/* perf -x: the last interval time stamp read, and its ns */
+	size_t stamp_len;
+	uint64_t stamp_ns;
 	struct columns c;
 	char sep;
 
@@ -176,6 +179,25 @@ static bool is_timestamp(const char *s, uint64_t *ret_ns)
 	if (k != 10 || s[i + 10] != '\0' || sec > UINT64_MAX / 1000000000ull - 1)
 		return false;
 	*ret_ns = sec * 1000000000ull + ns;
+	return true;
+}
+
+/* is_timestamp for a perf line: an interval's lines repeat its stamp, read once. */
+static bool perf_stamp(struct pm_replay_parser *p, const char *s, uint64_t *ret_ns)
+{
+	size_t len = strlen(s);
+
+	if (len && len == p->stamp_len && !memcmp(s, p->stamp, len)) {
+		*ret_ns = p->stamp_ns;
+		return true;
+	}
+	if (!is_timestamp(s, ret_ns))
+		return false;
+	if (len < sizeof(p->stamp)) {
+		memcpy(p->stamp, s, len);
+		p->stamp_len = len;
+		p->stamp_ns = *ret_ns;
+	}
 	return true;
 }
 
@@ -886,7 +908,7 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	r = split_fields(p, line, f, PM_ARRAY_SIZE(f), &n);
 	if (r < 0)
 		return r;
-	if (is_timestamp(f[i], &t_ns)) {
+	if (perf_stamp(p, f[i], &t_ns)) {
 		timed = true;
 		i++;
 	}
