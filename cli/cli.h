@@ -449,8 +449,17 @@ struct cli_replay_args {
 	double duration_s;
 	long long run;	   /* of a FILE.db (0: its last) */
 	const char *cpuid; /* --cpuid: the recording's CPU, over the one it names */
+	/* of a FILE.db: the intervals whose end is in [from_ns, to_ns] since its run began
+	 * (both 0: all); with events_named, only the events named in events (exact, as the
+	 * recording names them) and those c's metrics read, not all it has */
+	int64_t from_ns, to_ns;
+	bool events_named;
+	const char *const *events;
+	size_t n_events;
 };
 
+struct store;
+struct store_feed;
 struct cli_replay {
 	struct pm_ctx *ctx;
 	struct pm_evlist *l;
@@ -459,7 +468,17 @@ struct cli_replay {
 	bool intervals;
 	struct pm_out_opts oo; /* simulated, its platform, the target: for the output */
 	char target[600], sim_platform[64];
+	struct store *store; /* a pmumon recording, read as it plays (store_feed) */
+	struct store_feed *feed;
+	char defines[1024]; /* the constants the recording's metrics were given */
 };
+
+/*
+ * Can a recording whose rows were grouped as recorded (its run's aggr: "device",
+ * "channel"...) give rows grouped by want? 0, or -EINVAL with why (size bytes) saying
+ * what it can give instead.
+ */
+int cli_replay__can_give(const char *recorded, enum pm_aggr want, char *why, size_t size);
 
 /* What each report goes to: 0, or -errno (said, or -EPIPE). */
 typedef int (*cli_report_hook)(void *arg, const struct pm_report *r);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pmumon record: count like stat -I and keep every interval in a SQLite
- * recording (cli/store), one transaction per interval, for pmumon report to
- * look back at. SIGINT or SIGTERM end it with the last, shorter interval
- * kept and every counter put back.
+ * recording (cli/store), in transactions of at most 100 ms of intervals,
+ * for pmumon report to look back at. Nothing is created until the first
+ * interval is written. SIGINT or SIGTERM end it with the last, shorter
+ * interval kept and every counter put back.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,10 +35,14 @@ static void usage(FILE *f)
 	      "Counts like stat -I and keeps every interval in a SQLite recording: each\n"
 	      "event's and metric's raw delta, enabled and running time, scaled value and\n"
 	      "quality, per place (docs/record.md). pmumon report FILE.db looks back at\n"
-	      "it. Runs until Ctrl-C, SIGTERM, --timeout or --interval-count; a pmumon\n"
-	      "killed outright loses at most the interval it was writing.\n"
+	      "it, at any rows and metric the events give. Runs until Ctrl-C, SIGTERM,\n"
+	      "--timeout or --interval-count; nothing is created before the first\n"
+	      "interval, and a pmumon killed outright loses at most the last 100 ms (or\n"
+	      "the last interval, when intervals are longer). A device that goes away is\n"
+	      "said and kept in the run, and the exit status stays 0.\n"
 	      "\n"
-	      "What to count (default: the platform pack's defaults, per device):\n",
+	      "What to count (default: the metrics of the platform pack's screen and the\n"
+	      "events they read, per device; else the pack's defaults):\n",
 	      f);
 	cli_count__usage_events(f);
 	cli_count__usage_metrics(f);
@@ -51,8 +56,8 @@ static void usage(FILE *f)
 	      "      --interval-count N     stop after N intervals\n"
 	      "      --timeout MS           stop after MS milliseconds\n"
 	      "      --max-age SECONDS      drop intervals older than this\n"
-	      "      --max-size BYTES[k|M|G]  keep the file and its WAL under this,\n"
-	      "                        dropping the oldest intervals\n",
+	      "      --max-size BYTES[k|M|G]  keep the recording under this, dropping\n"
+	      "                        the oldest intervals (a tenth at a time)\n",
 	      f);
 	cli_count__usage_show(f, "one row per PMU instance (--per-device)");
 	fputs("\n"
@@ -147,19 +152,34 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		       0;
 }
 
-/* The command line as one string, for the run's row. */
+/* The command line as one string, for the run's row (argv[0] is "pmumon record"). */
 static void command_line(int argc, char **argv, char *buf, size_t size)
 {
-	size_t off = (size_t)snprintf(buf, size, "pmumon");
+	size_t off = 0;
 
+	buf[0] = '\0';
 	for (int i = 0; i < argc && off < size; i++)
-		off += (size_t)snprintf(buf + off, size - off, " %s", argv[i]);
+		off += (size_t)snprintf(buf + off, size - off, "%s%s", i ? " " : "", argv[i]);
 }
 
+/* --define's constants as the run keeps them: "name=value,..." (report computes metrics
+ * again with them). */
+static void defines_text(const struct cli_count *c, char *buf, size_t size)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->n_defines && off < size; i++)
+		off += (size_t)snprintf(buf + off, size - off, "%s%.*s=%.17g", off ? "," : "",
+					(int)strcspn(c->defines[i], "="), c->defines[i],
+					c->define_values[i]);
+}
+
+/* The recording checked, nothing created yet (store_open_lazy): 0 or the exit status. */
 static int open_store(struct cli_live *lv, const struct record_args *a, int argc, char **argv,
 		      struct store **ret)
 {
-	char cmd[4096];
+	char cmd[4096], defines[2048];
 	struct store_run run = { .version = PMUMON_VERSION,
 				 .platform = pm_ctx__packs(lv->ctx),
 				 .cpuid = pm_ctx__cpuid(lv->ctx),
@@ -167,29 +187,42 @@ static int open_store(struct cli_live *lv, const struct record_args *a, int argc
 				 .simulated = pm_ctx__simulated(lv->ctx),
 				 .interval_ms = a->live.interval_ms,
 				 .aggr = cli_aggr_name(a->count.aggr),
-				 .command = cmd };
+				 .command = cmd,
+				 .defines = defines };
 	const char *why = "";
 	int r;
 
 	command_line(argc, argv, cmd, sizeof(cmd));
-	r = store_open_write(a->path, a->overwrite, &run, ret, &why);
-	if (r < 0)
+	defines_text(&a->count, defines, sizeof(defines));
+	r = store_open_lazy(a->path, a->overwrite, &run, ret, &why);
+	if (r < 0) {
 		cli_error("cannot record into '%s': %s", a->path, why);
-	return r < 0 ? EXIT_FAIL : 0;
+		return EXIT_FAIL;
+	}
+	/* a transaction holds at most 100 ms of intervals: what a SIGKILL can lose */
+	store_set_batch(*ret, (unsigned)PM_MAX(1ul, 100 / a->live.interval_ms));
+	/* 16 intervals a row per series, once they are there: a day is 5,400 rows a series */
+	store_set_blocks(*ret, 16);
+	store_set_max_bytes(*ret, a->max_bytes);
+	return 0;
 }
 
-/* Keep one interval (and trim, when limits are given): 0 or -errno (said). */
+/* Keep one interval (and trim after each commit, when limits are given): 0 or -errno
+ * (said). */
 static int keep(struct store *st, const struct pm_report *rep, const struct record_args *a,
 		const char *path)
 {
 	const char *why = "";
+	bool first = !store_written(st);
 	int r = store_append(st, rep, &why);
 
-	if (r == 0 && (a->max_age_s > 0 || a->max_bytes))
+	if (r == 0 && store_pending(st) == 0 && (a->max_age_s > 0 || a->max_bytes))
 		r = store_trim(st, a->max_age_s, a->max_bytes, &why);
 	if (r < 0)
-		cli_error("writing '%s' failed: %s%s; the intervals before are kept", path, why,
-			  r == -ENOSPC ? " (the disk is full)" : "");
+		cli_error("writing '%s' failed: %s%s; %s", path, why,
+			  r == -ENOSPC ? " (the disk is full)" : "",
+			  first ? "nothing of this run was recorded" :
+				  "the intervals before are kept");
 	return r;
 }
 
@@ -212,6 +245,7 @@ static int record_loop(struct cli_live *lv, struct store *st, const struct recor
 			continue;
 		if (keep(st, pm_session__report(lv->s, true), a, a->path) < 0)
 			return EXIT_FAIL;
+		cli_live__say_lost(lv); /* when it goes, not only at the end */
 		if ((a->interval_count && ++n >= a->interval_count) ||
 		    lv->ops->mono_ns(lv->os) >= end)
 			return 0;
@@ -221,6 +255,44 @@ static int record_loop(struct cli_live *lv, struct store *st, const struct recor
 	if (cli_live__read(lv) == 0 && pm_session__report(lv->s, true)->duration_ns > 0)
 		r = keep(st, pm_session__report(lv->s, true), a, a->path);
 	return r < 0 ? EXIT_FAIL : 0;
+}
+
+/*
+ * The run's end in its row: its wall clock, and the devices lost during it (said on
+ * stderr as they went). A device that went away is the machine's doing, not pmumon's: the
+ * recording of the rest is whole, and the exit status stays 0 (docs/record.md).
+ */
+static int end_run(struct cli_live *lv, struct store *st, const char *path)
+{
+	char lost[1024] = "";
+	size_t off = 0, n = lv->s ? pm_session__lost_count(lv->s) : 0;
+	const char *why = "";
+
+	cli_live__say_lost(lv);
+	for (size_t i = 0; i < n && off < sizeof(lost); i++)
+		off += (size_t)snprintf(lost + off, sizeof(lost) - off, "%s%s", i ? "," : "",
+					pm_session__lost_device(lv->s, i));
+	if (store_end_run(st, lv->ops->wall_ns(lv->os), lost, &why) < 0) {
+		cli_error("writing '%s' failed: %s; the intervals before are kept", path, why);
+		return EXIT_FAIL;
+	}
+	if (n && store_written(st))
+		cli_info("%zu device%s went away during the recording (its run's lost column "
+			 "names them); what was counted is recorded",
+			 n, n == 1 ? "" : "s");
+	return 0;
+}
+
+/* Without -e or -M: what serve counts, the pack's screen (its metrics and the events they
+ * read, per device), so any metric of it and any place level can be had later. */
+static void screen_defaults(struct cli_live *lv, struct cli_count *c)
+{
+	const struct pm_screen *sc = pm_ctx__screen(lv->ctx);
+
+	if (c->n_events || c->n_metrics || c->detailed || !sc || !sc->metrics)
+		return;
+	c->metrics[c->n_metrics++] = sc->metrics;
+	cli_info("recording the %s pack's screen: %s", pm_ctx__packs(lv->ctx), sc->metrics);
 }
 
 int cmd_record(int argc, char **argv)
@@ -241,6 +313,8 @@ int cmd_record(int argc, char **argv)
 		ret = EXIT_USAGE;
 	}
 	if (ret == 0)
+		screen_defaults(&lv, &a.count);
+	if (ret == 0)
 		ret = cli_live__events(&lv, &a.count);
 	if (ret == 0)
 		ret = cli_live__session(&lv);
@@ -251,11 +325,15 @@ int cmd_record(int argc, char **argv)
 		ret = cli_live__open(&lv, &ending);
 	if (ret == 0)
 		ret = cli_live__enable(&lv);
-	if (ret == 0)
+	if (ret == 0) {
+		store_set_started(st, lv.ops->wall_ns(lv.os));
 		ret = record_loop(&lv, st, &a);
+	}
 	if (lv.s)
 		pm_session__disable(lv.s);
-	if (ret == 0 && (cli_live__say_lost(&lv) || lv.failed))
+	if (st && store_written(st) && end_run(&lv, st, a.path) != 0)
+		ret = EXIT_FAIL;
+	if (ret == 0 && lv.failed)
 		ret = EXIT_FAIL;
 	store_close(st);
 	cli_live__free(&lv);

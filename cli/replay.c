@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A recording counted again, for import and report: perf stat -x, or -j
- * output, pmumon's CSV or JSON Lines, a counts CSV, or a pmumon recording
- * (FILE.db, written back out as pmumon CSV and read as one), parsed into
- * the library's replay source, on the machine its packs describe, with the
- * metrics asked for computed again; then played interval by interval.
+ * output, pmumon's CSV or JSON Lines, a counts CSV, parsed into the
+ * library's replay source, or a pmumon recording (FILE.db), fed to it from
+ * SQLite as it plays (store/feed.c); on the machine its packs describe,
+ * with the metrics asked for computed again; then played interval by
+ * interval.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,29 +46,23 @@ static bool packs_known(struct pm_ctx *ctx, const char *packs)
 	return ok;
 }
 
-/* The file open for reading (standard input for "-"); a pmumon recording (FILE.db) as the
- * pmumon CSV of its run, in a temporary file. 0, or the exit status (said). */
+/* The file open for reading (standard input for "-"). 0, or the exit status (said). */
 static int open_input(const struct cli_replay_args *a, int *ret_fd,
-		      enum pm_replay_format *ret_format, char *packs, size_t packs_size)
+		      enum pm_replay_format *ret_format)
 {
-	const char *why = "";
 	struct stat st;
-	int r;
 
-	if (store_is_recording(a->file)) {
-		r = store_export_csv(a->file, a->run, ret_fd, packs, packs_size, &why);
-		if (r < 0) {
-			cli_error("cannot read the recording '%s': %s", a->file, why);
-			return r == -EDOM ? EXIT_USAGE :
-					    EXIT_FAIL; /* per channel: how it was made */
-		}
-		*ret_format = PM_REPLAY_PMUMON_CSV;
-		return 0;
-	}
 	if (a->run) {
 		cli_error("--run picks a run of a pmumon recording (FILE.db); '%s' is not one",
 			  a->file);
 		return EXIT_USAGE;
+	}
+	if (store_is_empty(a->file)) {
+		/* what record leaves when it is killed before its first interval (no longer
+		 * since it creates nothing until then), or any empty file */
+		cli_error("'%s' is empty: a recording with no intervals (or no recording at all)",
+			  a->file);
+		return EXIT_FAIL;
 	}
 	*ret_fd = strcmp(a->file, "-") ? open(a->file, O_RDONLY | O_CLOEXEC) : dup(STDIN_FILENO);
 	if (*ret_fd < 0 || (fstat(*ret_fd, &st) == 0 && S_ISDIR(st.st_mode))) {
@@ -80,15 +75,92 @@ static int open_input(const struct cli_replay_args *a, int *ret_fd,
 	return 0;
 }
 
+int cli_replay__can_give(const char *recorded, enum pm_aggr want, char *why, size_t size)
+{
+	static const struct {
+		const char *recorded;
+		unsigned gives; /* 1 << enum pm_aggr */
+		const char *which;
+	} levels[] = {
+		{ "device",
+		  1u << PM_AGGR_DEVICE | 1u << PM_AGGR_CHANNEL | 1u << PM_AGGR_DIE |
+			  1u << PM_AGGR_SOCKET,
+		  "per device, channel, die, socket or in total" },
+		{ "channel", 1u << PM_AGGR_CHANNEL | 1u << PM_AGGR_DIE | 1u << PM_AGGR_SOCKET,
+		  "per channel, die, socket or in total" },
+		{ "die", 1u << PM_AGGR_DIE | 1u << PM_AGGR_SOCKET, "per die, socket or in total" },
+		{ "socket", 1u << PM_AGGR_SOCKET, "per socket or in total" },
+		{ "cpu", 1u << PM_AGGR_CPU | 1u << PM_AGGR_DIE | 1u << PM_AGGR_SOCKET,
+		  "per CPU, die, socket or in total" },
+	};
+	const char *which = "as it was recorded or in total";
+
+	if (want == PM_AGGR_FAMILY || !strcmp(recorded, cli_aggr_name(want)))
+		return 0;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(levels); i++) {
+		if (strcmp(levels[i].recorded, recorded) != 0)
+			continue;
+		if (levels[i].gives & (1u << want))
+			return 0;
+		which = levels[i].which;
+	}
+	snprintf(why, size, "it was recorded %s%s, so it has no rows %s%s: it gives rows %s",
+		 !strcmp(recorded, "family") ? "in total" : "per ",
+		 !strcmp(recorded, "family") ? "" : recorded, want == PM_AGGR_FAMILY ? "" : "per ",
+		 cli_aggr_name(want), which);
+	return -EINVAL;
+}
+
+/* A pmumon recording (FILE.db), fed to the library as it plays: 0, or the exit status
+ * (said). The packs its machine matched, the constants its metrics were given. */
+static int feed_recording(struct cli_replay *rp, const struct cli_replay_args *a,
+			  const struct cli_count *c, struct pm_replay **ret, char *packs,
+			  size_t packs_size)
+{
+	struct store_run_info *info = calloc(1, sizeof(*info));
+	const char *why = "";
+	char level[512];
+	int r = info ? store_open_read(a->file, &rp->store, &why) : -ENOMEM;
+
+	if (r == 0)
+		r = store_run(rp->store, a->run, info);
+	if (r == -ENOENT)
+		why = a->run ? "it has no such run (--run)" : "it holds no run";
+	if (r == 0 && c->n_aggr &&
+	    cli_replay__can_give(info->aggr, c->aggr, level, sizeof(level)) < 0) {
+		cli_error("cannot read the recording '%s' so: %s", a->file, level);
+		free(info);
+		return EXIT_USAGE;
+	}
+	if (r == 0)
+		r = store_feed(rp->store, info->id, a->from_ns, a->to_ns ? a->to_ns : INT64_MAX,
+			       ret, &rp->feed, &why);
+	if (r == 0) {
+		snprintf(packs, packs_size, "%s", info->platform);
+		snprintf(rp->defines, sizeof(rp->defines), "%s", info->defines);
+	}
+	free(info);
+	if (r < 0) {
+		cli_error("cannot read the recording '%s': %s", a->file,
+			  r == -ENOMEM ? "out of memory" : why);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
 /* The recording, read through once: 0, or the exit status (said). */
-static int read_recording(const struct cli_replay_args *a, struct pm_replay **ret, char *packs,
+static int read_recording(struct cli_replay *rp, const struct cli_replay_args *a,
+			  const struct cli_count *c, struct pm_replay **ret, char *packs,
 			  size_t packs_size)
 {
 	struct pm_replay_opts ro = { .size = sizeof(ro) };
 	struct pm_diag d;
 	int fd = -1;
-	int r = open_input(a, &fd, &ro.format, packs, packs_size);
+	int r;
 
+	if (store_is_recording(a->file))
+		return feed_recording(rp, a, c, ret, packs, packs_size);
+	r = open_input(a, &fd, &ro.format);
 	if (r)
 		return r;
 	ro.sep = a->sep;
@@ -115,6 +187,29 @@ static void say_gaps(const struct cli_replay_args *a, const struct pm_replay *rp
 			 a->file);
 }
 
+/* The constants the recording's metrics were given (its run's defines), before any
+ * --define given now (which wins): 0 or -errno (said). */
+static int recorded_defines(struct cli_replay *rp)
+{
+	char copy[sizeof(rp->defines)], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", rp->defines);
+	for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		char name[128];
+		double v;
+		int r;
+
+		if (cli_parse_define(p, name, sizeof(name), &v) < 0)
+			continue; /* said: a recording's constant pmumon cannot read is left out */
+		r = pm_evlist__define(rp->l, name, v);
+		if (r < 0) {
+			cli_error("the recording's constant %s: %s", p, strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
 /* The recording's events and c's metrics, resolved and opened: 0 or the exit status. */
 static int replay_session(struct cli_replay *rp, const struct cli_replay_args *a,
 			  const struct cli_count *c, enum pm_aggr aggr, const char *packs)
@@ -126,12 +221,19 @@ static int replay_session(struct cli_replay *rp, const struct cli_replay_args *a
 	if (packs && !packs_known(rp->ctx, packs))
 		return EXIT_USAGE;
 	r = pm_evlist__new(rp->ctx, &rp->l);
-	if (r == 0)
+	if (r == 0 && !a->events_named)
 		r = pm_evlist__add_recorded(rp->l, &d);
+	/* an event the recording has only as <not supported> is left out (said above) */
+	for (size_t i = 0; r == 0 && a->events_named && i < a->n_events; i++)
+		if ((r = pm_evlist__add_recorded_event(rp->l, a->events[i], &d)) == -ENOENT)
+			r = 0;
 	if (r < 0) {
 		cli_report(a->file, r, &d);
 		return r == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
 	}
+	r = recorded_defines(rp);
+	if (r < 0)
+		return EXIT_FAIL;
 	if (cli_count__add(c, rp->l) < 0)
 		return EXIT_USAGE;
 	so.aggr = c->n_aggr ? c->aggr : aggr;
@@ -156,7 +258,7 @@ int cli_replay__open(struct cli_replay *rp, const struct cli_replay_args *a,
 	int r;
 
 	*rp = (struct cli_replay){ .oo = { .size = sizeof(rp->oo) } };
-	r = read_recording(a, &rec, recorded, sizeof(recorded));
+	r = read_recording(rp, a, c, &rec, recorded, sizeof(recorded));
 	if (r)
 		return r;
 	rp->n_samples = pm_replay__sample_count(rec);
@@ -207,6 +309,8 @@ void cli_replay__close(struct cli_replay *rp)
 {
 	pm_session__free(rp->s);
 	pm_evlist__free(rp->l);
-	pm_ctx__free(rp->ctx);
+	pm_ctx__free(rp->ctx); /* the replay with it, before what feeds it */
+	store_feed_free(rp->feed);
+	store_close(rp->store);
 	*rp = (struct cli_replay){ 0 };
 }

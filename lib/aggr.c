@@ -788,7 +788,7 @@ void pm_aggr__estimate(const struct pm_session *s, const struct pm_counter *c, b
 {
 	bool snapshot = s->l->ev[c->event].snapshot;
 
-	if (c->track && !snapshot) {
+	if ((c->track || c->est_given) && !snapshot) {
 		*ret = interval ? c->est_iv : c->est_tot;
 		return;
 	}

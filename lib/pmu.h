@@ -89,6 +89,7 @@ struct pm_pmu {
 	 * blocks are free-running, 0), over any pack's traits; -1: nothing said */
 	int own_counters, own_width;
 	struct pm_pmu_place place; /* its topology, when a pack decodes its name */
+	bool place_fixed;	   /* a recording's channel: place is the recording's */
 };
 
 /* Length of name without its instance suffix, perf's rule

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "ctx.h"
+#include "source/replay.h"
 #include "pmu.h"
 #include "sched.h"
 #include "topo.h"
@@ -241,6 +242,13 @@ int pm_session__open_counters(struct pm_session *s, struct pm_diag *reterr)
 			return r;
 	}
 	/* a list of event-free metrics (#smt_on) has nothing to open, and needs nothing */
+	if (pm_session__counter_count(s) == 0 && s->l->n_ev && s->ctx->replay) {
+		pm_diag_set(reterr, "",
+			    "%s has no counts of the events asked for, or of those "
+			    "the metrics read",
+			    s->ctx->replay->name);
+		return -ENOENT;
+	}
 	if (pm_session__counter_count(s) == 0 && s->l->n_ev && !s->opts.allow_none_counted) {
 		pm_diag_set(reterr, "", "none of the events is supported here");
 		pm_diag_reason(reterr, PM_REASON_SEE_LIST, NULL, "");

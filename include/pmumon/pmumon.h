@@ -692,6 +692,7 @@ enum pm_replay_format {
 	PM_REPLAY_PMUMON_CSV,  /* pmumon stat -x */
 	PM_REPLAY_COUNTS_CSV,  /* raw counts from other collectors */
 	PM_REPLAY_PMUMON_JSON, /* pmumon stat -j (JSON Lines) */
+	PM_REPLAY_FEED,	       /* a recording the caller reads itself (pm_replay__feed) */
 };
 
 struct pm_replay_opts {
@@ -736,6 +737,74 @@ PM_API enum pm_aggr pm_replay__aggr(const struct pm_replay *r);
 PM_API int pm_replay__unsupported(const struct pm_replay *r, char *buf, size_t size);
 /* Add every event of the context's recording (counted ones) to the list. */
 PM_API int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr);
+/*
+ * Add the recording's event of this name (as the recording names it: "ali_drw/hif_rd/"),
+ * on every place it was counted: 0, -ENOENT when the recording has no counts of it. A
+ * metric's events need not be added first: a metric takes them from the recording.
+ */
+PM_API int pm_evlist__add_recorded_event(struct pm_evlist *l, const char *name,
+					 struct pm_diag *reterr);
+
+/*
+ * A recording the caller reads itself, a sample at a time: pmumon's own
+ * recordings (SQLite files, which the library does not open). Nothing is
+ * parsed: the series are described up front, as the rows that were
+ * recorded named them, and each sample's values come from next(). Played
+ * back like a file's counts, through the same machine, events, metrics and
+ * rows (pm_ctx_opts.replay).
+ */
+struct pm_replay_feed_series {
+	const char *event;    /* as the rows named it: "ali_drw/hif_rd/", "cpu-clock" */
+	const char *unit;     /* NULL or "": a plain count */
+	const char *device;   /* the PMU instance of a row per device, else NULL */
+	const char *cgroup;   /* counted in this cgroup; NULL: none */
+	int cpu, socket, die; /* -1: not part of the row */
+	/* a row per memory channel (--per-channel): its channel within die, else -1; it
+	 * stands for a PMU of the event's family placed there */
+	int channel;
+	double scale;	    /* value / raw of a value that ran throughout; 0: unknown */
+	unsigned instances; /* the PMU instances its row stood for (0: not said) */
+	bool unsupported;   /* it never counted (<not supported>): no event */
+};
+struct pm_replay_feed_value {
+	uint64_t raw, enabled_ns, running_ns;
+	double value;		     /* scaled for multiplexing and unit; NaN: not counted */
+	unsigned flags;		     /* the row's PM_ROW_* */
+	unsigned covered, instances; /* of the row (instances 0: not said) */
+	/* bounded: lo and hi are the value's 95 % interval in its unit (NaN: none) and bound
+	 * how it was found (PM_BOUND_*), as they were recorded; played as the estimates they
+	 * were, so totals and metrics have the interval stat gave them (docs/bounds.md).
+	 * Not bounded: the replay's own (exact, or unmeasured where it was scaled). */
+	bool bounded;
+	double lo, hi;
+	unsigned bound;
+};
+struct pm_replay_feed {
+	size_t size;				    /* sizeof(struct pm_replay_feed) */
+	const char *name;			    /* the recording, for messages */
+	const struct pm_replay_feed_series *series; /* copied */
+	size_t n_series;
+	size_t n_samples; /* how many next() gives */
+	/* the first sample's end (since counting began) and wall clock (0: none), and when
+	 * it began: playing starts there (a recording's window need not start at 0) */
+	uint64_t first_t_ns, first_wall_ns, start_ns;
+	const char *sim_platform; /* simulated: the platform ("" unknown); NULL: real */
+	const char *cpuid;	  /* the CPU id of the machine that counted; NULL: unknown */
+	/*
+	 * Playing starts (again): read[i] says whether the session reads series i (an
+	 * event of the list, or one a metric reads); the others' values need not be given.
+	 * 0 or -errno (with a message in why, NUL-terminated, size bytes).
+	 */
+	int (*start)(void *arg, const bool *read, size_t n, char *why, size_t size);
+	/* The next sample: its end and wall clock, and each series' value in vals (zeroed
+	 * before; a series the sample has no value of is flagged PM_ROW_NOT_COUNTED with a
+	 * NaN value). 0 or -errno (with a message in why). */
+	int (*next)(void *arg, uint64_t *ret_t_ns, uint64_t *ret_wall_ns,
+		    struct pm_replay_feed_value *vals, char *why, size_t size);
+	void *arg; /* must outlive the replay */
+};
+PM_API int pm_replay__feed(const struct pm_replay_feed *feed, struct pm_replay **ret_replay,
+			   struct pm_diag *reterr);
 
 /* One value of one event in one aggregation bucket. */
 struct pm_row {

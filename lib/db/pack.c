@@ -511,9 +511,10 @@ static bool topo_applies(const struct pm_inst_topo *t, const struct pm_pmu *p)
 static void place_instances(struct pm_ctx *ctx, struct pm_db *db)
 {
 	for (size_t i = 0; i < ctx->n_pmus; i++)
-		ctx->pmus[i]->place = (struct pm_pmu_place){ .die = -1,
-							     .channel = -1,
-							     .subchannel = -1 };
+		if (!ctx->pmus[i]->place_fixed)
+			ctx->pmus[i]->place = (struct pm_pmu_place){ .die = -1,
+								     .channel = -1,
+								     .subchannel = -1 };
 	for (size_t t = 0; t < db->n_topos; t++) {
 		const struct pm_inst_topo *tp = &db->topos[t];
 
@@ -523,8 +524,9 @@ static void place_instances(struct pm_ctx *ctx, struct pm_db *db)
 			uint64_t addr;
 			int die, ch, sub;
 
-			if (!topo_applies(tp, p) || pm_place_decode(&tp->rule, p->name, p->family,
-								    &addr, &die, &ch, &sub) < 0)
+			if (p->place_fixed || !topo_applies(tp, p) ||
+			    pm_place_decode(&tp->rule, p->name, p->family, &addr, &die, &ch, &sub) <
+				    0)
 				continue;
 			pl->die = die;
 			pl->channel = ch;

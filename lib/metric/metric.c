@@ -18,6 +18,7 @@
 #include "db/pack.h"
 #include "evlist.h"
 #include "pmu.h"
+#include "source/replay.h"
 #include "metric/literal.h"
 #include "metric/metric.h"
 #include "source/tool.h"
@@ -110,8 +111,10 @@ static int bind_event(struct binder *b, struct pm_metric *m, const char *name)
 
 	if (r < 0)
 		return r;
-	/* a bare name its family does not have: a constant the user must --define */
-	if (!strchr(name, '@') && m->def->family && !family_has(l->ctx, m->def->family, name)) {
+	/* a bare name its family does not have: a constant the user must --define (a
+	 * recording's PMUs have the pack's aliases only: its own events count too) */
+	if (!strchr(name, '@') && m->def->family && !family_has(l->ctx, m->def->family, name) &&
+	    !(l->ctx->replay && pm_replay__recorded(l->ctx, m->def->family, name))) {
 		snprintf(b->unknown, sizeof(b->unknown), "%s", name);
 		return -ENOENT;
 	}
@@ -461,6 +464,14 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 	if (r < 0)
 		return r;
 	*ret_idx = b.metric;
+	/* computed per PMU instance, from rows that added several up: it cannot be */
+	if (def->sum_of_devices && l->ctx->replay && def->family &&
+	    pm_replay__adds_instances(l->ctx, def->family))
+		pm_log(l->ctx, PM_LOG_WARN,
+		       "%s is computed on each %s PMU on its own and added up, and this recording "
+		       "added their counts up already (a row per channel, die or socket): it is not "
+		       "counted; record per device for it",
+		       def->name, def->family);
 	return 0;
 }
 
@@ -1174,6 +1185,11 @@ static double unit_value(const struct pm_session *s, const struct pm_metric_row 
 
 		if (!pm_aggr__delta(s, c, interval, &val, &ena, &run))
 			continue;
+		if (c->rec_instances > 1) {
+			/* a recorded row of several PMUs: not one instance's counts */
+			row->flags |= PM_ROW_NOT_COUNTED;
+			return NAN;
+		}
 		take_quality(row, (double)run / (double)ena, ena, run);
 		row->flags |= interval ? c->qual_iv : c->qual_tot;
 		if (run == 0) {

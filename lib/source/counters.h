@@ -66,6 +66,9 @@ struct pm_counter {
 	 */
 	struct pm_track *track;
 	struct pm_estimate est_iv, est_tot;
+	/* est_iv and est_tot are the source's own, without a track: a recording's intervals
+	 * played back (replay.c) */
+	bool est_given;
 };
 
 /* A source saw something that makes c's value less than it seems (PM_ROW_*). */

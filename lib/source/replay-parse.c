@@ -341,6 +341,7 @@ static int add_series(struct pm_replay_parser *p, const struct pm_replay_series 
 	s->line = p->line;
 	s->last_sample = SIZE_MAX;
 	s->topo_cpu = -1;
+	s->event = s->q_event = SIZE_MAX; /* no event of a list yet */
 	rp->n_series++;
 	if (!s->unit || !s->printed || !s->device)
 		return -ENOMEM;
@@ -395,7 +396,11 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 {
 	struct pm_replay *rp = p->rp;
 	struct pm_replay_series *s = rp->n_series ? &rp->series[p->hint % rp->n_series] : NULL;
-	struct pm_replay_series key = { .cpu = cpu, .socket = socket, .die = die, .core = core };
+	struct pm_replay_series key = { .cpu = cpu,
+					.socket = socket,
+					.die = die,
+					.core = core,
+					.channel = -1 };
 	size_t i;
 	int r;
 
@@ -642,7 +647,8 @@ static int spill_next(struct pm_replay_parser *p, struct pm_replay_sample *ret_s
 		uint64_t which = x[8];
 
 		memset(x + 1, 0, 7 * sizeof(x[0]));
-		ret_v->value = 0;
+		/* what the spill does not keep: no recorded interval (a text file has none) */
+		*ret_v = (struct pm_replay_val){ .lo = NAN, .hi = NAN };
 		if (which & 1) {
 			ok = (size_t)(end - b) >= sizeof(ret_v->value);
 			if (ok)
@@ -1930,9 +1936,11 @@ int pm_replay__parse(const char *buf, size_t len, const struct pm_replay_opts *o
 int pm_replay__rewind(struct pm_replay *rp)
 {
 	struct pm_replay_parser *p = rp->parser;
+	int r;
 
-	int r = pm_spill__rewind(&p->spill);
-
+	if (rp->feeder)
+		return pm_replay_feed__rewind(rp);
+	r = pm_spill__rewind(&p->spill);
 	p->playing = true;
 	p->played = 0;
 	p->pending = false;
@@ -1945,6 +1953,9 @@ int pm_replay__next_sample(struct pm_replay *rp)
 {
 	struct pm_replay_parser *p = rp->parser;
 	int r;
+
+	if (rp->feeder)
+		return pm_replay_feed__next(rp);
 
 	if (!p->playing || p->played >= rp->n_samples)
 		return -ENODATA; /* what was appended since the first pass is not played */
@@ -1980,6 +1991,8 @@ int pm_replay__next_sample(struct pm_replay *rp)
 
 const struct pm_diag *pm_replay__play_error(const struct pm_replay *rp)
 {
+	if (rp->feeder)
+		return pm_replay_feed__error(rp);
 	return &rp->parser->own;
 }
 
@@ -1998,6 +2011,7 @@ void pm_replay__free(struct pm_replay *rp)
 		free(p->buf);
 		free(p);
 	}
+	pm_replay_feed__free(rp->feeder);
 	for (size_t i = 0; i < rp->n_series; i++) {
 		free(rp->series[i].name);
 		free(rp->series[i].pmu);

@@ -33,6 +33,7 @@
 #include "pmu.h"
 #include "source/counters.h"
 #include "topo.h"
+#include "util/counts.h"
 #include "util/util.h"
 
 /* ---- accessors ----------------------------------------------------------------------------- */
@@ -50,6 +51,8 @@ const char *pm_replay__format_name(const struct pm_replay *r)
 		return "counts CSV";
 	case PM_REPLAY_PMUMON_JSON:
 		return "pmumon JSON Lines";
+	case PM_REPLAY_FEED:
+		return "pmumon recording";
 	default:
 		return "?";
 	}
@@ -82,17 +85,19 @@ const char *pm_replay__cpuid(const struct pm_replay *r)
 
 enum pm_aggr pm_replay__aggr(const struct pm_replay *r)
 {
-	bool dev = false, cpu = false, die = false, socket = false;
+	bool dev = false, chan = false, cpu = false, die = false, socket = false;
 
 	for (size_t i = 0; i < r->n_series; i++) {
 		const struct pm_replay_series *s = &r->series[i];
 
-		dev |= s->pmu && pm_pmu_family_len(s->pmu) < strlen(s->pmu);
+		chan |= s->channel >= 0;
+		dev |= s->channel < 0 && s->pmu && pm_pmu_family_len(s->pmu) < strlen(s->pmu);
 		cpu |= s->cpu >= 0;
 		die |= s->die >= 0;
 		socket |= s->socket >= 0;
 	}
 	return dev    ? PM_AGGR_DEVICE :
+	       chan   ? PM_AGGR_CHANNEL :
 	       cpu    ? PM_AGGR_CPU :
 	       die    ? PM_AGGR_DIE :
 	       socket ? PM_AGGR_SOCKET :
@@ -276,6 +281,38 @@ static int build_topology(struct pm_ctx *ctx, struct pm_replay *rp)
 	return 0;
 }
 
+/* A channel row's PMU ("ali_drw:die0/ch2"): of its family, placed where the row was. */
+static int add_channel_pmu(struct pm_ctx *ctx, const struct pm_replay_series *s)
+{
+	struct pm_pmu *p;
+	struct pm_pmu_place *pl;
+	int r;
+
+	if (find_pmu(ctx, s->pmu))
+		return 0;
+	r = pm_pmu__new(s->pmu, &p);
+	if (r < 0)
+		return r;
+	free(p->family);
+	p->family = strndup(s->pmu, strcspn(s->pmu, ":"));
+	if (!p->family) {
+		pm_pmu__free(p);
+		return -ENOMEM;
+	}
+	p->source = PM_SRC_REPLAY;
+	p->place_fixed = true;
+	pl = &p->place;
+	*pl = (struct pm_pmu_place){ .die = PM_MAX(s->die, 0),
+				     .channel = s->channel,
+				     .subchannel = -1 };
+	snprintf(pl->channel_label, sizeof(pl->channel_label), "die%d/ch%d", pl->die, pl->channel);
+	snprintf(pl->label, sizeof(pl->label), "%s", pl->channel_label);
+	r = pm_ctx__add_pmu(ctx, p);
+	if (r < 0)
+		pm_pmu__free(p);
+	return r;
+}
+
 int pm_replay__discover(struct pm_ctx *ctx)
 {
 	struct pm_replay *rp = ctx->replay;
@@ -284,12 +321,49 @@ int pm_replay__discover(struct pm_ctx *ctx)
 	for (size_t i = 0; i < rp->n_series && r == 0; i++) {
 		const struct pm_replay_series *s = &rp->series[i];
 
-		if (s->pmu)
+		if (s->pmu && s->channel >= 0)
+			r = add_channel_pmu(ctx, s);
+		else if (s->pmu)
 			r = add_pmu(ctx, s->pmu);
 	}
 	if (r == 0)
 		r = build_topology(ctx, rp);
 	return r;
+}
+
+bool pm_replay__recorded(struct pm_ctx *ctx, const char *family, const char *name)
+{
+	const struct pm_replay *rp = ctx->replay;
+
+	for (size_t i = 0; i < rp->n_series; i++) {
+		const struct pm_replay_series *s = &rp->series[i];
+		const struct pm_pmu *p = s->pmu ? find_pmu(ctx, s->pmu) : NULL;
+
+		size_t n = strlen(family);
+
+		/* "ali_drw/cycle/", or bare "cycle" */
+		if (!s->counted || !p || strcmp(p->family, family) != 0)
+			continue;
+		if (!strcmp(s->name, name) || (!strncmp(s->name, family, n) && s->name[n] == '/' &&
+					       !strncmp(s->name + n + 1, name, strlen(name)) &&
+					       !strcmp(s->name + n + 1 + strlen(name), "/")))
+			return true;
+	}
+	return false;
+}
+
+bool pm_replay__adds_instances(struct pm_ctx *ctx, const char *family)
+{
+	const struct pm_replay *rp = ctx->replay;
+
+	for (size_t i = 0; i < rp->n_series; i++) {
+		const struct pm_replay_series *s = &rp->series[i];
+		const struct pm_pmu *p = s->pmu ? find_pmu(ctx, s->pmu) : NULL;
+
+		if (s->counted && s->max_instances > 1 && !strcmp(p ? p->family : s->name, family))
+			return true;
+	}
+	return false;
 }
 
 static bool in_list(const char *list, const char *name)
@@ -510,6 +584,10 @@ static int event_unit(struct pm_event *ev, const struct pm_alias *a,
 	if (a) {
 		ev->scale = a->scale;
 		unit = a->unit ? a->unit : "";
+	} else if (s->scale > 0 && !strcmp(s->unit, "msec") && fabs(s->scale / 1e-6 - 1) < 1e-9) {
+		/* value / raw of a clock in msec is perf's 1e-6 but for rounding: that, so that
+		 * every value computed again is the one printed */
+		ev->scale = 1e-6;
 	} else if (s->scale > 0) {
 		ev->scale = s->scale; /* pmumon CSV: value / raw */
 	} else if (!strcmp(s->unit, "msec")) {
@@ -526,6 +604,95 @@ static int event_unit(struct pm_event *ev, const struct pm_alias *a,
 	return 0;
 }
 
+/* The family of a series' event: its PMU's, or the pack family a bare name is an alias of
+ * (NULL: none). */
+static const char *series_family(struct pm_ctx *ctx, const struct pm_replay_series *s)
+{
+	if (s->pmu)
+		return find_pmu(ctx, s->pmu)->family;
+	if (!is_generic(s->name) && !strchr(s->name, ':'))
+		return alias_family(ctx, s->name);
+	return NULL;
+}
+
+/*
+ * Series i's event, on every place its name (and repeat and cgroup) was counted, added to
+ * l, unless it is in l already or never counted: 0 or -errno.
+ */
+static int add_recorded_series(struct pm_evlist *l, size_t i, struct pm_diag *reterr)
+{
+	struct pm_ctx *ctx = l->ctx;
+	struct pm_replay *rp = ctx->replay;
+	struct pm_replay_series *s = &rp->series[i];
+	const char *family = NULL;
+	const struct pm_alias *a = NULL;
+	struct pm_event *ev;
+	char *spec = NULL;
+	size_t n_inst = 0;
+	int r;
+
+	if (s->event != SIZE_MAX || !s->counted)
+		return 0;
+	family = series_family(ctx, s);
+	if (!family && !s->pmu && !is_generic(s->name) && !strchr(s->name, ':') &&
+	    builtin_has(s->name))
+		return unknown_event(ctx, s, reterr);
+	r = canonical(ctx, s->name, family, &spec, &a);
+	if (r == 0)
+		r = pm_grow((void **)&l->ev, &l->cap_ev, l->n_ev + 1, sizeof(*l->ev));
+	if (r < 0) {
+		free(spec);
+		return r;
+	}
+	ev = &l->ev[l->n_ev];
+	*ev = (struct pm_event){ .label = strdup(s->name),
+				 .spec = spec,
+				 .cgroup = pm_strdup0(s->cgroup),
+				 .group = -1,
+				 .first_inst = l->n_inst,
+				 .per_pkg = a && a->per_pkg };
+	l->n_ev++;
+	if (!ev->label || (s->cgroup && !ev->cgroup))
+		return -ENOMEM;
+	r = event_unit(ev, a, s);
+	/* its instances: the PMUs its series name, each once; a repeat, or its rows in
+	 * another cgroup: an event */
+	for (size_t j = i; j < rp->n_series && r == 0; j++) {
+		struct pm_replay_series *o = &rp->series[j];
+		const char *dev = o->pmu ? o->pmu : family ? family : "cpu";
+		struct pm_evinst *in = NULL;
+
+		if (o->event != SIZE_MAX || !o->counted || o->repeat != s->repeat ||
+		    strcmp(o->name, s->name) != 0 ||
+		    strcmp(o->cgroup ? o->cgroup : "", s->cgroup ? s->cgroup : "") != 0)
+			continue;
+		o->event = l->n_ev - 1;
+		for (size_t k = ev->first_inst; k < l->n_inst && !in; k++)
+			if (!strcmp(l->inst[k].device, dev))
+				in = &l->inst[k];
+		if (in) {
+			o->inst = (size_t)(in - l->inst);
+			continue;
+		}
+		/* a merged or bare name counts on its family's own PMU */
+		if (family && !o->pmu)
+			r = add_pmu(ctx, family);
+		if (r == 0)
+			r = pm_grow((void **)&l->inst, &l->cap_inst, l->n_inst + 1,
+				    sizeof(*l->inst));
+		if (r < 0)
+			break;
+		in = &l->inst[l->n_inst];
+		*in = (struct pm_evinst){ .event = l->n_ev - 1 };
+		in->pmu = family ? find_pmu(ctx, dev) : NULL;
+		in->device = in->pmu ? in->pmu->name : "cpu";
+		o->inst = l->n_inst++;
+		n_inst++;
+	}
+	l->ev[l->n_ev - 1].n_inst = n_inst;
+	return r;
+}
+
 int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr)
 {
 	struct pm_ctx *ctx = l ? l->ctx : NULL;
@@ -535,80 +702,60 @@ int pm_evlist__add_recorded(struct pm_evlist *l, struct pm_diag *reterr)
 	pm_diag__init(reterr);
 	if (!rp)
 		return -EINVAL;
-	for (size_t i = 0; i < rp->n_series; i++)
-		rp->series[i].event = rp->series[i].q_event = SIZE_MAX;
+	for (size_t i = 0; i < rp->n_series && r == 0; i++)
+		r = add_recorded_series(l, i, reterr);
+	return r;
+}
+
+int pm_evlist__add_recorded_event(struct pm_evlist *l, const char *name, struct pm_diag *reterr)
+{
+	struct pm_ctx *ctx = l ? l->ctx : NULL;
+	struct pm_replay *rp = ctx ? ctx->replay : NULL;
+	bool found = false;
+	int r = 0;
+
+	pm_diag__init(reterr);
+	if (!rp || !name)
+		return -EINVAL;
 	for (size_t i = 0; i < rp->n_series && r == 0; i++) {
-		struct pm_replay_series *s = &rp->series[i];
-		const char *family = NULL;
-		const struct pm_alias *a = NULL;
-		struct pm_event *ev;
-		char *spec = NULL;
-		size_t n_inst = 0;
-
-		if (s->event != SIZE_MAX || !s->counted)
+		if (strcmp(rp->series[i].printed, name) != 0 || !rp->series[i].counted)
 			continue;
-		if (s->pmu)
-			family = find_pmu(ctx, s->pmu)->family;
-		else if (!is_generic(s->name) && !strchr(s->name, ':'))
-			family = alias_family(ctx, s->name);
-		if (!family && !s->pmu && !is_generic(s->name) && !strchr(s->name, ':') &&
-		    builtin_has(s->name))
-			return unknown_event(ctx, s, reterr);
-		r = canonical(ctx, s->name, family, &spec, &a);
-		if (r == 0)
-			r = pm_grow((void **)&l->ev, &l->cap_ev, l->n_ev + 1, sizeof(*l->ev));
-		if (r < 0) {
-			free(spec);
-			return r;
-		}
-		ev = &l->ev[l->n_ev];
-		*ev = (struct pm_event){ .label = strdup(s->name),
-					 .spec = spec,
-					 .cgroup = pm_strdup0(s->cgroup),
-					 .group = -1,
-					 .first_inst = l->n_inst,
-					 .per_pkg = a && a->per_pkg };
-		l->n_ev++;
-		if (!ev->label || (s->cgroup && !ev->cgroup))
-			return -ENOMEM;
-		r = event_unit(ev, a, s);
-		/* its instances: the PMUs its series name, each once; a repeat, or its rows in
-		 * another cgroup: an event */
-		for (size_t j = i; j < rp->n_series && r == 0; j++) {
-			struct pm_replay_series *o = &rp->series[j];
-			const char *dev = o->pmu ? o->pmu : family ? family : "cpu";
-			struct pm_evinst *in = NULL;
-
-			if (o->event != SIZE_MAX || !o->counted || o->repeat != s->repeat ||
-			    strcmp(o->name, s->name) != 0 ||
-			    strcmp(o->cgroup ? o->cgroup : "", s->cgroup ? s->cgroup : "") != 0)
-				continue;
-			o->event = l->n_ev - 1;
-			for (size_t k = ev->first_inst; k < l->n_inst && !in; k++)
-				if (!strcmp(l->inst[k].device, dev))
-					in = &l->inst[k];
-			if (in) {
-				o->inst = (size_t)(in - l->inst);
-				continue;
-			}
-			/* a merged or bare name counts on its family's own PMU */
-			if (family && !o->pmu)
-				r = add_pmu(ctx, family);
-			if (r == 0)
-				r = pm_grow((void **)&l->inst, &l->cap_inst, l->n_inst + 1,
-					    sizeof(*l->inst));
-			if (r < 0)
-				break;
-			in = &l->inst[l->n_inst];
-			*in = (struct pm_evinst){ .event = l->n_ev - 1 };
-			in->pmu = family ? find_pmu(ctx, dev) : NULL;
-			in->device = in->pmu ? in->pmu->name : "cpu";
-			o->inst = l->n_inst++;
-			n_inst++;
-		}
-		l->ev[l->n_ev - 1].n_inst = n_inst;
+		found = true;
+		r = add_recorded_series(l, i, reterr);
+	}
+	if (r == 0 && !found) {
+		pm_diag_set(reterr, NULL, "%s has no counts of %s", rp->name, name);
+		r = -ENOENT;
 	}
 	return r;
+}
+
+/* A recorded event whose canonical name is canon, added to l for a metric that reads it:
+ * its index, or SIZE_MAX when the recording has none (or on failure). */
+static size_t add_recorded_for(struct pm_evlist *l, const char *canon)
+{
+	struct pm_ctx *ctx = l->ctx;
+	struct pm_replay *rp = ctx->replay;
+	struct pm_diag d;
+
+	for (size_t i = 0; i < rp->n_series; i++) {
+		struct pm_replay_series *s = &rp->series[i];
+		const struct pm_alias *a = NULL;
+		char *spec = NULL;
+		bool same;
+
+		if (s->event != SIZE_MAX || !s->counted || s->repeat || s->cgroup)
+			continue;
+		if (canonical(ctx, s->name, series_family(ctx, s), &spec, &a) < 0)
+			return SIZE_MAX;
+		same = !strcmp(spec, canon) || !strcmp(s->name, canon);
+		free(spec);
+		if (same)
+			return add_recorded_series(l, i, &d) == 0 && s->event != SIZE_MAX ?
+				       s->event :
+				       SIZE_MAX;
+	}
+	return SIZE_MAX;
 }
 
 /* The recording's PMU instance a metric's "pmu/terms/" names: itself, or perf's name
@@ -722,6 +869,12 @@ int pm_replay__bind(struct pm_evlist *l, const char *spec, size_t *ret_event)
 			return 0;
 		}
 	}
+	/* not in the list: the recording's own, when it has counts of it */
+	*ret_event = add_recorded_for(l, canon);
+	if (*ret_event != SIZE_MAX) {
+		free(canon);
+		return 0;
+	}
 	pm_log(ctx, PM_LOG_WARN,
 	       "%s has no counts of %s, which a metric needs: the metric is not counted",
 	       ctx->replay->name, canon);
@@ -793,14 +946,19 @@ static int replay_open(struct pm_session *s, struct pm_diag *reterr)
 	struct pm_replay *rp = s->ctx->replay;
 
 	for (size_t k = 0; k < s->n_c; k++)
-		if (s->c[k].source == PM_SRC_REPLAY)
+		if (s->c[k].source == PM_SRC_REPLAY) {
 			s->c[k].open = true; /* its counts are in the recording */
+			s->c[k].est_given = false;
+			s->c[k].est_tot = (struct pm_estimate){ 0 };
+		}
 	if (!rp)
 		return 0;
 	rp->next = 0;
-	rp->now_ns = rp->wall_ns = 0;
+	rp->now_ns = rp->start_ns; /* 0, but where a feed's window starts later */
+	rp->wall_ns = 0;
 	if (rp->first.wall_ns && rp->intervals)
-		rp->wall_ns = rp->first.wall_ns - PM_MIN(rp->first.wall_ns, rp->first.t_ns);
+		rp->wall_ns = rp->first.wall_ns -
+			      PM_MIN(rp->first.wall_ns, rp->first.t_ns - rp->start_ns);
 	if (pm_replay__rewind(rp) < 0) {
 		const struct pm_diag *why = pm_replay__play_error(rp);
 
@@ -849,6 +1007,40 @@ static struct pm_reading delta_of(const struct pm_event *ev, const struct pm_rep
 	return d;
 }
 
+/*
+ * A recording's interval of a value (a feed's: docs/bounds.md), played as the estimate it
+ * was: the count, its half-width and what was counted, in counts, and how it was found;
+ * the run's adds the intervals' up (no independence assumed). Rows and metrics made of
+ * it have the intervals stat gave them.
+ */
+static void recorded_estimate(struct pm_counter *c, const struct pm_event *ev,
+			      const struct pm_replay_val *v, const struct pm_reading *d)
+{
+	struct pm_estimate e = { .count = pm_counts__scale(d->val, d->ena, d->run),
+				 .seen = (double)d->val,
+				 .half = d->run < d->ena ? NAN : 0,
+				 .bound = d->run < d->ena ? PM_BOUND_UNMEASURED : PM_BOUND_EXACT };
+	struct pm_estimate *tot = &c->est_tot;
+	double h;
+
+	if (!d->run)
+		return; /* not counted: no estimate */
+	if (v->bounded && (v->have & PM_RV_VALUE) && v->bound != PM_BOUND_EXACT) {
+		e.count = v->value / ev->scale;
+		h = isfinite(v->hi) ? v->hi - v->value : v->value - v->lo;
+		e.half = isfinite(h) ? fabs(h) / ev->scale : NAN;
+		e.bound = v->bound;
+		if (v->have & PM_RV_RAW)
+			e.seen = (double)v->raw;
+	}
+	c->est_given = v->bounded;
+	c->est_iv = e;
+	tot->count += e.count;
+	tot->half += e.half;
+	tot->seen += e.seen;
+	tot->bound = PM_MAX(tot->bound, e.bound);
+}
+
 static int replay_read(struct pm_session *s)
 {
 	struct pm_replay *rp = s->ctx->replay;
@@ -884,6 +1076,7 @@ static int replay_read(struct pm_session *s)
 			pm_counter__raise(c, v->quality);
 			c->rec_covered = v->instances ? v->covered : c->rec_instances;
 			d = delta_of(&s->l->ev[c->event], v, duration);
+			recorded_estimate(c, &s->l->ev[c->event], v, &d);
 			c->cur.val += d.val;
 			c->cur.ena += d.ena;
 			c->cur.run += d.run;

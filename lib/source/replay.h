@@ -36,6 +36,7 @@ struct pm_replay_series {
 	int socket;   /* -1: unknown */
 	int die;      /* -1: unknown */
 	int core;     /* -1: unknown (perf --per-core) */
+	int channel;  /* a channel row of a pmumon recording: its PMU stands for the channel */
 	size_t line;  /* where it first appears */
 	bool counted; /* a row: some sample has a count or <not counted> (not only
 		       * <not supported>, which is left out) */
@@ -67,6 +68,10 @@ struct pm_replay_val {
 	/* what a pmumon recording said of it: its quality flags (PM_ROW_WRAP_UNCERTAIN,
 	 * _REPROGRAMMED, _RESET, _PARTIAL, _LOST) and coverage (instances 0: none said) */
 	unsigned quality, covered, instances;
+	/* a recording's 95 % interval of the value, in its unit (a feed's: docs/bounds.md) */
+	bool bounded;
+	double lo, hi;
+	unsigned bound;
 };
 
 struct pm_replay_sample {
@@ -76,6 +81,7 @@ struct pm_replay_sample {
 };
 
 struct pm_replay_parser;
+struct pm_replay_feeder;
 
 struct pm_replay {
 	char *name; /* the file, for messages */
@@ -90,6 +96,8 @@ struct pm_replay {
 	bool simulated;
 	char *sim_platform;
 	struct pm_replay_parser *parser; /* the file, read again sample by sample */
+	struct pm_replay_feeder *feeder; /* or the caller's samples (pm_replay__feed) */
+	uint64_t start_ns;		 /* when the first sample began (a feed's window) */
 
 	/* playing it back */
 	size_t next;		     /* the next sample a read takes */
@@ -110,6 +118,12 @@ int pm_replay__rewind(struct pm_replay *rp);
 int pm_replay__next_sample(struct pm_replay *rp);
 const struct pm_diag *pm_replay__play_error(const struct pm_replay *rp);
 
+/* replay-feed.c: a feed's pm_replay__rewind, pm_replay__next_sample, play error and free. */
+int pm_replay_feed__rewind(struct pm_replay *rp);
+int pm_replay_feed__next(struct pm_replay *rp);
+const struct pm_diag *pm_replay_feed__error(const struct pm_replay *rp);
+void pm_replay_feed__free(struct pm_replay_feeder *f);
+
 /* replay-parse.c: Exposed for testing: a perf stat -x aggregation id. */
 int pm_replay_parse_aggr_id(const char *s, int *ret_cpu, int *ret_socket, int *ret_die,
 			    int *ret_core);
@@ -120,6 +134,12 @@ int pm_replay_split_name(const char *printed, char **ret_name, char **ret_pmu);
  * sample read, and its wall clock. */
 uint64_t pm_replay__mono_ns(struct pm_ctx *ctx);
 uint64_t pm_replay__wall_ns(struct pm_ctx *ctx);
+/* replay.c: has the recording counts of event name on a PMU of family (cycle on ali_drw,
+ * a sysfs alias the pack does not list)? */
+bool pm_replay__recorded(struct pm_ctx *ctx, const char *family, const char *name);
+/* replay.c: does a row of the recording on a PMU of family add up several instances (a
+ * channel, die or socket row)? */
+bool pm_replay__adds_instances(struct pm_ctx *ctx, const char *family);
 /* replay.c: discovery for a recording: its PMUs and CPUs. */
 int pm_replay__discover(struct pm_ctx *ctx);
 /* The machine's pack_matches: does a pack match the recording (named by --pack, or its Match.Pmu family)?

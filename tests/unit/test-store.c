@@ -91,19 +91,33 @@ static uint64_t bytes(void)
 static long kept(long *ret_first)
 {
 	struct store_series *series = NULL;
-	struct store_point *pts = NULL;
+	struct store_sample *axis = NULL;
 	const char *err = NULL;
 	struct store *st;
-	long n;
+	double *v;
+	unsigned *flags;
+	long n, counted = 0;
 
 	assert_int_equal(store_open_read(path, &st, &err), 0);
 	assert_int_equal(store_series(st, 1, &series), 4); /* run 1: the one recorded */
-	n = store_points(st, series[0].id, 0, 1e9, &pts);
+	n = store_samples(st, 1, 0, INT64_MAX, &axis);
 	assert_true(n > 0);
-	/* t_s is the interval's end: interval i ends at i + 1 s */
-	*ret_first = lround(pts[0].t_s) - 1;
-	assert_int_equal(lround(pts[n - 1].t_s), N); /* the newest is always kept */
-	free(pts);
+	v = calloc((size_t)n, sizeof(*v));
+	flags = calloc((size_t)n, sizeof(*flags));
+	assert_non_null(v);
+	assert_non_null(flags);
+	assert_int_equal(store_values(st, 1, axis, (size_t)n, &series[0].id, 1, &v, &flags, NULL,
+				      NULL, NULL),
+			 0);
+	for (long i = 0; i < n; i++)
+		counted += !isnan(v[i]);
+	assert_int_equal(counted, n); /* every interval left has its values */
+	/* t_ns is the interval's end: interval i ends at i + 1 s */
+	*ret_first = (long)(axis[0].t_ns / (int64_t)SEC) - 1;
+	assert_int_equal(axis[n - 1].t_ns / (int64_t)SEC, N); /* the newest is always kept */
+	free(v);
+	free(flags);
+	free(axis);
 	free(series);
 	store_close(st);
 	return n;
