@@ -723,6 +723,19 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 		}
 		return 0;
 	}
+	if (!strcmp(kv, "kubelet")) {
+		static const char *const drivers[] = { "systemd", "cgroupfs", NULL };
+
+		sp->o.kubelet = one_of(v, drivers);
+		if (!sp->o.kubelet) {
+			snprintf(err, errsz,
+				 "--sim kubelet=%s: the kubelet's cgroup driver is 'systemd' "
+				 "(kubepods.slice) or 'cgroupfs' (kubepods)",
+				 v);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(kv, "watchdog") || !strcmp(kv, "container")) {
 		if (strcmp(v, "0") && strcmp(v, "1")) {
 			snprintf(err, errsz, "--sim %s=%s: 0 or 1", kv, v);
@@ -733,7 +746,8 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 	}
 	if (!takes(sp->plat, kv)) {
 		snprintf(err, errsz,
-			 "--sim %s takes clock=, scenario=, seed=, state=%s%s, not '%s' (docs/simulator.md)",
+			 "--sim %s takes clock=, scenario=, seed=, state=, kubelet=%s%s, not '%s' "
+			 "(docs/simulator.md)",
 			 sp->plat->name, sp->plat->options ? " and " : "",
 			 sp->plat->options ? sp->plat->options : "", kv);
 		return -EINVAL;
@@ -869,6 +883,21 @@ static int load_scenario(struct pm_sim *sim, const struct spec *sp, char *err, s
 		if (r < 0)
 			return r;
 	}
+	if (!text && sp->o.kubelet) {
+		/* the built-in scenario with a kubelet: three pods of the machine's traffic */
+		struct pm_strbuf b = { 0 };
+		const char *key = p->quantities[0].key;
+
+		pm_strbuf__printf(&b,
+				  "%spod default/web-0 burstable nginx,sidecar\n  %s 1.5G\n"
+				  "pod batch/etl-1 besteffort etl\n  %s 800M\n"
+				  "pod monitoring/node-agent guaranteed agent\n  %s 100M\nend\n",
+				  p->scenario, key, key, key);
+		if (b.oom)
+			return -ENOMEM;
+		text = b.s;
+		len = strlen(b.s);
+	}
 	r = sim_scenario__parse(sim->scn, text ? text : p->scenario,
 				text ? len : strlen(p->scenario), scenario_name(sp), err, errsz);
 	free(text);
@@ -931,6 +960,12 @@ int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_
 	}
 	if (r == 0)
 		r = machine_settings(sim, &sp.o);
+	if (r == 0) {
+		r = sim_cgroups_build(sim, sp.o.kubelet, err, errsz);
+		if (r < 0 && !err[0])
+			snprintf(err, errsz, "cannot make the scenario's cgroups: %s",
+				 strerror(-r));
+	}
 	if (r == 0)
 		r = check_faults(sim, &sp, err, errsz);
 	if (r == 0 && sp.real_clock)

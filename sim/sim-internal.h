@@ -16,6 +16,13 @@
 #define SIM_MAX_FDS 65536
 
 struct sim_platform;
+struct sim_cgroups;
+
+/* A scenario cgroup an event opened in a cgroup directory counts, and what share of it. */
+struct sim_cg_part {
+	size_t cgroup;
+	double frac;
+};
 
 struct sim_pmu {
 	char *name;
@@ -47,6 +54,10 @@ struct sim_event {
 	 * event advance only then, so the three read scaled by it. 1000000: CPU-wide */
 	uint32_t share_ppm;
 	const struct sim_node *cgroup; /* its cgroup's directory, NULL: none */
+	/* the scenario's cgroups it counts (sim/cgroups.c): itself, its descendants, or
+	 * a container's share of its pod; none: the model's CPU-wide count x share */
+	struct sim_cg_part *cg_parts;
+	size_t n_cg_parts;
 };
 
 /* One PMU's events on one CPU: the kernel's flexible groups, rotated. */
@@ -124,12 +135,25 @@ struct pm_sim {
 	uint64_t scn_start_ns;
 	size_t next_fault;
 	bool in_faults;
-	char *state_path; /* --sim state=PATH: the control files, written at the end */
+	char *state_path;	     /* --sim state=PATH: the control files, written at the end */
+	struct sim_cgroups *cgroups; /* the scenario's cgroups on the machine (sim/cgroups.c) */
 
 	/* the real os, for commands other than `sleep N` under the real clock */
 	const struct pm_os_ops *real_ops;
 	void *real_os;
 };
+
+/* sim/cgroups.c: the scenario's cgroups made (kubelet: "systemd", "cgroupfs" or NULL;
+ * err says what is wrong), made and removed as time passes, freed; and which of them
+ * (and what share) an event opened in directory node on cpu counts, with its share of
+ * the time (*ret_share_ppm, set only when it counts any). */
+int sim_cgroups_build(struct pm_sim *sim, const char *kubelet, char *err, size_t errsz);
+void sim_cgroups_tick(struct pm_sim *sim);
+void sim_cgroups_free(struct pm_sim *sim);
+int sim_cgroups_parts(struct pm_sim *sim, const struct sim_node *node, int cpu,
+		      struct sim_cg_part **ret, size_t *ret_n, uint32_t *ret_share_ppm);
+/* The context of ev's PMU and CPU scheduled again (its cgroup was set after open). */
+void sim_perf_reschedule(struct pm_sim *sim, struct sim_event *ev);
 
 /* --sim state=PATH: write what the devices' control files hold (at pm_sim__free). */
 void sim_write_state(struct pm_sim *sim);

@@ -242,7 +242,7 @@ static void test_spec_errors(void **state)
 	} bad[] = {
 		{ "yitian", "no simulated platform 'yitian'; there are: yitian710, amdzen2" },
 		{ "yitian710:sockets=2",
-		  "--sim yitian710 takes clock=, scenario=, seed=, state=, not "
+		  "--sim yitian710 takes clock=, scenario=, seed=, state=, kubelet=, not "
 		  "'sockets'" },
 		{ "amdzen2:sockets=3", "sockets is 1 or 2" },
 		{ "amdzen2:clock=fast", "'virtual' (the default) or 'real'" },
