@@ -22,6 +22,17 @@
  * count (by the share of slices and threads selected), and events the
  * scenario does not describe counting at a small seeded rate. The perf view
  * and the MSR view of the uncore counters are independent here.
+ *
+ * The proxies of memory traffic per cgroup (docs/attribution.md): facts
+ * (perf's amdzen2 memory.json and cache.json): ls_refills_from_sys (0x43)
+ * counts demand data-cache fills by source, umask 0x08 DRAM or IO of this
+ * thread's die, 0x40 of another die; l2_pf_miss_l2_l3 (0x72) the L2
+ * prefetches that miss the L2 and the L3. Model choices: the scenario
+ * cgroups' DRAM reads are their only source (the background traffic, the
+ * kernel's and devices', raises none; writes raise none), shared evenly by
+ * the CPUs each cgroup runs on; a quarter of them are L2 prefetches (0x72),
+ * the rest demand fills (0x43), local when the channel is on the CPU's
+ * socket (Rome: one IO die per socket), remote otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -183,6 +194,48 @@ uint64_t amdzen2_l3_truth(const struct amd *a, int ccx, uint64_t config, uint64_
 			 share);
 }
 
+#define PREFETCH_SHARE 0.25 /* model choice: the share of a cgroup's DRAM reads prefetched */
+
+/* Scenario cgroup c's proxies on cpu: 0x43's umask 0x08 (local DRAM) and 0x40 (remote), or
+ * 0x72 (ev); -ENOENT for any other event. */
+static int cgroup_proxy(const struct amd *a, int cpu, size_t c, unsigned ev, unsigned umask,
+			uint64_t t, uint64_t *ret)
+{
+	const struct sim_scenario *s = sim_scn(a->sim);
+	double lcl = 0, rmt = 0, v;
+	int n_cpus, socket;
+
+	if (ev != 0x43 && ev != 0x72)
+		return -ENOENT;
+	if (cpu < 0 || !sim_cgroup_cpu(a->sim, c, cpu, &n_cpus)) {
+		*ret = 0;
+		return 0;
+	}
+	socket = amd_socket_of(a, cpu);
+	for (int ch = 0; ch < a->sockets * 8; ch++) {
+		double rd = sim_scenario__cgroup_integral(s, c, Q_DRAM_READ, ch, t, true);
+
+		*(ch / 8 == socket ? &lcl : &rmt) += rd;
+	}
+	if (ev == 0x72)
+		v = (lcl + rmt) * PREFETCH_SHARE;
+	else
+		v = ((umask & 0x08 ? lcl : 0) + (umask & 0x40 ? rmt : 0)) * (1 - PREFETCH_SHARE);
+	*ret = sim_count(v, 1.0 / 64 / n_cpus);
+	return 0;
+}
+
+/* Every scenario cgroup's proxies on cpu: what its tasks add to the CPU-wide count. */
+static uint64_t cgroups_proxy(const struct amd *a, int cpu, unsigned ev, unsigned umask, uint64_t t)
+{
+	uint64_t v = 0, part;
+
+	for (size_t c = 0; c < sim_scenario__cgroup_count(sim_scn(a->sim)); c++)
+		if (cgroup_proxy(a, cpu, c, ev, umask, t, &part) == 0)
+			v += part;
+	return v;
+}
+
 /* Core events of seed 004's metrics; codes from docs/facts-sim-platforms.md §2. */
 static uint64_t core_truth(const struct amd *a, int cpu, uint64_t config, uint64_t t)
 {
@@ -228,7 +281,13 @@ static uint64_t core_truth(const struct amd *a, int cpu, uint64_t config, uint64
 		/* the misses, split so that 0x71 + 0x72 == misses exactly */
 		if (ev == 0x71)
 			return sim_count(acc - hit, 0.5);
-		return sim_count(acc - hit, 1) - sim_count(acc - hit, 0.5);
+		/* 0x72: the misses' half, and the cgroups' prefetches from DRAM */
+		return sim_count(acc - hit, 1) - sim_count(acc - hit, 0.5) +
+		       cgroups_proxy(a, cpu, 0x72, umask, t);
+	case 0x43: /* ls_refills_from_sys: the cgroups' DRAM fills; other sources seeded */
+		return cgroups_proxy(a, cpu, 0x43, umask, t) +
+		       (umask & ~0x48u ? background(a, config & 0xf0000ffffull, (uint64_t)cpu, t) :
+					 0);
 	default:
 		break;
 	}
@@ -265,6 +324,18 @@ static int cpu_count(void *data, const struct perf_event_attr *attr, int cpu, ui
 				     sim_scn_time(a->sim, t_ns)),
 			  cpu);
 	return 0;
+}
+
+/* An event in a scenario cgroup: its tasks' proxies (0x43, 0x72), else the CPU-wide share. */
+static int cpu_count_cgroup(void *data, const struct perf_event_attr *attr, int cpu, size_t c,
+			    uint64_t t_ns, uint64_t *ret)
+{
+	const struct amd *a = data;
+	uint64_t config = attr->config;
+	unsigned ev = (unsigned)((config & 0xff) | ((config >> 24) & 0xf00));
+
+	return cgroup_proxy(a, cpu, c, ev, (unsigned)(config >> 8) & 0xff,
+			    sim_scn_time(a->sim, t_ns), ret);
 }
 
 /*
@@ -382,6 +453,7 @@ static int add_pmus(struct pm_sim *sim, struct amd *a)
 					.counters = 6,
 					.width = 48,
 					.count = cpu_count,
+					.count_cgroup = cpu_count_cgroup,
 					.cost = cpu_cost,
 					.hw_config = cpu_hw_config,
 					.data = a };
