@@ -104,6 +104,10 @@ struct cli_count {
 	int detailed;	     /* -d, -dd, -ddd: perf's detailed event sets (CLI_EVENT_OPTIONS) */
 	const char *cgroups; /* -G NAME[,NAME] or --for-each-cgroup NAME[,NAME] */
 	bool for_each_cgroup;
+	/* --attribute-cgroups PATH[,PATH]; --attribute-pods[=containers] (1 pods, 2 their
+	 * containers): memory traffic per cgroup (docs/attribution.md) */
+	const char *attribute_cgroups;
+	int attribute_pods;
 	bool metric_only;
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
@@ -131,6 +135,8 @@ enum {
 	CLI_OPT_ALL_KERNEL,
 	CLI_OPT_APPEND,
 	CLI_OPT_FOR_EACH_CGROUP,
+	CLI_OPT_ATTRIBUTE_CGROUPS,
+	CLI_OPT_ATTRIBUTE_PODS,
 };
 /* clang-format off */
 #define CLI_COUNT_SHORT "M:g:Ax:jo:B"
@@ -165,6 +171,8 @@ enum {
 	{ "detailed", no_argument, NULL, 'd' }, \
 	{ "cgroup", required_argument, NULL, 'G' }, \
 	{ "for-each-cgroup", required_argument, NULL, CLI_OPT_FOR_EACH_CGROUP }, \
+	{ "attribute-cgroups", required_argument, NULL, CLI_OPT_ATTRIBUTE_CGROUPS }, \
+	{ "attribute-pods", optional_argument, NULL, CLI_OPT_ATTRIBUTE_PODS }, \
 	{ "all-user", no_argument, NULL, CLI_OPT_ALL_USER }, \
 	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }
 /* clang-format on */
@@ -204,6 +212,13 @@ int cli_count__add(const struct cli_count *a, struct pm_evlist *l);
  * repeated per cgroup; -errno (said). A cgroup is counted on CPUs: the command checks
  * that its target is -a or -C before it lists any event. */
 int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l);
+/* After that: --attribute-cgroups' or --attribute-pods' cgroups (the pods found now) get
+ * the machine's memory traffic apportioned; -errno (said). *ret_n: how many (NULL ok). */
+int cli_count__add_attribution(const struct cli_count *a, struct pm_ctx *ctx, struct pm_evlist *l,
+			       size_t *ret_n);
+/* The pods --attribute-pods counts now, as a string to compare with a later one ("" none):
+ * a new pod, or one gone, changes it. 0 or -errno. */
+int cli_pods_key(const struct cli_count *a, struct pm_ctx *ctx, char **ret);
 /* Help: -e's, then -M/-g and --define's (under "What to count:"); and the options
  * under "How to show it:", whose default_rows line says what rows come without them. */
 void cli_count__usage_events(FILE *f);

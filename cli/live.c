@@ -155,7 +155,7 @@ int cli_live__events(struct cli_live *lv, const struct cli_count *c)
 	r = cli_count__add(c, lv->l);
 	if (r < 0)
 		return EXIT_USAGE;
-	if (!c->n_events && !c->n_metrics) {
+	if (!c->n_events && !c->n_metrics && !c->attribute_cgroups && !c->attribute_pods) {
 		/* in cgroups, perf's defaults: a pack's count the whole die's uncore */
 		r = (c->cgroups ? pm_evlist__add_perf_defaults :
 				  pm_evlist__add_defaults)(lv->l, lv->so.target != PM_TARGET_TASK,
@@ -174,6 +174,8 @@ int cli_live__events(struct cli_live *lv, const struct cli_count *c)
 		return EXIT_USAGE;
 	}
 	r = cli_count__add_cgroups(c, lv->l);
+	if (r == 0)
+		r = cli_count__add_attribution(c, lv->ctx, lv->l, NULL);
 	return r < 0 ? EXIT_USAGE : 0;
 }
 

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Memory traffic per cgroup (docs/attribution.md): the uncore total a
+ * platform pack's "Attribution" names, apportioned to listed cgroups by the
+ * core proxy events counted in each, the rest as <unattributed>. The event
+ * list gets the total's metric and the proxies in cgroup mode
+ * (pm_evlist__attribute_cgroups); a session's reports get one row per
+ * cgroup and one for the rest in each bucket (the machine, or each socket),
+ * after the metric rows (report.c).
+ *
+ * For a bucket with total U (in the total metric's unit) and the cgroups'
+ * proxies P_g (their counts x bytes, in U's unit): A_g = P_g when their sum
+ * S <= U, else P_g x U / S (flagged); the rest is U - sum(A_g). Per socket,
+ * a cgroup's traffic into socket s's DRAM is its local fills on s's CPUs,
+ * its remote fills on the other socket's, and its prefetches split as each
+ * socket's CPUs' fills are (a model choice: a prefetch does not say where).
+ */
+#include "attrib.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggr.h"
+#include "ctx.h"
+#include "db/pack.h"
+#include "metric/metric.h"
+#include "util/util.h"
+
+struct pm_attrib {
+	const struct pm_attrib_recipe *recipe; /* the pack's, owned by the context's db */
+	size_t total_metric;		       /* its index in the list's metrics */
+	size_t n_cg;
+	struct pm_attrib_target *cg; /* strings owned */
+	/* per cgroup and proxy, the events [first, first + n) that count it */
+	size_t *ev_first, *ev_n;
+};
+
+/* A session's attribution rows: n_buckets x (n_cg + 1), each bucket's rest last. */
+struct pm_attrib_rows {
+	size_t n_buckets;
+	int *socket;	   /* per bucket: -1 the machine */
+	size_t *row_proxy; /* per event row: proxy index + 1 of cgroup row_cg, 0 none */
+	size_t *row_cg;
+};
+
+static void free_targets(struct pm_attrib *a)
+{
+	for (size_t i = 0; a && i < a->n_cg; i++) {
+		free((char *)a->cg[i].cgroup);
+		free((char *)a->cg[i].pod_namespace);
+		free((char *)a->cg[i].pod);
+		free((char *)a->cg[i].container);
+	}
+}
+
+void pm_attrib__free(struct pm_attrib *a)
+{
+	if (!a)
+		return;
+	free_targets(a);
+	free(a->cg);
+	free(a->ev_first);
+	free(a->ev_n);
+	free(a);
+}
+
+/* "/a/b/" as "a/b": the path under the cgroup2 mount, compared component by component. */
+static size_t trimmed(const char *p, const char **ret)
+{
+	size_t n;
+
+	while (*p == '/')
+		p++;
+	n = strlen(p);
+	while (n && p[n - 1] == '/')
+		n--;
+	*ret = p;
+	return n;
+}
+
+/* Is a the same cgroup as b, or one of its ancestors (a's counts include b's)? */
+static bool contains(const char *a, const char *b)
+{
+	const char *x, *y;
+	size_t nx = trimmed(a, &x), ny = trimmed(b, &y);
+
+	if (nx == 0)
+		return true; /* the root holds every cgroup */
+	return nx <= ny && !strncmp(x, y, nx) && (ny == nx || y[nx] == '/');
+}
+
+static int check_targets(const struct pm_attrib_target *t, size_t n, struct pm_diag *reterr)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i].cgroup || !t[i].cgroup[0] || strstr(t[i].cgroup, "..")) {
+			pm_diag_set(reterr,
+				    "name a directory under the cgroup2 mount, without '..'",
+				    "'%s' is no cgroup to attribute to",
+				    t[i].cgroup ? t[i].cgroup : "");
+			return -EINVAL;
+		}
+		for (size_t j = 0; j < n; j++) {
+			if (i == j || !t[j].cgroup || !contains(t[i].cgroup, t[j].cgroup))
+				continue;
+			pm_diag_set(reterr,
+				    "list cgroups none of which holds another: a cgroup's counts "
+				    "include its children's, so theirs would be counted twice",
+				    "cgroup '%s' %s '%s'", t[i].cgroup,
+				    contains(t[j].cgroup, t[i].cgroup) ? "is listed twice, as" :
+									 "holds",
+				    t[j].cgroup);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int copy_targets(struct pm_attrib *a, const struct pm_attrib_target *t, size_t n)
+{
+	a->cg = calloc(n + 1, sizeof(*a->cg));
+	if (!a->cg)
+		return -ENOMEM;
+	a->n_cg = n;
+	for (size_t i = 0; i < n; i++) {
+		a->cg[i] = (struct pm_attrib_target){ .cgroup = strdup(t[i].cgroup),
+						      .pod_namespace = pm_strdup0(
+							      t[i].pod_namespace),
+						      .pod = pm_strdup0(t[i].pod),
+						      .container = pm_strdup0(t[i].container) };
+		if (!a->cg[i].cgroup || (t[i].pod_namespace && !a->cg[i].pod_namespace) ||
+		    (t[i].pod && !a->cg[i].pod) || (t[i].container && !a->cg[i].container))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pm_evlist__attribute_cgroups(struct pm_evlist *l, const struct pm_attrib_target *t, size_t n,
+				 struct pm_diag *reterr)
+{
+	struct pm_diag scratch;
+	struct pm_diag *d = reterr ? reterr : &scratch;
+	const struct pm_attrib_recipe *rc;
+	struct pm_attrib *a = NULL;
+	size_t n_ev, n_inst, n_metrics;
+	int n_groups, r;
+
+	pm_diag__init(d);
+	if (!l || (!t && n) || l->attrib)
+		return -EINVAL;
+	for (size_t e = 0; e < l->n_ev; e++)
+		if (l->ev[e].cgroup) {
+			pm_diag_set(d, "attribute without counting events in cgroups too",
+				    "'%s' is counted in a cgroup already: attribution counts its "
+				    "proxies in each cgroup itself",
+				    l->ev[e].label);
+			return -EINVAL;
+		}
+	r = check_targets(t, n, d);
+	if (r < 0)
+		return r;
+	rc = l->ctx->db ? pm_db__attribution(l->ctx->db) : NULL;
+	if (!rc) {
+		pm_diag_set(d,
+			    "attribution needs a platform pack that names an uncore total and its "
+			    "proxies: yitian710 and amdzen2 do (docs/attribution.md)",
+			    "no platform pack here says how to apportion memory traffic to cgroups "
+			    "(packs: %s)",
+			    l->ctx->db && pm_db__matched_names(l->ctx->db)[0] ?
+				    pm_db__matched_names(l->ctx->db) :
+				    "none");
+		return -EOPNOTSUPP;
+	}
+	n_ev = l->n_ev, n_inst = l->n_inst, n_metrics = l->n_metrics, n_groups = l->n_groups;
+	a = calloc(1, sizeof(*a));
+	r = a ? copy_targets(a, t, n) : -ENOMEM;
+	if (r == 0) {
+		a->recipe = rc;
+		a->ev_first = calloc(n * rc->n_proxies + 1, sizeof(*a->ev_first));
+		a->ev_n = calloc(n * rc->n_proxies + 1, sizeof(*a->ev_n));
+		r = a->ev_first && a->ev_n ? 0 : -ENOMEM;
+	}
+	/* the total, counted as ever (on the uncore, whoever runs) */
+	if (r == 0)
+		r = pm_evlist__add_metrics(l, rc->total, d);
+	if (r == 0) {
+		a->total_metric = SIZE_MAX;
+		for (size_t m = n_metrics; m < l->n_metrics && a->total_metric == SIZE_MAX; m++)
+			if (!strcmp(l->metrics[m].def->name, rc->total) && !l->metrics[m].cgroup)
+				a->total_metric = m;
+		r = a->total_metric == SIZE_MAX ? -ENOENT : 0;
+	}
+	/* each proxy in each cgroup */
+	for (size_t g = 0; g < n && r == 0; g++) {
+		for (size_t p = 0; p < rc->n_proxies && r == 0; p++) {
+			size_t first = l->n_ev, k = g * rc->n_proxies + p;
+
+			r = pm_evlist__add(l, rc->proxies[p].event, d);
+			for (size_t e = first; e < l->n_ev && r == 0; e++)
+				r = pm_evlist__set_cgroup(l, e, t[g].cgroup);
+			a->ev_first[k] = first;
+			a->ev_n[k] = l->n_ev - first;
+		}
+	}
+	if (r < 0) {
+		for (size_t i = n_metrics; i < l->n_metrics; i++)
+			pm_metric__done(&l->metrics[i]);
+		l->n_metrics = n_metrics;
+		pm_evlist_truncate(l, n_ev, n_inst, n_groups);
+		pm_attrib__free(a);
+		if (r == -ENOMEM && !d->msg[0])
+			pm_diag_set(d, NULL, "out of memory");
+		return r;
+	}
+	l->attrib = a;
+	return 0;
+}
+
+/* ---- rows ----------------------------------------------------------------------- */
+
+static bool is_total_row(const struct pm_session *s, size_t i)
+{
+	return s->rows->mrows[i].metric == s->l->attrib->total_metric;
+}
+
+int pm_attrib__build_rows(struct pm_session *s)
+{
+	const struct pm_attrib *a = s->l->attrib;
+	struct pm_rows *rw = s->rows;
+	struct pm_attrib_rows *ar;
+	bool per_socket, local = false;
+
+	if (!a)
+		return 0;
+	ar = calloc(1, sizeof(*ar));
+	if (!ar)
+		return -ENOMEM;
+	rw->arows = ar;
+	ar->row_proxy = calloc(rw->n_rows + 1, sizeof(*ar->row_proxy));
+	ar->row_cg = calloc(rw->n_rows + 1, sizeof(*ar->row_cg));
+	ar->socket = calloc(2, sizeof(*ar->socket));
+	if (!ar->row_proxy || !ar->row_cg || !ar->socket)
+		return -ENOMEM;
+	for (size_t r = 0; r < rw->n_rows; r++)
+		for (size_t k = 0; k < a->n_cg * a->recipe->n_proxies; k++)
+			if (rw->acc[r].event >= a->ev_first[k] &&
+			    rw->acc[r].event < a->ev_first[k] + a->ev_n[k]) {
+				ar->row_proxy[r] = k % a->recipe->n_proxies + 1;
+				ar->row_cg[r] = k / a->recipe->n_proxies;
+			}
+	for (size_t p = 0; p < a->recipe->n_proxies; p++)
+		local |= a->recipe->proxies[p].dram != PM_ATTRIB_ANY;
+	/* per socket: a 2-socket machine whose total's rows and proxies' rows name sockets */
+	per_socket = local && s->opts.aggr == PM_AGGR_SOCKET && pm_ctx__package_count(s->ctx) == 2;
+	ar->n_buckets = per_socket ? 2 : 1;
+	ar->socket[0] = per_socket ? 0 : -1;
+	ar->socket[1] = per_socket ? 1 : -1;
+	rw->n_arows = ar->n_buckets * (a->n_cg + 1);
+	return 0;
+}
+
+void pm_attrib__rows_done(struct pm_session *s)
+{
+	struct pm_attrib_rows *ar = s->rows ? s->rows->arows : NULL;
+
+	if (!ar)
+		return;
+	free(ar->row_proxy);
+	free(ar->row_cg);
+	free(ar->socket);
+	free(ar);
+	s->rows->arows = NULL;
+}
+
+static size_t first_arow(const struct pm_session *s)
+{
+	return s->rows->n_rows + s->rows->n_mrows;
+}
+
+void pm_attrib__label_rows(struct pm_session *s, struct pm_row *rows)
+{
+	const struct pm_attrib *a = s->l->attrib;
+	const struct pm_attrib_rows *ar = s->rows->arows;
+	const struct pm_row *tmpl = NULL;
+
+	if (!a || !ar)
+		return;
+	for (size_t i = 0; i < s->rows->n_mrows && !tmpl; i++)
+		if (is_total_row(s, i))
+			tmpl = &rows[s->rows->n_rows + i];
+	for (size_t b = 0; b < ar->n_buckets; b++) {
+		for (size_t g = 0; g <= a->n_cg; g++) {
+			struct pm_row *row = &rows[first_arow(s) + b * (a->n_cg + 1) + g];
+			const struct pm_attrib_target *t = g < a->n_cg ? &a->cg[g] : NULL;
+
+			*row = (struct pm_row){ .event = tmpl ? tmpl->event : a->recipe->total,
+						.unit = tmpl ? tmpl->unit : "",
+						.cgroup = t ? t->cgroup : PM_ATTRIB_UNATTRIBUTED,
+						.pod_namespace = t ? t->pod_namespace : NULL,
+						.pod = t ? t->pod : NULL,
+						.container = t ? t->container : NULL,
+						.cpu = -1,
+						.die = -1,
+						.socket = ar->socket[b],
+						.channel = -1,
+						.subchannel = -1 };
+		}
+	}
+}
+
+/* A proxy row's value: NaN for a cgroup that never ran where it was counted is 0 traffic. */
+static double proxy_value(const struct pm_row *r)
+{
+	if (isnan(r->value))
+		return r->enabled_ns == 0 && !(r->flags & PM_ROW_UNSUPPORTED) ? 0 : NAN;
+	return r->value;
+}
+
+static void take(struct pm_row *dst, const struct pm_row *src)
+{
+	dst->flags |= src->flags & PM_ROW_QUALITY;
+	if (!isnan(src->running) && (isnan(dst->running) || src->running < dst->running)) {
+		dst->running = src->running;
+		dst->enabled_ns = src->enabled_ns;
+		dst->running_ns = src->running_ns;
+	}
+}
+
+void pm_attrib__compute(struct pm_session *s, const struct pm_report *rep, struct pm_row *rows)
+{
+	const struct pm_attrib *a = s->l->attrib;
+	const struct pm_attrib_rows *ar = s->rows->arows;
+	const struct pm_attrib_recipe *rc;
+	double to_unit, *p;
+	size_t n_cg;
+
+	if (!a || !ar)
+		return;
+	rc = a->recipe;
+	n_cg = a->n_cg;
+	to_unit = rc->per_byte;
+	if (rc->per_second)
+		to_unit = rep->duration_ns ? to_unit * 1e9 / (double)rep->duration_ns : NAN;
+	/* per cgroup and socket (0, 1; the machine: 0): bytes by kind (any, local, remote) */
+	p = calloc(n_cg * 2 * 3 + 1, sizeof(*p));
+	for (size_t b = 0; b < ar->n_buckets; b++) {
+		struct pm_row *out = &rows[first_arow(s) + b * (n_cg + 1)];
+		struct pm_row agg = { .running = NAN };
+		double total = 0, sum = 0, scale = 1;
+		bool any_total = false;
+
+		for (size_t g = 0; g <= n_cg; g++) { /* afresh for this report */
+			out[g].flags = 0;
+			out[g].running = NAN;
+			out[g].enabled_ns = out[g].running_ns = 0;
+		}
+
+		for (size_t i = 0; i < s->rows->n_mrows; i++) {
+			const struct pm_row *t = &rows[s->rows->n_rows + i];
+
+			if (!is_total_row(s, i) ||
+			    (ar->socket[b] >= 0 && t->socket != ar->socket[b]))
+				continue;
+			total += t->value;
+			any_total = true;
+			take(&agg, t);
+			agg.flags |= t->flags & (PM_ROW_AMOUNT | PM_ROW_RATIO);
+		}
+		if (!any_total)
+			total = NAN;
+		if (p)
+			memset(p, 0, (n_cg * 2 * 3 + 1) * sizeof(*p));
+		for (size_t r = 0; p && r < s->rows->n_rows; r++) {
+			size_t k = ar->row_proxy[r], g = ar->row_cg[r];
+			int sk = ar->n_buckets > 1 ? rows[r].socket : 0;
+
+			if (!k || sk < 0 || sk > 1)
+				continue;
+			k--;
+			p[(g * 2 + (size_t)sk) * 3 + (size_t)rc->proxies[k].dram] +=
+				proxy_value(&rows[r]) * rc->proxies[k].bytes;
+			take(&out[g], &rows[r]);
+		}
+		for (size_t g = 0; g < n_cg; g++) {
+			double v;
+
+			if (!p) {
+				v = NAN;
+			} else if (ar->n_buckets == 1) {
+				v = 0;
+				for (size_t x = 0; x < 2 * 3; x++)
+					v += p[g * 6 + x];
+			} else {
+				/* into socket s: local fills on s, remote fills on the other, and each
+				 * socket's prefetches split as its fills are */
+				int sk = ar->socket[b], o = 1 - sk;
+				const double *me = &p[(g * 2 + (size_t)sk) * 3],
+					     *ot = &p[(g * 2 + (size_t)o) * 3];
+				double fm = me[PM_ATTRIB_LOCAL] + me[PM_ATTRIB_REMOTE],
+				       fo = ot[PM_ATTRIB_LOCAL] + ot[PM_ATTRIB_REMOTE];
+
+				v = me[PM_ATTRIB_LOCAL] + ot[PM_ATTRIB_REMOTE] +
+				    me[PM_ATTRIB_ANY] * (fm > 0 ? me[PM_ATTRIB_LOCAL] / fm : 1) +
+				    ot[PM_ATTRIB_ANY] * (fo > 0 ? ot[PM_ATTRIB_REMOTE] / fo : 0);
+			}
+			out[g].value = v * to_unit;
+			sum += out[g].value;
+		}
+		if (sum > total) { /* the proxies exceed the total: scaled down to it */
+			scale = total / sum;
+			for (size_t g = 0; g <= n_cg; g++)
+				out[g].flags |= PM_ROW_ATTRIB_SCALED;
+		}
+		sum = 0;
+		for (size_t g = 0; g < n_cg; g++) {
+			out[g].value *= scale;
+			sum += out[g].value;
+		}
+		out[n_cg].value = total - sum;
+		if (out[n_cg].value < 0 && out[n_cg].value > -1e-9 * fabs(total))
+			out[n_cg].value = 0; /* rounding of the scaled shares */
+		for (size_t g = 0; g <= n_cg; g++) {
+			take(&out[g], &agg);
+			out[g].flags |= PM_ROW_METRIC | PM_ROW_APPROXIMATE | PM_ROW_ATTRIBUTED |
+					(agg.flags & (PM_ROW_AMOUNT | PM_ROW_RATIO)) |
+					(isnan(out[g].value) ? PM_ROW_NOT_COUNTED : 0);
+			if (isnan(out[g].running))
+				out[g].running = agg.running;
+		}
+	}
+	free(p);
+}
