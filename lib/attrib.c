@@ -186,7 +186,8 @@ int pm_evlist__attribute_cgroups(struct pm_evlist *l, const struct pm_attrib_tar
 		r = pm_evlist__add_metrics(l, rc->total, d);
 	if (r == 0) {
 		a->total_metric = SIZE_MAX;
-		for (size_t m = n_metrics; m < l->n_metrics && a->total_metric == SIZE_MAX; m++)
+		/* the one just added, or the list's own when it had the metric already */
+		for (size_t m = 0; m < l->n_metrics && a->total_metric == SIZE_MAX; m++)
 			if (!strcmp(l->metrics[m].def->name, rc->total) && !l->metrics[m].cgroup)
 				a->total_metric = m;
 		r = a->total_metric == SIZE_MAX ? -ENOENT : 0;
