@@ -218,7 +218,7 @@ int cli_count__add_attribution(const struct cli_count *a, struct pm_ctx *ctx, st
 			       size_t *ret_n);
 /* The pods --attribute-pods counts now, as a string to compare with a later one ("" none):
  * a new pod, or one gone, changes it. 0 or -errno. */
-int cli_pods_key(const struct cli_count *a, struct pm_ctx *ctx, char **ret);
+int cli_pods_key(int attribute_pods, struct pm_ctx *ctx, char **ret);
 /* Help: -e's, then -M/-g and --define's (under "What to count:"); and the options
  * under "How to show it:", whose default_rows line says what rows come without them. */
 void cli_count__usage_events(FILE *f);
@@ -330,6 +330,10 @@ struct cli_live {
 	bool failed;		   /* pmumon itself failed (said already) */
 	size_t lost_said;	   /* lost devices a message named already */
 	bool dropped_said;	   /* the events left out were named (stat -r: once) */
+	/* --attribute-pods (1 pods, 2 containers): the pods counted (cli_pods_key), for the
+	 * sampler to see them come and go */
+	int attribute_pods;
+	char *pods_key;
 };
 
 /* The machine (kept when lv already has one: after cli_live__close), the session's options. */
@@ -399,6 +403,9 @@ void cli_sampler__quiet(struct cli_sampler *sp);
 /* A device the session lost is there again (checked every second while one is lost):
  * a new session on the rediscovered machine would count it. */
 bool cli_sampler__device_back(const struct cli_sampler *sp);
+/* The kubelet's pods changed since the counting began (--attribute-pods, looked at after
+ * every interval): a new counting would count the pods there now. */
+bool cli_sampler__pods_changed(const struct cli_sampler *sp);
 /* The sampler ended (a signal, the interval count, a failure): true. */
 bool cli_sampler__done(const struct cli_sampler *sp);
 /* Ask it to end, wait for it, free it; the cli_live stays the caller's to free. */

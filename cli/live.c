@@ -174,6 +174,14 @@ int cli_live__events(struct cli_live *lv, const struct cli_count *c)
 		return EXIT_USAGE;
 	}
 	r = cli_count__add_cgroups(c, lv->l);
+	if (r == 0 && c->attribute_pods) { /* the pods as counted, to see them change */
+		free(lv->pods_key);
+		lv->pods_key = NULL;
+		lv->attribute_pods = c->attribute_pods;
+		r = cli_pods_key(c->attribute_pods, lv->ctx, &lv->pods_key);
+		if (r < 0)
+			cli_error("cannot look for the kubelet's pods: %s", strerror(-r));
+	}
 	if (r == 0)
 		r = cli_count__add_attribution(c, lv->ctx, lv->l, NULL);
 	return r < 0 ? EXIT_USAGE : 0;
@@ -347,6 +355,8 @@ void cli_live__close(struct cli_live *lv, bool events)
 	lv->l = NULL;
 	free(lv->program);
 	lv->program = NULL;
+	free(lv->pods_key);
+	lv->pods_key = NULL;
 }
 
 void cli_live__free(struct cli_live *lv)

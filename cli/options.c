@@ -628,12 +628,12 @@ int cli_count__add_attribution(const struct cli_count *a, struct pm_ctx *ctx, st
 	return r;
 }
 
-int cli_pods_key(const struct cli_count *a, struct pm_ctx *ctx, char **ret)
+int cli_pods_key(int attribute_pods, struct pm_ctx *ctx, char **ret)
 {
 	struct pm_pod *pods = NULL;
 	size_t n = 0, len = 1;
 	char *key;
-	int r = a->attribute_pods ? pm_ctx__pods(ctx, a->attribute_pods == 2, &pods, &n) : 0;
+	int r = attribute_pods ? pm_ctx__pods(ctx, attribute_pods == 2, &pods, &n) : 0;
 
 	if (r < 0)
 		return r;
