@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "pmumon/pmumon.h"
+#include "util.h" /* the helper library libpmumon shares (lib/util) */
 
 /* Options every command takes (parsed before the command name, or after it). */
 struct cli_global {
@@ -469,21 +470,11 @@ double cli_select_kth(double *v, size_t n, size_t k);
 /* Bytes per second of a bandwidth unit ("MB/s": 1e6, "GiB/s": 2^30), 0 for any other. */
 double cli_unit_bytes(const char *unit);
 
-#define CLI_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 /* The row mode's name ("family", "device", "core", ...), as recordings keep it. */
 const char *cli_aggr_name(enum pm_aggr a);
 
-#define CLI_MIN(a, b) ((a) < (b) ? (a) : (b))
-
-/*
- * The library keeps its helpers private (lib/util); the CLI has its own,
- * with the same rules. Numbers: the whole string, no sign (but a double's
- * minus), space or locale; 0, -EINVAL or -ERANGE, *ret untouched on failure.
- */
-int cli_parse_u64(const char *s, uint64_t *ret); /* decimal */
 /* --per-cache's level, as perf writes it: L1..L4 (or l1..l4) into *ret; -EINVAL. */
 int cli_parse_cache_level(const char *s, int *ret);
-int cli_parse_double(const char *s, double *ret);
 /*
  * perf's -p/-t list: PIDs (or TIDs) separated by commas ("123,456"), each
  * decimal 1..INT32_MAX, no blanks, no empty entries; a repeated one is kept
@@ -513,8 +504,9 @@ double cli_stats__spread_pct(const struct cli_stats *s);
 struct cli_repeat {
 	unsigned runs;
 	size_t n_rows;
-	struct cli_stats *stats; /* per row: value, raw, enabled, running */
+	struct cli_stats *stats; /* per row: value, raw, enabled, running, lo, hi */
 	unsigned *flags;	 /* per row: every run's flags */
+	unsigned *bound;	 /* per row: the runs' worst PM_BOUND_* */
 	struct pm_row *rows;
 	struct cli_stats t; /* elapsed */
 	struct pm_report rep;
@@ -522,11 +514,6 @@ struct cli_repeat {
 int cli_repeat__add(struct cli_repeat *rp, const struct pm_report *r);
 const struct pm_report *cli_repeat__report(struct cli_repeat *rp, const struct pm_report *last);
 void cli_repeat__free(struct cli_repeat *rp);
-/* Room for need elements of elsz bytes in *arr (*cap of them), doubling: 0 or -ENOMEM. */
-int cli_grow(void **arr, size_t *cap, size_t need, size_t elsz);
-/* snprintf that reports truncation: 0 or -ENAMETOOLONG. */
-int cli_snprintf(char *buf, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 /*
  * len bytes of user text (an event spec, a file name) onto f with what a
  * terminal would act on escaped: control characters (C0, DEL, C1 as UTF-8

@@ -86,7 +86,7 @@ static int parse_in_format(const char *arg, enum pm_replay_format *ret)
 		{ "pmumon-json", PM_REPLAY_PMUMON_JSON },
 	};
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(formats); i++)
+	for (size_t i = 0; i < PM_ARRAY_SIZE(formats); i++)
 		if (!strcmp(arg, formats[i].name)) {
 			*ret = formats[i].format;
 			return 0;
@@ -108,7 +108,7 @@ static int import_option(void *arg, int c, const char *val)
 		a->in.packs = val;
 		return 0;
 	case OPT_DURATION:
-		if (cli_parse_double(val, &a->in.duration_s) < 0 || a->in.duration_s <= 0 ||
+		if (pm_parse_double_str(val, &a->in.duration_s) < 0 || a->in.duration_s <= 0 ||
 		    a->in.duration_s > 1e9) {
 			cli_error("--duration wants seconds, such as 10 or 0.5, not '%s'", val);
 			return -EINVAL;

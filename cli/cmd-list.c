@@ -181,7 +181,7 @@ static bool group_matches(const char *glob, const char *groups)
 	for (const char *s = groups; *s;) {
 		size_t l = strcspn(s, ";");
 
-		snprintf(g, sizeof(g), "%.*s", (int)CLI_MIN(l, sizeof(g) - 1), s);
+		snprintf(g, sizeof(g), "%.*s", (int)PM_MIN(l, sizeof(g) - 1), s);
 		if (!fnmatch(glob, g, 0))
 			return true;
 		s += l + (s[l] == ';');
@@ -235,7 +235,7 @@ static int list_groups(struct pm_ctx *ctx, const char *glob)
 			struct pm_metric_info o;
 			const char *sep = "";
 
-			snprintf(name, sizeof(name), "%.*s", (int)CLI_MIN(l, sizeof(name) - 1), g);
+			snprintf(name, sizeof(name), "%.*s", (int)PM_MIN(l, sizeof(name) - 1), g);
 			g += l + (g[l] == ';');
 			snprintf(key, sizeof(key), ";%s;", name);
 			if (!name[0] || strstr(done, key) || (glob && fnmatch(glob, name, 0) != 0))
@@ -349,7 +349,7 @@ static const struct subcommand {
 
 static const struct subcommand *subcommand(const char *name)
 {
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(subcommands); i++)
+	for (size_t i = 0; i < PM_ARRAY_SIZE(subcommands); i++)
 		if (!strcmp(name, subcommands[i].name))
 			return &subcommands[i];
 	return NULL;
@@ -361,7 +361,7 @@ static void subcommand_names(char *buf, size_t size, const char *sep)
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(subcommands) && off < size; i++)
+	for (size_t i = 0; i < PM_ARRAY_SIZE(subcommands) && off < size; i++)
 		off += (size_t)snprintf(buf + off, size - off, "%s%s", i ? sep : "",
 					subcommands[i].name);
 }
@@ -384,7 +384,7 @@ static void usage(FILE *f)
 
 	subcommand_names(names, sizeof(names), "|");
 	fprintf(f, "usage: pmumon list [%s] [GLOB]\n\n", names);
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(subcommands); i++)
+	for (size_t i = 0; i < PM_ARRAY_SIZE(subcommands); i++)
 		usage_entry(f, subcommands[i].name, subcommands[i].help);
 	usage_entry(f, "GLOB",
 		    "only PMUs whose name or family matches (ali_drw*, amd_df, msr), or\n"
@@ -421,7 +421,7 @@ static void not_a_subcommand(const char *arg)
 	const char *near = NULL;
 	char names[128];
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(subcommands); i++)
+	for (size_t i = 0; i < PM_ARRAY_SIZE(subcommands); i++)
 		if (cli_edits(arg, subcommands[i].name) <= 2) {
 			near = subcommands[i].name;
 			break;

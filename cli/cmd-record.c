@@ -86,7 +86,7 @@ static int parse_size(const char *arg, uint64_t *ret)
 		goto bad;
 	memcpy(num, arg, n);
 	num[n] = '\0';
-	if (cli_parse_u64(num, &v) < 0 || v == 0 || v > UINT64_MAX / mult)
+	if (pm_parse_u64_str(num, 10, &v) < 0 || v == 0 || v > UINT64_MAX / mult)
 		goto bad;
 	*ret = v * mult;
 	return 0;
@@ -108,7 +108,7 @@ static int record_option(void *arg_, int c, const char *arg)
 	case OPT_TIMEOUT:
 		return cli_parse_uint("--timeout", arg, UINT32_MAX, &a->timeout_ms);
 	case OPT_MAX_AGE:
-		if (cli_parse_double(arg, &a->max_age_s) < 0 || !(a->max_age_s > 0)) {
+		if (pm_parse_double_str(arg, &a->max_age_s) < 0 || !(a->max_age_s > 0)) {
 			cli_error("--max-age wants seconds above 0, not '%s'", arg);
 			return -EINVAL;
 		}

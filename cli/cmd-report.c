@@ -40,6 +40,11 @@ struct stats {
 	size_t n, counted;
 	double min, mean, p50, p95, max, above_s;
 	unsigned flags;
+	/* the mean's 95 % interval: the mean of the intervals' ends (no independence
+	 * assumed, docs/bounds.md), NaN when an interval had none; the widest interval
+	 * in % of its value; the worst bound */
+	double mean_lo, mean_hi, widest_pct;
+	unsigned bound;
 };
 
 static void usage(FILE *f)
@@ -81,7 +86,7 @@ enum { OPT_FROM = 4000, OPT_TO, OPT_ABOVE, OPT_PLOT, OPT_RUN, OPT_PACK };
 
 static int seconds(const char *opt, const char *arg, double *ret)
 {
-	if (cli_parse_double(arg, ret) < 0 || *ret < 0) {
+	if (pm_parse_double_str(arg, ret) < 0 || *ret < 0) {
 		cli_error("%s wants seconds into the run (0 or more), not '%s'", opt, arg);
 		return -EINVAL;
 	}
@@ -124,7 +129,7 @@ static int report_option(void *arg_, int c, const char *arg)
 		a->above_given = true;
 		a->above_pct = n && arg[n - 1] == '%';
 		snprintf(num, sizeof(num), "%.*s", (int)(n - a->above_pct), arg);
-		if (cli_parse_double(num, &a->above) < 0 || (a->above_pct && !(a->above > 0))) {
+		if (pm_parse_double_str(num, &a->above) < 0 || (a->above_pct && !(a->above > 0))) {
 			cli_error("--above wants a number in the series' unit, or a share of the "
 				  "channel peak such as 80%%, not '%s'",
 				  arg);
@@ -233,7 +238,7 @@ static double threshold(const struct report_args *a, const struct store_series *
 
 static int stats_of(const struct store_point *p, size_t n, double above, struct stats *st)
 {
-	double *v = malloc((n + 1) * sizeof(*v)), sum = 0;
+	double *v = malloc((n + 1) * sizeof(*v)), sum = 0, sum_lo = 0, sum_hi = 0, w;
 
 	if (!v)
 		return -ENOMEM;
@@ -243,13 +248,25 @@ static int stats_of(const struct store_point *p, size_t n, double above, struct 
 			      .p50 = NAN,
 			      .p95 = NAN,
 			      .max = NAN,
-			      .above_s = isnan(above) ? NAN : 0 };
+			      .above_s = isnan(above) ? NAN : 0,
+			      .mean_lo = NAN,
+			      .mean_hi = NAN,
+			      .widest_pct = NAN };
 	for (size_t i = 0; i < n; i++) {
 		st->flags |= p[i].flags;
 		if (isnan(p[i].value))
 			continue;
 		v[st->counted++] = p[i].value;
 		sum += p[i].value;
+		sum_lo += p[i].lo; /* NaN from an interval without an end on */
+		sum_hi += p[i].hi;
+		st->bound = p[i].bound > st->bound ? p[i].bound : st->bound;
+		/* the widest: NaN once an interval has no end (unknown is wider than any) */
+		w = p[i].value ? 100 * (fmax(p[i].value - p[i].lo, p[i].hi - p[i].value) /
+					fabs(p[i].value)) :
+				 0;
+		if (st->counted == 1 || w > st->widest_pct || isnan(w))
+			st->widest_pct = isnan(st->widest_pct) && st->counted > 1 ? NAN : w;
 		if (p[i].value > above) /* false for a NAN threshold */
 			st->above_s += p[i].duration_s;
 	}
@@ -257,6 +274,8 @@ static int stats_of(const struct store_point *p, size_t n, double above, struct 
 		size_t k95 = rank_of(st->counted, 0.95), k50 = rank_of(st->counted, 0.50);
 
 		st->mean = sum / (double)st->counted;
+		st->mean_lo = sum_lo / (double)st->counted;
+		st->mean_hi = sum_hi / (double)st->counted;
 		st->p95 = cli_select_kth(v, st->counted, k95);
 		/* what is left of the 95th is at or below it: the median is there */
 		st->p50 = cli_select_kth(v, k95 + 1, k50);
@@ -291,9 +310,9 @@ static void print_header(const struct report_args *a)
 		return;
 	if (a->sep)
 		printf("name%cplace%cunit%cintervals%ccounted%cmin%cmean%cp50%cp95%cmax%c"
-		       "above_s%cquality\n",
+		       "above_s%cquality%cmean_lo%cmean_hi%cwidest_pct%cbound\n",
 		       a->sep, a->sep, a->sep, a->sep, a->sep, a->sep, a->sep, a->sep, a->sep,
-		       a->sep, a->sep);
+		       a->sep, a->sep, a->sep, a->sep, a->sep, a->sep);
 	else
 		printf("%-28s %-*s %12s %12s %12s %12s %12s %-6s%s %s\n", "NAME", a->place_w,
 		       "PLACE", "MIN", "MEAN", "P50", "P95", "MAX", "UNIT",
@@ -333,13 +352,40 @@ static void print_json(const struct store_series *s, const struct stats *st, con
 	json_num("above_s", st->above_s);
 	fputs(",\"quality\":", stdout);
 	json_str(q);
+	json_num("mean_lo", st->mean_lo);
+	json_num("mean_hi", st->mean_hi);
+	json_num("widest_pct", st->widest_pct);
+	fputs(",\"bound\":", stdout);
+	json_str(st->counted && pm_row_bound_name(st->bound) ? pm_row_bound_name(st->bound) :
+							       "no_value");
 	puts("}");
+}
+
+/*
+ * The table's words for the intervals (docs/bounds.md): the mean's as its
+ * wider side in % of it, and the widest interval's; "" when every value
+ * was exact. "?" where an interval had no end.
+ */
+static void bound_text(const struct stats *st, char *buf, size_t size)
+{
+	double m = st->mean ? 100 * fmax(st->mean - st->mean_lo, st->mean_hi - st->mean) /
+				      fabs(st->mean) :
+			      0;
+
+	buf[0] = '\0';
+	if (!st->counted || st->bound == PM_BOUND_EXACT)
+		return;
+	if (isfinite(m))
+		snprintf(buf, size, "mean \u00b1 %.2g %%, widest \u00b1 %.2g %%", m,
+			 st->widest_pct);
+	else
+		snprintf(buf, size, "mean \u00b1 ? %%");
 }
 
 static void print_stats(const struct report_args *a, const struct store_series *s,
 			const struct stats *st)
 {
-	char q[256];
+	char q[256], b[96];
 
 	quality_text(st->flags, q, sizeof(q));
 	if (a->json) {
@@ -347,10 +393,21 @@ static void print_stats(const struct report_args *a, const struct store_series *
 		return;
 	}
 	if (a->sep) {
-		printf("%s%c%s%c%s%c%zu%c%zu%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%s\n",
+		printf("%s%c%s%c%s%c%zu%c%zu%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%.17g%c%s",
 		       s->name, a->sep, s->place, a->sep, s->unit, a->sep, st->n, a->sep,
 		       st->counted, a->sep, st->min, a->sep, st->mean, a->sep, st->p50, a->sep,
 		       st->p95, a->sep, st->max, a->sep, st->above_s, a->sep, q);
+		/* the intervals: empty where there are none */
+		const double ends[] = { st->mean_lo, st->mean_hi, st->widest_pct };
+
+		for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++)
+			if (isfinite(ends[k]))
+				printf("%c%.17g", a->sep, ends[k]);
+			else
+				printf("%c", a->sep);
+		printf("%c%s\n", a->sep,
+		       st->counted && pm_row_bound_name(st->bound) ? pm_row_bound_name(st->bound) :
+								     "no_value");
 		return;
 	}
 	if (!st->counted) {
@@ -363,7 +420,8 @@ static void print_stats(const struct report_args *a, const struct store_series *
 		printf(" %8s", "-"); /* a share of the peak, of a series that is no bandwidth */
 	else if (a->above_given)
 		printf(" %8.3f", st->above_s);
-	printf(" %s\n", q[0] ? q : "-");
+	bound_text(st, b, sizeof(b));
+	printf(" %s%s%s\n", q[0] ? q : "-", b[0] ? ", " : "", b);
 }
 
 /* ---- plots -------------------------------------------------------------------------- */

@@ -198,7 +198,7 @@ static int parse_cmdline(int argc, char **argv, struct serve_args *a)
 /* The options a --config file may hold: serve's, less not_in_file. */
 static const struct option *file_options(void)
 {
-	static struct option allowed[CLI_ARRAY_SIZE(serve_options)];
+	static struct option allowed[PM_ARRAY_SIZE(serve_options)];
 	size_t n = 0;
 
 	if (allowed[0].name)
@@ -206,7 +206,7 @@ static const struct option *file_options(void)
 	for (const struct option *o = serve_options; o->name; o++) {
 		bool fixed = false;
 
-		for (size_t i = 0; i < CLI_ARRAY_SIZE(not_in_file) && !fixed; i++)
+		for (size_t i = 0; i < PM_ARRAY_SIZE(not_in_file) && !fixed; i++)
 			fixed = !strcmp(o->name, not_in_file[i]);
 		if (!fixed)
 			allowed[n++] = *o;
@@ -244,7 +244,7 @@ static int read_config(struct serve_args *a)
 	r = cli_getopt((int)a->file.argc + 1, argv, &serve_co, &a->count, &a->live, a);
 	if (r < 0 && optind >= 2)
 		cli_error("(that is %s:%u)", a->config,
-			  a->file.line[CLI_MIN((size_t)optind - 2, a->file.argc - 1)]);
+			  a->file.line[PM_MIN((size_t)optind - 2, a->file.argc - 1)]);
 	free(argv);
 	return r < 0 ? -EINVAL : 0;
 }
@@ -530,6 +530,7 @@ static void server_counting(struct run *rn, const struct serve_args *a, struct s
 	pthread_mutex_unlock(&sv->lock);
 	free_names(old, n_old);
 	ring_clear(sv->ring);
+	ring_set_names(sv->ring, rn->lv.ctx); /* the page's kinds: the packs' names */
 }
 
 /* --store's current run taken out (its counts kept for the series) and ended. */
@@ -706,7 +707,7 @@ static enum pm_aggr coarser(enum pm_aggr a)
 					      PM_AGGR_DEVICE, PM_AGGR_CHANNEL, PM_AGGR_DIE,
 					      PM_AGGR_NODE,   PM_AGGR_SOCKET,  PM_AGGR_FAMILY };
 
-	for (size_t i = 0; i + 1 < CLI_ARRAY_SIZE(order); i++)
+	for (size_t i = 0; i + 1 < PM_ARRAY_SIZE(order); i++)
 		if (order[i] == a)
 			return order[i + 1];
 	return PM_AGGR_FAMILY;

@@ -362,8 +362,8 @@ static void give_task_times(struct run *run)
 		return;
 	user = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + ru.ru_utime.tv_usec * 1000ull;
 	sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + ru.ru_stime.tv_usec * 1000ull;
-	pm_session__task_times(run->lv.s, user - CLI_MIN(user, run->user_before_ns),
-			       sys - CLI_MIN(sys, run->system_before_ns));
+	pm_session__task_times(run->lv.s, user - PM_MIN(user, run->user_before_ns),
+			       sys - PM_MIN(sys, run->system_before_ns));
 	run->user_before_ns = user;
 	run->system_before_ns = sys;
 }
@@ -428,7 +428,7 @@ static void count_loop(struct run *run, const struct stat_args *a)
 	/* the command ended, or a signal came, during -D's delay */
 	for (bool over = (run->proc && run->proc_done) || cli_signals_caught(); !over;) {
 		uint64_t now, poll = pm_session__next_poll(s);
-		uint64_t deadline = CLI_MIN(CLI_MIN(CLI_MIN(next, end), poll), alive_next);
+		uint64_t deadline = PM_MIN(PM_MIN(PM_MIN(next, end), poll), alive_next);
 		int w;
 
 		fresh = false;

@@ -19,10 +19,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "screen.h"
 
 #define NS_PER_MS 1000000ull
 #define BAR_WIDTH 20
-#define LINE_MAX_COLS 256
+#define LINE_MAX_COLS 1024
+#define SIDE_MAX 8 /* sockets side by side at most */
+#define MAXI(a, b) ((a) > (b) ? (a) : (b))
 
 struct top_args {
 	struct cli_count count;
@@ -42,6 +45,7 @@ struct view {
 	unsigned long interval_ms;
 	bool has_screen_metrics;
 	double peak_bps; /* --define channel_peak=BYTES/S: a channel's peak; 0: none known */
+	int cols;	 /* the terminal's width (--batch: $COLUMNS, else 80) */
 };
 
 /* The screen as lines of text; both the terminal and --batch print them. */
@@ -57,7 +61,8 @@ static void usage(FILE *f)
 	      "Shows, every interval, how hard the memory channels, caches and links work,\n"
 	      "with how far to trust each value: the platform pack's screen (Yitian 710\n"
 	      "DDR per channel, EPYC DF and L3, BlueField L3/tile/PCIe, Merrifield DDR)\n"
-	      "or the events given. Runs until q or Ctrl-C, then puts every counter back.\n"
+	      "or the events given, with totals per die, socket and machine of what adds\n"
+	      "up. Runs until q or Ctrl-C, then puts every counter back.\n"
 	      "\n"
 	      "What to count (default: the pack's screen, else the events given):\n",
 	      f);
@@ -70,7 +75,8 @@ static void usage(FILE *f)
 	      "  -I, --interval MS     a new screen every MS milliseconds (1000), 100 to 60000\n"
 	      "      --per-device, --per-channel, --per-die, --per-socket\n"
 	      "                        the grouping to start with (the pack's otherwise)\n"
-	      "  -b, --batch           no terminal control: screens as text on standard output\n"
+	      "  -b, --batch           no terminal control: screens as text on standard output,\n"
+	      "                        $COLUMNS wide (80 without it)\n"
 	      "  -n, --screens N       stop after N screens (top's -n, not perf's --null)\n"
 	      "\n"
 	      "Keys: q quit, space pause, + and - interval, g grouping (device, channel,\n"
@@ -150,7 +156,7 @@ static int parse_args(int argc, char **argv, struct top_args *a)
 
 static char *add_line(struct lines *ls)
 {
-	if (cli_grow((void **)&ls->line, &ls->cap, ls->n + 1, sizeof(*ls->line)) < 0)
+	if (PM_GROW(ls->line, ls->cap, ls->n + 1) < 0)
 		return NULL;
 	ls->line[ls->n][0] = '\0';
 	return ls->line[ls->n++];
@@ -177,25 +183,27 @@ static const char *aggr_name(enum pm_aggr a)
 	return a == PM_AGGR_FAMILY ? "merged" : cli_aggr_name(a);
 }
 
-/* A value with its unit: metrics in theirs, events as a rate (per second). */
-static void value_text(const struct pm_row *r, double secs, char *buf, size_t size)
+/*
+ * A value in its kind's unit as two columns: the number, and the unit with
+ * the SI prefix of a plain count per second ("18.378" "M/s").
+ */
+static void value_parts(double v, const char *unit, char *num, size_t nsize, char *u, size_t usize)
 {
-	double v = r->value;
-	const char *unit = r->unit && r->unit[0] ? r->unit : "";
+	const char *prefix = "";
 
-	if (!(r->flags & (PM_ROW_METRIC | PM_ROW_SNAPSHOT)) && !unit[0] && secs > 0) {
-		v /= secs;
-		unit = "/s";
-	}
-	if (fabs(v) >= 1e9)
-		snprintf(buf, size, "%10.3fG %s", v / 1e9, unit);
-	else if (fabs(v) >= 1e6)
-		snprintf(buf, size, "%10.3fM %s", v / 1e6, unit);
+	if (unit[0] == '/' && fabs(v) >= 1e9)
+		v /= 1e9, prefix = "G";
+	else if (unit[0] == '/' && fabs(v) >= 1e6)
+		v /= 1e6, prefix = "M";
+	if (fabs(v) >= 1e8)
+		snprintf(num, nsize, "%.4e", v);
 	else
-		snprintf(buf, size, "%11.3f %s", v, unit);
+		snprintf(num, nsize, "%.3f", v);
+	snprintf(u, usize, "%s%s", prefix, unit);
 }
 
-/* The marks of a row's quality: empty when it is a plain, whole count. */
+/* The marks of a row's quality: empty when it is a plain, whole count; an estimate's
+ * interval after its running share (" (33%) ±1.2%"). */
 static void marks_text(const struct pm_row *r, char *buf, size_t size)
 {
 	size_t off = 0;
@@ -203,6 +211,21 @@ static void marks_text(const struct pm_row *r, char *buf, size_t size)
 	buf[0] = '\0';
 	if (r->flags & PM_ROW_MULTIPLEXED && !isnan(r->running))
 		off += (size_t)snprintf(buf + off, size - off, " (%.0f%%)", r->running * 100);
+	/* an estimate's 95 % interval (docs/bounds.md): its wider side in % of the value, or
+	 * "?" where none could be measured */
+	if (!isnan(r->value) && r->bound != PM_BOUND_EXACT && r->bound != PM_BOUND_NO_VALUE &&
+	    off < size) {
+		double w = fmax(r->hi - r->value, r->value - r->lo) / fabs(r->value) * 100;
+
+		if (r->bound == PM_BOUND_MEASURED && isfinite(w))
+			off += (size_t)snprintf(buf + off, size - off,
+						w < 0.01 ? " \u00b1<0.01%%" :
+						w < 9.95 ? " \u00b1%.1f%%" :
+							   " \u00b1%.0f%%",
+						w);
+		else if (r->flags & PM_ROW_MULTIPLEXED)
+			off += (size_t)snprintf(buf + off, size - off, " \u00b1?%%");
+	}
 	if (r->flags & PM_ROW_APPROXIMATE && off < size)
 		off += (size_t)snprintf(buf + off, size - off, " ~");
 	if (r->flags & PM_ROW_PARTIAL && off < size)
@@ -216,11 +239,11 @@ static void marks_text(const struct pm_row *r, char *buf, size_t size)
 							pm_row_flag_name(bit));
 }
 
-/* A bar of v against max, BAR_WIDTH cells: Unicode eighths or ASCII. */
-static void bar_text(double v, double max, bool unicode, char *buf, size_t size)
+/* A bar of v against max, width cells: Unicode eighths or ASCII. */
+static void bar_text(double v, double max, int width, bool unicode, char *buf, size_t size)
 {
 	static const char *eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
-	int cells = max > 0 && v > 0 ? (int)lround(fmin(v / max, 1) * BAR_WIDTH * 8) : 0;
+	int cells = max > 0 && v > 0 ? (int)lround(fmin(v / max, 1) * width * 8) : 0;
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -231,103 +254,265 @@ static void bar_text(double v, double max, bool unicode, char *buf, size_t size)
 					unicode ? eighths[cells % 8] : (cells % 8 >= 4 ? "#" : ""));
 }
 
-/* Is row r one of what the view shows? */
-static bool shown(const struct view *v, const struct pm_row *r)
+/* Columns of UTF-8 text (one per character). */
+static int text_cols(const char *s)
 {
-	if (r->flags & PM_ROW_METRIC)
-		return true;
-	return v->raw || !v->has_screen_metrics;
+	return cli_escaped_width(s, strlen(s));
 }
 
-/* The rows of one event or metric (same label as rows[first]), in place or value order. */
-static size_t rows_of(const struct pm_report *rep, size_t first, bool sorted, size_t *idx)
+/* The screen's columns, the same for every block so that they line up. */
+struct cols {
+	int label, num, unit, bar, marks; /* marks: 0 in one column (nothing after them) */
+};
+
+/* One cell: label, value, unit, bar and marks, padded to the columns' width. */
+struct cell {
+	char label[160];
+	double v;
+	struct pm_row q; /* the quality: flags, running, covered, instances */
+	bool total;	 /* a total: no bar */
+};
+
+static size_t put_cell(char *buf, size_t size, const struct view *v, const struct cols *c,
+		       const struct cell *e, const char *unit, double max)
 {
-	size_t n = 0;
+	char num[32], u[32], bar[BAR_WIDTH * 3 + 8], marks[96];
+	int w;
 
-	for (size_t i = first; i < rep->n_rows; i++)
-		if (!strcmp(rep->rows[i].event, rep->rows[first].event))
-			idx[n++] = i;
-	for (size_t i = 1; sorted && i < n; i++) /* insertion sort: a screen's worth */
-		for (size_t j = i; j > 0; j--) {
-			double a = rep->rows[idx[j - 1]].value, b = rep->rows[idx[j]].value;
-			size_t t;
+	marks_text(&e->q, marks, sizeof(marks));
+	if (isnan(e->v)) {
+		const char *why = e->q.flags & PM_ROW_LOST	  ? "lost" :
+				  e->q.flags & PM_ROW_UNSUPPORTED ? "not supported" :
+				  e->q.flags & PM_ROW_UNDEFINED	  ? "undefined" :
+								    "not counted";
 
-			if (!(b > a) && !(isnan(a) && !isnan(b)))
-				break;
-			t = idx[j], idx[j] = idx[j - 1], idx[j - 1] = t;
-		}
-	return n;
-}
-
-static bool first_of_label(const struct pm_report *rep, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(rep->rows[j].event, rep->rows[i].event))
-			return false;
-	return true;
-}
-
-/* One value's line: its label (indented place, or "name place"), value, bar and marks. */
-static void put_row(struct lines *ls, const struct view *v, const struct pm_row *r,
-		    const char *label, double secs, double max)
-{
-	char val[48], marks[96], bar[BAR_WIDTH * 3 + 8];
-
-	marks_text(r, marks, sizeof(marks));
-	if (isnan(r->value)) {
-		put_line(ls, "%-24s %16s%s", label,
-			 r->flags & PM_ROW_LOST	       ? "lost" :
-			 r->flags & PM_ROW_UNSUPPORTED ? "not supported" :
-			 r->flags & PM_ROW_UNDEFINED   ? "undefined" :
-							 "not counted",
-			 marks);
-		return;
+		w = snprintf(buf, size, "%-*s %*s %*s%-*s", c->label, e->label,
+			     c->num + 1 + c->unit, why, c->bar + 1, "", c->marks, marks);
+		return w < 0 ? 0 : PM_MIN((size_t)w, size - 1);
 	}
-	value_text(r, secs, val, sizeof(val));
-	bar_text(r->value, max, v->unicode, bar, sizeof(bar));
+	value_parts(e->v, unit, num, sizeof(num), u, sizeof(u));
+	if (e->total)
+		bar[0] = '\0';
+	else
+		bar_text(e->v, max, c->bar, v->unicode, bar, sizeof(bar));
 	/* a bar's Unicode cells take 3 bytes and one column each: pad by columns */
-	put_line(ls, "%-24s %-18s %-*s%s", label, val,
-		 BAR_WIDTH + (int)(strlen(bar) - (size_t)cli_escaped_width(bar, strlen(bar))), bar,
-		 marks);
+	w = snprintf(buf, size, "%-*s %*s %-*s %s%*s%-*s", c->label, e->label, c->num, num, c->unit,
+		     u, bar, c->bar - text_cols(bar) + 1, "", c->marks, marks);
+	return w < 0 ? 0 : PM_MIN((size_t)w, size - 1);
 }
 
-/*
- * One event's or metric's block: its name, then a line per place; a block
- * of one place is one line ("DF_CH0_GBps S0 ...").
- */
-static void put_block(struct lines *ls, const struct view *v, const struct pm_report *rep,
-		      size_t first, size_t *idx)
+/* A line of cells side by side (or one), three spaces apart. */
+static void put_cells(struct lines *ls, const struct view *v, const struct cols *c,
+		      const struct cell *const *e, size_t n, const char *unit, double max)
 {
-	double secs = (double)rep->duration_ns / 1e9, max = 0;
-	size_t n = rows_of(rep, first, v->sorted, idx);
-	const struct pm_row *r0 = &rep->rows[first];
-	char place[192], label[256];
+	char line[LINE_MAX_COLS];
+	size_t off = 0;
 
-	for (size_t k = 0; k < n; k++)
-		if (rep->rows[idx[k]].value > max)
-			max = rep->rows[idx[k]].value;
-	if (r0->unit && !strcmp(r0->unit, "%"))
+	line[0] = '\0';
+	for (size_t i = 0; i < n && off + 4 < sizeof(line); i++) {
+		if (i)
+			off += (size_t)snprintf(line + off, sizeof(line) - off, "   ");
+		if (e[i])
+			off += put_cell(line + off, sizeof(line) - off, v, c, e[i], unit, max);
+		else /* a column shorter than the others */
+			off += (size_t)snprintf(line + off, sizeof(line) - off, "%*s",
+						c->label + c->num + c->unit + c->bar + c->marks + 4,
+						"");
+	}
+	put_line(ls, "%s", line);
+}
+
+/* Sort cells by value, largest first (NaN last): a screen's worth, insertion sort. */
+static void sort_cells(struct cell *e, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0; j--) {
+			struct cell t;
+
+			if (!(e[j].v > e[j - 1].v) && !(isnan(e[j - 1].v) && !isnan(e[j].v)))
+				break;
+			t = e[j], e[j] = e[j - 1], e[j - 1] = t;
+		}
+}
+
+/* A kind of one place on one line ("L3_Cache_Miss_Ratio S0"), where it is short. */
+#define ONE_LINE_LABEL 32
+
+static bool one_line(const struct screen_kind *k, const struct screen_item *it, char *buf,
+		     size_t size)
+{
+	if (k->n_items != 1)
+		return false;
+	snprintf(buf, size, "%s %s", k->what[0] ? k->what : k->name, it->label);
+	return text_cols(buf) <= ONE_LINE_LABEL;
+}
+
+/* The widths every block's lines share, for the screen s. */
+static void measure_cols(const struct screen *s, struct cols *c)
+{
+	char buf[256];
+
+	*c = (struct cols){ .label = 8, .num = 11, .unit = 1, .bar = BAR_WIDTH };
+	for (size_t k = 0; k < s->n_kinds; k++) {
+		const struct screen_kind *kd = &s->kind[k];
+
+		c->unit = MAXI(c->unit, text_cols(kd->unit) + 1); /* and a prefix: M/s */
+		if (one_line(kd, &s->item[kd->item0], buf, sizeof(buf))) {
+			c->label = MAXI(c->label, text_cols(buf));
+			continue;
+		}
+		for (size_t i = 0; i < kd->n_items; i++)
+			c->label = MAXI(c->label, 2 + text_cols(s->item[kd->item0 + i].label));
+		for (size_t i = 0; i < kd->n_totals; i++)
+			c->label = MAXI(c->label, 2 + text_cols(s->total[kd->total0 + i].label));
+	}
+}
+
+/* The widest marks of this interval's values, for columns side by side to line up. */
+static int marks_cols(const struct screen *s, const struct pm_report *rep)
+{
+	char m[96];
+	int w = 0;
+
+	for (size_t i = 0; i < s->n_items; i++) {
+		marks_text(&rep->rows[s->item[i].row], m, sizeof(m));
+		w = MAXI(w, text_cols(m));
+	}
+	for (size_t i = 0; i < s->n_totals; i++) {
+		struct pm_row q;
+
+		screen_total_value(s, rep, i, &q);
+		marks_text(&q, m, sizeof(m));
+		w = MAXI(w, text_cols(m));
+	}
+	return w;
+}
+
+/* A block's title: the kind, the pack metrics it shows, and what its values are. */
+static void put_title(struct lines *ls, const struct screen_kind *k)
+{
+	char amount[64] = "";
+
+	if (k->measure == SCREEN_AMOUNT && k->metric)
+		snprintf(amount, sizeof(amount), "  (%s in each interval, shown per second)",
+			 k->from[0] ? k->from : "a count");
+	put_line(ls, "%s%s%s%s%s", k->name, k->what[0] ? ": " : "", k->what,
+		 k->metric ? "" : "  (event: counts shown per second)", amount);
+}
+
+/* One kind's block: its title, a line per place (sockets side by side where they fit),
+ * its totals, or why it has none. */
+static void put_block(struct lines *ls, const struct view *v, const struct screen *s,
+		      const struct pm_report *rep, size_t k, const struct cols *c0,
+		      struct cell *cells, const struct cell **line)
+{
+	const struct screen_kind *kd = &s->kind[k];
+	size_t n = kd->n_items, nt = kd->n_totals, per[SIDE_MAX] = { 0 };
+	int nsock = s->n_sockets, cols_w;
+	struct cols c = *c0;
+	double max = 0;
+	char label[256];
+
+	for (size_t i = 0; i < n; i++) {
+		struct cell *e = &cells[i];
+		const struct screen_item *it = &s->item[kd->item0 + i];
+
+		snprintf(e->label, sizeof(e->label), "  %s", it->label);
+		e->v = screen_value(s, rep, kd->item0 + i);
+		e->q = rep->rows[it->row];
+		e->total = false;
+		if (e->v > max)
+			max = e->v;
+	}
+	for (size_t i = 0; i < nt; i++) {
+		struct cell *e = &cells[n + i];
+
+		snprintf(e->label, sizeof(e->label), "  %s", s->total[kd->total0 + i].label);
+		screen_total_value(s, rep, kd->total0 + i, &e->q);
+		e->v = e->q.value;
+		e->total = true;
+	}
+	if (!strcmp(kd->unit, "%"))
 		max = 100; /* a share: its bar is against the whole */
-	else if (v->peak_bps > 0 && v->aggr == PM_AGGR_CHANNEL && cli_unit_bytes(r0->unit) > 0)
-		max = v->peak_bps / cli_unit_bytes(r0->unit); /* a channel's bandwidth: its peak */
-	if (n == 1) {
-		cli_row_where(r0, place, sizeof(place));
-		snprintf(label, sizeof(label), "%s %s", r0->event, place);
-		put_row(ls, v, r0, label, secs, max);
+	else if (v->peak_bps > 0 && v->aggr == PM_AGGR_CHANNEL && cli_unit_bytes(kd->unit) > 0)
+		max = v->peak_bps / cli_unit_bytes(kd->unit); /* a channel's bandwidth: its peak */
+	if (one_line(kd, &s->item[kd->item0], label, sizeof(label))) {
+		snprintf(cells[0].label, sizeof(cells[0].label), "%s", label);
+		line[0] = &cells[0];
+		put_cells(ls, v, &c, line, 1, kd->unit, max);
 		return;
 	}
-	put_line(ls, "%s%s", r0->event, r0->flags & PM_ROW_METRIC ? "" : "  (event)");
-	for (size_t k = 0; k < n; k++) {
-		cli_row_where(&rep->rows[idx[k]], place, sizeof(place));
-		snprintf(label, sizeof(label), "  %s", place);
-		put_row(ls, v, &rep->rows[idx[k]], label, secs, max);
+	put_title(ls, kd);
+	/* sockets side by side: every item has one, and their columns fit */
+	for (size_t i = 0; i < n && nsock > 1; i++)
+		if (s->item[kd->item0 + i].socket < 0 || nsock > SIDE_MAX)
+			nsock = 1;
+	if (nsock > 1) {
+		cols_w = nsock * (c.label + c.num + c.unit + c.bar + c.marks + 4) + (nsock - 1) * 3;
+		if (cols_w > v->cols)
+			nsock = 1;
 	}
+	if (nsock <= 1) {
+		c.marks = 0;
+		if (v->sorted)
+			sort_cells(cells, n);
+		for (size_t i = 0; i < n + nt; i++) {
+			line[0] = &cells[i];
+			put_cells(ls, v, &c, line, 1, kd->unit, max);
+		}
+	} else {
+		/* each socket's items, then its die and socket totals, in its column; the
+		 * machine's total under them */
+		struct cell *col[SIDE_MAX];
+		size_t rows = 0, at = n + nt;
+
+		for (int sk = 0; sk < nsock; sk++) {
+			col[sk] = &cells[at];
+			for (size_t i = 0; i < n; i++)
+				if (s->item[kd->item0 + i].socket == sk)
+					cells[at + per[sk]++] = cells[i];
+			if (v->sorted)
+				sort_cells(col[sk], per[sk]);
+			for (size_t i = 0; i < nt; i++)
+				if (s->total[kd->total0 + i].level != SCREEN_MACHINE &&
+				    s->total[kd->total0 + i].socket == sk)
+					cells[at + per[sk]++] = cells[n + i];
+			at += per[sk];
+			rows = MAXI(rows, per[sk]);
+		}
+		for (size_t r = 0; r < rows; r++) {
+			for (int sk = 0; sk < nsock; sk++)
+				line[sk] = r < per[sk] ? &col[sk][r] : NULL;
+			put_cells(ls, v, &c, line, (size_t)nsock, kd->unit, max);
+		}
+		c.marks = 0;
+		for (size_t i = 0; i < nt; i++)
+			if (s->total[kd->total0 + i].level == SCREEN_MACHINE) {
+				line[0] = &cells[n + i];
+				put_cells(ls, v, &c, line, 1, kd->unit, max);
+			}
+	}
+	if (kd->no_total[0])
+		put_line(ls, "  no total: %s", kd->no_total);
 }
 
-static void build_screen(struct lines *ls, const struct view *v, const struct pm_report *rep,
-			 uint64_t seq)
+/* The screen's layout, kept while the rows stay the same, and room to lay out a block. */
+struct top_screen {
+	struct screen_info *info; /* the packs' names for their metrics */
+	struct screen s;
+	enum screen_rows which;
+	struct cell *cells;
+	size_t cap_cells;
+	const struct cell **line;
+	size_t cap_line;
+};
+
+static void build_screen(struct lines *ls, struct top_screen *ts, const struct view *v,
+			 const struct pm_report *rep, uint64_t seq)
 {
-	size_t *idx = calloc(rep->n_rows + 1, sizeof(*idx));
+	enum screen_rows which = SCREEN_METRICS |
+				 (v->raw || !v->has_screen_metrics ? SCREEN_EVENTS : 0);
+	struct cols c;
 
 	ls->n = 0;
 	put_line(ls, "pmumon top - %s%s", v->title, v->paused ? "  PAUSED" : "");
@@ -345,12 +530,22 @@ static void build_screen(struct lines *ls, const struct view *v, const struct pm
 			 v->sorted ? ", sorted" : "");
 	if (v->note)
 		put_line(ls, "%s", v->note);
-	if (!idx)
-		return;
-	for (size_t i = 0; i < rep->n_rows; i++)
-		if (shown(v, &rep->rows[i]) && first_of_label(rep, i))
-			put_block(ls, v, rep, i, idx);
-	free(idx);
+	/* the screen's layout is made again only when the rows change */
+	if (ts->which != which || !screen_fits(&ts->s, rep)) {
+		ts->which = which;
+		if (screen_build(&ts->s, rep, ts->info, which) < 0 ||
+		    PM_GROW(ts->cells, ts->cap_cells, 2 * (ts->s.n_items + ts->s.n_totals) + 2) <
+			    0 ||
+		    PM_GROW(ts->line, ts->cap_line, SIDE_MAX + 1) < 0) {
+			screen_free(&ts->s);
+			put_line(ls, "out of memory");
+			return;
+		}
+	}
+	measure_cols(&ts->s, &c);
+	c.marks = marks_cols(&ts->s, rep);
+	for (size_t k = 0; k < ts->s.n_kinds; k++)
+		put_block(ls, v, &ts->s, rep, k, &c, ts->cells, ts->line);
 }
 
 /* ---- the terminal ------------------------------------------------------------------- */
@@ -397,25 +592,31 @@ static int line_attr(const struct view *v, const char *line, int y)
 
 static void draw(const struct view *v, const struct lines *ls)
 {
-	int rows, cols;
+	int rows, cols, fit;
+	char overflow[80];
 
 	getmaxyx(stdscr, rows, cols);
+	/* a screen longer than the terminal: its last row says how many lines did not fit,
+	 * in place of a line (not written over one) */
+	fit = ls->n > (size_t)rows ? rows - 1 : rows;
 	erase();
-	for (int y = 0; y < rows && (size_t)y < ls->n; y++) {
+	for (int y = 0; y < fit && (size_t)y < ls->n; y++) {
 		int attr = line_attr(v, ls->line[y], y);
 
 		attron(attr);
 		mvaddnstr(y, 0, ls->line[y], bytes_for_cols(ls->line[y], cols));
 		attroff(attr);
 	}
-	if (ls->n > (size_t)rows && rows > 0)
-		mvprintw(rows - 1, 0, "... %zu more lines: a larger terminal, or r/g",
-			 ls->n - (size_t)rows + 1);
+	if (ls->n > (size_t)rows && rows > 0) {
+		snprintf(overflow, sizeof(overflow), "... %zu more lines: a larger terminal",
+			 ls->n - (size_t)fit);
+		mvaddnstr(rows - 1, 0, overflow, cols);
+	}
 	if (v->help) {
 		int w = cols > 62 ? 60 : cols - 2;
 
 		attron(A_REVERSE);
-		for (size_t i = 0; i < CLI_ARRAY_SIZE(help_text) && (int)i + 2 < rows; i++)
+		for (size_t i = 0; i < PM_ARRAY_SIZE(help_text) && (int)i + 2 < rows; i++)
 			mvprintw((int)i + 2, 2, "%-*.*s", w, w, help_text[i]);
 		attroff(A_REVERSE);
 	}
@@ -429,6 +630,7 @@ struct top {
 	struct cli_sampler *sp;
 	struct view v;
 	struct lines ls;
+	struct top_screen ts;
 	sigset_t ending;
 	uint64_t shown_seq;
 	unsigned long screens, max_screens;
@@ -462,7 +664,7 @@ static void choose_screen(struct top *t, struct top_args *a)
 		a->count.metrics[a->count.n_metrics++] = sc->metrics;
 		t->v.has_screen_metrics = true;
 	}
-	for (size_t i = 0; !a->count.n_aggr && sc->group && i < CLI_ARRAY_SIZE(groups); i++)
+	for (size_t i = 0; !a->count.n_aggr && sc->group && i < PM_ARRAY_SIZE(groups); i++)
 		if (!strcmp(sc->group, groups[i].name))
 			t->v.aggr = groups[i].aggr;
 	t->lv.so.aggr = t->v.aggr;
@@ -470,6 +672,7 @@ static void choose_screen(struct top *t, struct top_args *a)
 
 static int start_counting(struct top *t, struct top_args *a)
 {
+	uint64_t cols;
 	const char *lang;
 	int r = cli_live__machine(&t->lv, &a->live, &a->count);
 
@@ -489,6 +692,14 @@ static int start_counting(struct top *t, struct top_args *a)
 	t->v.simulated = pm_ctx__simulated(t->lv.ctx);
 	t->v.platform = arg_global.sim_platform ? arg_global.sim_platform : "";
 	t->v.interval_ms = a->live.interval_ms;
+	t->v.cols = 80; /* --batch: $COLUMNS, as procps top -b reads it */
+	if (getenv("COLUMNS") && pm_parse_u64_str(getenv("COLUMNS"), 10, &cols) == 0 &&
+	    cols >= 20 && cols <= LINE_MAX_COLS / 4)
+		t->v.cols = (int)cols;
+	if (screen_info_new(t->lv.ctx, &t->ts.info) < 0) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
 	lang = setlocale(LC_CTYPE, "") ? nl_langinfo(CODESET) : "";
 	t->v.unicode = lang && !strcmp(lang, "UTF-8");
 	t->v.color = !getenv("NO_COLOR");
@@ -513,9 +724,9 @@ static int regroup(struct top *t)
 	size_t i = 0;
 	int r;
 
-	while (i < CLI_ARRAY_SIZE(order) && order[i] != t->v.aggr)
+	while (i < PM_ARRAY_SIZE(order) && order[i] != t->v.aggr)
 		i++;
-	t->v.aggr = order[(i + 1) % CLI_ARRAY_SIZE(order)];
+	t->v.aggr = order[(i + 1) % PM_ARRAY_SIZE(order)];
 	cli_sampler__stop(t->sp);
 	t->sp = NULL;
 	cli_live__close(&t->lv, false);
@@ -556,7 +767,8 @@ static bool refresh_lines(struct top *t, bool force)
 	}
 	fresh = smp.seq != t->shown_seq;
 	if (fresh || force) {
-		build_screen(&t->ls, &t->v, pm_snapshot__report(smp.interval), smp.seq);
+		t->v.cols = getmaxx(stdscr); /* a resized terminal: laid out again */
+		build_screen(&t->ls, &t->ts, &t->v, pm_snapshot__report(smp.interval), smp.seq);
 		t->shown_seq = smp.seq;
 	}
 	cli_sample__release(&smp);
@@ -581,7 +793,7 @@ static int run_batch(struct top *t)
 				break;
 			continue;
 		}
-		build_screen(&t->ls, &t->v, pm_session__report(t->lv.s, true), ++seq);
+		build_screen(&t->ls, &t->ts, &t->v, pm_session__report(t->lv.s, true), ++seq);
 		for (size_t i = 0; i < t->ls.n; i++)
 			printf("%s\n", t->ls.line[i]);
 		printf("\n");
@@ -686,5 +898,9 @@ int cmd_top(int argc, char **argv)
 		ret = EXIT_FAIL;
 	cli_live__free(&t.lv);
 	free(t.ls.line);
+	screen_free(&t.ts.s);
+	screen_info_free(t.ts.info);
+	free(t.ts.cells);
+	free(t.ts.line);
 	return ret;
 }

@@ -69,13 +69,13 @@ static void suggest(const struct cli_command_options *co, char **argv, int argc)
 
 	if (!strncmp(arg, "--", 2)) {
 		n = strcspn(arg + 2, "=");
-		snprintf(name, sizeof(name), "%.*s", (int)CLI_MIN(n, sizeof(name) - 1), arg + 2);
+		snprintf(name, sizeof(name), "%.*s", (int)PM_MIN(n, sizeof(name) - 1), arg + 2);
 	} else if (optopt > 0 && optopt < 128 && !strchr(co->shortopts, optopt)) {
 		name[0] = '\0'; /* a short option this command lacks */
 	} else {
 		return; /* a known option without its argument: getopt said so */
 	}
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(perf_only); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(perf_only); i++) {
 		if (name[0] ? !strcmp(name, perf_only[i].longopt) :
 			      optopt == perf_only[i].shortopt) {
 			char shortname[8] = "";
@@ -95,7 +95,7 @@ static void suggest(const struct cli_command_options *co, char **argv, int argc)
 			return; /* known: its argument was what getopt refused */
 		if (d < best_d || (!best && !strncmp(o->name, name, strlen(name)))) {
 			best = o;
-			best_d = CLI_MIN(d, best_d);
+			best_d = PM_MIN(d, best_d);
 		}
 	}
 	if (best)

@@ -58,7 +58,7 @@ void cli_words(enum pm_reason reason, const char *text, int fix_at, const char *
 	size_t r = (size_t)reason;
 	const char *before = NULL;
 
-	if (r >= CLI_ARRAY_SIZE(flag_words) || !flag_words[r].words || fix_at < 0 ||
+	if (r >= PM_ARRAY_SIZE(flag_words) || !flag_words[r].words || fix_at < 0 ||
 	    (size_t)fix_at > strlen(text)) {
 		snprintf(buf, size, "%s", text);
 		return;

@@ -302,7 +302,7 @@ int cli_live__tick(struct cli_live *lv, uint64_t step_ns)
 	}
 	for (;;) {
 		uint64_t poll = pm_session__next_poll(lv->s);
-		uint64_t now, deadline = CLI_MIN(lv->next_ns, poll);
+		uint64_t now, deadline = PM_MIN(lv->next_ns, poll);
 		int w = lv->ops->wait(lv->os, deadline, NULL, NULL);
 
 		if (w < 0) {

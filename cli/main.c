@@ -46,7 +46,7 @@ static void usage(FILE *f)
 		   "reports them with their quality: how long each counted, what was scaled.\n"
 		   "\n"
 		   "Commands:\n");
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++)
+	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f,
 		"\n"
@@ -124,11 +124,11 @@ bool cli_global_option(int c, const char *arg)
 			arg_global.root = NULL;
 		return true;
 	case CLI_OPT_EVENTS_DIR:
-		if (arg_global.n_events_dirs < (int)CLI_ARRAY_SIZE(arg_global.events_dirs))
+		if (arg_global.n_events_dirs < (int)PM_ARRAY_SIZE(arg_global.events_dirs))
 			arg_global.events_dirs[arg_global.n_events_dirs++] = arg;
 		else
 			cli_error("--events-dir: at most %zu directories; '%s' is left out",
-				  CLI_ARRAY_SIZE(arg_global.events_dirs), arg);
+				  PM_ARRAY_SIZE(arg_global.events_dirs), arg);
 		return true;
 	case 'v':
 		arg_global.verbose++;
@@ -182,7 +182,7 @@ int cli_read_file(const char *path, size_t max, char **ret, size_t *ret_len)
 		}
 	}
 	do {
-		if (cli_grow((void **)&buf, &cap, len + 65536, 1) < 0) {
+		if (pm_grow((void **)&buf, &cap, len + 65536, 1) < 0) {
 			r = -ENOMEM;
 			break;
 		}
@@ -228,7 +228,7 @@ static int dir_see(struct dir_seen *seen, const struct stat *st)
 	for (size_t i = 0; i < seen->n; i++)
 		if (seen->d[i].dev == st->st_dev && seen->d[i].ino == st->st_ino)
 			return 0;
-	if (cli_grow((void **)&seen->d, &seen->cap, seen->n + 1, sizeof(*seen->d)) < 0)
+	if (PM_GROW(seen->d, seen->cap, seen->n + 1) < 0)
 		return -ENOMEM;
 	seen->d[seen->n].dev = st->st_dev;
 	seen->d[seen->n].ino = st->st_ino;
@@ -262,7 +262,7 @@ static int collect(const char *dir, struct file_list *l, struct dir_seen *seen, 
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (cli_snprintf(host, sizeof(host), "%s/%s", dir, de->d_name) < 0 ||
+		if (pm_snprintf(host, sizeof(host), "%s/%s", dir, de->d_name) < 0 ||
 		    stat(host, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
@@ -276,7 +276,7 @@ static int collect(const char *dir, struct file_list *l, struct dir_seen *seen, 
 			r = -E2BIG;
 			break;
 		}
-		if (cli_grow((void **)&l->f, &l->cap, l->n + 1, sizeof(*l->f)) < 0) {
+		if (PM_GROW(l->f, l->cap, l->n + 1) < 0) {
 			r = -ENOMEM;
 			break;
 		}
@@ -311,7 +311,7 @@ static int read_events_dirs(struct file_list *l)
 		n = strlen(arg_global.events_dirs[i]);
 		while (n > 1 && arg_global.events_dirs[i][n - 1] == '/')
 			n--;
-		if (cli_snprintf(dir, sizeof(dir), "%.*s", (int)n, arg_global.events_dirs[i]) < 0)
+		if (pm_snprintf(dir, sizeof(dir), "%.*s", (int)n, arg_global.events_dirs[i]) < 0)
 			r = -ENAMETOOLONG;
 		else {
 			size_t before = l->n;
@@ -481,7 +481,7 @@ static void show_input(const struct pm_diag *d)
 	if (d->pos >= 0) {
 		size_t pos = (size_t)d->pos, len = (size_t)(d->len > 0 ? d->len : 1);
 
-		mark = CLI_MIN(CLI_MIN(len, n - pos), (size_t)ECHO_CONTEXT * 2);
+		mark = PM_MIN(PM_MIN(len, n - pos), (size_t)ECHO_CONTEXT * 2);
 		/* a byte position inside a character marks the whole character */
 		while (pos + mark < n && ((unsigned char)d->input[pos + mark] & 0xc0) == 0x80)
 			mark++;
@@ -489,7 +489,7 @@ static void show_input(const struct pm_diag *d)
 		if (cli_escaped_width(d->input, n) > 3 * ECHO_CONTEXT) {
 			if (pos > ECHO_CONTEXT)
 				from = pos - ECHO_CONTEXT;
-			to = CLI_MIN(n, pos + mark + ECHO_CONTEXT);
+			to = PM_MIN(n, pos + mark + ECHO_CONTEXT);
 			while (from > 0 && ((unsigned char)d->input[from] & 0xc0) == 0x80)
 				from--;
 			while (to < n && ((unsigned char)d->input[to] & 0xc0) == 0x80)
@@ -576,13 +576,13 @@ static void unknown_command(const char *name)
 {
 	char list[256] = "";
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++) {
 		size_t off = strlen(list);
 
 		snprintf(list + off, sizeof(list) - off, "%s%s",
-			 !i				   ? "" :
-			 i + 1 == CLI_ARRAY_SIZE(commands) ? " and " :
-							     ", ",
+			 !i				  ? "" :
+			 i + 1 == PM_ARRAY_SIZE(commands) ? " and " :
+							    ", ",
 			 commands[i].name);
 	}
 	cli_error("unknown command '%s'; the commands are %s (pmumon --help)", name, list);
@@ -632,7 +632,7 @@ static int run_main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++) {
 		char name[32];
 
 		if (strcmp(argv[optind], commands[i].name) != 0)

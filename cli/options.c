@@ -518,7 +518,7 @@ int cli_parse_define(const char *arg, char *name, size_t size, double *ret)
 		return -EINVAL;
 	}
 	snprintf(name, size, "%.*s", (int)(eq - arg), arg);
-	r = cli_parse_double(eq + 1, &v);
+	r = pm_parse_double_str(eq + 1, &v);
 	if (r == -ERANGE) {
 		cli_error("--define %s: the value '%s' is out of range", name, eq + 1);
 		return r;
@@ -543,7 +543,7 @@ int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned l
 {
 	uint64_t v;
 
-	if (cli_parse_u64(s, &v) < 0 || v > max) {
+	if (pm_parse_u64_str(s, 10, &v) < 0 || v > max) {
 		cli_error("option %s wants a whole number up to %lu, not '%s'", opt, max, s);
 		return -EINVAL;
 	}

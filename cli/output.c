@@ -99,7 +99,7 @@ static int metric_rows(struct cli_output *o, const struct pm_report *r, struct p
 {
 	size_t n = 0;
 
-	if (cli_grow((void **)&o->rows, &o->n_rows_cap, r->n_rows + 1, sizeof(*o->rows)) < 0)
+	if (PM_GROW(o->rows, o->n_rows_cap, r->n_rows + 1) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->n_rows; i++)
 		if (r->rows[i].flags & PM_ROW_METRIC)

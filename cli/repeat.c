@@ -5,7 +5,8 @@
  * and the running time; stddev_stats, rel_stddev_stats), and one report of
  * their means with each row's spread: the standard deviation of the mean
  * as a percentage of the mean. The elapsed time likewise (perf's
- * walltime_nsecs_stats).
+ * walltime_nsecs_stats). The mean's 95 % interval is the mean of the runs'
+ * ends (docs/bounds.md: no independence assumed), its bound their worst.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,15 +15,16 @@
 
 #include "cli.h"
 
-enum { V_VALUE, V_RAW, V_ENABLED, V_RUNNING, V__N };
+enum { V_VALUE, V_RAW, V_ENABLED, V_RUNNING, V_LO, V_HI, V__N };
 
 static int first_run(struct cli_repeat *rp, const struct pm_report *r)
 {
 	rp->n_rows = r->n_rows;
 	rp->stats = calloc(r->n_rows ? r->n_rows * V__N : 1, sizeof(*rp->stats));
 	rp->flags = calloc(r->n_rows ? r->n_rows : 1, sizeof(*rp->flags));
+	rp->bound = calloc(r->n_rows ? r->n_rows : 1, sizeof(*rp->bound));
 	rp->rows = calloc(r->n_rows ? r->n_rows : 1, sizeof(*rp->rows));
-	return rp->stats && rp->flags && rp->rows ? 0 : -ENOMEM;
+	return rp->stats && rp->flags && rp->bound && rp->rows ? 0 : -ENOMEM;
 }
 
 int cli_repeat__add(struct cli_repeat *rp, const struct pm_report *r)
@@ -46,6 +48,9 @@ int cli_repeat__add(struct cli_repeat *rp, const struct pm_report *r)
 		cli_stats__add(&st[V_RAW], (double)w->raw);
 		cli_stats__add(&st[V_ENABLED], (double)w->enabled_ns);
 		cli_stats__add(&st[V_RUNNING], (double)w->running_ns);
+		rp->bound[i] = w->bound > rp->bound[i] ? w->bound : rp->bound[i];
+		cli_stats__add(&st[V_LO], w->bound == PM_BOUND_EXACT ? w->value : w->lo);
+		cli_stats__add(&st[V_HI], w->bound == PM_BOUND_EXACT ? w->value : w->hi);
 	}
 	cli_stats__add(&rp->t, (double)r->t_ns);
 	rp->runs++;
@@ -79,6 +84,12 @@ const struct pm_report *cli_repeat__report(struct cli_repeat *rp, const struct p
 		w->running = st[V_ENABLED].mean > 0 ? st[V_RUNNING].mean / st[V_ENABLED].mean :
 						      w->running;
 		w->spread_pct = cli_stats__spread_pct(&st[V_VALUE]);
+		w->bound = rp->bound[i];
+		w->lo = w->bound == PM_BOUND_EXACT ? w->value : st[V_LO].mean;
+		w->hi = w->bound == PM_BOUND_EXACT ? w->value : st[V_HI].mean;
+		if (!isfinite(w->lo) || !isfinite(w->hi)) /* some run had no such end */
+			w->lo = w->bound == PM_BOUND_MISSING && isfinite(w->lo) ? w->lo : NAN,
+			w->hi = NAN;
 	}
 	return &rp->rep;
 }
@@ -87,6 +98,7 @@ void cli_repeat__free(struct cli_repeat *rp)
 {
 	free(rp->stats);
 	free(rp->flags);
+	free(rp->bound);
 	free(rp->rows);
 	*rp = (struct cli_repeat){ 0 };
 }

@@ -39,7 +39,7 @@ void cli_signals_ending(sigset_t *ret)
 	};
 
 	sigemptyset(ret);
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(ending); i++)
+	for (size_t i = 0; i < PM_ARRAY_SIZE(ending); i++)
 		sigaddset(ret, ending[i]);
 	/* real-time signals end a process too; glibc keeps the first few below SIGRTMIN */
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)

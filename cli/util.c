@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The CLI's own small helpers. The library keeps its lib/util private (the
- * shared libpmumon exports only pmumon.h's functions), so what the commands
- * need of the kind lives here, with the same rules: numbers parsed strictly
- * and without the locale, user text escaped before it reaches a terminal.
+ * The CLI's own small helpers: user text escaped before it reaches a
+ * terminal, perf's option grammars, statistics. Strict numbers, growable
+ * arrays and formatting are the helper library's (lib/util, "util.h"),
+ * which the command links a private copy of, as libpmumon does.
  */
 #include <errno.h>
-#include <locale.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +22,7 @@ const char *cli_aggr_name(enum pm_aggr a)
 		[PM_AGGR_CACHE] = "cache",
 	};
 
-	return (size_t)a < CLI_ARRAY_SIZE(names) && names[a] ? names[a] : "?";
+	return (size_t)a < PM_ARRAY_SIZE(names) && names[a] ? names[a] : "?";
 }
 
 double cli_unit_bytes(const char *unit)
@@ -40,61 +38,10 @@ double cli_unit_bytes(const char *unit)
 		      { "MiB/s", 1048576.0 },
 		      { "GiB/s", 1073741824.0 } };
 
-	for (size_t i = 0; unit && i < CLI_ARRAY_SIZE(units); i++)
+	for (size_t i = 0; unit && i < PM_ARRAY_SIZE(units); i++)
 		if (!strcmp(unit, units[i].unit))
 			return units[i].bytes;
 	return 0;
-}
-
-int cli_parse_u64(const char *s, uint64_t *ret)
-{
-	uint64_t v = 0;
-
-	if (!s || !*s)
-		return -EINVAL;
-	for (const char *p = s; *p; p++) {
-		uint64_t d = (uint64_t)(*p - '0');
-
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		if (v > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		v = v * 10 + d;
-	}
-	*ret = v;
-	return 0;
-}
-
-static size_t digits(const char *s, size_t i)
-{
-	while (s[i] >= '0' && s[i] <= '9')
-		i++;
-	return i;
-}
-
-/* [-]DIGITS[.DIGITS][e[+-]DIGITS], a digit on one side of the point at least:
- * what strtod would take beyond it ('+', hex, "inf", spaces) is refused. */
-static bool is_decimal(const char *s)
-{
-	size_t i = s[0] == '-', end = digits(s, i), n = end - i;
-
-	if (s[end] == '.') {
-		size_t frac = end + 1;
-
-		end = digits(s, frac);
-		n += end - frac;
-	}
-	if (n == 0)
-		return false;
-	if (s[end] == 'e' || s[end] == 'E') {
-		size_t e = end + 1;
-
-		e += s[e] == '+' || s[e] == '-';
-		end = digits(s, e);
-		if (end == e)
-			return false;
-	}
-	return s[end] == '\0';
 }
 
 int cli_parse_cache_level(const char *s, int *ret)
@@ -104,63 +51,6 @@ int cli_parse_cache_level(const char *s, int *ret)
 		return -EINVAL;
 	*ret = s[1] - '0';
 	return 0;
-}
-
-int cli_parse_double(const char *s, double *ret)
-{
-	locale_t c;
-	char *end;
-	double v;
-
-	if (!s || !is_decimal(s))
-		return -EINVAL;
-	c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	if (c == (locale_t)0)
-		return -ENOMEM;
-	errno = 0;
-	v = strtod_l(s, &end, c);
-	freelocale(c);
-	if (*end)
-		return -EINVAL;
-	if ((errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL)) || !isfinite(v))
-		return -ERANGE;
-	*ret = v;
-	return 0;
-}
-
-int cli_grow(void **arr, size_t *cap, size_t need, size_t elsz)
-{
-	size_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 8;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / elsz)
-			return -ENOMEM;
-		ncap *= 2;
-	}
-	p = realloc(*arr, ncap * elsz);
-	if (!p)
-		return -ENOMEM;
-	memset((char *)p + *cap * elsz, 0, (ncap - *cap) * elsz);
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
-int cli_snprintf(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -EINVAL;
-	return (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 /* Bytes of the UTF-8 character at s (at most len) that is neither a control
@@ -330,12 +220,12 @@ int cli_edits(const char *a, const char *b)
 				d[i][j] = (int)(i + j);
 				continue;
 			}
-			d[i][j] = CLI_MIN(CLI_MIN(d[i - 1][j], d[i][j - 1]) + 1,
-					  d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
+			d[i][j] = PM_MIN(PM_MIN(d[i - 1][j], d[i][j - 1]) + 1,
+					 d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
 			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-				d[i][j] = CLI_MIN(d[i][j], d[i - 2][j - 2] + 1);
+				d[i][j] = PM_MIN(d[i][j], d[i - 2][j - 2] + 1);
 		}
-	return CLI_MIN(d[n][m], 3);
+	return PM_MIN(d[n][m], 3);
 }
 
 void cli_stats__add(struct cli_stats *s, double v)
@@ -373,7 +263,7 @@ static int parse_pid(const char *p, size_t len, pid_t *ret)
 	if (len == 0 || len >= sizeof(num))
 		return len ? -ERANGE : -EINVAL;
 	snprintf(num, sizeof(num), "%.*s", (int)len, p);
-	r = cli_parse_u64(num, &v);
+	r = pm_parse_u64_str(num, 10, &v);
 	if (r < 0)
 		return r;
 	if (v == 0)

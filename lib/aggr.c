@@ -694,6 +694,64 @@ bool pm_aggr__delta(const struct pm_session *s, const struct pm_counter *c, bool
 	return *ret_ena != 0; /* not enabled in this window: a task not started yet */
 }
 
+void pm_aggr__estimate(const struct pm_session *s, const struct pm_counter *c, bool interval,
+		       uint64_t val, uint64_t ena, uint64_t run, struct pm_estimate *ret)
+{
+	bool snapshot = s->l->ev[c->event].snapshot;
+
+	if (c->track && !snapshot) {
+		*ret = interval ? c->est_iv : c->est_tot;
+		return;
+	}
+	*ret = (struct pm_estimate){ .count = snapshot ? (double)(int64_t)val :
+							 pm_counts__scale(val, ena, run),
+				     .seen = (double)val };
+	if (!run) {
+		ret->half = NAN;
+		ret->bound = PM_BOUND_NO_VALUE;
+	} else if (run < ena) {
+		ret->half = NAN; /* scaled, and nothing saw how it went meanwhile */
+		ret->bound = PM_BOUND_UNMEASURED;
+	}
+}
+
+/* The flags that say counts may be missing from a value: it has no upper bound. */
+#define PM_ROW_MISSING (PM_ROW_WRAP_UNCERTAIN | PM_ROW_RESET | PM_ROW_LOST | PM_ROW_REPROGRAMMED)
+
+/* A row's lo and hi from its value and its inputs' sums (value set, flags final). */
+static void row_bounds(const struct pm_event *ev, const struct pm_row_acc *a, struct pm_row *row)
+{
+	unsigned bound = a->bound;
+	double h;
+
+	if (row->flags & PM_ROW_MISSING && bound < PM_BOUND_MISSING)
+		bound = PM_BOUND_MISSING;
+	row->bound = bound;
+	switch (bound) {
+	case PM_BOUND_EXACT:
+		row->lo = row->hi = row->value;
+		return;
+	case PM_BOUND_MEASURED:
+	case PM_BOUND_MISSING:
+		if (ev->snapshot) /* a gauge's inputs are averaged, not scaled */
+			break;
+		h = pm_counts__unit(a->half, ev->scale);
+		/* what was counted is there: the truth is not below it */
+		row->lo = fmax(row->value - h, pm_counts__unit(a->seen, ev->scale));
+		row->hi = bound == PM_BOUND_MISSING ? NAN : row->value + h;
+		if (!isfinite(row->lo)) {
+			row->lo = row->hi = NAN;
+			row->bound = PM_BOUND_FEW;
+		}
+		return;
+	default:
+		break;
+	}
+	row->lo = row->hi = NAN;
+	if (ev->snapshot && bound < PM_BOUND_UNMEASURED)
+		row->bound = PM_BOUND_UNMEASURED;
+}
+
 void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 {
 	for (size_t r = 0; r < s->rows->n_rows; r++) {
@@ -702,16 +760,18 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		rows[r].enabled_ns = rows[r].running_ns = 0;
 		rows[r].running = NAN;
 		rows[r].flags = 0;
+		rows[r].lo = rows[r].hi = NAN;
+		rows[r].bound = PM_BOUND_NO_VALUE;
 		s->rows->acc[r] = (struct pm_row_acc){ .event = s->rows->acc[r].event,
 						       .key = s->rows->acc[r].key,
 						       .instances = s->rows->acc[r].instances };
 	}
 	for (size_t k = 0; k < s->n_c; k++) {
 		const struct pm_counter *c = &s->c[k];
-		const struct pm_event *ev = &s->l->ev[c->event];
 		struct pm_row_acc *a = &s->rows->acc[c->row];
 		struct pm_row *row = &rows[c->row];
 		uint64_t val, ena, run;
+		struct pm_estimate e;
 		double ratio;
 
 		if (!c->open) {
@@ -736,10 +796,11 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 			continue;
 		}
 		row->raw += val;
-		if (ev->snapshot)
-			a->sum += (double)(int64_t)val;
-		else
-			a->sum += pm_counts__scale(val, ena, run);
+		pm_aggr__estimate(s, c, interval, val, ena, run, &e);
+		a->sum += e.count;
+		a->half += e.half;
+		a->seen += e.seen;
+		a->bound = PM_MAX(a->bound, e.bound);
 		if (run < ena)
 			row->flags |= PM_ROW_MULTIPLEXED;
 	}
@@ -754,7 +815,8 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		if (a->covered < a->instances && (!(row->flags & PM_ROW_UNSUPPORTED) || a->n_in))
 			row->flags |= PM_ROW_PARTIAL;
 		if (a->n_in == 0 || a->n_uncounted) {
-			row->value = NAN;
+			row->value = row->lo = row->hi = NAN;
+			row->bound = PM_BOUND_NO_VALUE;
 			row->flags |= PM_ROW_NOT_COUNTED;
 			continue;
 		}
@@ -762,5 +824,7 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		row->value = pm_counts__unit(ev->snapshot ? a->sum / a->n_in : a->sum, ev->scale);
 		if (ev->snapshot)
 			row->flags |= PM_ROW_SNAPSHOT;
+		/* the inputs' half-widths add up: no independence assumed (docs/bounds.md) */
+		row_bounds(ev, a, row);
 	}
 }

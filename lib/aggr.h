@@ -19,6 +19,8 @@ struct pm_row_acc {
 	unsigned instances;   /* PMU instances the row stands for (set when rows are built) */
 	unsigned covered;     /* of those, instances with a live counter in the report */
 	double sum;
+	double half, seen; /* the inputs' 95 % half-widths added up, their counts seen */
+	unsigned bound;	   /* the inputs' worst PM_BOUND_* */
 };
 
 struct pm_metric_row;
@@ -31,7 +33,9 @@ struct pm_rows {
 	size_t n_rows;			   /* event rows */
 	struct pm_metric_row *mrows;	   /* metric rows, after the event rows (metric.h) */
 	size_t n_mrows;
-	double *mvals;	  /* slot values while evaluating one metric row */
+	double *mvals;	   /* slot values while evaluating one metric row */
+	double *mlo, *mhi; /* and their intervals (metric/metric.c) */
+	unsigned *mbound;
 	double core_wide; /* #core_wide for this session (metric/literal.h) */
 	struct pm_report rep_iv, rep_tot;
 	struct pm_attrib_rows *arows; /* memory traffic per cgroup, after the metric rows */
@@ -43,6 +47,14 @@ struct pm_rows {
 /* A counter's deltas over the report; false when it was not enabled in it. */
 bool pm_aggr__delta(const struct pm_session *s, const struct pm_counter *c, bool interval,
 		    uint64_t *ret_val, uint64_t *ret_ena, uint64_t *ret_run);
+/*
+ * A counter's count over the report (its deltas from pm_aggr__delta), with
+ * its 95 % interval: its track's estimate where its source tracked it
+ * (source/estimate.h), else exact when it ran all the time it was enabled,
+ * and unmeasured when it was scaled with nothing to measure the spread.
+ */
+void pm_aggr__estimate(const struct pm_session *s, const struct pm_counter *c, bool interval,
+		       uint64_t val, uint64_t ena, uint64_t run, struct pm_estimate *ret);
 /* The event rows' buckets: which row each counter adds to (s->rows made here). */
 int pm_aggr__build(struct pm_session *s);
 /* The event rows themselves, in room for the metric rows after them too. */

@@ -60,6 +60,30 @@ static int failed(struct pm_session *s, const char *doing, int r, bool lost)
 	return r;
 }
 
+/*
+ * After a good read: each tracked counter's estimates of the interval and
+ * of the run (source/estimate.h), and its next interval begins. The perf
+ * scaling is kept where the kernel multiplexed, so the track is given the
+ * counts as the reports take them.
+ */
+static void estimate(struct pm_session *s)
+{
+	for (size_t k = 0; k < s->n_c; k++) {
+		struct pm_counter *c = &s->c[k];
+		struct pm_track_obs iv = { .ena = c->cur.ena - c->prev.ena,
+					   .run = c->cur.run - c->prev.run,
+					   .val = c->cur.val - c->prev.val },
+				    tot = { .ena = c->cur.ena,
+					    .run = c->cur.run,
+					    .val = c->cur.val };
+
+		if (!c->track)
+			continue;
+		pm_track__report(c->track, &iv, &tot, &c->est_iv, &c->est_tot);
+		pm_track__next_interval(c->track);
+	}
+}
+
 int pm_session__poll(struct pm_session *s)
 {
 	pm_diag__init(&s->last_error);
@@ -193,6 +217,8 @@ void pm_session__destroy(struct pm_session *s)
 		for (size_t i = 0; i < PM_SRC__N; i++)
 			if (pm_source__on(s->ctx, i))
 				pm_sources[i]->close(s);
+	for (size_t k = 0; k < s->n_c; k++)
+		pm_track__free(s->c[k].track);
 	free(s->c);
 	free(s->ru);
 	free(s->ru_idx);
@@ -300,6 +326,7 @@ int pm_session__read(struct pm_session *s)
 	for (size_t i = 0; i < PM_SRC__N; i++)
 		if (pm_source__on(s->ctx, i) && pm_sources[i]->clock)
 			pm_sources[i]->clock(s);
+	estimate(s);
 	return 0;
 }
 

@@ -30,13 +30,13 @@ struct pm_proc {
 	struct pm_proc *real; /* a real command under the real clock */
 };
 
-/* Scheduled faults fire as time passes (only a platform's scenario has them). */
+/* Scheduled faults fire as time passes (only a platform's machine has them). */
 static void tick(struct pm_sim *sim)
 {
-	if (sim->scn)
-		sim_run_faults(sim);
-	if (sim->cgroups)
-		sim_cgroups_tick(sim); /* the scenario's cgroups come and go */
+	if (sim->machine) {
+		sim->machine->run_faults(sim);
+		sim->machine->cgroups_tick(sim); /* the scenario's cgroups come and go */
+	}
 }
 
 static struct sim_fd *fd_get(struct pm_sim *sim, int fd)
@@ -88,13 +88,9 @@ void pm_sim__free(struct pm_sim *sim)
 {
 	if (!sim)
 		return;
-	sim_write_state(sim);
-	free(sim->state_path);
+	if (sim->machine)
+		sim->machine->free(sim);
 	sim_perf_done(sim);
-	sim_cgroups_free(sim);
-	if (sim->plat_free)
-		sim->plat_free(sim->plat_data);
-	sim_scenario__free(sim->scn);
 	if (sim->real_ops)
 		sim->real_ops->destroy(sim->real_os);
 	free(sim->fds);
@@ -126,31 +122,7 @@ struct sim_vfs *pm_sim__vfs(struct pm_sim *sim)
 	return sim->vfs;
 }
 
-/* ---- time ------------------------------------------------------------------ */
-
-static uint64_t real_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-void pm_sim__use_real_clock(struct pm_sim *sim, bool real)
-{
-	sim->real_clock = real;
-	sim->real_base = real_mono() - sim->now_ns;
-}
-
-bool pm_sim__real_clock(const struct pm_sim *sim)
-{
-	return sim->real_clock;
-}
-
-uint64_t pm_sim__now(const struct pm_sim *sim)
-{
-	return sim->real_clock ? real_mono() - sim->real_base : sim->now_ns;
-}
+/* ---- time (the clock itself is in clock.c) ----------------------------------- */
 
 /* Move the virtual clock to t, stopping at each scheduled fault on the way
  * so that it happens at its own time, not at the end of the step. */
@@ -158,7 +130,7 @@ static void set_now(struct pm_sim *sim, uint64_t t)
 {
 	uint64_t f;
 
-	while (!sim->real_clock && sim->scn && sim_next_fault_ns(sim, &f) && f < t &&
+	while (!sim->real_clock && sim->machine && sim->machine->next_fault_ns(sim, &f) && f < t &&
 	       f > sim->now_ns) {
 		sim->now_ns = f;
 		tick(sim);
@@ -178,8 +150,19 @@ static uint64_t s_mono_ns(void *os)
 	return pm_sim__now(os);
 }
 
+/*
+ * The wall clock: under the virtual clock a fixed day plus the virtual time,
+ * so that output is the same on every run; under clock=real the machine's
+ * own wall clock, as the real os seam's (a demo's samples, its exposition's
+ * timestamps and the live page's axis are dated now, not 2026-01-01).
+ */
 static uint64_t s_wall_ns(void *os)
 {
+	struct pm_sim *sim = os;
+	struct timespec ts;
+
+	if (sim->real_clock && clock_gettime(CLOCK_REALTIME, &ts) == 0)
+		return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	return SIM_WALL_EPOCH_S * 1000000000ull + pm_sim__now(os);
 }
 
@@ -337,7 +320,9 @@ static int s_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cp
 		cgroup = cg->node;
 		pid = -1;
 		/* a scenario's cgroup: its tasks' counts, on the CPUs they run on */
-		r = sim_cgroups_parts(sim, cgroup, cpu, &parts, &n_parts, &share_ppm);
+		r = sim->machine ? sim->machine->cgroup_parts(sim, cgroup, cpu, &parts, &n_parts,
+							      &share_ppm) :
+				   0;
 		if (r < 0)
 			return r;
 	}

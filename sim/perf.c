@@ -7,7 +7,10 @@
  * mux interval (kernel/events/core.c rotate_ctx). time_enabled runs while an
  * event is enabled, time_running while its group is on the hardware, and
  * the count grows by the model's truth over exactly the running time.
- * Accounting is lazy: each context catches up to "now" when it is touched.
+ * Accounting is lazy: a context catches up to "now" when one of its events
+ * is read, changed or closed, and only that context (a read costs what its
+ * context holds, not what the machine does); the rotation ticks are on the
+ * clock's own grid, so what a read sees depends on its time alone.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -114,11 +117,14 @@ bool pm_sim__enabled_before_open(const struct pm_sim *sim)
 
 /* ---- the model's truth ------------------------------------------------------ */
 
-static uint64_t truth(const struct sim_event *ev, uint64_t t)
+/* The model's count at t; the last one asked is kept, as the next segment starts there. */
+static uint64_t truth(struct sim_event *ev, uint64_t t)
 {
 	const struct pm_sim_pmu_model *m = &ev->pmu->m;
 	uint64_t v = 0, part;
 
+	if (ev->truth_known && ev->truth_t == t)
+		return ev->truth_v;
 	/* in a scenario's cgroup: its tasks' count, where the model has one */
 	if (ev->n_cg_parts && m->count_cgroup &&
 	    m->count_cgroup(m->data, &ev->attr, ev->cpu, ev->cg_parts[0].cgroup, t, &part) == 0) {
@@ -130,11 +136,21 @@ static uint64_t truth(const struct sim_event *ev, uint64_t t)
 				     part :
 				     (uint64_t)((double)part * ev->cg_parts[i].frac);
 		}
-		return v;
+	} else if (m->count(m->data, &ev->attr, ev->cpu, t, &v) < 0) {
+		v = 0;
 	}
-	if (m->count(m->data, &ev->attr, ev->cpu, t, &v) < 0)
-		return 0;
+	ev->truth_known = true;
+	ev->truth_t = t;
+	ev->truth_v = v;
 	return v;
+}
+
+/* The model's growth from a to b: a first, where the previous segment left the kept one. */
+static uint64_t delta(struct sim_event *ev, uint64_t a, uint64_t b)
+{
+	uint64_t va = truth(ev, a);
+
+	return truth(ev, b) - va;
 }
 
 static bool is_software(const struct sim_event *ev)
@@ -197,7 +213,7 @@ static void account(struct pm_sim *sim, struct sim_ctx *c, uint64_t a, uint64_t 
 				if (is_snapshot(ev))
 					ev->count = truth(ev, b);
 				else
-					ev->count += truth(ev, b) - truth(ev, a);
+					ev->count += delta(ev, a, b);
 			}
 		}
 	}
@@ -353,7 +369,7 @@ static bool skip_cycles(struct pm_sim *sim, struct sim_ctx *c, uint64_t t)
 				continue;
 			}
 			/* the share on[g]/n of the truth's growth, in integers: no overflow */
-			d = truth(ev, b) - truth(ev, a);
+			d = delta(ev, a, b);
 			ev->count += d / n * on[g] + d % n * on[g] / n;
 		}
 	}
@@ -389,6 +405,15 @@ static void ctx_advance(struct pm_sim *sim, struct sim_ctx *c, uint64_t t)
 	}
 }
 
+/* One context caught up to now: what a read, an ioctl or a close of its events needs (the
+ * others' accounting does not change what they see), so their cost is the context's. */
+static void ctx_sync(struct pm_sim *sim, struct sim_ctx *c)
+{
+	ctx_advance(sim, c, pm_sim__now(sim));
+}
+
+/* Every context: for what can touch events anywhere (a task's exec or exit, counters
+ * taken, ali_drw's reset of a whole PMU). */
 static void sync_all(struct pm_sim *sim)
 {
 	uint64_t now = pm_sim__now(sim);
@@ -414,11 +439,6 @@ static struct sim_ctx *ctx_of(struct pm_sim *sim, struct sim_pmu *p, int cpu)
 	c->t_acct = pm_sim__now(sim);
 	sim->ctx[sim->n_ctx++] = c;
 	return c;
-}
-
-static struct sim_ctx *ctx_of_event(struct pm_sim *sim, struct sim_event *ev)
-{
-	return ctx_of(sim, ev->leader->pmu, ev->cpu);
 }
 
 static void resched_all(struct pm_sim *sim)
@@ -599,14 +619,17 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr_in, pid
 		free(ev);
 		return r;
 	}
-	sync_all(sim);
-	if (p->m.flags & PM_SIM_RESET_ON_OPEN)
+	if (p->m.flags & PM_SIM_RESET_ON_OPEN) {
+		sync_all(sim);
 		reset_artefacts(sim, p);
-	c = ctx_of_event(sim, ev);
+	}
+	/* the group's context: its leader's PMU on the (domain's) CPU */
+	c = ctx_of(sim, ev->leader->pmu, ev->cpu);
 	if (!c) {
 		free(ev);
 		return -ENOMEM;
 	}
+	ctx_sync(sim, c);
 	/* room first, so nothing can fail once the event is in a group */
 	if ((!leader && pm_grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1,
 				sizeof(*c->groups)) < 0) ||
@@ -618,6 +641,7 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr_in, pid
 	}
 	if (!leader)
 		c->groups[c->n_groups++] = ev;
+	ev->ctx = c;
 	sim->ev[sim->n_ev++] = ev;
 	ev->enabled = !attr->disabled;
 	ev->exec_pending = attr->enable_on_exec && attr->disabled && pid != -1;
@@ -652,7 +676,7 @@ ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_
 	if (fmt & ~(uint64_t)(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 			      PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST))
 		return -EINVAL;
-	sync_all(sim);
+	ctx_sync(sim, ev->ctx);
 	if (fmt & PERF_FORMAT_GROUP) {
 		struct member_list ml = members_of(lead);
 
@@ -685,40 +709,34 @@ ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_
 	return (ssize_t)(n * sizeof(uint64_t));
 }
 
-static void set_enabled(struct pm_sim *sim, struct sim_event *ev, bool on, bool group)
+/* What an ioctl acts on: the event, or with PERF_IOC_FLAG_GROUP its whole group. */
+static struct member_list ioctl_targets(struct sim_event **ev, bool group)
 {
-	for (size_t i = 0; i < sim->n_ev; i++) {
-		struct sim_event *e = sim->ev[i];
+	struct member_list l = { .m = ev, .n = 1 };
 
-		if (e == ev || (group && e->leader == ev->leader)) {
-			e->enabled = on;
-			e->exec_pending = false;
-		}
-	}
+	return group ? members_of((*ev)->leader) : l;
 }
 
 int sim_perf_ioctl(struct pm_sim *sim, struct sim_event *ev, unsigned long req, unsigned long arg)
 {
-	bool group = arg & PERF_IOC_FLAG_GROUP;
+	struct member_list t = ioctl_targets(&ev, arg & PERF_IOC_FLAG_GROUP);
 
-	sync_all(sim);
-	switch (req) {
-	case PERF_EVENT_IOC_ENABLE:
-		set_enabled(sim, ev, true, group);
-		sim->any_enabled = true;
-		break;
-	case PERF_EVENT_IOC_DISABLE:
-		set_enabled(sim, ev, false, group);
-		break;
-	case PERF_EVENT_IOC_RESET:
-		for (size_t i = 0; i < sim->n_ev; i++)
-			if (sim->ev[i] == ev || (group && sim->ev[i]->leader == ev->leader))
-				sim->ev[i]->count = 0;
-		return 0;
-	default:
+	if (req != PERF_EVENT_IOC_ENABLE && req != PERF_EVENT_IOC_DISABLE &&
+	    req != PERF_EVENT_IOC_RESET)
 		return -ENOTTY;
+	ctx_sync(sim, ev->ctx);
+	for (size_t i = 0; i < t.n; i++) {
+		if (req == PERF_EVENT_IOC_RESET) {
+			t.m[i]->count = 0;
+			continue;
+		}
+		t.m[i]->enabled = req == PERF_EVENT_IOC_ENABLE;
+		t.m[i]->exec_pending = false;
 	}
-	resched_all(sim);
+	if (req == PERF_EVENT_IOC_RESET)
+		return 0;
+	sim->any_enabled |= req == PERF_EVENT_IOC_ENABLE;
+	schedule(sim, ev->ctx); /* only its context's groups can move */
 	return 0;
 }
 
@@ -748,10 +766,9 @@ void sim_perf_task_exit(struct pm_sim *sim, pid_t pid)
 
 void sim_perf_close(struct pm_sim *sim, struct sim_event *ev)
 {
-	struct sim_ctx *c;
+	struct sim_ctx *c = ev->ctx;
 
-	sync_all(sim);
-	c = ctx_of_event(sim, ev);
+	ctx_sync(sim, c);
 	/* siblings of a closed leader become groups of their own, as in the kernel */
 	for (size_t i = 0; ev->leader == ev && i < ev->n_members; i++) {
 		struct sim_event *e = ev->members[i];
@@ -760,9 +777,8 @@ void sim_perf_close(struct pm_sim *sim, struct sim_event *ev)
 			continue;
 		e->leader = e;
 		e->n_members = 0;
-		if (join_group(e, e) == 0 && c &&
-		    pm_grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1,
-			    sizeof(*c->groups)) == 0)
+		if (join_group(e, e) == 0 && pm_grow((void **)&c->groups, &c->cap_groups,
+						     c->n_groups + 1, sizeof(*c->groups)) == 0)
 			c->groups[c->n_groups++] = e;
 	}
 	/* a sibling leaves its leader's group */
@@ -776,7 +792,7 @@ void sim_perf_close(struct pm_sim *sim, struct sim_event *ev)
 		lead->n_members--;
 		break;
 	}
-	for (size_t g = 0; c && g < c->n_groups; g++) {
+	for (size_t g = 0; g < c->n_groups; g++) {
 		if (c->groups[g] != ev)
 			continue;
 		memmove(&c->groups[g], &c->groups[g + 1],
@@ -794,8 +810,7 @@ void sim_perf_close(struct pm_sim *sim, struct sim_event *ev)
 	free(ev->members);
 	free(ev->cg_parts);
 	free(ev);
-	if (c)
-		schedule(sim, c);
+	schedule(sim, c);
 }
 
 void sim_perf_done(struct pm_sim *sim)
@@ -820,8 +835,7 @@ void sim_perf_done(struct pm_sim *sim)
 
 void sim_perf_reschedule(struct pm_sim *sim, struct sim_event *ev)
 {
-	struct sim_ctx *c = ctx_of_event(sim, ev);
-
-	if (c)
-		schedule(sim, c);
+	ev->truth_known = false; /* its cgroup's parts decide its truth from now on */
+	if (ev->ctx)
+		schedule(sim, ev->ctx);
 }

@@ -543,7 +543,7 @@ static void run_fault(struct pm_sim *sim, const struct sim_fault *f)
 	}
 }
 
-bool sim_next_fault_ns(const struct pm_sim *sim, uint64_t *ret_ns)
+static bool next_fault_ns(const struct pm_sim *sim, uint64_t *ret_ns)
 {
 	const struct sim_fault *f = sim->scn ? sim_scenario__fault(sim->scn, sim->next_fault) :
 					       NULL;
@@ -554,9 +554,9 @@ bool sim_next_fault_ns(const struct pm_sim *sim, uint64_t *ret_ns)
 	return true;
 }
 
-void sim_run_faults(struct pm_sim *sim)
+static void run_faults(struct pm_sim *sim)
 {
-	size_t n = sim_scenario__fault_count(sim->scn);
+	size_t n = sim->scn ? sim_scenario__fault_count(sim->scn) : 0;
 
 	if (sim->in_faults || sim->next_fault >= n)
 		return;
@@ -609,7 +609,7 @@ static int state_child(const char *name, bool is_dir, void *ud)
 	return 0;
 }
 
-void sim_write_state(struct pm_sim *sim)
+static void write_state(struct pm_sim *sim)
 {
 	struct state_walk w = { .vfs = sim->vfs };
 	struct sim_node *root;
@@ -629,6 +629,26 @@ void sim_write_state(struct pm_sim *sim)
 		sim->plat->state(sim->plat_data, w.f);
 	fclose(w.f);
 }
+
+/* What the machine adds to the kernel's life: its faults and cgroups as time passes, and at
+ * the end its state (--sim state=PATH), then its data and scenario freed. */
+static void machine_free(struct pm_sim *sim)
+{
+	write_state(sim);
+	free(sim->state_path);
+	sim_cgroups_free(sim);
+	if (sim->plat_free)
+		sim->plat_free(sim->plat_data);
+	sim_scenario__free(sim->scn);
+}
+
+static const struct sim_machine_ops machine_ops = {
+	.run_faults = run_faults,
+	.next_fault_ns = next_fault_ns,
+	.free = machine_free,
+	.cgroups_tick = sim_cgroups_tick,
+	.cgroup_parts = sim_cgroups_parts,
+};
 
 /* ---- the spec ------------------------------------------------------------------------ */
 
@@ -939,6 +959,7 @@ int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_
 	if (r == 0)
 		r = pm_sim__new(&sim);
 	if (r == 0) {
+		sim->machine = &machine_ops;
 		sim->plat = sp.plat;
 		sim->uid = !strcmp(sp.o.user, "root")	 ? 0 :
 			   !strcmp(sp.o.user, "perfmon") ? 1000 :

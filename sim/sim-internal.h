@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Shared between the simulator's kernel (kernel.c) and its perf core (perf.c). */
+/* Shared by the simulator's kernel (kernel.c), its clock (clock.c), its perf core (perf.c)
+ * and the machine (platform.c), which the kernel calls through sim_machine_ops only. */
 #ifndef PM_SIM_INTERNAL_H
 #define PM_SIM_INTERNAL_H
 
@@ -17,11 +18,34 @@
 
 struct sim_platform;
 struct sim_cgroups;
+struct sim_node;
+struct pm_sim;
 
 /* A scenario cgroup an event opened in a cgroup directory counts, and what share of it. */
 struct sim_cg_part {
 	size_t cgroup;
 	double frac;
+};
+
+/*
+ * What a whole machine (platform.c) adds to the kernel: the kernel calls it
+ * through this table only, so the kernel needs no platform's code.
+ */
+struct sim_machine_ops {
+	/* Run the scenario's faults that are due by now. */
+	void (*run_faults)(struct pm_sim *sim);
+	/* The simulator time of the next fault not yet run; false when none is left. */
+	bool (*next_fault_ns)(const struct pm_sim *sim, uint64_t *ret_ns);
+	/* At pm_sim__free, before the kernel's own parts: write --sim state=PATH, free
+	 * the platform's data and scenario. */
+	void (*free)(struct pm_sim *sim);
+	/* The scenario's cgroups made and removed as time passes (sim/cgroups.c). */
+	void (*cgroups_tick)(struct pm_sim *sim);
+	/* Which scenario cgroups (and what share of each) an event opened in directory
+	 * node on cpu counts, with its share of the time (*ret_share_ppm, set only when
+	 * it counts any); *ret_n 0: none (sim/cgroups.c). */
+	int (*cgroup_parts)(struct pm_sim *sim, const struct sim_node *node, int cpu,
+			    struct sim_cg_part **ret, size_t *ret_n, uint32_t *ret_share_ppm);
 };
 
 struct sim_pmu {
@@ -34,9 +58,12 @@ struct sim_pmu {
 	unsigned gen;		    /* bumped when it vanishes: older events read ENODEV */
 };
 
+struct sim_ctx;
+
 struct sim_event {
 	struct perf_event_attr attr;
 	struct sim_pmu *pmu;
+	struct sim_ctx *ctx;	  /* the context its group is in (its leader's PMU and CPU) */
 	unsigned gen;		  /* the PMU's generation at open */
 	int cpu;		  /* -1: follows a task */
 	pid_t pid;		  /* -1: CPU-wide */
@@ -47,7 +74,10 @@ struct sim_event {
 	bool enabled;
 	bool scheduled; /* on the hardware now (meaningful on leaders) */
 	uint64_t count, ena, run;
-	uint64_t t_acct;   /* accounted up to here */
+	uint64_t t_acct; /* accounted up to here */
+	/* the model's count at truth_t (the last asked: where the next segment starts) */
+	uint64_t truth_t, truth_v;
+	bool truth_known;
 	bool exec_pending; /* enable_on_exec, waiting for its task's exec */
 	/* a cgroup's event: the millionths of the time the cgroup's tasks run on its CPU
 	 * (the directory's sim.share); the kernel's enabled and running times of a cgroup
@@ -127,7 +157,8 @@ struct pm_sim {
 	int n_cpus;		/* as sim_topology made them */
 	char *kmods;		/* modules.dep, as the platform's drivers were added */
 
-	/* a whole platform (sim/platform/), its scenario and its faults */
+	/* a whole platform (sim/platform/), its scenario and its faults; NULL: a bare kernel */
+	const struct sim_machine_ops *machine;
 	const struct sim_platform *plat;
 	void *plat_data;
 	void (*plat_free)(void *);
@@ -144,9 +175,8 @@ struct pm_sim {
 };
 
 /* sim/cgroups.c: the scenario's cgroups made (kubelet: "systemd", "cgroupfs" or NULL;
- * err says what is wrong), made and removed as time passes, freed; and which of them
- * (and what share) an event opened in directory node on cpu counts, with its share of
- * the time (*ret_share_ppm, set only when it counts any). */
+ * err says what is wrong), made and removed as time passes, freed; and which of them an
+ * event in a directory counts (the machine's ops call these, the kernel does not). */
 int sim_cgroups_build(struct pm_sim *sim, const char *kubelet, char *err, size_t errsz);
 void sim_cgroups_tick(struct pm_sim *sim);
 void sim_cgroups_free(struct pm_sim *sim);
@@ -155,12 +185,6 @@ int sim_cgroups_parts(struct pm_sim *sim, const struct sim_node *node, int cpu,
 /* The context of ev's PMU and CPU scheduled again (its cgroup was set after open). */
 void sim_perf_reschedule(struct pm_sim *sim, struct sim_event *ev);
 
-/* --sim state=PATH: write what the devices' control files hold (at pm_sim__free). */
-void sim_write_state(struct pm_sim *sim);
-/* Run the scenario's faults that are due by now. */
-void sim_run_faults(struct pm_sim *sim);
-/* The simulator time of the next fault not yet run; false when none is left. */
-bool sim_next_fault_ns(const struct pm_sim *sim, uint64_t *ret_ns);
 /* Look a perf PMU up by name (NULL if the simulator has none). */
 struct sim_pmu *sim_pmu_by_name(struct pm_sim *sim, const char *name);
 

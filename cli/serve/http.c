@@ -292,7 +292,7 @@ static enum MHD_Result serve_range(struct server *sv, struct MHD_Connection *c)
 	char platform[sizeof(sv->platform)];
 	enum MHD_Result r;
 
-	if (arg && (cli_parse_double(arg, &seconds) < 0 || !(seconds > 0)))
+	if (arg && (pm_parse_double_str(arg, &seconds) < 0 || !(seconds > 0)))
 		return answer_text(
 			c, MHD_HTTP_BAD_REQUEST,
 			"seconds is a number of seconds above 0 (/api/v1/range?seconds=60)\n");

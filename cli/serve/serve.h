@@ -276,10 +276,14 @@ void storeq_stop(struct storeq *sq, struct storeq_counts *ret);
 /*
  * The live page's memory (ring.c): the last cap intervals' snapshots;
  * ring_push keeps a reference (from the sampler's hook); ring_render
- * writes the last `seconds` of them as /api/v1/range's JSON.
+ * writes the last `seconds` of them as /api/v1/range's JSON, with the
+ * screen top shows of them (cli/screen.h), made with the packs' names for
+ * their metrics that ring_set_names copies from a counting's context
+ * (0, or -ENOMEM: then the metrics keep their own names).
  */
 struct ring;
 int ring_new(size_t cap, struct ring **ret);
+int ring_set_names(struct ring *r, struct pm_ctx *ctx);
 void ring_free(struct ring *r);
 void ring_push(struct ring *r, struct pm_snapshot *snap);
 int ring_render(struct ring *r, double seconds, const struct expo_meta *m, struct sbuf *b);

@@ -66,7 +66,7 @@ static int load_series(struct export *x)
 	while (r == 0 && sqlite3_step(q) == SQLITE_ROW) {
 		struct xseries *s;
 
-		r = cli_grow((void **)&x->s, &x->cap, x->n + 1, sizeof(*x->s));
+		r = PM_GROW(x->s, x->cap, x->n + 1);
 		if (r < 0)
 			break;
 		s = &x->s[x->n++];
@@ -149,6 +149,9 @@ static void take_value(struct export *x, sqlite3_stmt *q)
 	r->covered = (unsigned)sqlite3_column_int(q, 7);
 	r->instances = (unsigned)sqlite3_column_int(q, 8);
 	r->running = r->enabled_ns ? (double)r->running_ns / (double)r->enabled_ns : NAN;
+	/* what import makes of it is counts: their intervals are its own to find */
+	r->lo = r->hi = r->running_ns < r->enabled_ns ? NAN : r->value;
+	r->bound = r->running_ns < r->enabled_ns ? PM_BOUND_UNMEASURED : PM_BOUND_EXACT;
 }
 
 /* Each sample of the run, its rows reported in order. */

@@ -46,6 +46,7 @@ static const char schema[] =
 	"CREATE TABLE value (series INTEGER NOT NULL REFERENCES series(id),"
 	" t_ns INTEGER NOT NULL, raw INTEGER, enabled_ns INTEGER, running_ns INTEGER,"
 	" value REAL, flags INTEGER, covered INTEGER, instances INTEGER,"
+	" lo REAL, hi REAL, bound INTEGER,"
 	" PRIMARY KEY (series, t_ns)) WITHOUT ROWID;";
 
 static int fail(struct store *st, const char **ret_err, const char *what)
@@ -152,6 +153,8 @@ static int end_transaction(struct store *st, int r, const char **ret_err)
 	return r;
 }
 
+bool store_has_bounds(struct store *st);
+
 static int migrate(struct store *st, int v, const char **ret_err)
 {
 	char sql[64];
@@ -164,6 +167,11 @@ static int migrate(struct store *st, int v, const char **ret_err)
 		r = exec(st, "ALTER TABLE run ADD COLUMN cpuid TEXT", ret_err);
 	if (r == 0 && v < 3)
 		r = exec(st, "ALTER TABLE series ADD COLUMN cgroup TEXT", ret_err);
+	if (r == 0 && v < 4 && !store_has_bounds(st)) /* the 95 % intervals (docs/bounds.md) */
+		r = exec(st,
+			 "ALTER TABLE value ADD COLUMN lo REAL; ALTER TABLE value ADD COLUMN hi REAL;"
+			 " ALTER TABLE value ADD COLUMN bound INTEGER",
+			 ret_err);
 	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", STORE_VERSION);
 	if (r == 0)
 		r = exec(st, sql, ret_err);
@@ -272,7 +280,12 @@ int store_open_write(const char *path, bool overwrite, const struct store_run *r
 		why_not_writable(path, ret_err);
 		return r;
 	}
-	r = exec(st, "PRAGMA journal_mode=WAL", ret_err);
+	/* before WAL: switching to WAL writes the new file's header, and auto_vacuum is
+	 * fixed from then on (left at NONE, --max-size could drop every interval and the
+	 * file would not shrink); a no-op on a file that has one */
+	r = exec(st, "PRAGMA auto_vacuum=INCREMENTAL", ret_err);
+	if (r == 0)
+		r = exec(st, "PRAGMA journal_mode=WAL", ret_err);
 	if (r == 0)
 		r = check_version(st, true, ret_err);
 	if (r > 0)
@@ -286,8 +299,11 @@ int store_open_write(const char *path, bool overwrite, const struct store_run *r
 	if (r == 0 &&
 	    (sqlite3_prepare_v2(st->db, "INSERT INTO sample VALUES (?, ?, ?, ?)", -1,
 				&st->ins_sample, NULL) != SQLITE_OK ||
-	     sqlite3_prepare_v2(st->db, "INSERT INTO value VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
-				&st->ins_value, NULL) != SQLITE_OK))
+	     sqlite3_prepare_v2(st->db,
+				"INSERT INTO value (series, t_ns, raw, enabled_ns, running_ns, value,"
+				" flags, covered, instances, lo, hi, bound)"
+				" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+				-1, &st->ins_value, NULL) != SQLITE_OK))
 		r = fail(st, ret_err, "preparing the writes");
 	if (r < 0) {
 		if (*ret_err == st->err) { /* keep the words past the store */
@@ -379,6 +395,16 @@ static int put_values(struct store *st, const struct pm_report *rep, const char 
 		sqlite3_bind_int(q, 7, (int)r->flags);
 		sqlite3_bind_int(q, 8, (int)r->covered);
 		sqlite3_bind_int(q, 9, (int)r->instances);
+		/* the interval: NULL where there is none (its bound says why) */
+		for (int end = 0; end < 2; end++) {
+			double v = r->bound == PM_BOUND_EXACT ? r->value : end ? r->hi : r->lo;
+
+			if (isfinite(v) && isfinite(r->value))
+				sqlite3_bind_double(q, 10 + end, v);
+			else
+				sqlite3_bind_null(q, 10 + end);
+		}
+		sqlite3_bind_int(q, 12, (int)r->bound);
 		if (sqlite3_step(q) != SQLITE_DONE)
 			return fail(st, ret_err, "recording an interval");
 	}
@@ -516,6 +542,12 @@ bool store_has_cgroups(struct store *st)
 			     " WHERE name = 'cgroup'") > 0;
 }
 
+bool store_has_bounds(struct store *st)
+{
+	return query_int(st, "SELECT count(*) FROM pragma_table_info('value')"
+			     " WHERE name = 'bound'") > 0;
+}
+
 long store_series(struct store *st, long long run, struct store_series **ret)
 {
 	sqlite3_stmt *q;
@@ -534,7 +566,7 @@ long store_series(struct store *st, long long run, struct store_series **ret)
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		struct store_series *s;
 
-		if (cli_grow((void **)&out, &cap, n + 1, sizeof(*out)) < 0) {
+		if (PM_GROW(out, cap, n + 1) < 0) {
 			sqlite3_finalize(q);
 			free(out);
 			return -ENOMEM;
@@ -582,8 +614,7 @@ static int load_samples(struct store *st, long long series)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, run);
 	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (cli_grow((void **)&st->samples, &cap, st->n_samples + 1, sizeof(*st->samples)) <
-		    0) {
+		if (PM_GROW(st->samples, cap, st->n_samples + 1) < 0) {
 			sqlite3_finalize(q);
 			return -ENOMEM;
 		}
@@ -611,8 +642,11 @@ long store_points(struct store *st, long long series, double from_s, double to_s
 	if (r < 0)
 		return r;
 	if (sqlite3_prepare_v2(st->db,
-			       "SELECT t_ns, value, flags FROM value"
-			       " WHERE series = ? AND t_ns >= ? AND t_ns <= ? ORDER BY t_ns",
+			       store_has_bounds(st) ?
+				       "SELECT t_ns, value, flags, lo, hi, bound FROM value"
+				       " WHERE series = ? AND t_ns >= ? AND t_ns <= ? ORDER BY t_ns" :
+				       "SELECT t_ns, value, flags, NULL, NULL, NULL FROM value"
+				       " WHERE series = ? AND t_ns >= ? AND t_ns <= ? ORDER BY t_ns",
 			       -1, &q, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(q, 1, series);
@@ -626,7 +660,7 @@ long store_points(struct store *st, long long series, double from_s, double to_s
 			k++;
 		if (k == st->n_samples || st->samples[k][0] != t)
 			continue; /* a value of no sample: not one pmumon wrote */
-		if (cli_grow((void **)&out, &cap, n + 1, sizeof(*out)) < 0) {
+		if (PM_GROW(out, cap, n + 1) < 0) {
 			sqlite3_finalize(q);
 			free(out);
 			return -ENOMEM;
@@ -637,6 +671,14 @@ long store_points(struct store *st, long long series, double from_s, double to_s
 		p->value = sqlite3_column_type(q, 1) == SQLITE_NULL ? NAN :
 								      sqlite3_column_double(q, 1);
 		p->flags = (unsigned)sqlite3_column_int(q, 2);
+		/* a recording before version 4 kept no interval: none known */
+		p->lo = sqlite3_column_type(q, 3) == SQLITE_NULL ? NAN :
+								   sqlite3_column_double(q, 3);
+		p->hi = sqlite3_column_type(q, 4) == SQLITE_NULL ? NAN :
+								   sqlite3_column_double(q, 4);
+		p->bound = sqlite3_column_type(q, 5) == SQLITE_NULL ?
+				   PM_BOUND_UNMEASURED :
+				   (unsigned)sqlite3_column_int(q, 5);
 	}
 	sqlite3_finalize(q);
 	*ret = out;

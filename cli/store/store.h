@@ -13,8 +13,9 @@
 
 #include "pmumon/pmumon.h"
 
-/* PRAGMA user_version of the files this pmumon writes: 2 added run.cpuid, 3 series.cgroup */
-#define STORE_VERSION 3
+/* PRAGMA user_version of the files this pmumon writes: 2 added run.cpuid, 3 series.cgroup,
+ * 4 value.lo, value.hi, value.bound (the 95 % intervals) */
+#define STORE_VERSION 4
 
 struct store;
 
@@ -54,11 +55,15 @@ struct store_point {
 	double duration_s;
 	double value; /* NaN: not counted */
 	unsigned flags;
+	double lo, hi;	/* its 95 % interval; NaN: none (bound says why) */
+	unsigned bound; /* PM_BOUND_*; PM_BOUND_UNMEASURED for a recording before version 4 */
 };
 
 int store_open_read(const char *path, struct store **ret, const char **ret_err);
 /* Does the recording have series.cgroup (version 3 on, or migrated)? */
 bool store_has_cgroups(struct store *st);
+/* Does it have value.lo, hi and bound (version 4 on, or migrated)? */
+bool store_has_bounds(struct store *st);
 /* The series of the last run (run 0) or of run N, in recording order: a count, or -errno. */
 long store_series(struct store *st, long long run, struct store_series **ret);
 long store_points(struct store *st, long long series, double from_s, double to_s,

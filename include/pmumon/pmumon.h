@@ -707,12 +707,12 @@ struct pm_replay_opts {
  * there. The result goes to pm_ctx_opts.replay (which frees it) or to
  * pm_replay__free.
  *
- * pm_replay__read reads the file fd twice: once now, to check every line
- * and learn its series, and again as the counting plays it back, a sample
- * at a time; memory stays the same whatever the file's size. It takes fd
- * over (pm_replay__free closes it). An fd that cannot seek (a pipe) is
- * copied to a temporary file as it is read. pm_replay__parse reads a
- * buffer (copied).
+ * pm_replay__read reads the file fd once, now: it checks every line, learns
+ * its series and keeps each value, parsed, in a spill (memory up to 4 MiB,
+ * then an unlinked temporary file in $TMPDIR or /tmp) that the counting
+ * plays back a sample at a time; memory stays the same whatever the file's
+ * size. It takes fd over and closes it (a pipe reads the same way).
+ * pm_replay__parse reads a buffer (copied).
  */
 PM_API int pm_replay__read(int fd, const struct pm_replay_opts *opts, struct pm_replay **ret_replay,
 			   struct pm_diag *reterr);
@@ -787,9 +787,42 @@ struct pm_row {
 	 * any stretch of time. Only with PM_ROW_RATIO do they mean anything.
 	 */
 	double num, den;
+	/*
+	 * The value's 95 % interval, in its unit (docs/bounds.md): lo <= value
+	 * <= hi. lo == hi == value when every input counted all the time it
+	 * was enabled; else measured from the spread of the rates pmumon saw
+	 * of each input (its phases on the counters, its reads). A count's lo
+	 * is never below what was counted on the hardware. A metric's
+	 * interval comes from its inputs' without assuming their errors are
+	 * independent. NaN where no honest bound exists, and bound says why
+	 * (PM_BOUND_*): both for too few phases or an import, hi alone when
+	 * counts may be missing (lo still holds). The error of an approximate
+	 * formula itself (PM_ROW_APPROXIMATE) is not in it.
+	 */
+	double lo, hi;
+	unsigned bound; /* PM_BOUND_* */
 	/* an attributed row's pod (pm_evlist__attribute_cgroups), NULL when none */
 	const char *pod_namespace, *pod, *container;
 };
+
+/* pm_row.bound: how lo and hi were found, in order of doubt (a row takes its inputs' worst). */
+enum {
+	PM_BOUND_EXACT = 0, /* every input counted all the time: lo = hi = value */
+	PM_BOUND_MEASURED,  /* a 95 % interval from the spread of the rates seen */
+	/* an input's counts may be missing (wrap_uncertain, reset, lost, reprogrammed):
+	 * no upper bound, hi NaN (a metric: both NaN) */
+	PM_BOUND_MISSING,
+	/* an input was seen in too few phases or reads to measure its spread: lo, hi NaN */
+	PM_BOUND_FEW,
+	/* an input was extrapolated and nothing measured its spread (an import of
+	 * scaled counts, a multiplexed gauge): lo, hi NaN */
+	PM_BOUND_UNMEASURED,
+	PM_BOUND_NO_VALUE, /* the value is NaN: so are lo and hi */
+};
+
+/* Each PM_BOUND_*'s name in CSV and JSON Lines ("exact", "measured",
+ * "counts_missing", "few_samples", "unmeasured", "no_value"); NULL for another number. */
+PM_API const char *pm_row_bound_name(unsigned bound);
 
 /* pm_row.shadow: perf 6.1's stat_type of an event, and "any other event". */
 enum {
@@ -924,7 +957,7 @@ enum pm_out_format {
 	PM_OUT_JSON, /* JSON Lines */
 };
 
-#define PM_JSON_SCHEMA 3 /* "schema" field of every JSON line (docs/output.md) */
+#define PM_JSON_SCHEMA 4 /* "schema" field of every JSON line (docs/output.md) */
 
 struct pm_out_opts {
 	size_t size; /* sizeof(struct pm_out_opts) */

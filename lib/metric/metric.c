@@ -849,8 +849,12 @@ void pm_metric__rows_done(struct pm_session *s)
 	}
 	free(s->rows->mrows);
 	free(s->rows->mvals);
+	free(s->rows->mlo);
+	free(s->rows->mhi);
+	free(s->rows->mbound);
 	s->rows->mrows = NULL;
-	s->rows->mvals = NULL;
+	s->rows->mvals = s->rows->mlo = s->rows->mhi = NULL;
+	s->rows->mbound = NULL;
 	s->rows->n_mrows = 0;
 }
 
@@ -1026,7 +1030,10 @@ int pm_metric__build_rows(struct pm_session *s)
 	}
 	if (r == 0) {
 		s->rows->mvals = calloc(max_slots + 1, sizeof(*s->rows->mvals));
-		if (!s->rows->mvals)
+		s->rows->mlo = calloc(max_slots + 1, sizeof(*s->rows->mlo));
+		s->rows->mhi = calloc(max_slots + 1, sizeof(*s->rows->mhi));
+		s->rows->mbound = calloc(max_slots + 1, sizeof(*s->rows->mbound));
+		if (!s->rows->mvals || !s->rows->mlo || !s->rows->mhi || !s->rows->mbound)
 			r = -ENOMEM;
 	}
 	free(order);
@@ -1077,19 +1084,27 @@ static void take_quality(struct pm_row *row, double running, uint64_t ena, uint6
 	}
 }
 
-/* Slot k's event, multiplex-scaled, on the u-th PMU instance of a metric row's bucket. */
+/*
+ * Slot k's event, multiplex-scaled (or interpolated: its counters'
+ * estimates), on the u-th PMU instance of a metric row's bucket; its
+ * interval into s->rows->mlo[k], mhi[k], mbound[k].
+ */
 static double unit_value(const struct pm_session *s, const struct pm_metric_row *mr, size_t k,
 			 size_t u, bool interval, struct pm_row *row)
 {
 	const struct pm_metric *m = &s->l->metrics[mr->metric];
 	const struct pm_event *ev = &s->l->ev[m->slots[k].idx];
 	size_t cell = u * m->n_slots + k;
-	double sum = 0;
+	double sum = 0, half = 0, seen = 0;
+	unsigned bound = PM_BOUND_EXACT;
 	bool any = false;
 
+	s->rows->mlo[k] = s->rows->mhi[k] = NAN;
+	s->rows->mbound[k] = PM_BOUND_NO_VALUE;
 	for (size_t i = mr->ctr_at[cell]; i < mr->ctr_at[cell + 1]; i++) {
 		const struct pm_counter *c = &s->c[mr->ctr[i]];
 		uint64_t val, ena, run;
+		struct pm_estimate e;
 
 		if (!pm_aggr__delta(s, c, interval, &val, &ena, &run))
 			continue;
@@ -1101,12 +1116,102 @@ static double unit_value(const struct pm_session *s, const struct pm_metric_row 
 		}
 		if (run < ena)
 			row->flags |= PM_ROW_MULTIPLEXED;
-		sum += pm_counts__scale(val, ena, run);
+		pm_aggr__estimate(s, c, interval, val, ena, run, &e);
+		sum += e.count;
+		half += e.half;
+		seen += e.seen;
+		bound = PM_MAX(bound, e.bound);
+		if ((interval ? c->qual_iv : c->qual_tot) &
+		    (PM_ROW_WRAP_UNCERTAIN | PM_ROW_RESET | PM_ROW_LOST | PM_ROW_REPROGRAMMED))
+			bound = PM_MAX(bound, PM_BOUND_MISSING); /* counts may be missing */
 		any = true;
 	}
-	if (!any)
+	if (!any) {
 		row->flags |= PM_ROW_NOT_COUNTED;
-	return any ? sum * ev->scale : NAN;
+		return NAN;
+	}
+	s->rows->mbound[k] = bound;
+	if (bound == PM_BOUND_EXACT) {
+		s->rows->mlo[k] = s->rows->mhi[k] = sum * ev->scale;
+	} else if (bound == PM_BOUND_MEASURED) {
+		s->rows->mlo[k] = fmax(sum - half, seen) * ev->scale;
+		s->rows->mhi[k] = (sum + half) * ev->scale;
+	}
+	return sum * ev->scale;
+}
+
+/*
+ * A metric's interval from its inputs' (docs/bounds.md): the expression is
+ * evaluated with each input at its lo and at its hi, the others at their
+ * values, and the moves down and up are added up, input by input. Adding
+ * them up assumes nothing of how the inputs' errors go together (inputs
+ * counted at the same time err together): it is the interval of the worst
+ * case, exact for a sum, wider than needed for a ratio of inputs that err
+ * alike. A slot whose interval is unknown makes the metric's unknown.
+ * Returns the worst PM_BOUND_* of the inputs; *down and *up grow.
+ */
+static unsigned propagate(const struct pm_metric *m, double *vals, const double *lo,
+			  const double *hi, const unsigned *bound, double v, double *down,
+			  double *up)
+{
+	unsigned worst = PM_BOUND_EXACT;
+
+	for (size_t k = 0; k < m->n_slots; k++) {
+		double x = vals[k], a, b;
+
+		/* an input with no value the formula still had one without (a if c else b) */
+		if (bound[k] != PM_BOUND_NO_VALUE)
+			worst = PM_MAX(worst, bound[k]);
+		if (bound[k] != PM_BOUND_MEASURED || (lo[k] == x && hi[k] == x))
+			continue;
+		vals[k] = lo[k];
+		a = pm_expr__eval(m->expr, vals);
+		vals[k] = hi[k];
+		b = pm_expr__eval(m->expr, vals);
+		vals[k] = x;
+		if (!isfinite(a) || !isfinite(b)) {
+			*down = *up = NAN; /* the formula has no value somewhere in the interval */
+			continue;
+		}
+		*down += v - fmin(v, fmin(a, b));
+		*up += fmax(v, fmax(a, b)) - v;
+	}
+	return worst;
+}
+
+/* The slot's value is exact (a constant, the duration): its interval is itself. */
+static void exact_slot(struct pm_session *s, size_t k)
+{
+	s->rows->mlo[k] = s->rows->mhi[k] = s->rows->mvals[k];
+	s->rows->mbound[k] = isnan(s->rows->mvals[k]) ? PM_BOUND_NO_VALUE : PM_BOUND_EXACT;
+}
+
+/* A metric row's lo, hi and bound from its value, the moves of propagate, its scale. */
+static void metric_bounds(const struct pm_metric *m, unsigned worst, double down, double up,
+			  struct pm_row *row)
+{
+	double v = row->value, a, b;
+
+	row->bound = worst;
+	if (!isfinite(v)) {
+		row->lo = row->hi = NAN;
+		row->bound = PM_BOUND_NO_VALUE;
+		return;
+	}
+	if (worst == PM_BOUND_EXACT) {
+		row->lo = row->hi = v;
+		return;
+	}
+	if (worst != PM_BOUND_MEASURED || !isfinite(down) || !isfinite(up)) {
+		row->lo = row->hi = NAN;
+		if (worst == PM_BOUND_MEASURED)
+			row->bound = PM_BOUND_FEW; /* no value at an end of an input's interval */
+		return;
+	}
+	a = v - down * fabs(m->scale);
+	b = v + up * fabs(m->scale);
+	row->lo = m->scale < 0 ? v - up * fabs(m->scale) : a;
+	row->hi = m->scale < 0 ? v + down * fabs(m->scale) : b;
 }
 
 /*
@@ -1126,9 +1231,11 @@ static bool task_time(const struct pm_session *s, const struct pm_metric_slot *s
 	return true;
 }
 
-/* A SumOfDevices metric: the expression per PMU instance, added up. */
+/* A SumOfDevices metric: the expression per PMU instance, added up; *worst,
+ * *down and *up: the interval's, as propagate gives them, over the instances. */
 static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *mr,
-			     const struct pm_report *rep, struct pm_row *row)
+			     const struct pm_report *rep, struct pm_row *row, unsigned *worst,
+			     double *down, double *up)
 {
 	const struct pm_metric *m = &s->l->metrics[mr->metric];
 	double total = 0;
@@ -1138,12 +1245,16 @@ static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *m
 		return NAN;
 	}
 	for (size_t u = 0; u < mr->n_units; u++) {
+		double v;
+
 		for (size_t k = 0; k < m->n_slots; k++) {
 			const struct pm_metric_slot *sl = &m->slots[k];
 
-			if (sl->kind == PM_SLOT_EVENT)
+			if (sl->kind == PM_SLOT_EVENT) {
 				s->rows->mvals[k] = unit_value(s, mr, k, u, rep->interval, row);
-			else if (sl->kind == PM_SLOT_DURATION)
+				continue;
+			}
+			if (sl->kind == PM_SLOT_DURATION)
 				s->rows->mvals[k] = (double)rep->duration_ns / 1e9;
 			else if (sl->kind == PM_SLOT_CONST)
 				s->rows->mvals[k] = sl->value;
@@ -1151,8 +1262,12 @@ static double sum_of_devices(struct pm_session *s, const struct pm_metric_row *m
 				s->rows->mvals[k] = s->rows->core_wide;
 			else if (!task_time(s, sl, rep, row, &s->rows->mvals[k]))
 				s->rows->mvals[k] = NAN; /* metrics of metrics are not per device */
+			exact_slot(s, k);
 		}
-		total += pm_expr__eval(m->expr, s->rows->mvals);
+		v = pm_expr__eval(m->expr, s->rows->mvals);
+		total += v;
+		*worst = PM_MAX(*worst, propagate(m, s->rows->mvals, s->rows->mlo, s->rows->mhi,
+						  s->rows->mbound, v, down, up));
 	}
 	return total * m->scale;
 }
@@ -1209,7 +1324,8 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 		const struct pm_metric_row *mr = &s->rows->mrows[i];
 		const struct pm_metric *m = &s->l->metrics[mr->metric];
 		struct pm_row *row = &rows[s->rows->n_rows + i];
-		double v;
+		unsigned worst = PM_BOUND_EXACT;
+		double v, down = 0, up = 0;
 
 		row->raw = 0;
 		row->running = NAN;
@@ -1223,7 +1339,7 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 				if (mr->in[k] != SIZE_MAX && m->slots[k].kind == PM_SLOT_EVENT)
 					take_input(row, &rows[mr->in[k]]);
 			row->flags &= ~PM_ROW_NOT_COUNTED; /* each device's own inputs decide */
-			v = sum_of_devices(s, mr, rep, row);
+			v = sum_of_devices(s, mr, rep, row, &worst, &down, &up);
 		} else {
 			for (size_t k = 0; k < m->n_slots; k++) {
 				const struct pm_metric_slot *sl = &m->slots[k];
@@ -1231,16 +1347,20 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 				switch (sl->kind) {
 				case PM_SLOT_DURATION:
 					s->rows->mvals[k] = (double)rep->duration_ns / 1e9;
+					exact_slot(s, k);
 					continue;
 				case PM_SLOT_CONST:
 					s->rows->mvals[k] = sl->value;
+					exact_slot(s, k);
 					continue;
 				case PM_SLOT_CORE_WIDE:
 					s->rows->mvals[k] = s->rows->core_wide;
+					exact_slot(s, k);
 					continue;
 				case PM_SLOT_USER_TIME:
 				case PM_SLOT_SYSTEM_TIME:
 					task_time(s, sl, rep, row, &s->rows->mvals[k]);
+					exact_slot(s, k);
 					continue;
 				default:
 					break;
@@ -1249,23 +1369,39 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 					s->rows->mvals[k] =
 						NAN; /* that input has no row in this bucket */
 					row->flags |= PM_ROW_NOT_COUNTED;
+					exact_slot(s, k);
 					continue;
 				}
 				if (sl->kind == PM_SLOT_SOURCES) {
 					s->rows->mvals[k] = s->rows->acc[mr->in[k]].n_in;
+					exact_slot(s, k);
 					continue;
 				}
 				s->rows->mvals[k] = rows[mr->in[k]].value;
+				s->rows->mlo[k] = rows[mr->in[k]].lo;
+				s->rows->mhi[k] = rows[mr->in[k]].hi;
+				s->rows->mbound[k] = rows[mr->in[k]].bound;
 				/* a metric of metrics takes its inputs before their ScaleUnit, as
 				 * perf does: a "100%" ratio enters as 0..1, not as a percentage
 				 * (tools/perf/util/expr.c expr__resolve_id parses the referenced
 				 * MetricExpr; only stat-shadow.c generic_metric scales, to print;
 				 * docs/facts-metrics.md) */
-				if (sl->kind == PM_SLOT_METRIC && s->l->metrics[sl->idx].scale != 0)
-					s->rows->mvals[k] /= s->l->metrics[sl->idx].scale;
+				if (sl->kind == PM_SLOT_METRIC &&
+				    s->l->metrics[sl->idx].scale != 0) {
+					double sc = s->l->metrics[sl->idx].scale, lo, hi;
+
+					s->rows->mvals[k] /= sc;
+					lo = s->rows->mlo[k] / sc;
+					hi = s->rows->mhi[k] / sc;
+					s->rows->mlo[k] = fmin(lo, hi);
+					s->rows->mhi[k] = fmax(lo, hi);
+				}
 				take_input(row, &rows[mr->in[k]]);
 			}
-			v = pm_expr__eval(m->expr, s->rows->mvals) * m->scale;
+			v = pm_expr__eval(m->expr, s->rows->mvals);
+			worst = propagate(m, s->rows->mvals, s->rows->mlo, s->rows->mhi,
+					  s->rows->mbound, v, &down, &up);
+			v *= m->scale;
 			if (m->ratio)
 				ratio_parts(m, s->rows->mvals, row);
 		}
@@ -1274,6 +1410,7 @@ void pm_metric__compute(struct pm_session *s, const struct pm_report *rep, struc
 			row->value = NAN;
 			no_value(m, s->rows->mvals, row);
 		}
+		metric_bounds(m, worst, down, up, row);
 	}
 }
 

@@ -8,7 +8,9 @@
  * instances the row stands for its value covers (empty when it stands for
  * none), sim_platform which simulated platform (empty for a real
  * machine), cpuid the counting machine's CPU id (perf's get_cpuid_str(), empty
- * when unknown: an import matches perf's event tables with it); columns are only ever added at the end. The header is the first
+ * when unknown: an import matches perf's event tables with it), lo and hi the
+ * value's 95 % interval (empty where there is none) and bound how it was found
+ * (docs/bounds.md); columns are only ever added at the end. The header is the first
  * line (no comment before it: readers take the first line as the header); a
  * simulated run says so in every row's simulated column. Per channel, the
  * device column holds the
@@ -30,6 +32,8 @@ static const char *const columns[] = {
 	"running_ns",	"running_pct", "flags",	     "simulated", "covered", "instances",
 	"sim_platform", "cpuid",       "spread_pct", "cgroup",
 };
+/* the 95 % interval's (docs/bounds.md), after the others */
+static const char *const bound_columns[] = { "lo", "hi", "bound" };
 
 /* s as one field into b, quoted as RFC 4180 says when it must be, then its separator. */
 static void put_field(struct pm_obuf *b, char sep, const char *s, bool last)
@@ -117,7 +121,10 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 		/* the header is the first line, as csv.DictReader and pandas expect: a
 		 * simulated run says so in its simulated column, not in a comment */
 		for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
-			field(o, columns[i], i + 1 == sizeof(columns) / sizeof(columns[0]));
+			field(o, columns[i], false);
+		for (size_t i = 0; i < sizeof(bound_columns) / sizeof(bound_columns[0]); i++)
+			field(o, bound_columns[i],
+			      i + 1 == sizeof(bound_columns) / sizeof(bound_columns[0]));
 		o->header_done = true;
 	}
 	pm_fmt_timestamp(ts, sizeof(ts), r->wall_ns);
@@ -180,7 +187,20 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 		else
 			buf[0] = '\0';
 		field(o, buf, false);
-		field(o, row->cgroup ? row->cgroup : "", true);
+		field(o, row->cgroup ? row->cgroup : "", false);
+		/* the 95 % interval (docs/bounds.md): empty where there is none */
+		double lo, hi;
+		unsigned bound;
+
+		pm_out__bounds(row, &lo, &hi, &bound);
+		for (int end = 0; end < 2; end++) {
+			if (isfinite(end ? hi : lo))
+				pm_fmt_double(buf, sizeof(buf), end ? hi : lo);
+			else
+				buf[0] = '\0';
+			field(o, buf, false);
+		}
+		field(o, pm_row_bound_name(bound) ? pm_row_bound_name(bound) : "", true);
 	}
 	return pm_obuf__flush(&o->buf, o->f); /* one write per report */
 }

@@ -126,8 +126,20 @@ static void json_value(struct pm_out *o, struct pm_jw *w, const struct pm_row *r
 {
 	struct pm_obuf *b = w->b;
 
+	double lo, hi;
+	unsigned bound;
+
 	PUT_LIT(b, ",\"value\":");
 	put_num(b, counted ? row->value : NAN);
+	/* the 95 % interval (schema 4, docs/bounds.md): null where there is none, and why */
+	pm_out__bounds(row, &lo, &hi, &bound);
+	PUT_LIT(b, ",\"lo\":");
+	put_num(b, lo);
+	PUT_LIT(b, ",\"hi\":");
+	put_num(b, hi);
+	PUT_LIT(b, ",\"bound\":\"");
+	pm_obuf__puts(b, pm_row_bound_name(bound) ? pm_row_bound_name(bound) : "");
+	PUT_LIT(b, "\"");
 	PUT_LIT(b, ",\"unit\":");
 	w->need_comma[w->depth] = false;
 	pm_jw__string(w, row->unit);

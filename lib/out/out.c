@@ -279,6 +279,32 @@ static int fmt_g(char *buf, size_t size, double v, int prec)
 	return 0;
 }
 
+void pm_out__bounds(const struct pm_row *row, double *ret_lo, double *ret_hi, unsigned *ret_bound)
+{
+	unsigned bound = row->bound;
+
+	if (!isfinite(row->value) || row->flags & PM_ROW_NOT_COUNTED)
+		bound = PM_BOUND_NO_VALUE;
+	*ret_bound = bound;
+	if (bound == PM_BOUND_EXACT) {
+		*ret_lo = *ret_hi = row->value;
+		return;
+	}
+	*ret_lo = bound == PM_BOUND_NO_VALUE || !isfinite(row->lo) ? NAN : row->lo;
+	*ret_hi = bound == PM_BOUND_NO_VALUE || !isfinite(row->hi) ? NAN : row->hi;
+}
+
+double pm_out__bound_pct(const struct pm_row *row)
+{
+	double lo, hi, v = row->value;
+	unsigned bound;
+
+	pm_out__bounds(row, &lo, &hi, &bound);
+	if (!isfinite(lo) || !isfinite(hi) || v == 0)
+		return bound == PM_BOUND_EXACT ? 0 : NAN;
+	return 100 * fmax(v - lo, hi - v) / fabs(v);
+}
+
 void pm_fmt_double(char *buf, size_t size, double v)
 {
 	if (!isfinite(v)) {
@@ -407,11 +433,15 @@ void pm_fmt_grouped(char *buf, size_t size, double v, int decimals)
 	if (neg && out + 1 < size)
 		buf[out++] = '-';
 	first = n % 3 ? n % 3 : 3;
-	for (size_t i = 0; i < n && out + 1 < size; i++) {
-		if (i && (i - first) % 3 == 0 && i >= first && out + 1 < size)
+	/* a comma before each group of three after the first: a countdown, not a division */
+	for (size_t i = 0, left = first; i < n && out + 1 < size; i++, left--) {
+		if (left == 0) {
 			buf[out++] = ',';
-		if (out + 1 < size)
-			buf[out++] = digits[i];
+			left = 3;
+			if (out + 1 >= size)
+				break;
+		}
+		buf[out++] = digits[i];
 	}
 	for (const char *p = dot; p && *p && out + 1 < size; p++)
 		buf[out++] = *p;

@@ -113,6 +113,15 @@ extern const struct pm_out_ops pm_out_csv;
 extern const struct pm_out_ops pm_out_json;
 
 /* Shortest text that reads back as the same double ("0.1", "4009862308"). */
+/*
+ * A row's 95 % interval as the writers print it (docs/bounds.md): exact
+ * rows' ends are the value itself, a row without a value has none (NaN, and
+ * bound PM_BOUND_NO_VALUE), and an end that is not finite is NaN.
+ */
+void pm_out__bounds(const struct pm_row *row, double *ret_lo, double *ret_hi, unsigned *ret_bound);
+/* The interval's half-width in % of the value for the table ("± 1.2 %"): the
+ * wider side; NaN when there is none. */
+double pm_out__bound_pct(const struct pm_row *row);
 void pm_fmt_double(char *buf, size_t size, double v);
 /* 4009862308 -> "4,009,862,308"; with decimals > 0, a fixed-point value. */
 void pm_fmt_grouped(char *buf, size_t size, double v, int decimals);

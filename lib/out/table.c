@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "out/out.h"
+#include "util/util.h"
 
 static void aggr_label(enum pm_aggr aggr, const struct pm_row *row, char *buf, size_t size)
 {
@@ -119,7 +120,35 @@ static int aggr_width(struct pm_out *o, const struct pm_report *r)
 	return w;
 }
 
-/* What follows the event: " (50.00%)" when extrapolated, then the marks; "" for none. */
+/*
+ * The 95 % interval of an estimate (docs/bounds.md), as its half-width in %
+ * of the value: " ± 1.2 %", " ± 0.04 %" (two significant digits below 1 %;
+ * " ± <0.01 %" below that),
+ * " ± ? %" where no honest bound exists (too few phases, an import), and
+ * " ± ?+ %" where counts may be missing (no upper bound). Its length.
+ */
+static size_t bound_text(const struct pm_row *row, char *buf, size_t size)
+{
+	double pct = pm_out__bound_pct(row);
+	int n;
+
+	if (row->bound == PM_BOUND_MISSING)
+		n = snprintf(buf, size, " \u00b1 ?+ %%");
+	else if (!isfinite(pct))
+		n = snprintf(buf, size, " \u00b1 ? %%");
+	else if (pct >= 9.95)
+		n = snprintf(buf, size, " \u00b1 %.0f %%", pct);
+	else if (pct >= 0.995)
+		n = snprintf(buf, size, " \u00b1 %.1f %%", pct);
+	else if (pct >= 0.01)
+		n = snprintf(buf, size, " \u00b1 %.2g %%", pct);
+	else /* steady traffic: the integer counts' uncertainty, nothing to see */
+		n = snprintf(buf, size, " \u00b1 <0.01 %%");
+	return n > 0 ? PM_MIN((size_t)n, size - 1) : 0;
+}
+
+/* What follows the event: " (50.00%)" when extrapolated, its interval " ± 1.2 %", then the
+ * marks; "" for none. */
 static void suffix_text(const struct pm_row *row, char *buf, size_t size)
 {
 	static const struct {
@@ -136,6 +165,11 @@ static void suffix_text(const struct pm_row *row, char *buf, size_t size)
 	buf[0] = '\0';
 	if (row->flags & PM_ROW_MULTIPLEXED && !(row->flags & PM_ROW_NOT_COUNTED))
 		n += (size_t)snprintf(buf, size, " (%.2f%%)", 100.0 * row->running);
+	/* an estimate's interval; counts missing from a count, its mark says ([wrap?]) */
+	if (!(row->flags & PM_ROW_NOT_COUNTED) && isfinite(row->value) &&
+	    row->bound != PM_BOUND_EXACT &&
+	    (row->bound != PM_BOUND_MISSING || row->flags & PM_ROW_MULTIPLEXED) && n < size)
+		n += bound_text(row, buf + n, size - n);
 	if (row->flags & PM_ROW_PARTIAL && n < size)
 		n += (size_t)snprintf(buf + n, size - n, " [partial %u/%u]", row->covered,
 				      row->instances);
@@ -321,7 +355,7 @@ static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int
 	}
 	pm_line__put(&l, suffix, 0, false);
 	pm_line__put(&l, "\n", 0, false);
-	fputs(l.buf, o->f);
+	fwrite(l.buf, 1, l.n, o->f);
 }
 
 static void sim_note(struct pm_out *o, char *buf, size_t size)

@@ -15,6 +15,7 @@
 #include "ctx.h"
 #include "evlist.h"
 #include "pmumon/pmumon.h"
+#include "source/estimate.h"
 #include "source/source.h"
 #include "util/cpus.h"
 
@@ -55,6 +56,15 @@ struct pm_counter {
 	/* what a recording says its value covered (replay.c); rec_instances 0: nothing
 	 * said, the counter is one instance */
 	unsigned rec_covered, rec_instances;
+	/*
+	 * What its source saw of it stretch by stretch, when not every stretch
+	 * was on the hardware (source/estimate.h; NULL: none, so far): made by
+	 * a rotating source at enable, by perf at the first read that found it
+	 * multiplexed; the session's, freed with it. After each good read, its
+	 * estimates of the interval and of the run.
+	 */
+	struct pm_track *track;
+	struct pm_estimate est_iv, est_tot;
 };
 
 /* A source saw something that makes c's value less than it seems (PM_ROW_*). */

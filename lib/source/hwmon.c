@@ -18,7 +18,8 @@
  *   by themselves: only read, never written.
  * - More events than a block's counters take turns in phases of PHASE_NS,
  *   as the msr source does (source/rotation.h); counts keep enabled and
- *   running time each.
+ *   running time each, and each counter's phases go to its track
+ *   (source/estimate.h: the estimate between phases, its interval).
  * - Counters narrower than 64 bits are read often enough not to wrap twice
  *   unseen: at most every 2^(width-1) / fastest rate seen. A read that came
  *   later than that allows (pmumon stopped, starved) marks its counters
@@ -61,7 +62,7 @@
 #include "source/wrap.h"
 #include "util/util.h"
 
-#define PHASE_NS 100000000ull /* 100 ms, as the msr source */
+#define PHASE_NS 25000000ull /* 25 ms, as the msr source (docs/bounds.md) */
 #define LOCK_PATH "run/lock/pmumon-bfperf.lock"
 
 struct hw_slot {
@@ -731,7 +732,7 @@ static void taken(struct pm_session *s, struct hw_block *k, unsigned j, long cod
  * event back, after the values: a slot that still shows our code showed it
  * when its value was read. Cost: one pread of eventN (an MMIO or firmware
  * read in the driver, a few microseconds) per counting slot per look —
- * each interval's read, each 100 ms phase of a rotating block, each wrap
+ * each interval's read, each 25 ms phase of a rotating block, each wrap
  * poll of a 32-bit block (at most 4 a second at the 250 ms cap): for a
  * block of 8 counters, about 40 small reads a second. Registers, idle slots
  * and other programs' slots are never read back.
@@ -882,6 +883,9 @@ static int hwmon_enable(struct pm_session *s)
 				r = block_error(s, k, "reading its registers", r);
 			continue;
 		}
+		r = pm_rotation__track(&k->rot, s->c, st->acc, now);
+		if (r < 0)
+			break;
 		r = program(s, k);
 		if (r == 0 && k->enable_fd >= 0)
 			r = start(s, k, now);

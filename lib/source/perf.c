@@ -25,6 +25,12 @@
 struct perf_state {
 	uint64_t polled_ns;
 	int *cgroup_fd; /* per event while opening: its cgroup's directory, -1: none yet */
+	/* the reads inside an interval that measure multiplexed counters' error
+	 * (estimate.h): some counter is tracked, when the next is due, its jitter */
+	bool tracked, probe; /* probe: one read of all soon after enable finds them */
+	uint64_t sub_ns;
+	uint64_t jitter;
+	size_t n_tracked; /* read units with a tracked counter, as the last read found them */
 };
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -538,6 +544,7 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 	s->state[PM_SRC_PERF] = st;
 	if (!st)
 		return -ENOMEM;
+	st->jitter = 0x9e3779b97f4a7c15ull; /* any seed but 0 */
 	st->cgroup_fd = malloc((s->l->n_ev + 1) * sizeof(int));
 	if (!st->cgroup_fd)
 		return -ENOMEM;
@@ -620,8 +627,16 @@ static int ioctl_leaders(struct pm_session *s, unsigned long req)
 	return r;
 }
 
+static void next_subread(struct perf_state *st, uint64_t now);
+
 static int perf_enable(struct pm_session *s)
 {
+	struct perf_state *st = s->state[PM_SRC_PERF];
+
+	if (st && s->n_ru) { /* a first look at the counters a sub-read after the start */
+		st->probe = true;
+		next_subread(st, s->ctx->ops->mono_ns(s->ctx->os));
+	}
 	return starts_at_exec(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_ENABLE);
 }
 
@@ -664,11 +679,47 @@ static void lose_unit(struct pm_session *s, const struct pm_read_unit *ru, int e
 		       device, strerror(-err), pm_session__rest(s));
 }
 
-/* Read every counter into last_good (and cur too when publish). */
-static int read_all(struct pm_session *s, bool publish)
+/*
+ * A read of a counter the kernel multiplexed goes to its track (made at the
+ * first such read): the increments since its last read, which the spread
+ * of its error is measured on (estimate.h). Gauges are not scaled, so not
+ * tracked.
+ */
+static void track(struct pm_session *s, struct pm_counter *c, const struct pm_reading *old,
+		  uint64_t now)
+{
+	uint64_t ena = c->last_good.ena - old->ena, run = c->last_good.run - old->run;
+
+	if (!c->track) {
+		if (run >= ena || s->l->ev[c->event].snapshot)
+			return;
+		c->track = pm_track__new(PM_TRACK_INTERLEAVED, s->t_enable_ns);
+		if (!c->track)
+			return; /* out of memory: its rows say the spread was not measured */
+		((struct perf_state *)s->state[PM_SRC_PERF])->tracked = true;
+	}
+	pm_track__segment(c->track, now, ena, run, c->last_good.val - old->val);
+}
+
+/* Does a read unit hold a counter the kernel multiplexed? */
+static bool unit_tracked(const struct pm_session *s, const struct pm_read_unit *ru)
+{
+	for (size_t m = 0; m < ru->n; m++)
+		if (s->c[s->ru_idx[ru->first + m]].track)
+			return true;
+	return false;
+}
+
+/*
+ * Read every counter into last_good (and cur too when publish); only the
+ * read units with a multiplexed counter when tracked_only.
+ */
+static int read_all(struct pm_session *s, bool publish, bool tracked_only)
 {
 	const struct pm_os_ops *ops = s->ctx->ops;
-	uint64_t *buf = s->readbuf;
+	uint64_t *buf = s->readbuf, now = ops->mono_ns(s->ctx->os);
+	struct perf_state *st = s->state[PM_SRC_PERF];
+	size_t n_tracked = 0;
 
 	for (size_t u = 0; u < s->n_ru; u++) {
 		const struct pm_read_unit *ru = &s->ru[u];
@@ -677,6 +728,8 @@ static int read_all(struct pm_session *s, bool publish)
 
 		if (s->c[s->ru_idx[ru->first]].lost)
 			continue; /* its PMU went away: nothing more to read */
+		if (tracked_only && !unit_tracked(s, ru))
+			continue;
 		n = ops->read(s->ctx->os, ru->fd, buf, want * sizeof(uint64_t));
 		if (gone(n)) {
 			lose_unit(s, ru, (int)n);
@@ -696,6 +749,7 @@ static int read_all(struct pm_session *s, bool publish)
 		}
 		for (size_t m = 0; m < ru->n; m++) {
 			struct pm_counter *c = &s->c[s->ru_idx[ru->first + m]];
+			struct pm_reading old = c->last_good;
 
 			if (ru->group)
 				c->last_good = (struct pm_reading){ buf[3 + m], buf[1], buf[2] };
@@ -703,14 +757,50 @@ static int read_all(struct pm_session *s, bool publish)
 				c->last_good = (struct pm_reading){ buf[0], buf[1], buf[2] };
 			if (publish)
 				c->cur = c->last_good;
+			track(s, c, &old, now);
 		}
+		n_tracked += unit_tracked(s, ru);
 	}
+	if (st)
+		st->n_tracked = n_tracked;
 	return 0;
+}
+
+/*
+ * The reads that measure a multiplexed counter's error: one per read unit
+ * with such a counter every SUBREAD_NS on average, at times drawn from
+ * [0.75, 1.25] x the period so that they do not follow the kernel's
+ * rotation (whose wander of running time they measure: estimate.h). With
+ * -I 1000, 9 more reads of those units per interval; none of the others.
+ * Their cost is bounded: at most SUBREAD_MAX reads a second in all (the
+ * period grows with the units to read beyond SUBREAD_MAX / 10; the
+ * intervals then widen where traffic changes between reads).
+ * docs/bounds.md has what a read costs.
+ */
+#define SUBREAD_NS 100000000ull
+#define SUBREAD_MAX 1000
+
+static void next_subread(struct perf_state *st, uint64_t now)
+{
+	uint64_t period = PM_MAX(SUBREAD_NS, (uint64_t)st->n_tracked * 1000000000ull / SUBREAD_MAX);
+
+	/* xorshift64: the same times on every run of a simulation */
+	st->jitter ^= st->jitter << 13;
+	st->jitter ^= st->jitter >> 7;
+	st->jitter ^= st->jitter << 17;
+	st->sub_ns = now + period * 3 / 4 + st->jitter % (period / 2);
 }
 
 static int perf_read(struct pm_session *s)
 {
-	return read_all(s, true);
+	struct perf_state *st = s->state[PM_SRC_PERF];
+	int r = read_all(s, true, false);
+
+	if (st) {
+		st->probe = false; /* this read looked at every counter */
+		next_subread(st, s->ctx->ops->mono_ns(s->ctx->os));
+	}
+	return r;
 }
 
 /*
@@ -722,24 +812,41 @@ static int perf_read(struct pm_session *s)
  */
 #define PERF_CHECKPOINT_NS 1000000000ull
 
+static uint64_t checkpoint_due(const struct pm_session *s, const struct perf_state *st)
+{
+	return PM_MAX(s->t_now_ns, st->polled_ns) +
+	       (s->opts.checkpoint_ns ? s->opts.checkpoint_ns : PERF_CHECKPOINT_NS);
+}
+
 static uint64_t perf_next_poll(const struct pm_session *s)
 {
 	const struct perf_state *st = s->state[PM_SRC_PERF];
 
 	if (!s->n_ru || !st)
 		return UINT64_MAX;
-	return PM_MAX(s->t_now_ns, st->polled_ns) +
-	       (s->opts.checkpoint_ns ? s->opts.checkpoint_ns : PERF_CHECKPOINT_NS);
+	return st->tracked || st->probe ? PM_MIN(checkpoint_due(s, st), st->sub_ns) :
+					  checkpoint_due(s, st);
 }
 
 static int perf_poll(struct pm_session *s)
 {
+	struct perf_state *st = s->state[PM_SRC_PERF];
 	uint64_t now = s->ctx->ops->mono_ns(s->ctx->os);
+	int r = 0;
 
-	if (now < perf_next_poll(s))
+	if (!st || !s->n_ru || now < perf_next_poll(s))
 		return 0;
-	((struct perf_state *)s->state[PM_SRC_PERF])->polled_ns = now;
-	return read_all(s, false);
+	if (now >= checkpoint_due(s, st)) {
+		st->polled_ns = now;
+		r = read_all(s, false, false);
+	} else if (st->probe) {
+		r = read_all(s, false, false); /* which counters does the kernel multiplex? */
+	} else {
+		r = read_all(s, false, true); /* a sub-read: the multiplexed units */
+	}
+	st->probe = false;
+	next_subread(st, now);
+	return r;
 }
 
 static void perf_close(struct pm_session *s)

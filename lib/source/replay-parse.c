@@ -4,9 +4,11 @@
  * Linux 6.1's tools/perf/util/stat-display.c prints them
  * (docs/facts-perf-tools.md §8), pmumon stat's CSV, and the counts CSV for
  * other collectors. Each takes a line, is strict about numbers and reports
- * "FILE:LINE: what was expected". The file is read twice, a line at a time
- * in a buffer of fixed size: the first pass checks it all and learns its
- * series and samples; playing it back reads one sample per call (replay.h).
+ * "FILE:LINE: what was expected". The file is read once, a line at a time in
+ * a buffer of fixed size: the pass checks it all, learns its series and
+ * samples, and keeps each value it took, parsed, in a spill (replay-spill.h:
+ * in memory, past 4 MiB in a temporary file); playing it back reads one
+ * sample per call from the spill (replay.h), as often as the session opens.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -21,6 +23,7 @@
 
 #include "ctx.h"
 #include "pmu.h"
+#include "source/replay-spill.h"
 #include "source/replay.h"
 #include "util/cpus.h"
 #include "util/opts.h"
@@ -51,16 +54,22 @@ struct pm_replay_parser {
 	struct columns c;
 	char sep;
 
-	/* the input: a file (or the first pass's copy of one that cannot seek), or a buffer */
+	/* the input: a file (or a pipe), or a buffer */
 	FILE *in;
-	FILE *spool;	  /* the first pass copies a pipe here, for the second */
-	off_t start;	  /* where in the file the recording starts */
-	struct stat seen; /* the file as the first pass found it: no change is played */
-	char *mem;	  /* pm_replay__parse's copy of its buffer */
+	bool check_changes; /* a regular file: it must not change while it is read */
+	struct stat seen;   /* the file as the pass found it */
+	char *mem;	    /* pm_replay__parse's copy of its buffer */
 	size_t mem_len, mem_pos;
 	char *buf; /* what was read and not yet taken: [pos, end) */
 	size_t cap, pos, end;
 	bool eof;
+
+	/* what the pass took, for playing: a sample's time, wall clock and line when it
+	 * changes, then each value with its series */
+	struct pm_spill spill;
+	bool spilled;			      /* a sample was put */
+	uint64_t spilled_t;		      /* the time of the last one put */
+	struct pm_replay_sample spill_sample; /* playing: the last sample read back */
 
 	/* playing it back (pm_replay__next_sample) */
 	bool playing;
@@ -114,24 +123,38 @@ static char *trim(char *s)
 /* A count as a file prints it: a number (perf scales it, so a fraction), never negative. */
 static bool parse_count(const char *s, double *ret)
 {
+	size_t len = strlen(s);
+	uint64_t u;
 	double v;
 
-	if (pm_parse_double(s, strlen(s), &v) < 0 || v < 0)
+	/* most are whole counts: exact as a double below 2^53, else read as one */
+	if (len < 16 && pm_parse_u64(s, len, 10, &u) == 0) {
+		*ret = (double)u;
+		return true;
+	}
+	if (pm_parse_double(s, len, &v) < 0 || v < 0)
 		return false;
 	*ret = v;
 	return true;
 }
 
-/* "%lu.%09lu": perf's interval time stamp, the only 9-decimal field it prints. */
+/* "%lu.%09lu": perf's interval time stamp, the only 9-decimal field it prints. One scan:
+ * every line of a perf file starts with one. */
 static bool is_timestamp(const char *s, uint64_t *ret_ns)
 {
-	const char *dot = strchr(s, '.');
-	uint64_t sec, ns;
+	uint64_t sec = 0, ns = 0;
+	size_t i = 0, k;
 
-	if (!dot || strlen(dot + 1) != 9 || dot == s)
+	for (; s[i] >= '0' && s[i] <= '9'; i++) {
+		if (__builtin_mul_overflow(sec, 10, &sec) ||
+		    __builtin_add_overflow(sec, (uint64_t)(s[i] - '0'), &sec))
+			return false;
+	}
+	if (i == 0 || s[i] != '.')
 		return false;
-	if (pm_parse_u64(s, (size_t)(dot - s), 10, &sec) < 0 ||
-	    pm_parse_u64(dot + 1, 9, 10, &ns) < 0 || sec > UINT64_MAX / 1000000000ull - 1)
+	for (k = 1; k <= 9 && s[i + k] >= '0' && s[i + k] <= '9'; k++)
+		ns = ns * 10 + (uint64_t)(s[i + k] - '0');
+	if (k != 10 || s[i + 10] != '\0' || sec > UINT64_MAX / 1000000000ull - 1)
 		return false;
 	*ret_ns = sec * 1000000000ull + ns;
 	return true;
@@ -249,7 +272,9 @@ static bool same_place(const struct pm_replay_series *s, int cpu, int socket, in
 /* The series' cgroup is this one (NULL or "": none). */
 static bool same_cgroup(const struct pm_replay_series *s, const char *cgroup)
 {
-	return !strcmp(s->cgroup ? s->cgroup : "", cgroup ? cgroup : "");
+	if (!s->cgroup || !s->cgroup[0])
+		return !cgroup || !cgroup[0];
+	return cgroup && !strcmp(s->cgroup, cgroup);
 }
 
 /* A new series, the file's next; the caller has checked the limit. 0 or -ENOMEM. */
@@ -336,8 +361,8 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 	/* a file names its series in the same order every interval: the one after the last,
 	 * as the line printed it */
 	if (s && same_place(s, cpu, socket, die, core) && !strcmp(s->printed, printed) &&
-	    !strcmp(s->device, device ? device : "") && same_cgroup(s, cgroup) &&
-	    next_repeat(p, s, sample)) {
+	    (device && device[0] ? !strcmp(s->device, device) : !s->device[0]) &&
+	    same_cgroup(s, cgroup) && next_repeat(p, s, sample)) {
 		*ret = p->hint % rp->n_series;
 		p->hint = *ret + 1;
 		return 0;
@@ -357,9 +382,6 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 	if (i != SIZE_MAX) {
 		p->hint = i + 1;
 		*ret = i;
-	} else if (r == 0 && p->playing) {
-		r = fail(p, "import it again once nothing writes to it",
-			 "the file changed since it was first read: '%s' is new", printed);
 	} else if (r == 0 && rp->n_series >= p->opts.max_series) {
 		r = fail(p, "record fewer events, or coarser rows (--per-socket, not -A)",
 			 "more than %zu distinct series (an event on a device or CPU): the "
@@ -454,14 +476,146 @@ static int check_times(struct pm_replay_parser *p, const struct pm_replay_val *v
 	return 0;
 }
 
-/* The sample a line at time t belongs to: the one being read, or the next. */
+/* The sample a line at time t belongs to: the last one, or a new one after it. */
 static size_t sample_of(const struct pm_replay_parser *p, uint64_t t_ns)
 {
 	const struct pm_replay *rp = p->rp;
 
-	if (p->playing)
-		return !p->in_sample || t_ns == p->cur_t_ns ? p->played : p->played + 1;
 	return rp->n_samples && rp->last.t_ns == t_ns ? rp->n_samples - 1 : rp->n_samples;
+}
+
+/* ---- the spill: what the pass took, parsed, for playing ---------------------------- */
+
+enum { SPILL_SAMPLE = 1, SPILL_VALUE = 2 };
+#define SPILL_RECORD_MAX 128 /* a value: a tag, 9 varints (10 bytes each), a double */
+
+static size_t put_varint(uint8_t *b, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		b[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	b[n++] = (uint8_t)v;
+	return n;
+}
+
+/* A varint at *b (before end) into *ret, *b past it: false when it is cut short. */
+static bool get_varint(const uint8_t **b, const uint8_t *end, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	for (unsigned shift = 0; *b < end && shift < 64; shift += 7) {
+		uint8_t c = *(*b)++;
+
+		v |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*ret = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A value the pass took, after its sample's time when that is new. 0 or -errno (said). */
+static int spill_value(struct pm_replay_parser *p, uint64_t t_ns, uint64_t wall_ns, size_t series,
+		       const struct pm_replay_val *v)
+{
+	uint8_t b[2 * SPILL_RECORD_MAX];
+	size_t n = 0;
+	int r;
+
+	if (!p->spilled || t_ns != p->spilled_t) {
+		b[n++] = SPILL_SAMPLE;
+		n += put_varint(b + n, t_ns);
+		n += put_varint(b + n, wall_ns);
+		n += put_varint(b + n, p->line);
+		p->spilled = true;
+		p->spilled_t = t_ns;
+	}
+	/* the value's fields that are not 0, after a byte saying which */
+	const uint64_t f[] = {
+		v->raw, v->ena, v->run, v->have, v->quality, v->covered, v->instances
+	};
+	unsigned which = (v->value != 0 || signbit(v->value)) | (unsigned)v->not_counted << 1;
+
+	for (size_t k = 0; k < PM_ARRAY_SIZE(f); k++)
+		which |= (unsigned)(f[k] != 0) << (k + 2);
+	b[n++] = SPILL_VALUE;
+	n += put_varint(b + n, series);
+	n += put_varint(b + n, which);
+	if (which & 1) {
+		memcpy(b + n, &v->value, sizeof(v->value));
+		n += sizeof(v->value);
+	}
+	for (size_t k = 0; k < PM_ARRAY_SIZE(f); k++)
+		if (which & (1u << (k + 2)))
+			n += put_varint(b + n, f[k]);
+	r = pm_spill__put(&p->spill, b, n);
+	if (r < 0)
+		return fail(p, "make room in $TMPDIR (or /tmp)",
+			    "keeping what was read for playing it failed: %s", strerror(-r));
+	return 0;
+}
+
+/*
+ * The next record of the spill: a sample's start (SPILL_SAMPLE, into *ret_sample), a
+ * value (SPILL_VALUE, into *ret_series and *ret_v), 0 at the end, or -errno (said).
+ */
+static int spill_next(struct pm_replay_parser *p, struct pm_replay_sample *ret_sample,
+		      size_t *ret_series, struct pm_replay_val *ret_v)
+{
+	const uint8_t *b, *start, *end;
+	uint64_t x[9];
+	size_t avail;
+	bool ok = true;
+	int r = pm_spill__peek(&p->spill, SPILL_RECORD_MAX, &b, &avail), tag;
+
+	if (r < 0)
+		return fail(p, NULL, "reading back what was read failed: %s", strerror(-r));
+	if (avail == 0)
+		return 0;
+	start = b;
+	end = b + avail;
+	tag = *b++;
+	if (tag == SPILL_SAMPLE) {
+		for (int i = 0; i < 3 && ok; i++)
+			ok = get_varint(&b, end, &x[i]);
+		*ret_sample = (struct pm_replay_sample){ .t_ns = x[0],
+							 .wall_ns = x[1],
+							 .line = (size_t)x[2] };
+	} else if (tag == SPILL_VALUE && (ok = get_varint(&b, end, &x[0])) &&
+		   (ok = get_varint(&b, end, &x[8]))) {
+		uint64_t which = x[8];
+
+		memset(x + 1, 0, 7 * sizeof(x[0]));
+		ret_v->value = 0;
+		if (which & 1) {
+			ok = (size_t)(end - b) >= sizeof(ret_v->value);
+			if (ok)
+				memcpy(&ret_v->value, b, sizeof(ret_v->value));
+			b += ok ? sizeof(ret_v->value) : 0;
+		}
+		for (unsigned k = 0; k < 7 && ok; k++)
+			if (which & (1u << (k + 2)))
+				ok = get_varint(&b, end, &x[k + 1]);
+		*ret_series = (size_t)x[0];
+		ret_v->not_counted = which & 2;
+		ret_v->raw = x[1];
+		ret_v->ena = x[2];
+		ret_v->run = x[3];
+		ret_v->have = (unsigned)x[4];
+		ret_v->quality = (unsigned)x[5];
+		ret_v->covered = (unsigned)x[6];
+		ret_v->instances = (unsigned)x[7];
+	} else {
+		ok = false;
+	}
+	if (!ok || (tag == SPILL_VALUE && *ret_series >= p->rp->n_series))
+		return fail(p, NULL, "what was read came back damaged");
+	pm_spill__skip(&p->spill, (size_t)(b - start));
+	return tag;
 }
 
 /* A counter line of any format, after its own fields were taken apart. */
@@ -477,7 +631,7 @@ static int take(struct pm_replay_parser *p, bool timed, uint64_t t_ns, uint64_t 
 	r = check_times(p, v);
 	if (r < 0)
 		return r;
-	if (!strcmp(event, "duration_time")) {
+	if (event[0] == 'd' && !strcmp(event, "duration_time")) {
 		/* perf adds it for metrics: the time a totals file covers, not a counter */
 		if (!timed && !v->not_counted)
 			p->duration_ns = v->have & PM_RV_RAW ? (double)v->raw : v->value;
@@ -485,19 +639,17 @@ static int take(struct pm_replay_parser *p, bool timed, uint64_t t_ns, uint64_t 
 	}
 	if (timed)
 		p->rp->intervals = true;
-	else if (p->rp->intervals && !p->playing) /* the first pass knows only what came before */
+	else if (p->rp->intervals) /* the pass knows only what came before */
 		return fail(p, "a file holds intervals or totals, not both",
 			    "a line without an interval time stamp among intervals");
 	r = find_series(p, event, device, cpu, socket, die, core, cgroup, unit, sample_of(p, t_ns),
 			&series);
 	if (r < 0)
 		return r;
-	if (p->playing) {
-		p->rp->series[series].last_sample = sample_of(p, t_ns);
-		return play_value(p, t_ns, wall_ns, series, v);
-	}
 	r = scan_sample(p, t_ns, wall_ns); /* totals: 0, or pmumon's time_s */
-	return r < 0 ? r : scan_value(p, series, v);
+	if (r == 0)
+		r = scan_value(p, series, v);
+	return r < 0 ? r : spill_value(p, t_ns, wall_ns, series, v);
 }
 
 /* ---- perf stat -x SEP -------------------------------------------------------------- */
@@ -539,8 +691,8 @@ static char *join_event(char **f, size_t n, size_t *i, char sep, char **ret_join
 	size_t slashes = 0;
 
 	*ret_joined = NULL;
-	for (const char *c = f[*i]; *c; c++)
-		slashes += *c == '/';
+	for (const char *c = strchr(f[*i], '/'); c; c = strchr(c + 1, '/'))
+		slashes++;
 	if (slashes != 1 || *i + 1 >= n)
 		return f[(*i)++]; /* no "pmu/terms" left open */
 	slashes = 0;
@@ -558,9 +710,16 @@ static char *join_event(char **f, size_t n, size_t *i, char sep, char **ret_join
 	return *ret_joined;
 }
 
+/* isspace in the C locale, without its table: one test per character of every field */
+static bool is_blank(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 /* The line's fields at the separator, trimmed, into f (max of them): 0 or -EINVAL (said). */
 static int split_fields(struct pm_replay_parser *p, char *line, char **f, size_t max, size_t *ret_n)
 {
+	const char sep = p->sep;
 	size_t n = 0;
 	char *s = line;
 
@@ -570,13 +729,12 @@ static int split_fields(struct pm_replay_parser *p, char *line, char **f, size_t
 
 		if (n == max)
 			return fail(p, NULL, "more than %zu fields", max);
-		while ((*s == ' ' || *s == '\t') && *s != p->sep)
+		while ((*s == ' ' || *s == '\t') && *s != sep)
 			s++;
 		f[n++] = s;
-		while (*s && *s != p->sep)
-			s++;
+		s = strchrnul(s, sep);
 		last = !*s;
-		for (end = s; end > f[n - 1] && isspace((unsigned char)end[-1]);)
+		for (end = s; end > f[n - 1] && is_blank(end[-1]);)
 			end--;
 		*end = '\0';
 		if (last)
@@ -616,11 +774,9 @@ static int csv_where(struct pm_replay_parser *p, char **f, size_t n, size_t *i, 
 
 /* A number with a point, as perf prints the running percentage and -r's variance
  * ("%.2f"); a run time (ns) has none. */
-static bool is_pointed(const char *s, size_t len)
+static bool is_pointed(const char *s, size_t len, double *ret)
 {
-	double v;
-
-	return memchr(s, '.', len) && pm_parse_double(s, len, &v) == 0;
+	return memchr(s, '.', len) && pm_parse_double(s, len, ret) == 0;
 }
 
 /*
@@ -630,24 +786,29 @@ static bool is_pointed(const char *s, size_t len)
  * time), "" for an event in none. It is there unless the event is followed by -r's
  * variance ("1.23%") or by the run time (ns, no point) and the percentage ("%.2f").
  */
-static bool cgroup_field(char **f, size_t n, size_t i)
+static bool cgroup_field(char **f, size_t n, size_t i, uint64_t *ret_run, double *ret_pct,
+			 bool *ret_times)
 {
 	size_t len = i < n ? strlen(f[i]) : 0;
-	uint64_t run;
+	double v;
 
+	*ret_times = false;
 	if (i >= n)
 		return false;
-	if (len && f[i][len - 1] == '%' && is_pointed(f[i], len - 1))
+	if (len && f[i][len - 1] == '%' && is_pointed(f[i], len - 1, &v))
 		return false;
-	return !(i + 1 < n && pm_parse_u64_str(f[i], 10, &run) == 0 &&
-		 is_pointed(f[i + 1], strlen(f[i + 1])));
+	/* the run time and percentage, read here once: the caller takes them */
+	*ret_times = i + 1 < n && pm_parse_u64(f[i], len, 10, ret_run) == 0 &&
+		     is_pointed(f[i + 1], strlen(f[i + 1]), ret_pct);
+	return !*ret_times;
 }
 
 /* The cgroup field at f[*i] if the line has one (*i past it), and the file's lines agree:
  * 0, or -EINVAL (said). */
-static int csv_cgroup(struct pm_replay_parser *p, char **f, size_t n, size_t *i, const char **ret)
+static int csv_cgroup(struct pm_replay_parser *p, char **f, size_t n, size_t *i, const char **ret,
+		      uint64_t *ret_run, double *ret_pct, bool *ret_times)
 {
-	bool has = cgroup_field(f, n, *i);
+	bool has = cgroup_field(f, n, *i, ret_run, ret_pct, ret_times);
 
 	*ret = NULL;
 	if (p->perf_cgroups && p->perf_cgroups != (has ? 1 : -1))
@@ -668,7 +829,7 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	size_t n = 0, i = 0;
 	uint64_t t_ns = 0, run;
 	int cpu = -1, socket = -1, die = -1, core = -1, r;
-	bool timed = false;
+	bool timed = false, times;
 	struct pm_replay_val v = { 0 };
 	char *value, *unit, *event, *joined;
 	const char *cgroup;
@@ -681,7 +842,7 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 		timed = true;
 		i++;
 	}
-	if (i < n && !strcmp(f[i], "summary"))
+	if (i < n && f[i][0] == 's' && !strcmp(f[i], "summary"))
 		return 0; /* --summary repeats the totals of the intervals */
 	r = csv_where(p, f, n, &i, &cpu, &socket, &die, &core);
 	if (r < 0)
@@ -697,13 +858,14 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	if (!event)
 		return -ENOMEM;
 	/* then [cgroup] [variance%] run-time percent [metric value, unit] */
-	r = csv_cgroup(p, f, n, &i, &cgroup);
+	r = csv_cgroup(p, f, n, &i, &cgroup, &run, &pct, &times);
 	if (r < 0) {
 		free(joined);
 		return r;
 	}
-	while (i + 1 < n && !(pm_parse_u64_str(f[i], 10, &run) == 0 &&
-			      pm_parse_double(f[i + 1], strlen(f[i + 1]), &pct) == 0))
+	while (!times && i + 1 < n &&
+	       !(pm_parse_u64_str(f[i], 10, &run) == 0 &&
+		 pm_parse_double(f[i + 1], strlen(f[i + 1]), &pct) == 0))
 		i++;
 	if (i + 1 >= n) {
 		r = fail(p, "perf stat -x, prints VALUE,UNIT,EVENT,RUN_TIME,PERCENT,...",
@@ -713,7 +875,8 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 		free(joined);
 		return r;
 	}
-	if (!strcmp(value, "<not counted>") || !strcmp(value, "<not supported>") || !value[0]) {
+	if (!value[0] || (value[0] == '<' &&
+			  (!strcmp(value, "<not counted>") || !strcmp(value, "<not supported>")))) {
 		v.not_counted = true;
 	} else if (!parse_count(value, &v.value)) {
 		r = fail(p, NULL, "expected a count or <not counted>, not '%s'", value);
@@ -726,7 +889,7 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 		free(joined);
 		return r;
 	}
-	if (!strcmp(value, "<not supported>"))
+	if (value[0] == '<' && !strcmp(value, "<not supported>"))
 		v.have = 0; /* it never opened: nothing to say about it */
 	r = take(p, timed, t_ns, 0, event, NULL, cpu, socket, die, core, cgroup, unit, &v);
 	free(joined);
@@ -1250,7 +1413,7 @@ static char *json_flags(json_t *o)
 }
 
 /*
- * A line of pmumon's JSON Lines (stat -j, docs/output.md, schemas 1 to 3): its
+ * A line of pmumon's JSON Lines (stat -j, docs/output.md, schemas 1 to 4): its
  * fields spelled out as the CSV writes them, then read as a CSV row is, so
  * both formats mean the same. A record of a newer schema is refused.
  */
@@ -1450,8 +1613,8 @@ static bool input_changed(struct pm_replay_parser *p)
 {
 	struct stat st;
 
-	if (!p->in || p->spool || fstat(fileno(p->in), &st) < 0)
-		return false; /* a buffer, or a pipe whose copy is ours */
+	if (!p->in || !p->check_changes || fstat(fileno(p->in), &st) < 0)
+		return false; /* a buffer, or a pipe */
 	return st.st_size != p->seen.st_size || st.st_mtim.tv_sec != p->seen.st_mtim.tv_sec ||
 	       st.st_mtim.tv_nsec != p->seen.st_mtim.tv_nsec;
 }
@@ -1478,11 +1641,7 @@ static int refill(struct pm_replay_parser *p)
 		p->eof = got < room;
 		if (input_changed(p))
 			return fail(p, "import it again once nothing writes to it",
-				    "the file changed since it was first read");
-		if (p->spool && got && fwrite(p->buf + p->end, 1, got, p->spool) != got)
-			return fail(p, "give a file, or make room in /tmp",
-				    "keeping a copy of the input (a pipe) to read it again failed: %s",
-				    strerror(errno ? errno : EIO));
+				    "the file changed while it was read");
 	}
 	p->end += got;
 	return 0;
@@ -1522,28 +1681,6 @@ static int next_line(struct pm_replay_parser *p, char **ret, size_t *ret_n)
 	}
 }
 
-/* Back to the first line, for the pass that plays it: 0 or -errno (said). */
-static int input_rewind(struct pm_replay_parser *p)
-{
-	if (p->spool) {
-		/* what the first pass read of a pipe is all there is: read the copy */
-		fclose(p->in);
-		p->in = p->spool;
-		p->spool = NULL;
-		p->start = 0;
-		if (fflush(p->in) != 0 || fstat(fileno(p->in), &p->seen) < 0)
-			return fail(p, "give a file, or make room in /tmp",
-				    "keeping a copy of the input (a pipe) to read it again failed: %s",
-				    strerror(errno));
-	}
-	if (p->in && fseeko(p->in, p->start, SEEK_SET) < 0)
-		return fail(p, NULL, "cannot read it again: %s", strerror(errno));
-	p->mem_pos = p->pos = p->end = 0;
-	p->eof = false;
-	p->line = 0;
-	return 0;
-}
-
 /*
  * "# started on" after the first run's rows: a file written run after run
  * (perf's, and pmumon's output appended to a file). Another run's counts
@@ -1560,8 +1697,7 @@ static int second_run(struct pm_replay_parser *p)
 			   "more of the first's");
 }
 
-/* Lines until the end (the first pass), or until one of the next sample (playing): 0 at the
- * end, 1 when the sample is complete, or -errno (said). */
+/* Lines until the end: 0, or -errno (said). */
 static int run(struct pm_replay_parser *p)
 {
 	char *line = NULL;
@@ -1653,6 +1789,14 @@ static int first_pass(struct pm_replay *rp)
 	rp->vals = calloc(rp->n_series ? rp->n_series : 1, sizeof(*rp->vals));
 	if (!rp->vals)
 		return -ENOMEM;
+	/* the input is done with: playing reads the spill */
+	if (p->in)
+		fclose(p->in);
+	p->in = NULL;
+	free(p->mem);
+	p->mem = NULL;
+	free(p->buf);
+	p->buf = NULL;
 	p->d = &p->own; /* from here, errors are the playing's */
 	return pm_replay__rewind(rp);
 }
@@ -1673,21 +1817,10 @@ int pm_replay__read(int fd, const struct pm_replay_opts *opts, struct pm_replay 
 	}
 	if (r < 0 && (!p || !p->in))
 		close(fd);
-	if (r == 0) {
-		p->start = ftello(p->in);
-		if (p->start < 0 || fseeko(p->in, p->start, SEEK_SET) < 0) {
-			/* a pipe: the first pass keeps a copy to read again */
-			p->start = 0;
-			p->spool = tmpfile();
-			if (!p->spool)
-				r = fail(p, "give a file, or make /tmp writable",
-					 "cannot keep a copy of the input (a pipe) to read it again: "
-					 "%s",
-					 strerror(errno));
-		}
-	}
-	if (r == 0 && !p->spool && fstat(fileno(p->in), &p->seen) < 0)
+	if (r == 0 && fstat(fileno(p->in), &p->seen) < 0)
 		r = -errno;
+	if (r == 0)
+		p->check_changes = S_ISREG(p->seen.st_mode);
 	if (r == 0)
 		r = first_pass(rp);
 	if (r < 0) {
@@ -1728,15 +1861,14 @@ int pm_replay__rewind(struct pm_replay *rp)
 {
 	struct pm_replay_parser *p = rp->parser;
 
-	for (size_t i = 0; i < rp->n_series; i++)
-		rp->series[i].last_sample = SIZE_MAX; /* playing marks them again */
+	int r = pm_spill__rewind(&p->spill);
+
 	p->playing = true;
 	p->played = 0;
 	p->pending = false;
-	p->hint = 0;
-	p->saw_interval_rows = false;
-	p->header_done = false;
-	return input_rewind(p);
+	if (r < 0)
+		return fail(p, NULL, "reading back what was read failed: %s", strerror(-r));
+	return 0;
 }
 
 int pm_replay__next_sample(struct pm_replay *rp)
@@ -1753,12 +1885,24 @@ int pm_replay__next_sample(struct pm_replay *rp)
 		play_value(p, p->ahead.t_ns, p->ahead.wall_ns, p->ahead.series, &p->ahead.v);
 		rp->cur.line = p->ahead.line;
 	}
-	r = run(p);
+	for (;;) {
+		struct pm_replay_val v;
+		size_t series = 0;
+
+		r = spill_next(p, &p->spill_sample, &series, &v);
+		if (r == SPILL_SAMPLE) {
+			p->line = p->spill_sample.line;
+			continue;
+		}
+		if (r != SPILL_VALUE)
+			break;
+		if (play_value(p, p->spill_sample.t_ns, p->spill_sample.wall_ns, series, &v) == 1)
+			break; /* the first value of the next sample is kept for the next call */
+	}
 	if (r < 0)
 		return r;
 	if (!p->in_sample)
-		return fail(p, "import it again once nothing writes to it",
-			    "the file changed since it was first read: it ends early");
+		return fail(p, NULL, "what was read came back short");
 	if (p->played++ == 0 && rp->first_t_given)
 		rp->cur.t_ns = rp->first.t_ns;
 	return 0;
@@ -1779,8 +1923,7 @@ void pm_replay__free(struct pm_replay *rp)
 	if (p) {
 		if (p->in)
 			fclose(p->in);
-		if (p->spool)
-			fclose(p->spool);
+		pm_spill__done(&p->spill);
 		free(p->mem);
 		free(p->buf);
 		free(p);

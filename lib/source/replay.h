@@ -6,10 +6,10 @@
  *
  * A recording is a matrix: series (one event on one PMU instance, CPU or
  * aggregate, as the file names it) by samples (intervals, or one total).
- * It is never held whole: a first pass over the file checks every line and
- * learns the series and how many samples there are; playing it back reads
- * the file again, one sample at a time, so memory does not grow with the
- * file (docs/import.md, "Limits").
+ * It is never held whole: one pass over the file checks every line, learns
+ * the series and how many samples there are, and keeps each value, parsed,
+ * in a spill (replay-spill.h); playing it back reads the spill, one sample
+ * at a time, so memory does not grow with the file (docs/import.md).
  * The context of an import is the recording's machine: its PMUs are the
  * ones the file names plus the families of the packs that match, its CPUs
  * the ones the file names, and its clock the file's timestamps.
@@ -105,7 +105,7 @@ struct pm_replay {
 /* replay-parse.c: play the recording from its first sample again. 0 or -errno. */
 int pm_replay__rewind(struct pm_replay *rp);
 /* The next sample into rp->cur and rp->vals (have == 0: absent from it). 0, -ENODATA
- * after the last, or -errno: the file changed or failed since the first pass (said in
+ * after the last, or -errno: reading the spill back failed (said in
  * pm_replay__play_error). */
 int pm_replay__next_sample(struct pm_replay *rp);
 const struct pm_diag *pm_replay__play_error(const struct pm_replay *rp);

@@ -32,8 +32,36 @@ void pm_rotation__done(struct pm_rotation *r)
 	if (!r)
 		return;
 	free(r->ctr);
+	free(r->seen);
 	r->ctr = NULL;
+	r->seen = NULL;
+	r->counters = NULL;
 	r->n_ctr = r->cap_ctr = 0;
+}
+
+int pm_rotation__track(struct pm_rotation *r, struct pm_counter *c, const struct pm_reading *acc,
+		       uint64_t now)
+{
+	struct pm_reading *seen = calloc(r->n_ctr + 1, sizeof(*seen));
+
+	if (!seen)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n_ctr; i++) {
+		struct pm_counter *k = &c[r->ctr[i]];
+
+		pm_track__free(k->track); /* a second enable starts afresh */
+		k->track = pm_track__new(PM_TRACK_PHASED, now);
+		if (!k->track) {
+			free(seen);
+			return -ENOMEM;
+		}
+		if (acc)
+			seen[i] = acc[r->ctr[i]];
+	}
+	free(r->seen);
+	r->seen = seen;
+	r->counters = c;
+	return 0;
 }
 
 void pm_rotation__start(struct pm_rotation *r, uint64_t now)
@@ -138,7 +166,16 @@ void pm_rotation__account(struct pm_rotation *r, struct pm_reading *acc, uint64_
 {
 	uint64_t dt = pm_rotation__elapsed(r, now);
 
-	for (size_t i = 0; i < r->n_ctr; i++)
-		acc[r->ctr[i]].ena += dt;
+	for (size_t i = 0; i < r->n_ctr; i++) {
+		struct pm_reading *a = &acc[r->ctr[i]];
+		struct pm_track *t = r->counters ? r->counters[r->ctr[i]].track : NULL;
+
+		a->ena += dt;
+		if (t) { /* what it counted in this stretch, on the hardware or off */
+			pm_track__phase(t, r->t_last, now, a->val - r->seen[i].val,
+					a->run - r->seen[i].run);
+			r->seen[i] = *a;
+		}
+	}
 	r->t_last = now;
 }

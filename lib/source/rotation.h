@@ -69,6 +69,10 @@ struct pm_rotation {
 	uint64_t idle_ns;  /* not rotating: a poll this long after the last; UINT64_MAX never */
 	unsigned width;	   /* counter bits: wrap polls below PM_WRAP_WIDTH; 0: none */
 	struct pm_wrap_poll wrap; /* the fastest rate any counter of the block was seen at */
+	/* tracking (pm_rotation__track): the session's counters, and each rotation
+	 * counter's reading at the last account; NULL: not tracked */
+	struct pm_counter *counters;
+	struct pm_reading *seen;
 };
 
 /* Counter (a session counter) joins the end of the rotation. 0 or -ENOMEM. */
@@ -78,6 +82,14 @@ void pm_rotation__done(struct pm_rotation *r);
 
 /* Counting starts at now, with the first window. */
 void pm_rotation__start(struct pm_rotation *r, uint64_t now);
+/*
+ * From now on, every account feeds each of its counters' track what it
+ * counted in the stretch (source/estimate.h): a new phased track for each
+ * (c: the session's counters, acc as pm_rotation__account takes it, now
+ * the start). Called at enable, after pm_rotation__start. 0 or -ENOMEM.
+ */
+int pm_rotation__track(struct pm_rotation *r, struct pm_counter *c, const struct pm_reading *acc,
+		       uint64_t now);
 
 /* More counters than free slots, and at least one free slot? */
 bool pm_rotation__rotates(const struct pm_rotation *r);

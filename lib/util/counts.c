@@ -63,3 +63,18 @@ const char *pm_row_flag_name(unsigned flag)
 		return NULL;
 	}
 }
+
+/* The bounds' names, as every output spells them. */
+const char *pm_row_bound_name(unsigned bound)
+{
+	static const char *const names[] = {
+		[PM_BOUND_EXACT] = "exact",
+		[PM_BOUND_MEASURED] = "measured",
+		[PM_BOUND_MISSING] = "counts_missing",
+		[PM_BOUND_FEW] = "few_samples",
+		[PM_BOUND_UNMEASURED] = "unmeasured",
+		[PM_BOUND_NO_VALUE] = "no_value",
+	};
+
+	return bound < sizeof(names) / sizeof(names[0]) ? names[bound] : NULL;
+}

@@ -42,6 +42,29 @@ int pm_parse_u64(const char *s, size_t len, int base, uint64_t *ret)
 	}
 	if (base != 8 && base != 10 && base != 16)
 		return -EINVAL;
+	if (base == 10 && len - i <= 19) { /* below 10^19: cannot overflow */
+		for (; i < len; i++) {
+			uint64_t d = (uint64_t)(unsigned char)s[i] - '0';
+
+			if (d > 9)
+				return -EINVAL;
+			v = v * 10 + d;
+		}
+		*ret = v;
+		return 0;
+	}
+	if (base == 10) { /* most numbers: one compare per digit, no table */
+		for (; i < len; i++) {
+			uint64_t d = (uint64_t)(unsigned char)s[i] - '0';
+
+			if (d > 9)
+				return -EINVAL;
+			if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
+				return -ERANGE;
+		}
+		*ret = v;
+		return 0;
+	}
 	for (; i < len; i++) {
 		int d = digit_value(s[i]);
 
@@ -75,9 +98,10 @@ int pm_parse_int_str(const char *s, int *ret)
 	return 0;
 }
 
+/* ASCII digits only, whatever the locale (and without its table, per character) */
 static size_t digits(const char *s, size_t len, size_t i)
 {
-	while (i < len && isdigit((unsigned char)s[i]))
+	while (i < len && s[i] >= '0' && s[i] <= '9')
 		i++;
 	return i;
 }
@@ -171,6 +195,11 @@ int pm_parse_double(const char *s, size_t len, double *ret)
 		return -ERANGE;
 	*ret = v;
 	return 0;
+}
+
+int pm_parse_double_str(const char *s, double *ret)
+{
+	return s ? pm_parse_double(s, strlen(s), ret) : -EINVAL;
 }
 
 void pm_wait_sigmask(sigset_t *ret)
@@ -304,11 +333,22 @@ size_t pm_u64_digits(uint64_t v, unsigned base, char *buf)
 	char tmp[PM_U64_DIGITS];
 	size_t n = 0;
 
-	if (base == 10) { /* every value written: a constant divisor, no div instruction */
-		do {
-			tmp[n++] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
+	if (base == 10) { /* every value written: two digits per constant division */
+		static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+					    "25262728293031323334353637383940414243444546474849"
+					    "50515253545556575859606162636465666768697071727374"
+					    "75767778798081828384858687888990919293949596979899";
+
+		while (v >= 100) {
+			unsigned r = (unsigned)(v % 100);
+
+			v /= 100;
+			tmp[n++] = pairs[2 * r + 1];
+			tmp[n++] = pairs[2 * r];
+		}
+		tmp[n++] = (char)('0' + v % 10);
+		if (v >= 10)
+			tmp[n++] = (char)('0' + v / 10);
 	} else {
 		do {
 			tmp[n++] = "0123456789abcdef"[v % base];

@@ -29,6 +29,8 @@ int pm_parse_int_str(const char *s, int *ret);
  * only a minus: "--5", "+5", "-+5" are not numbers.
  */
 int pm_parse_double(const char *s, size_t len, double *ret);
+/* As above for a NUL-terminated string (NULL: -EINVAL). */
+int pm_parse_double_str(const char *s, double *ret);
 
 /* Drop trailing whitespace (sysfs values end in "\n"); returns the new length. */
 size_t pm_rtrim(char *s);
@@ -46,6 +48,8 @@ void pm_wait_sigmask(sigset_t *ret);
  * `elsz`, doubling. Return: 0 or -ENOMEM (the array is untouched then).
  */
 int pm_grow(void **arr, size_t *cap, size_t need, size_t elsz);
+/* pm_grow with the element size taken from the array: PM_GROW(l->items, l->cap, l->n + 1). */
+#define PM_GROW(arr, cap, need) pm_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 /* A growable NUL-terminated string. Zero-initialise before use. */
 struct pm_strbuf {

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amdzen2.h"
+#include "amdzen2-msr.h"
 #include "counter.h"
 #include "util/util.h"
 #include "vfs.h"
@@ -217,25 +217,28 @@ static const struct sim_file_ops msr_ops = {
 	.open = msr_open,
 };
 
-int amdzen2_msr_build(struct amd *a, const char *mode, bool root)
+int amdzen2_msr_build(struct amd *a, const char *mode, bool root, struct amd_msr **ret_msr)
 {
 	struct amd_msr *m;
 	int r = 0;
 
-	if (!strcmp(mode, "none"))
+	if (!strcmp(mode, "none")) {
+		*ret_msr = NULL;
 		return 0; /* no msr driver: no /dev/cpu/N/msr */
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
-	a->msr = m;
 	m->a = a;
 	m->can_open = root;
 	m->rawio = strcmp(mode, "noperm") != 0;
 	m->writable = strcmp(mode, "locked") != 0;
 	m->n_cpus = a->sockets * AMD_CORES * 2;
 	m->cpu = calloc((size_t)m->n_cpus, sizeof(*m->cpu));
-	if (!m->cpu)
+	if (!m->cpu) {
+		free(m);
 		return -ENOMEM;
+	}
 	for (size_t s = 0; s < AMD_MAX_SOCKETS; s++)
 		for (size_t i = 0; i < DF_PAIRS; i++)
 			m->df[s][i].ctr.width = 48;
@@ -254,5 +257,12 @@ int amdzen2_msr_build(struct amd *a, const char *mode, bool root)
 		snprintf(path, sizeof(path), "dev/cpu/%d/msr", c);
 		r = sim_vfs__add_dynamic(pm_sim__vfs(a->sim), path, &msr_ops, d);
 	}
-	return r;
+	if (r < 0) {
+		/* the devices added stay in the tree until the machine that failed to
+		 * build goes, unread */
+		amdzen2_msr_free(m);
+		return r;
+	}
+	*ret_msr = m;
+	return 0;
 }

@@ -32,7 +32,8 @@
  * kernel's and devices', raises none; writes raise none), shared evenly by
  * the CPUs each cgroup runs on; a quarter of them are L2 prefetches (0x72),
  * the rest demand fills (0x43), local when the channel is on the CPU's
- * socket (Rome: one IO die per socket), remote otherwise.
+ * socket (Rome: one IO die per socket), remote otherwise
+ * (amdzen2_cgroup_proxy in amdzen2-model.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,85 +41,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amdzen2.h"
+#include "amdzen2-model.h"
+#include "amdzen2-msr.h"
 #include "util/util.h"
 
 #define CORES AMD_CORES
 #define CCX_PER_SOCKET AMD_CCX_PER_SOCKET
 #define CORES_PER_CCX AMD_CORES_PER_CCX
-#define MAX_SOCKETS AMD_MAX_SOCKETS
-#define MAX_CPUS (MAX_SOCKETS * CORES * 2)
-
-enum {
-	Q_DRAM_READ,
-	Q_DRAM_WRITE,
-	Q_REMOTE_OUT,
-	Q_L3_ACCESS,
-	Q_L3_HIT,
-	Q_CYCLES,
-	Q_MPERF,
-	Q_TSC,
-	Q_INSTR,
-	Q_OPS,
-	Q_FLOPS,
-	Q_L2_ACCESS,
-	Q_L2_HIT,
-	Q_L2_PF,
-	Q_L2_PF_HIT,
-};
-
-static const struct sim_quantity quantities[] = {
-	[Q_DRAM_READ] = { "dram.read", "B/s", MAX_SOCKETS * 8, 6e9,
-			  "DRAM read bytes per second per channel (socket * 8 + channel)" },
-	[Q_DRAM_WRITE] = { "dram.write", "B/s", MAX_SOCKETS * 8, 3e9,
-			   "DRAM write bytes per second per channel" },
-	[Q_REMOTE_OUT] = { "remote.out", "B/s", MAX_SOCKETS * 4, 1e9,
-			   "outbound bytes per second per remote link (socket * 4 + link)" },
-	[Q_L3_ACCESS] = { "l3.access", "1/s", MAX_SOCKETS *CCX_PER_SOCKET, 2e8,
-			  "L3 accesses per second per CCX (socket * 16 + ccx)" },
-	[Q_L3_HIT] = { "l3.hit_ratio", "ratio", MAX_SOCKETS *CCX_PER_SOCKET, 0.8,
-		       "share of L3 accesses that hit, per CCX" },
-	[Q_CYCLES] = { "core.cycles", "Hz", MAX_CPUS, 1.6e9,
-		       "unhalted core cycles per second per CPU (APERF, cycles)" },
-	[Q_MPERF] = { "core.mperf", "Hz", MAX_CPUS, 1.2e9,
-		      "unhalted cycles at the P0 frequency per second per CPU (MPERF)" },
-	[Q_TSC] = { "core.tsc", "Hz", 1, 2.25e9, "time-stamp counter frequency" },
-	[Q_INSTR] = { "core.instructions", "1/s", MAX_CPUS, 2.4e9,
-		      "retired instructions per second per CPU" },
-	[Q_OPS] = { "core.macro_ops", "1/s", MAX_CPUS, 2.6e9,
-		    "retired macro-ops per second per CPU" },
-	[Q_FLOPS] = { "core.flops", "1/s", MAX_CPUS, 4e8,
-		      "retired SSE/AVX floating-point operations per second per CPU" },
-	[Q_L2_ACCESS] = { "l2.access", "1/s", MAX_CPUS, 5e7,
-			  "demand L2 accesses per second per CPU" },
-	[Q_L2_HIT] = { "l2.hit_ratio", "ratio", MAX_CPUS, 0.7,
-		       "share of demand L2 accesses that hit" },
-	[Q_L2_PF] = { "l2.prefetch", "1/s", MAX_CPUS, 2e7, "L2 prefetches per second per CPU" },
-	[Q_L2_PF_HIT] = { "l2.prefetch_hit_ratio", "ratio", MAX_CPUS, 0.5,
-			  "share of L2 prefetches that hit the L2 (the misses split evenly "
-			  "between L3 hits and L3 misses)" },
-};
 
 /* perf types are dynamic; these are illustrative (the cpu PMU is PERF_TYPE_RAW) */
 enum { TYPE_CPU = 4, TYPE_MSR = 10, TYPE_DF = 12, TYPE_L3 = 13 };
 
 /* ---- topology ---------------------------------------------------------------------- */
-
-/* CPU numbers: socket s core c is CPU s*64+c; its SMT sibling is +64*sockets. */
-int amd_socket_of(const struct amd *a, int cpu)
-{
-	return (cpu % (a->sockets * CORES)) / CORES;
-}
-
-static int core_of(const struct amd *a, int cpu)
-{
-	return cpu % CORES;
-}
-
-int amd_ccx_of(const struct amd *a, int cpu)
-{
-	return amd_socket_of(a, cpu) * CCX_PER_SOCKET + core_of(a, cpu) / CORES_PER_CCX;
-}
 
 static void where(int cpu, int *pkg, int *die, int *core, void *ud)
 {
@@ -126,185 +60,7 @@ static void where(int cpu, int *pkg, int *die, int *core, void *ud)
 
 	*pkg = amd_socket_of(a, cpu);
 	*die = 0;
-	*core = core_of(a, cpu);
-}
-
-/* ---- truth ------------------------------------------------------------------------- */
-
-static uint64_t integral(const struct amd *a, int q, int inst, uint64_t t, double factor)
-{
-	return sim_count(sim_scenario__integral(sim_scn(a->sim), q, inst, t), factor);
-}
-
-static uint64_t background(const struct amd *a, uint64_t what, uint64_t where_, uint64_t t)
-{
-	double rate = sim_scenario__background(sim_scn(a->sim), what, where_, 1e3, 1e6);
-
-	return sim_count((double)t / 1e9, rate);
-}
-
-/* DF event code (14 bits) from a config or DF_PERF_CTL value: kernel-facts §3.5, §3.6. */
-static unsigned df_event(uint64_t config)
-{
-	return (unsigned)((config & 0xff) | ((config >> 24) & 0xf00) | ((config >> 47) & 0x3000));
-}
-
-uint64_t amdzen2_df_truth(const struct amd *a, int socket, uint64_t config, uint64_t t)
-{
-	unsigned ev = df_event(config), umask = (unsigned)(config >> 8) & 0xff;
-	static const unsigned remote[] = { 0x7c7, 0x807, 0x847, 0x887 };
-	const struct sim_scenario *s = sim_scn(a->sim);
-
-	/* dram_channel_data_controller_N: 0x07 + N << 6, umask 0x38, 64 B each */
-	if ((ev & 0x3f) == 0x07 && (ev >> 6) < 8 && umask == 0x38) {
-		int ch = socket * 8 + (int)(ev >> 6);
-
-		return sim_count(sim_scenario__integral(s, Q_DRAM_READ, ch, t) +
-					 sim_scenario__integral(s, Q_DRAM_WRITE, ch, t),
-				 1.0 / 64);
-	}
-	/* remote_outbound_data_controller_N, umask 0x02, 32 B beats */
-	for (int l = 0; l < 4; l++)
-		if (ev == remote[l] && umask == 0x02)
-			return integral(a, Q_REMOTE_OUT, socket * 4 + l, t, 1.0 / 32);
-	return background(a, config & 0x300000000ffffull, 0xdf00u + (unsigned)socket, t);
-}
-
-/* L3 (F17h layout): event 7:0, umask 15:8, slicemask 51:48, threadmask 63:56. */
-uint64_t amdzen2_l3_truth(const struct amd *a, int ccx, uint64_t config, uint64_t t)
-{
-	unsigned ev = config & 0xff, umask = (config >> 8) & 0xff;
-	unsigned slices = (config >> 48) & 0xf, threads = (config >> 56) & 0xff;
-	const struct sim_scenario *s = sim_scn(a->sim);
-	double share, acc;
-
-	/* §3.3: the kernel selects all slices and threads when the mask is 0 */
-	if (!slices)
-		slices = 0xf;
-	if (!threads)
-		threads = 0xff;
-	share = __builtin_popcount(slices) / 4.0 * __builtin_popcount(threads) / 8.0;
-	if (ev != 0x04 || (umask != 0xff && umask != 0x01))
-		return background(a, config & 0xffff, 0x1300u + (unsigned)ccx, t);
-	acc = sim_scenario__integral(s, Q_L3_ACCESS, ccx, t);
-	if (umask == 0xff) /* l3_accesses (§3.5) */
-		return sim_count(acc, share);
-	/* l3_misses: accesses that did not hit */
-	return sim_count(acc - sim_scenario__integral2(s, Q_L3_ACCESS, ccx, Q_L3_HIT, ccx, t),
-			 share);
-}
-
-#define PREFETCH_SHARE 0.25 /* model choice: the share of a cgroup's DRAM reads prefetched */
-
-/* Scenario cgroup c's proxies on cpu: 0x43's umask 0x08 (local DRAM) and 0x40 (remote), or
- * 0x72 (ev); -ENOENT for any other event. */
-static int cgroup_proxy(const struct amd *a, int cpu, size_t c, unsigned ev, unsigned umask,
-			uint64_t t, uint64_t *ret)
-{
-	const struct sim_scenario *s = sim_scn(a->sim);
-	double lcl = 0, rmt = 0, v;
-	int n_cpus, socket;
-
-	if (ev != 0x43 && ev != 0x72)
-		return -ENOENT;
-	if (cpu < 0 || !sim_cgroup_cpu(a->sim, c, cpu, &n_cpus)) {
-		*ret = 0;
-		return 0;
-	}
-	socket = amd_socket_of(a, cpu);
-	for (int ch = 0; ch < a->sockets * 8; ch++) {
-		double rd = sim_scenario__cgroup_integral(s, c, Q_DRAM_READ, ch, t, true);
-
-		*(ch / 8 == socket ? &lcl : &rmt) += rd;
-	}
-	if (ev == 0x72)
-		v = (lcl + rmt) * PREFETCH_SHARE;
-	else
-		v = ((umask & 0x08 ? lcl : 0) + (umask & 0x40 ? rmt : 0)) * (1 - PREFETCH_SHARE);
-	*ret = sim_count(v, 1.0 / 64 / n_cpus);
-	return 0;
-}
-
-/* Every scenario cgroup's proxies on cpu: what its tasks add to the CPU-wide count. */
-static uint64_t cgroups_proxy(const struct amd *a, int cpu, unsigned ev, unsigned umask, uint64_t t)
-{
-	uint64_t v = 0, part;
-
-	for (size_t c = 0; c < sim_scenario__cgroup_count(sim_scn(a->sim)); c++)
-		if (cgroup_proxy(a, cpu, c, ev, umask, t, &part) == 0)
-			v += part;
-	return v;
-}
-
-/* Core events of seed 004's metrics; codes from docs/facts-sim-platforms.md §2. */
-static uint64_t core_truth(const struct amd *a, int cpu, uint64_t config, uint64_t t)
-{
-	unsigned ev = (unsigned)((config & 0xff) | ((config >> 24) & 0xf00));
-	unsigned umask = (config >> 8) & 0xff;
-	const struct sim_scenario *s = sim_scn(a->sim);
-	double acc, hit;
-
-	switch (ev) {
-	case 0x76: /* ls_not_halted_cyc */
-		return integral(a, Q_CYCLES, cpu, t, 1);
-	case 0xc0: /* ex_ret_instr */
-		return integral(a, Q_INSTR, cpu, t, 1);
-	case 0xc1: /* ex_ret_cops (perf's amdzen2 name; the seed's "Macro-ops Retired") */
-		return integral(a, Q_OPS, cpu, t, 1);
-	case 0x03: /* fp_ret_sse_avx_ops.all (umask 0xff): the merged pair's count */
-		if (umask == 0xff)
-			return integral(a, Q_FLOPS, cpu, t, 1);
-		break;
-	case 0x60: /* l2_request_g1: demand accesses (umask 0xf9) */
-		if (umask == 0xf9)
-			return integral(a, Q_L2_ACCESS, cpu, t, 1);
-		break;
-	case 0x64: /* l2_cache_req_stat: misses (0x09), hits (0xf6) */
-		acc = sim_scenario__integral(s, Q_L2_ACCESS, cpu, t);
-		hit = sim_scenario__integral2(s, Q_L2_ACCESS, cpu, Q_L2_HIT, cpu, t);
-		if (umask == 0xf6)
-			return sim_count(hit, 1);
-		if (umask == 0x09)
-			return sim_count(acc, 1) - sim_count(hit, 1);
-		break;
-	case 0x70: /* l2_pf_hit_l2 */
-	case 0x71: /* l2_pf_miss_l2_hit_l3 */
-	case 0x72: /* l2_pf_miss_l2_l3 */
-		/* perf's JSON uses umask 0xff, seed 004 and libpfm4's "ANY" 0x1f
-		 * (facts-sim-platforms §2.4): both count every prefetch here */
-		if (umask != 0x1f && umask != 0xff)
-			break;
-		acc = sim_scenario__integral(s, Q_L2_PF, cpu, t);
-		hit = sim_scenario__integral2(s, Q_L2_PF, cpu, Q_L2_PF_HIT, cpu, t);
-		if (ev == 0x70)
-			return sim_count(hit, 1);
-		/* the misses, split so that 0x71 + 0x72 == misses exactly */
-		if (ev == 0x71)
-			return sim_count(acc - hit, 0.5);
-		/* 0x72: the misses' half, and the cgroups' prefetches from DRAM */
-		return sim_count(acc - hit, 1) - sim_count(acc - hit, 0.5) +
-		       cgroups_proxy(a, cpu, 0x72, umask, t);
-	case 0x43: /* ls_refills_from_sys: the cgroups' DRAM fills; other sources seeded */
-		return cgroups_proxy(a, cpu, 0x43, umask, t) +
-		       (umask & ~0x48u ? background(a, config & 0xf0000ffffull, (uint64_t)cpu, t) :
-					 0);
-	default:
-		break;
-	}
-	return background(a, config & 0xf0000ffffull, (uint64_t)cpu, t);
-}
-
-uint64_t amdzen2_core_truth(const struct amd *a, int cpu, int what, uint64_t t)
-{
-	/* what: 0 TSC, 1 APERF, 2 MPERF (the msr PMU's configs, kernel-facts §4) */
-	switch (what) {
-	case 0:
-		return integral(a, Q_TSC, 0, t, 1);
-	case 1:
-		return integral(a, Q_CYCLES, cpu, t, 1);
-	default:
-		return integral(a, Q_MPERF, cpu, t, 1);
-	}
+	*core = amd_core_of(a, cpu);
 }
 
 /* ---- perf models -------------------------------------------------------------------- */
@@ -320,8 +76,8 @@ static int cpu_count(void *data, const struct perf_event_attr *attr, int cpu, ui
 {
 	const struct amd *a = data;
 
-	*ret = task_share(core_truth(a, cpu < 0 ? 0 : cpu, attr->config,
-				     sim_scn_time(a->sim, t_ns)),
+	*ret = task_share(amdzen2_cpu_truth(a, cpu < 0 ? 0 : cpu, attr->config,
+					    sim_scn_time(a->sim, t_ns)),
 			  cpu);
 	return 0;
 }
@@ -334,8 +90,8 @@ static int cpu_count_cgroup(void *data, const struct perf_event_attr *attr, int 
 	uint64_t config = attr->config;
 	unsigned ev = (unsigned)((config & 0xff) | ((config >> 24) & 0xf00));
 
-	return cgroup_proxy(a, cpu, c, ev, (unsigned)(config >> 8) & 0xff,
-			    sim_scn_time(a->sim, t_ns), ret);
+	return amdzen2_cgroup_proxy(a, cpu, c, ev, (unsigned)(config >> 8) & 0xff,
+				    sim_scn_time(a->sim, t_ns), ret);
 }
 
 /*
@@ -408,17 +164,23 @@ static int l3_domain(void *data, int cpu)
 {
 	const struct amd *a = data;
 
-	return amd_socket_of(a, cpu) * CORES + core_of(a, cpu) / CORES_PER_CCX * CORES_PER_CCX;
+	return amd_socket_of(a, cpu) * CORES + amd_core_of(a, cpu) / CORES_PER_CCX * CORES_PER_CCX;
 }
 
 /* ---- the machine --------------------------------------------------------------------- */
 
+/* The machine: the model its views share, and its MSR devices (NULL: no msr driver). */
+struct machine {
+	struct amd a; /* first: the perf models' data */
+	struct amd_msr *msr;
+};
+
 static void amd_free(void *data)
 {
-	struct amd *a = data;
+	struct machine *m = data;
 
-	amdzen2_msr_free(a->msr);
-	free(a);
+	amdzen2_msr_free(m->msr);
+	free(m);
 }
 
 static int add_pmus(struct pm_sim *sim, struct amd *a)
@@ -522,7 +284,7 @@ static int add_caches(struct pm_sim *sim, const struct amd *a)
 
 	for (int c = 0; c < n_cpus && r == 0; c++) {
 		int core = c % threads, first = amd_socket_of(a, c) * CORES +
-						core_of(a, c) / CORES_PER_CCX * CORES_PER_CCX;
+						amd_core_of(a, c) / CORES_PER_CCX * CORES_PER_CCX;
 		char text[4][64];
 
 		for (int i = 0; i < 3; i++)
@@ -544,13 +306,14 @@ static int add_caches(struct pm_sim *sim, const struct amd *a)
 
 static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 {
-	struct amd *a = calloc(1, sizeof(*a));
+	struct machine *mach = calloc(1, sizeof(*mach));
+	struct amd *a = mach ? &mach->a : NULL;
 	struct pm_strbuf info = { 0 };
 	const char *msr;
 	bool guest;
 	int r, n_cpus;
 
-	if (!a)
+	if (!mach)
 		return -ENOMEM;
 	a->sim = sim;
 	a->sockets = o->sockets;
@@ -562,7 +325,7 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 								     o->msr;
 	a->uncore = !o->no_uncore && !guest;
 	a->core_pmu = strcmp(o->hypervisor, "kvm-nopmu") != 0;
-	sim_set_platform_data(sim, a, amd_free);
+	sim_set_platform_data(sim, mach, amd_free);
 	n_cpus = a->sockets * CORES * 2;
 	r = sim_topology(sim, n_cpus, where, a);
 	if (r == 0)
@@ -582,7 +345,7 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 	if (r == 0)
 		r = add_caches(sim, a);
 	if (r == 0)
-		r = amdzen2_msr_build(a, msr, o->root);
+		r = amdzen2_msr_build(a, msr, o->root, &mach->msr);
 	if (r == 0)
 		r = sim_kmod(sim, "amd_uncore", "kernel/arch/x86/events/amd/amd-uncore.ko",
 			     a->uncore	      ? SIM_KMOD_LOADED :
@@ -600,17 +363,17 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 
 static void state(void *data, FILE *f)
 {
-	const struct amd *a = data;
+	const struct machine *m = data;
 
-	if (a->msr)
-		amdzen2_msr_state(a->msr, f);
+	if (m->msr)
+		amdzen2_msr_state(m->msr, f);
 }
 
 const struct sim_platform sim_platform_amdzen2 = {
 	.name = "amdzen2",
 	.summary = "AMD EPYC 7742 (Zen 2): 1-2 sockets, amd_df, amd_l3, msr, /dev/cpu/N/msr",
-	.quantities = quantities,
-	.n_quantities = PM_ARRAY_SIZE(quantities),
+	.quantities = amdzen2_quantities,
+	.n_quantities = AMD_Q__N,
 	.scenario = "# built-in: steady traffic, channels and CCXs differ by up to 10%\n"
 		    "seed 1\n"
 		    "jitter 10%\n",

@@ -37,7 +37,8 @@ def rows(*args):
 
 class RoundTrip(unittest.TestCase):
     def same_csv(self, name, *args):
-        # the fixtures were written before the covered/instances (...cgroup) columns (and a
+        # the fixtures were written before the covered/instances (...cgroup, lo, hi, bound)
+        # columns (and a
         # simulated one with a '# SIMULATED' comment before its header, which the
         # writer no longer writes): what they have comes back unchanged, and the
         # new layout round-trips exactly
@@ -45,7 +46,7 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(fixture(name)) as f:
             old = ''.join(line for line in f if not line.startswith('#'))
-        cut = [line.rsplit(',', 6)[0] for line in r.stdout.splitlines()]
+        cut = [line.rsplit(',', 9)[0] for line in r.stdout.splitlines()]
         self.assertEqual('\n'.join(cut) + '\n', old)
         with tempfile.NamedTemporaryFile('w', suffix='.csv') as again:
             again.write(r.stdout)
@@ -512,7 +513,7 @@ class BadInput(unittest.TestCase):
                 '"running_ns":1000,"counted":true,"simulated":false}\n')
         for text, want in (
                 (good.replace('"schema":2', '"schema":9'),
-                 ':1: a record of schema 9: this pmumon reads schema 1 to 3'),
+                 ':1: a record of schema 9: this pmumon reads schema 1 to 4'),
                 (good.replace('"schema":2', '"schema":"2"'), ':1: expected "schema"'),
                 (good + '{"schema":2,"type":"interval"', ':2: not JSON'),
                 (good.replace('"raw":5', '"raw":-5'), ':1: expected raw to be a whole number'),
@@ -681,8 +682,9 @@ class CpuId(unittest.TestCase):
     def test_pmumon_csv_carries_the_cpuid(self):
         out = self.round_trip('-x,', '.csv')
         header, first = out.splitlines()[:2]
-        self.assertTrue(header.endswith(',sim_platform,cpuid,spread_pct,cgroup'))
-        self.assertTrue(first.endswith(',GenuineIntel-6-55-1,,'))  # no spread, no cgroup
+        self.assertTrue(header.endswith(',sim_platform,cpuid,spread_pct,cgroup,lo,hi,bound'))
+        # no spread, no cgroup; an exact count's interval is itself
+        self.assertRegex(first, r',GenuineIntel-6-55-1,,,([0-9.]+),\1,exact$')
 
     def test_pmumon_json_lines_carry_the_cpuid(self):
         out = self.round_trip('-j', '.json')
@@ -749,7 +751,9 @@ class CpuId(unittest.TestCase):
             r = run('import', '-v', '-x,', db)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn('the CPU id AuthenticAMD-23-31-0, as the recording says', r.stderr)
-            self.assertTrue(r.stdout.splitlines()[1].endswith(',AuthenticAMD-23-31-0,,'))
+            # the cpuid, no spread, no cgroup; then the interval of an exact count
+            self.assertRegex(r.stdout.splitlines()[1],
+                             r',AuthenticAMD-23-31-0,,,(\d+),\1,exact$')
 
 
 class PerfOptions(unittest.TestCase):

@@ -34,6 +34,9 @@ def place_of(device):
     return (addr >> 30) & 1, (addr >> 13) & 3, (addr >> 7) & 1
 
 
+DF8 = ['amd_df/event=0x%x,umask=0x38/' % (0x7 + 0x40 * i) for i in range(8)]
+
+
 class Record(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
@@ -68,8 +71,11 @@ class Record(unittest.TestCase):
                             '--interval-count', '4')
         self.assertEqual(r.returncode, 0, r.stderr)
         c = sqlite3.connect(db)
-        self.assertEqual(c.execute('PRAGMA user_version').fetchone()[0], 3)
+        self.assertEqual(c.execute('PRAGMA user_version').fetchone()[0], 4)
         self.assertEqual(c.execute('PRAGMA journal_mode').fetchone()[0], 'wal')
+        # nothing multiplexed: every value's interval is itself (docs/bounds.md)
+        self.assertEqual(c.execute('SELECT count(*) FROM value WHERE lo IS NOT value'
+                                   ' OR hi IS NOT value OR bound != 0').fetchone()[0], 0)
         self.assertEqual(c.execute('PRAGMA integrity_check').fetchone()[0], 'ok')
         run_row = c.execute('SELECT simulated, sim_platform, interval_ms, aggr, command'
                             ' FROM run').fetchone()
@@ -90,6 +96,28 @@ class Record(unittest.TestCase):
         for row in bw:
             self.assertTrue(abs(row[4] - 6400) <= 1e-6, row)
 
+    def test_intervals_are_kept(self):
+        # the msr source rotates 8 DF channels over 4 counters: every value estimated,
+        # kept with its 95 % interval, and the report's mean has the mean of the ends
+        r, db = self.record('amdzen2', '--source', 'msr', '-e', ','.join(DF8),
+                            '--interval-count', '3')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        c = sqlite3.connect(db)
+        vals = c.execute('SELECT value, lo, hi, bound FROM value').fetchall()
+        c.close()
+        self.assertEqual(len(vals), 24)
+        for value, lo, hi, bound in vals:
+            self.assertEqual(bound, 1)  # PM_BOUND_MEASURED
+            self.assertTrue(lo <= value <= hi and lo < hi, (value, lo, hi))
+        r = run('report', db, '-x,')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for line in r.stdout.splitlines()[1:]:
+            f = line.split(',')
+            self.assertEqual(f[-1], 'measured')
+            self.assertTrue(float(f[-4]) <= float(f[6]) <= float(f[-3]), f)
+        r = run('report', db)
+        self.assertRegex(r.stdout, r'multiplexed, mean \u00b1 [0-9.e-]+ %, widest \u00b1')
+
     def test_report_statistics_of_phases(self):
         r, db = self.record('yitian710:scenario=' + self.scn(PHASES), '--per-channel',
                             '-M', 'ddr_read_bandwidth.all', '--interval-count', '10')
@@ -98,7 +126,7 @@ class Record(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         lines = r.stdout.splitlines()
         self.assertEqual(lines[0], 'name,place,unit,intervals,counted,min,mean,p50,p95,max,'
-                                   'above_s,quality')
+                                   'above_s,quality,mean_lo,mean_hi,widest_pct,bound')
         self.assertEqual(len(lines), 9)
         for line in lines[1:]:
             f = line.split(',')
@@ -109,6 +137,8 @@ class Record(unittest.TestCase):
             for g, want in zip(got, [0, 3840, 0, 12800, 12800, 3]):
                 self.assertTrue(abs(g - want) <= 1e-6, (f, want))
             self.assertEqual(f[11], '')
+            # exact: the mean's interval is the mean, no interval is wider than 0
+            self.assertEqual(f[12:], [f[6], f[6], '0', 'exact'])
         # a window: the burst alone
         r = run('report', db, '-M', 'ddr_read_bandwidth.all', '--from', '3', '--to', '5',
                 '-x,')
@@ -291,7 +321,7 @@ class Record(unittest.TestCase):
         c.close()
         r, _ = self.record('yitian710', '--interval-count', '1')
         self.assertEqual(r.returncode, 1)
-        self.assertIn('schema version 7, newer than this pmumon\'s (3)', r.stderr)
+        self.assertIn('schema version 7, newer than this pmumon\'s (4)', r.stderr)
         r = run('report', db)
         self.assertEqual(r.returncode, 1)
         self.assertIn('schema version 7', r.stderr)
@@ -339,6 +369,8 @@ class Record(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         c = sqlite3.connect(old)
         c.execute('ALTER TABLE series DROP COLUMN cgroup')
+        for col in ('lo', 'hi', 'bound'):  # version 4's
+            c.execute('ALTER TABLE value DROP COLUMN ' + col)
         c.execute('PRAGMA user_version=2')
         c.commit()
         c.close()
@@ -350,7 +382,7 @@ class Record(unittest.TestCase):
                            '--interval-count', '1', db='old.db')
         self.assertEqual(r.returncode, 0, r.stderr)
         c = sqlite3.connect(old)
-        self.assertEqual(c.execute('PRAGMA user_version').fetchone()[0], 3)
+        self.assertEqual(c.execute('PRAGMA user_version').fetchone()[0], 4)
         self.assertEqual(c.execute('SELECT cgroup FROM series ORDER BY id').fetchall(),
                          [(None,), ('user.slice',)])
         c.close()

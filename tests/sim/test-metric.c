@@ -673,6 +673,51 @@ static void test_tool_duration_is_the_reports(void **state)
 	th_stop(&r);
 }
 
+/*
+ * A metric row's quality is its worst input's (pmumon.h: the smallest
+ * running/enabled of the inputs): DF channel 0, rotating with the other 7
+ * over 4 counters, beside the L3's accesses, which run all the time.
+ */
+static void test_metric_worst_input_share(void **state)
+{
+	static const char m[] = "[{\"MetricName\": \"lab_mix\", "
+				"\"MetricExpr\": \"dram_channel_data_controller_0 + l3_accesses\"}]";
+	struct pm_sim *sim = th_sim_platform("amdzen2");
+	const struct pm_row *df, *l3, *mix;
+	const struct pm_report *rep;
+	struct th_run r;
+
+	(void)state;
+	start_lab(&r, sim, m,
+		  "amd_df/dram_channel_data_controller_1/,amd_df/dram_channel_data_controller_2/,"
+		  "amd_df/dram_channel_data_controller_3/,amd_df/dram_channel_data_controller_4/,"
+		  "amd_df/dram_channel_data_controller_5/,amd_df/dram_channel_data_controller_6/,"
+		  "amd_df/dram_channel_data_controller_7/",
+		  "lab_mix", 0);
+	pm_sim__advance(sim, 1000000000ull);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	mix = metric_row(rep, "lab_mix", 0);
+	df = l3 = NULL;
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		if (rep->rows[i].flags & PM_ROW_METRIC)
+			continue;
+		if (strstr(rep->rows[i].event, "dram_channel_data_controller_0"))
+			df = &rep->rows[i];
+		else if (strstr(rep->rows[i].event, "l3_accesses"))
+			l3 = &rep->rows[i];
+	}
+	assert_non_null(df);
+	assert_non_null(l3);
+	th_assert_near(l3->running, 1, 0);
+	th_assert_near(df->running, 0.5, 0.01);
+	assert_true(mix->running == df->running);
+	assert_int_equal(mix->running_ns, df->running_ns);
+	assert_int_equal(mix->enabled_ns, df->enabled_ns);
+	assert_true(mix->flags & PM_ROW_MULTIPLEXED);
+	th_stop(&r);
+}
+
 /* A metric that cannot be added leaves nothing half-made behind. */
 static void test_failed_metric_rolls_back(void **state)
 {
@@ -823,6 +868,7 @@ int main(void)
 		cmocka_unit_test(test_tool_events_command),
 		cmocka_unit_test(test_tool_events_system_wide),
 		cmocka_unit_test(test_tool_duration_is_the_reports),
+		cmocka_unit_test(test_metric_worst_input_share),
 		cmocka_unit_test(test_failed_metric_rolls_back),
 	};
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "platform.h"
@@ -160,6 +161,45 @@ static void test_scenario_freeze_real_clock(void **state)
 	unlink(path);
 	if (strncmp(err, want, strlen(want)) != 0)
 		fail_msg("got '%s', want '%s'", err, want);
+}
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The wall clock (issue 27): clock=real is dated now, by this machine's
+ * wall clock (a demo's exposition and page were dated 2026-01-01 while its
+ * header said today); the virtual clock keeps its fixed day, so output is
+ * the same on every run.
+ */
+static void test_wall_clock(void **state)
+{
+	const struct pm_os_ops *ops = pm_sim__ops();
+	struct pm_sim *sim = NULL;
+	char err[256] = "";
+	uint64_t before, wall, after;
+
+	assert_int_equal(pm_sim__new_platform("yitian710:clock=real", &sim, err, sizeof(err)), 0);
+	before = realtime_ns();
+	wall = ops->wall_ns(sim);
+	after = realtime_ns();
+	if (!(before <= wall && wall <= after))
+		fail_msg("clock=real's wall clock %llu is not this machine's (%llu..%llu)",
+			 (unsigned long long)wall, (unsigned long long)before,
+			 (unsigned long long)after);
+	pm_sim__free(sim);
+	sim = NULL;
+	assert_int_equal(pm_sim__new_platform("yitian710", &sim, err, sizeof(err)), 0);
+	/* 2026-01-01T00:00:00Z, and the virtual clock since: 1 s after boot at the start */
+	assert_int_equal(ops->wall_ns(sim), 1767225600ull * 1000000000ull + ops->mono_ns(sim));
+	pm_sim__advance(sim, 2500000000ull);
+	assert_int_equal(ops->wall_ns(sim), 1767225600ull * 1000000000ull + ops->mono_ns(sim));
+	pm_sim__free(sim);
 }
 
 /* A NUL byte is an error at its line, not the end of the text. */
@@ -898,6 +938,140 @@ static void test_steal_mid_run(void **state)
 	th_stop(&r);
 }
 
+/*
+ * A merged row's running share is its worst input's (pmumon.h: the smallest
+ * running/enabled of the inputs), with that input's times: DF channel 0 of
+ * both sockets in one row, where socket 0 has two of its four counters taken
+ * by someone else, so its 8 events rotate over 2 counters and socket 1's over 4.
+ * The shares are read from a per-device run of the same virtual clock.
+ */
+static void df_shares(enum pm_aggr aggr, const struct pm_row **ret, struct th_run *r)
+{
+	struct pm_sim *sim = th_sim_platform_with("amdzen2:sockets=2", df_steady);
+
+	pm_sim__steal_counters(sim, "amd_df", 0, 2);
+	assert_int_equal(th_start(r, sim, th_df8, NULL, aggr, NULL, 0), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r->s), 0);
+	*ret = find(pm_session__report(r->s, true), th_df8[0], NULL);
+}
+
+static void test_merged_row_worst_share(void **state)
+{
+	const struct pm_row *w, *dev[2];
+	const struct pm_report *rep;
+	struct th_run r, rd;
+	size_t n = 0;
+
+	(void)state;
+	df_shares(PM_AGGR_DEVICE, &w, &rd);
+	rep = pm_session__report(rd.s, true);
+	for (size_t i = 0; i < rep->n_rows; i++)
+		if (!strcmp(rep->rows[i].event, th_df8[0]) && n < 2)
+			dev[n++] = &rep->rows[i];
+	assert_int_equal(n, 2);
+	if (dev[0]->running < dev[1]->running) {
+		const struct pm_row *t = dev[0];
+
+		dev[0] = dev[1];
+		dev[1] = t; /* dev[1]: the worse */
+	}
+	/* 8 events on 4 counters, and on 2: about a half and a quarter */
+	th_assert_near(dev[0]->running, 0.5, 0.01);
+	th_assert_near(dev[1]->running, 0.25, 0.01);
+	df_shares(PM_AGGR_FAMILY, &w, &r);
+	assert_true(w->running == dev[1]->running);
+	assert_int_equal(w->running_ns, dev[1]->running_ns);
+	assert_int_equal(w->enabled_ns, dev[1]->enabled_ns);
+	assert_true(w->flags & PM_ROW_MULTIPLEXED);
+	/* the value is still the sum of both sockets' scaled counts */
+	th_assert_rel(w->value, dev[0]->value + dev[1]->value, 1e-12);
+	th_stop(&r);
+	th_stop(&rd);
+}
+
+/* ---- what a read costs ------------------------------------------------------------------ */
+
+/* A model that counts its calls: 1000 events per second per CPU, whatever the config. */
+struct calls_model {
+	unsigned long calls;
+};
+
+static int calls_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
+		       uint64_t *ret)
+{
+	struct calls_model *m = data;
+
+	m->calls++;
+	*ret = t_ns / 1000000;
+	return 0;
+}
+
+/*
+ * A read catches up its own context only (the CPU's events of that PMU), as a
+ * kernel's read touches only its event: 256 CPUs with an event each, and a
+ * multiplexed context beside them, cost a read what its own context costs.
+ * The cost of a simulated 2-socket EPYC's sample on clock=real grew with the
+ * square of its events when every read caught up every context.
+ */
+static void test_read_costs_its_context(void **state)
+{
+	const struct pm_os_ops *ops = pm_sim__ops();
+	struct calls_model cm = { 0 };
+	struct pm_sim_pmu_model m = { .type = 50, .counters = 4, .count = calls_count, .data = &cm };
+	struct perf_event_attr a = { .size = sizeof(a), .type = 50 };
+	int fd[256], mux[8];
+	uint64_t v[3], run = 0;
+	struct pm_sim *sim;
+
+	(void)state;
+	assert_int_equal(pm_sim__new(&sim), 0);
+	assert_int_equal(pm_sim__add_pmu(sim, "lab", &m), 0);
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	for (int c = 0; c < 256; c++) {
+		fd[c] = ops->perf_open(sim, &a, -1, c, -1, 0);
+		assert_true(fd[c] >= 0);
+	}
+	/* 8 events on CPU 300's 4 counters: the kernel rotates them every 4 ms */
+	for (int i = 0; i < 8; i++) {
+		a.config = (uint64_t)i + 1;
+		mux[i] = ops->perf_open(sim, &a, -1, 300, -1, 0);
+		assert_true(mux[i] >= 0);
+	}
+	pm_sim__advance(sim, SEC);
+	cm.calls = 0;
+	assert_int_equal(ops->read(sim, fd[5], v, sizeof(v)), (ssize_t)sizeof(v));
+	/* one context of one event: its truth at the start (kept from its open) and now */
+	if (cm.calls > 2)
+		fail_msg("a read of one event asked the model %lu times", cm.calls);
+	assert_int_equal(v[0], 1000); /* ran the whole second: exact */
+	assert_int_equal(v[1], SEC);
+	assert_int_equal(v[2], SEC);
+	/* every other CPU's event is caught up when read, to the same exact count */
+	for (int c = 0; c < 256; c++) {
+		assert_int_equal(ops->read(sim, fd[c], v, sizeof(v)), (ssize_t)sizeof(v));
+		assert_int_equal(v[0], 1000);
+	}
+	/* the multiplexed context: 4 of its 8 events on at each of the 250 ticks, each
+	 * counting exactly while on; one model call per event at each edge of its running
+	 * stretches, not per tick of every context */
+	cm.calls = 0;
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(ops->read(sim, mux[i], v, sizeof(v)), (ssize_t)sizeof(v));
+		assert_int_equal(v[1], SEC);
+		assert_int_equal(v[0], v[2] / 1000000);
+		run += v[2];
+	}
+	assert_int_equal(run, 4 * SEC);
+	if (cm.calls > 8 * 250)
+		fail_msg("8 reads of a rotating context asked the model %lu times", cm.calls);
+	for (int c = 0; c < 256; c++)
+		ops->close(sim, fd[c]);
+	for (int i = 0; i < 8; i++)
+		ops->close(sim, mux[i]);
+	pm_sim__free(sim);
+}
+
 /* Per CPU, an uncore row says the domain its CPU reads for, as the machine tells it. */
 static void test_per_cpu_domains(void **state)
 {
@@ -958,6 +1132,7 @@ int main(void)
 		cmocka_unit_test(test_scenario_errors),
 		cmocka_unit_test(test_scenario_freeze_real_clock),
 		cmocka_unit_test(test_scenario_nul),
+		cmocka_unit_test(test_wall_clock),
 		cmocka_unit_test(test_scenario_parse_buffer),
 		cmocka_unit_test(test_count_wraps),
 		cmocka_unit_test(test_truth_nondecreasing),
@@ -983,6 +1158,8 @@ int main(void)
 		cmocka_unit_test(test_steal_mid_run),
 		cmocka_unit_test(test_scenario_last_phase_forever),
 		cmocka_unit_test(test_per_cpu_domains),
+		cmocka_unit_test(test_read_costs_its_context),
+		cmocka_unit_test(test_merged_row_worst_share),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

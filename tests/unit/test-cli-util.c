@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The CLI's own helpers (cli/util.c), which stand in for lib/util's private
- * ones: the same strict number grammar, and user text escaped before it
- * reaches a terminal. Table-driven; out-parameters untouched on failure.
+ * The CLI's own helpers (cli/util.c): user text escaped before it reaches a
+ * terminal, perf's option grammars, the statistics of -r. Table-driven;
+ * out-parameters untouched on failure. (Numbers, arrays and formatting are
+ * the helper library's, tested in tests/unit/test-util.c.)
  */
 #include <errno.h>
 #include <locale.h>
@@ -46,7 +47,7 @@ static void test_escape(void **state)
 		{ "", "", 0 },
 	};
 
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
 		char *s = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&s, &len);
@@ -58,96 +59,6 @@ static void test_escape(void **state)
 		assert_int_equal(cli_escaped_width(t[i].in, strlen(t[i].in)), t[i].width);
 		free(s);
 	}
-}
-
-static void test_parse_u64(void **state)
-{
-	static const struct {
-		const char *in;
-		int ret;
-		uint64_t want;
-	} t[] = {
-		{ "0", 0, 0 },
-		{ "42", 0, 42 },
-		{ "017", 0, 17 }, /* decimal, not octal */
-		{ "18446744073709551615", 0, UINT64_MAX },
-		{ "18446744073709551616", -ERANGE, 0 },
-		{ "", -EINVAL, 0 },
-		{ "-1", -EINVAL, 0 },
-		{ "+1", -EINVAL, 0 },
-		{ " 1", -EINVAL, 0 },
-		{ "1 ", -EINVAL, 0 },
-		{ "0x10", -EINVAL, 0 },
-		{ "12a", -EINVAL, 0 },
-	};
-
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
-		uint64_t v = 0xdeadbeef;
-		int r = cli_parse_u64(t[i].in, &v);
-
-		if (r != t[i].ret)
-			fail_msg("'%s': got %d, want %d", t[i].in, r, t[i].ret);
-		assert_int_equal(v, r == 0 ? t[i].want : 0xdeadbeef);
-	}
-}
-
-/* lib/util's pm_parse_double table (tests/unit/test-util.c): the same grammar */
-static void test_parse_double(void **state)
-{
-	static const struct {
-		const char *in;
-		int ret;
-		double want;
-	} t[] = {
-		{ "1", 0, 1.0 },
-		{ "2.3283064365386962890625e-10", 0, 2.3283064365386962890625e-10 },
-		{ "6.1e-5", 0, 6.1e-5 },
-		{ "1e3", 0, 1000.0 },
-		{ "1,5", -EINVAL, 0 },
-		{ "inf", -EINVAL, 0 },
-		{ "nan", -EINVAL, 0 },
-		{ "0x1p3", -EINVAL, 0 },
-		{ "1e999", -ERANGE, 0 },
-		{ "", -EINVAL, 0 },
-		{ "1.5x", -EINVAL, 0 },
-		{ "-5", 0, -5.0 },
-		{ "-0.25e-2", 0, -0.25e-2 },
-		{ "--5", -EINVAL, 0 },
-		{ "-+5", -EINVAL, 0 },
-		{ "+-5", -EINVAL, 0 },
-		{ "+5", -EINVAL, 0 },
-		{ "5-", -EINVAL, 0 },
-		{ "-", -EINVAL, 0 },
-		{ ".5", 0, 0.5 },
-		{ "5.", 0, 5.0 },
-		{ ".", -EINVAL, 0 },
-		{ "-.", -EINVAL, 0 },
-		{ "1e+3", 0, 1000.0 },
-		{ "1E-3", 0, 1e-3 },
-		{ "1e", -EINVAL, 0 },
-		{ "1e+", -EINVAL, 0 },
-		{ "1e--3", -EINVAL, 0 },
-		{ "e5", -EINVAL, 0 },
-		{ "1.2.3", -EINVAL, 0 },
-		{ "1e3.5", -EINVAL, 0 },
-		{ "- 5", -EINVAL, 0 },
-		{ " 5", -EINVAL, 0 },
-	};
-
-	/* a comma locale must not change anything (if the machine has one) */
-	setlocale(LC_NUMERIC, "de_DE.UTF-8");
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
-		double v = -7;
-		int r = cli_parse_double(t[i].in, &v);
-
-		if (r != t[i].ret)
-			fail_msg("'%s': got %d, want %d", t[i].in, r, t[i].ret);
-		if (r == 0)
-			assert_true(v == t[i].want);
-		else
-			assert_true(v == -7);
-	}
-	setlocale(LC_NUMERIC, "C");
 }
 
 /* --per-cache=LEVEL as perf's parse_cache_level takes it: [lL][1-4], nothing else */
@@ -177,26 +88,6 @@ static void test_parse_cache_level(void **state)
 	assert_int_equal(cli_parse_cache_level(NULL, &(int){ 0 }), -EINVAL);
 }
 
-static void test_grow_and_snprintf(void **state)
-{
-	int *a = NULL;
-	size_t cap = 0;
-	char buf[4];
-
-	assert_int_equal(cli_grow((void **)&a, &cap, 3, sizeof(*a)), 0);
-	assert_true(cap >= 3);
-	a[2] = 7;
-	assert_int_equal(cli_grow((void **)&a, &cap, 100, sizeof(*a)), 0);
-	assert_true(cap >= 100);
-	assert_int_equal(a[2], 7);
-	assert_int_equal(a[99], 0); /* new room is zeroed */
-	assert_int_equal(cli_grow((void **)&a, &cap, SIZE_MAX, sizeof(*a)), -ENOMEM);
-	assert_true(cap >= 100); /* untouched */
-	free(a);
-	assert_int_equal(cli_snprintf(buf, sizeof(buf), "%s", "abc"), 0);
-	assert_int_equal(cli_snprintf(buf, sizeof(buf), "%s", "abcd"), -ENAMETOOLONG);
-}
-
 static int cmp(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -222,7 +113,7 @@ static void test_edits(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++)
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++)
 		if (cli_edits(t[i].a, t[i].b) != t[i].want)
 			fail_msg("'%s' -> '%s': %d, want %d", t[i].a, t[i].b,
 				 cli_edits(t[i].a, t[i].b), t[i].want);
@@ -289,7 +180,7 @@ static void test_parse_pid_list(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < CLI_ARRAY_SIZE(t); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
 		pid_t got[4] = { -1, -1, -1, -1 };
 		size_t n = 99;
 		int r = cli_parse_pid_list(t[i].in, got, 4, &n);
@@ -333,15 +224,9 @@ static void test_stats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_escape),
-		cmocka_unit_test(test_parse_u64),
-		cmocka_unit_test(test_parse_double),
-		cmocka_unit_test(test_grow_and_snprintf),
-		cmocka_unit_test(test_select_kth),
-		cmocka_unit_test(test_edits),
-		cmocka_unit_test(test_parse_cache_level),
-		cmocka_unit_test(test_parse_pid_list),
-		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_escape),	       cmocka_unit_test(test_select_kth),
+		cmocka_unit_test(test_edits),	       cmocka_unit_test(test_parse_cache_level),
+		cmocka_unit_test(test_parse_pid_list), cmocka_unit_test(test_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

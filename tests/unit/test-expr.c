@@ -85,6 +85,8 @@ static void test_arithmetic(void **state)
 		{ "1 | 2 ^ 3 & 1", 1 | (2 ^ (3 & 1)) }, /* & over ^ over | */
 		{ "1 + 2 < 4", 1 },			/* + over < */
 		{ "a > b", 0 },
+		{ "b < b", 0 }, /* strict: equal is not less (perf's <), nor more */
+		{ "b > b", 0 },
 		{ "min(a, b) + max(a, b)", 3 },
 		{ "d_ratio(a, b)", 0.5 },
 		{ "d_ratio(a, zero)", 0 }, /* perf's d_ratio */

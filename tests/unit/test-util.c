@@ -29,6 +29,8 @@ static void test_parse_u64(void **state)
 		{ "0x45", 0, 0, 0x45 },
 		{ "0X1c7", 0, 0, 0x1c7 },
 		{ "017", 0, 0, 017 },
+		{ "017", 10, 0, 17 }, /* decimal, not octal */
+		{ "0x10", 10, -EINVAL, 0 },
 		{ "ff", 16, 0, 0xff },
 		{ "0xff", 16, 0, 0xff },
 		{ "18446744073709551615", 10, 0, UINT64_MAX },
@@ -400,6 +402,28 @@ static void test_source_registry(void **state)
 	assert_string_equal(pm_source_name(PM_SRC__N), "?");
 }
 
+/* Growable arrays, the element size taken from the array; snprintf that says it cut. */
+static void test_grow_and_snprintf(void **state)
+{
+	int *a = NULL;
+	size_t cap = 0;
+	char buf[4];
+
+	assert_int_equal(PM_GROW(a, cap, 3), 0);
+	assert_true(cap >= 3);
+	a[2] = 7;
+	assert_int_equal(PM_GROW(a, cap, 100), 0);
+	assert_true(cap >= 100);
+	assert_int_equal(a[2], 7);
+	assert_int_equal(a[99], 0); /* new room is zeroed */
+	assert_int_equal(PM_GROW(a, cap, SIZE_MAX), -ENOMEM);
+	assert_true(cap >= 100); /* untouched */
+	free(a);
+	assert_int_equal(pm_parse_double_str(NULL, &(double){ 0 }), -EINVAL);
+	assert_int_equal(pm_snprintf(buf, sizeof(buf), "%s", "abc"), 0);
+	assert_int_equal(pm_snprintf(buf, sizeof(buf), "%s", "abcd"), -ENAMETOOLONG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,7 +433,7 @@ int main(void)
 		cmocka_unit_test(test_strbuf),	     cmocka_unit_test(test_affixes),
 		cmocka_unit_test(test_wrap_delta),   cmocka_unit_test(test_counts_scale),
 		cmocka_unit_test(test_counts_unit),  cmocka_unit_test(test_source_registry),
-		cmocka_unit_test(test_u64_digits),
+		cmocka_unit_test(test_u64_digits),   cmocka_unit_test(test_grow_and_snprintf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
