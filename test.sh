@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Build pmumon and run every test suite (unit, sim, cli, hw, fuzz, lib, tree), then
 # the unit/sim/fuzz/cli suites again under ASan+UBSan (the commands' threads
-# and HTTP too), unit/sim under valgrind, the
+# and HTTP too), unit/sim under valgrind, each libFuzzer target for 10 s, the
 # snapshot threads example under ThreadSanitizer, build, lint, install and check
 # the Debian packages (scripts/test-package), and check the formatting.
 # Ends with the line "N passed, N failed".
@@ -60,6 +60,14 @@ case $? in
 	;;
 esac
 
+# every fuzz target for 10 s from its corpus, libFuzzer with the library instrumented
+# (build-fuzz: clang, -Dfuzzer=true; fuzz/meson.build)
+if command -v clang >/dev/null; then
+	CC=clang setup build-fuzz -Dfuzzer=true -Dtests=disabled &&
+		meson test -C build-fuzz --suite fuzz-run --print-errorlogs ||
+		echo "the fuzz run failed (build-fuzz/meson-logs/testlog.txt)"
+fi
+
 # the snapshot thread model under ThreadSanitizer (its own build directory)
 tsan_failed=0
 if ! tsan_out=$(tests/lib/tsan.sh build-tsan 2>&1); then
@@ -79,7 +87,10 @@ for check in ('FORMAT_FAILED', 'TSAN_FAILED', 'PACKAGE_FAILED'):
     else:
         passed += 1
 for log in ('build/meson-logs/testlog.json', 'build-asan/meson-logs/testlog.json',
-            'build/meson-logs/valgrind-valgrind.json'):
+            'build/meson-logs/valgrind-valgrind.json', 'build-fuzz/meson-logs/testlog.json'):
+    if log.startswith('build-fuzz') and not os.path.exists(log):
+        failed += 1  # clang is in scripts/install-deps: no run is a failure
+        continue
     for line in open(log):
         r = json.loads(line)['result']
         if r in ('OK', 'EXPECTEDFAIL'):

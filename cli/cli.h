@@ -18,7 +18,8 @@ struct cli_global {
 	bool root_from_env, sim_from_env; /* a command-line flag overrides them */
 	const char *events_dirs[8];	  /* --events-dir, repeatable */
 	int n_events_dirs;
-	int verbose; /* -v, repeatable */
+	bool events_lenient; /* --events-lenient: count without what a pack file refused */
+	int verbose;	     /* -v, repeatable */
 	/* set by cli_ctx_new for a simulated machine: its platform name, and
 	 * whether its clock is virtual (time moves only when pmumon waits) */
 	const char *sim_platform;
@@ -26,6 +27,9 @@ struct cli_global {
 	/* a write error on standard output was dealt with already (said, or a
 	 * reader that went away): main's last check need not say it again */
 	bool stdout_error_handled;
+	/* run as perf (argv[0] perf, or --perf on stat and list): perf 6.1's own
+	 * options, layouts, streams, defaults and exit statuses (cli/perfmode.c) */
+	bool perf_mode;
 };
 
 extern struct cli_global arg_global;
@@ -34,11 +38,13 @@ extern struct cli_global arg_global;
 #define CLI_OPT_ROOT 0x1000
 #define CLI_OPT_SIM 0x1001
 #define CLI_OPT_EVENTS_DIR 0x1002
+#define CLI_OPT_EVENTS_LENIENT 0x1003
 /* clang-format off */
 #define CLI_GLOBAL_OPTIONS \
 	{ "root", required_argument, NULL, CLI_OPT_ROOT }, \
 	{ "sim", required_argument, NULL, CLI_OPT_SIM }, \
 	{ "events-dir", required_argument, NULL, CLI_OPT_EVENTS_DIR }, \
+	{ "events-lenient", no_argument, NULL, CLI_OPT_EVENTS_LENIENT }, \
 	{ "verbose", no_argument, NULL, 'v' }
 /* clang-format on */
 
@@ -114,6 +120,15 @@ struct cli_count {
 	char sep;		   /* -x: 0 is ',' */
 	const char *output;	   /* -o FILE, NULL: standard output */
 	bool append;		   /* --append: -o FILE added to, each run after "# started on" */
+	/* perf's options the two modes share: --group (perf mode's -g: every event in
+	 * one group), --no-merge (a row per PMU instance; with -A per CPU too),
+	 * --summary and --no-csv-summary (perf mode: the totals after -I's intervals,
+	 * the CSV's marked "summary"), and -x's whole string (perf takes any) */
+	bool group;
+	bool no_merge;
+	bool summary;
+	bool no_csv_summary;
+	const char *sep_str;
 };
 
 /* getopt codes of the long-only count options */
@@ -136,6 +151,10 @@ enum {
 	CLI_OPT_ALL_KERNEL,
 	CLI_OPT_APPEND,
 	CLI_OPT_FOR_EACH_CGROUP,
+	CLI_OPT_PER_THREAD,
+	CLI_OPT_NO_CSV_SUMMARY,
+	CLI_OPT_GROUP,
+	CLI_OPT_PERF,
 	CLI_OPT_ATTRIBUTE_CGROUPS,
 	CLI_OPT_ATTRIBUTE_PODS,
 };
@@ -164,7 +183,11 @@ enum {
 	{ "big-num", no_argument, NULL, 'B' }, \
 	{ "no-big-num", no_argument, NULL, CLI_OPT_NO_BIG_NUM }, \
 	{ "summary", no_argument, NULL, CLI_OPT_SUMMARY }, \
-	{ "interval-clear", no_argument, NULL, CLI_OPT_INTERVAL_CLEAR }
+	{ "interval-clear", no_argument, NULL, CLI_OPT_INTERVAL_CLEAR }, \
+	{ "per-thread", no_argument, NULL, CLI_OPT_PER_THREAD }, \
+	{ "no-csv-summary", no_argument, NULL, CLI_OPT_NO_CSV_SUMMARY }, \
+	{ "group", no_argument, NULL, CLI_OPT_GROUP }, \
+	{ "perf", no_argument, NULL, CLI_OPT_PERF }
 /* the commands that count live (not import: its events are the file's) */
 #define CLI_EVENT_SHORT "e:dG:"
 #define CLI_EVENT_OPTIONS \
@@ -254,6 +277,32 @@ int cli_output__open(struct cli_output *o, const struct cli_count *a,
 		     const struct pm_out_opts *opts);
 int cli_output__report(struct cli_output *o, const struct pm_report *r);
 int cli_output__close(struct cli_output *o);
+
+/* ---- perf mode (cli/perfmode.c): pmumon as a drop-in for perf stat and perf list ---- */
+
+/* Run pmumon's command name with its arguments (argv[0] the command's name): its exit
+ * status, -1 for no such command. */
+int cli_run_command(const char *name, int argc, char **argv);
+/* perf's exit status for a command line it refuses (parse_options' usage: 129) */
+#define CLI_PERF_EXIT_USAGE 129
+/* EXIT_USAGE, or perf's 129 in perf mode */
+int cli_exit_usage(void);
+/* Was pmumon run as perf (argv[0]'s last component "perf")? */
+bool cli_perf_name(const char *argv0);
+/* "--perf" among a command's options (before "--" or its first operand): perf mode. */
+bool cli_perf_flag(int argc, char **argv);
+/* main in perf mode: `perf [--sim ...] stat|list ...`; perf's other commands are refused. */
+int cli_perf_main(int argc, char **argv);
+/* perf stat 6.1's default events (add_default_attributes): cpu-clock (-a, -C) or
+ * task-clock, context-switches, cpu-migrations, page-faults, the stalled-cycles
+ * events the cpu PMU lists, cycles, instructions, branches, branch-misses; 0 or
+ * the exit status (said). */
+int cli_perf_defaults(struct pm_ctx *ctx, struct pm_evlist *l, bool cpu_target);
+/* `stat record` / `stat report` (perf's subcommands, as perf matches them: 3 letters
+ * or more of the word): said not supported, with what to use; true when it was one. */
+bool cli_stat_subcommand(const char *arg);
+/* perf list [--raw-dump] [hw|sw|cache|tracepoint|pmu|metric|metricgroup|GLOB ...] */
+int cli_perf_list(int argc, char **argv);
 
 /* ---- counting the live machine (cli/live.c): stat, serve, top, record -------------- */
 

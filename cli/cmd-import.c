@@ -164,6 +164,12 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		return r;
 	if (cli_count__check(&a->count) < 0)
 		return -EINVAL;
+	if (a->count.aggr == PM_AGGR_THREAD || a->count.group) {
+		cli_error("%s applies where pmumon counts live (stat), not to counts already "
+			  "recorded",
+			  a->count.group ? "--group" : "--per-thread");
+		return -EINVAL;
+	}
 	if (optind + 1 != argc) {
 		cli_error(optind == argc ?
 				  "import wants the FILE to read (or - for standard input)" :

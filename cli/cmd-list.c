@@ -72,6 +72,10 @@ static int list_pmus(struct pm_ctx *ctx, const char *glob)
 	       pm_ctx__die_count(ctx) == 1 ? "" : "s", packs[0] ? packs : "none");
 	printf("CPUS 'each': events open on every CPU (core PMU); otherwise only on the CPUs\n"
 	       "listed (the PMU's cpumask). COUNTERS come from platform packs.\n");
+	if (glob && !shown) { /* said, and a script can tell */
+		printf("no PMU matches '%s' (pmumon list pmus shows all %zu)\n", glob, n);
+		return EXIT_FAIL;
+	}
 	return EXIT_OK;
 }
 
@@ -138,7 +142,7 @@ static void list_family(const struct pm_pmu *p, size_t n_inst, const char *last,
 
 static int list_events(struct pm_ctx *ctx, const char *glob)
 {
-	size_t n = pm_ctx__pmu_count(ctx), shown = 0;
+	size_t n = pm_ctx__pmu_count(ctx), shown = 0, families = 0;
 	const char *kind;
 
 	for (size_t i = 0; i < n;) {
@@ -151,9 +155,11 @@ static int list_events(struct pm_ctx *ctx, const char *glob)
 			j++;
 		by_pmu = pmu_matches(p, glob);
 		by_event = glob && !by_pmu && family_has_event(p, glob);
-		if (by_pmu || by_event)
+		if (by_pmu || by_event) {
 			list_family(p, j - i, pm_pmu__name(pm_ctx__pmu(ctx, j - 1)),
 				    by_event ? glob : NULL);
+			families++;
+		}
 		i = j;
 	}
 	for (size_t i = 0; i < pm_generic_event_count(); i++) {
@@ -164,6 +170,12 @@ static int list_events(struct pm_ctx *ctx, const char *glob)
 		if (!shown++)
 			printf("generic events (perf's names):\n ");
 		printf(" %s", name);
+	}
+	if (!shown && glob && !families) { /* said, and a script can tell */
+		printf("no PMU, event or generic event matches '%s' (pmumon list events shows "
+		       "them all)\n",
+		       glob);
+		return EXIT_FAIL;
 	}
 	if (!shown)
 		return EXIT_OK;
@@ -189,8 +201,9 @@ static bool group_matches(const char *glob, const char *groups)
 	return false;
 }
 
-/* The packs' metrics: name, unit, groups, scope, flags, formula, description. */
-static void list_metrics(struct pm_ctx *ctx, const char *glob, bool asked)
+/* The packs' metrics: name, unit, groups, scope, flags, formula, description. How many
+ * were shown. */
+static size_t list_metrics(struct pm_ctx *ctx, const char *glob, bool asked)
 {
 	struct pm_metric_info m;
 	size_t shown = 0, all = 0;
@@ -219,6 +232,7 @@ static void list_metrics(struct pm_ctx *ctx, const char *glob, bool asked)
 		       glob ? glob : "", all);
 	else if (!shown && asked)
 		printf("no metrics: no platform pack with metrics matches this machine\n");
+	return shown;
 }
 
 /* The metric groups: each with its pack and its metrics' names, in pack order. */
@@ -257,7 +271,7 @@ static int list_groups(struct pm_ctx *ctx, const char *glob)
 		printf(glob ? "no metric group matches '%s'\n" :
 			      "no metric groups: no platform pack with metrics matches this machine\n",
 		       glob);
-	return EXIT_OK;
+	return glob && !shown ? EXIT_FAIL : EXIT_OK; /* a script can tell */
 }
 
 /* What a --sim scenario file can set on this platform (docs/simulator.md). */
@@ -308,8 +322,7 @@ static int list_program(struct pm_ctx *ctx, const char *glob)
 /* `list metrics` asked for them: it says so when none matches */
 static int list_metrics_asked(struct pm_ctx *ctx, const char *glob)
 {
-	list_metrics(ctx, glob, true);
-	return EXIT_OK;
+	return list_metrics(ctx, glob, true) || !glob ? EXIT_OK : EXIT_FAIL;
 }
 
 /* `pmumon list [GLOB]`: the PMUs, their events and the metrics. */
@@ -431,6 +444,15 @@ static void not_a_subcommand(const char *arg)
 		  arg, names, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 }
 
+/* perf's --raw-dump: only perf list has it, so it asks for perf's listing */
+static bool raw_dump(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--raw-dump"))
+			return true;
+	return false;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -444,6 +466,10 @@ int cmd_list(int argc, char **argv)
 	char names[128];
 	int c, ret;
 
+	if (arg_global.perf_mode || cli_perf_flag(argc, argv) || raw_dump(argc, argv)) {
+		arg_global.perf_mode = true; /* perf list's own listing (cli/perfmode.c) */
+		return cli_perf_list(argc, argv);
+	}
 	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
 		if (cli_global_option(c, optarg))
 			continue;

@@ -891,7 +891,7 @@ static int start(struct run *rn, const struct sockaddr_storage *addr, struct web
 			  r == -EADDRINUSE ?
 				  "another program listens there (ss -ltnp shows which)" :
 			  r == -EACCES ? "a port below 1024 needs root or CAP_NET_BIND_SERVICE; "
-					 "take a higher one (pmumon's default is 9555)" :
+					 "take a higher one (pmumon's default is 9811)" :
 			  r == -EADDRNOTAVAIL ?
 					 "not an address of this machine (ip -br addr lists them)" :
 					 strerror(-r));
@@ -943,8 +943,11 @@ int cmd_serve(int argc, char **argv)
 	}
 	ret = start(&rn, &addr, &web);
 	if (ret == 0) {
-		cli_info("serving on http://%s/metrics every %lu ms", rn.a->listen,
-			 rn.a->live.interval_ms);
+		char url[96];
+
+		if (http_url(rn.http, url, sizeof(url)) < 0) /* the bound port, not --listen's 0 */
+			snprintf(url, sizeof(url), "http://%s", rn.a->listen);
+		cli_info("serving on %s/metrics every %lu ms", url, rn.a->live.interval_ms);
 		ret = serve_loop(&rn);
 	}
 	finish(&rn);

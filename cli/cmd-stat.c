@@ -186,13 +186,23 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		"stat", "+" CLI_EVENT_SHORT CLI_COUNT_SHORT CLI_LIVE_SHORT "D:r:p:t:vh", opts,
 		usage, stat_option
 	};
+	/* perf mode: perf's -g is --group, without an argument */
+	static const struct cli_command_options co_perf = {
+		"stat", "+" CLI_EVENT_SHORT "M:gAx:jo:B" CLI_LIVE_SHORT "D:r:p:t:vh", opts, usage,
+		stat_option
+	};
 	int r;
 
 	a->repeat = 1;
+	if (cli_perf_flag(argc, argv))
+		arg_global.perf_mode = true;
 	/* '+': options stop at the command, whose own options are its business */
-	r = cli_getopt(argc, argv, &co, &a->count, &a->live, a);
+	r = cli_getopt(argc, argv, arg_global.perf_mode ? &co_perf : &co, &a->count, &a->live, a);
 	if (r != 0)
 		return r; /* -EINVAL (said), or 1: --help */
+	/* perf's subcommands: after the options, not after "--" (a program named so) */
+	if (optind < argc && strcmp(argv[optind - 1], "--") && cli_stat_subcommand(argv[optind]))
+		return -EINVAL;
 	if (cli_count__check(&a->count) < 0)
 		return -EINVAL;
 	if (a->interval_count && !a->live.interval_ms) {
@@ -227,6 +237,21 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 				  "add -a (or -C) to count the cgroup while the command runs");
 		return -EINVAL;
 	}
+	if (a->count.aggr == PM_AGGR_THREAD && !a->n_pids && !a->n_tids &&
+	    (!a->live.all_cpus || a->live.cpus)) {
+		/* perf 6.1's words (builtin-stat.c cmd_stat) */
+		cli_error("the --per-thread option is only available when monitoring via -p -t -a "
+			  "options or only --per-thread");
+		return -EINVAL;
+	}
+	if (arg_global.perf_mode && a->count.n_aggr && a->count.aggr != PM_AGGR_THREAD &&
+	    !a->live.all_cpus && !a->live.cpus) {
+		/* perf refuses rows per CPU, core, ... for a command or tasks (its counters
+		 * follow them); pmumon's own mode counts them in one row "task" */
+		cli_error("both cgroup and no-aggregation modes only available in system-wide mode "
+			  "(add -a or -C)");
+		return -EINVAL;
+	}
 	if ((a->n_pids || a->n_tids) && a->repeat != 1) {
 		cli_error("-r repeats a command it counts; with -p/-t the command only says how "
 			  "long to count");
@@ -253,7 +278,9 @@ static void describe_target(const struct stat_args *a, char *buf, size_t size)
 	if (a->n_pids || a->n_tids) {
 		describe_tasks(a, buf, size);
 	} else if (a->live.cpus) {
-		snprintf(buf, size, "CPU(s) %s", a->live.cpus);
+		/* perf quotes the list too: 'CPU(s) 0-3' */
+		snprintf(buf, size, arg_global.perf_mode ? "'CPU(s) %s'" : "CPU(s) %s",
+			 a->live.cpus);
 	} else if (a->cmd && !a->live.all_cpus) {
 		size_t off = (size_t)snprintf(buf, size, "'");
 
@@ -271,6 +298,10 @@ static int exit_status_of(int status)
 {
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
+	/* perf returns WEXITSTATUS(status) whatever ended the command: 0 for a signal,
+	 * which its psignal names (builtin-stat.c __run_perf_stat) */
+	if (WIFSIGNALED(status) && arg_global.perf_mode)
+		return 0;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return EXIT_FAIL;
@@ -287,6 +318,7 @@ struct run {
 	int proc_status;
 	struct cli_repeat rp; /* -r N > 1: the runs' totals, printed as their means */
 	bool averaging;
+	bool summary; /* --summary: perf mode prints -I's totals only then */
 	/* the CPU time of the commands waited for before this run (ns): getrusage's
 	 * RUSAGE_CHILDREN adds up every child, and -r starts one per run */
 	uint64_t user_before_ns, system_before_ns;
@@ -388,6 +420,9 @@ static void finish_counting(struct run *run, bool intervals, bool fresh, int rea
 	}
 	give_task_times(run);
 	if (run->out.err)
+		return;
+	/* perf prints -I's totals only with --summary */
+	if (arg_global.perf_mode && intervals && !run->summary)
 		return;
 	rep = pm_session__report(run->lv.s, false);
 	if (!run->averaging) {
@@ -498,7 +533,11 @@ static int choose_target(struct run *run, struct stat_args *a)
 {
 	struct pm_session_opts *so = &run->lv.so;
 
-	if (a->n_pids || a->n_tids) {
+	if (a->count.aggr == PM_AGGR_THREAD && !a->n_pids && !a->n_tids) {
+		/* -a --per-thread: every thread of the machine, as perf's */
+		so->target = PM_TARGET_THREADS;
+		so->all_threads = true;
+	} else if (a->n_pids || a->n_tids) {
 		so->target = PM_TARGET_THREADS;
 		so->pids = a->pids;
 		so->n_pids = a->n_pids;
@@ -649,6 +688,7 @@ static int start(struct run *run, const struct stat_args *a)
 	oo.simulated = pm_ctx__simulated(run->lv.ctx);
 	oo.sim_platform = arg_global.sim_platform;
 	oo.cpuid = pm_ctx__cpuid(run->lv.ctx);
+	oo.perf_all_threads = run->lv.so.all_threads;
 	if (!run->out.out && cli_output__open(&run->out, &a->count, &oo) < 0)
 		return EXIT_FAIL;
 	if (run->lv.so.target == PM_TARGET_SYSTEM && !a->cmd && !a->timeout_ms &&
@@ -694,10 +734,13 @@ static int run_all(struct run *run, struct stat_args *a)
 	int ret;
 
 	run->averaging = a->repeat > 1;
+	run->summary = a->count.summary;
 	for (unsigned long i = 0;; i++) {
 		ret = prepare(run, a);
 		if (ret == 0)
 			ret = start(run, a);
+		if (ret == EXIT_USAGE)
+			return cli_exit_usage(); /* perf's 129 in perf mode */
 		if (ret)
 			return ret;
 		count_loop(run, a);
@@ -721,7 +764,7 @@ int cmd_stat(int argc, char **argv)
 
 	ret = parse_args(argc, argv, &a);
 	if (ret)
-		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+		return ret > 0 ? EXIT_OK : cli_exit_usage();
 	/* an inherited "ignore SIGCHLD" would let the kernel reap our command */
 	signal(SIGCHLD, SIG_DFL);
 	ret = run_all(&run, &a);

@@ -43,7 +43,6 @@ static const struct {
 	{ 0, "all-user",
 	  "applies where pmumon counts live (stat, record, top, serve), not to "
 	  "counts already recorded" },
-	{ 0, "per-thread", "not in pmumon yet" },
 	{ 0, "topdown", "not in pmumon: name a platform pack's metrics (-M)" },
 	{ 0, "td-level", "not in pmumon" },
 	{ 0, "smi-cost", "not in pmumon" },

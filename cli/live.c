@@ -130,7 +130,11 @@ int cli_live__machine(struct cli_live *lv, const struct cli_live_args *a, const 
 		.leave_out_unsupported_defaults = a->leave_out_unsupported_defaults,
 		.device_per_socket = a->device_per_socket,
 		.target = a->cpus ? PM_TARGET_CPUS : PM_TARGET_SYSTEM,
-		.cpus = a->cpus
+		.cpus = a->cpus,
+		/* alone, --no-merge made the rows per device already */
+		.no_merge = c->no_merge && c->aggr != PM_AGGR_DEVICE,
+		/* perf runs on when no event can be counted: every row <not supported> */
+		.allow_none_counted = arg_global.perf_mode,
 	};
 	if (a->program) {
 		lv->program = read_program(a->program, &lv->so.program_len);
@@ -155,7 +159,14 @@ int cli_live__events(struct cli_live *lv, const struct cli_count *c)
 	r = cli_count__add(c, lv->l);
 	if (r < 0)
 		return EXIT_USAGE;
-	if (!c->n_events && !c->n_metrics && !c->attribute_cgroups && !c->attribute_pods) {
+	if (!c->n_events && !c->n_metrics && arg_global.perf_mode) {
+		/* perf's target__has_cpu: -a (with --per-thread too) and -C count cpu-clock */
+		r = cli_perf_defaults(lv->ctx, lv->l,
+				      lv->so.all_threads || (lv->so.target != PM_TARGET_TASK &&
+							     lv->so.target != PM_TARGET_THREADS));
+		if (r)
+			return r;
+	} else if (!c->n_events && !c->n_metrics && !c->attribute_cgroups && !c->attribute_pods) {
 		/* in cgroups, perf's defaults: a pack's count the whole die's uncore */
 		r = (c->cgroups ? pm_evlist__add_perf_defaults :
 				  pm_evlist__add_defaults)(lv->l, lv->so.target != PM_TARGET_TASK,

@@ -39,8 +39,8 @@ static void usage(FILE *f)
 {
 	const char *name, *summary;
 
-	fprintf(f, "usage: pmumon [--root DIR | --sim PLATFORM[:OPTIONS]] [--events-dir DIR] [-v] "
-		   "COMMAND [ARGS]\n"
+	fprintf(f, "usage: pmumon [--root DIR | --sim PLATFORM[:OPTIONS]] [--events-dir DIR "
+		   "[--events-lenient]] [-v] COMMAND [ARGS]\n"
 		   "\n"
 		   "Reads the hardware performance counters of this machine (perf PMUs) and\n"
 		   "reports them with their quality: how long each counted, what was scaled.\n"
@@ -69,10 +69,18 @@ static void usage(FILE *f)
 		"                 more platform packs: directories with a pack.json, or a\n"
 		"                 checkout of perf's tools/perf/pmu-events (its mapfile.csv\n"
 		"                 picks this CPU's events and metrics; sys/ tables match by\n"
-		"                 Compat); repeatable; its metrics override built-in ones\n"
+		"                 Compat); repeatable; its metrics override built-in ones.\n"
+		"                 A file or entry it refuses (said with file:line:col), or a\n"
+		"                 directory of which nothing loads, stops the command\n"
+		"  --events-lenient\n"
+		"                 go on without what --events-dir refused, as perf does\n"
 		"  -v, --verbose  say more (repeat for debug detail)\n"
 		"  -h, --help     this help; 'pmumon COMMAND --help' for a command\n"
 		"  --version      print the version\n"
+		"\n"
+		"Run under the name perf (the link /usr/lib/pmumon/perf: PATH=/usr/lib/pmumon:$PATH),\n"
+		"or 'stat --perf' and 'list --perf', pmumon is perf 6.1's stat and list: perf's\n"
+		"output, streams, defaults and exit statuses over pmumon's counting (perf mode).\n"
 		"\n"
 		"Examples:\n"
 		"  pmumon doctor                         what this machine can count, and fixes\n"
@@ -89,6 +97,8 @@ static void usage(FILE *f)
 
 static void log_to_stderr(enum pm_log_level level, const char *msg, void *userdata)
 {
+	if (arg_global.perf_mode && !arg_global.verbose)
+		return; /* perf mode says what perf says; the rows carry the doubt (-v: all) */
 	fputs(level == PM_LOG_WARN ? "pmumon: warning: " : "pmumon: ", stderr);
 	cli_escape(stderr, msg, strlen(msg));
 	fputc('\n', stderr);
@@ -99,6 +109,8 @@ static void log_diag_to_stderr(enum pm_log_level level, const struct pm_diag *d,
 {
 	char hint[sizeof(d->hint) + 256];
 
+	if (arg_global.perf_mode && !arg_global.verbose)
+		return;
 	cli_hint(d, hint, sizeof(hint));
 	fputs(level == PM_LOG_WARN ? "pmumon: warning: " : "pmumon: ", stderr);
 	cli_escape(stderr, d->msg, strlen(d->msg));
@@ -129,6 +141,9 @@ bool cli_global_option(int c, const char *arg)
 		else
 			cli_error("--events-dir: at most %zu directories; '%s' is left out",
 				  PM_ARRAY_SIZE(arg_global.events_dirs), arg);
+		return true;
+	case CLI_OPT_EVENTS_LENIENT:
+		arg_global.events_lenient = true;
 		return true;
 	case 'v':
 		arg_global.verbose++;
@@ -299,9 +314,13 @@ static int read_events_file(const char *path, char **ret_data, size_t *ret_len, 
 	return cli_read_file(path, EVENTS_FILE_MAX_BYTES, ret_data, ret_len);
 }
 
+/* Each --events-dir's files in the list: [first[i], first[i + 1]). */
+static size_t events_dir_first[PM_ARRAY_SIZE(arg_global.events_dirs) + 1];
+
 static int read_events_dirs(struct file_list *l)
 {
 	for (int i = 0; i < arg_global.n_events_dirs; i++) {
+		events_dir_first[i] = l->n;
 		struct dir_seen seen = { 0 };
 		char dir[4096];
 		size_t n;
@@ -332,7 +351,51 @@ static int read_events_dirs(struct file_list *l)
 			return r;
 		}
 	}
+	events_dir_first[arg_global.n_events_dirs] = l->n;
 	return 0;
+}
+
+/*
+ * What the packs' loader made of the --events-dir files (discovery done): a directory of
+ * which nothing was read is said, naming what it skipped; a file or entry refused (said
+ * with its file, line and column) stops the command unless --events-lenient: counting
+ * with part of what was given, and exiting 0, would hide it from a script. 0 or -EINVAL.
+ */
+static int check_events_dirs(struct pm_ctx *ctx, const struct file_list *l)
+{
+	bool bad = false;
+	size_t refused = pm_ctx__refused(ctx);
+
+	for (int i = 0; i < arg_global.n_events_dirs; i++) {
+		size_t first = events_dir_first[i], end = events_dir_first[i + 1], n = 0;
+		char names[512] = "";
+
+		for (size_t f = first; f < end; f++)
+			if (pm_ctx__extra_read(ctx, f))
+				break;
+			else if (n++ < 4) /* the files it skipped, by their names under the dir */
+				pm_snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					    "%s%s", n > 1 ? ", " : "",
+					    l->f[f].path + strlen(arg_global.events_dirs[i]) +
+						    (l->f[f].path[strlen(
+							     arg_global.events_dirs[i])] == '/'));
+		if (n != end - first || !n)
+			continue; /* something was read (or nothing there, said before) */
+		cli_error("--events-dir %s: nothing in it was loaded: %s%s (a .json file is read "
+			  "when a pack.json beside it names it in Events or Metrics, or when perf's "
+			  "mapfile.csv picks its directory; neither does)%s",
+			  arg_global.events_dirs[i], names, n > 4 ? ", ..." : "",
+			  arg_global.events_lenient ? "" : "; --events-lenient goes on without it");
+		bad = true;
+	}
+	if (refused)
+		cli_error("--events-dir: %zu file%s or entr%s refused (said above)%s", refused,
+			  refused == 1 ? "" : "s", refused == 1 ? "y" : "ies",
+			  arg_global.events_lenient ?
+				  "; going on without them (--events-lenient)" :
+				  ": nothing counts with part of what was given; fix them, or add "
+				  "--events-lenient to go on without them (as perf does)");
+	return (bad || refused) && !arg_global.events_lenient ? -EINVAL : 0;
 }
 
 /* The simulated machine --sim names, as the context's os. */
@@ -384,15 +447,19 @@ int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, const char *
 	o.read_file = read_events_file;
 	if (r == 0)
 		r = pm_ctx__new(&o, &ctx);
-	file_list_done(&extra);
 	if (r < 0) {
+		file_list_done(&extra);
 		pm_replay__free(replay); /* still ours: the context did not take it */
 		cli_error("cannot set up the import: %s", strerror(-r));
 		return r;
 	}
 	r = pm_ctx__discover(ctx);
-	if (r < 0) {
+	if (r < 0)
 		cli_error("cannot set up the recording's machine: %s", strerror(-r));
+	else
+		r = check_events_dirs(ctx, &extra);
+	file_list_done(&extra);
+	if (r < 0) {
 		pm_ctx__free(ctx);
 		return r;
 	}
@@ -431,17 +498,21 @@ int cli_ctx_new(struct pm_ctx **ret_ctx)
 		}
 	}
 	r = pm_ctx__new(&o, &ctx);
-	file_list_done(&extra); /* the context has its copy */
 	if (r < 0) {
+		file_list_done(&extra);
 		cli_error("cannot use '%s' as the root of the machine's files: %s",
 			  o.root ? o.root : "/", strerror(-r));
 		return r;
 	}
 	r = pm_ctx__discover(ctx);
-	if (r < 0) {
+	if (r < 0)
 		cli_error("cannot discover the PMUs of this machine: %s (is sysfs mounted at "
 			  "%s/sys? --root names another tree)",
 			  strerror(-r), o.root ? o.root : "");
+	else
+		r = check_events_dirs(ctx, &extra); /* the list names the files it skipped */
+	file_list_done(&extra);
+	if (r < 0) {
 		pm_ctx__free(ctx);
 		return r;
 	}
@@ -523,6 +594,8 @@ void cli_info(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (arg_global.perf_mode && !arg_global.verbose)
+		return; /* perf prints no notices of pmumon's */
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);
 	va_end(ap);
@@ -586,6 +659,22 @@ static void unknown_command(const char *name)
 			 commands[i].name);
 	}
 	cli_error("unknown command '%s'; the commands are %s (pmumon --help)", name, list);
+}
+
+int cli_run_command(const char *name, int argc, char **argv)
+{
+	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++) {
+		char buf[32];
+
+		if (strcmp(name, commands[i].name) != 0)
+			continue;
+		optind = 0; /* restart getopt for the command */
+		snprintf(buf, sizeof(buf), "%s %s", arg_global.perf_mode ? "perf" : "pmumon",
+			 commands[i].name);
+		argv[0] = buf;
+		return commands[i].fn(argc, argv);
+	}
+	return -1;
 }
 
 static int run_main(int argc, char **argv)
@@ -658,6 +747,12 @@ int main(int argc, char **argv)
 
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (argc > 0 && cli_perf_name(argv[0])) {
+		/* perf mode: perf 6.1's stat and list (cli/perfmode.c) */
+		arg_global.perf_mode = true;
+		argv[0] = "perf";
+		return close_stdout(cli_perf_main(argc, argv));
+	}
 	if (argc > 0)
 		argv[0] = "pmumon"; /* getopt's messages say pmumon, not the path it ran from */
 	return close_stdout(run_main(argc, argv));

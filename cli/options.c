@@ -95,8 +95,13 @@ int cli_count__option(struct cli_count *a, int c, const char *arg)
 	case 'e':
 		return add_arg(a->events, &a->n_events, arg, "-e",
 			       "; a spec may list several events separated by commas");
-	case 'M':
 	case 'g':
+		if (arg_global.perf_mode) { /* perf's -g is --group */
+			a->group = true;
+			return 1;
+		}
+		/* fall through */
+	case 'M':
 		return add_arg(a->metrics, &a->n_metrics, arg, "-M/-g", "");
 	case CLI_OPT_DEFINE:
 		if (a->n_defines < CLI_MAX_ARGS &&
@@ -128,15 +133,35 @@ int cli_count__option(struct cli_count *a, int c, const char *arg)
 		return set_aggr(a, PM_AGGR_CACHE);
 	case CLI_OPT_MERGE:
 		return set_aggr(a, PM_AGGR_FAMILY);
-	case CLI_OPT_NO_MERGE: /* perf's: a row per PMU instance, which --per-device is */
-		return set_aggr(a, PM_AGGR_DEVICE);
+	case CLI_OPT_NO_MERGE:
+		/* perf's: a row per PMU instance; alone that is --per-device, with -A (or
+		 * another --per-*) a row per instance in each of its buckets */
+		a->no_merge = true;
+		if (!a->n_aggr)
+			a->aggr = PM_AGGR_DEVICE;
+		return 1;
+	case CLI_OPT_PER_THREAD:
+		return set_aggr(a, PM_AGGR_THREAD);
+	case CLI_OPT_NO_CSV_SUMMARY:
+		a->no_csv_summary = true;
+		return 1;
+	case CLI_OPT_GROUP:
+		a->group = true;
+		return 1;
+	case CLI_OPT_PERF: /* taken before the options (cli_perf_flag) */
+		return 1;
 	case CLI_OPT_METRIC_ONLY:
 		a->metric_only = true;
 		return 1;
 	case 'x':
+		a->format = PM_OUT_CSV;
+		if (arg_global.perf_mode) { /* perf takes any string ("\t": a tab) */
+			a->sep_str = strcmp(arg, "\\t") ? arg : "\t";
+			a->sep = a->sep_str[0];
+			return 1;
+		}
 		if (cli_parse_separator("-x", arg, &a->sep) < 0)
 			return -EINVAL;
-		a->format = PM_OUT_CSV;
 		return 1;
 	case 'j':
 		a->format = PM_OUT_JSON;
@@ -151,7 +176,8 @@ int cli_count__option(struct cli_count *a, int c, const char *arg)
 	case CLI_OPT_NO_BIG_NUM:
 		a->no_big_num = c == CLI_OPT_NO_BIG_NUM;
 		return 1;
-	case CLI_OPT_SUMMARY: /* the totals follow the intervals anyway (docs/output.md) */
+	case CLI_OPT_SUMMARY: /* pmumon's totals follow the intervals anyway (docs/output.md) */
+		a->summary = true;
 		return 1;
 	case CLI_OPT_INTERVAL_CLEAR:
 		a->interval_clear = true;
@@ -175,9 +201,10 @@ double cli_count__defined(const struct cli_count *a, const char *name)
 int cli_count__check(const struct cli_count *a)
 {
 	if (a->n_aggr > 1) {
-		cli_error("give one of --per-device, --per-channel, --per-cpu, --per-die, "
-			  "--per-socket, --merge, --per-core, --per-node, --per-cache (--no-merge "
-			  "is --per-device)");
+		cli_error(
+			"give one of --per-device, --per-channel, --per-cpu, --per-die, "
+			"--per-socket, --merge, --per-core, --per-node, --per-cache, --per-thread "
+			"(--no-merge alone is --per-device)");
 		return -EINVAL;
 	}
 	if (a->append && !a->output) {
@@ -209,7 +236,15 @@ int cli_count__table_only(const struct cli_count *a, const char *command)
 {
 	const char *opt = a->interval_clear ? "--interval-clear" :
 			  a->no_big_num	    ? "--no-big-num" :
+			  a->no_csv_summary ? "--no-csv-summary" :
 					      NULL;
+
+	if (a->aggr == PM_AGGR_THREAD) {
+		cli_error("--per-thread counts running threads (pmumon stat -p, -t or -a); pmumon %s "
+			  "counts per CPU",
+			  command);
+		return -EINVAL;
+	}
 
 	if (a->append) {
 		cli_error("--append adds to the file pmumon stat and import write with -o; pmumon "
@@ -222,6 +257,44 @@ int cli_count__table_only(const struct cli_count *a, const char *command)
 	cli_error("%s shapes the table pmumon stat and import print; pmumon %s prints none", opt,
 		  command);
 	return -EINVAL;
+}
+
+/*
+ * --group (perf mode's -g): every -e event in one group, as perf's
+ * evlist__set_leader makes the first event every other's leader: the specs
+ * joined into one {...}. A spec with a {group} of its own cannot nest.
+ */
+static int add_grouped(const struct cli_count *a, struct pm_evlist *l)
+{
+	size_t len = 3;
+	struct pm_diag d;
+	char *spec;
+	int r;
+
+	for (size_t i = 0; i < a->n_events; i++) {
+		if (strchr(a->events[i], '{')) {
+			cli_error("--group puts every event in one group; '%s' has a group of its "
+				  "own: give the groups with {} alone",
+				  a->events[i]);
+			return -EINVAL;
+		}
+		len += strlen(a->events[i]) + 1;
+	}
+	spec = malloc(len);
+	if (!spec) {
+		cli_error("out of memory");
+		return -ENOMEM;
+	}
+	strcpy(spec, "{");
+	for (size_t i = 0; i < a->n_events; i++) {
+		strcat(spec, a->events[i]);
+		strcat(spec, i + 1 < a->n_events ? "," : "}");
+	}
+	r = pm_evlist__add(l, spec, &d);
+	if (r < 0)
+		cli_report(spec, r, &d);
+	free(spec);
+	return r;
 }
 
 int cli_count__add(const struct cli_count *a, struct pm_evlist *l)
@@ -241,7 +314,12 @@ int cli_count__add(const struct cli_count *a, struct pm_evlist *l)
 			return r;
 		}
 	}
-	for (size_t i = 0; i < a->n_events; i++) {
+	if (a->group && a->n_events) {
+		r = add_grouped(a, l);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < a->n_events && !a->group; i++) {
 		r = pm_evlist__add(l, a->events[i], &d);
 		if (r < 0) {
 			cli_report(a->events[i], r, &d);
@@ -404,6 +482,8 @@ void cli_count__usage_events(FILE *f)
 	      "                        bandwidth first) or perf's generic events; one the\n"
 	      "                        machine cannot count is a <not supported> row, as\n"
 	      "                        perf's (serve and record leave it out, and say so)\n"
+	      "      --group           every -e event in one group, scheduled together (perf's\n"
+	      "                        -g; in perf mode -g too, pmumon's -g is -M's groups)\n"
 	      "  -d, --detailed        perf stat's detailed events after the others: the L1\n"
 	      "                        data and last-level caches' loads and misses; -dd\n"
 	      "                        adds the L1 instruction cache's and the TLBs'; -ddd\n"
@@ -448,7 +528,8 @@ void cli_count__usage_show(FILE *f, const char *default_rows)
 		"How to show it (default: %s):\n"
 		"      --per-device      one row per PMU instance, with its place where a pack\n"
 		"                        decodes the name (ali_drw_21080 die0/ch0/sub1); also\n"
-		"                        --no-merge, as perf\n"
+		"                        --no-merge, as perf, which with -A (or another --per-*)\n"
+		"                        is a row per PMU instance in each of its rows\n"
 		"      --per-channel     one row per memory channel, its sub-channels added\n"
 		"                        (die0/ch0); other PMUs keep one row per device\n"
 		"  -A, --per-cpu         one row per CPU (also --no-aggr); an uncore PMU's row\n"
@@ -461,6 +542,8 @@ void cli_count__usage_show(FILE *f, const char *default_rows)
 		"      --per-die         one row per die (for ali_drw, the die its name says)\n"
 		"      --per-node        one row per NUMA node (N0), from sysfs node*/cpulist\n"
 		"      --per-socket      one row per socket\n"
+		"      --per-thread      one row per thread counted (-p, -t; with -a every thread\n"
+		"                        of the machine), labelled comm-TID as perf\n"
 		"                        per core, cache and node, an uncore count goes to its\n"
 		"                        cpumask CPU's row, which names the domain it counts\n"
 		"      --merge           one row per event, the instances of a family merged\n"
@@ -477,7 +560,11 @@ void cli_count__usage_show(FILE *f, const char *default_rows)
 		"      --interval-clear  with -I, on a terminal: clear the screen before each\n"
 		"                        interval and repeat the header (perf's option)\n"
 		"      --summary         perf's: the totals after the intervals; pmumon always\n"
-		"                        prints them (CSV type 'total', JSON \"type\":\"total\")\n",
+		"                        prints them (CSV type 'total', JSON \"type\":\"total\")\n"
+		"      --perf            perf 6.1's own output, as when pmumon runs under the name\n"
+		"                        perf: its table, -x and -j layouts on standard error,\n"
+		"                        its default events and exit statuses (docs/output.md)\n"
+		"      --no-csv-summary  perf mode: -x's totals after -I without 'summary'\n",
 		default_rows, PM_JSON_SCHEMA);
 }
 

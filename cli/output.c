@@ -65,12 +65,61 @@ static void started_on(FILE *f, enum pm_out_format format)
 	fprintf(f, "# started on %s%s", date, format == PM_OUT_TABLE ? "\n" : "");
 }
 
+/*
+ * Perf mode: perf stat's stream (standard error, or -o FILE, which always
+ * starts with its "# started on" line: builtin-stat.c cmd_stat) and its own
+ * layouts (PM_OUT_PERF_*, lib/out/perf.c).
+ */
+static int perf_open(struct cli_output *o, const struct cli_count *a, struct pm_out_opts *oo)
+{
+	static const enum pm_out_format perf_format[] = {
+		[PM_OUT_TABLE] = PM_OUT_PERF_TABLE,
+		[PM_OUT_CSV] = PM_OUT_PERF_CSV,
+		[PM_OUT_JSON] = PM_OUT_PERF_JSON,
+	};
+	static char errbuf[1 << 16];
+	int r;
+
+	*o = (struct cli_output){ .f = stderr, .path = a->output, .metric_only = a->metric_only };
+	if (a->output) {
+		time_t now = time(NULL);
+		char date[64];
+
+		o->f = fopen(a->output, a->append ? "a" : "w");
+		if (!o->f) {
+			r = -errno;
+			o->f = stderr;
+			cli_error("cannot write '%s': %s", a->output, strerror(-r));
+			return r;
+		}
+		if (!ctime_r(&now, date))
+			snprintf(date, sizeof(date), "?\n");
+		fprintf(o->f, "# started on %s\n", date);
+	} else {
+		/* one write per report, as perf's stdio does to a file; flushed after each */
+		setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
+	}
+	oo->format = perf_format[a->format];
+	oo->sep = a->sep;
+	oo->perf_sep = a->sep_str;
+	oo->no_grouping = a->no_big_num;
+	oo->perf_summary = a->summary;
+	oo->perf_no_csv_summary = a->no_csv_summary;
+	oo->clear_screen = a->interval_clear && a->format == PM_OUT_TABLE && isatty(fileno(o->f));
+	r = pm_out__new(o->f, oo, &o->out);
+	if (r < 0)
+		cli_error("out of memory");
+	return r;
+}
+
 int cli_output__open(struct cli_output *o, const struct cli_count *a,
 		     const struct pm_out_opts *opts)
 {
 	struct pm_out_opts oo = *opts;
 	int r;
 
+	if (arg_global.perf_mode)
+		return perf_open(o, a, &oo);
 	*o = (struct cli_output){ .f = stdout, .path = a->output, .metric_only = a->metric_only };
 	if (a->output) {
 		o->f = fopen(a->output, a->append ? "a" : "w");
@@ -116,8 +165,9 @@ int cli_output__report(struct cli_output *o, const struct pm_report *r)
 	int ret;
 
 	if (o->err)
-		return -o->err; /* said once; nothing more is written */
-	cli_quality__warn(&o->quality, r);
+		return -o->err;	   /* said once; nothing more is written */
+	if (!arg_global.perf_mode) /* perf mode: the rows say it, perf says nothing more */
+		cli_quality__warn(&o->quality, r);
 	ret = o->metric_only ? metric_rows(o, r, &only) : 0;
 	if (ret == 0)
 		ret = pm_out__report(o->out, o->metric_only ? &only : r);
@@ -139,7 +189,9 @@ int cli_output__close(struct cli_output *o)
 
 	pm_out__free(o->out);
 	free(o->rows);
-	if (o->f && o->f != stdout && fclose(o->f) != 0) {
+	if (o->f == stderr)
+		fflush(stderr);
+	else if (o->f && o->f != stdout && fclose(o->f) != 0) {
 		r = -errno;
 		if (!o->err)
 			cli_error("cannot write the output to %s: %s", o->path, strerror(-r));

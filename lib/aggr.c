@@ -247,9 +247,26 @@ static const char *group_label(struct pm_session *s, const struct pm_cpu_topo *t
 	return intern_label(s, label);
 }
 
-static long row_key(const struct pm_session *s, const struct pm_counter *c)
+/*
+ * The CPU a counter's row goes by: its own; for a CPU-less PMU's (the tool
+ * events: duration_time) counting the machine or a CPU list, the first CPU
+ * counted, as perf 6.1 puts its tool events on CPU 0 (their cpu map is
+ * "0": -A prints CPU0, --per-socket S0).
+ */
+static int bucket_cpu(const struct pm_session *s, const struct pm_counter *c)
 {
-	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, c->cpu);
+	const struct pm_pmu *p = c->inst < s->l->n_inst ? s->l->inst[c->inst].pmu : NULL;
+
+	if (c->cpu >= 0 || !p || !p->cpuless || !s->cpus.n ||
+	    (s->opts.target != PM_TARGET_SYSTEM && s->opts.target != PM_TARGET_CPUS))
+		return c->cpu;
+	return s->cpus.cpu[0];
+}
+
+static long bucket_key(const struct pm_session *s, const struct pm_counter *c)
+{
+	int cpu = bucket_cpu(s, c);
+	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, cpu);
 	const struct pm_pmu_place *pl = place_of(s, c);
 	long pkg = t ? t->package : 0;
 
@@ -266,23 +283,41 @@ static long row_key(const struct pm_session *s, const struct pm_counter *c)
 			return (1L << 24) + (pkg * 256 + pl->die) * 256 + pl->channel;
 		return (long)(c->inst - s->l->ev[c->event].first_inst);
 	case PM_AGGR_CPU:
-		return c->cpu;
+		return cpu;
 	case PM_AGGR_DIE:
 		/* the die the PMU's name says: the cpumask CPU may sit on any die, and
 		 * arm64 has no die_id at all (every CPU is die 0) */
 		if (pl && pl->die >= 0)
 			return pkg * 256 + pl->die;
-		return pm_topo__die_key(s->ctx->topo, c->cpu);
+		return pm_topo__die_key(s->ctx->topo, cpu);
 	case PM_AGGR_SOCKET:
 		return t ? t->package : -1;
 	case PM_AGGR_CORE:
 	case PM_AGGR_NODE:
 	case PM_AGGR_CACHE:
 		return group_key(s->opts.aggr, t);
+	case PM_AGGR_THREAD:
+		return c->tid; /* 0: a counter of no thread (a tool event's) */
 	case PM_AGGR_FAMILY:
 	default:
 		return 0;
 	}
+}
+
+/*
+ * The row key: the aggregation's bucket, and with no_merge (perf's
+ * --no-merge) the PMU instance within it too. Instance indices stay below
+ * 4096 (a family's instances); a bucket key is below 2^50 except
+ * GROUP_NONE, which keeps its place after every other.
+ */
+static long row_key(const struct pm_session *s, const struct pm_counter *c)
+{
+	long key = bucket_key(s, c), inst;
+
+	if (!s->opts.no_merge || s->opts.aggr == PM_AGGR_DEVICE || s->opts.aggr == PM_AGGR_CHANNEL)
+		return key;
+	inst = (long)(c->inst - s->l->ev[c->event].first_inst) & 4095;
+	return key == GROUP_NONE ? GROUP_NONE + inst : key * 4096 + inst;
 }
 
 static int cmp_slot(const void *a, const void *b)
@@ -355,7 +390,8 @@ static unsigned shadow_ctx_of(const struct perf_event_attr *a)
 static void fill_row(const struct pm_session *s, const struct pm_counter *c, struct pm_row *row)
 {
 	const struct pm_event *ev = &s->l->ev[c->event];
-	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, c->cpu);
+	int cpu = bucket_cpu(s, c);
+	const struct pm_cpu_topo *t = pm_topo__cpu(s->ctx->topo, cpu);
 	const struct pm_pmu_place *pl = place_of(s, c);
 
 	*row = (struct pm_row){ .event = ev->label,
@@ -366,7 +402,15 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 				.die = -1,
 				.socket = -1,
 				.channel = -1,
-				.subchannel = -1 };
+				.subchannel = -1,
+				.scale = ev->scale,
+				.core = -1,
+				.node = -1 };
+	/* perf's --no-merge names a PMU event's instance (its uniquify_event_name: the
+	 * events with a pmu_name, of the dynamic PMU types, not cycles or cpu-clock) */
+	if (s->opts.no_merge && c->inst < s->l->n_inst &&
+	    s->l->inst[c->inst].attr.type >= PERF_TYPE_MAX)
+		row->device = s->l->inst[c->inst].device;
 	if (c->inst < s->l->n_inst) {
 		row->shadow = shadow_of(c->source, &s->l->inst[c->inst].attr);
 		row->shadow_ctx = shadow_ctx_of(&s->l->inst[c->inst].attr);
@@ -398,7 +442,7 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 		break;
 	case PM_AGGR_CPU:
 		/* a CPU's row also says which die and socket it is on */
-		row->cpu = c->cpu;
+		row->cpu = cpu;
 		/* fall through */
 	case PM_AGGR_DIE:
 		if (pl && pl->die >= 0)
@@ -417,6 +461,12 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 			row->socket = t->package;
 			row->die = t->die;
 		}
+		if (t && s->opts.aggr == PM_AGGR_CORE)
+			row->core = t->core;
+		break;
+	case PM_AGGR_NODE:
+		if (t)
+			row->node = t->node;
 		break;
 	default:
 		break;
@@ -649,6 +699,34 @@ static void label_domains(struct pm_session *s, const struct slot *slot, size_t 
 	}
 }
 
+/*
+ * Per thread: each row's thread ID and its comm (proc/TID/comm, read once,
+ * as perf's thread_map__read_comms; "" when the thread has gone).
+ */
+static void name_threads(struct pm_session *s, const struct slot *slot, size_t n)
+{
+	struct pm_rows *rw = s->rows;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pm_counter *c = &s->c[slot[i].counter];
+		char path[64], comm[64] = "";
+		const char *name;
+
+		if (!c->tid || rw->rows_tot[c->row].comm)
+			continue;
+		snprintf(path, sizeof(path), "proc/%d/comm", (int)c->tid);
+		if (pm_read_file(s->ctx, path, comm, sizeof(comm)) < 0)
+			comm[0] = '\0';
+		comm[strcspn(comm, "\n")] = '\0';
+		name = intern_label(s, comm);
+		rw->rows_iv[c->row].tid = rw->rows_tot[c->row].tid = c->tid;
+		rw->rows_iv[c->row].comm = rw->rows_tot[c->row].comm = name ? name : "";
+		/* the row's label, as perf's comm-pid */
+		snprintf(path, sizeof(path), "%s-%d", comm, (int)c->tid);
+		rw->rows_iv[c->row].domain = rw->rows_tot[c->row].domain = intern_label(s, path);
+	}
+}
+
 int pm_aggr__fill(struct pm_session *s)
 {
 	struct pm_rows *rw = s->rows;
@@ -661,16 +739,27 @@ int pm_aggr__fill(struct pm_session *s)
 		free(slot);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, first_inst = 0; i < n; i++) {
 		const struct pm_counter *c = &s->c[slot[i].counter];
+		bool first = i == 0 || s->c[slot[i - 1].counter].row != c->row;
+		unsigned cpus = first ? 0 : rw->rows_tot[c->row].n_cpus;
 
+		/* perf's aggregate-number: the CPUs of the row's first instance (a slot's
+		 * counters come in counter order, the first instance's first) */
+		if (first)
+			first_inst = c->inst;
+		cpus += c->inst == first_inst;
 		fill_row(s, c, &rw->rows_iv[c->row]);
 		fill_row(s, c, &rw->rows_tot[c->row]);
+		rw->rows_iv[c->row].n_cpus = rw->rows_tot[c->row].n_cpus = cpus;
 	}
+	if (s->opts.aggr == PM_AGGR_THREAD)
+		name_threads(s, slot, n);
 	if (is_group(s->opts.aggr))
 		for (size_t i = 0; i < n; i++) {
 			const struct pm_counter *c = &s->c[slot[i].counter];
-			const char *label = group_label(s, pm_topo__cpu(s->ctx->topo, c->cpu));
+			const char *label = group_label(s, pm_topo__cpu(s->ctx->topo,
+									bucket_cpu(s, c)));
 
 			rw->rows_iv[c->row].domain = rw->rows_tot[c->row].domain = label;
 		}
@@ -758,6 +847,7 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		rows[r].value = 0;
 		rows[r].raw = 0;
 		rows[r].enabled_ns = rows[r].running_ns = 0;
+		rows[r].enabled_sum_ns = rows[r].running_sum_ns = 0;
 		rows[r].running = NAN;
 		rows[r].flags = 0;
 		rows[r].lo = rows[r].hi = NAN;
@@ -785,6 +875,8 @@ void pm_aggr__compute(struct pm_session *s, bool interval, struct pm_row *rows)
 		if (!pm_aggr__delta(s, c, interval, &val, &ena, &run))
 			continue;
 		a->n_in++;
+		row->enabled_sum_ns += ena;
+		row->running_sum_ns += run;
 		ratio = (double)run / (double)ena;
 		if (isnan(row->running) || ratio < row->running) {
 			row->running = ratio;

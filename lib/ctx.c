@@ -20,6 +20,16 @@ void *pm_ctx__os(const struct pm_ctx *ctx)
 	return ctx->os;
 }
 
+size_t pm_ctx__refused(const struct pm_ctx *ctx)
+{
+	return ctx ? ctx->refused : 0;
+}
+
+bool pm_ctx__extra_read(const struct pm_ctx *ctx, size_t i)
+{
+	return ctx && i < ctx->n_extra && ctx->extra_read[i];
+}
+
 bool pm_ctx__simulated(const struct pm_ctx *ctx)
 {
 	return ctx->simulated;

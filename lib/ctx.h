@@ -81,6 +81,8 @@ struct pm_ctx {
 	bool simulated;
 	struct pm_embedded *extra; /* packs given (--events-dir), data NULL: unread; owned */
 	size_t n_extra;
+	bool *extra_read;	   /* per extra file: a pack or perf table read it (db/pack.c) */
+	size_t refused;		   /* files or entries the packs' loader refused, each said */
 	pm_read_file_fn read_file; /* reads an extra file with NULL data (db/pack.c) */
 	void *read_file_userdata;
 	struct pm_replay *replay; /* import: the recording (machine.c, source/replay.c); owned */

@@ -101,18 +101,25 @@ static struct who read_who(struct pm_ctx *ctx)
 	return w;
 }
 
-static void privileges(struct pm_ctx *ctx, const struct who *w, struct findings *fs)
+/* Docker's and podman's marks (/.dockerenv, /run/.containerenv). */
+static bool in_container(struct pm_ctx *ctx)
 {
+	return pm_path_exists(ctx, ".dockerenv") || pm_path_exists(ctx, "run/.containerenv");
+}
+
+static void privileges(struct pm_ctx *ctx, const struct who *w, bool container, struct findings *fs)
+{
+	const char *where = container ? " in a container" : "";
 	int paranoid;
 
 	if (w->uid == 0)
-		add(fs, PM_VERDICT_OK, "user", NULL, "running as root");
+		add(fs, PM_VERDICT_OK, "user", NULL, "running as root%s", where);
 	else if (perfmon(w))
-		add(fs, PM_VERDICT_OK, "user", NULL, "running as uid %ld with %s", w->uid,
-		    has_cap(w, CAP_PERFMON) ? "CAP_PERFMON" : "CAP_SYS_ADMIN");
+		add(fs, PM_VERDICT_OK, "user", NULL, "running as uid %ld with %s%s", w->uid,
+		    has_cap(w, CAP_PERFMON) ? "CAP_PERFMON" : "CAP_SYS_ADMIN", where);
 	else if (w->uid > 0)
 		add(fs, PM_VERDICT_OK, "user", NULL,
-		    "running as uid %ld without CAP_PERFMON or CAP_SYS_ADMIN", w->uid);
+		    "running as uid %ld without CAP_PERFMON or CAP_SYS_ADMIN%s", w->uid, where);
 	if (pm_perf__paranoid(ctx, &paranoid) < 0) {
 		add(fs, PM_VERDICT_WARNING, "perf", "check that /proc is mounted",
 		    "cannot read /proc/sys/kernel/perf_event_paranoid");
@@ -124,9 +131,16 @@ static void privileges(struct pm_ctx *ctx, const struct who *w, struct findings 
 		    paranoid, perfmon(w) ? "this user" : "every user");
 	else
 		add(fs, PM_VERDICT_PROBLEM, "perf",
-		    "run as root, or give pmumon CAP_PERFMON (setcap cap_perfmon+ep on its binary; "
-		    "AmbientCapabilities=CAP_PERFMON in a unit), or allow every user: sysctl -w "
-		    "kernel.perf_event_paranoid=0",
+		    /* in a container the sysctl is the host's, and a file capability cannot
+		     * exceed the container's bounding set: the capability comes at its start */
+		    container ?
+			    "start the container with CAP_PERFMON (docker, podman: --cap-add "
+			    "PERFMON; Kubernetes: securityContext.capabilities.add: [PERFMON]), or "
+			    "on the host allow every user: sysctl -w "
+			    "kernel.perf_event_paranoid=0 (a container cannot set it)" :
+			    "run as root, or give pmumon CAP_PERFMON (setcap cap_perfmon+ep on "
+			    "its binary; AmbientCapabilities=CAP_PERFMON in a unit), or allow "
+			    "every user: sysctl -w kernel.perf_event_paranoid=0",
 		    "perf_event_paranoid is %d and this user lacks CAP_PERFMON: no system-wide or "
 		    "uncore counting%s",
 		    paranoid,
@@ -258,21 +272,26 @@ static void drivers(struct pm_ctx *ctx, bool vm, struct findings *fs)
 		if (alt)
 			snprintf(other, sizeof(other),
 				 "; pmumon counts the same through %s instead", d->alt);
-		/* a guest has none of them; another module may do the same */
-		missing = vm || alt ? PM_VERDICT_WARNING : PM_VERDICT_PROBLEM;
+		/* another module may do the same */
+		missing = alt ? PM_VERDICT_WARNING : PM_VERDICT_PROBLEM;
 		built_in = !loaded && module_listed(ctx, builtin, d->file);
 		if (loaded || built_in) {
 			add(fs, PM_VERDICT_OK, "driver", NULL, "%s is %s: %s", d->module,
 			    loaded ? "loaded" : "built in", d->gives ? d->gives : d->config);
+		} else if (vm) {
+			/* a guest is given no uncore counters: loading it there gives nothing */
+			add(fs, PM_VERDICT_OK, "driver", NULL,
+			    "%s is not loaded, and would give nothing here (%s): a virtual machine "
+			    "is not given those counters; count on the host",
+			    d->module, d->gives ? d->gives : d->config);
 		} else if (module_listed(ctx, dep, d->file)) {
 			snprintf(fix, sizeof(fix),
 				 "modprobe %s (and list it in /etc/modules to load "
 				 "it at boot)",
 				 d->module);
 			add(fs, missing, "driver", fix,
-			    "%s is not loaded (this kernel has it as a module); it gives %s%s%s",
-			    d->module, d->gives ? d->gives : d->config, other,
-			    vm ? " (a virtual machine: count on the host)" : "");
+			    "%s is not loaded (this kernel has it as a module); it gives %s%s",
+			    d->module, d->gives ? d->gives : d->config, other);
 		} else {
 			snprintf(fix, sizeof(fix), "boot a kernel built with %s=m or =y",
 				 d->config);
@@ -315,17 +334,30 @@ static void msr_access(struct pm_ctx *ctx, const struct who *w, struct findings 
 	const struct pm_driver_def *d = pack_driver(ctx, "msr");
 	char buf[32];
 
-	if (d && (w->uid != 0 || !has_cap(w, CAP_SYS_RAWIO))) {
-		bool alt = d->alt && module_loaded(ctx, d->alt);
+	/* perf PMUs count the same (amd_uncore): the msr source is not needed here */
+	bool alt = d && d->alt && module_loaded(ctx, d->alt);
 
-		add(fs, alt ? PM_VERDICT_WARNING : PM_VERDICT_PROBLEM, "msr",
-		    "run as root with CAP_SYS_RAWIO (the devices are root's, mode 0600)",
-		    "the msr source cannot open /dev/cpu/N/msr: it needs root and CAP_SYS_RAWIO%s",
-		    alt ? "; perf PMUs count the same here" : "");
+	if (d && (w->uid != 0 || !has_cap(w, CAP_SYS_RAWIO))) {
+		if (alt)
+			add(fs, PM_VERDICT_OK, "msr", NULL,
+			    "the msr source cannot open /dev/cpu/N/msr (it needs root and "
+			    "CAP_SYS_RAWIO), and is not needed: %s counts the same through perf",
+			    d->alt);
+		else
+			add(fs, PM_VERDICT_PROBLEM, "msr",
+			    "run as root with CAP_SYS_RAWIO (the devices are root's, mode 0600)",
+			    "the msr source cannot open /dev/cpu/N/msr: it needs root and "
+			    "CAP_SYS_RAWIO");
 	}
 	if (!d || pm_read_file(ctx, "sys/module/msr/parameters/allow_writes", buf, sizeof(buf)) < 0)
 		return; /* not this machine's, not loaded, or only root may read it (0600) */
-	if (!strcmp(buf, "off"))
+	if (alt && strcmp(buf, "on"))
+		/* no advice to allow MSR writes system-wide to silence a line: perf counts */
+		add(fs, PM_VERDICT_OK, "msr", NULL,
+		    "msr.allow_writes is %s: the msr source's writes would be %s; not needed: %s "
+		    "counts the same through perf",
+		    buf, strcmp(buf, "off") ? "logged and taint the kernel" : "refused", d->alt);
+	else if (!strcmp(buf, "off"))
 		add(fs, PM_VERDICT_PROBLEM, "msr",
 		    "echo on > /sys/module/msr/parameters/allow_writes (as root), or count through "
 		    "perf PMUs",
@@ -374,10 +406,30 @@ static bool virtual_machine(struct pm_ctx *ctx)
 	return vm;
 }
 
-static void machine(struct pm_ctx *ctx, const struct who *w, bool vm, struct findings *fs)
+/* What a read-only /sys keeps this machine from counting: hwmon PMUs are programmed by
+ * writing their files, the sideband's are debugfs files. false when nothing needs it. */
+static bool needs_sys_writable(struct pm_ctx *ctx, char *buf, size_t size)
 {
-	char core[64] = "", buf[256];
-	bool has_core = core_pmu(ctx, core, sizeof(core)), container;
+	bool hwmon = false, debugfs = false;
+
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		hwmon |= !strcmp(pm_pmu__source(ctx->pmus[i]), "hwmon");
+		debugfs |= !strcmp(pm_pmu__source(ctx->pmus[i]), "sideband");
+	}
+	for (size_t i = 0; pm_db__driver(ctx->db, i); i++)
+		debugfs |= pm_db__driver(ctx->db, i)->path &&
+			   pm_str_has_prefix(pm_db__driver(ctx->db, i)->path, "sys/kernel/debug/");
+	snprintf(buf, size, "%s%s%s",
+		 hwmon ? "hwmon counters (BlueField) cannot be programmed" : "",
+		 hwmon && debugfs ? ", and " : "",
+		 debugfs ? "debugfs (the sideband) is absent" : "");
+	return hwmon || debugfs;
+}
+
+static void machine(struct pm_ctx *ctx, bool vm, bool container, struct findings *fs)
+{
+	char core[64] = "", buf[256], needs[160];
+	bool has_core = core_pmu(ctx, core, sizeof(core));
 	int watchdog = 0;
 
 	if (vm && !has_core)
@@ -403,55 +455,72 @@ static void machine(struct pm_ctx *ctx, const struct who *w, bool vm, struct fin
 	else if (watchdog)
 		add(fs, PM_VERDICT_OK, "watchdog", NULL,
 		    "the NMI watchdog is on, but there is no core PMU whose counter it could hold");
-	container = pm_path_exists(ctx, ".dockerenv") || pm_path_exists(ctx, "run/.containerenv");
 	if (pm_read_prefix(ctx, "proc/self/mountinfo", buf, sizeof(buf)) > 0) {
 		const char *sys = strstr(buf, " /sys ");
 
+		/* a problem only where this machine's counters need it writable: perf PMUs
+		 * (Yitian 710, EPYC) count through a read-only /sys */
 		if (sys && !strncmp(sys + 6, "ro", 2) && (sys[8] == ',' || sys[8] == ' ')) {
-			add(fs, PM_VERDICT_PROBLEM, "container",
-			    "run it with /sys mounted read-write (docker: --privileged, or -v "
-			    "/sys:/sys:rw) and CAP_PERFMON",
-			    "/sys is mounted read-only%s: hwmon counters (BlueField) cannot be "
-			    "programmed, and debugfs (the sideband) is absent",
-			    container ? " in a container" : "");
-			return;
+			if (needs_sys_writable(ctx, needs, sizeof(needs)))
+				add(fs, PM_VERDICT_PROBLEM, "container",
+				    "run it with /sys mounted read-write (docker: --privileged, or "
+				    "-v /sys:/sys:rw)",
+				    "/sys is mounted read-only%s: %s",
+				    container ? " in a container" : "", needs);
+			else
+				add(fs, PM_VERDICT_OK, "container", NULL,
+				    "/sys is mounted read-only%s: nothing this machine counts writes to "
+				    "it (BlueField's hwmon and Merrifield's sideband would)",
+				    container ? " in a container" : "");
 		}
 	}
-	if (container)
-		add(fs, w->uid == 0 || perfmon(w) ? PM_VERDICT_OK : PM_VERDICT_WARNING, "container",
-		    perfmon(w) ? NULL : "add CAP_PERFMON (docker: --cap-add PERFMON)",
-		    "running in a container%s", perfmon(w) ? "" : " without CAP_PERFMON");
 }
 
 /* ---- counters someone holds -------------------------------------------------------- */
 
-/* pmumon's own locks (the sources': msr, hwmon, sideband): another pmumon holding one. */
+/* pmumon's own locks (the sources': msr, hwmon, sideband), in /run/pmumon, and an older
+ * pmumon's in /run/lock: another pmumon holding one, or a lock pmumon will not trust. */
 static void locks(struct pm_ctx *ctx, struct findings *fs)
 {
-	static const char *const paths[] = { "run/lock/pmumon-msr.lock",
-					     "run/lock/pmumon-bfperf.lock",
-					     "run/lock/pmumon-sideband.lock" };
+	static const char *const names[] = { "msr", "bfperf", "sideband" };
 
-	for (size_t i = 0; i < PM_ARRAY_SIZE(paths); i++) {
+	for (size_t i = 0; i < PM_ARRAY_SIZE(names); i++) {
 		struct pm_lock_info info = { 0 };
-		int h;
+		char path[64], old[64], pid[32] = "";
+		int h = 0;
 
-		if (!pm_path_exists(ctx, paths[i]))
-			continue; /* never made: nobody holds it */
-		h = ctx->ops->lock(ctx->os, paths[i], &info);
-		if (h >= 0) {
-			ctx->ops->unlock(ctx->os, h);
-			continue;
+		snprintf(path, sizeof(path), "run/pmumon/%s.lock", names[i]);
+		snprintf(old, sizeof(old), "run/lock/pmumon-%s.lock", names[i]);
+		if (pm_path_exists(ctx, path)) { /* never made: nobody holds it */
+			h = ctx->ops->lock(ctx->os, path, &info);
+			if (h >= 0) {
+				ctx->ops->unlock(ctx->os, h);
+				h = 0;
+			}
+		}
+		if (h == 0 && ctx->ops->lock_holder &&
+		    ctx->ops->lock_holder(ctx->os, old, &info) == -EBUSY &&
+		    (info.uid == 0 || info.uid == info.self)) {
+			snprintf(path, sizeof(path), "%s", old); /* an older pmumon's */
+			h = -EBUSY;
 		}
 		if (h == -EBUSY) {
-			char pid[32] = "";
-
 			if (info.pid)
 				snprintf(pid, sizeof(pid), " (pid %d)", (int)info.pid);
 			add(fs, PM_VERDICT_PROBLEM, "counters",
 			    "stop it, or read what it counts (its serve endpoint or recording)",
 			    "another pmumon%s holds /%s: the counters it guards are in use", pid,
-			    paths[i]);
+			    path);
+		} else if (h == -EPERM) {
+			add(fs, PM_VERDICT_PROBLEM, "counters",
+			    "remove what is there (pmumon makes the directory, root's, mode 0755, "
+			    "and its files)",
+			    "pmumon will not trust %s /%s (made by another user, a link, or writable "
+			    "by others): the %s source refuses to program counters",
+			    info.dir ? "the lock directory of" : "the lock file", path,
+			    i == 0 ? "msr" :
+			    i == 1 ? "hwmon" :
+				     "sideband");
 		}
 	}
 }
@@ -503,8 +572,56 @@ static int block(struct blocked **b, size_t *n, size_t *cap, const struct pm_dia
 	return 0;
 }
 
+/*
+ * A metric that adds, yet needs a pack constant nothing defines: it would show as not
+ * counted, which is no "can be computed here". True with *d saying so, the constant's
+ * Note (where its value comes from) in the fix.
+ */
+static bool missing_constant(struct pm_ctx *ctx, const struct pm_evlist *l, struct pm_diag *d)
+{
+	const struct pm_constant_def *c = NULL;
+
+	for (size_t i = 0; i < pm_evlist__note_count(l) && !c; i++) {
+		const char *name = NULL;
+
+		if (pm_evlist__note_reason(l, i, NULL, &name) == PM_REASON_NEEDS_DEFINE && name)
+			c = pm_db__find_constant(ctx->db, name);
+	}
+	if (!c)
+		return false;
+	pm_diag_set(d, NULL, "they need '%s', which nothing defines: they show as not counted",
+		    c->name);
+	snprintf(d->hint, sizeof(d->hint), "'%s' is a constant no counter gives%s%s%s: ", c->name,
+		 c->note ? " (" : "", c->note ? c->note : "", c->note ? ")" : "");
+	pm_diag_reason(d, PM_REASON_NEEDS_DEFINE, NULL, c->name);
+	return true;
+}
+
+/*
+ * A core PMU ("cpu", "cpu_core", "armv8_*") a metric names that this machine does not
+ * have: "run pmumon list pmus" is no fix; the machine's is (a virtual PMU for a guest).
+ */
+static void no_core_pmu(struct pm_ctx *ctx, bool vm, struct pm_diag *d)
+{
+	const char *at = strstr(d->msg, "unknown PMU '");
+	char name[64] = "", tmp[64];
+
+	if (!at || d->reason != PM_REASON_SEE_LIST || core_pmu(ctx, tmp, sizeof(tmp)))
+		return;
+	sscanf(at + 13, "%63[^']", name);
+	if (strcmp(name, "cpu") && !pm_str_has_prefix(name, "cpu_") &&
+	    !pm_str_has_prefix(name, "armv8_"))
+		return;
+	snprintf(d->hint, sizeof(d->hint), "%s",
+		 vm ? "give the guest a virtual PMU (the 'machine' finding), or count on the host" :
+		      "this machine's kernel lists no core PMU: check that perf events work (the "
+		      "'perf' findings)");
+	d->reason = PM_REASON_NONE;
+	d->fix_at = -1;
+}
+
 /* One pack's metrics: computed here, blocked here (why), or never (the pack says why). */
-static void pack_metrics(struct pm_ctx *ctx, const char *pack, struct findings *fs)
+static void pack_metrics(struct pm_ctx *ctx, const char *pack, bool vm, struct findings *fs)
 {
 	size_t ok = 0, never = 0, n_b = 0, cap_b = 0, blocked = 0;
 	struct blocked *b = NULL;
@@ -520,12 +637,16 @@ static void pack_metrics(struct pm_ctx *ctx, const char *pack, struct findings *
 			never++;
 			continue;
 		}
-		if (pm_evlist__new(ctx, &l) == 0 && pm_evlist__add_metrics(l, m.name, &d) == 0)
+		if (pm_evlist__new(ctx, &l) == 0 && pm_evlist__add_metrics(l, m.name, &d) == 0 &&
+		    !missing_constant(ctx, l, &d))
 			ok++;
-		else if (block(&b, &n_b, &cap_b, &d, m.name) < 0)
-			fs->err = -ENOMEM;
-		else
-			blocked++;
+		else {
+			no_core_pmu(ctx, vm, &d);
+			if (block(&b, &n_b, &cap_b, &d, m.name) < 0)
+				fs->err = -ENOMEM;
+			else
+				blocked++;
+		}
 		pm_evlist__free(l);
 	}
 	for (size_t i = 0; i < n_b; i++) {
@@ -559,7 +680,7 @@ static void programming_list(struct pm_ctx *ctx, struct findings *fs)
 	}
 }
 
-static void metrics(struct pm_ctx *ctx, struct findings *fs)
+static void metrics(struct pm_ctx *ctx, bool vm, struct findings *fs)
 {
 	char done[256] = ",";
 
@@ -572,7 +693,7 @@ static void metrics(struct pm_ctx *ctx, struct findings *fs)
 		snprintf(key, sizeof(key), ",%s,", m.pack);
 		if (strstr(done, key))
 			continue;
-		pack_metrics(ctx, m.pack, fs);
+		pack_metrics(ctx, m.pack, vm, fs);
 		snprintf(done + strlen(done), sizeof(done) - strlen(done), "%s,", m.pack);
 	}
 	if (!pm_ctx__metric_count(ctx))
@@ -585,7 +706,7 @@ int pm_ctx__doctor(struct pm_ctx *ctx, struct pm_finding **ret, size_t *ret_n)
 {
 	struct findings fs = { 0 };
 	struct who w;
-	bool vm;
+	bool vm, container;
 
 	if (!ctx || !ret || !ret_n)
 		return -EINVAL;
@@ -599,16 +720,17 @@ int pm_ctx__doctor(struct pm_ctx *ctx, struct pm_finding **ret, size_t *ret_n)
 	}
 	w = read_who(ctx);
 	vm = virtual_machine(ctx);
-	privileges(ctx, &w, &fs);
+	container = in_container(ctx);
+	privileges(ctx, &w, container, &fs);
 	perf_works(ctx, &fs);
 	lockdown(ctx, &fs);
 	drivers(ctx, vm, &fs);
 	msr_access(ctx, &w, &fs);
-	machine(ctx, &w, vm, &fs);
+	machine(ctx, vm, container, &fs);
 	locks(ctx, &fs);
 	surveys(ctx, &fs);
 	programming_list(ctx, &fs);
-	metrics(ctx, &fs);
+	metrics(ctx, vm, &fs);
 	if (fs.err) {
 		free(fs.f);
 		return fs.err;

@@ -42,7 +42,9 @@ static void free_extra(struct pm_ctx *ctx)
 		free((char *)ctx->extra[i].data);
 	}
 	free(ctx->extra);
+	free(ctx->extra_read);
 	ctx->extra = NULL;
+	ctx->extra_read = NULL;
 	ctx->n_extra = 0;
 }
 
@@ -153,7 +155,9 @@ int pm_ctx__new(const struct pm_ctx_opts *opts, struct pm_ctx **ret_ctx)
 	ctx->read_file_userdata = opts->read_file_userdata;
 	if (opts->n_extra_files) {
 		ctx->extra = calloc(opts->n_extra_files, sizeof(*ctx->extra));
-		if (!ctx->extra) {
+		ctx->extra_read = calloc(opts->n_extra_files, sizeof(*ctx->extra_read));
+		if (!ctx->extra || !ctx->extra_read) {
+			free_extra(ctx);
 			free(ctx);
 			return -ENOMEM;
 		}

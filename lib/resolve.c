@@ -77,10 +77,15 @@ const char *pm_generic_event(size_t i, const char **ret_kind)
 	return generic_events[i].name;
 }
 
-/* Terms perf accepts that only make sense when sampling. */
+/*
+ * perf's config terms that set how an event samples or is recorded
+ * (parse-events.l 6.1, <config> state): perf stat counts the event as if
+ * they were not there, and so does pmumon (said at PM_LOG_INFO).
+ */
 static const char *const sampling_terms[] = {
-	"period",    "freq",	     "call-graph", "stack-size", "inherit",	    "no-inherit",
-	"overwrite", "no-overwrite", "max-stack",  "aux-output", "aux-sample-size",
+	"period",      "freq",	       "call-graph", "stack-size", "inherit",	      "no-inherit",
+	"overwrite",   "no-overwrite", "max-stack",  "aux-output", "aux-sample-size", "time",
+	"branch_type", "nr",	       "percore",    "metric-id",
 };
 
 /* Everything one spec event resolves to, before it joins the evlist. */
@@ -94,7 +99,41 @@ struct resolved {
 struct term_result {
 	const char *label;	      /* name= (borrowed from the spec) */
 	const struct pm_alias *alias; /* the first alias used */
+	bool generic;		      /* a hybrid PMU's generic event: type is its attr type */
+	uint32_t type;
 };
+
+static int legacy_cache(const char *name, uint64_t *ret_config, int *ret_cache, int *ret_op);
+
+/*
+ * A hybrid core PMU's generic event, perf's cpu_core/cycles/ and
+ * cpu_core/LLC-loads/ (parse-events.c 6.1, parse_events__with_hybrid_pmu):
+ * the hardware or cache event with the PMU's type in the config's upper 32
+ * bits (PERF_PMU_TYPE_SHIFT, the kernel's extended type). 1 when name is one.
+ */
+static int hybrid_generic(const struct pm_pmu *p, const char *name, uint64_t config[3],
+			  struct term_result *res)
+{
+	uint64_t cache;
+	int c, op;
+
+	if (!pm_pmu__is_core(p) || !p->cpus.n || p->uncore)
+		return 0;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(generic_events); i++)
+		if (generic_events[i].type == PERF_TYPE_HARDWARE &&
+		    !strcmp(generic_events[i].name, name)) {
+			config[0] = generic_events[i].config | (uint64_t)p->type << 32;
+			res->generic = true;
+			res->type = PERF_TYPE_HARDWARE;
+			return 1;
+		}
+	if (legacy_cache(name, &cache, &c, &op) != 1)
+		return 0;
+	config[0] = cache | (uint64_t)p->type << 32;
+	res->generic = true;
+	res->type = PERF_TYPE_HW_CACHE;
+	return 1;
+}
 
 struct resolver {
 	struct pm_evlist *l;
@@ -104,6 +143,32 @@ struct resolver {
 };
 
 static const struct pm_pmu *pmu_by_name(struct pm_ctx *ctx, const char *name);
+
+static bool sampling_term(struct resolver *rs, const char *name)
+{
+	for (size_t s = 0; s < PM_ARRAY_SIZE(sampling_terms); s++)
+		if (!strcmp(name, sampling_terms[s])) {
+			pm_log(rs->l->ctx, PM_LOG_INFO,
+			       "%s: term '%s' is for sampling or recording; counting ignores it, "
+			       "as perf stat does",
+			       rs->text, name);
+			return true;
+		}
+	return false;
+}
+
+/* perf's raw term inside a PMU's terms (parse-events.l <config>: r{hex}, r0x{hex}):
+ * config=value, unless the PMU has an event of that name */
+static bool raw_term(const char *name, uint64_t *ret)
+{
+	const char *hex = name[0] == 'r' ? name + 1 : NULL;
+
+	if (hex && hex[0] == '0' && hex[1] == 'x')
+		hex += 2;
+	if (!hex || !*hex || strspn(hex, "0123456789abcdefABCDEF") != strlen(hex))
+		return false;
+	return pm_parse_u64(hex, strlen(hex), 16, ret) == 0;
+}
 
 int pm_evlist__new(struct pm_ctx *ctx, struct pm_evlist **ret_list)
 {
@@ -362,21 +427,18 @@ static int apply_terms(struct resolver *rs, const struct pm_pmu *p,
 				res->label = t->value;
 			continue;
 		}
-		for (size_t s = 0; s < PM_ARRAY_SIZE(sampling_terms); s++)
-			if (!strcmp(t->name, sampling_terms[s]))
-				return spec_error(rs, pos, len, -EOPNOTSUPP, "drop the term",
-						  "term '%s' is for sampling; pmumon counts",
-						  t->name);
+		if (sampling_term(rs, t->name))
+			continue;
 		if (!strncmp(t->name, "config", 6) &&
 		    (!t->name[6] || ((t->name[6] == '1' || t->name[6] == '2') && !t->name[7]))) {
 			int w = t->name[6] ? t->name[6] - '0' : 0;
 
-			if (!t->value)
-				return spec_error(rs, pos, len, -EINVAL, "write e.g. config=0x1a",
-						  "term '%s' needs a value", t->name);
-			r = parse_num_value(rs, t, vpos, vlen, &v);
-			if (r < 0)
-				return r;
+			/* a bare config term is 1, as perf's PE_TERM alone */
+			if (t->value) {
+				r = parse_num_value(rs, t, vpos, vlen, &v);
+				if (r < 0)
+					return r;
+			}
 			config[w] = v;
 			continue;
 		}
@@ -397,6 +459,12 @@ static int apply_terms(struct resolver *rs, const struct pm_pmu *p,
 			continue;
 		}
 		a = t->value ? NULL : pm_pmu__find_alias(p, t->name);
+		if (!a && !t->value && raw_term(t->name, &v)) {
+			config[0] = v; /* software/r1a/ */
+			continue;
+		}
+		if (!a && !t->value && from_user && hybrid_generic(p, t->name, config, res))
+			continue;
 		if (!a)
 			return unknown_term(rs, p, t, pos, len);
 		r = apply_alias(rs, p, a, pos, len, depth, config, res);
@@ -622,7 +690,7 @@ static int resolve_pmu_event(struct resolver *rs, const struct pm_spec_event *se
 			tr = one;
 		}
 		one_family &= !strcmp(p->family, first->family);
-		init_attr(&attr, p->type, config);
+		init_attr(&attr, one.generic ? one.type : p->type, config);
 		r = add_inst(res, p, p->name, &attr);
 		if (r < 0)
 			goto out;
@@ -885,21 +953,20 @@ static int apply_symbol_terms(struct resolver *rs, const struct pm_spec_event *s
 			*ret_label = t->value;
 			continue;
 		}
-		for (size_t s = 0; s < PM_ARRAY_SIZE(sampling_terms); s++)
-			if (!strcmp(n, sampling_terms[s]))
-				return spec_error(rs, t->pos, t->len, -EOPNOTSUPP, "drop the term",
-						  "term '%s' is for sampling; pmumon counts", n);
+		if (sampling_term(rs, n))
+			continue;
 		if (strcmp(n, "config") && strcmp(n, "config1") && strcmp(n, "config2"))
 			return spec_error(rs, t->pos, t->len, -ENOENT,
 					  "terms after a named event: name, config, config1, "
 					  "config2, cpu",
-					  "unknown term '%s' for event '%s'", n, se->pmu);
-		if (!t->value)
-			return spec_error(rs, t->pos, t->len, -EINVAL, "write e.g. config=0x1a",
-					  "term '%s' needs a value", n);
-		r = parse_num_value(rs, t, t->value_pos, strlen(t->value), &v);
-		if (r < 0)
-			return r;
+					  "unknown term '%s' for event '%s'", n,
+					  se->pmu ? se->pmu : rs->text);
+		v = 1; /* a bare config term: perf's PE_TERM alone */
+		if (t->value) {
+			r = parse_num_value(rs, t, t->value_pos, strlen(t->value), &v);
+			if (r < 0)
+				return r;
+		}
 		for (size_t k = 0; k < res->n_inst; k++) {
 			struct perf_event_attr *a = &res->inst[k].attr;
 
@@ -1019,6 +1086,7 @@ static int resolve_raw(struct resolver *rs, const struct pm_spec_event *se, stru
 {
 	uint64_t config[PM_CONFIG_WORDS] = { se->raw, 0, 0 };
 	struct perf_event_attr attr;
+	const char *label = NULL;
 	char name[32];
 	int r;
 
@@ -1026,8 +1094,44 @@ static int resolve_raw(struct resolver *rs, const struct pm_spec_event *se, stru
 	r = add_inst(res, pmu_by_type(rs->l->ctx, PERF_TYPE_RAW), "cpu", &attr);
 	if (r < 0)
 		return r;
+	/* r1a/name=x,config1=2/: perf's event_legacy_raw with its terms */
+	r = apply_symbol_terms(rs, se, res, &label);
+	if (r < 0)
+		return r;
 	snprintf(name, sizeof(name), "r%" PRIx64, se->raw);
-	return symbol_label(se, name, res);
+	return symbol_label(se, label ? label : name, res);
+}
+
+/*
+ * perf's TYPE:CONFIG (parse_events_add_numeric): the attr as given, on the
+ * PMU of that type when there is one (1:1 is the software PMU's
+ * task-clock, with its unit), with the symbol's terms; labelled as typed.
+ */
+static int resolve_numeric(struct resolver *rs, const struct pm_spec_event *se,
+			   struct resolved *res)
+{
+	const struct pm_pmu *p = pmu_by_type(rs->l->ctx, se->type);
+	uint64_t config[PM_CONFIG_WORDS] = { se->raw, 0, 0 };
+	struct perf_event_attr attr;
+	const char *label = NULL;
+	char name[64];
+	size_t n = strcspn(rs->text + se->pos, "/:,{}");
+	const char *second = memchr(rs->text + se->pos, ':', se->len);
+	int r;
+
+	init_attr(&attr, se->type, config);
+	r = add_inst(res, p, p ? p->name : "cpu", &attr);
+	if (r == 0)
+		r = apply_symbol_terms(rs, se, res, &label);
+	if (r == 0)
+		r = clock_unit(res, &res->inst[0].attr);
+	if (r < 0)
+		return r;
+	/* "1:1" as typed: the type, its ':', the config */
+	if (second)
+		n = (size_t)(second - (rs->text + se->pos)) + 1 + strcspn(second + 1, "/:,{}");
+	snprintf(name, sizeof(name), "%.*s", (int)n, rs->text + se->pos);
+	return symbol_label(se, label ? label : name, res);
 }
 
 /*
@@ -1248,6 +1352,9 @@ static int resolve_one(struct resolver *rs, const struct pm_spec_event *se, stru
 	case PM_SPEC_RAW:
 		r = resolve_raw(rs, se, res);
 		break;
+	case PM_SPEC_NUMERIC:
+		r = resolve_numeric(rs, se, res);
+		break;
 	case PM_SPEC_TRACEPOINT:
 		r = resolve_tracepoint(rs, se, res);
 		break;
@@ -1435,6 +1542,13 @@ int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag *reterr
 	if (!l || !spec)
 		return -EINVAL;
 	return add_spec(l, spec, false, reterr);
+}
+
+int pm_evlist__add_optional(struct pm_evlist *l, const char *spec, struct pm_diag *reterr)
+{
+	if (!l || !spec)
+		return -EINVAL;
+	return add_spec(l, spec, true, reterr);
 }
 
 static bool pmu_has_alias(struct pm_ctx *ctx, const char *pmu, const char *alias)

@@ -203,6 +203,38 @@ static int add_tid(struct pm_session *s, size_t *cap, pid_t tid)
 	return r;
 }
 
+/*
+ * Every thread of every process (perf stat -a --per-thread: its thread map
+ * of all threads, thread_map__new_all_cpus), in proc's order; a process
+ * gone while it is listed is skipped.
+ */
+static int all_threads(struct pm_session *s, size_t *cap)
+{
+	struct pm_names procs = { 0 };
+	int r = pm_list_names(s->ctx, "proc", true, NULL, &procs);
+
+	for (size_t i = 0; r == 0 && i < procs.n; i++) {
+		struct pm_names tasks = { 0 };
+		char path[64];
+		int pid;
+
+		if (pm_parse_int_str(procs.name[i], &pid) < 0 || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "proc/%d/task", pid);
+		if (pm_list_names(s->ctx, path, true, NULL, &tasks) < 0)
+			continue;
+		for (size_t t = 0; r == 0 && t < tasks.n; t++) {
+			int tid;
+
+			if (pm_parse_int_str(tasks.name[t], &tid) == 0 && tid > 0)
+				r = add_tid(s, cap, tid);
+		}
+		pm_names__done(&tasks);
+	}
+	pm_names__done(&procs);
+	return r;
+}
+
 /* PM_TARGET_THREADS: the threads asked, and every thread of the processes (perf's
  * thread_map__new_by_pid_str: proc/PID/task), each once. */
 static int expand_threads(struct pm_session *s, struct pm_diag *d)
@@ -210,6 +242,8 @@ static int expand_threads(struct pm_session *s, struct pm_diag *d)
 	size_t cap = 0;
 	int r = 0;
 
+	if (s->opts.all_threads && !s->opts.n_pids && !s->opts.n_tids)
+		return all_threads(s, &cap);
 	for (size_t i = 0; r == 0 && i < s->opts.n_pids; i++) {
 		struct pm_names tasks = { 0 };
 		char path[64];
@@ -343,6 +377,42 @@ static bool task_target(const struct pm_session *s)
 	return s->opts.target == PM_TARGET_TASK || s->opts.target == PM_TARGET_THREADS;
 }
 
+/*
+ * A task target's event of a PMU that counts whole CPUs or the uncore, not one
+ * task: counted system-wide on its CPUs while the task runs (opened with no
+ * task, enabled and disabled with the others), as perf stat counts
+ * `-e power/energy-pkg/ -- CMD`: its evsel is system_wide, opened on the
+ * PMU's cpumask with pid -1 (tools/perf/util/parse-events.c __add_event,
+ * tools/lib/perf/evsel.c). Said once (PM_LOG_WARN): its count is the
+ * machine's, not the command's.
+ */
+static int place_cpu_wide(struct pm_session *s, size_t i, size_t e, size_t group_first,
+			  struct pm_diag *reterr)
+{
+	const struct pm_evinst *in = &s->l->inst[i];
+	const struct pm_event *ev = &s->l->ev[e];
+	struct pm_cpus cpus = { 0 };
+	int r = instance_cpus(s, in, ev, &cpus, reterr);
+
+	for (size_t k = 0; r == 0 && k < cpus.n; k++) {
+		r = add_counter(s, i, e, cpus.cpu[k]);
+		if (r < 0)
+			break;
+		s->c[s->n_c - 1].cpu_wide = true;
+		if (ev->group >= 0)
+			s->c[s->n_c - 1].leader = find_leader(s, s->n_c - 1, group_first);
+	}
+	pm_cpus__done(&cpus);
+	if (r == 0 && !s->warned_cpu_wide)
+		pm_log(s->ctx, PM_LOG_WARN,
+		       "'%s' counts the whole %s %s, not one task: counting it system-wide while "
+		       "the %s",
+		       ev->label, in->pmu->uncore ? "uncore PMU" : "CPUs of PMU", in->pmu->name,
+		       s->opts.target == PM_TARGET_TASK ? "command runs" : "tasks are counted");
+	s->warned_cpu_wide = true;
+	return r;
+}
+
 /* A task's counter of instance i on no CPU: one for the command, one per thread asked
  * (a CPU-less PMU's, the tool events: one whatever the target). */
 static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_first,
@@ -354,13 +424,8 @@ static int place_task(struct pm_session *s, size_t i, size_t e, size_t group_fir
 	struct pm_cpus on = { 0 };
 	int r = 0;
 
-	if (in->pmu && (in->pmu->uncore || (in->pmu->traits && in->pmu->traits->cpu_wide_only))) {
-		pm_diag_set(reterr, NULL, "event '%s' counts the whole %s, not one task", ev->label,
-			    in->pmu->uncore ? "uncore PMU" : "CPU");
-		pm_diag_reason(reterr, PM_REASON_SYSTEM_WIDE, in->pmu->name, NULL);
-		point_at_event(reterr, ev);
-		return -EINVAL;
-	}
+	if (in->pmu && (in->pmu->uncore || (in->pmu->traits && in->pmu->traits->cpu_wide_only)))
+		return place_cpu_wide(s, i, e, group_first, reterr);
 	/* a cpu= term: the task counted while on those CPUs, one counter each (perf's
 	 * evsel CPUs with a task target); else one counter following it everywhere */
 	if (ev->cpus.n && !(in->pmu && in->pmu->cpuless)) {

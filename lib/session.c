@@ -178,15 +178,14 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 		return r;
 	}
 	opts = &o;
-	if (l->n_ev == 0) {
-		pm_diag_set(reterr,
-			    "add events (pm_evlist__add), or the defaults (pm_evlist__add_defaults)",
-			    "no events to count");
+	if (l->n_ev == 0 && l->n_metrics == 0) {
+		pm_diag_set(reterr, "add events or metrics to the list", "no events to count");
 		return -EINVAL;
 	}
 	if (opts->target == PM_TARGET_TASK && opts->pid <= 0)
 		return -EINVAL;
-	if (opts->target == PM_TARGET_THREADS && !opts->n_pids && !opts->n_tids)
+	if (opts->target == PM_TARGET_THREADS && !opts->n_pids && !opts->n_tids &&
+	    !opts->all_threads)
 		return -EINVAL;
 	r = read_grouping(l->ctx, opts, reterr);
 	if (r < 0)
@@ -241,7 +240,8 @@ int pm_session__open_counters(struct pm_session *s, struct pm_diag *reterr)
 		if (r < 0)
 			return r;
 	}
-	if (pm_session__counter_count(s) == 0) {
+	/* a list of event-free metrics (#smt_on) has nothing to open, and needs nothing */
+	if (pm_session__counter_count(s) == 0 && s->l->n_ev && !s->opts.allow_none_counted) {
 		pm_diag_set(reterr, "", "none of the events is supported here");
 		pm_diag_reason(reterr, PM_REASON_SEE_LIST, NULL, "");
 		return -ENOENT;

@@ -325,6 +325,63 @@ static int parse_breakpoint(struct parser *p, struct pm_spec_event *ev)
 	return 0;
 }
 
+/* After an event's closing '/' or number: perf's sep_dc (an optional ':'), then modifiers. */
+static int parse_tail_mods(struct parser *p, struct pm_spec_event *ev)
+{
+	if (at(p, ':'))
+		p->pos++;
+	if (p->pos < p->len && p->s[p->pos] != ',' && p->s[p->pos] != '}')
+		return parse_mods(p, ev);
+	return 0;
+}
+
+/* An optional '/' terms '/' (perf's opt_event_config: '/' '/' too), p at the '/'. */
+static int parse_opt_terms(struct parser *p, struct pm_spec_event *ev)
+{
+	if (!at(p, '/'))
+		return 0;
+	p->pos++;
+	return parse_terms(p, ev, true);
+}
+
+/*
+ * perf's event_legacy_numeric (parse-events.y 6.1): PE_VALUE ':' PE_VALUE
+ * opt_event_config sep_dc, an attr's type and config as numbers (decimal or
+ * 0x hex): 1:1 is the software PMU's task-clock, 4:0x3c/name=x/ a raw one.
+ */
+static int parse_numeric(struct parser *p, struct pm_spec_event *ev, size_t start)
+{
+	uint64_t type;
+	int r;
+
+	ev->kind = PM_SPEC_NUMERIC;
+	p->pos = start;
+	r = bp_number(p, "expected a PMU type number", &type);
+	if (r < 0)
+		return r;
+	if (type > UINT32_MAX)
+		return fail(p, start, p->pos - start, "a PMU type is a 32-bit number", -EINVAL);
+	ev->type = (uint32_t)type;
+	p->pos++; /* ':' */
+	r = bp_number(p, "expected a config number after the type's ':'", &ev->raw);
+	if (r == 0)
+		r = parse_opt_terms(p, ev);
+	return r < 0 ? r : parse_tail_mods(p, ev);
+}
+
+/* A whole number as perf's lexer takes one: [0-9]+ or 0x[a-fA-F0-9]+. */
+static bool is_number(const char *s, size_t n)
+{
+	size_t i = n > 2 && s[0] == '0' && s[1] == 'x' ? 2 : 0;
+
+	if (i == n)
+		return false;
+	for (; i < n; i++)
+		if (n > 2 && s[1] == 'x' ? !is_hex(s[i]) : !is_dec(s[i]))
+			return false;
+	return true;
+}
+
 /* pmu '/' [block '/'] terms '/' [[':'] mods], p at the first '/', the PMU's name n long. */
 static int parse_pmu_event(struct parser *p, struct pm_spec_event *ev, size_t start, size_t n)
 {
@@ -363,6 +420,21 @@ static int parse_event(struct parser *p, struct pm_spec_event *ev, int group)
 		return fail(p, start, 1, "expected an event", -EINVAL);
 	if (n == 3 && !memcmp(p->s + start, "mem", 3) && at(p, ':')) {
 		r = parse_breakpoint(p, ev);
+		ev->len = p->pos - start;
+		return r;
+	}
+	if (is_number(p->s + start, n) && at(p, ':') && p->pos + 1 < p->len &&
+	    is_dec(p->s[p->pos + 1])) {
+		r = parse_numeric(p, ev, start);
+		ev->len = p->pos - start;
+		return r;
+	}
+	if (at(p, '/') && is_raw(p->s + start, n, &ev->raw)) {
+		/* perf's event_legacy_raw: PE_RAW opt_event_config (r1a/name=x/) */
+		ev->kind = PM_SPEC_RAW;
+		r = parse_opt_terms(p, ev);
+		if (r == 0)
+			r = parse_tail_mods(p, ev);
 		ev->len = p->pos - start;
 		return r;
 	}
@@ -483,6 +555,11 @@ int pm_spec__parse(const char *s, size_t len, struct pm_spec *ret, struct pm_spe
 		goto out;
 	}
 	for (;;) {
+		size_t name = p.pos;
+
+		/* perf's group_def: PE_NAME '{' events '}', a named group; the name goes */
+		if (span(&p, is_name_char) == 0 || !at(&p, '{'))
+			p.pos = name;
 		r = at(&p, '{') ? parse_group(&p) : add_event(&p, -1);
 		if (r < 0)
 			goto out;

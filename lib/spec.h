@@ -3,12 +3,15 @@
  * Event specs in perf's syntax, parsed without looking at the machine:
  *
  *   list      := item (',' item)*
- *   item      := '{' event (',' event)* '}' [':' mods] | event
+ *   item      := [name] '{' event (',' event)* '}' [':' mods] | event
+ *                                                    (perf's named group: the name is dropped)
  *   event     := pmu '/' [term (',' term)*] '/' [[':'] mods]   PMU event, pmu may be a glob
  *              | pmu '/' block '/' term (',' term)* '/' [[':'] mods]
  *                                                    a device's block: bfperf/tile2/HNF_REQUESTS/,
  *                                                    pmu "bfperf/tile2" (block may be a glob)
- *              | 'r' hex [':' mods]                             raw core event
+ *              | 'r' hex ['/' [term (',' term)*] '/'] [[':'] mods]   raw core event
+ *              | number ':' number ['/' [term (',' term)*] '/'] [[':'] mods]
+ *                                                    attr type and config (1:1)
  *              | 'mem:' addr ['/' len] [':' rwx] [[':'] mods]   breakpoint (perf's mem:)
  *              | subsys ':' name                                tracepoint (name may be a glob)
  *              | name [':' mods]                                generic event or alias
@@ -35,6 +38,7 @@ enum pm_spec_kind {
 	PM_SPEC_RAW,	    /* r1a8 */
 	PM_SPEC_TRACEPOINT, /* sched:sched_switch */
 	PM_SPEC_BREAKPOINT, /* mem:0x1000/8:w */
+	PM_SPEC_NUMERIC,    /* 1:1, 4:0x3c/name=x/: perf_event_attr type and config */
 };
 
 /* perf's event modifiers (tools/perf/util/parse-events.c), each its attr bit */
@@ -65,7 +69,8 @@ struct pm_spec_event {
 	enum pm_spec_kind kind;
 	char *pmu;	  /* PM_SPEC_PMU */
 	char *name;	  /* SYMBOL: name; TRACEPOINT: "subsys:name" */
-	uint64_t raw;	  /* RAW: config; BREAKPOINT: the address */
+	uint64_t raw;	  /* RAW, NUMERIC: config; BREAKPOINT: the address */
+	uint32_t type;	  /* NUMERIC: the attr's type */
 	uint64_t bp_len;  /* BREAKPOINT: /LEN as given, 0 when none (perf: 0 means its default) */
 	unsigned bp_type; /* BREAKPOINT: HW_BREAKPOINT_R 1 | W 2 | X 4 as given, 0 when none */
 	struct pm_spec_term *terms;

@@ -623,6 +623,8 @@ static int s_lock(void *os, const char *path, struct pm_lock_info *reterr_info)
 		l->owner = sim->uid;
 		l->mode = S_IFREG | 0644;
 	}
+	if (!l->mode)
+		return -EROFS; /* as lx_lock where /run is read-only */
 	trusted = S_ISREG(l->mode) && (l->owner == sim->uid || l->owner == 0) &&
 		  !(l->mode & (S_IWGRP | S_IWOTH));
 	if (trusted && !l->holder && (l->owner == sim->uid || sim->uid == 0)) {
@@ -643,6 +645,22 @@ static int s_lock(void *os, const char *path, struct pm_lock_info *reterr_info)
 		return -EPERM;
 	}
 	return -EACCES; /* root's, and we are not root */
+}
+
+static int s_lock_holder(void *os, const char *path, struct pm_lock_info *ret_info)
+{
+	struct pm_sim *sim = os;
+	struct sim_lock *l = lock_find(sim, path);
+
+	if (!l || !S_ISREG(l->mode) || !l->holder)
+		return 0;
+	*ret_info = (struct pm_lock_info){ .pid = l->holder,
+					   .uid = l->owner,
+					   .self = sim->uid,
+					   .mode = l->mode,
+					   .nlink = 1 };
+	snprintf(ret_info->user, sizeof(ret_info->user), "%s", user_name(l->owner));
+	return -EBUSY;
 }
 
 static void s_unlock(void *os, int handle)
@@ -681,6 +699,7 @@ static const struct pm_os_ops sim_ops = {
 	.proc_free = s_proc_free,
 	.lock = s_lock,
 	.unlock = s_unlock,
+	.lock_holder = s_lock_holder,
 	.destroy = s_destroy,
 };
 

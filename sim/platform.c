@@ -765,11 +765,21 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 		return 0;
 	}
 	if (!takes(sp->plat, kv)) {
-		snprintf(err, errsz,
-			 "--sim %s takes clock=, scenario=, seed=, state=, kubelet=%s%s, not '%s' "
-			 "(docs/simulator.md)",
-			 sp->plat->name, sp->plat->options ? " and " : "",
-			 sp->plat->options ? sp->plat->options : "", kv);
+		/* every key it takes: the ones each platform takes, then its own */
+		size_t off = (size_t)
+			snprintf(err, errsz,
+				 "--sim %s takes clock=, scenario=, seed=, state=, "
+				 "paranoid=, lockdown=, watchdog=, container=, kubelet=",
+				 sp->plat->name);
+
+		for (const char *o = sp->plat->options; o && *o && off < errsz;) {
+			size_t l = strcspn(o, ",");
+
+			off += (size_t)snprintf(err + off, errsz - off, ", %.*s=", (int)l, o);
+			o += l + (o[l] == ',');
+		}
+		if (off < errsz)
+			snprintf(err + off, errsz - off, ", not '%s' (docs/simulator.md)", kv);
 		return -EINVAL;
 	}
 	if (!strcmp(kv, "sockets") || !strcmp(kv, "channels")) {

@@ -109,9 +109,10 @@ bool pm_sim__enabled_before_open(const struct pm_sim *sim);
 
 /*
  * Locks (pm_os_ops.lock): a lock file as someone else left it, or holds it
- * now. mode has the file type (S_IFREG | 0644; S_IFLNK for a symbolic link);
- * holder 0: nobody holds it. The simulated pmumon runs as root, or as
- * nobody (65534) with user=nobody.
+ * now. mode has the file type (S_IFREG | 0644; S_IFLNK for a symbolic link;
+ * 0: it cannot be made, as in a read-only /run, -EROFS); holder 0: nobody
+ * holds it. The simulated pmumon runs as root, or as nobody (65534) with
+ * user=nobody.
  */
 int pm_sim__lock_file(struct pm_sim *sim, const char *path, uid_t owner, unsigned mode,
 		      pid_t holder);

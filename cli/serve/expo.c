@@ -295,7 +295,10 @@ static void put_devices(struct walk *w)
 
 static void put_health(struct walk *w)
 {
-	static const char *codes[] = { "404", "405", "413", "503" };
+	static const char *codes[HTTP__N] = { "400", "401", "403", "404", "405", "413",
+					      "414", "431", "500", "503", "505" };
+	static const char *refusals[REFUSED__N] = { "header_timeout", "address_limit",
+						    "connection_limit" };
 	const struct expo_meta *m = w->s->meta;
 	const struct expo_health *h = w->s->health;
 	struct sbuf info = { 0 };
@@ -332,9 +335,14 @@ static void put_health(struct walk *w)
 	       (double)w->s->counts->held);
 	family(w, "pmumon_http_errors_total", "counter", NULL,
 	       "Requests answered with an error, by status code");
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < HTTP__N; i++)
 		series(w, "pmumon_http_errors_total", "", "code", codes[i],
-		       (double)h->http_errors[i]);
+		       (double)h->access.errors[i]);
+	family(w, "pmumon_http_refused_total", "counter", NULL,
+	       "Connections the HTTP front closed before answering them, by reason");
+	for (size_t i = 0; i < REFUSED__N; i++)
+		series(w, "pmumon_http_refused_total", "", "reason", refusals[i],
+		       (double)h->access.refused[i]);
 	if (h->store) {
 		scalar(w, "pmumon_store_written_total", "counter", NULL,
 		       "Intervals serve --store wrote to its recording", (double)h->store_written);

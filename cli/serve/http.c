@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -21,11 +22,17 @@
 #include "mhd.h"
 #include "server.h"
 
+/* libmicrohttpd's connection limit: twice the front's (front.c), as each of its 2 threads
+ * takes half; so it never refuses a connection the front would have let in. */
+#define MHD_LIMIT 512
+
 struct http {
 	struct server *sv;
+	struct front *front; /* shared with the daemon a reload replaces, until it stops */
 	struct MHD_Daemon *daemon;
 	struct webcfg web;
 	struct web_tls tls;
+	struct web_auth *auth; /* the credentials web's users were checked against */
 };
 
 static enum MHD_Result answer(struct MHD_Connection *c, unsigned status, const char *type,
@@ -48,7 +55,7 @@ static enum MHD_Result answer(struct MHD_Connection *c, unsigned status, const c
 	return r;
 }
 
-static enum MHD_Result ask_credentials(struct MHD_Connection *c)
+static enum MHD_Result ask_credentials(struct http *h, struct MHD_Connection *c)
 {
 	static const char text[] = "credentials are needed (basic authentication)\n";
 	struct MHD_Response *resp = mhd.create_response_from_buffer(sizeof(text) - 1, (void *)text,
@@ -57,6 +64,7 @@ static enum MHD_Result ask_credentials(struct MHD_Connection *c)
 
 	if (!resp)
 		return MHD_NO;
+	front_count_code(h->front, MHD_HTTP_UNAUTHORIZED);
 	r = mhd.queue_basic_auth_fail_response(c, "pmumon", resp);
 	mhd.destroy_response(resp);
 	return r;
@@ -67,15 +75,10 @@ static enum MHD_Result answer_text(struct MHD_Connection *c, unsigned status, co
 	return answer(c, status, "text/plain; charset=utf-8", text, strlen(text), NULL);
 }
 
-static enum MHD_Result error(struct server *sv, struct MHD_Connection *c, unsigned status,
+static enum MHD_Result error(struct http *h, struct MHD_Connection *c, unsigned status,
 			     const char *text)
 {
-	int i = status == 404 ? HTTP_404 :
-		status == 405 ? HTTP_405 :
-		status == 413 ? HTTP_413 :
-				HTTP_503;
-
-	atomic_fetch_add(&sv->http_errors[i], 1);
+	front_count_code(h->front, status);
 	return answer_text(c, status, text);
 }
 
@@ -148,7 +151,9 @@ int server_render(struct server *sv, enum expo_format f, const struct cli_sample
 	h.late_s = (double)smp->late_ns / 1e9;
 	h.last_sample_s = (double)pm_snapshot__report(smp->interval)->wall_ns / 1e9;
 	for (size_t i = 0; i < HTTP__N; i++)
-		h.http_errors[i] = atomic_load(&sv->http_errors[i]);
+		h.access.errors[i] = atomic_load(&sv->http_errors[i]);
+	for (size_t i = 0; i < REFUSED__N; i++)
+		h.access.refused[i] = atomic_load(&sv->http_refused[i]);
 	if (sv->store_path) {
 		h.store = true;
 		struct storeq_counts now = { 0 };
@@ -171,8 +176,9 @@ int server_render(struct server *sv, enum expo_format f, const struct cli_sample
 	return 0;
 }
 
-static enum MHD_Result serve_metrics(struct server *sv, struct MHD_Connection *c)
+static enum MHD_Result serve_metrics(struct http *h, struct MHD_Connection *c)
 {
+	struct server *sv = h->sv;
 	const char *accept = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
 	const char *enc = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Accept-Encoding");
 	enum expo_format f = expo_negotiate(accept);
@@ -185,14 +191,14 @@ static enum MHD_Result serve_metrics(struct server *sv, struct MHD_Connection *c
 	if (!server_latest(sv, &smp, &counts)) {
 		cli_sample__release(&smp);
 		expo_counts_unref(counts);
-		return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
+		return error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
 	}
 	pthread_mutex_lock(&sv->lock);
 	r = server_render(sv, f, &smp, counts);
 	if (r == 0 && expo_accepts_gzip(enc) && !rd->gz_done)
 		rd->gz_done = gzip(&rd->body, &rd->gz) == 0;
 	if (r < 0)
-		ret = error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
+		ret = error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
 	else if (expo_accepts_gzip(enc) && rd->gz_done)
 		ret = answer(c, MHD_HTTP_OK,
 			     f == EXPO_OPENMETRICS ? EXPO_OPENMETRICS_TYPE : EXPO_TEXT_TYPE,
@@ -221,13 +227,14 @@ uint64_t server_sample_age_ns(struct server *sv)
 	return age;
 }
 
-static enum MHD_Result serve_health(struct server *sv, struct MHD_Connection *c)
+static enum MHD_Result serve_health(struct http *h, struct MHD_Connection *c)
 {
+	struct server *sv = h->sv;
 	uint64_t age = server_sample_age_ns(sv), interval_ns;
 	char text[128];
 
 	if (age == UINT64_MAX)
-		return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
+		return error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
 	pthread_mutex_lock(&sv->lock);
 	interval_ns = sv->interval_ns;
 	pthread_mutex_unlock(&sv->lock);
@@ -236,12 +243,13 @@ static enum MHD_Result serve_health(struct server *sv, struct MHD_Connection *c)
 		 (double)interval_ns / 1e9);
 	if (age < 3 * interval_ns)
 		return answer_text(c, MHD_HTTP_OK, text);
-	return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, text);
+	return error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, text);
 }
 
 /* The last interval as the JSON Lines stat -j prints. */
-static enum MHD_Result serve_snapshot(struct server *sv, struct MHD_Connection *c)
+static enum MHD_Result serve_snapshot(struct http *h, struct MHD_Connection *c)
 {
+	struct server *sv = h->sv;
 	struct pm_out_opts oo = { .size = sizeof(oo),
 				  .format = PM_OUT_JSON,
 				  .target = "'system wide'",
@@ -257,7 +265,7 @@ static enum MHD_Result serve_snapshot(struct server *sv, struct MHD_Connection *
 
 	if (!server_latest(sv, &smp, NULL)) {
 		cli_sample__release(&smp);
-		return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
+		return error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
 	}
 	f = open_memstream(&buf, &len);
 	if (f && pm_out__new(f, &oo, &o) == 0) {
@@ -268,23 +276,24 @@ static enum MHD_Result serve_snapshot(struct server *sv, struct MHD_Connection *
 		fclose(f);
 	cli_sample__release(&smp);
 	r = buf ? answer(c, MHD_HTTP_OK, "application/jsonl; charset=utf-8", buf, len, NULL) :
-		  error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
+		  error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
 	free(buf);
 	return r;
 }
 
 /* A file of the live page (cli/serve/page, third_party/uplot), built in. */
-static enum MHD_Result serve_asset(struct server *sv, struct MHD_Connection *c, const char *url)
+static enum MHD_Result serve_asset(struct http *h, struct MHD_Connection *c, const char *url)
 {
 	for (const struct web_asset *a = web_assets; a->path; a++)
 		if (!strcmp(a->path, url))
 			return answer(c, MHD_HTTP_OK, a->type, (const char *)a->data, a->len, NULL);
-	return error(sv, c, MHD_HTTP_NOT_FOUND, "not found: see / for the endpoints\n");
+	return error(h, c, MHD_HTTP_NOT_FOUND, "not found: see / for the endpoints\n");
 }
 
 /* /api/v1/range?seconds=N: the last N seconds the page's memory holds, as JSON. */
-static enum MHD_Result serve_range(struct server *sv, struct MHD_Connection *c)
+static enum MHD_Result serve_range(struct http *h, struct MHD_Connection *c)
 {
+	struct server *sv = h->sv;
 	const char *arg = mhd.lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "seconds");
 	double max_s, seconds = 60;
 	struct sbuf b = { 0 };
@@ -293,9 +302,8 @@ static enum MHD_Result serve_range(struct server *sv, struct MHD_Connection *c)
 	enum MHD_Result r;
 
 	if (arg && (pm_parse_double_str(arg, &seconds) < 0 || !(seconds > 0)))
-		return answer_text(
-			c, MHD_HTTP_BAD_REQUEST,
-			"seconds is a number of seconds above 0 (/api/v1/range?seconds=60)\n");
+		return error(h, c, MHD_HTTP_BAD_REQUEST,
+			     "seconds is a number of seconds above 0 (/api/v1/range?seconds=60)\n");
 	pthread_mutex_lock(&sv->lock);
 	m = sv->meta; /* a reload changes it: the page renders a copy */
 	memcpy(platform, sv->platform, sizeof(platform));
@@ -308,11 +316,48 @@ static enum MHD_Result serve_range(struct server *sv, struct MHD_Connection *c)
 		seconds = max_s; /* bounded by what the page's memory holds */
 	if (ring_render(sv->ring, seconds, &m, &b) < 0) {
 		sbuf_free(&b);
-		return error(sv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
+		return error(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
 	}
 	r = answer(c, MHD_HTTP_OK, "application/json; charset=utf-8", b.data, b.len, NULL);
 	sbuf_free(&b);
 	return r;
+}
+
+/* Whether the request says a body follows (which nothing here reads). */
+static bool declares_body(struct MHD_Connection *c)
+{
+	const char *len = mhd.lookup_connection_value(c, MHD_HEADER_KIND,
+						      MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	return (len && len[strspn(len, "0")]) || /* a length of 0 ("0", "00") is none */
+	       mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+}
+
+static enum MHD_Result respond(struct http *h, struct MHD_Connection *c, const char *url,
+			       const char *method, bool body)
+{
+	bool get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
+
+	if (!web_client_ok(&h->web, c))
+		return error(h, c, MHD_HTTP_FORBIDDEN,
+			     "a client certificate this server trusts is needed\n");
+	if (!web_user_ok(&h->web, h->auth, c))
+		return ask_credentials(h, c);
+	if (!get)
+		return error(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "GET or HEAD only\n");
+	if (body)
+		return error(h, c, MHD_HTTP_CONTENT_TOO_LARGE, "no request body is accepted\n");
+	if (!strcmp(url, "/metrics"))
+		return serve_metrics(h, c);
+	if (!strcmp(url, "/healthz"))
+		return serve_health(h, c);
+	if (!strcmp(url, "/api/v1/snapshot"))
+		return serve_snapshot(h, c);
+	if (!strcmp(url, "/api/v1/range"))
+		return serve_range(h, c);
+	if (!strcmp(url, "/") || !strncmp(url, "/assets/", 8))
+		return serve_asset(h, c, url);
+	return error(h, c, MHD_HTTP_NOT_FOUND, "not found: see / for the endpoints\n");
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
@@ -320,60 +365,65 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 				  size_t *upload_data_size, void **req)
 {
 	struct http *h = cls;
-	struct server *sv = h->sv;
-	bool get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
+	const union MHD_ConnectionInfo *ci;
 
 	(void)version;
 	(void)upload_data;
-	/* the headers are in: answer once the request is whole, its body (if any) read
-	 * and dropped — nothing here reads one (*req marks a request that had one) */
-	if (!*req) {
-		*req = &sv->no_body;
-		return MHD_YES;
-	}
-	if (*upload_data_size) {
-		*upload_data_size = 0;
-		*req = &sv->had_body;
-		return MHD_YES;
-	}
-	if (!web_client_ok(&h->web, c))
-		return answer_text(c, MHD_HTTP_FORBIDDEN,
-				   "a client certificate this server "
-				   "trusts is needed\n");
-	if (!web_user_ok(&h->web, c))
-		return ask_credentials(c);
-	if (!get)
-		return error(sv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "GET or HEAD only\n");
-	if (*req == &sv->had_body)
-		return error(sv, c, MHD_HTTP_CONTENT_TOO_LARGE, "no request body is accepted\n");
-	if (!strcmp(url, "/metrics"))
-		return serve_metrics(sv, c);
-	if (!strcmp(url, "/healthz"))
-		return serve_health(sv, c);
-	if (!strcmp(url, "/api/v1/snapshot"))
-		return serve_snapshot(sv, c);
-	if (!strcmp(url, "/api/v1/range"))
-		return serve_range(sv, c);
-	if (!strcmp(url, "/") || !strncmp(url, "/assets/", 8))
-		return serve_asset(sv, c, url);
-	return error(sv, c, MHD_HTTP_NOT_FOUND, "not found: see / for the endpoints\n");
+	(void)upload_data_size;
+	if (*req)
+		return respond(h, c, url, method, false); /* the request is whole */
+	/* its headers are in: the front stops its clock */
+	ci = mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	front_request(h->front, ci ? ci->socket_context : NULL);
+	*req = &h->sv->no_body;
+	/* a body is never read: answered now, not once a body that may never come is in
+	 * (libmicrohttpd then closes the connection rather than read it) */
+	return declares_body(c) ? respond(h, c, url, method, true) : MHD_YES;
 }
 
-/* libmicrohttpd's options for h: bounded connections, their time, a request's size (the
- * headers fit in the pool); TLS from h's web configuration. listen_fd: the socket a
- * renewed daemon takes over, or -1. */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct http *h = cls;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED)
+		front_started(h->front, c, socket_context);
+	else
+		front_closed(h->front, *socket_context);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **req,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct http *h = cls;
+	const union MHD_ConnectionInfo *ci =
+		mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	(void)req;
+	(void)toe;
+	front_answered(h->front, ci ? ci->socket_context : NULL);
+}
+
+/*
+ * libmicrohttpd's options for h: the front door's notifications and log, its
+ * connections (MHD_LIMIT: the front keeps the tighter bounds, and closes rather than
+ * refuses), their inactivity time, a request's size (the headers fit in the pool); TLS
+ * from h's web configuration. listen_fd: the socket a renewed daemon takes over, or -1.
+ */
 static int start_daemon(struct http *h, const struct sockaddr_storage *addr, int listen_fd)
 {
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL_INTERNALLY |
 			 MHD_USE_ERROR_LOG | MHD_USE_ITC;
-	struct MHD_OptionItem opts[16] = {
+	struct MHD_OptionItem opts[24] = {
+		{ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)front_log, h->front }, /* first: all */
 		{ MHD_OPTION_THREAD_POOL_SIZE, 2, NULL },
-		{ MHD_OPTION_CONNECTION_LIMIT, 128, NULL },
-		{ MHD_OPTION_PER_IP_CONNECTION_LIMIT, 64, NULL },
+		{ MHD_OPTION_CONNECTION_LIMIT, MHD_LIMIT, NULL },
 		{ MHD_OPTION_CONNECTION_TIMEOUT, 10, NULL },
 		{ MHD_OPTION_CONNECTION_MEMORY_LIMIT, 32768, NULL },
+		{ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, h },
+		{ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, h },
 	};
-	size_t n = 5;
+	size_t n = 7;
 
 	if (listen_fd >= 0)
 		opts[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, listen_fd, NULL };
@@ -404,8 +454,14 @@ static int listen_on(const struct sockaddr_storage *addr)
 	if (fd < 0)
 		return -errno;
 	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (addr->ss_family == AF_INET6) /* the v6 address only, as MHD_USE_IPv6 alone */
-		(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (addr->ss_family == AF_INET6) {
+		/* [::] is every address, IPv4's too (where the kernel allows IPv6 sockets
+		 * IPv4 peers); any other is its own only */
+		int only = !IN6_IS_ADDR_UNSPECIFIED(
+			&((const struct sockaddr_in6 *)addr)->sin6_addr);
+
+		(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &only, sizeof(only));
+	}
 	if (bind(fd, (const struct sockaddr *)addr, len) < 0 || listen(fd, SOMAXCONN) < 0) {
 		r = -errno;
 		close(fd);
@@ -414,11 +470,40 @@ static int listen_on(const struct sockaddr_storage *addr)
 	return fd;
 }
 
+/* h, its daemon stopped (the front is freed by whoever owns it last). */
 static void http_free(struct http *h)
 {
+	web_auth_free(h->auth);
 	webcfg_free(&h->web);
 	web_tls_free(&h->tls);
 	free(h);
+}
+
+int http_url(const struct http *h, char *buf, size_t size)
+{
+	const union MHD_DaemonInfo *info = mhd.get_daemon_info(h->daemon,
+							       MHD_DAEMON_INFO_LISTEN_FD);
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	char host[INET6_ADDRSTRLEN];
+	const void *a;
+	unsigned port;
+
+	if (!info || getsockname(info->listen_fd, (struct sockaddr *)&ss, &len) < 0)
+		return -errno;
+	if (ss.ss_family == AF_INET6) {
+		a = &((struct sockaddr_in6 *)&ss)->sin6_addr;
+		port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	} else {
+		a = &((struct sockaddr_in *)&ss)->sin_addr;
+		port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	}
+	if (!inet_ntop(ss.ss_family, a, host, sizeof(host)))
+		return -errno;
+	snprintf(buf, size, "%s://%s%s%s:%u", h->web.tls ? "https" : "http",
+		 ss.ss_family == AF_INET6 ? "[" : "", host, ss.ss_family == AF_INET6 ? "]" : "",
+		 port);
+	return 0;
 }
 
 int http_start(struct server *sv, const struct sockaddr_storage *addr, struct webcfg *web,
@@ -435,10 +520,12 @@ int http_start(struct server *sv, const struct sockaddr_storage *addr, struct we
 	h->sv = sv;
 	h->web = *web;
 	*web = (struct webcfg){ 0 };
-	r = cli_mhd_load(err, sizeof(err));
-	if (r < 0)
+	r = web_auth_new(&h->auth);
+	if (r == 0 && (r = cli_mhd_load(err, sizeof(err))) < 0)
 		cli_error("%s", err);
-	else
+	if (r == 0)
+		r = front_new(sv, &h->front);
+	if (r == 0)
 		r = listen_on(addr);
 	if (r >= 0) {
 		int fd = r;
@@ -448,6 +535,7 @@ int http_start(struct server *sv, const struct sockaddr_storage *addr, struct we
 			close(fd);
 	}
 	if (r < 0) {
+		front_free(h->front);
 		http_free(h);
 		return r;
 	}
@@ -483,16 +571,20 @@ int http_renew(struct http **hp, struct webcfg *web)
 	if (webcfg_same(&old->web, web)) {
 		free(h); /* nothing changed: the daemon goes on, its connections too */
 		webcfg_free(web);
+		web_auth_clear(old->auth); /* what was checked is checked again */
 		return 0;
 	}
 	h->sv = old->sv;
+	h->front = old->front; /* the old daemon's connections stay followed until it stops */
 	h->web = *web;
 	*web = (struct webcfg){ 0 };
 	info = mhd.get_daemon_info(old->daemon, MHD_DAEMON_INFO_LISTEN_FD);
 	fd = info ? info->listen_fd : -1;
 	/* the new daemon listens before the old one stops accepting: a connection
 	 * made meanwhile waits in the socket's backlog for whichever accepts it */
-	r = fd < 0 ? -EBADF : start_daemon(h, NULL, fd);
+	r = fd < 0 ? -EBADF : web_auth_new(&h->auth);
+	if (r == 0)
+		r = start_daemon(h, NULL, fd);
 	if (r < 0) {
 		http_free(h);
 		return r;
@@ -509,6 +601,7 @@ void http_stop(struct http *h)
 {
 	if (!h)
 		return;
-	mhd.stop_daemon(h->daemon);
+	mhd.stop_daemon(h->daemon); /* its connections' closed notifications go to the front */
+	front_free(h->front);
 	http_free(h);
 }

@@ -51,6 +51,7 @@ int cli_mhd_load(char *err, size_t size)
 		  offsetof(struct cli_mhd, gnutls_certificate_get_peers), true },
 		{ "gnutls_certificate_verify_peers2",
 		  offsetof(struct cli_mhd, gnutls_certificate_verify_peers2), true },
+		{ "gnutls_hash_fast", offsetof(struct cli_mhd, gnutls_hash_fast), true },
 	};
 	void *lib[2];
 

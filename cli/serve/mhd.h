@@ -3,11 +3,13 @@
  * libmicrohttpd and the two GnuTLS calls serve makes, loaded when serve
  * starts (dlopen) rather than linked into pmumon: with GnuTLS's chain they
  * were 2.4 MB of every command's resident memory (README, Performance).
- * The headers give the types; cli_mhd holds the functions.
+ * The headers give the types; cli_mhd holds the functions (and GnuTLS's
+ * SHA-256, which keys the basic-auth cache).
  */
 #ifndef PM_CLI_SERVE_MHD_H
 #define PM_CLI_SERVE_MHD_H
 
+#include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <stddef.h>
@@ -28,6 +30,7 @@ struct cli_mhd {
 	__typeof__(MHD_free) *free;
 	__typeof__(gnutls_certificate_get_peers) *gnutls_certificate_get_peers;
 	__typeof__(gnutls_certificate_verify_peers2) *gnutls_certificate_verify_peers2;
+	__typeof__(gnutls_hash_fast) *gnutls_hash_fast;
 };
 
 /* The loaded functions: valid after cli_mhd_load() returned 0. */

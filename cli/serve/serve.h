@@ -69,6 +69,28 @@ struct expo_reloads {
 	uint64_t series_dropped; /* series --max-series dropped (coarser places) */
 };
 
+/* The error answers pmumon_http_errors_total counts, by code, and why the HTTP front
+ * closed connections (pmumon_http_refused_total, by reason: docs/serve.md). */
+enum {
+	HTTP_400,
+	HTTP_401,
+	HTTP_403,
+	HTTP_404,
+	HTTP_405,
+	HTTP_413,
+	HTTP_414,
+	HTTP_431,
+	HTTP_500,
+	HTTP_503,
+	HTTP_505,
+	HTTP__N
+};
+enum { REFUSED_HEADER_TIMEOUT, REFUSED_ADDRESS_LIMIT, REFUSED_CONNECTION_LIMIT, REFUSED__N };
+struct expo_http {
+	uint64_t errors[HTTP__N];     /* by code, as the enum above */
+	uint64_t refused[REFUSED__N]; /* by reason, likewise */
+};
+
 /* What the sampler and the server counted, for the health series. */
 struct expo_health {
 	uint64_t samples;	 /* samples published */
@@ -76,7 +98,7 @@ struct expo_health {
 	double read_s;		 /* the last sample's read and snapshot time */
 	double late_s;		 /* how late after its deadline the last read started */
 	double last_sample_s;	 /* wall clock of the last sample, seconds since the epoch */
-	uint64_t http_errors[4]; /* 404, 405, 413/431, 503 */
+	struct expo_http access; /* the HTTP front's counts */
 	bool store;		 /* --store: the three below are shown */
 	uint64_t store_written, store_dropped;
 	bool store_failed;
@@ -231,6 +253,33 @@ int webcfg_parse(const char *path, const char *text, size_t len, struct webcfg *
 		 size_t errsz);
 void webcfg_free(struct webcfg *c);
 bool webcfg_check_user(const struct webcfg *c, const char *user, const char *pass);
+
+/*
+ * An Authorization header's Basic credentials (RFC 7617; the scheme in any case): the
+ * base64 decoded into buf (size bytes), split at its first colon. 0, or -EINVAL for
+ * another scheme, base64 that is not canonical, no colon, more than buf holds, or a NUL
+ * anywhere (a C string would end the password there).
+ */
+int web_basic_credentials(const char *header, char *buf, size_t size, const char **ret_user,
+			  const char **ret_pass);
+
+/*
+ * The credentials checked so far, kept by a hash of user and password (the caller's
+ * key, SHA-256 in tls.c; never the password itself), as the exporter-toolkit keeps
+ * them: a good one costs one bcrypt until the web configuration is read again, a wrong
+ * one one bcrypt while it is among the last WEB_AUTH_BAD wrong ones. One bcrypt runs at
+ * a time. web_auth_bcrypts counts them (tests).
+ */
+#define WEB_AUTH_KEY 32
+#define WEB_AUTH_OK 64
+#define WEB_AUTH_BAD 256
+struct web_auth;
+int web_auth_new(struct web_auth **ret);
+void web_auth_free(struct web_auth *a);
+void web_auth_clear(struct web_auth *a);
+uint64_t web_auth_bcrypts(struct web_auth *a);
+bool web_auth_check(const struct webcfg *c, struct web_auth *a,
+		    const unsigned char key[WEB_AUTH_KEY], const char *user, const char *pass);
 /* The same users and no TLS in either (a TLS file may have changed behind its name). */
 bool webcfg_same(const struct webcfg *a, const struct webcfg *b);
 
@@ -251,7 +300,7 @@ int web_tls_options(const struct webcfg *c, struct web_tls *w, struct MHD_Option
 		    size_t *n);
 void web_tls_free(struct web_tls *w);
 bool web_client_ok(const struct webcfg *c, struct MHD_Connection *conn);
-bool web_user_ok(const struct webcfg *c, struct MHD_Connection *conn);
+bool web_user_ok(const struct webcfg *c, struct web_auth *a, struct MHD_Connection *conn);
 
 /*
  * serve --store (storeq.c): a writer thread recording each sample's

@@ -10,6 +10,7 @@
 #define PMUMON_CLI_SERVE_SERVER_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <sys/socket.h>
 
@@ -25,8 +26,6 @@ struct rendered {
 	bool gz_done;
 	long series;
 };
-
-enum { HTTP_404, HTTP_405, HTTP_413, HTTP_503, HTTP__N };
 
 struct server {
 	pthread_mutex_t lock; /* the fields up to latest_lock */
@@ -51,7 +50,8 @@ struct server {
 	atomic_ullong samples_late; /* read more than half an interval late */
 	struct ring *ring;	    /* its own lock */
 	atomic_ullong http_errors[HTTP__N];
-	char no_body, had_body; /* their addresses mark a request */
+	atomic_ullong http_refused[REFUSED__N];
+	char no_body; /* its address marks a request whose headers are in */
 };
 
 /* The latest sample, references taken (cli_sample__release), and its counters when
@@ -77,5 +77,26 @@ int http_start(struct server *sv, const struct sockaddr_storage *addr, struct we
 	       struct http **ret);
 int http_renew(struct http **h, struct webcfg *web);
 void http_stop(struct http *h);
+/* Where h listens, as a URL's start: "https://127.0.0.1:9811" (the bound port, the scheme
+ * its web configuration says). 0 or -errno. */
+int http_url(const struct http *h, char *buf, size_t size);
+
+/*
+ * The HTTP front door (front.c): follows every connection through
+ * libmicrohttpd's notifications, closes those that send no whole request
+ * in time or are too many at once, counts error answers and refusals into
+ * sv, and says libmicrohttpd's log lines at most once a minute per kind.
+ * front_started's socket context is the connection's slot for the others.
+ */
+struct front;
+struct MHD_Connection;
+int front_new(struct server *sv, struct front **ret);
+void front_free(struct front *f);
+void front_started(struct front *f, struct MHD_Connection *c, void **socket_context);
+void front_request(struct front *f, void *slot);  /* its headers are in */
+void front_answered(struct front *f, void *slot); /* it waits for the next request */
+void front_closed(struct front *f, void *slot);
+void front_count_code(struct front *f, unsigned code);
+void front_log(void *cls, const char *fmt, va_list ap); /* MHD_OPTION_EXTERNAL_LOGGER's */
 
 #endif

@@ -85,16 +85,20 @@ bool web_client_ok(const struct webcfg *c, struct MHD_Connection *conn)
 	}
 }
 
-bool web_user_ok(const struct webcfg *c, struct MHD_Connection *conn)
+bool web_user_ok(const struct webcfg *c, struct web_auth *a, struct MHD_Connection *conn)
 {
-	char *pass = NULL, *user;
-	bool ok;
+	const char *header, *user, *pass;
+	unsigned char key[WEB_AUTH_KEY];
+	char buf[4096];
 
 	if (!c->n_users)
 		return true;
-	user = mhd.basic_auth_get_username_password(conn, &pass);
-	ok = webcfg_check_user(c, user, pass);
-	mhd.free(user);
-	mhd.free(pass);
-	return ok;
+	header = mhd.lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	if (web_basic_credentials(header, buf, sizeof(buf), &user, &pass) < 0)
+		return false;
+	/* the key: SHA-256 of "USER\0PASSWORD" (neither has a NUL: one way to read it) */
+	if (mhd.gnutls_hash_fast(GNUTLS_DIG_SHA256, user, (size_t)(pass - user) + strlen(pass),
+				 key) < 0)
+		return false;
+	return web_auth_check(c, a, key, user, pass);
 }

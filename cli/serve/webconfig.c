@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <yaml.h>
 
 #include "serve.h"
@@ -259,31 +260,115 @@ bool webcfg_same(const struct webcfg *a, const struct webcfg *b)
 	return true;
 }
 
+/* A password against a bcrypt hash (libxcrypt's crypt_rn; not crypt_r, which sanitizers
+ * intercept wrongly), compared over the whole length whatever differs first. */
+static bool bcrypt_ok(const char *hash, const char *pass)
+{
+	struct crypt_data *cd = calloc(1, sizeof(*cd)); /* large: not on a server thread's stack */
+	unsigned char diff = 0;
+	const char *out;
+	size_t n = strlen(hash);
+	bool ok;
+
+	if (!cd)
+		return false;
+	out = crypt_rn(pass, hash, cd, (int)sizeof(*cd));
+	ok = out && strlen(out) == n;
+	for (size_t i = 0; ok && i < n; i++)
+		diff |= (unsigned char)(out[i] ^ hash[i]);
+	free(cd);
+	return ok && diff == 0;
+}
+
 bool webcfg_check_user(const struct webcfg *c, const char *user, const char *pass)
 {
-	struct crypt_data *cd;
-	const char *hash = NULL, *out;
-	unsigned char diff = 0;
-	size_t n;
+	const char *hash = NULL;
 
 	for (size_t i = 0; user && i < c->n_users; i++)
 		if (!strcmp(c->users[i].name, user))
 			hash = c->users[i].hash;
-	if (!hash || !pass)
-		return false;
-	cd = calloc(1, sizeof(*cd)); /* large: not on a server thread's stack */
-	if (!cd)
-		return false;
-	out = crypt_rn(pass, hash, cd,
-		       (int)sizeof(
-			       *cd)); /* libxcrypt; not crypt_r, which sanitizers intercept wrongly */
-	n = strlen(hash);
-	if (!out || strlen(out) != n) {
-		free(cd);
-		return false;
+	/* no such user: a bcrypt all the same (the first user's hash, whose cost is the
+	 * file's), so that the time taken does not tell which users exist */
+	if (!hash && c->n_users && pass)
+		(void)bcrypt_ok(c->users[0].hash, pass);
+	return hash && pass && bcrypt_ok(hash, pass);
+}
+
+/* ---- Authorization: Basic (RFC 7617) ------------------------------------------------ */
+
+static int b64_value(unsigned char ch)
+{
+	if (ch >= 'A' && ch <= 'Z')
+		return ch - 'A';
+	if (ch >= 'a' && ch <= 'z')
+		return ch - 'a' + 26;
+	if (ch >= '0' && ch <= '9')
+		return ch - '0' + 52;
+	return ch == '+' ? 62 : ch == '/' ? 63 : -1;
+}
+
+/* Base64 (RFC 4648, with its padding) of [s, s+len) into out (size bytes): the length, or
+ * -EINVAL for anything else. */
+static long b64_decode(const char *s, size_t len, char *out, size_t size)
+{
+	size_t n = 0;
+
+	if (len % 4)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i += 4) {
+		int v[4], pad = 0;
+		unsigned long bits;
+
+		for (int j = 0; j < 4; j++) {
+			v[j] = b64_value((unsigned char)s[i + j]);
+			if (s[i + j] == '=' && i + 4 == len && j >= 2 &&
+			    (j == 3 || s[i + 3] == '=')) {
+				v[j] = 0;
+				pad++;
+			} else if (v[j] < 0 || pad) {
+				return -EINVAL;
+			}
+		}
+		bits = (unsigned long)v[0] << 18 | (unsigned long)v[1] << 12 |
+		       (unsigned long)v[2] << 6 | (unsigned long)v[3];
+		if ((pad == 1 && (bits & 0xff)) || (pad == 2 && (bits & 0xffff)))
+			return -EINVAL; /* bits the padding says are not there: not canonical */
+		for (int j = 0; j < 3 - pad; j++) {
+			if (n >= size)
+				return -EINVAL;
+			out[n++] = (char)(bits >> (16 - 8 * j));
+		}
 	}
-	for (size_t i = 0; i < n; i++) /* the whole length, whatever differs first */
-		diff |= (unsigned char)(out[i] ^ hash[i]);
-	free(cd);
-	return diff == 0;
+	return (long)n;
+}
+
+int web_basic_credentials(const char *header, char *buf, size_t size, const char **ret_user,
+			  const char **ret_pass)
+{
+	const char *p = header, *end;
+	char *colon;
+	long n;
+
+	if (!p || strncasecmp(p, "Basic", 5) != 0 || (p[5] != ' ' && p[5] != '\t'))
+		return -EINVAL; /* the scheme is case-insensitive (RFC 9110 11.1) */
+	p += 5;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	end = p + strlen(p);
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	n = size ? b64_decode(p, (size_t)(end - p), buf, size - 1) : -EINVAL;
+	if (n < 0)
+		return -EINVAL;
+	/* every byte counts: a NUL would end the password early in any C string */
+	if (memchr(buf, '\0', (size_t)n))
+		return -EINVAL;
+	buf[n] = '\0';
+	colon = strchr(buf, ':');
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	*ret_user = buf;
+	*ret_pass = colon + 1;
+	return 0;
 }

@@ -36,6 +36,7 @@ struct pm_lock_info {
 	char user[64];	/* uid's name ("" unknown) */
 	unsigned mode;	/* the file's st_mode: type and permission bits */
 	unsigned nlink; /* its hard links */
+	bool dir;	/* -EPERM: what is not trusted is the lock's directory (uid, mode: its) */
 };
 
 /* Called once per directory entry; return non-zero to stop the listing. */
@@ -97,19 +98,32 @@ struct pm_os_ops {
 
 	/*
 	 * Advisory lock named by a path relative to the root, in a directory
-	 * anyone may write (/run/lock): created if needed, never through a
-	 * symbolic link, and a file pmumon did not make is never truncated.
-	 * Returns a lock handle (>= 0); -EBUSY when a process holds it
-	 * (*reterr_info: its pid and user); -EPERM when the file is there but
-	 * pmumon will not trust it (*reterr_info: a symbolic link, not a
-	 * regular file, more than one link, owned by a user neither ours nor
+	 * only its owner may write (/run/pmumon, 0755 root's): the directory is
+	 * made (0755) if missing, and refused unless it is a directory (not a
+	 * link) of ours or root's that no one else may write; the file is
+	 * created if needed, never through a symbolic link, and a file pmumon
+	 * did not make is never truncated. Returns a lock handle (>= 0);
+	 * -EBUSY when a process holds it (*reterr_info: its pid and user);
+	 * -EPERM when the directory or the file is there but pmumon will not
+	 * trust it (*reterr_info: dir, and a symbolic link, not a regular file
+	 * or directory, more than one link, owned by a user neither ours nor
 	 * root, or writable by group or others); or another -errno (the
-	 * directory is missing, a file of root's we cannot write).
+	 * directory cannot be made or written, a file of root's we cannot
+	 * write).
 	 */
 	int (*lock)(void *os, const char *path, struct pm_lock_info *reterr_info);
 	void (*unlock)(void *os, int handle);
 
 	void (*destroy)(void *os);
+
+	/*
+	 * Whether a process holds the advisory lock at path, looked at without
+	 * taking it or making anything (an older pmumon's, in the /run/lock
+	 * anyone may write): 0 when none does or there is no such file;
+	 * -EBUSY with *ret_info (its pid, the file's owner) when one does. May
+	 * be NULL (an os that cannot tell).
+	 */
+	int (*lock_holder)(void *os, const char *path, struct pm_lock_info *ret_info);
 };
 
 /* The real machine, with files under root ("/" or a fixture tree). */

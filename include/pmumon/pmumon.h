@@ -153,6 +153,17 @@ PM_API void pm_ctx__free(struct pm_ctx *ctx);
 PM_API const struct pm_os_ops *pm_ctx__os_ops(const struct pm_ctx *ctx);
 PM_API void *pm_ctx__os(const struct pm_ctx *ctx);
 PM_API bool pm_ctx__simulated(const struct pm_ctx *ctx);
+/*
+ * After discovery, what became of the packs' files: how many files or
+ * entries the loader refused (each said through the log, with its file,
+ * line and column: malformed JSON, a key of the wrong type, an entry that
+ * is no event or metric), and whether extra file i (pm_ctx_opts.extra_files)
+ * was read at all (a pack that matched named it, or perf's mapfile picked
+ * its directory). A program decides whether counting with the rest is
+ * right; pmumon refuses unless asked to be lenient, as perf always is.
+ */
+PM_API size_t pm_ctx__refused(const struct pm_ctx *ctx);
+PM_API bool pm_ctx__extra_read(const struct pm_ctx *ctx, size_t i);
 
 /*
  * Why a diag's fix is what it is, for a program that has its own names for
@@ -327,6 +338,13 @@ struct pm_metric_info {
 PM_API size_t pm_ctx__metric_count(struct pm_ctx *ctx);
 PM_API int pm_ctx__metric(struct pm_ctx *ctx, size_t i, struct pm_metric_info *ret);
 
+/*
+ * Does the kernel count this event spec for the calling process (opened on
+ * it and closed again, as perf list asks before listing a generic event)? 1
+ * yes, 0 no, -EINVAL when the spec does not resolve here.
+ */
+PM_API int pm_ctx__event_supported(struct pm_ctx *ctx, const char *spec);
+
 /* perf's generic event names (cycles, page-faults, ...), for listing. */
 PM_API size_t pm_generic_event_count(void);
 /* Its name; *ret_kind gets "hardware" or "software". NULL past the end. */
@@ -379,6 +397,14 @@ PM_API int pm_evlist__add(struct pm_evlist *l, const char *spec, struct pm_diag 
  */
 PM_API int pm_evlist__add_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
 				   size_t desc_size, struct pm_diag *reterr);
+/*
+ * Add an event spec as the defaults are added: one this machine cannot count
+ * (the kernel refuses it as perf stat shows <not supported>, EINVAL too) is a
+ * <not supported> row, said at PM_LOG_INFO only, or left out
+ * (pm_session_opts.leave_out_unsupported_defaults). For a program that picks
+ * its own defaults (pmumon's perf mode: perf stat 6.1's list).
+ */
+PM_API int pm_evlist__add_optional(struct pm_evlist *l, const char *spec, struct pm_diag *reterr);
 /* perf stat's defaults alone, never a pack's: for counting in cgroups, which a pack's
  * uncore defaults cannot be (they count the whole die, whoever runs). */
 PM_API int pm_evlist__add_perf_defaults(struct pm_evlist *l, bool system_wide, char *ret_desc,
@@ -506,6 +532,9 @@ enum pm_aggr {
 	PM_AGGR_CORE,  /* a physical core: (socket, die, core_id) */
 	PM_AGGR_NODE,  /* a NUMA node (sys/devices/system/node/node<N>/cpulist) */
 	PM_AGGR_CACHE, /* a cache instance of pm_session_opts.cache_level */
+	/* one row per thread counted (PM_TARGET_THREADS), as perf stat's --per-thread:
+	 * pm_row.tid and .comm name it */
+	PM_AGGR_THREAD,
 };
 
 /* Where uncore counts come from (AMD DF and L3; APERF/MPERF). */
@@ -605,6 +634,24 @@ struct pm_session_opts {
 	 * keeps one row per core PMU; stat does too.
 	 */
 	bool device_per_socket;
+	/*
+	 * A row per PMU instance within each aggregation bucket, as perf
+	 * stat's --no-merge (with PM_AGGR_CPU: -A --no-merge); pm_row.device
+	 * names the instance. PM_AGGR_DEVICE is the same without a bucket.
+	 */
+	bool no_merge;
+	/*
+	 * PM_TARGET_THREADS with neither pids nor tids: every thread of every
+	 * process (proc/PID/task of each proc/PID), as perf stat -a
+	 * --per-thread. A thread gone before its counter opened is left out.
+	 */
+	bool all_threads;
+	/*
+	 * Open even when this machine can count none of the events (every row
+	 * <not supported>), as perf stat runs on; without it pm_session__open
+	 * fails with -ENOENT ("none of the events is supported here").
+	 */
+	bool allow_none_counted;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
@@ -762,6 +809,21 @@ struct pm_row {
 	 * constants only).
 	 */
 	unsigned covered, instances;
+	/*
+	 * What perf stat's own layouts print (PM_OUT_PERF_*): the CPUs (or
+	 * threads) whose counters add into the row, perf's "aggregate-number";
+	 * their enabled and running times summed (perf's "event-runtime" is the
+	 * running sum); the event's scale (perf prints 2 decimals for a
+	 * fractional one); a --per-core row's core_id and a --per-node row's
+	 * node (-1 otherwise); a --per-thread row's thread and its comm (else 0
+	 * and NULL). A metric row has 0s.
+	 */
+	unsigned n_cpus;
+	uint64_t enabled_sum_ns, running_sum_ns;
+	double scale;
+	int core, node;
+	pid_t tid;
+	const char *comm;
 	unsigned flags; /* PM_ROW_* */
 	/*
 	 * A report of several runs averaged (pm_report.runs > 1, as perf stat
@@ -955,6 +1017,12 @@ enum pm_out_format {
 	PM_OUT_TABLE,
 	PM_OUT_CSV,
 	PM_OUT_JSON, /* JSON Lines */
+	/* perf stat 6.1's own layouts, byte for byte (lib/out/perf.c; docs/output.md,
+	 * "perf mode"): its table, its -x CSV (no header) and its -j JSON, numbers in
+	 * the environment's LC_NUMERIC as perf prints them */
+	PM_OUT_PERF_TABLE,
+	PM_OUT_PERF_CSV,
+	PM_OUT_PERF_JSON,
 };
 
 #define PM_JSON_SCHEMA 4 /* "schema" field of every JSON line (docs/output.md) */
@@ -975,6 +1043,17 @@ struct pm_out_opts {
 	/* the CPU id of the machine that counted (pm_ctx__cpuid): CSV's cpuid column,
 	 * JSON's "cpuid" key, so an import finds its perf events again; NULL: none */
 	const char *cpuid;
+	/*
+	 * PM_OUT_PERF_*: -x's separator as perf takes it, any string (NULL:
+	 * sep); --summary (the totals after intervals: the CSV's rows start
+	 * with "summary" unless no_csv_summary, as perf's --no-csv-summary);
+	 * and rows per thread of the whole machine (perf stat -a --per-thread),
+	 * whose threads that counted 0 perf leaves out.
+	 */
+	const char *perf_sep;
+	bool perf_summary;
+	bool perf_no_csv_summary;
+	bool perf_all_threads;
 };
 
 PM_API int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out);

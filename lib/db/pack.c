@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ctx.h"
 #include "db/embedded.h"
@@ -241,10 +242,25 @@ struct jtext {
 	char *own; /* what ctx->read_file gave; jtext_done frees it */
 };
 
+/*
+ * A pack's file, or an entry of it, left out: said with where it is, and counted
+ * (pm_ctx__refused), so that a program can refuse to count with the rest (pmumon does
+ * unless asked to be lenient, as perf always is).
+ */
+#define refuse(ctx, ...)                                 \
+	do {                                             \
+		pm_log((ctx), PM_LOG_WARN, __VA_ARGS__); \
+		(ctx)->refused++;                        \
+	} while (0)
+
 static int jtext_open(struct pm_ctx *ctx, const struct pm_embedded *f, struct jtext *t)
 {
+	uintptr_t at = (uintptr_t)f, first = (uintptr_t)ctx->extra;
 	int r;
 
+	/* one of the user's files (pm_ctx__extra_read): read, whatever comes of it */
+	if (ctx->n_extra && at >= first && at < first + ctx->n_extra * sizeof(*ctx->extra))
+		ctx->extra_read[(at - first) / sizeof(*ctx->extra)] = true;
 	*t = (struct jtext){ .path = f->path, .data = f->data, .len = f->len };
 	if (f->data)
 		return 0;
@@ -252,8 +268,7 @@ static int jtext_open(struct pm_ctx *ctx, const struct pm_embedded *f, struct jt
 	r = ctx->read_file ? ctx->read_file(f->path, &t->own, &t->len, ctx->read_file_userdata) :
 			     -ENOENT;
 	if (r < 0) {
-		pm_log(ctx, PM_LOG_WARN, "cannot read '%s': %s, ignoring it", f->path,
-		       strerror(-r));
+		refuse(ctx, "cannot read '%s': %s, ignoring it", f->path, strerror(-r));
 		return r;
 	}
 	t->data = t->own ? t->own : "";
@@ -315,8 +330,8 @@ static json_t *parse_json(struct pm_ctx *ctx, const struct pm_embedded *f, struc
 		j = json_loadb(t->data, t->len, 0, &err);
 	}
 	if (!j) {
-		pm_log(ctx, PM_LOG_WARN, "%s:%d:%d: malformed JSON: %s; ignoring the file", t->path,
-		       err.line, err.column, err.text);
+		refuse(ctx, "%s:%d:%d: malformed JSON: %s; ignoring the file", t->path, err.line,
+		       err.column, err.text);
 		jtext_done(t);
 	}
 	return j;
@@ -329,7 +344,7 @@ static json_t *parse_entries(struct pm_ctx *ctx, const struct pm_embedded *f, st
 	char at[1200];
 
 	if (j && !json_is_array(j)) {
-		pm_log(ctx, PM_LOG_WARN,
+		refuse(ctx,
 		       "%s: the top level is %s where an array of entries is expected; ignoring "
 		       "the file",
 		       where(t, pm_json_top(t->data, t->len), at, sizeof(at)),
@@ -383,8 +398,7 @@ static int add_traits(struct pm_ctx *ctx, struct pm_db *db, const char *pack, js
 		int r;
 
 		if (!jstr(o, "Unit")) {
-			pm_log(ctx, PM_LOG_WARN, "pack '%s': Pmus[%zu] has no Unit, ignoring", pack,
-			       i);
+			refuse(ctx, "pack '%s': Pmus[%zu] has no Unit, ignoring", pack, i);
 			continue;
 		}
 		r = pm_grow((void **)&db->traits, &db->cap_traits, db->n_traits + 1, sizeof(*t));
@@ -423,8 +437,8 @@ static int parse_mask(struct pm_ctx *ctx, const char *pack, json_t *o, const cha
 	if (!text)
 		return 0;
 	if (pm_parse_u64_str(text, 0, ret) < 0 || *ret == 0) {
-		pm_log(ctx, PM_LOG_WARN, "pack '%s': InstanceTopology %s '%s' is not a bit mask",
-		       pack, key, text);
+		refuse(ctx, "pack '%s': InstanceTopology %s '%s' is not a bit mask", pack, key,
+		       text);
 		return -EINVAL;
 	}
 	return 0;
@@ -446,7 +460,7 @@ static int add_topos(struct pm_ctx *ctx, struct pm_db *db, const char *pack, jso
 		    parse_mask(ctx, pack, o, "DieMask", &rule.die_mask) < 0 ||
 		    parse_mask(ctx, pack, o, "ChannelMask", &rule.chan_mask) < 0 ||
 		    parse_mask(ctx, pack, o, "SubChannelMask", &rule.sub_mask) < 0) {
-			pm_log(ctx, PM_LOG_WARN,
+			refuse(ctx,
 			       "pack '%s': InstanceTopology[%zu] wants a Unit, NameSuffix \"hex\" "
 			       "and bit masks (DieMask, ChannelMask, SubChannelMask); ignoring it",
 			       pack, i);
@@ -593,14 +607,14 @@ static void bad_event(struct pm_ctx *ctx, const struct jtext *t, size_t idx, jso
 	if (!name)
 		name = jstr(ev, "ArchStdEvent");
 	if (!name)
-		pm_log(ctx, PM_LOG_WARN, "%s: entry %zu has no EventName; ignoring it", at, idx);
+		refuse(ctx, "%s: entry %zu has no EventName; ignoring it", at, idx);
 	else if (err == -ENOENT)
-		pm_log(ctx, PM_LOG_WARN,
+		refuse(ctx,
 		       "%s: event '%s' (entry %zu): ArchStdEvent '%s' is in none of the arch's "
 		       "files; ignoring it",
 		       at, name, idx, v ? v : "");
 	else
-		pm_log(ctx, PM_LOG_WARN,
+		refuse(ctx,
 		       "%s: event '%s' (entry %zu): %s '%s' is not a value jevents.py takes; "
 		       "ignoring it",
 		       at, name, idx, key ? key : "a field", v ? v : "");
@@ -743,8 +757,8 @@ static int add_events(struct pm_ctx *ctx, const struct pm_db *db, const char *pa
 			continue;
 		e = find_file(db, dir, json_string_value(f));
 		if (!e) {
-			pm_log(ctx, PM_LOG_WARN, "pack '%s': events file '%s' is missing, ignoring",
-			       pack, json_string_value(f));
+			refuse(ctx, "pack '%s': events file '%s' is missing, ignoring", pack,
+			       json_string_value(f));
 			continue;
 		}
 		arr = parse_entries(ctx, e, &t);
@@ -780,9 +794,8 @@ static void bad_expr(struct pm_ctx *ctx, const struct jtext *t, size_t idx, cons
 		      sizeof(at));
 	else
 		where_entry(t, idx, NULL, at, sizeof(at));
-	pm_log(ctx, PM_LOG_WARN,
-	       "%s: metric '%s': MetricExpr: %s at character %d of '%s'; ignoring it", at, name,
-	       d->msg, d->pos + 1, expr);
+	refuse(ctx, "%s: metric '%s': MetricExpr: %s at character %d of '%s'; ignoring it", at,
+	       name, d->msg, d->pos + 1, expr);
 }
 
 /* add_metric()'s second half: the checked expression's definition into db. */
@@ -799,7 +812,7 @@ static int add_metric_def(struct pm_ctx *ctx, struct pm_db *db, const struct jte
 		return 0;
 	if (scale_unit &&
 	    pm_db_parse_scale_unit(scale_unit, &m.scale, unit_str, sizeof(unit_str)) < 0) {
-		pm_log(ctx, PM_LOG_WARN, "%s: metric '%s': bad ScaleUnit '%s'; ignoring it",
+		refuse(ctx, "%s: metric '%s': bad ScaleUnit '%s'; ignoring it",
 		       where_entry(t, idx, "ScaleUnit", at, sizeof(at)), name, scale_unit);
 		return 0;
 	}
@@ -842,7 +855,7 @@ static int add_metric(struct pm_ctx *ctx, struct pm_db *db, const char *pack, co
 	if (name && !expr && jstr(j, "Unavailable"))
 		expr = "0"; /* listed so users learn why it is missing */
 	if (!name || !expr) {
-		pm_log(ctx, PM_LOG_WARN, "%s: entry %zu has no %s; ignoring it",
+		refuse(ctx, "%s: entry %zu has no %s; ignoring it",
 		       where_entry(t, idx, NULL, at, sizeof(at)), idx,
 		       name ? "MetricExpr" : "MetricName");
 		return 0;
@@ -882,8 +895,7 @@ static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, c
 		json_t *arr;
 
 		if (!e) {
-			pm_log(ctx, PM_LOG_WARN, "pack '%s': a metrics file is missing, ignoring",
-			       pack);
+			refuse(ctx, "pack '%s': a metrics file is missing, ignoring", pack);
 			continue;
 		}
 		arr = parse_entries(ctx, e, &t);
@@ -905,7 +917,9 @@ static int add_metrics(struct pm_ctx *ctx, struct pm_db *db, const char *pack, c
 /*
  * "Constants": [{"Name": "base_DRAM_frequency", "Value": 8e8, "Note": "..."}]:
  * names metrics may use that no counter gives; without a Value the user
- * gives one with --define, and until then the metrics using it are NaN.
+ * gives one with --define, and until then the metrics using it are NaN —
+ * or refused, with "Required": true (a metric that means nothing without
+ * it); the Note says what it is and where its value comes from.
  */
 static int add_constants(struct pm_ctx *ctx, struct pm_db *db, const char *pack, json_t *arr)
 {
@@ -917,7 +931,7 @@ static int add_constants(struct pm_ctx *ctx, struct pm_db *db, const char *pack,
 		struct pm_constant_def *c;
 
 		if (!jstr(o, "Name") || (v && !json_is_number(v))) {
-			pm_log(ctx, PM_LOG_WARN,
+			refuse(ctx,
 			       "pack '%s': Constants[%zu] needs a Name and a numeric Value (or none), "
 			       "ignoring",
 			       pack, i);
@@ -931,7 +945,9 @@ static int add_constants(struct pm_ctx *ctx, struct pm_db *db, const char *pack,
 					       .note = pm_strdup0(jstr(o, "Note")),
 					       .pack = pack,
 					       .has_value = v != NULL,
-					       .value = v ? json_number_value(v) : 0 };
+					       .value = v ? json_number_value(v) : 0,
+					       .required = json_is_true(
+						       json_object_get(o, "Required")) };
 		if (!c->name || (jstr(o, "Note") && !c->note))
 			return -ENOMEM;
 	}
@@ -1062,7 +1078,7 @@ static int load_monitor(struct pm_ctx *ctx, const char *pack, json_t *a, struct 
 		int r;
 
 		if (!metric || !plain_name(name) || !plain_labels(labels)) {
-			pm_log(ctx, PM_LOG_WARN,
+			refuse(ctx,
 			       "pack %s: Monitor entry %zu left out: it needs a Metric, a Name of "
 			       "[a-z0-9_] and Labels as k=v,k=v",
 			       pack, i);
@@ -1094,7 +1110,7 @@ static int load_drivers(struct pm_ctx *ctx, json_t *a, struct pm_pack *pk)
 		int r;
 
 		if (!jstr(o, "Module") || !jstr(o, "File") || !jstr(o, "Config")) {
-			pm_log(ctx, PM_LOG_WARN,
+			refuse(ctx,
 			       "pack %s: Drivers entry %zu left out: it needs Module, File and Config",
 			       pk->name, i);
 			continue;
@@ -1161,6 +1177,77 @@ static int add_pack(struct pm_ctx *ctx, struct pm_db *db, const char *name, json
 	return 0;
 }
 
+static const char *json_type_name(const json_t *j)
+{
+	return json_is_string(j)  ? "a string" :
+	       json_is_object(j)  ? "an object" :
+	       json_is_array(j)	  ? "an array" :
+	       json_is_number(j)  ? "a number" :
+	       json_is_boolean(j) ? "true or false" :
+				    "null";
+}
+
+/*
+ * pack.json's keys and the types they take: a key of another type refuses the pack,
+ * saying where it is ("Pack": 5 was taken as no name, the directory's then; an "Events"
+ * entry that is no file name was skipped). Keys it does not know are left alone.
+ */
+static bool pack_types_ok(struct pm_ctx *ctx, const json_t *root, const struct jtext *t)
+{
+	static const char S[] = "a string", O[] = "an object", A[] = "an array",
+			  SA[] = "an array of strings (file names, event specs)";
+	static const struct {
+		const char *key, *within; /* within: a member of that key's object */
+		json_type type;
+		const char *what; /* SA: an array of strings */
+	} keys[] = {
+		{ "Pack", NULL, JSON_STRING, S },      { "Description", NULL, JSON_STRING, S },
+		{ "Source", NULL, JSON_STRING, S },    { "DefaultsNote", NULL, JSON_STRING, S },
+		{ "Match", NULL, JSON_OBJECT, O },     { "Pmu", "Match", JSON_STRING, S },
+		{ "Compat", "Match", JSON_STRING, S }, { "Cpuid", "Match", JSON_STRING, S },
+		{ "Screen", NULL, JSON_OBJECT, O },    { "Drivers", NULL, JSON_ARRAY, A },
+		{ "Pmus", NULL, JSON_ARRAY, A },       { "InstanceTopology", NULL, JSON_ARRAY, A },
+		{ "Monitor", NULL, JSON_ARRAY, A },    { "Constants", NULL, JSON_ARRAY, A },
+		{ "Events", NULL, JSON_ARRAY, SA },    { "Metrics", NULL, JSON_ARRAY, SA },
+		{ "Defaults", NULL, JSON_ARRAY, SA },
+	};
+	char at[1200];
+	size_t off;
+
+	if (!json_is_object(root)) {
+		refuse(ctx,
+		       "%s: a pack is an object of keys (Pack, Match, Events, ...), not %s; "
+		       "ignoring it",
+		       where(t, pm_json_top(t->data, t->len), at, sizeof(at)),
+		       json_type_name(root));
+		return false;
+	}
+	for (size_t i = 0; i < PM_ARRAY_SIZE(keys); i++) {
+		const json_t *in = keys[i].within ? json_object_get(root, keys[i].within) : root;
+		const json_t *v = json_is_object(in) ? json_object_get(in, keys[i].key) : NULL;
+		bool ok = !v || json_typeof(v) == keys[i].type;
+		size_t j;
+		const json_t *e;
+
+		json_array_foreach(keys[i].what == SA && ok ? v : NULL, j, e)
+			ok &= json_is_string(e);
+		if (ok)
+			continue;
+		/* where: the key's value (a key within Match: Match's) */
+		if (pm_json_locate(t->data, t->len, 0,
+				   keys[i].within ? keys[i].within : keys[i].key, &off) < 0)
+			off = pm_json_top(t->data, t->len);
+		refuse(ctx, "%s: %s%s'%s' takes %s, not %s; ignoring the pack",
+		       where(t, off, at, sizeof(at)), keys[i].within ? keys[i].within : "",
+		       keys[i].within ? "'s " : "", keys[i].key, keys[i].what,
+		       v && keys[i].what == SA && json_is_array(v) ?
+			       "an array with other things in it" :
+			       json_type_name(v));
+		return false;
+	}
+	return true;
+}
+
 static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embedded *f)
 {
 	char dir[1024], pack[64];
@@ -1177,6 +1264,8 @@ static int load_pack(struct pm_ctx *ctx, struct pm_db *db, const struct pm_embed
 	root = parse_json(ctx, f, &t);
 	if (!root)
 		return 0;
+	if (!pack_types_ok(ctx, root, &t))
+		goto out;
 	/* its "Pack" name, or its directory's */
 	snprintf(pack, sizeof(pack), "%.63s", jstr(root, "Pack") ? jstr(root, "Pack") : base);
 	if (!pack_matches(ctx, db, pack, json_object_get(root, "Match")))
@@ -1256,7 +1345,7 @@ static int load_perf_json(struct pm_ctx *ctx, struct pm_db *db, const char *pack
 		} else if (!is_metric) {
 			char at[1200];
 
-			pm_log(ctx, PM_LOG_WARN,
+			refuse(ctx,
 			       "%s: entry %zu is neither an event (EventName, ArchStdEvent) nor a "
 			       "metric (MetricName); ignoring it",
 			       where_entry(&t, i, NULL, at, sizeof(at)), i);
@@ -1738,14 +1827,26 @@ const struct pm_constant_def *pm_db__find_constant(const struct pm_db *db, const
 	return NULL;
 }
 
+const struct pm_metric_def *pm_db__find_metric_nocase(const struct pm_db *db, const char *name)
+{
+	const struct pm_metric_def *m = pm_db__find_metric(db, name);
+
+	/* perf's -M (metricgroup.c match_metric: strcasestr): `-M cpi` is CPI */
+	for (size_t i = db ? db->n_metrics : 0; !m && i-- > 0;)
+		if (!strcasecmp(db->metrics[i].name, name))
+			m = &db->metrics[i];
+	return m;
+}
+
 bool pm_metric_def__in_group(const struct pm_metric_def *m, const char *name)
 {
 	size_t n = strlen(name);
 
+	/* as perf's match_metric, whose strcasestr takes any case */
 	for (const char *g = m->groups; *g;) {
 		size_t l = strcspn(g, ";");
 
-		if (l == n && !strncmp(g, name, n))
+		if (l == n && !strncasecmp(g, name, n))
 			return true;
 		g += l + (g[l] == ';');
 	}

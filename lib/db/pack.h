@@ -134,6 +134,7 @@ struct pm_constant_def {
 	const char *name, *note, *pack;
 	bool has_value;
 	double value;
+	bool required; /* "Required": a metric using it is refused until --define gives it */
 };
 
 /* The constant of a matching pack by that name, or NULL. */
@@ -141,6 +142,9 @@ const struct pm_constant_def *pm_db__find_constant(const struct pm_db *db, const
 
 /* Is name one of the metric's groups (MetricGroup is ';'-separated)? */
 bool pm_metric_def__in_group(const struct pm_metric_def *m, const char *name);
+/* The metric -M names: its exact name, else the same name in another case, as perf
+ * matches -M (NULL: none). */
+const struct pm_metric_def *pm_db__find_metric_nocase(const struct pm_db *db, const char *name);
 
 /* Exposed for testing: perf's pmu-events "Unit" to PMU family (DFPMC -> amd_df). */
 int pm_db_unit_to_family(const char *unit, char *buf, size_t size);

@@ -52,6 +52,7 @@ struct ref {
 	char *name;
 	enum pm_expr_ref kind;
 	int slot;
+	size_t pos, len; /* its first appearance in the text, for a message */
 };
 
 struct pm_expr {
@@ -303,40 +304,35 @@ static int emit(struct parser *p, enum op op, int slot, double num)
 	return 0;
 }
 
+/*
+ * A name: its OP_SLOT holds the index of its ref until the program is folded
+ * and only the refs left are resolved (pm_expr__compile_folded), so a name
+ * in a branch that cannot be taken is never bound, as in perf.
+ */
 static int emit_ref(struct parser *p, const char *name, enum pm_expr_ref kind, size_t pos,
 		    size_t len)
 {
 	struct pm_expr *e = p->e;
-	int slot = -1;
+	int idx = -1;
 
 	if (p->r)
 		return p->r;
-	for (size_t i = 0; i < e->n_refs; i++)
+	for (size_t i = 0; i < e->n_refs && idx < 0; i++)
 		if (e->refs[i].kind == kind && !strcmp(e->refs[i].name, name))
-			slot = e->refs[i].slot;
-	if (slot < 0) {
-		slot = p->resolve(name, kind, p->ud);
-		if (slot < 0) {
-			char msg[NAME_MAX_ + 64];
-
-			snprintf(msg, sizeof(msg), "'%s' is %s", name,
-				 slot == -ENOENT ? "not an event, metric or constant known here" :
-						   "not usable here");
-			lex_fail(p, pos, len, msg);
-			if (slot != -ENOENT)
-				p->r = slot;
-			return p->r;
-		}
+			idx = (int)i;
+	if (idx < 0) {
 		if (pm_grow((void **)&e->refs, &e->cap_refs, e->n_refs + 1, sizeof(*e->refs)) < 0)
 			return p->r = -ENOMEM;
-		e->refs[e->n_refs].name = strdup(name);
+		e->refs[e->n_refs] = (struct ref){ .name = strdup(name),
+						   .kind = kind,
+						   .slot = -1,
+						   .pos = pos,
+						   .len = len };
 		if (!e->refs[e->n_refs].name)
 			return p->r = -ENOMEM;
-		e->refs[e->n_refs].kind = kind;
-		e->refs[e->n_refs].slot = slot;
-		e->n_refs++;
+		idx = (int)e->n_refs++;
 	}
-	return emit(p, OP_SLOT, slot, 0);
+	return emit(p, OP_SLOT, idx, 0);
 }
 
 /* ---- parsing --------------------------------------------------------------------- */
@@ -518,8 +514,226 @@ void pm_expr__free(struct pm_expr *e)
 	free(e);
 }
 
-int pm_expr__compile(const char *text, pm_expr_resolve_fn resolve, void *userdata,
-		     struct pm_expr **ret_expr, struct pm_diag *reterr)
+/* ---- constant folding (perf's expr.y with compute_ids) ------------------------------ */
+
+static double binop(enum op op, double a, double b);
+
+/* The program as a tree: node k's operands are nodes a, b (and c: SELECT's condition). */
+struct node {
+	enum op op;
+	int slot; /* OP_SLOT: its ref */
+	double num;
+	int a, b, c;
+	bool folded; /* OP_NUM made by folding: no ref below it any more */
+};
+
+struct folder {
+	struct node *n;
+	size_t count;
+	const struct pm_expr *e;
+	pm_expr_const_fn constant;
+	void *ud;
+};
+
+/* A constant in perf's sense (expr.y is_const): a finite value. */
+static bool is_const(const struct folder *f, int k)
+{
+	return f->n[k].op == OP_NUM && isfinite(f->n[k].num);
+}
+
+static int make_num(struct folder *f, int k, double v)
+{
+	f->n[k] = (struct node){ .op = OP_NUM, .num = v, .a = -1, .b = -1, .c = -1, .folded = true };
+	return k;
+}
+
+/*
+ * Fold node k in place, as perf 6.x's expr.y computes ids: an operation of
+ * constants is its value; a branch a constant condition does not take goes,
+ * and so do both when they are the same constant; x & 0 is 0, x / 0 and
+ * x % 0 no number, d_ratio(x, 0) 0, whatever x (the ids of x dropped).
+ * Constants are numbers and the names the caller's constant function gives
+ * a finite value (a #literal, has_event(), a --define).
+ */
+static int fold(struct folder *f, int k)
+{
+	struct node *n = &f->n[k];
+	int a, b, c;
+
+	switch (n->op) {
+	case OP_NUM:
+		return k;
+	case OP_SLOT: {
+		const struct ref *r = &f->e->refs[n->slot];
+		double v;
+
+		if (f->constant && f->constant(r->name, r->kind, f->ud, &v) == 1 && isfinite(v))
+			return make_num(f, k, v);
+		return k;
+	}
+	case OP_NEG:
+		a = fold(f, n->a);
+		n = &f->n[k];
+		n->a = a;
+		return is_const(f, a) ? make_num(f, k, -f->n[a].num) : k;
+	case OP_SELECT:
+		c = fold(f, n->c);
+		if (is_const(f, c)) /* the branch taken alone */
+			return fold(f, f->n[c].num != 0 ? f->n[k].a : f->n[k].b);
+		a = fold(f, f->n[k].a);
+		b = fold(f, f->n[k].b);
+		n = &f->n[k];
+		n->a = a, n->b = b, n->c = c;
+		if (is_const(f, a) && is_const(f, b) && f->n[a].num == f->n[b].num)
+			return make_num(f, k, f->n[a].num);
+		return k;
+	default:
+		a = fold(f, n->a);
+		b = fold(f, f->n[k].b);
+		n = &f->n[k];
+		n->a = a, n->b = b;
+		if (is_const(f, a) && is_const(f, b))
+			return make_num(f, k, binop(n->op, f->n[a].num, f->n[b].num));
+		if (n->op == OP_AND &&
+		    ((is_const(f, a) && f->n[a].num == 0) || (is_const(f, b) && f->n[b].num == 0)))
+			return make_num(f, k, 0);
+		if ((n->op == OP_DIV || n->op == OP_MOD) && is_const(f, b) && f->n[b].num == 0)
+			return make_num(f, k, NAN);
+		if (n->op == OP_DRATIO && is_const(f, b) && f->n[b].num == 0)
+			return make_num(f, k, 0);
+		return k;
+	}
+}
+
+/* Node k's program into code (room for at least as many instructions as before). */
+static void emit_node(const struct folder *f, int k, struct insn *code, size_t *n)
+{
+	const struct node *nd = &f->n[k];
+
+	switch (nd->op) {
+	case OP_NUM:
+		code[(*n)++] = (struct insn){ .op = OP_NUM, .num = nd->num };
+		return;
+	case OP_SLOT:
+		code[(*n)++] = (struct insn){ .op = OP_SLOT, .slot = nd->slot };
+		return;
+	case OP_NEG:
+		emit_node(f, nd->a, code, n);
+		break;
+	case OP_SELECT: /* a c b */
+		emit_node(f, nd->a, code, n);
+		emit_node(f, nd->c, code, n);
+		emit_node(f, nd->b, code, n);
+		break;
+	default:
+		emit_node(f, nd->a, code, n);
+		emit_node(f, nd->b, code, n);
+		break;
+	}
+	code[(*n)++] = (struct insn){ .op = nd->op };
+}
+
+/* The postfix program as a tree (each instruction a node), folded and written back. */
+static int fold_program(struct pm_expr *e, pm_expr_const_fn constant, void *ud)
+{
+	struct folder f = { .e = e, .constant = constant, .ud = ud };
+	int *stack = calloc(e->n_code + 1, sizeof(*stack)), root;
+	size_t sp = 0, n = 0;
+
+	f.n = calloc(e->n_code + 1, sizeof(*f.n));
+	if (!stack || !f.n) {
+		free(stack);
+		free(f.n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < e->n_code; i++) {
+		const struct insn *in = &e->code[i];
+		struct node *nd = &f.n[i];
+
+		*nd = (struct node){ .op = in->op,
+				     .slot = in->slot,
+				     .num = in->num,
+				     .a = -1,
+				     .b = -1,
+				     .c = -1 };
+		if (in->op == OP_SELECT) {
+			nd->b = stack[--sp];
+			nd->c = stack[--sp];
+			nd->a = stack[--sp];
+		} else if (in->op == OP_NEG) {
+			nd->a = stack[--sp];
+		} else if (in->op != OP_NUM && in->op != OP_SLOT) {
+			nd->b = stack[--sp];
+			nd->a = stack[--sp];
+		}
+		stack[sp++] = (int)i;
+	}
+	root = fold(&f, stack[0]);
+	emit_node(&f, root, e->code, &n);
+	e->n_code = n;
+	free(stack);
+	free(f.n);
+	return 0;
+}
+
+/*
+ * The refs the folded program still names, each resolved in order of first
+ * appearance (its slot from resolve), the program's OP_SLOT pointed at the
+ * slots, the others dropped: 0, or the first failure (said in p->err).
+ */
+static int resolve_refs(struct parser *p)
+{
+	struct pm_expr *e = p->e;
+	size_t kept = 0;
+	int *slot = calloc(e->n_refs + 1, sizeof(*slot));
+	bool *used = calloc(e->n_refs + 1, sizeof(*used));
+
+	if (!slot || !used) {
+		free(slot);
+		free(used);
+		return p->r = -ENOMEM;
+	}
+	for (size_t i = 0; i < e->n_code; i++)
+		if (e->code[i].op == OP_SLOT)
+			used[e->code[i].slot] = true;
+	for (size_t i = 0; i < e->n_refs && !p->r; i++) {
+		const struct ref *r = &e->refs[i];
+
+		if (!used[i])
+			continue;
+		slot[i] = p->resolve(r->name, r->kind, p->ud);
+		if (slot[i] < 0) {
+			char msg[NAME_MAX_ + 64];
+
+			snprintf(msg, sizeof(msg), "'%s' is %s", r->name,
+				 slot[i] == -ENOENT ?
+					 "not an event, metric or constant known here" :
+					 "not usable here");
+			lex_fail(p, r->pos, r->len, msg);
+			if (slot[i] != -ENOENT)
+				p->r = slot[i];
+		}
+	}
+	/* the refs left, resolved; the others (and all, after a failure) go */
+	for (size_t i = 0; i < e->n_refs; i++) {
+		if (!p->r && used[i]) {
+			e->refs[i].slot = slot[i];
+			e->refs[kept++] = e->refs[i];
+		} else {
+			free(e->refs[i].name);
+		}
+	}
+	e->n_refs = kept;
+	for (size_t i = 0; !p->r && i < e->n_code; i++)
+		if (e->code[i].op == OP_SLOT)
+			e->code[i].slot = slot[e->code[i].slot];
+	free(slot);
+	free(used);
+	return p->r;
+}
+
+int pm_expr__compile_folded(const char *text, pm_expr_const_fn constant, pm_expr_resolve_fn resolve,
+			    void *userdata, struct pm_expr **ret_expr, struct pm_diag *reterr)
 {
 	struct parser p = { .s = text, .resolve = resolve, .ud = userdata, .err = reterr };
 
@@ -534,6 +748,10 @@ int pm_expr__compile(const char *text, pm_expr_resolve_fn resolve, void *userdat
 			 is_char(&p, ')') ? "a ')' without its '('" :
 			 p.tok == T_BAD	  ? "unexpected character" :
 					    "expected an operator here");
+	if (!p.r && fold_program(p.e, constant, userdata) < 0)
+		p.r = -ENOMEM;
+	if (!p.r)
+		resolve_refs(&p);
 	if (p.r) {
 		pm_expr__free(p.e);
 		return p.r;
@@ -541,6 +759,12 @@ int pm_expr__compile(const char *text, pm_expr_resolve_fn resolve, void *userdat
 	find_ratio(p.e);
 	*ret_expr = p.e;
 	return 0;
+}
+
+int pm_expr__compile(const char *text, pm_expr_resolve_fn resolve, void *userdata,
+		     struct pm_expr **ret_expr, struct pm_diag *reterr)
+{
+	return pm_expr__compile_folded(text, NULL, resolve, userdata, ret_expr, reterr);
 }
 
 int pm_expr__copy(const struct pm_expr *e, struct pm_expr **ret_expr)
@@ -665,41 +889,7 @@ static double eval_code(const struct insn *code, size_t n, const double *slots)
 			break;
 		}
 		b = st[--sp];
-		a = st[sp - 1];
-		switch (in->op) {
-		case OP_ADD:
-			c = a + b;
-			break;
-		case OP_SUB:
-			c = a - b;
-			break;
-		case OP_MUL:
-			c = a * b;
-			break;
-		case OP_DIV:
-			c = b == 0 ? NAN : a / b; /* perf aborts the metric: no value */
-			break;
-		case OP_DRATIO:
-			/* perf's d_ratio, except that NaN stays NaN */
-			c = isnan(a) || isnan(b) ? NAN : b == 0 ? 0 : a / b;
-			break;
-		case OP_LT:
-			c = isnan(a) || isnan(b) ? NAN : a < b;
-			break;
-		case OP_GT:
-			c = isnan(a) || isnan(b) ? NAN : a > b;
-			break;
-		case OP_MIN:
-			c = isnan(a) || isnan(b) ? NAN : a < b ? a : b;
-			break;
-		case OP_MAX:
-			c = isnan(a) || isnan(b) ? NAN : a > b ? a : b;
-			break;
-		default:
-			c = int_op(in->op, a, b);
-			break;
-		}
-		st[sp - 1] = c;
+		st[sp - 1] = binop(in->op, st[sp - 1], b);
 	}
 	return sp == 1 ? st[0] : NAN;
 }
@@ -707,6 +897,34 @@ static double eval_code(const struct insn *code, size_t n, const double *slots)
 double pm_expr__eval(const struct pm_expr *e, const double *slots)
 {
 	return eval_code(e->code, e->n_code, slots);
+}
+
+/* A binary operator's value, for the evaluator and the folder alike. */
+static double binop(enum op op, double a, double b)
+{
+	switch (op) {
+	case OP_ADD:
+		return a + b;
+	case OP_SUB:
+		return a - b;
+	case OP_MUL:
+		return a * b;
+	case OP_DIV:
+		return b == 0 ? NAN : a / b; /* perf aborts the metric: no value */
+	case OP_DRATIO:
+		/* perf's d_ratio, except that NaN stays NaN */
+		return isnan(a) || isnan(b) ? NAN : b == 0 ? 0 : a / b;
+	case OP_LT:
+		return isnan(a) || isnan(b) ? NAN : a < b;
+	case OP_GT:
+		return isnan(a) || isnan(b) ? NAN : a > b;
+	case OP_MIN:
+		return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+	case OP_MAX:
+		return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+	default:
+		return int_op(op, a, b);
+	}
 }
 
 /* metric.py ParsePerfJson(): an event name is what the regex

@@ -40,6 +40,25 @@ typedef int (*pm_expr_resolve_fn)(const char *name, enum pm_expr_ref ref, void *
 
 struct pm_expr;
 
+/*
+ * Whether a name is a constant when the expression is compiled (a #literal
+ * of the machine, has_event(), strcmp_cpuid_str(), a --define): 1 with its
+ * value in *ret; 0 when it is known only when counting.
+ */
+typedef int (*pm_expr_const_fn)(const char *name, enum pm_expr_ref ref, void *userdata,
+				double *ret);
+
+/*
+ * Compile with constant folding, as perf's expr.y computes the ids a metric
+ * needs: constants (numbers, and the names constant gives a finite value)
+ * fold; a branch a constant condition does not take goes with its names, and
+ * so do the names under x & 0, x / 0, x % 0 and d_ratio(x, 0). Only the
+ * names left are resolved, in order of first appearance: a name in a
+ * branch that cannot be taken is never bound (its event never opened), and
+ * one nothing knows there is no error. constant may be NULL (numbers fold).
+ */
+int pm_expr__compile_folded(const char *text, pm_expr_const_fn constant, pm_expr_resolve_fn resolve,
+			    void *userdata, struct pm_expr **ret_expr, struct pm_diag *reterr);
 int pm_expr__compile(const char *text, pm_expr_resolve_fn resolve, void *userdata,
 		     struct pm_expr **ret_expr, struct pm_diag *reterr);
 /* The value for the slots' current values; allocates nothing. */

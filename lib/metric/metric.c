@@ -57,6 +57,7 @@ struct binder {
 	struct pm_diag *err;
 	int r;			  /* an error the resolver met besides "unknown" */
 	char unknown[128];	  /* a name nothing answered to */
+	const char *unknown_note; /* a pack's Note on it (a Required constant), or NULL */
 	struct pm_strbuf guarded; /* the names has_event() asks about, each followed by '\n' */
 };
 
@@ -240,6 +241,12 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 			return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0,
 					l->defines[i].value);
 	constant = pm_db__find_constant(l->ctx->db, name);
+	if (constant && !constant->has_value && constant->required) {
+		/* the metric means nothing without it: refused until --define gives it */
+		snprintf(b->unknown, sizeof(b->unknown), "%s", name);
+		b->unknown_note = constant->note;
+		return -ENOENT;
+	}
 	if (constant) {
 		/* the platform's value, or NaN until --define gives one */
 		if (!constant->has_value)
@@ -279,6 +286,56 @@ static int bind(const char *name, enum pm_expr_ref ref, void *ud)
 	if (is_guarded(b, name) && !has_event(l, l->metrics[b->metric].def, name))
 		return add_slot(&l->metrics[b->metric], PM_SLOT_CONST, 0, 0);
 	return bind_event(b, &l->metrics[b->metric], name);
+}
+
+/*
+ * What is a constant when the metric is added (pm_expr_const_fn): the
+ * machine's #literals, has_event(), strcmp_cpuid_str() of a known CPU,
+ * --define's and the pack's constants with a value. The folder takes the
+ * branches they decide and drops the others' names, as perf's expr.y does.
+ */
+static int const_value(const char *name, enum pm_expr_ref ref, void *ud, double *ret)
+{
+	struct binder *b = ud;
+	struct pm_evlist *l = b->l;
+	const struct pm_metric_def *def = l->metrics[b->metric].def;
+	const struct pm_constant_def *c;
+	char why[192];
+	double v = NAN;
+
+	switch (ref) {
+	case PM_EXPR_LITERAL:
+		if (pm_literal__value(l->ctx, name, &v, why, sizeof(why)) != 0)
+			return 0; /* the session's (#core_wide), or unknown: bound, said */
+		*ret = v;
+		return 1;
+	case PM_EXPR_HAS_EVENT:
+		*ret = has_event(l, def, name);
+		return 1;
+	case PM_EXPR_CPUID:
+		if (!pm_db__cpuid(l->ctx->db)[0])
+			return 0;
+		*ret = pm_db_cpuid_match(name, pm_db__cpuid(l->ctx->db)) == 1;
+		return 1;
+	case PM_EXPR_VALUE:
+		/* bind's order: the tool events, then --define's, then the pack's */
+		if (!strcmp(name, "duration_time") || !strcmp(name, "user_time") ||
+		    !strcmp(name, "system_time"))
+			return 0;
+		for (size_t i = 0; i < l->n_defines; i++)
+			if (!strcmp(l->defines[i].name, name)) {
+				*ret = l->defines[i].value;
+				return 1;
+			}
+		c = pm_db__find_constant(l->ctx->db, name);
+		if (c && c->has_value) {
+			*ret = c->value;
+			return 1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 /* A slot's degree in time (time: duration_time counts) or in counts only. */
@@ -371,7 +428,7 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 		return -ENOMEM;
 	}
 	pm_diag__init(&d);
-	r = pm_expr__compile(def->expr, bind, &b, &e, &d);
+	r = pm_expr__compile_folded(def->expr, const_value, bind, &b, &e, &d);
 	pm_strbuf__done(&b.guarded);
 	m = &l->metrics[b.metric];
 	m->busy = false;
@@ -382,11 +439,19 @@ static int add_metric(struct pm_evlist *l, const struct pm_metric_def *def, stru
 
 		if (b.unknown[0])
 			snprintf(hint, sizeof(hint),
-				 "'%s' is a constant no counter gives: ", b.unknown);
+				 "'%s' is a constant no counter gives%s%s%s: ", b.unknown,
+				 b.unknown_note ? " (" : "", b.unknown_note ? b.unknown_note : "",
+				 b.unknown_note ? ")" : "");
 		else
 			hint[0] = '\0';
-		pm_diag_set(err, hint, "metric '%s' (pack %s) cannot be used here: %s", def->name,
-			    def->pack, d.msg);
+		if (b.unknown_note) /* known, and not given: the compiler's "unknown" is wrong */
+			pm_diag_set(err, hint,
+				    "metric '%s' (pack %s) cannot be used here: it needs '%s', which "
+				    "nothing defines",
+				    def->name, def->pack, b.unknown);
+		else
+			pm_diag_set(err, hint, "metric '%s' (pack %s) cannot be used here: %s",
+				    def->name, def->pack, d.msg);
 		pm_diag_reason(err, b.unknown[0] ? PM_REASON_NEEDS_DEFINE : PM_REASON_SEE_LIST,
 			       NULL, b.unknown[0] ? b.unknown : "metrics");
 		return r;
@@ -534,7 +599,7 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 		return -EINVAL;
 	}
 	for (char *n = strtok_r(copy, ",", &save); n && r == 0; n = strtok_r(NULL, ",", &save)) {
-		const struct pm_metric_def *def = pm_db__find_metric(db, n);
+		const struct pm_metric_def *def = pm_db__find_metric_nocase(db, n);
 		size_t idx, found = 0;
 
 		if (def) {
@@ -543,7 +608,8 @@ int pm_evlist__add_metrics(struct pm_evlist *l, const char *names, struct pm_dia
 			for (size_t i = 0; i < pm_db__metric_count(db) && r == 0; i++) {
 				const struct pm_metric_def *o = pm_db__metric(db, i);
 
-				if (o == def || (o->pack == def->pack && !strcmp(o->name, n)))
+				if (o == def ||
+				    (o->pack == def->pack && !strcmp(o->name, def->name)))
 					r = add_metric(l, o, reterr, &idx);
 			}
 			continue;

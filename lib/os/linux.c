@@ -570,42 +570,121 @@ static int lock_busy(int fd, const struct stat *st, struct pm_lock_info *info)
 }
 
 /*
- * The lock directory is writable by everyone (/run/lock is 1777): the file
- * may be a symbolic link to one of root's files, or another user's with a
- * made-up pid in it. So: never follow a link, create with O_EXCL, and use
- * (and truncate) an existing file only once fstat says it is ours or root's,
- * a regular file with one link that no one else may write, and the lock is ours.
+ * The lock's directory (path's), made if missing (0755), opened: its fd;
+ * -EPERM (*info: the directory's) unless it is a directory, not a link, of
+ * ours or root's that no one else may write — in one anyone may write
+ * (/run/lock is 1777) another user could plant the lock's name first, as a
+ * directory, a link or a file held forever; or -errno. *ret_name: the
+ * file's name in it.
+ */
+static int lock_dir(void *os, const char *path, struct pm_lock_info *info, const char **ret_name)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], *name;
+	struct stat st;
+	int fd, parent, r;
+
+	if (!slash || (size_t)(slash - path) >= sizeof(dir) || !slash[1])
+		return -EINVAL;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	fd = open_in_root(os, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
+	if (fd == -ENOENT) {
+		/* made here, 0755 whatever the umask: others may read the holders' pids */
+		name = strrchr(dir, '/');
+		if (name)
+			*name = '\0';
+		parent = name ? open_in_root(os, dir, O_RDONLY | O_DIRECTORY, 0) : os_root(os);
+		if (name)
+			*name++ = '/';
+		else
+			name = dir;
+		if (parent < 0)
+			return parent;
+		r = mkdirat(parent, name, 0755) == 0 ? 1 : errno == EEXIST ? 0 : -errno;
+		/* one made meanwhile (EEXIST) is looked at below as any other */
+		fd = r < 0 ? r :
+			     openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd == -1)
+			fd = -errno;
+		else if (r == 1 && fchmod(fd, 0755) < 0) {
+			/* stricter than asked is as safe */
+		}
+		if (parent != os_root(os))
+			close(parent);
+	}
+	if (fd == -ELOOP || fd == -ENOTDIR) {
+		/* a link, or no directory: what is there is described and refused */
+		if (fstatat(os_root(os), dir, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return fd;
+		lock_describe(&st, info);
+		info->dir = true;
+		return -EPERM;
+	}
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	if ((st.st_uid != info->self && st.st_uid != 0) || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		close(fd);
+		lock_describe(&st, info);
+		info->dir = true;
+		return -EPERM;
+	}
+	*ret_name = slash + 1;
+	return fd;
+}
+
+/*
+ * In a directory only its owner may write (lock_dir), and still: never
+ * follow a link, create with O_EXCL, and use (and truncate) an existing
+ * file only once fstat says it is ours or root's, a regular file with one
+ * link that no one else may write, and the lock is ours.
  */
 static int lx_lock(void *os, const char *path, struct pm_lock_info *reterr_info)
 {
 	const int flags = O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	struct pm_lock_info info = { .self = geteuid() };
+	const char *name = NULL;
 	struct stat st;
 	char buf[32];
-	int fd, r, n;
+	int fd, r, n, dfd;
 	bool writable = true;
 
 	if (!path || path[0] == '/')
 		return -EINVAL; /* relative to the root, like every other path */
 	/* inside the root like every other path: no directory link leads out of it */
-	fd = open_in_root(os, path, O_RDWR | O_CREAT | O_EXCL | flags, 0644);
-	if (fd == -EEXIST)
-		fd = open_in_root(os, path, O_RDWR | flags, 0);
-	if (fd == -EACCES) {
+	dfd = lock_dir(os, path, &info, &name);
+	if (dfd < 0) {
+		if (dfd == -EPERM)
+			*reterr_info = info;
+		return dfd;
+	}
+	fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | flags, 0644);
+	if (fd < 0 && errno == EEXIST)
+		fd = openat(dfd, name, O_RDWR | flags);
+	if (fd < 0 && errno == EACCES) {
 		/* another user's (or root's, and we are not root): look at it only */
-		fd = open_in_root(os, path, O_RDONLY | flags, 0);
+		fd = openat(dfd, name, O_RDONLY | flags);
 		writable = false;
 	}
 	if (fd < 0) {
-		r = fd;
-		if (r == -ELOOP && fstatat(os_root(os), path, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		r = -errno;
+		/* a link, or a directory, at the lock's name: described, refused */
+		if ((r == -ELOOP || r == -EISDIR) &&
+		    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			lock_describe(&st, &info);
 			*reterr_info = info;
-			return -EPERM;
+			r = -EPERM;
 		}
+		close(dfd);
 		return r;
 	}
+	close(dfd);
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
 		goto fail;
@@ -635,6 +714,26 @@ out:
 	if (r == -EBUSY || r == -EPERM)
 		*reterr_info = info;
 fail:
+	close(fd);
+	return r;
+}
+
+static int lx_lock_holder(void *os, const char *path, struct pm_lock_info *ret_info)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	struct pm_lock_info info = { .self = geteuid() };
+	struct stat st;
+	int fd, r = 0;
+
+	fd = open_in_root(os, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
+	if (fd < 0)
+		return fd == -ENOENT || fd == -ELOOP ? 0 : fd; /* none, or a link: no holder */
+	/* F_OFD_GETLK tests without taking it, on any open file */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && fcntl(fd, F_OFD_GETLK, &fl) == 0 &&
+	    fl.l_type != F_UNLCK) {
+		r = lock_busy(fd, &st, &info);
+		*ret_info = info;
+	}
 	close(fd);
 	return r;
 }
@@ -683,6 +782,7 @@ static const struct pm_os_ops linux_ops = {
 	.lock = lx_lock,
 	.unlock = lx_unlock,
 	.destroy = lx_destroy,
+	.lock_holder = lx_lock_holder,
 };
 
 int pm_os_linux_new(const char *root, const struct pm_os_ops **ret_ops, void **ret_os)

@@ -71,7 +71,8 @@ static void put_int(struct pm_obuf *b, char sep, int v)
 static void make_label(const struct pm_out *o, struct pm_obuf *b, enum pm_aggr aggr,
 		       const struct pm_row *row)
 {
-	bool group = aggr == PM_AGGR_CORE || aggr == PM_AGGR_NODE || aggr == PM_AGGR_CACHE;
+	bool group = aggr == PM_AGGR_CORE || aggr == PM_AGGR_NODE || aggr == PM_AGGR_CACHE ||
+		     aggr == PM_AGGR_THREAD; /* a thread's row: its comm-tid */
 
 	put_field(b, o->opts.sep, row->event, false);
 	/* a channel row names its channel where a device row names its PMU; a core,

@@ -44,6 +44,13 @@ int pm_out__new(FILE *f, const struct pm_out_opts *opts, struct pm_out **ret_out
 	case PM_OUT_JSON:
 		o->ops = &pm_out_json;
 		break;
+	case PM_OUT_PERF_TABLE:
+	case PM_OUT_PERF_CSV:
+	case PM_OUT_PERF_JSON:
+		o->ops = &pm_out_perf; /* out/perf.c: perf stat's own layouts */
+		/* its numbers in the locale perf's would use (none there: C's) */
+		o->perf_locale = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
+		break;
 	}
 	if (!o->target || !o->ops || o->c_locale == (locale_t)0 ||
 	    (opts->sim_platform && !o->sim_platform) || (opts->cpuid && !o->cpuid)) {
@@ -148,6 +155,8 @@ void pm_out__free(struct pm_out *o)
 		return;
 	if (o->c_locale != (locale_t)0)
 		freelocale(o->c_locale);
+	if (o->perf_locale != (locale_t)0)
+		freelocale(o->perf_locale);
 	free(o->target);
 	free(o->sim_platform);
 	free(o->cpuid);

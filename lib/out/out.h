@@ -88,6 +88,8 @@ struct pm_out {
 		size_t *order, *group;	      /* rows sorted by bucket; a bucket's rows */
 		char (*note)[64];	      /* each row's comment */
 	} buckets;
+	/* PM_OUT_PERF_*: the environment's LC_NUMERIC, as perf's setlocale(LC_ALL, "") */
+	locale_t perf_locale;
 };
 
 /* A line built without printf: the table's hot path. */
@@ -111,6 +113,7 @@ size_t pm_out__shadow(const struct pm_row *rows, const size_t *group, size_t n, 
 extern const struct pm_out_ops pm_out_table;
 extern const struct pm_out_ops pm_out_csv;
 extern const struct pm_out_ops pm_out_json;
+extern const struct pm_out_ops pm_out_perf;
 
 /* Shortest text that reads back as the same double ("0.1", "4009862308"). */
 /*

@@ -46,11 +46,18 @@ static void aggr_label(enum pm_aggr aggr, const struct pm_row *row, char *buf, s
 	case PM_AGGR_CORE:
 	case PM_AGGR_NODE:
 	case PM_AGGR_CACHE:
+	case PM_AGGR_THREAD: /* a thread: "bash-1234" */
 		/* "S0-D0-C3", "N1", "S0-D0-L3-ID8", or the domain an uncore count is */
 		snprintf(buf, size, "%s", row->domain ? row->domain : "-");
 		break;
 	default:
 		buf[0] = '\0';
+	}
+	/* --no-merge within a bucket (-A --no-merge): the PMU instance too */
+	if (row->device && aggr != PM_AGGR_DEVICE && aggr != PM_AGGR_CHANNEL && buf[0]) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, size - n, " %s", row->device);
 	}
 }
 

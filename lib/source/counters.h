@@ -37,6 +37,7 @@ struct pm_counter {
 	bool group_format; /* opened with PERF_FORMAT_GROUP (leaders) */
 	bool dropped;	   /* an unsupported default, left out (leave_out_unsupported_defaults) */
 	bool unsupported;  /* an event asked for this machine cannot count: a <not supported> row */
+	bool cpu_wide;	   /* a task's uncore event: counts its PMU while the task runs (sched.c) */
 	struct pm_reading cur, prev;
 	/* the latest good reading, also from between reads (perf's checkpoint
 	 * polls): where a counter whose device goes away stops */
@@ -106,6 +107,7 @@ struct pm_session {
 	struct pm_diag last_error; /* why the last enable, read, poll or disable failed */
 	bool warned_user_only;	   /* the paranoid :u fallback was announced */
 	bool warned_space;	   /* a PMU that cannot exclude was named (opts.space) */
+	bool warned_cpu_wide;	   /* a task's uncore event counts system-wide: said */
 	uint64_t t_enable_ns, t_prev_ns, t_now_ns, wall_now_ns;
 	/* the error of the last device lost mid-run (its counters' lost; 0: none) */
 	int lost_err;

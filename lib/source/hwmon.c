@@ -63,7 +63,7 @@
 #include "util/util.h"
 
 #define PHASE_NS 25000000ull /* 25 ms, as the msr source (docs/bounds.md) */
-#define LOCK_PATH "run/lock/pmumon-bfperf.lock"
+#define LOCK_PATH "run/pmumon/bfperf.lock"
 
 struct hw_slot {
 	int ev_fd, ctr_fd;

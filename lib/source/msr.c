@@ -56,9 +56,9 @@
 #define DF_SLOTS 4 /* NUM_COUNTERS_NB (docs/kernel-facts.md, amd_uncore) */
 #define L3_SLOTS 6 /* NUM_COUNTERS_L3, F17h+ */
 #define MAX_SLOTS L3_SLOTS
-#define PHASE_NS 25000000ull		     /* 25 ms (docs/bounds.md) */
-#define WRAP_POLL_NS 10000000000ull	     /* 48 bits at 1e10/s last 7.8 hours */
-#define LOCK_PATH "run/lock/pmumon-msr.lock" /* one per machine, as hwmon's and sideband's */
+#define PHASE_NS 25000000ull		/* 25 ms (docs/bounds.md) */
+#define WRAP_POLL_NS 10000000000ull	/* 48 bits at 1e10/s last 7.8 hours */
+#define LOCK_PATH "run/pmumon/msr.lock" /* one per machine, as hwmon's and sideband's */
 
 struct msr_dom {
 	bool df;

@@ -421,9 +421,9 @@ static int open_one(struct pm_session *s, size_t k)
 	only_space(s, in, &attr);
 	attr.read_format = READ_FORMAT | (group ? PERF_FORMAT_GROUP : 0);
 	attr.disabled = leader;
-	if (task_mode(s))
+	if (task_mode(s) && !c->cpu_wide)
 		attr.inherit = 1;
-	if (starts_at_exec(s)) {
+	if (starts_at_exec(s) && !c->cpu_wide) {
 		/* every counter starts at the exec, so members are not enabled earlier */
 		attr.disabled = 1;
 		attr.enable_on_exec = 1;
@@ -436,7 +436,7 @@ static int open_one(struct pm_session *s, size_t k)
 					    PERF_FLAG_PID_CGROUP);
 	else
 		fd = s->ctx->ops->perf_open(s->ctx->os, &attr,
-					    !task_mode(s)			? -1 :
+					    !task_mode(s) || c->cpu_wide	? -1 :
 					    s->opts.target == PM_TARGET_THREADS ? c->tid :
 										  s->opts.pid,
 					    c->cpu, leader ? -1 : s->c[c->leader].fd, 0);
@@ -578,6 +578,12 @@ static int perf_open_all(struct pm_session *s, struct pm_diag *reterr)
 			r = open_one(s, k);
 		if (r == 0)
 			continue;
+		if (r == -ESRCH && s->opts.target == PM_TARGET_THREADS && s->opts.all_threads) {
+			/* a thread of the machine's that exited since it was listed: no row,
+			 * as perf's thread_map__remove for its global --per-thread */
+			c->dropped = true;
+			continue;
+		}
 		again = weak_group_fallback(s, k, r);
 		if (again != SIZE_MAX) {
 			k = again - 1; /* the loop's k++ */
@@ -604,7 +610,9 @@ static int perf_open_all(struct pm_session *s, struct pm_diag *reterr)
 	return 0;
 }
 
-static int ioctl_leaders(struct pm_session *s, unsigned long req)
+/* PERF_EVENT_IOC_ENABLE or _DISABLE to every leader (cpu_wide_only: to those of a task
+ * target's system-wide counters, which no exec enables) */
+static int ioctl_leaders(struct pm_session *s, unsigned long req, bool cpu_wide_only)
 {
 	int r = 0;
 
@@ -612,7 +620,8 @@ static int ioctl_leaders(struct pm_session *s, unsigned long req)
 		const struct pm_counter *c = &s->c[k];
 		int e;
 
-		if (c->fd < 0 || c->leader != k || c->source != PM_SRC_PERF)
+		if (c->fd < 0 || c->leader != k || c->source != PM_SRC_PERF ||
+		    (cpu_wide_only && !c->cpu_wide))
 			continue;
 		e = s->ctx->ops->perf_ioctl(s->ctx->os, c->fd, req, 0);
 		if (e < 0 && r == 0) {
@@ -637,12 +646,12 @@ static int perf_enable(struct pm_session *s)
 		st->probe = true;
 		next_subread(st, s->ctx->ops->mono_ns(s->ctx->os));
 	}
-	return starts_at_exec(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_ENABLE);
+	return ioctl_leaders(s, PERF_EVENT_IOC_ENABLE, starts_at_exec(s));
 }
 
 static int perf_disable(struct pm_session *s)
 {
-	return starts_at_exec(s) ? 0 : ioctl_leaders(s, PERF_EVENT_IOC_DISABLE);
+	return ioctl_leaders(s, PERF_EVENT_IOC_DISABLE, starts_at_exec(s));
 }
 
 /*
@@ -872,3 +881,46 @@ const struct pm_source_ops pm_source_perf = {
 	.close = perf_close,
 	.present = pm_perf__present,
 };
+
+/*
+ * Whether the kernel opens an event for the calling task, as perf list asks
+ * before it lists a hardware, software or cache event (print-events.c
+ * is_event_supported: the event on thread 0 of this process, disabled, and
+ * again with exclude_kernel when the paranoid setting refuses the kernel).
+ * An event a source of pmumon's own counts (msr, hwmon) is countable; a spec
+ * that does not resolve is -EINVAL.
+ */
+int pm_ctx__event_supported(struct pm_ctx *ctx, const char *spec)
+{
+	struct pm_evlist *l = NULL;
+	int r;
+
+	if (!ctx || !spec)
+		return -EINVAL;
+	r = pm_evlist__new(ctx, &l);
+	if (r < 0)
+		return r;
+	r = pm_evlist__add(l, spec, NULL) < 0 ? -EINVAL : 1;
+	for (size_t i = 0; r == 1 && i < l->n_inst; i++) {
+		struct perf_event_attr attr = l->inst[i].attr;
+		const struct pm_pmu *p = l->inst[i].pmu;
+		int fd;
+
+		if (p && (p->source != PM_SRC_PERF || p->cpuless))
+			continue;
+		if (!ctx->ops->perf_open)
+			r = 0;
+		attr.disabled = 1;
+		fd = r ? ctx->ops->perf_open(ctx->os, &attr, 0, -1, -1, 0) : -ENOSYS;
+		if (fd < 0 && r) {
+			attr.exclude_kernel = 1;
+			fd = ctx->ops->perf_open(ctx->os, &attr, 0, -1, -1, 0);
+		}
+		if (fd >= 0)
+			ctx->ops->close(ctx->os, fd);
+		else
+			r = 0;
+	}
+	pm_evlist__free(l);
+	return r;
+}

@@ -47,7 +47,7 @@
 #define BRIDGE "sys/bus/pci/devices/0000:00:00.0"
 #define PCI_DRIVERS "sys/bus/pci/drivers"
 #define IOSF_MBI_DRIVER "iosf_mbi_pci" /* iosf_mbi.c's pci_driver name */
-#define LOCK_PATH "run/lock/pmumon-sideband.lock"
+#define LOCK_PATH "run/pmumon/sideband.lock"
 #define CFG_MCR 0xD0 /* merrifield.md §2 */
 #define CFG_MDR 0xD4
 #define CFG_MCRX 0xD8

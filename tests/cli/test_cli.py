@@ -86,9 +86,18 @@ class ListOnFixtures(unittest.TestCase):
         self.assertIn('task-clock', r.stdout)
 
     def test_list_glob_nothing(self):
+        # a glob that matches nothing is said, and exits 1: a script can tell
         r = run('list', 'pmus', 'nope*', root='epyc7742-1s')
-        self.assertEqual(r.returncode, 0)
+        self.assertEqual(r.returncode, 1)
         self.assertIn('0 PMUs', r.stdout)
+        self.assertIn("no PMU matches 'nope*'", r.stdout)
+        r = run('list', 'events', 'nope*', root='epyc7742-1s')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no PMU, event or generic event matches 'nope*'", r.stdout)
+        r = run('list', 'events', 'dram_channel_*', root='epyc7742-1s')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run('list', 'events', 'cpu-clock', root='epyc7742-1s')  # a generic one only
+        self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_malformed_warns_once(self):
         r = run('list', 'pmus', root='malformed')
@@ -134,8 +143,6 @@ class UserErrors(unittest.TestCase):
         self.check(['--sim', 'yitian710', 'stat', '-C', '1-3', '-e', 'ali_drw/hif_rd/', '--',
                     'sleep', '1'], 2, 'the CPUs asked, 1-3, leave them out',
                    'hint: use -a, or add CPUs 0,64 to -C', root=None)
-        self.check(['--sim', 'yitian710', 'stat', '-e', 'ali_drw/hif_rd/', '--', 'sleep', '1'],
-                   2, 'hint: count system-wide with -a (or on CPUs with -C)', root=None)
         r = self.check(['--sim', 'amdzen2:uncore=none', 'stat', '-a', '--source', 'perf', '-e',
                         'amd_df/event=0x7,umask=0x38/', '--', 'sleep', '1'], 1,
                        'hint: load a kernel with amd_uncore, or count with --source msr or auto',
@@ -149,9 +156,21 @@ class UserErrors(unittest.TestCase):
     def test_syntax(self):
         self.check(['stat', '-a', '-e', 'msr/tsc'], 2, "missing closing '/'", 'event syntax')
 
-    def test_uncore_needs_a(self):
-        self.check(['stat', '-e', 'amd_df/event=0x7/', '--', 'true'], 2,
-                   "counts the whole uncore PMU, not one task", '-a')
+    def test_uncore_with_a_command(self):
+        # perf counts an uncore event system-wide while the command runs: so does pmumon,
+        # and says so once (perf mode: not at all, as perf)
+        r = self.check(['--sim', 'yitian710', 'stat', '-x,', '-e', 'ali_drw/hif_rd/', '--',
+                        'sleep', '1'], 0,
+                       "'ali_drw/hif_rd/' counts the whole uncore PMU ali_drw_21000, not one "
+                       "task: counting it system-wide while the command runs", root=None)
+        self.assertEqual(r.stderr.count('counts the whole uncore PMU'), 1)
+        row = [w for w in csv.DictReader(io.StringIO(r.stdout)) if w['event'] == 'ali_drw/hif_rd/']
+        self.assertEqual(len(row), 1)
+        self.assertGreater(float(row[0]['value']), 0)
+        r = run('--sim', 'yitian710', 'stat', '--perf', '-x,', '-e', 'ali_drw/hif_rd/', '--',
+                'sleep', '1', root=None)
+        self.assertEqual((r.returncode, r.stdout), (0, ''), r.stderr)
+        self.assertNotIn('pmumon:', r.stderr)  # no notice of pmumon's
 
     def test_bad_options(self):
         self.check(['stat', '-x', 'ab'], 2, 'option -x wants one separator character')
@@ -166,7 +185,7 @@ class UserErrors(unittest.TestCase):
         # perf stat's options pmumon lacks say what to do instead; a typo the nearest option
         self.check(['import', '-G', 'g', '-'], 2,
                    "perf stat's -G/--cgroup: applies where pmumon counts live")
-        self.check(['stat', '--per-thread'], 2, "perf stat's --per-thread: not in pmumon yet")
+        self.check(['stat', '--null'], 2, "perf stat's -n/--null: not in pmumon")
         self.check(['import', '--all-user', '-'], 2, 'not to counts already recorded')
         self.check(['stat', '--interval-cont', '5'], 2, 'did you mean --interval-count?')
         self.check(['record', '--metrics-only'], 2, 'did you mean --metric-only?')
@@ -607,8 +626,15 @@ class Simulated(unittest.TestCase):
             path = os.path.join(d, 'scn')
             with open(path, 'w') as f:
                 f.write('dram.read 3.2G\ndram.write 0\n')
+            # a file refused stops the command (a script sees it), unless asked to go on
             r = run('--sim', 'amdzen2:scenario=' + path, '--events-dir', d, 'stat', '-a',
                     '-M', 'lab_ch0_gbps', '-x,', '--', 'sleep', '2')
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertEqual(r.stdout, '')
+            self.assertIn('--events-dir: 1 file or entry refused (said above): nothing counts',
+                          r.stderr)
+            r = run('--sim', 'amdzen2:scenario=' + path, '--events-dir', d, '--events-lenient',
+                    'stat', '-a', '-M', 'lab_ch0_gbps', '-x,', '--', 'sleep', '2')
             self.assertEqual(r.returncode, 0, r.stderr)
             row = [l for l in r.stdout.splitlines() if ',lab_ch0_gbps,' in l][0].split(',')
             self.assertEqual(row[9], 'GB/s')
@@ -698,7 +724,12 @@ class Simulated(unittest.TestCase):
                 with open(os.path.join(tree, name), 'w') as f:
                     f.write(text)
             r = run('--sim', 'amdzen2', '--events-dir', d + '/', 'list', 'metrics', 'lab_*')
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn('--events-dir: 3 files or entries refused', r.stderr)
+            r = run('--sim', 'amdzen2', '--events-dir', d + '/', '--events-lenient', 'list',
+                    'metrics', 'lab_*')
             self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn('going on without them (--events-lenient)', r.stderr)
             p = os.path.join(tree, '')
             self.assertIn(p + "amdzen2/ev.json:3:12: event 'bad.ev' (entry 1): UMask '0xqq'",
                           r.stderr)
@@ -709,6 +740,40 @@ class Simulated(unittest.TestCase):
             self.assertNotIn('skylakex', r.stderr)
             self.assertNotIn('lab_m ', r.stdout)
             self.assertIn('lab_ok', r.stdout)
+
+    def test_events_dir_that_loads_nothing_or_a_wrong_type(self):
+        # issue 34 item 6: .json files without a pack.json load nothing, and say which;
+        # a key of the wrong type is refused with its line and column; both exit non-zero
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'events.json'), 'w') as f:
+                f.write('[{"EventName": "x", "EventCode": "0x1"}]')
+            with open(os.path.join(d, 'metrics.json'), 'w') as f:
+                f.write('[]')
+            r = run('--sim', 'amdzen2', '--events-dir', d, 'list', 'pmus')
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn('--events-dir %s: nothing in it was loaded: ' % d, r.stderr)
+            self.assertIn('events.json', r.stderr)
+            self.assertIn('metrics.json', r.stderr)
+            r = run('--sim', 'amdzen2', '--events-dir', d, '--events-lenient', 'list', 'pmus')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            for text, at, what in (
+                    ('{"Pack": 5, "Match": {"Pmu": "amd_df"}}', ':1:10:',
+                     "'Pack' takes a string, not a number"),
+                    ('{"Pack": "lab",\n "Match": {"Pmu": ["amd_df"]}}', ':2:11:',
+                     "Match's 'Pmu' takes a string, not an array"),
+                    ('{"Pack": "lab", "Match": {"Pmu": "amd_df"}, "Metrics": "m.json"}', ':1:56:',
+                     "'Metrics' takes an array of strings")):
+                with open(os.path.join(d, 'pack.json'), 'w') as f:
+                    f.write(text)
+                r = run('--sim', 'amdzen2', '--events-dir', d, 'list', 'pmus')
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertIn(os.path.join(d, 'pack.json') + at + ' ' + what, r.stderr)
+            # a pack for another machine is read, and is no refusal
+            with open(os.path.join(d, 'pack.json'), 'w') as f:
+                f.write('{"Pack": "lab", "Match": {"Pmu": "ali_drw"}, "Events": ["events.json"]}')
+            r = run('--sim', 'amdzen2', '--events-dir', d, 'list', 'pmus')
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stderr, '')
 
     def test_metric_of_metrics_before_scale_unit(self):
         # issue 14 item 1: a metric that names another takes its value before its
@@ -768,6 +833,7 @@ class Simulated(unittest.TestCase):
         self.assertEqual(len(re.findall(r'^  DF_CH\d_BW_GB ', r.stdout, re.M)), 8)
         r = run('--sim', 'amdzen2', 'list', 'metrics', 'no_such_*')
         self.assertIn("no metric or metric group matches 'no_such_*'", r.stdout)
+        self.assertEqual(r.returncode, 1)
 
     def test_list_groups(self):
         # every platform's groups, each once, with its pack and metrics
@@ -783,6 +849,7 @@ class Simulated(unittest.TestCase):
                 self.assertIn(metric, r.stdout)
         r = run('--sim', 'bluefield2', 'list', 'groups', 'nope*')
         self.assertIn("no metric group matches 'nope*'", r.stdout)
+        self.assertEqual(r.returncode, 1)
 
     def test_command_line_overrides_environment(self):
         env = dict(os.environ, PMUMON_ROOT=os.path.join(FIXTURES, 'epyc7742-1s'))

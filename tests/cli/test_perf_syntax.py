@@ -134,12 +134,18 @@ class Simulated(unittest.TestCase):
         self.assertGreater(int(got['rd'][0]), 0)
         for spec, msg in (('task-clock/foo=1/', "unknown term 'foo' for event 'task-clock'"),
                           ('task-clock/name/', "term 'name' needs a value"),
-                          ('cycles/period=100/', "term 'period' is for sampling"),
                           ('hif_rd/nope=1/', "unknown term 'nope'"),
                           ('nosuch/x/', "unknown PMU 'nosuch'")):
             r = run('--sim', 'yitian710', 'stat', '-a', '-e', spec, '--', 'sleep', '1')
             self.assertEqual(r.returncode, 2, spec + ': ' + r.stderr)
             self.assertIn(msg, r.stderr, spec)
+        # a sampling term is taken and does nothing to a count, as in perf stat (-v says so)
+        r = run('--sim', 'amdzen2', 'stat', '-a', '-v', '-x,', '-e', 'cpu-clock/period=100/',
+                '-e', 'cpu-clock', '--', 'sleep', '1')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("term 'period' is for sampling or recording; counting ignores it", r.stderr)
+        got = ours(r.stdout)
+        self.assertEqual(got['cpu-clock/period=100/'], got['cpu-clock'])
 
     def test_breakpoint_syntax_errors(self):
         for spec in ('mem:0x1000:ww', 'mem:', 'mem:0X10', 'mem:0x1000::u', 'mem:0x1000:q'):

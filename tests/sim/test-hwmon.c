@@ -573,9 +573,9 @@ static void test_second_instance(void **state)
 }
 
 /*
- * Lock files someone else made in the directory anyone may write: held by
- * another user's process (named, with its made-up pid), or left there
- * unheld (named, with the fix: never a silent wait, never truncated).
+ * Lock files someone else made in the lock's directory: held by another
+ * user's process (named, with its made-up pid), or left there unheld
+ * (named, with the fix: never a silent wait, never truncated).
  */
 static void test_lock_of_another_user(void **state)
 {
@@ -589,16 +589,16 @@ static void test_lock_of_another_user(void **state)
 	} cases[] = {
 		{ 1001, S_IFREG | 0644, 1, -EBUSY,
 		  "the BlueField counters are in use by pid 1 of uid 1001 (it holds "
-		  "/run/lock/pmumon-bfperf.lock)",
+		  "/run/pmumon/bfperf.lock)",
 		  "stop that pmumon first" },
 		{ 65534, S_IFREG | 0644, 4242, -EBUSY,
 		  "in use by pid 4242 of user nobody (uid 65534)", "stop that pmumon first" },
 		{ 1001, S_IFREG | 0644, 0, -EPERM,
-		  "the lock file /run/lock/pmumon-bfperf.lock belongs to uid 1001, and no process "
+		  "the lock file /run/pmumon/bfperf.lock belongs to uid 1001, and no process "
 		  "holds it: pmumon will not use it to guard the BlueField counters",
-		  "remove it (rm /run/lock/pmumon-bfperf.lock) and run again" },
+		  "remove it (rm /run/pmumon/bfperf.lock) and run again" },
 		{ 1001, S_IFLNK | 0777, 0, -EPERM,
-		  "the lock file /run/lock/pmumon-bfperf.lock is a symbolic link", "remove it" },
+		  "the lock file /run/pmumon/bfperf.lock is a symbolic link", "remove it" },
 		{ 0, S_IFREG | 0666, 0, -EPERM, "is writable by group or others (mode 0666)",
 		  "remove it" },
 		/* root's own, left behind: simply taken */
@@ -610,8 +610,8 @@ static void test_lock_of_another_user(void **state)
 		struct th_run r;
 		int e;
 
-		assert_int_equal(pm_sim__lock_file(sim, "run/lock/pmumon-bfperf.lock",
-						   cases[i].owner, cases[i].mode, cases[i].holder),
+		assert_int_equal(pm_sim__lock_file(sim, "run/pmumon/bfperf.lock", cases[i].owner,
+						   cases[i].mode, cases[i].holder),
 				 0);
 		e = th_start(&r, sim, specs, NULL, PM_AGGR_FAMILY, NULL, 0);
 		if (e != cases[i].err || !strstr(r.d.msg, cases[i].msg) ||

@@ -116,6 +116,43 @@ static void test_literals_from_sysfs_files(void **state)
 	th_stop(&r);
 }
 
+/*
+ * A metric of constants alone (perf: #smt_on) needs no event: a session of it
+ * alone opens no counter and gives its value; a branch a constant condition
+ * does not take opens nothing, and its names need not exist (perf's expr.y:
+ * 0 & NOSUCH > 0). Only the taken branch's event is in the list.
+ */
+static void test_event_free_and_folded(void **state)
+{
+	static const char m[] = "[" M("lab_smt2", "#smt_on * 2 + 1") ",\n" M(
+		"lab_fold", "nosuch_event * 2 if 0 & nosuch_event > 0 else msr@tsc@ / 1e9") "]";
+	struct pm_session_opts so = { .size = sizeof(so), .target = PM_TARGET_SYSTEM };
+	struct pm_sim *sim = th_sim_platform("amdzen2");
+	const struct pm_report *rep;
+	struct th_run r;
+
+	(void)state;
+	th_lab(&r, sim, m);
+	assert_int_equal(pm_evlist__add_metrics(r.l, "lab_smt2", &r.d), 0);
+	assert_int_equal(pm_evlist__count(r.l), 0); /* no event at all */
+	assert_int_equal(pm_session__new(r.l, &so, &r.s, &r.d), 0);
+	assert_int_equal(pm_session__open(r.s, &r.d), 0);
+	assert_int_equal(pm_session__counter_count(r.s), 0);
+	assert_int_equal(pm_session__enable(r.s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, false);
+	th_assert_near(value(rep, "lab_smt2"), 3, 0); /* two threads a core */
+	th_stop(&r);
+
+	th_lab(&r, sim = th_sim_platform("amdzen2"), m);
+	if (pm_evlist__add_metrics(r.l, "lab_fold", &r.d) < 0)
+		fail_msg("lab_fold: %s", r.d.msg);
+	assert_int_equal(pm_evlist__count(r.l), 1); /* the tsc alone: nosuch_event never bound */
+	assert_string_equal(pm_evlist__name(r.l, 0), "msr/tsc/");
+	th_stop(&r);
+}
+
 /* What the machine cannot tell is not counted, with a note; never a guess. */
 static void test_unknown_literals(void **state)
 {
@@ -241,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_topology_literals),
 		cmocka_unit_test(test_literals_from_sysfs_files),
 		cmocka_unit_test(test_unknown_literals),
+		cmocka_unit_test(test_event_free_and_folded),
 		cmocka_unit_test(test_tsc_from_model_name),
 		cmocka_unit_test(test_core_wide),
 		cmocka_unit_test(test_functions),

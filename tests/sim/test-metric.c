@@ -233,14 +233,18 @@ static void test_define_missing(void **state)
 	assert_int_equal(th_start(&r, sim, NULL, "ddr_read_bandwidth.ddrc", PM_AGGR_FAMILY, NULL,
 				  0),
 			 -EINVAL);
-	assert_non_null(strstr(r.d.msg, "metric 'ddr_read_bandwidth.ddrc' (pack yitian710) cannot "
-					"be used here: 'ddrc_freq'"));
-	/* the fix is a constant defined: the reason and its name say so, for a CLI's flag */
+	assert_non_null(strstr(r.d.msg,
+			       "metric 'ddr_read_bandwidth.ddrc' (pack yitian710) cannot "
+			       "be used here: it needs 'ddrc_freq', which nothing defines"));
+	/* the fix is a constant defined: the reason and its name say so, for a CLI's flag,
+	 * and the pack's note says what it is and where its value comes from */
 	assert_int_equal(r.d.reason, PM_REASON_NEEDS_DEFINE);
 	assert_string_equal(r.d.subject, "ddrc_freq");
-	assert_string_equal(r.d.hint, "'ddrc_freq' is a constant no counter gives: define "
-				      "ddrc_freq (pm_evlist__define)");
-	assert_int_equal(r.d.fix_at, (int)strlen("'ddrc_freq' is a constant no counter gives: "));
+	assert_non_null(strstr(r.d.hint, "'ddrc_freq' is a constant no counter gives (Hz: the "
+					 "DDR controller's core clock"));
+	assert_non_null(strstr(r.d.hint, "vendor documentation does; ddr_read_bandwidth.all needs "
+					 "none): define ddrc_freq (pm_evlist__define)"));
+	assert_string_equal(r.d.hint + r.d.fix_at, "define ddrc_freq (pm_evlist__define)");
 	th_stop(&r);
 }
 
@@ -253,6 +257,29 @@ static void test_unknown_metric(void **state)
 	assert_string_equal(r.d.msg, "no metric or metric group 'ddr_read_bw' on this machine "
 				     "(packs: yitian710)");
 	th_stop(&r);
+}
+
+/* -M names a metric or group in any case, as perf's match_metric (strcasestr). */
+static void test_metric_names_any_case(void **state)
+{
+	static const char *const asked[] = { "DDR_Read_Bandwidth.All", "ALI_DRW_POWER" };
+	static const char *const row0[] = { "ddr_read_bandwidth.all", "ddr_selfref_entries" };
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(asked); i++) {
+		struct pm_sim *sim = th_sim_platform_with("yitian710", steady);
+		const struct pm_report *rep;
+		struct th_run r;
+
+		assert_int_equal(th_start(&r, sim, NULL, asked[i], PM_AGGR_FAMILY, NULL, 0), 0);
+		pm_sim__advance(sim, SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		rep = pm_session__report(r.s, false);
+		/* the pack's name, whatever case asked for it */
+		assert_non_null(metric_row(rep, row0[i], 0));
+		if (i == 0)
+			assert_near(metric_row(rep, row0[i], 0)->value, 8 * 6400);
+		th_stop(&r);
+	}
 }
 
 /* Power entries: the rank events summed over wall time. */
@@ -853,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_yitian_ddrc_per_channel),
 		cmocka_unit_test(test_define_missing),
 		cmocka_unit_test(test_unknown_metric),
+		cmocka_unit_test(test_metric_names_any_case),
 		cmocka_unit_test(test_yitian_entries),
 		cmocka_unit_test(test_not_counted_input),
 		cmocka_unit_test(test_amd_df_channels),

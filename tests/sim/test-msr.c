@@ -333,7 +333,7 @@ static void test_second_instance(void **state)
 	assert_int_equal(pm_session__open(s2, &r.d), -EBUSY);
 	snprintf(want, sizeof(want),
 		 "the Data Fabric and L3 counters (the msr source) are in use by pid %d (it holds "
-		 "/run/lock/pmumon-msr.lock)",
+		 "/run/pmumon/msr.lock)",
 		 (int)getpid());
 	if (!strstr(r.d.msg, want))
 		fail_msg("'%s'", r.d.msg);
@@ -353,6 +353,53 @@ static void test_second_instance(void **state)
 	assert_int_equal(pm_session__new(r.l, &o, &r.s, &r.d), 0);
 	assert_int_equal(pm_session__open(r.s, &r.d), 0);
 	th_stop(&r);
+}
+
+/*
+ * The lock's moves: an older pmumon holding the lock it took in /run/lock
+ * (root's file) keeps its counters; another user's file held there proves
+ * nothing (anyone may make one) and is passed over; a lock that cannot be
+ * taken (a read-only /run) refuses the counters, never "counting without
+ * protection".
+ */
+static void test_lock_transition_and_refusal(void **state)
+{
+	static const char *const one[] = { "amd_df/event=0x7,umask=0x38/", NULL };
+	static const struct {
+		const char *path;
+		uid_t owner;
+		unsigned mode;
+		pid_t holder;
+		int err;
+		const char *msg, *hint;
+	} cases[] = {
+		{ "run/lock/pmumon-msr.lock", 0, S_IFREG | 0644, 4242, -EBUSY,
+		  "the Data Fabric and L3 counters (the msr source) are in use by pid 4242 (it "
+		  "holds /run/lock/pmumon-msr.lock)",
+		  "stop that pmumon first" },
+		{ "run/lock/pmumon-msr.lock", 1001, S_IFREG | 0644, 4242, 0, "", "" },
+		{ "run/lock/pmumon-msr.lock", 0, S_IFREG | 0644, 0, 0, "", "" },
+		{ "run/pmumon/msr.lock", 0, 0, 0, -EROFS,
+		  "cannot take the lock /run/pmumon/msr.lock (Read-only file system): pmumon will "
+		  "not program the Data Fabric and L3 counters (the msr source) without it",
+		  "ReadWritePaths=/run/pmumon" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {
+		struct pm_sim *sim = th_sim_platform_with("amdzen2", steady);
+		struct th_run r;
+		int e;
+
+		assert_int_equal(pm_sim__lock_file(sim, cases[i].path, cases[i].owner,
+						   cases[i].mode, cases[i].holder),
+				 0);
+		e = start_msr(&r, sim, one);
+		if (e != cases[i].err || !strstr(r.d.msg, cases[i].msg) ||
+		    !strstr(r.d.hint, cases[i].hint))
+			fail_msg("case %zu: %d '%s' (hint '%s')", i, e, r.d.msg, r.d.hint);
+		th_stop(&r);
+	}
 }
 
 /*
@@ -540,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_restore_as_found),
 		cmocka_unit_test(test_read_after_disable),
 		cmocka_unit_test(test_second_instance),
+		cmocka_unit_test(test_lock_transition_and_refusal),
 		cmocka_unit_test(test_reclaim),
 		cmocka_unit_test(test_taken_mid_run),
 		cmocka_unit_test(test_config_masked),

@@ -293,8 +293,8 @@ static void test_spec_errors(void **state)
 	} bad[] = {
 		{ "yitian", "no simulated platform 'yitian'; there are: yitian710, amdzen2" },
 		{ "yitian710:sockets=2",
-		  "--sim yitian710 takes clock=, scenario=, seed=, state=, kubelet=, not "
-		  "'sockets'" },
+		  "--sim yitian710 takes clock=, scenario=, seed=, state=, paranoid=, lockdown=, "
+		  "watchdog=, container=, kubelet=, not 'sockets'" },
 		{ "amdzen2:sockets=3", "sockets is 1 or 2" },
 		{ "amdzen2:clock=fast", "'virtual' (the default) or 'real'" },
 		{ "amdzen2:msr=maybe", "'rw' (loaded, writable), 'none'" },
@@ -311,6 +311,47 @@ static void test_spec_errors(void **state)
 		assert_true(pm_sim__new_platform(bad[i].spec, &sim, err, sizeof(err)) < 0);
 		if (!strstr(err, bad[i].want))
 			fail_msg("'%s': got '%s', want '%s'", bad[i].spec, err, bad[i].want);
+	}
+}
+
+/* A key refused lists every key the platform takes: each listed key is taken (a value it
+ * refuses is another message), and the keys a platform takes beyond its own are listed. */
+static void test_refused_key_lists_every_key(void **state)
+{
+	static const char *const platforms[] = { "yitian710", "amdzen2", "bluefield2", "bluefield3",
+						 "merrifield" };
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(platforms); i++) {
+		char spec[64], err[512] = "", err2[512], list[512], *keys, *k;
+		struct pm_sim *sim = NULL;
+
+		snprintf(spec, sizeof(spec), "%s:bogus=1", platforms[i]);
+		assert_true(pm_sim__new_platform(spec, &sim, err, sizeof(err)) < 0);
+		snprintf(list, sizeof(list), "%s", err);
+		keys = strstr(list, " takes ");
+		assert_non_null(keys);
+		keys += 7;
+		*strstr(keys, ", not 'bogus'") = '\0';
+		for (k = strtok(keys, ", "); k; k = strtok(NULL, ", ")) {
+			assert_int_equal(k[strlen(k) - 1], '=');
+			snprintf(spec, sizeof(spec), "%s:%sNOT-A-VALUE", platforms[i], k);
+			err2[0] = '\0';
+			if (pm_sim__new_platform(spec, &sim, err2, sizeof(err2)) == 0)
+				pm_sim__free(sim); /* scenario=, state= take any text */
+			else if (strstr(err2, " takes "))
+				fail_msg("%s: listed, yet refused as a key: %s", spec, err2);
+		}
+		for (const char *const *o = (const char *const[]){ "paranoid", "lockdown",
+								   "watchdog", "container", NULL };
+		     *o; o++) {
+			snprintf(spec, sizeof(spec), "%s:%s=NOT-A-VALUE", platforms[i], *o);
+			assert_true(pm_sim__new_platform(spec, &sim, err2, sizeof(err2)) < 0);
+			assert_null(
+				strstr(err2, " takes ")); /* taken: the value is what is wrong */
+			snprintf(spec, sizeof(spec), " %s=,", *o);
+			if (!strstr(err, spec))
+				fail_msg("'%s' is taken but not listed in '%s'", *o, err);
+		}
 	}
 }
 
@@ -1137,6 +1178,7 @@ int main(void)
 		cmocka_unit_test(test_count_wraps),
 		cmocka_unit_test(test_truth_nondecreasing),
 		cmocka_unit_test(test_spec_errors),
+		cmocka_unit_test(test_refused_key_lists_every_key),
 		cmocka_unit_test(test_seeded),
 		cmocka_unit_test(test_yitian_exact),
 		cmocka_unit_test(test_yitian_perf_folds_wrap),

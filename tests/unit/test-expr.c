@@ -196,6 +196,196 @@ static void test_refs(void **state)
 	pm_expr__free(e);
 }
 
+/*
+ * perf 6.1's own expression test (tools/perf/tests/expr.c, test__expr): its
+ * values, with FOO = a = 1 and BAR = b = 2.
+ */
+static void test_perf_expr_values(void **state)
+{
+	static const struct {
+		const char *text;
+		double want;
+	} cases[] = {
+		{ "1+1", 2 },
+		{ "a+b", 3 },
+		{ "(b/2)%2", 1 },
+		{ "1 - -4", 5 },
+		{ "(a-1)*2 + (b/2)%2 - -4", 5 },
+		{ "1-1 | 1", 1 },
+		{ "1-1 & 1", 0 },
+		{ "min(1,2) + 1", 2 },
+		{ "max(1,2) + 1", 3 },
+		{ "1+1 if 3*4 else 0", 2 },
+		{ "100 if 1 else 200 if 1 else 300", 100 },
+		{ "100 if 0 else 200 if 1 else 300", 200 },
+		{ "100 if 1 else 200 if 0 else 300", 100 },
+		{ "100 if 0 else 200 if 0 else 300", 300 },
+		{ "1.1 + 2.1", 3.2 },
+		{ ".1 + 2.", 2.1 },
+		{ "d_ratio(1, 2)", 0.5 },
+		{ "d_ratio(2.5, 0)", 0 },
+		{ "1.1 < 2.2", 1 },
+		{ "2.2 > 1.1", 1 },
+		{ "1.1 < 1.1", 0 },
+		{ "2.2 > 2.2", 0 },
+		{ "2.2 < 1.1", 0 },
+		{ "1.1 > 2.2", 0 },
+		{ "1.1e10 < 1.1e100", 1 },
+		{ "1.1e2 > 1.1e-2", 1 },
+	};
+	struct pm_expr *e = NULL;
+	struct pm_diag d;
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {
+		double v = eval(cases[i].text);
+
+		/* perf compares with ==: the same double */
+		if (!(v == cases[i].want))
+			fail_msg("'%s' is %.17g, want %.17g", cases[i].text, v, cases[i].want);
+	}
+	/* "FOO/0": perf 6.1 aborts the parse, later perf gives NaN, as pmumon does */
+	assert_true(isnan(eval("a/0")));
+	pm_diag__init(&d);
+	assert_int_equal(pm_expr__compile("b/", resolve, NULL, &e, &d), -EINVAL);
+	assert_null(e);
+}
+
+/* Any name is a slot, counted; #smt_on and has_event() are constants (folding tests). */
+static int any_name(const char *name, enum pm_expr_ref ref, void *ud)
+{
+	int *n = ud;
+
+	return (*n)++;
+}
+
+static double smt;
+
+static int constants(const char *name, enum pm_expr_ref ref, void *ud, double *ret)
+{
+	if (ref == PM_EXPR_LITERAL && !strcmp(name, "#smt_on")) {
+		*ret = smt;
+		return 1;
+	}
+	if (ref == PM_EXPR_HAS_EVENT) {
+		*ret = !strcmp(name, "EVENT1");
+		return 1;
+	}
+	return 0;
+}
+
+/* The names an expression still needs once folded, comma separated. */
+static void folded_ids(const char *text, char *buf, size_t size)
+{
+	struct pm_expr *e = NULL;
+	struct pm_diag d;
+	int n = 0;
+
+	pm_diag__init(&d);
+	if (pm_expr__compile_folded(text, constants, any_name, &n, &e, &d) < 0)
+		fail_msg("'%s': %s", text, d.msg);
+	buf[0] = '\0';
+	for (size_t i = 0; i < pm_expr__ref_count(e); i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i ? "," : "",
+			 pm_expr__ref(e, i, NULL, NULL));
+	/* a name the folding dropped was never resolved */
+	assert_int_equal(n, (int)pm_expr__ref_count(e));
+	pm_expr__free(e);
+}
+
+/*
+ * perf's expr__find_ids cases (tools/perf/tests/expr.c, 6.1 and later): the
+ * events a metric needs once its constants are folded, so that a branch
+ * that cannot be taken opens nothing, and names nothing knows there are no
+ * error; and the values of folded expressions are the unfolded ones'.
+ */
+static void test_perf_find_ids(void **state)
+{
+	static const struct {
+		double smt;
+		const char *text, *ids;
+	} cases[] = {
+		{ 0, "FOO + BAR + BAZ + BOZO", "FOO,BAR,BAZ,BOZO" },
+		{ 0, "EVENT1\\,param\\=?@ + EVENT2\\,param\\=?@",
+		  "EVENT1,param=?@,EVENT2,param=?@" },
+		{ 0, "dash\\-event1 - dash\\-event2", "dash-event1,dash-event2" },
+		/* only EVENT1 or EVENT2 is needed, as #smt_on says */
+		{ 1, "EVENT1 if #smt_on else EVENT2", "EVENT1" },
+		{ 0, "EVENT1 if #smt_on else EVENT2", "EVENT2" },
+		/* a constant 1.0 without EVENT1 */
+		{ 0, "1.0 if EVENT1 > 100.0 else 1.0", "" },
+		{ 0, "source_count(EVENT1)", "EVENT1" },
+		/* later perf's (6.4 on): x & 0 is 0 without x */
+		{ 0, "0 & EVENT1 > 0", "" },
+		{ 0, "EVENT1 > 0 & 0", "" },
+		{ 0, "1 & EVENT1 > 0", "EVENT1" },
+		{ 0, "EVENT1 > 0 & 1", "EVENT1" },
+		{ 0, "0 | EVENT1 > 0", "EVENT1" },
+		{ 0, "EVENT1 > 0 | 0", "EVENT1" },
+		/* d_ratio by a constant 0 is 0, x / 0 no number: x is not needed */
+		{ 0, "d_ratio(EVENT1, 0)", "" },
+		{ 0, "EVENT1 / (2 - 2)", "" },
+		/* has_event() guards a name this machine lacks */
+		{ 0, "NOSUCH if has_event(NOSUCH) else EVENT1", "EVENT1" },
+		{ 0, "EVENT1 if has_event(EVENT1) else NOSUCH", "EVENT1" },
+		/* an event-free metric: no event at all */
+		{ 1, "#smt_on", "" },
+		{ 1, "2 * #smt_on + 1", "" },
+	};
+	char ids[512];
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {
+		smt = cases[i].smt;
+		folded_ids(cases[i].text, ids, sizeof(ids));
+		if (strcmp(ids, cases[i].ids))
+			fail_msg("'%s' (smt %g): ids '%s', want '%s'", cases[i].text, smt, ids,
+				 cases[i].ids);
+	}
+}
+
+/* Folding never changes a value: every arithmetic case, folded, evaluates the same. */
+static void test_folded_values(void **state)
+{
+	static const char *const texts[] = {
+		"1 + 2 * 3",
+		"(1 + 2) * 3",
+		"-a * b",
+		"7 % 4 + 1",
+		"6 | 1",
+		"6 & 3",
+		"1 | 2 ^ 3 & 1",
+		"a if b > a else c",
+		"a if zero else b if zero else c",
+		"d_ratio(a, zero)",
+		"min(2, 3) * a",
+		"a / zero",
+		"nan + 1",
+		"2 & a",
+		"0 & nan",
+		"1e300 * 1e300 | 1",
+	};
+	int n = 0;
+
+	(void)n;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(texts); i++) {
+		struct pm_expr *e = NULL;
+		struct pm_diag d;
+		double want = eval(texts[i]), got;
+
+		pm_diag__init(&d);
+		setup_slots();
+		assert_int_equal(pm_expr__compile_folded(texts[i], constants, resolve, NULL, &e,
+							 &d),
+				 0);
+		got = pm_expr__eval(e, slots);
+		pm_expr__free(e);
+		/* 0 & nan: perf's folding makes it 0 (the name is never read); else the same */
+		if (!strcmp(texts[i], "0 & nan"))
+			want = 0;
+		if (!(got == want) && !(isnan(got) && isnan(want)))
+			fail_msg("'%s': folded %g, unfolded %g", texts[i], got, want);
+	}
+}
+
 /* Every MetricExpr perf ships for AMD Zen and arm64 parses. */
 static void test_perf_vectors(void **state)
 {
@@ -321,10 +511,17 @@ static void test_degree(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_arithmetic),  cmocka_unit_test(test_nan),
-		cmocka_unit_test(test_errors),	    cmocka_unit_test(test_depth_bounded),
-		cmocka_unit_test(test_refs),	    cmocka_unit_test(test_perf_vectors),
-		cmocka_unit_test(test_ratio_parts), cmocka_unit_test(test_degree),
+		cmocka_unit_test(test_arithmetic),
+		cmocka_unit_test(test_nan),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_depth_bounded),
+		cmocka_unit_test(test_refs),
+		cmocka_unit_test(test_perf_vectors),
+		cmocka_unit_test(test_perf_expr_values),
+		cmocka_unit_test(test_perf_find_ids),
+		cmocka_unit_test(test_folded_values),
+		cmocka_unit_test(test_ratio_parts),
+		cmocka_unit_test(test_degree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,7 +11,7 @@
 /* A compact rendering of a parsed spec, to compare against a table. */
 static void render(const struct pm_spec *s, char *buf, size_t size)
 {
-	static const char *const kind[] = { "pmu", "sym", "raw", "tp", "mem" };
+	static const char *const kind[] = { "pmu", "sym", "raw", "tp", "mem", "num" };
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -24,6 +24,9 @@ static void render(const struct pm_spec *s, char *buf, size_t size)
 			off += (size_t)snprintf(buf + off, size - off, "%s[", e->pmu);
 		else if (e->kind == PM_SPEC_RAW)
 			off += (size_t)snprintf(buf + off, size - off, "0x%llx",
+						(unsigned long long)e->raw);
+		else if (e->kind == PM_SPEC_NUMERIC)
+			off += (size_t)snprintf(buf + off, size - off, "%u/0x%llx", e->type,
 						(unsigned long long)e->raw);
 		else if (e->kind == PM_SPEC_BREAKPOINT)
 			off += (size_t)snprintf(buf + off, size - off, "0x%llx/%llu/%u",
@@ -153,6 +156,27 @@ static void test_parse_ok(void **state)
 		{ "cpu/cycles/,cpu/instructions/", "pmu:cpu[cycles] pmu:cpu[instructions]" },
 		{ "cpu/cycles/u,cpu/instructions/", "pmu:cpu[cycles]:u pmu:cpu[instructions]" },
 		{ "cpu/cycles/u,cpu/k,event=0x3c/", "pmu:cpu[cycles]:u pmu:cpu[k,event=0x3c]" },
+		/* perf 6.1's parse-events.y forms: event_legacy_numeric TYPE:CONFIG */
+		{ "1:1", "num:1/0x1" },
+		{ "1:1:hp", "num:1/0x1:hp" },
+		{ "0x4:0x3c", "num:4/0x3c" },
+		{ "4:0x6530160/name=numpmu/", "num:4/0x6530160name=numpmu" },
+		{ "4:0x3c//u", "num:4/0x3c:u" },
+		{ "r1,1:1:hp", "raw:0x1 num:1/0x1:hp" },
+		/* event_legacy_raw with its opt_event_config */
+		{ "r1234/name=rawpmu/", "raw:0x1234name=rawpmu" },
+		{ "r1a/config1=2/u", "raw:0x1aconfig1=2:u" },
+		{ "r1a//", "raw:0x1a" },
+		/* a bare term, and raw terms, inside a PMU's */
+		{ "cycles/period=100000,config2/", "pmu:cycles[period=100000,config2]" },
+		{ "software/r1a/", "pmu:software[r1a]" },
+		{ "software/r0x1a/", "pmu:software[r0x1a]" },
+		/* group_def: PE_NAME '{' events '}': a named group, its name dropped */
+		{ "group1{cycles,instructions}:u,faults",
+		  "sym:cycles:u@g0 sym:instructions:u@g0 sym:faults" },
+		{ "group1{syscalls:sys_enter_openat:H,cycles:kppp},group2{cycles,1:3}:G,instructions:u",
+		  "tp:syscalls:sys_enter_openat:H@g0 sym:cycles:kppp@g0 sym:cycles:G@g1 "
+		  "num:1/0x3:G@g1 sym:instructions:u" },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(t); i++) {
