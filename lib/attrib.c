@@ -311,11 +311,9 @@ void pm_attrib__label_rows(struct pm_session *s, struct pm_row *rows)
 }
 
 /* A proxy row's value: NaN for a cgroup that never ran where it was counted is 0 traffic. */
-static double proxy_value(const struct pm_row *r)
+static bool never_ran(const struct pm_row *r)
 {
-	if (isnan(r->value))
-		return r->enabled_ns == 0 && !(r->flags & PM_ROW_UNSUPPORTED) ? 0 : NAN;
-	return r->value;
+	return isnan(r->value) && r->enabled_ns == 0 && !(r->flags & PM_ROW_UNSUPPORTED);
 }
 
 static void take(struct pm_row *dst, const struct pm_row *src)
@@ -328,12 +326,178 @@ static void take(struct pm_row *dst, const struct pm_row *src)
 	}
 }
 
+/* An input of a bucket's rows: its value, 95 % interval and PM_BOUND_*. */
+struct in {
+	double v, lo, hi;
+	unsigned bound;
+};
+
+/* Row r added to input x (scaled by f): values and ends add, the worst bound is kept. */
+static void add_in(struct in *x, const struct pm_row *r, double f)
+{
+	if (never_ran(r))
+		return; /* 0, exactly */
+	x->v += r->value * f;
+	x->lo += r->lo * f;
+	x->hi += r->hi * f;
+	if (r->bound != PM_BOUND_NO_VALUE || isnan(r->value))
+		x->bound = PM_MAX(x->bound, isnan(r->value) ? PM_BOUND_NO_VALUE : r->bound);
+}
+
+/*
+ * A cgroup's traffic into the bucket from its proxies' bytes x[socket * 3 + kind] (kind:
+ * PM_ATTRIB_ANY, _LOCAL, _REMOTE; socket the CPUs they were counted on): into socket sk, its
+ * local fills on sk, its remote fills on the other, and each socket's prefetches split as its
+ * fills are; the machine (sk < 0): all of it.
+ */
+static double into_bucket(const double *x, int sk)
+{
+	const double *me, *ot;
+	double fm, fo;
+
+	if (sk < 0)
+		return x[0] + x[1] + x[2] + x[3] + x[4] + x[5];
+	me = &x[sk * 3];
+	ot = &x[(1 - sk) * 3];
+	fm = me[PM_ATTRIB_LOCAL] + me[PM_ATTRIB_REMOTE];
+	fo = ot[PM_ATTRIB_LOCAL] + ot[PM_ATTRIB_REMOTE];
+	return me[PM_ATTRIB_LOCAL] + ot[PM_ATTRIB_REMOTE] +
+	       me[PM_ATTRIB_ANY] * (fm > 0 ? me[PM_ATTRIB_LOCAL] / fm : 1) +
+	       ot[PM_ATTRIB_ANY] * (fo > 0 ? ot[PM_ATTRIB_REMOTE] / fo : 0);
+}
+
+/* The cgroups' share of total u when their proxies add up to sum. */
+static double cap(double sum, double u)
+{
+	return sum > u ? u / sum : 1;
+}
+
+/* A move of a row's value to a and b: what propagate (metric.c) adds to its down and up. */
+static void moves(double v, double a, double b, double *down, double *up)
+{
+	*down += v - fmin(v, fmin(a, b));
+	*up += fmax(v, fmax(a, b)) - v;
+}
+
+/*
+ * One bucket's attributed values and their intervals. The inputs are the
+ * total u and each cgroup's proxy bytes x[g * 6 + ...]; a row's interval
+ * moves each input to its lo and its hi, the others at their values, and
+ * adds the moves up input by input, as a metric's (docs/bounds.md): no
+ * independence assumed. An input moves its own cgroup's row, and every
+ * row through the cap's scale: A_h = P_h x scale, so its move for h is P_h
+ * times the scale's, added up over the inputs not h's own (DSD, DSU).
+ */
+static void bucket_rows(const struct in *u, const struct in *x, size_t n_cg, int sk, double to_unit,
+			struct pm_row *out)
+{
+	double *pv = calloc(n_cg * 3 + 1, sizeof(*pv)), *own_d, *own_u, dsd = 0, dsu = 0;
+	double sum = 0, scale, rest, rd = 0, ru = 0;
+	unsigned worst = u->bound;
+
+	if (!pv) {
+		for (size_t g = 0; g <= n_cg; g++) {
+			out[g].value = out[g].lo = out[g].hi = NAN;
+			out[g].bound = PM_BOUND_NO_VALUE;
+		}
+		return;
+	}
+	own_d = pv + n_cg, own_u = own_d + n_cg;
+	for (size_t g = 0; g < n_cg; g++) {
+		double v[6];
+
+		for (int j = 0; j < 6; j++) {
+			v[j] = x[g * 6 + (size_t)j].v;
+			worst = PM_MAX(worst, x[g * 6 + (size_t)j].bound);
+		}
+		pv[g] = into_bucket(v, sk) * to_unit;
+		sum += pv[g];
+	}
+	if (isnan(u->v) || isnan(sum)) {
+		/* no total, or a cgroup's proxies unknown: nothing says what the cap is */
+		for (size_t g = 0; g <= n_cg; g++) {
+			out[g].value = out[g].lo = out[g].hi = NAN;
+			out[g].bound = PM_BOUND_NO_VALUE;
+		}
+		free(pv);
+		return;
+	}
+	scale = cap(sum, u->v);
+	if (u->bound == PM_BOUND_MEASURED) { /* the total's move: the scale's, the rest's */
+		double sa = cap(sum, u->lo), sb = cap(sum, u->hi);
+
+		moves(scale, sa, sb, &dsd, &dsu);
+		moves(fmax(u->v - sum, 0), fmax(u->lo - sum, 0), fmax(u->hi - sum, 0), &rd, &ru);
+	}
+	for (size_t g = 0; g < n_cg; g++) {
+		double v[6], self_d = 0, self_u = 0, a_g = pv[g] * scale;
+
+		for (int j = 0; j < 6; j++)
+			v[j] = x[g * 6 + (size_t)j].v;
+		for (int j = 0; j < 6; j++) {
+			const struct in *xi = &x[g * 6 + (size_t)j];
+			double pa, pb, sa, sb;
+
+			if (xi->bound != PM_BOUND_MEASURED || (xi->lo == xi->v && xi->hi == xi->v))
+				continue;
+			v[j] = xi->lo;
+			pa = into_bucket(v, sk) * to_unit;
+			v[j] = xi->hi;
+			pb = into_bucket(v, sk) * to_unit;
+			v[j] = xi->v;
+			sa = cap(sum - pv[g] + pa, u->v);
+			sb = cap(sum - pv[g] + pb, u->v);
+			moves(a_g, pa * sa, pb * sb, &self_d, &self_u);
+			moves(scale, sa, sb, &own_d[g], &own_u[g]);
+			moves(fmax(u->v - sum, 0), fmax(u->v - (sum - pv[g] + pa), 0),
+			      fmax(u->v - (sum - pv[g] + pb), 0), &rd, &ru);
+		}
+		dsd += own_d[g];
+		dsu += own_u[g];
+		out[g].value = a_g;
+		out[g].lo = a_g - self_d; /* the other inputs' moves below */
+		out[g].hi = a_g + self_u;
+	}
+	for (size_t g = 0; g < n_cg; g++) {
+		out[g].lo -= pv[g] * (dsd - own_d[g]);
+		out[g].hi += pv[g] * (dsu - own_u[g]);
+	}
+	sum = 0;
+	for (size_t g = 0; g < n_cg; g++)
+		sum += out[g].value;
+	rest = u->v - sum;
+	if (rest < 0 && rest > -1e-9 * fabs(u->v))
+		rest = 0; /* rounding of the scaled shares */
+	out[n_cg].value = rest;
+	out[n_cg].lo = rest - rd;
+	out[n_cg].hi = rest + ru;
+	for (size_t g = 0; g <= n_cg; g++) {
+		struct pm_row *o = &out[g];
+
+		o->bound = worst;
+		if (scale < 1) /* the proxies exceeded the total: scaled down to it */
+			o->flags |= PM_ROW_ATTRIB_SCALED;
+		if (!isfinite(o->value)) {
+			o->lo = o->hi = NAN;
+			o->bound = PM_BOUND_NO_VALUE;
+		} else if (worst == PM_BOUND_EXACT) {
+			o->lo = o->hi = o->value;
+		} else if (worst != PM_BOUND_MEASURED || !isfinite(o->lo) || !isfinite(o->hi)) {
+			o->lo = o->hi = NAN;
+			if (worst == PM_BOUND_MEASURED)
+				o->bound = PM_BOUND_FEW; /* as a metric's (metric_bounds) */
+		}
+	}
+	free(pv);
+}
+
 void pm_attrib__compute(struct pm_session *s, const struct pm_report *rep, struct pm_row *rows)
 {
 	const struct pm_attrib *a = s->l->attrib;
 	const struct pm_attrib_rows *ar = s->rows->arows;
 	const struct pm_attrib_recipe *rc;
-	double to_unit, *p;
+	double to_unit;
+	struct in *x;
 	size_t n_cg;
 
 	if (!a || !ar)
@@ -344,11 +508,11 @@ void pm_attrib__compute(struct pm_session *s, const struct pm_report *rep, struc
 	if (rc->per_second)
 		to_unit = rep->duration_ns ? to_unit * 1e9 / (double)rep->duration_ns : NAN;
 	/* per cgroup and socket (0, 1; the machine: 0): bytes by kind (any, local, remote) */
-	p = calloc(n_cg * 2 * 3 + 1, sizeof(*p));
+	x = calloc(n_cg * 6 + 1, sizeof(*x));
 	for (size_t b = 0; b < ar->n_buckets; b++) {
 		struct pm_row *out = &rows[first_arow(s) + b * (n_cg + 1)];
 		struct pm_row agg = { .running = NAN };
-		double total = 0, sum = 0, scale = 1;
+		struct in u = { 0 };
 		bool any_total = false;
 
 		for (size_t g = 0; g <= n_cg; g++) { /* afresh for this report */
@@ -356,71 +520,42 @@ void pm_attrib__compute(struct pm_session *s, const struct pm_report *rep, struc
 			out[g].running = NAN;
 			out[g].enabled_ns = out[g].running_ns = 0;
 		}
-
 		for (size_t i = 0; i < s->rows->n_mrows; i++) {
 			const struct pm_row *t = &rows[s->rows->n_rows + i];
 
 			if (!is_total_row(s, i) ||
 			    (ar->socket[b] >= 0 && t->socket != ar->socket[b]))
 				continue;
-			total += t->value;
+			add_in(&u, t, 1);
 			any_total = true;
 			take(&agg, t);
 			agg.flags |= t->flags & (PM_ROW_AMOUNT | PM_ROW_RATIO);
 		}
-		if (!any_total)
-			total = NAN;
-		if (p)
-			memset(p, 0, (n_cg * 2 * 3 + 1) * sizeof(*p));
-		for (size_t r = 0; p && r < s->rows->n_rows; r++) {
+		if (!any_total) {
+			u.v = NAN;
+			u.bound = PM_BOUND_NO_VALUE;
+		}
+		if (x)
+			memset(x, 0, (n_cg * 6 + 1) * sizeof(*x));
+		for (size_t r = 0; x && r < s->rows->n_rows; r++) {
 			size_t k = ar->row_proxy[r], g = ar->row_cg[r];
 			int sk = ar->n_buckets > 1 ? rows[r].socket : 0;
 
 			if (!k || sk < 0 || sk > 1)
 				continue;
 			k--;
-			p[(g * 2 + (size_t)sk) * 3 + (size_t)rc->proxies[k].dram] +=
-				proxy_value(&rows[r]) * rc->proxies[k].bytes;
+			add_in(&x[g * 6 + (size_t)sk * 3 + (size_t)rc->proxies[k].dram], &rows[r],
+			       rc->proxies[k].bytes);
 			take(&out[g], &rows[r]);
 		}
-		for (size_t g = 0; g < n_cg; g++) {
-			double v;
-
-			if (!p) {
-				v = NAN;
-			} else if (ar->n_buckets == 1) {
-				v = 0;
-				for (size_t x = 0; x < 2 * 3; x++)
-					v += p[g * 6 + x];
-			} else {
-				/* into socket s: local fills on s, remote fills on the other, and each
-				 * socket's prefetches split as its fills are */
-				int sk = ar->socket[b], o = 1 - sk;
-				const double *me = &p[(g * 2 + (size_t)sk) * 3],
-					     *ot = &p[(g * 2 + (size_t)o) * 3];
-				double fm = me[PM_ATTRIB_LOCAL] + me[PM_ATTRIB_REMOTE],
-				       fo = ot[PM_ATTRIB_LOCAL] + ot[PM_ATTRIB_REMOTE];
-
-				v = me[PM_ATTRIB_LOCAL] + ot[PM_ATTRIB_REMOTE] +
-				    me[PM_ATTRIB_ANY] * (fm > 0 ? me[PM_ATTRIB_LOCAL] / fm : 1) +
-				    ot[PM_ATTRIB_ANY] * (fo > 0 ? ot[PM_ATTRIB_REMOTE] / fo : 0);
+		if (x) {
+			bucket_rows(&u, x, n_cg, ar->socket[b], to_unit, out);
+		} else {
+			for (size_t g = 0; g <= n_cg; g++) {
+				out[g].value = out[g].lo = out[g].hi = NAN;
+				out[g].bound = PM_BOUND_NO_VALUE;
 			}
-			out[g].value = v * to_unit;
-			sum += out[g].value;
 		}
-		if (sum > total) { /* the proxies exceed the total: scaled down to it */
-			scale = total / sum;
-			for (size_t g = 0; g <= n_cg; g++)
-				out[g].flags |= PM_ROW_ATTRIB_SCALED;
-		}
-		sum = 0;
-		for (size_t g = 0; g < n_cg; g++) {
-			out[g].value *= scale;
-			sum += out[g].value;
-		}
-		out[n_cg].value = total - sum;
-		if (out[n_cg].value < 0 && out[n_cg].value > -1e-9 * fabs(total))
-			out[n_cg].value = 0; /* rounding of the scaled shares */
 		for (size_t g = 0; g <= n_cg; g++) {
 			take(&out[g], &agg);
 			out[g].flags |= PM_ROW_METRIC | PM_ROW_APPROXIMATE | PM_ROW_ATTRIBUTED |
@@ -430,5 +565,5 @@ void pm_attrib__compute(struct pm_session *s, const struct pm_report *rep, struc
 				out[g].running = agg.running;
 		}
 	}
-	free(p);
+	free(x);
 }
