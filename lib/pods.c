@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "pods.h"
 #include "util/util.h"
 
 #define MAX_DEPTH 6
@@ -59,20 +60,21 @@ static bool is_uid(const char *s, size_t n)
 	return true;
 }
 
-/* A pod's cgroup directory name: its UID (dashes), or false. cgroupfs: pod<UID>;
- * systemd: kubepods[-QOS]-pod<UID, '_' for '-'>.slice. */
-static bool pod_dir(const char *name, char *uid)
+bool pm_pods__cgroup_uid(const char *name, char uid[37])
 {
 	size_t n = strlen(name);
 	const char *p;
 
 	if (!strncmp(name, "pod", 3) && is_uid(name + 3, n - 3)) {
 		snprintf(uid, 37, "%s", name + 3);
+		for (char *c = uid; *c; c++) /* pod<UID> has dashes */
+			if (*c == '_')
+				return false;
 		return true;
 	}
 	p = strstr(name, "-pod");
 	if (strncmp(name, "kubepods", 8) || !p || n < 6 || strcmp(name + n - 6, ".slice") ||
-	    !is_uid(p + 4, (size_t)(name + n - 6 - (p + 4))))
+	    p + 4 > name + n - 6 || !is_uid(p + 4, (size_t)(name + n - 6 - (p + 4))))
 		return false;
 	snprintf(uid, 37, "%s", p + 4);
 	for (char *c = uid; *c; c++)
@@ -100,18 +102,16 @@ static int add(struct walk *w, const char *cgroup, const char *uid, const char *
 	return 0;
 }
 
-/* A container's ID from its cgroup directory's name (cri-containerd-ID.scope, crio-ID.scope,
- * docker-ID.scope, or ID): 64 hex digits. */
-static bool container_id(const char *name, char *id)
+bool pm_pods__container_id(const char *name, char id[65])
 {
 	static const char *const prefix[] = { "cri-containerd-", "crio-", "docker-", "" };
 	size_t n = strlen(name);
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(prefix); i++) {
-		size_t pl = strlen(prefix[i]), il = i + 1 < PM_ARRAY_SIZE(prefix) ? n - pl - 6 : n;
+		size_t pl = strlen(prefix[i]);
 
-		if (strncmp(name, prefix[i], pl) || n < pl + 64 ||
-		    (pl && strcmp(name + n - 6, ".scope")) || il != 64)
+		if (strncmp(name, prefix[i], pl) || n != pl + 64 + (pl ? 6 : 0) ||
+		    (pl && strcmp(name + n - 6, ".scope")))
 			continue;
 		if (strspn(name + pl, "0123456789abcdef") < 64)
 			continue;
@@ -136,7 +136,7 @@ static int walk_dir(struct walk *w, const char *rel, int depth, bool containers)
 
 		if (pm_snprintf(sub, sizeof(sub), "%s%s%s", rel, rel[0] ? "/" : "", name) < 0)
 			continue;
-		if (pod_dir(name, uid)) {
+		if (pm_pods__cgroup_uid(name, uid)) {
 			struct pm_names ctr = { 0 };
 			char id[65];
 
@@ -149,7 +149,7 @@ static int walk_dir(struct walk *w, const char *rel, int depth, bool containers)
 				for (size_t k = 0; r == 0 && k < ctr.n; k++) {
 					char cg[1024];
 
-					if (container_id(ctr.name[k], id) &&
+					if (pm_pods__container_id(ctr.name[k], id) &&
 					    pm_snprintf(cg, sizeof(cg), "%s/%s", sub,
 							ctr.name[k]) == 0)
 						r = add(w, cg, uid, id); /* named below */
@@ -168,7 +168,20 @@ static int walk_dir(struct walk *w, const char *rel, int depth, bool containers)
 	return r == -ENOENT ? 0 : r;
 }
 
-/* NAMESPACE_NAME_UID: namespaces and names have no '_' (DNS labels), UIDs none. */
+bool pm_pods__log_dir(const char *name, size_t *ret_ns_len, size_t *ret_name_off,
+		      size_t *ret_name_len)
+{
+	const char *a = strchr(name, '_'), *b = a ? strchr(a + 1, '_') : NULL;
+
+	if (!b || strchr(b + 1, '_') || a == name || b == a + 1 || !b[1])
+		return false;
+	*ret_ns_len = (size_t)(a - name);
+	*ret_name_off = (size_t)(a + 1 - name);
+	*ret_name_len = (size_t)(b - a - 1);
+	return true;
+}
+
+/* Each pod's namespace and name from its log directory's, matched by UID. */
 static void name_pods(struct walk *w)
 {
 	struct pm_names logs = { 0 };
@@ -176,21 +189,34 @@ static void name_pods(struct walk *w)
 	if (pm_list_names(w->ctx, "var/log/pods", true, NULL, &logs) < 0)
 		return;
 	for (size_t i = 0; i < logs.n; i++) {
-		const char *e = logs.name[i], *a = strchr(e, '_'),
-			   *b = a ? strchr(a + 1, '_') : NULL;
+		const char *e = logs.name[i];
+		size_t ns, off, len;
 
-		if (!b || strchr(b + 1, '_'))
+		if (!pm_pods__log_dir(e, &ns, &off, &len))
 			continue;
 		for (size_t k = 0; k < w->n; k++) {
-			if (strcmp(w->pods[k].uid, b + 1) != 0)
+			if (strcmp(w->pods[k].uid, e + off + len + 1) != 0)
 				continue;
 			snprintf(w->pods[k].pod_namespace, sizeof(w->pods[k].pod_namespace), "%.*s",
-				 (int)(a - e), e);
-			snprintf(w->pods[k].pod, sizeof(w->pods[k].pod), "%.*s", (int)(b - a - 1),
-				 a + 1);
+				 (int)ns, e);
+			snprintf(w->pods[k].pod, sizeof(w->pods[k].pod), "%.*s", (int)len, e + off);
 		}
 	}
 	pm_names__done(&logs);
+}
+
+bool pm_pods__container_log(const char *log, const char *pod, const char *pod_namespace,
+			    const char *id, char *ret, size_t size)
+{
+	size_t n = strlen(log), lp = strlen(pod), ln = strlen(pod_namespace), end;
+
+	/* POD _ NAMESPACE _ CONTAINER - ID(64) .log */
+	if (strlen(id) != 64 || n < lp + ln + 2 + 1 + 65 + 4 || strcmp(log + n - 4, ".log") ||
+	    log[n - 4 - 65] != '-' || strncmp(log + n - 4 - 64, id, 64) || strncmp(log, pod, lp) ||
+	    log[lp] != '_' || strncmp(log + lp + 1, pod_namespace, ln) || log[lp + 1 + ln] != '_')
+		return false;
+	end = n - 4 - 65; /* the container's name: [lp + ln + 2, end), not empty */
+	return pm_snprintf(ret, size, "%.*s", (int)(end - (lp + ln + 2)), log + lp + ln + 2) == 0;
 }
 
 /* POD_NAMESPACE_CONTAINER-ID.log: the container named where its ID is in a cgroup found. */
@@ -201,23 +227,14 @@ static void name_containers(struct walk *w)
 	if (pm_list_names(w->ctx, "var/log/containers", false, "*.log", &logs) < 0)
 		return;
 	for (size_t i = 0; i < logs.n; i++) {
-		const char *e = logs.name[i];
-		size_t n = strlen(e);
-
-		if (n < 4 + 65 + 5 || e[n - 4 - 65] != '-')
-			continue;
 		for (size_t k = 0; k < w->n; k++) {
 			struct pm_pod *p = &w->pods[k];
-			const char *c;
-			char pre[600];
+			char name[sizeof(p->container)];
 
-			if (!p->container[0] || strncmp(e + n - 4 - 64, p->container, 64) ||
-			    pm_snprintf(pre, sizeof(pre), "%s_%s_", p->pod, p->pod_namespace) < 0 ||
-			    strncmp(e, pre, strlen(pre)))
-				continue;
-			c = e + strlen(pre);
-			snprintf(p->container, sizeof(p->container), "%.*s",
-				 (int)(e + n - 4 - 65 - c), c);
+			if (p->container[0] &&
+			    pm_pods__container_log(logs.name[i], p->pod, p->pod_namespace,
+						   p->container, name, sizeof(name)))
+				memcpy(p->container, name, sizeof(name));
 		}
 	}
 	pm_names__done(&logs);
