@@ -265,6 +265,28 @@ static void test_epyc_per_socket(void **state)
 	th_assert_near(arow(rep, "near.slice", 1)->value, 0, 1e-6);
 	check_sum(rep, "DF_DRAM_BYTES_GB", cg, 2, 0);
 	check_sum(rep, "DF_DRAM_BYTES_GB", cg, 2, 1);
+	/* each socket's DF multiplexed, the proxies exact and the cap off: the cgroups'
+	 * intervals are their values, the rest's is its socket's total's */
+	for (int sk = 0; sk < 2; sk++) {
+		const struct pm_row *rest = arow(rep, PM_ATTRIB_UNATTRIBUTED, sk);
+		double t_lo = 0, t_hi = 0;
+
+		for (size_t i = 0; i < rep->n_rows; i++)
+			if (!strcmp(rep->rows[i].event, "DF_DRAM_BYTES_GB") &&
+			    !rep->rows[i].cgroup && rep->rows[i].socket == sk) {
+				t_lo += rep->rows[i].lo;
+				t_hi += rep->rows[i].hi;
+			}
+		for (int g = 0; g < 2; g++) {
+			const struct pm_row *r = arow(rep, cg[g], sk);
+
+			assert_int_equal(r->bound, PM_BOUND_MEASURED);
+			assert_true(r->lo == r->value && r->hi == r->value);
+		}
+		assert_int_equal(rest->bound, PM_BOUND_MEASURED);
+		th_assert_rel(rest->hi - rest->lo, t_hi - t_lo, 1e-9);
+		assert_true(rest->hi > rest->lo);
+	}
 	stop(&a);
 }
 
