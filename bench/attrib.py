@@ -13,15 +13,17 @@ are two) in N empty cgroups made for the run, for each N:
 
   fds       the descriptors each tool holds while counting (from /proc/PID/fd), and
             per cgroup (the slope) per CPU per event: the plain path's scale
-  cpu       each tool's CPU time (user + sys, from wait4) over INTERVALS intervals of
-            MS ms: per interval, and the slope per cgroup per interval between the
-            fewest and most cgroups; pmumon/perf as a ratio of the slopes
+  cpu       each tool's CPU time (user + sys, from wait4), counted over K1 and over K2
+            intervals of MS ms for the fewest and the most cgroups: its cost per
+            interval (the difference over K2 - K1 intervals) and its cost to open and
+            close (the rest), each per cgroup (the slope between the fewest and most
+            cgroups); pmumon/perf as ratios of the slopes
 
 Empty cgroups: no task switches in or out of them, so the kernel's cost at each
 context switch into a counted cgroup (perf_cgroup_switch) is not here: that falls on
 the workload, not on the tool.
 
-usage: bench/attrib.py [--build DIR] [--cgroups 1,10,50,100] [--intervals N] [--interval MS]
+usage: bench/attrib.py [--build DIR] [--cgroups 1,200] [--intervals K1,K2] [--interval MS]
 """
 import argparse
 import os
@@ -62,8 +64,8 @@ def run(cmd, intervals, interval_ms):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--build', default='build')
-    ap.add_argument('--cgroups', default='1,10,50,100')
-    ap.add_argument('--intervals', type=int, default=50)
+    ap.add_argument('--cgroups', default='1,200')
+    ap.add_argument('--intervals', default='10,60')
     ap.add_argument('--interval', type=int, default=100)
     a = ap.parse_args()
     if os.geteuid() != 0:
@@ -72,42 +74,47 @@ def main():
     perf = shutil.which('perf')
     mount = cgroup2_mount()
     ncpu = os.cpu_count()
-    counts = [int(x) for x in a.cgroups.split(',')]
-    names = ['pmumon-bench/cg%d' % i for i in range(max(counts))]
+    lo, hi = [int(x) for x in a.cgroups.split(',')]
+    k1, k2 = [int(x) for x in a.intervals.split(',')]
+    names = ['pmumon-bench/cg%d' % i for i in range(hi)]
     os.makedirs(os.path.join(mount, 'pmumon-bench'), exist_ok=True)
     for n in names:
         os.makedirs(os.path.join(mount, n), exist_ok=True)
     ev = ','.join(EVENTS)
-    common = ['-a', '-x,', '-I', str(a.interval), '--interval-count', str(a.intervals), '-e', ev]
-    results = {}
+    res = {}
     try:
-        print('%d CPUs, %d events, %d intervals of %d ms; cgroups under %s/pmumon-bench'
-              % (ncpu, len(EVENTS), a.intervals, a.interval, mount))
-        for n in counts:
-            cg = ','.join(names[:n])
-            tools = {'pmumon': [pmumon, 'stat'] + common + ['--for-each-cgroup', cg,
-                                                             '-o', '/dev/null']}
-            if perf:
-                tools['perf'] = [perf, 'stat'] + common + ['--for-each-cgroup', cg,
-                                                           '-o', '/dev/null']
-            for tool, cmd in tools.items():  # alternately, so that the load falls alike
-                fds, cpu, wall = run(cmd, a.intervals, a.interval)
-                results[(tool, n)] = (fds, cpu)
-                print('%-6s %4d cgroups: %6d fds, %.3f s CPU, %.3f ms per interval, %.1f s wall'
-                      % (tool, n, fds, cpu, cpu * 1e3 / a.intervals, wall))
-        lo, hi = min(counts), max(counts)
-        slopes = {}
+        print('%d CPUs, %d events, %d and %d intervals of %d ms, %d and %d cgroups under '
+              '%s/pmumon-bench' % (ncpu, len(EVENTS), k1, k2, a.interval, lo, hi, mount))
+        for k in (k1, k2):
+            for n in (lo, hi):
+                common = ['-a', '-x,', '-I', str(a.interval), '--interval-count', str(k),
+                          '-e', ev, '--for-each-cgroup', ','.join(names[:n]), '-o',
+                          '/dev/null']
+                tools = {'pmumon': [pmumon, 'stat'] + common}
+                if perf:
+                    tools['perf'] = [perf, 'stat'] + common
+                for tool, cmd in tools.items():  # alternately, so that the load falls alike
+                    fds, cpu, wall = run(cmd, k, a.interval)
+                    res[(tool, n, k)] = (fds, cpu)
+                    print('%-6s %4d cgroups, %3d intervals: %6d fds, %.3f s CPU, %.1f s wall'
+                          % (tool, n, k, fds, cpu, wall))
+        per_iv, setup = {}, {}
         for tool in ('pmumon', 'perf'):
-            if (tool, lo) in results and (tool, hi) in results and hi > lo:
-                d = results[(tool, hi)][1] - results[(tool, lo)][1]
-                fds = (results[(tool, hi)][0] - results[(tool, lo)][0]) / (hi - lo)
-                slopes[tool] = d / (hi - lo) / a.intervals
-                print('%-6s per cgroup: %.2f fds (%.2f per CPU per event); per interval '
-                      '%.1f us CPU (%d to %d cgroups), %.2f us per CPU per event'
-                      % (tool, fds, fds / ncpu / len(EVENTS), slopes[tool] * 1e6, lo, hi,
-                         slopes[tool] * 1e6 / ncpu / len(EVENTS)))
-        if slopes.get('perf', 0) > 0 and 'pmumon' in slopes:
-            print('pmumon / perf per cgroup: %.2f' % (slopes['pmumon'] / slopes['perf']))
+            if (tool, hi, k2) not in res:
+                continue
+            iv = {n: (res[(tool, n, k2)][1] - res[(tool, n, k1)][1]) / (k2 - k1)
+                  for n in (lo, hi)}
+            su = {n: res[(tool, n, k1)][1] - k1 * iv[n] for n in (lo, hi)}
+            fds = (res[(tool, hi, k2)][0] - res[(tool, lo, k2)][0]) / (hi - lo)
+            per_iv[tool] = (iv[hi] - iv[lo]) / (hi - lo)
+            setup[tool] = (su[hi] - su[lo]) / (hi - lo)
+            print('%-6s per cgroup: %.2f fds (%.2f per CPU per event); %.2f us CPU per '
+                  'interval (%.2f per CPU per event); %.0f us to open and close'
+                  % (tool, fds, fds / ncpu / len(EVENTS), per_iv[tool] * 1e6,
+                     per_iv[tool] * 1e6 / ncpu / len(EVENTS), setup[tool] * 1e6))
+        if 'perf' in per_iv and per_iv['perf'] > 0 and setup['perf'] > 0:
+            print('pmumon / perf per cgroup: %.2f per interval, %.2f to open and close'
+                  % (per_iv['pmumon'] / per_iv['perf'], setup['pmumon'] / setup['perf']))
     finally:
         for n in reversed(names):
             os.rmdir(os.path.join(mount, n))
