@@ -522,6 +522,8 @@ double cli_unit_bytes(const char *unit);
 /* The row mode's name ("family", "device", "core", ...), as recordings keep it. */
 const char *cli_aggr_name(enum pm_aggr a);
 
+/* BYTES with an optional k, M or G (powers of 1024), above 0: 0 or -EINVAL (said, naming opt). */
+int cli_parse_size(const char *opt, const char *arg, uint64_t *ret);
 /* --per-cache's level, as perf writes it: L1..L4 (or l1..l4) into *ret; -EINVAL. */
 int cli_parse_cache_level(const char *s, int *ret);
 /*

@@ -71,30 +71,6 @@ enum {
 	OPT_MAX_SIZE,
 };
 
-/* BYTES with an optional k, M or G (powers of 1024): 0 or -EINVAL (said). */
-static int parse_size(const char *arg, uint64_t *ret)
-{
-	char num[32];
-	size_t n = strlen(arg);
-	uint64_t v, mult = 1;
-
-	if (n && n < sizeof(num) && strchr("kMG", arg[n - 1])) {
-		mult = arg[n - 1] == 'k' ? 1ull << 10 : arg[n - 1] == 'M' ? 1ull << 20 : 1ull << 30;
-		n--;
-	}
-	if (!n || n >= sizeof(num))
-		goto bad;
-	memcpy(num, arg, n);
-	num[n] = '\0';
-	if (pm_parse_u64_str(num, 10, &v) < 0 || v == 0 || v > UINT64_MAX / mult)
-		goto bad;
-	*ret = v * mult;
-	return 0;
-bad:
-	cli_error("--max-size wants a size in bytes, with k, M or G (64M), not '%s'", arg);
-	return -EINVAL;
-}
-
 static int record_option(void *arg_, int c, const char *arg)
 {
 	struct record_args *a = arg_;
@@ -114,7 +90,7 @@ static int record_option(void *arg_, int c, const char *arg)
 		}
 		return 0;
 	case OPT_MAX_SIZE:
-		return parse_size(arg, &a->max_bytes);
+		return cli_parse_size("--max-size", arg, &a->max_bytes);
 	default:
 		return -EINVAL; /* cli_getopt handles -h and the unknown */
 	}

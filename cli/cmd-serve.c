@@ -26,6 +26,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "serve/rw.h"
 #include "serve/server.h"
 #include "store/store.h"
 
@@ -39,9 +40,16 @@ struct serve_args {
 	const char *listen;
 	unsigned long max_series;
 	const char *store;	  /* --store FILE.db */
+	double store_max_age_s;	  /* --store.max-age (0: keep) */
+	uint64_t store_max_bytes; /* --store.max-size (0: no limit) */
 	const char *web_config;	  /* --web.config.file FILE */
 	const char *config;	  /* --config FILE */
+	struct serve_args_rw rw;  /* --remote-write URL..., its file and queue */
 	struct serve_config file; /* its options: count and live point into them */
+	/* the command line alone: the codes of the options it gave (cli_getopt's), so that
+	 * the file's value of one of them is passed over (the command line wins) */
+	int given[64];
+	size_t n_given;
 };
 
 /* The main thread's: what counts now, and how to build it again. */
@@ -52,6 +60,7 @@ struct run {
 	struct cli_live lv;
 	struct cli_sampler *sp;
 	struct http *http;
+	struct sockaddr_storage addr; /* where http listens */
 	sigset_t ending;
 	int hup[2];	    /* SIGHUP's self-pipe */
 	uint64_t built_seq; /* sv.published when the counting was (re)built */
@@ -95,7 +104,17 @@ static void usage(FILE *f)
 	      "                        every Prometheus exporter reads (docs/serve.md)\n"
 	      "      --store FILE.db   also record every interval there (pmumon record's\n"
 	      "                        format; a slow disk drops intervals, counted, and\n"
-	      "                        never delays a sample)\n",
+	      "                        never delays a sample)\n"
+	      "      --store.max-age SECONDS, --store.max-size BYTES[k|M|G]  drop the\n"
+	      "                        recording's oldest intervals past these (as record's\n"
+	      "                        --max-age, --max-size)\n"
+	      "      --remote-write URL  also push every sample there with Prometheus remote\n"
+	      "                        write 1.0 (repeatable; Prometheus, Thanos, Mimir...)\n"
+	      "      --remote-write.config FILE  the targets' credentials, TLS and queues, in\n"
+	      "                        Prometheus's remote_write format (docs/deploy.md)\n"
+	      "      --remote-write.queue N  samples each target keeps while it cannot send\n"
+	      "                        (100000); past that the oldest are dropped, counted\n"
+	      "A value given on the command line and in --config: the command line's wins.\n",
 	      f);
 	cli_count__usage_show(f, "one row per PMU instance (--per-device)");
 	fputs("\n"
@@ -119,6 +138,11 @@ enum {
 	OPT_STORE,
 	OPT_WEB_CONFIG,
 	OPT_CONFIG,
+	OPT_STORE_MAX_AGE,
+	OPT_STORE_MAX_SIZE,
+	OPT_RW,
+	OPT_RW_CONFIG,
+	OPT_RW_QUEUE,
 };
 
 static const struct option serve_options[] = {
@@ -130,6 +154,11 @@ static const struct option serve_options[] = {
 	{ "store", required_argument, NULL, OPT_STORE },
 	{ "web.config.file", required_argument, NULL, OPT_WEB_CONFIG },
 	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "store.max-age", required_argument, NULL, OPT_STORE_MAX_AGE },
+	{ "store.max-size", required_argument, NULL, OPT_STORE_MAX_SIZE },
+	{ "remote-write", required_argument, NULL, OPT_RW },
+	{ "remote-write.config", required_argument, NULL, OPT_RW_CONFIG },
+	{ "remote-write.queue", required_argument, NULL, OPT_RW_QUEUE },
 	CLI_GLOBAL_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -137,9 +166,21 @@ static const struct option serve_options[] = {
 
 /* What a --config file may not hold: fixed for the process, or not serve's to change. */
 static const char *const not_in_file[] = {
-	"listen",  "store",  "config",		"help", "root", "sim", "events-dir",
-	"verbose", "output", "field-separator", "json",
+	"config",	   "help", "root", "sim", "events-dir", "verbose", "output",
+	"field-separator", "json",
 };
+
+/* The options that add up when given again (the command line's and the file's both count). */
+static bool repeatable(int c)
+{
+	static const int codes[] = { 'e',   'M', 'g', CLI_OPT_DEFINE, 'G', CLI_OPT_FOR_EACH_CGROUP,
+				     OPT_RW };
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(codes); i++)
+		if (codes[i] == c)
+			return true;
+	return false;
+}
 
 /* One of serve's own options: 0, 1 for --help, -EINVAL (said). */
 static int serve_option(void *arg, int c, const char *val)
@@ -159,6 +200,38 @@ static int serve_option(void *arg, int c, const char *val)
 	case OPT_CONFIG:
 		a->config = val;
 		return 0;
+	case OPT_STORE_MAX_AGE:
+		if (pm_parse_double_str(val, &a->store_max_age_s) < 0 ||
+		    !(a->store_max_age_s > 0)) {
+			cli_error("--store.max-age wants seconds above 0, not '%s'", val);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_STORE_MAX_SIZE:
+		return cli_parse_size("--store.max-size", val, &a->store_max_bytes);
+	case OPT_RW:
+		for (size_t i = 0; i < a->rw.n_url; i++)
+			if (!strcmp(a->rw.url[i], val)) {
+				cli_error("--remote-write %s is given twice", val);
+				return -EINVAL;
+			}
+		if (a->rw.n_url == RW_MAX_URLS) {
+			cli_error("more than %d --remote-write targets", RW_MAX_URLS);
+			return -EINVAL;
+		}
+		a->rw.url[a->rw.n_url++] = val;
+		return 0;
+	case OPT_RW_CONFIG:
+		a->rw.config = val;
+		return 0;
+	case OPT_RW_QUEUE:
+		if (cli_parse_uint("--remote-write.queue", val, 100000000, &a->rw.queue) < 0)
+			return -EINVAL;
+		if (!a->rw.queue) {
+			cli_error("--remote-write.queue wants 1 sample or more, not 0");
+			return -EINVAL;
+		}
+		return 0;
 	case OPT_MAX_SERIES:
 		return cli_parse_uint("--max-series", val, 10000000, &a->max_series) < 0 ? -EINVAL :
 											   0;
@@ -172,6 +245,27 @@ static const struct cli_command_options serve_co = { "serve",
 						     "vh",
 						     serve_options, usage, serve_option };
 
+/* The codes of the options the command line gave (it parsed already): 0, -EINVAL. */
+static int given_options(int argc, char **argv, struct serve_args *a)
+{
+	char **copy = calloc((size_t)argc + 1, sizeof(*copy));
+	int c, saved = opterr;
+
+	if (!copy) {
+		cli_error("out of memory");
+		return -EINVAL;
+	}
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy)); /* getopt permutes what it reads */
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, copy, serve_co.shortopts, serve_options, NULL)) != -1)
+		if (a->n_given < PM_ARRAY_SIZE(a->given))
+			a->given[a->n_given++] = c;
+	opterr = saved;
+	free(copy);
+	return 0;
+}
+
 /* The command line: 0, 1 for --help, -EINVAL (said). */
 static int parse_cmdline(int argc, char **argv, struct serve_args *a)
 {
@@ -182,6 +276,7 @@ static int parse_cmdline(int argc, char **argv, struct serve_args *a)
 	a->live.interval_ms = 1000;
 	/* a default this machine cannot count would be a series that never has a value */
 	a->live.leave_out_unsupported_defaults = true;
+	a->rw.queue = RW_QUEUE_DEFAULT;
 	/* a place is a label, never merged away: a core PMU's rows per socket too */
 	a->live.device_per_socket = true;
 	r = cli_getopt(argc, argv, &serve_co, &a->count, &a->live, a);
@@ -192,7 +287,7 @@ static int parse_cmdline(int argc, char **argv, struct serve_args *a)
 			  argv[optind]);
 		return -EINVAL;
 	}
-	return 0;
+	return given_options(argc, argv, a);
 }
 
 /* The options a --config file may hold: serve's, less not_in_file. */
@@ -214,10 +309,43 @@ static const struct option *file_options(void)
 	return allowed;
 }
 
+/* A file's "--name[=value]" that the command line gave a value of already: its option. */
+static const struct option *passed_over(const struct serve_args *a, const char *arg)
+{
+	size_t n = strcspn(arg + 2, "=");
+
+	for (const struct option *o = serve_options; o->name; o++) {
+		if (strlen(o->name) != n || strncmp(o->name, arg + 2, n))
+			continue;
+		if (o->has_arg != required_argument || repeatable(o->val))
+			return NULL;
+		for (size_t i = 0; i < a->n_given; i++)
+			if (a->given[i] == o->val)
+				return o;
+		return NULL;
+	}
+	return NULL;
+}
+
+/* That the command line's value wins over the file's: said once for each option. */
+static void said_over(const struct option *o, const char *path, unsigned line)
+{
+	static bool said[PM_ARRAY_SIZE(serve_options)];
+	size_t i = (size_t)(o - serve_options);
+
+	if (said[i])
+		return;
+	said[i] = true;
+	cli_info("%s:%u: '%s' is given on the command line too: the command line's value wins",
+		 path, line, o->name);
+}
+
 /* --config's options read into a (after the command line's): 0 or -EINVAL (said). */
 static int read_config(struct serve_args *a)
 {
 	char *text = NULL, err[512], **argv;
+	unsigned *line;
+	int argc = 1;
 	size_t len;
 	int r = cli_read_file(a->config, 1u << 20, &text, &len);
 
@@ -233,19 +361,31 @@ static int read_config(struct serve_args *a)
 		return -EINVAL;
 	}
 	argv = calloc(a->file.argc + 2, sizeof(*argv));
-	if (!argv) {
+	line = calloc(a->file.argc + 1, sizeof(*line));
+	if (!argv || !line) {
+		free(argv);
+		free(line);
 		cli_error("out of memory");
 		return -EINVAL;
 	}
 	argv[0] = (char *)"serve";
-	for (size_t i = 0; i < a->file.argc; i++)
-		argv[i + 1] = a->file.argv[i];
+	for (size_t i = 0, n = 0; i < a->file.argc; i++) {
+		const struct option *o = passed_over(a, a->file.argv[i]);
+
+		if (o) {
+			said_over(o, a->config, a->file.line[i]);
+			continue;
+		}
+		argv[n + 1] = a->file.argv[i];
+		line[n++] = a->file.line[i];
+		argc = (int)n + 1;
+	}
 	optind = 0; /* glibc: start a new scan */
-	r = cli_getopt((int)a->file.argc + 1, argv, &serve_co, &a->count, &a->live, a);
-	if (r < 0 && optind >= 2)
-		cli_error("(that is %s:%u)", a->config,
-			  a->file.line[PM_MIN((size_t)optind - 2, a->file.argc - 1)]);
+	r = cli_getopt(argc, argv, &serve_co, &a->count, &a->live, a);
+	if (r < 0 && optind >= 2 && argc > 1)
+		cli_error("(that is %s:%u)", a->config, line[PM_MIN(optind - 2, argc - 2)]);
 	free(argv);
+	free(line);
 	return r < 0 ? -EINVAL : 0;
 }
 
@@ -358,6 +498,136 @@ static int load_web_config(const char *path, struct webcfg *ret)
 	return r < 0 ? -EINVAL : 0;
 }
 
+/* Why the HTTP front could not start on listen (http_start's r); a TLS file: said already. */
+static void say_listen(const char *listen, int r)
+{
+	if (r == -EINVAL)
+		return;
+	cli_error("cannot listen on %s (--listen): %s", listen,
+		  r == -EADDRINUSE    ? "another program listens there (ss -ltnp shows which)" :
+		  r == -EACCES	      ? "a port below 1024 needs root or CAP_NET_BIND_SERVICE; "
+					"take a higher one (pmumon's default is 9811)" :
+		  r == -EADDRNOTAVAIL ? "not an address of this machine (ip -br addr lists them)" :
+					strerror(-r));
+}
+
+static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	size_t n = a->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+					      sizeof(struct sockaddr_in);
+
+	return a->ss_family == b->ss_family && !memcmp(a, b, n);
+}
+
+static uint16_t port_of(const struct sockaddr_storage *a)
+{
+	return ntohs(a->ss_family == AF_INET6 ? ((const struct sockaddr_in6 *)a)->sin6_port :
+						((const struct sockaddr_in *)a)->sin_port);
+}
+
+/*
+ * SIGHUP's HTTP front for next: the new web configuration on the same
+ * socket, or, when listen changed, a new socket bound before the old one
+ * closes. On the same port (127.0.0.1:9811 to 0.0.0.0:9811) the two
+ * cannot both be bound: the old one closes first, and is bound again when
+ * the new one cannot be. 0, or -errno when the front is as it was (said).
+ */
+static int front_renew(struct run *rn, const struct serve_args *next,
+		       const struct sockaddr_storage *addr, struct webcfg *web)
+{
+	struct webcfg again = { 0 };
+	struct http *h = NULL;
+	int r;
+
+	if (same_addr(addr, &rn->addr))
+		return http_renew(&rn->http, web);
+	r = http_start(&rn->sv, addr, web, &h);
+	if (r == -EADDRINUSE && port_of(addr) == port_of(&rn->addr)) {
+		http_stop(rn->http);
+		rn->http = NULL;
+		if (load_web_config(next->web_config, web) < 0) /* http_start took it */
+			r = -EINVAL;
+		else
+			r = http_start(&rn->sv, addr, web, &h);
+		if (r < 0 && load_web_config(rn->a->web_config, &again) == 0 &&
+		    http_start(&rn->sv, &rn->addr, &again, &rn->http) < 0) {
+			say_listen(next->listen, r);
+			cli_error("cannot listen on %s again either: serve stops", rn->a->listen);
+			return -EIO;
+		}
+	}
+	if (r < 0) {
+		say_listen(next->listen, r);
+		return r;
+	}
+	cli_info("listening on %s now (was %s)", next->listen, rn->a->listen);
+	http_stop(rn->http);
+	rn->http = h;
+	rn->addr = *addr;
+	return 0;
+}
+
+/* The remote write targets of a: --remote-write.config's entries and each --remote-write
+ * URL (a URL in both takes the file's settings). 0 or -EINVAL (said). */
+static int load_rw(const struct serve_args *a, struct rwcfg *ret)
+{
+	char *text = NULL, err[512];
+	size_t len;
+	int r = 0;
+
+	*ret = (struct rwcfg){ 0 };
+	if (a->rw.config) {
+		r = cli_read_file(a->rw.config, 1u << 20, &text, &len);
+		if (r < 0) {
+			cli_error("cannot read the remote write configuration '%s': %s",
+				  a->rw.config, strerror(-r));
+			return -EINVAL;
+		}
+		r = rwcfg_parse(a->rw.config, text, len, ret, err, sizeof(err));
+		free(text);
+		if (r < 0) {
+			cli_error("%s", r == -EINVAL ? err : "out of memory");
+			return -EINVAL;
+		}
+	}
+	for (size_t i = 0; r == 0 && i < a->rw.n_url; i++) {
+		r = rwcfg_add_url(ret, a->rw.url[i]);
+		if (r == -EINVAL)
+			cli_error("--remote-write wants http://HOST[:PORT]/PATH or https://..., not "
+				  "'%s'",
+				  a->rw.url[i]);
+		else if (r < 0)
+			cli_error("out of memory");
+	}
+	if (r < 0)
+		rwcfg_free(ret);
+	return r < 0 ? -EINVAL : 0;
+}
+
+/* a's remote write targets, pushing from now on (the sampler stopped): 0, or -errno with
+ * the targets as they were (said). */
+static int apply_rw(struct run *rn, const struct serve_args *a)
+{
+	struct rwcfg cfg;
+	char host[256] = "", instance[300];
+	int r = load_rw(a, &cfg);
+
+	if (r < 0)
+		return r;
+	if (!rn->sv.rw && cfg.n) {
+		gethostname(host, sizeof(host) - 1);
+		snprintf(instance, sizeof(instance), "%s:%u", host[0] ? host : "localhost",
+			 (unsigned)port_of(&rn->addr));
+		r = rw_new(&rn->sv, instance, &rn->sv.rw);
+		if (r < 0)
+			cli_error("cannot start remote write: %s", strerror(-r));
+	}
+	if (r == 0 && rn->sv.rw)
+		r = rw_configure(rn->sv.rw, &cfg, a->rw.queue);
+	rwcfg_free(&cfg);
+	return r;
+}
+
 /* ---- counting ---------------------------------------------------------------------- */
 
 /* The sampler's hook: the latest sample (numbered across rebuilds), the page's memory, and
@@ -387,6 +657,8 @@ static void on_sample(void *arg, const struct cli_sample *smp)
 	ring_push(sv->ring, smp->interval);
 	if (sv->store)
 		storeq_hook(sv->store, smp); /* the sampler is stopped while it changes */
+	if (sv->rw)
+		rw_hook(sv->rw, &keep, counts); /* likewise; numbered as /metrics numbers it */
 }
 
 /* Resolved and scheduled on the machine as discovered: every check, nothing changed yet.
@@ -437,7 +709,7 @@ static int open_store(struct run *rn, const struct serve_args *a, struct storeq 
 	*ret = NULL;
 	if (!a->store)
 		return 0;
-	if (storeq_start(a->store, &run, ret, &why) < 0) {
+	if (storeq_start(a->store, &run, a->store_max_age_s, a->store_max_bytes, ret, &why) < 0) {
 		cli_error("cannot record into '%s' (--store): %s", a->store, why);
 		return EXIT_FAIL;
 	}
@@ -507,6 +779,7 @@ static void server_counting(struct run *rn, const struct serve_args *a, struct s
 	size_t n_names, n_old;
 	struct expo_name *names = copy_names(rn->lv.ctx, &n_names), *old;
 
+	rw_counting(sv->rw); /* what it has of the old counting is walked with the old meta */
 	pthread_mutex_lock(&sv->lock);
 	old = sv->names;
 	n_old = sv->n_names;
@@ -523,6 +796,7 @@ static void server_counting(struct run *rn, const struct serve_args *a, struct s
 									  "channel_peak") };
 	sv->interval_ns = a->live.interval_ms * NS_PER_MS;
 	sv->max_series = a->max_series;
+	sv->store_path = a->store;
 	expo_acc_restart(sv->acc); /* its series go on where the new rows are the same */
 	for (size_t i = 0; i < 2; i++)
 		sv->render[i].seq = 0;
@@ -637,6 +911,7 @@ static int reload(struct run *rn)
 {
 	struct serve_args *next;
 	struct webcfg web = { 0 };
+	struct sockaddr_storage addr;
 	struct timespec now;
 	char state[64];
 	bool ok = false;
@@ -652,17 +927,31 @@ static int reload(struct run *rn)
 	cli_sampler__stop(rn->sp);
 	rn->sp = NULL;
 	next = load_args(&rn->cmdline);
-	if (next && load_web_config(next->web_config, &web) == 0) {
-		ok = dry_run(rn, next) == 0 && http_renew(&rn->http, &web) == 0;
-		webcfg_free(&web); /* what http_renew did not take */
+	if (next && parse_listen(next->listen, &addr) == 0 &&
+	    load_web_config(next->web_config, &web) == 0) {
+		struct rwcfg rw;
+
+		ok = dry_run(rn, next) == 0 && load_rw(next, &rw) == 0;
+		if (ok) {
+			rwcfg_free(&rw); /* read: the targets change with the front, below */
+			r = front_renew(rn, next, &addr, &web);
+			if (r == -EIO) {
+				webcfg_free(&web);
+				free_args(next);
+				return EXIT_FAIL; /* nothing listens any more (said) */
+			}
+			ok = r == 0 && apply_rw(rn, next) == 0;
+		}
+		webcfg_free(&web); /* what the front did not take */
 	}
-	note_reload(rn, ok);
 	if (!ok) {
+		note_reload(rn, false);
 		cli_error("the new options are refused: serving goes on as before");
 		free_args(next);
 		r = resume(rn);
 	} else {
 		r = rebuild(rn, next);
+		note_reload(rn, r == 0);
 		if (r == 0) {
 			free_args(rn->a);
 			rn->a = next;
@@ -876,7 +1165,6 @@ static int start(struct run *rn, const struct sockaddr_storage *addr, struct web
 		cli_error("cannot set up serving: %s", strerror(-r));
 		return EXIT_FAIL;
 	}
-	rn->sv.store_path = rn->a->store;
 	r = count_check(rn, rn->a);
 	if (r == 0)
 		r = open_store(rn, rn->a, &store); /* before any counter is programmed */
@@ -884,19 +1172,13 @@ static int start(struct run *rn, const struct sockaddr_storage *addr, struct web
 		return r;
 	server_counting(rn, rn->a, store);
 	r = http_start(&rn->sv, addr, web, &rn->http);
-	if (r == -EINVAL)
-		return EXIT_FAIL; /* a TLS file (said) */
 	if (r < 0) {
-		cli_error("cannot listen on %s (--listen): %s", rn->a->listen,
-			  r == -EADDRINUSE ?
-				  "another program listens there (ss -ltnp shows which)" :
-			  r == -EACCES ? "a port below 1024 needs root or CAP_NET_BIND_SERVICE; "
-					 "take a higher one (pmumon's default is 9811)" :
-			  r == -EADDRNOTAVAIL ?
-					 "not an address of this machine (ip -br addr lists them)" :
-					 strerror(-r));
+		say_listen(rn->a->listen, r);
 		return EXIT_FAIL;
 	}
+	rn->addr = *addr;
+	if (apply_rw(rn, rn->a) < 0)
+		return EXIT_FAIL;
 	return count_go(rn);
 }
 
@@ -906,6 +1188,8 @@ static void finish(struct run *rn)
 
 	http_stop(rn->http); /* no scrape after this: the snapshots can go */
 	cli_sampler__stop(rn->sp);
+	rw_free(sv->rw); /* stale markers, and what is queued sent (for 5 s at most) */
+	sv->rw = NULL;
 	end_store(rn); /* what is queued is written */
 	ring_free(sv->ring);
 	if (rn->lv.s)

@@ -739,3 +739,26 @@ int cli_pods_key(int attribute_pods, struct pm_ctx *ctx, char **ret)
 	*ret = key;
 	return 0;
 }
+
+int cli_parse_size(const char *opt, const char *arg, uint64_t *ret)
+{
+	char num[32];
+	size_t n = strlen(arg);
+	uint64_t v, mult = 1;
+
+	if (n && n < sizeof(num) && strchr("kMG", arg[n - 1])) {
+		mult = arg[n - 1] == 'k' ? 1ull << 10 : arg[n - 1] == 'M' ? 1ull << 20 : 1ull << 30;
+		n--;
+	}
+	if (!n || n >= sizeof(num))
+		goto bad;
+	memcpy(num, arg, n);
+	num[n] = '\0';
+	if (pm_parse_u64_str(num, 10, &v) < 0 || v == 0 || v > UINT64_MAX / mult)
+		goto bad;
+	*ret = v * mult;
+	return 0;
+bad:
+	cli_error("%s wants a size in bytes, with k, M or G (64M), not '%s'", opt, arg);
+	return -EINVAL;
+}

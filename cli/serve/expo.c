@@ -371,6 +371,11 @@ long expo_walk(const struct expo_sample *s, const struct expo_sink *sink)
 		       "rules' saturation is a channel's rate() over it",
 		       m->channel_peak);
 	put_health(&w);
+	if (s->more) {
+		long n = s->more(s->more_arg, sink);
+
+		w.n += n > 0 ? n : 0;
+	}
 	return w.n;
 }
 

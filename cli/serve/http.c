@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "mhd.h"
+#include "rw.h"
 #include "server.h"
 
 /* libmicrohttpd's connection limit: twice the front's (front.c), as each of its 2 threads
@@ -128,23 +129,10 @@ bool server_latest(struct server *sv, struct cli_sample *ret, struct expo_counts
 	return ret->seq != 0;
 }
 
-/* The latest sample's exposition in f, rendered if it is newer than the kept one. Under
- * sv->lock. 0, -EAGAIN before the first sample, -ENOMEM. */
-int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp,
-		  const struct expo_counts *c)
+void server_health(struct server *sv, const struct cli_sample *smp, struct expo_health *ret)
 {
-	struct rendered *rd = &sv->render[f];
 	struct expo_health h = { 0 };
-	struct expo_sample es = { .interval = pm_snapshot__report(smp->interval),
-				  .counts = c,
-				  .meta = &sv->meta,
-				  .health = &h };
-	long n;
 
-	if (rd->seq == smp->seq && rd->body.data)
-		return 0;
-	if (!c)
-		return -ENOMEM; /* the sampler could not add it up */
 	h.samples = smp->seq;
 	h.samples_late = atomic_load(&sv->samples_late);
 	h.read_s = (double)smp->read_ns / 1e9;
@@ -165,6 +153,29 @@ int server_render(struct server *sv, enum expo_format f, const struct cli_sample
 		h.store_failed = sv->stored.failed || now.failed;
 	}
 	h.reloads = sv->reloads;
+	*ret = h;
+}
+
+/* The latest sample's exposition in f, rendered if it is newer than the kept one. Under
+ * sv->lock. 0, -EAGAIN before the first sample, -ENOMEM. */
+int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp,
+		  const struct expo_counts *c)
+{
+	struct rendered *rd = &sv->render[f];
+	struct expo_health h;
+	struct expo_sample es = { .interval = pm_snapshot__report(smp->interval),
+				  .counts = c,
+				  .meta = &sv->meta,
+				  .health = &h,
+				  .more = sv->rw ? rw_families : NULL, /* remote write's own */
+				  .more_arg = sv->rw };
+	long n;
+
+	if (rd->seq == smp->seq && rd->body.data)
+		return 0;
+	if (!c)
+		return -ENOMEM; /* the sampler could not add it up */
+	server_health(sv, smp, &h);
 	rd->body.len = 0;
 	rd->body.err = 0;
 	n = expo_render(&rd->body, f, &es);

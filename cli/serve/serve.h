@@ -194,11 +194,16 @@ int expo_acc_add(struct expo_acc *a, const struct pm_report *interval,
 		 struct expo_counts **ret);
 
 /* What one sample's exposition shows. */
+struct expo_sink;
 struct expo_sample {
 	const struct pm_report *interval; /* the last interval: flags, current values */
 	const struct expo_counts *counts;
 	const struct expo_meta *meta;
 	const struct expo_health *health;
+	/* families of another part of serve (remote write's), walked after the exposition's
+	 * own to the same sink: it returns the number of series it gave; NULL: none */
+	long (*more)(void *arg, const struct expo_sink *k);
+	void *more_arg;
 };
 
 /*
@@ -207,7 +212,9 @@ struct expo_sample {
  * expo_plan_row (extra: one more label, or NULL). A value in seconds that
  * is a whole number of nanoseconds goes to seconds_ns when the sink has
  * it (the text formats print it exactly, without a float's formatting),
- * else to series. expo_walk returns the number of series.
+ * else to series. The sample's `more` families come last (before
+ * OpenMetrics's "# EOF", which expo_render writes). expo_walk returns the
+ * number of series.
  */
 struct expo_sink {
 	void (*family)(void *ud, const char *name, const char *type, const char *unit,
@@ -311,8 +318,9 @@ bool web_user_ok(const struct webcfg *c, struct web_auth *a, struct MHD_Connecti
 struct storeq;
 struct store_run;
 struct cli_sample;
-int storeq_start(const char *path, const struct store_run *run, struct storeq **ret,
-		 const char **ret_err);
+/* max_age_s, max_bytes: store_trim's limits after each interval (0: none) */
+int storeq_start(const char *path, const struct store_run *run, double max_age_s,
+		 uint64_t max_bytes, struct storeq **ret, const char **ret_err);
 void storeq_hook(void *arg, const struct cli_sample *smp);
 struct storeq_counts {
 	uint64_t written, dropped;
@@ -354,6 +362,84 @@ struct serve_config {
 int serve_config_parse(const char *path, const char *text, size_t len, const struct option *allowed,
 		       struct serve_config *ret, char *err, size_t errsz);
 void serve_config_free(struct serve_config *c);
+
+/*
+ * serve --remote-write (rw.c): every sample pushed with Prometheus remote
+ * write 1.0 (protobuf, snappy) to each target, from a bounded queue per
+ * target fed without ever blocking the sampler; a sender thread per target
+ * retries 5xx and 429 with backoff and never another 4xx. The targets'
+ * settings: --remote-write URL, and Prometheus's remote_write entries in
+ * --remote-write.config FILE (rwcfg_parse, in webconfig.c beside the web
+ * configuration's YAML walk).
+ */
+#define RW_MAX_URLS 16
+#define RW_QUEUE_DEFAULT 100000
+struct serve_args_rw {
+	const char *url[RW_MAX_URLS];
+	size_t n_url;
+	const char *config;  /* --remote-write.config FILE */
+	unsigned long queue; /* --remote-write.queue SAMPLES */
+};
+struct rw_target {
+	char *url;
+	char *username, *password, *password_file;	  /* basic_auth */
+	char *auth_type, *credentials, *credentials_file; /* authorization (Bearer) */
+	char *ca_file, *cert_file, *key_file;		  /* tls_config */
+	bool insecure_skip_verify;
+	int min_version, max_version;	     /* 10..13 for TLS 1.0..1.3; 0: not given */
+	double timeout_s;		     /* remote_timeout: 30 */
+	unsigned long capacity;		     /* queue_config.capacity; 0: --remote-write.queue */
+	unsigned long max_per_send;	     /* queue_config.max_samples_per_send: 2000 */
+	double min_backoff_s, max_backoff_s; /* queue_config: 0.03, 5 */
+	bool retry_429;			     /* queue_config.retry_on_http_429: true */
+	struct {
+		char *name, *value;
+	} * labels; /* external_labels, added where a series has no label of the name */
+	size_t n_labels;
+};
+struct rwcfg {
+	struct rw_target *t;
+	size_t n;
+};
+int rwcfg_parse(const char *path, const char *text, size_t len, struct rwcfg *ret, char *err,
+		size_t errsz);
+void rwcfg_free(struct rwcfg *c);
+void rw_target_free(struct rw_target *t);
+/* A target for a bare --remote-write URL: Prometheus's defaults. 0, -ENOMEM. */
+int rwcfg_add_url(struct rwcfg *c, const char *url);
+/* Whether two targets' settings are the same (a reload keeps such a target's queue). */
+bool rw_target_same(const struct rw_target *a, const struct rw_target *b);
+
+/*
+ * The seam between the exposition and remote write (rwwalk.c): the series
+ * of one sample as expo_walk gives them, each as its family's name, its
+ * labels (unescaped, NUL-terminated, in the exposition's order, an extra
+ * one last) and its value, handed to fn (which returns 0, or -errno to stop
+ * the walk: the sink takes no series after that). rw_walk: the number of
+ * series, -EINVAL for labels that are not of the form below (a bug: said by
+ * nothing but the result), -ENOMEM, or fn's error.
+ * rw_labels_parse: an exposition's labels string ('{name="value",...'
+ * without the closing brace, "" for none: expo_plan_row's) as at most max
+ * pairs pointing into scratch (room for strlen(labels) + 1): their number,
+ * or -EINVAL (labels left untouched).
+ */
+struct rw_label {
+	const char *name, *value;
+};
+typedef int (*rw_sample_fn)(void *arg, const char *name, const struct rw_label *labels,
+			    size_t n_labels, double value);
+long rw_walk(const struct expo_sample *s, rw_sample_fn fn, void *arg);
+#define RW_MAX_LABELS 32
+long rw_labels_parse(const char *labels, char *scratch, struct rw_label *ret_labels, size_t max);
+/*
+ * The timestamp (ms) a sample read at wall_ns is pushed with, after one pushed at last_ms
+ * (INT64_MIN: none yet): remote write wants each series' timestamps increasing, and a
+ * receiver drops, or refuses the batch of, a sample not after its series' last. Its own
+ * when it is later; one ms after the last when it is not, by less than interval_ms (two
+ * reads in one millisecond: a late read and the next one on time); false when the clock
+ * went back further (the sample is not sent).
+ */
+bool rw_sample_ms(uint64_t wall_ns, int64_t last_ms, int64_t interval_ms, int64_t *ret_ms);
 
 /* The live page's files, built into pmumon (web-assets.c, generated). */
 struct web_asset {

@@ -40,6 +40,7 @@ struct server {
 	struct storeq *store;	     /* its current run: a new one after each rebuild */
 	struct storeq_counts stored; /* of the runs before the current one */
 	struct expo_reloads reloads;
+	struct rw *rw; /* --remote-write (rw.h), or NULL; set before the first sample */
 
 	pthread_mutex_t latest_lock;	   /* latest, latest_counts */
 	struct cli_sample latest;	   /* seq counts every sample since serve started */
@@ -63,6 +64,9 @@ uint64_t server_sample_age_ns(struct server *sv);
  * there already); under sv->lock. 0, -ENOMEM. */
 int server_render(struct server *sv, enum expo_format f, const struct cli_sample *smp,
 		  const struct expo_counts *c);
+/* What the health series of smp's exposition say (under sv->lock): the one place they are
+ * gathered, for /metrics and remote write alike. */
+void server_health(struct server *sv, const struct cli_sample *smp, struct expo_health *ret);
 
 /*
  * The HTTP front (http.c): one libmicrohttpd daemon and the web

@@ -4,7 +4,9 @@
  * recording (cli/store). The sampler hands each sample over through a
  * bounded queue and never waits: when the disk is slower than the samples
  * come and the queue is full, the interval is dropped and counted
- * (pmumon_store_dropped_total), never the sample delayed.
+ * (pmumon_store_dropped_total), never the sample delayed. With
+ * --store.max-age or --store.max-size the writer trims the oldest intervals
+ * after each one, as pmumon record does.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,6 +22,8 @@
 struct storeq {
 	struct store *st;
 	const char *path;
+	double max_age_s;
+	uint64_t max_bytes;
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more;
@@ -50,7 +54,9 @@ static void *writer(void *arg)
 		sq->n--;
 		pthread_mutex_unlock(&sq->lock);
 		if (!atomic_load(&sq->failed) &&
-		    store_append(sq->st, pm_snapshot__report(snap), &why) < 0) {
+		    (store_append(sq->st, pm_snapshot__report(snap), &why) < 0 ||
+		     ((sq->max_age_s > 0 || sq->max_bytes) &&
+		      store_trim(sq->st, sq->max_age_s, sq->max_bytes, &why) < 0))) {
 			/* said once; serve goes on serving, the failure shows in a series */
 			cli_error("writing '%s' failed: %s; serve goes on without recording",
 				  sq->path, why);
@@ -62,8 +68,8 @@ static void *writer(void *arg)
 	}
 }
 
-int storeq_start(const char *path, const struct store_run *run, struct storeq **ret,
-		 const char **ret_err)
+int storeq_start(const char *path, const struct store_run *run, double max_age_s,
+		 uint64_t max_bytes, struct storeq **ret, const char **ret_err)
 {
 	struct storeq *sq = calloc(1, sizeof(*sq));
 	int r;
@@ -78,6 +84,8 @@ int storeq_start(const char *path, const struct store_run *run, struct storeq **
 		return r;
 	}
 	sq->path = path;
+	sq->max_age_s = max_age_s;
+	sq->max_bytes = max_bytes;
 	pthread_mutex_init(&sq->lock, NULL);
 	pthread_cond_init(&sq->more, NULL);
 	r = -pthread_create(&sq->thread, NULL, writer, sq);

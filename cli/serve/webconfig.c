@@ -102,8 +102,10 @@ static int client_auth(struct parse *p, const yaml_node_t *n, enum web_client_au
 		   -EINVAL;
 }
 
-static int tls_key(struct parse *p, const char *key, const yaml_node_t *v, struct webcfg *c)
+static int tls_key(struct parse *p, const char *key, const yaml_node_t *v, void *arg)
 {
+	struct webcfg *c = arg;
+
 	if (!strcmp(key, "cert_file"))
 		return set_string(p, v, key, &c->cert_file);
 	if (!strcmp(key, "key_file"))
@@ -124,8 +126,7 @@ static int tls_key(struct parse *p, const char *key, const yaml_node_t *v, struc
 
 /* Each KEY: VALUE of a mapping node, handed to fn. */
 static int each_pair(struct parse *p, const yaml_node_t *map, const char *what,
-		     int (*fn)(struct parse *, const char *, const yaml_node_t *, struct webcfg *),
-		     struct webcfg *c)
+		     int (*fn)(struct parse *, const char *, const yaml_node_t *, void *), void *c)
 {
 	if (!map || map->type != YAML_MAPPING_NODE)
 		return map && map->type == YAML_SCALAR_NODE && !map->data.scalar.length ?
@@ -147,8 +148,9 @@ static int each_pair(struct parse *p, const yaml_node_t *map, const char *what,
 	return 0;
 }
 
-static int user_key(struct parse *p, const char *user, const yaml_node_t *v, struct webcfg *c)
+static int user_key(struct parse *p, const char *user, const yaml_node_t *v, void *arg)
 {
+	struct webcfg *c = arg;
 	const char *hash = scalar(p, v, user);
 	void *grown;
 
@@ -170,8 +172,10 @@ static int user_key(struct parse *p, const char *user, const yaml_node_t *v, str
 	return c->users[c->n_users - 1].name && c->users[c->n_users - 1].hash ? 0 : -ENOMEM;
 }
 
-static int top_key(struct parse *p, const char *key, const yaml_node_t *v, struct webcfg *c)
+static int top_key(struct parse *p, const char *key, const yaml_node_t *v, void *arg)
 {
+	struct webcfg *c = arg;
+
 	if (!strcmp(key, "tls_server_config")) {
 		c->tls = true;
 		return each_pair(p, v, key, tls_key, c);
@@ -201,10 +205,12 @@ static int check(struct parse *p, const struct webcfg *c)
 	return 0;
 }
 
-int webcfg_parse(const char *path, const char *text, size_t len, struct webcfg *ret, char *err,
-		 size_t errsz)
+/* The file's top-level KEY: VALUE pairs handed to fn, then check (may be NULL) of the
+ * whole: 0, -EINVAL (said in p's err), -ENOMEM. An empty file has no pairs. */
+static int walk_file(const char *path, const char *text, size_t len,
+		     int (*fn)(struct parse *, const char *, const yaml_node_t *, void *),
+		     int (*check_fn)(struct parse *, void *), void *arg, char *err, size_t errsz)
 {
-	struct webcfg c = { .client_auth = WEB_NO_CLIENT_CERT };
 	struct parse p = { .path = path, .err = err, .errsz = errsz };
 	yaml_parser_t parser;
 	yaml_document_t doc;
@@ -222,12 +228,29 @@ int webcfg_parse(const char *path, const char *text, size_t len, struct webcfg *
 	}
 	p.doc = &doc;
 	root = yaml_document_get_root_node(&doc);
-	if (root) /* an empty file: no TLS, no users */
-		r = each_pair(&p, root, "the file", top_key, &c);
-	if (r == 0)
-		r = check(&p, &c);
+	if (root)
+		r = each_pair(&p, root, "the file", fn, arg);
+	if (r == 0 && check_fn)
+		r = check_fn(&p, arg);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
+	return r;
+}
+
+static int check_web(struct parse *p, void *arg)
+{
+	return check(p, arg);
+}
+
+int webcfg_parse(const char *path, const char *text, size_t len, struct webcfg *ret, char *err,
+		 size_t errsz)
+{
+	struct webcfg c = { .client_auth = WEB_NO_CLIENT_CERT };
+	int r;
+
+	if (errsz)
+		err[0] = '\0';
+	r = walk_file(path, text, len, top_key, check_web, &c, err, errsz);
 	if (r < 0) {
 		webcfg_free(&c);
 		return r;
@@ -371,4 +394,400 @@ int web_basic_credentials(const char *header, char *buf, size_t size, const char
 	*ret_user = buf;
 	*ret_pass = colon + 1;
 	return 0;
+}
+
+/*
+ * --remote-write.config: Prometheus's remote_write entries (its
+ * configuration's remote_write section, docs/configuration/configuration.md
+ * of prometheus/prometheus), the parts pmumon serve sends with: url,
+ * remote_timeout, basic_auth, authorization, bearer_token(_file),
+ * tls_config and queue_config's capacity, max_samples_per_send,
+ * min_backoff, max_backoff and retry_on_http_429; and external_labels
+ * (Prometheus's are global) per entry. As for the web configuration, any
+ * other key is refused with its file and line.
+ */
+
+/* A duration as Prometheus writes one (30s, 100ms, 5m, 1h, 1m30s): 0 or -EINVAL (said). */
+static int duration(struct parse *p, const yaml_node_t *n, const char *key, double *ret)
+{
+	static const struct {
+		const char *unit;
+		double s;
+	} units[] = { { "ms", 1e-3 }, { "s", 1 }, { "m", 60 }, { "h", 3600 } };
+	const char *v = scalar(p, n, key), *s = v;
+	double total = 0;
+
+	if (!v)
+		return -EINVAL;
+	while (*s) {
+		char *end;
+		unsigned long long k = strtoull(s, &end, 10);
+		size_t i, len = 0;
+
+		if (end == s || *s == '-' || *s == '+')
+			break;
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+			len = strlen(units[i].unit);
+			if (!strncmp(end, units[i].unit, len) &&
+			    (end[len] == '\0' || (end[len] >= '0' && end[len] <= '9')))
+				break;
+		}
+		if (i == sizeof(units) / sizeof(units[0]))
+			break;
+		total += (double)k * units[i].s;
+		s = end + len;
+	}
+	if (*s || s == v || !(total > 0))
+		return fail(p, n, "%s wants a duration above 0 (30s, 100ms, 5m), not '%s'", key, v);
+	*ret = total;
+	return 0;
+}
+
+static int boolean(struct parse *p, const yaml_node_t *n, const char *key, bool *ret)
+{
+	const char *v = scalar(p, n, key);
+
+	if (v && (!strcmp(v, "true") || !strcmp(v, "false"))) {
+		*ret = v[0] == 't';
+		return 0;
+	}
+	return v ? fail(p, n, "%s is true or false, not '%s'", key, v) : -EINVAL;
+}
+
+static int count(struct parse *p, const yaml_node_t *n, const char *key, unsigned long max,
+		 unsigned long *ret)
+{
+	const char *v = scalar(p, n, key);
+	char *end;
+	unsigned long k;
+
+	if (!v)
+		return -EINVAL;
+	k = strtoul(v, &end, 10);
+	if (v[0] < '0' || v[0] > '9' || *end || !k || k > max)
+		return fail(p, n, "%s wants a whole number from 1 to %lu, not '%s'", key, max, v);
+	*ret = k;
+	return 0;
+}
+
+static int basic_auth_key(struct parse *p, const char *key, const yaml_node_t *v, void *arg)
+{
+	struct rw_target *t = arg;
+
+	if (!strcmp(key, "username"))
+		return set_string(p, v, key, &t->username);
+	if (!strcmp(key, "password"))
+		return set_string(p, v, key, &t->password);
+	if (!strcmp(key, "password_file"))
+		return set_string(p, v, key, &t->password_file);
+	return fail(p, v, "basic_auth: '%s' is not a setting (username, password, password_file)",
+		    key);
+}
+
+static int authorization_key(struct parse *p, const char *key, const yaml_node_t *v, void *arg)
+{
+	struct rw_target *t = arg;
+
+	if (!strcmp(key, "type"))
+		return set_string(p, v, key, &t->auth_type);
+	if (!strcmp(key, "credentials"))
+		return set_string(p, v, key, &t->credentials);
+	if (!strcmp(key, "credentials_file"))
+		return set_string(p, v, key, &t->credentials_file);
+	return fail(p, v,
+		    "authorization: '%s' is not a setting (type, credentials, credentials_file)",
+		    key);
+}
+
+static int client_tls_key(struct parse *p, const char *key, const yaml_node_t *v, void *arg)
+{
+	struct rw_target *t = arg;
+
+	if (!strcmp(key, "ca_file"))
+		return set_string(p, v, key, &t->ca_file);
+	if (!strcmp(key, "cert_file"))
+		return set_string(p, v, key, &t->cert_file);
+	if (!strcmp(key, "key_file"))
+		return set_string(p, v, key, &t->key_file);
+	if (!strcmp(key, "insecure_skip_verify"))
+		return boolean(p, v, key, &t->insecure_skip_verify);
+	if (!strcmp(key, "min_version"))
+		return tls_version(p, v, key, &t->min_version);
+	if (!strcmp(key, "max_version"))
+		return tls_version(p, v, key, &t->max_version);
+	return fail(p, v,
+		    "tls_config: '%s' is not a setting pmumon serve has (ca_file, cert_file, "
+		    "key_file, insecure_skip_verify, min_version, max_version)",
+		    key);
+}
+
+static int queue_key(struct parse *p, const char *key, const yaml_node_t *v, void *arg)
+{
+	struct rw_target *t = arg;
+
+	if (!strcmp(key, "capacity"))
+		return count(p, v, key, 100000000, &t->capacity);
+	if (!strcmp(key, "max_samples_per_send"))
+		return count(p, v, key, 1000000, &t->max_per_send);
+	if (!strcmp(key, "min_backoff"))
+		return duration(p, v, key, &t->min_backoff_s);
+	if (!strcmp(key, "max_backoff"))
+		return duration(p, v, key, &t->max_backoff_s);
+	if (!strcmp(key, "retry_on_http_429"))
+		return boolean(p, v, key, &t->retry_429);
+	return fail(p, v,
+		    "queue_config: '%s' is not a setting pmumon serve has (capacity, "
+		    "max_samples_per_send, min_backoff, max_backoff, retry_on_http_429)",
+		    key);
+}
+
+static bool label_name_ok(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
+		      (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
+}
+
+static int label_key(struct parse *p, const char *key, const yaml_node_t *v, void *arg)
+{
+	struct rw_target *t = arg;
+	const char *value = scalar(p, v, key);
+	void *grown;
+
+	if (!value)
+		return -EINVAL;
+	if (!label_name_ok(key) || !strncmp(key, "__", 2))
+		return fail(p, v,
+			    "external_labels: '%s' is not a label name ([a-zA-Z_][a-zA-Z0-9_]*, "
+			    "not __ first)",
+			    key);
+	if (!value[0])
+		return fail(p, v,
+			    "external_labels: '%s' is empty (remote write sends no empty "
+			    "label)",
+			    key);
+	for (size_t i = 0; i < t->n_labels; i++)
+		if (!strcmp(t->labels[i].name, key))
+			return fail(p, v, "external_labels: '%s' is there twice", key);
+	grown = realloc(t->labels, (t->n_labels + 1) * sizeof(*t->labels));
+	if (!grown)
+		return -ENOMEM;
+	t->labels = grown;
+	t->labels[t->n_labels].name = strdup(key);
+	t->labels[t->n_labels].value = strdup(value);
+	t->n_labels++;
+	return t->labels[t->n_labels - 1].name && t->labels[t->n_labels - 1].value ? 0 : -ENOMEM;
+}
+
+static void target_defaults(struct rw_target *t)
+{
+	t->timeout_s = 30;
+	t->max_per_send = 2000;
+	t->min_backoff_s = 0.03;
+	t->max_backoff_s = 5;
+	t->retry_429 = true;
+}
+
+/* A URL remote write may send to: http:// or https://, a host, no fragment. */
+static bool url_ok(const char *u)
+{
+	const char *host = !strncmp(u, "http://", 7)  ? u + 7 :
+			   !strncmp(u, "https://", 8) ? u + 8 :
+							NULL;
+
+	return host && *host && *host != '/' && !strchr(u, '#') && !strpbrk(u, " \t\r\n");
+}
+
+static int entry_key(struct parse *p, const char *key, const yaml_node_t *v, void *arg)
+{
+	struct rw_target *t = arg;
+
+	if (!strcmp(key, "url")) {
+		int r = set_string(p, v, key, &t->url);
+
+		if (r == 0 && !url_ok(t->url))
+			return fail(p, v,
+				    "url wants http://HOST[:PORT]/PATH or https://..., not '%s'",
+				    t->url);
+		return r;
+	}
+	if (!strcmp(key, "remote_timeout"))
+		return duration(p, v, key, &t->timeout_s);
+	if (!strcmp(key, "basic_auth"))
+		return each_pair(p, v, key, basic_auth_key, t);
+	if (!strcmp(key, "authorization"))
+		return each_pair(p, v, key, authorization_key, t);
+	if (!strcmp(key, "bearer_token"))
+		return set_string(p, v, key, &t->credentials);
+	if (!strcmp(key, "bearer_token_file"))
+		return set_string(p, v, key, &t->credentials_file);
+	if (!strcmp(key, "tls_config"))
+		return each_pair(p, v, key, client_tls_key, t);
+	if (!strcmp(key, "queue_config"))
+		return each_pair(p, v, key, queue_key, t);
+	if (!strcmp(key, "external_labels"))
+		return each_pair(p, v, key, label_key, t);
+	return fail(p, v,
+		    "remote_write: '%s' is not a setting pmumon serve has (url, remote_timeout, "
+		    "basic_auth, authorization, bearer_token, bearer_token_file, tls_config, "
+		    "queue_config, external_labels)",
+		    key);
+}
+
+/* What an entry's settings say together. */
+static int check_entry(struct parse *p, const yaml_node_t *at, const struct rw_target *t)
+{
+	if (!t->url)
+		return fail(p, at, "a remote_write entry needs its url");
+	if (t->username && !t->password && !t->password_file)
+		return fail(p, at, "basic_auth needs password or password_file");
+	if (!t->username && (t->password || t->password_file))
+		return fail(p, at, "basic_auth needs a username");
+	if (t->password && t->password_file)
+		return fail(p, at, "basic_auth: password or password_file, not both");
+	if (t->credentials && t->credentials_file)
+		return fail(p, at,
+			    "credentials (bearer_token) or credentials_file "
+			    "(bearer_token_file), not both");
+	if (t->username && (t->credentials || t->credentials_file))
+		return fail(p, at, "basic_auth or authorization, not both");
+	if (t->auth_type && !t->credentials && !t->credentials_file)
+		return fail(p, at, "authorization needs credentials or credentials_file");
+	if (!t->cert_file != !t->key_file)
+		return fail(p, at, "tls_config: cert_file and key_file go together");
+	if (t->min_version && t->max_version && t->min_version > t->max_version)
+		return fail(p, at, "tls_config: min_version is above max_version");
+	if (t->min_backoff_s > t->max_backoff_s)
+		return fail(p, at, "queue_config: min_backoff is above max_backoff");
+	return 0;
+}
+
+static int remote_write_key(struct parse *p, const char *key, const yaml_node_t *v, void *arg)
+{
+	struct rwcfg *c = arg;
+
+	if (strcmp(key, "remote_write"))
+		return fail(p, v,
+			    "'%s' is not a setting of this file: it holds remote_write, a list of "
+			    "Prometheus's remote_write entries",
+			    key);
+	if (!v || v->type != YAML_SEQUENCE_NODE)
+		return fail(p, v, "remote_write wants a list: - url: ...");
+	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+	     it++) {
+		yaml_node_t *e = yaml_document_get_node(p->doc, *it);
+		struct rw_target *t;
+		void *grown = realloc(c->t, (c->n + 1) * sizeof(*c->t));
+		int r;
+
+		if (!grown)
+			return -ENOMEM;
+		c->t = grown;
+		t = &c->t[c->n++];
+		*t = (struct rw_target){ 0 };
+		target_defaults(t);
+		r = each_pair(p, e, "a remote_write entry", entry_key, t);
+		if (r == 0)
+			r = check_entry(p, e, t);
+		for (size_t i = 0; r == 0 && i + 1 < c->n; i++)
+			if (!strcmp(c->t[i].url, t->url))
+				r = fail(p, e, "%s is there twice", t->url);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int rwcfg_parse(const char *path, const char *text, size_t len, struct rwcfg *ret, char *err,
+		size_t errsz)
+{
+	struct rwcfg c = { 0 };
+	int r;
+
+	if (errsz)
+		err[0] = '\0';
+	r = walk_file(path, text, len, remote_write_key, NULL, &c, err, errsz);
+	if (r < 0) {
+		rwcfg_free(&c);
+		return r;
+	}
+	*ret = c;
+	return 0;
+}
+
+int rwcfg_add_url(struct rwcfg *c, const char *url)
+{
+	void *grown;
+
+	if (!url_ok(url))
+		return -EINVAL;
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->t[i].url, url))
+			return 0; /* the file's entry gives its settings */
+	grown = realloc(c->t, (c->n + 1) * sizeof(*c->t));
+	if (!grown)
+		return -ENOMEM;
+	c->t = grown;
+	c->t[c->n] = (struct rw_target){ 0 };
+	target_defaults(&c->t[c->n]);
+	c->t[c->n].url = strdup(url);
+	if (!c->t[c->n].url)
+		return -ENOMEM;
+	c->n++;
+	return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+bool rw_target_same(const struct rw_target *a, const struct rw_target *b)
+{
+#define SAME(f) same_str(a->f, b->f)
+	if (!SAME(url) || !SAME(username) || !SAME(password) || !SAME(password_file) ||
+	    !SAME(auth_type) || !SAME(credentials) || !SAME(credentials_file) || !SAME(ca_file) ||
+	    !SAME(cert_file) || !SAME(key_file))
+		return false;
+#undef SAME
+	if (a->insecure_skip_verify != b->insecure_skip_verify ||
+	    a->min_version != b->min_version || a->max_version != b->max_version ||
+	    a->timeout_s != b->timeout_s || a->capacity != b->capacity ||
+	    a->max_per_send != b->max_per_send || a->min_backoff_s != b->min_backoff_s ||
+	    a->max_backoff_s != b->max_backoff_s || a->retry_429 != b->retry_429 ||
+	    a->n_labels != b->n_labels)
+		return false;
+	for (size_t i = 0; i < a->n_labels; i++)
+		if (strcmp(a->labels[i].name, b->labels[i].name) ||
+		    strcmp(a->labels[i].value, b->labels[i].value))
+			return false;
+	return true;
+}
+
+void rw_target_free(struct rw_target *t)
+{
+	char **s[] = { &t->url,	      &t->username,    &t->password,	     &t->password_file,
+		       &t->auth_type, &t->credentials, &t->credentials_file, &t->ca_file,
+		       &t->cert_file, &t->key_file };
+
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		free(*s[i]);
+	for (size_t i = 0; i < t->n_labels; i++) {
+		free(t->labels[i].name);
+		free(t->labels[i].value);
+	}
+	free(t->labels);
+	*t = (struct rw_target){ 0 };
+}
+
+void rwcfg_free(struct rwcfg *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		rw_target_free(&c->t[i]);
+	free(c->t);
+	*c = (struct rwcfg){ 0 };
 }

@@ -792,9 +792,9 @@ class Reload(unittest.TestCase):
                      self.conf)
         try:
             for n, (text, want) in enumerate((
-                    ('per-channel\nlisten = 0.0.0.0:1\n', 'serve.conf:2: \'listen\' is not'),
+                    ('per-channel\nroot = /\n', 'serve.conf:2: \'root\' is not'),
                     ('metrics = no_such_metric\n', 'no_such_metric'),
-                    ('interval = 5\n', '10 to 60000 ms'),
+                    ('store.max-age = -1\n', '--store.max-age wants seconds above 0'),
                     ('per-channel = yes\n', 'serve.conf:1: \'per-channel\' is a flag')), 1):
                 self.write(text)
                 self.hup(srv)
@@ -808,14 +808,17 @@ class Reload(unittest.TestCase):
         finally:
             code, err = srv.stop()
         self.assertEqual(code, 0, err)
-        for want in ("serve.conf:2: 'listen' is not", 'no_such_metric', '10 to 60000 ms',
+        for want in ("serve.conf:2: 'root' is not", 'no_such_metric',
+                     '--store.max-age wants seconds above 0',
                      "serve.conf:1: 'per-channel' is a flag"):
             self.assertIn(want, err)
         self.assertEqual(err.count('the new options are refused'), 4)
 
     def test_a_bad_file_at_the_start_is_refused(self):
         for text, want in (('frobnicate\n', "serve.conf:1: 'frobnicate' is not an option"),
-                           ('# ok\nstore = x.db\n', "serve.conf:2: 'store' is not"),
+                           ('# ok\nconfig = x.conf\n', "serve.conf:2: 'config' is not"),
+                           ('store.max-size = 12X\n', "--store.max-size wants a size"),
+                           ('remote-write.queue = 0\n', 'serve.conf:1'),
                            ('metrics\n', "serve.conf:1: 'metrics' needs a value"),
                            ('interval = abc\n', 'serve.conf:1')):
             self.write(text)
@@ -828,6 +831,90 @@ class Reload(unittest.TestCase):
                            text=True, timeout=30)
         self.assertEqual(r.returncode, 2)
         self.assertIn("cannot read the options file", r.stderr)
+
+    def serve_file_only(self):
+        """serve with --config alone: listen and store come from the file."""
+        return subprocess.Popen([PMUMON, '--sim', 'yitian710:clock=real,scenario=' + self.scn,
+                                 'serve', '-I', '100', '--config', self.conf],
+                                stderr=subprocess.PIPE, text=True)
+
+    def answers(self, port):
+        try:
+            return get('http://127.0.0.1:%d/metrics' % port)[0] == 200
+        except OSError:
+            return False
+
+    def samples_of(self, port):
+        """The samples port serves, or {} while nothing answers there (a rebind)."""
+        try:
+            return samples(get('http://127.0.0.1:%d/metrics' % port)[2].decode())
+        except OSError:
+            return {}
+
+    def test_listen_and_store_in_the_file_move_on_sighup(self):
+        p1, p2 = free_port(), free_port()
+        db1, db2 = os.path.join(self.tmp, 'one.db'), os.path.join(self.tmp, 'two.db')
+        self.write('listen = 127.0.0.1:%d\nstore = %s\n' % (p1, db1))
+        p = self.serve_file_only()
+        try:
+            wait_for(lambda: self.answers(p1), 'serve on the file\'s listen')
+            # the same port on every address: the loopback socket is closed first
+            self.write('listen = 0.0.0.0:%d\nstore = %s\n' % (p1, db1))
+            p.send_signal(signal.SIGHUP)
+            key = ('pmumon_config_reloads_total', frozenset({('result', 'success')}))
+            wait_for(lambda: self.samples_of(p1).get(key) == 1, 'reload 1')
+            # another port and another recording
+            self.write('listen = 127.0.0.1:%d\nstore = %s\nstore.max-age = 0.5\n' % (p2, db2))
+            p.send_signal(signal.SIGHUP)
+            wait_for(lambda: self.answers(p2), 'the new listen')
+            self.assertFalse(self.answers(p1))
+            time.sleep(2.0)
+            s = samples(get('http://127.0.0.1:%d/metrics' % p2)[2].decode())
+            self.assertEqual(s[key], 1 + 1)
+            self.assertEqual(s[('pmumon_config_last_reload_successful', frozenset())], 1)
+            # a listen that cannot be bound keeps the one before, and says so
+            self.write('listen = 192.0.2.1:%d\nstore = %s\n' % (p2, db2))
+            p.send_signal(signal.SIGHUP)
+            fail = ('pmumon_config_reloads_total', frozenset({('result', 'failure')}))
+            wait_for(lambda: self.samples_of(p2).get(fail) == 1, 'the refused reload')
+            s = samples(get('http://127.0.0.1:%d/metrics' % p2)[2].decode())
+            self.assertEqual(s[('pmumon_config_last_reload_successful', frozenset())], 0)
+        finally:
+            p.send_signal(signal.SIGTERM)
+            _, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn('listening on 0.0.0.0:%d now (was 127.0.0.1:%d)' % (p1, p1), err)
+        self.assertIn('cannot listen on 192.0.2.1:%d' % p2, err)
+        n1 = sqlite3.connect(db1).execute('SELECT count(*) FROM sample').fetchone()[0]
+        n2 = sqlite3.connect(db2).execute('SELECT count(*) FROM sample').fetchone()[0]
+        self.assertGreater(n1, 0)
+        # store.max-age 0.5 s at -I 100: the recording keeps the last 5 or 6 intervals of
+        # the 20 and more written to it in 2 s
+        self.assertGreater(n2, 0)
+        self.assertLessEqual(n2, 8)
+
+    def test_the_command_line_wins_said_once(self):
+        port, other = free_port(), free_port()
+        self.write('listen = 127.0.0.1:%d\ninterval = 1000\nper-channel\n' % other)
+        p = subprocess.Popen([PMUMON, '--sim', 'yitian710:clock=real,scenario=' + self.scn,
+                              'serve', '--listen', '127.0.0.1:%d' % port, '-I', '100',
+                              '--config', self.conf], stderr=subprocess.PIPE, text=True)
+        try:
+            wait_for(lambda: self.answers(port), 'the command line\'s listen')
+            self.assertFalse(self.answers(other))
+            s = samples(get('http://127.0.0.1:%d/metrics' % port)[2].decode())
+            self.assertEqual(s[('pmumon_interval_seconds', frozenset())], 0.1)
+            p.send_signal(signal.SIGHUP)
+            key = ('pmumon_config_reloads_total', frozenset({('result', 'success')}))
+            wait_for(lambda: self.samples_of(port).get(key) == 1, 'the reload')
+        finally:
+            p.send_signal(signal.SIGTERM)
+            _, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertEqual(err.count("serve.conf:1: 'listen' is given on the command line too: "
+                                   "the command line's value wins"), 1, err)
+        self.assertEqual(err.count("serve.conf:2: 'interval' is given on the command line "
+                                   "too"), 1, err)
 
     def test_sighup_reads_the_web_config_again(self):
         web = os.path.join(self.tmp, 'web.yml')

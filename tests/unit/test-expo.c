@@ -333,13 +333,64 @@ static void test_neutral_names(void **state)
 	expo_acc_free(acc);
 }
 
+/* Another part's families (an expo_sample's more): after the exposition's own, to the same
+ * sink, counted, escaped and named as the format says, before OpenMetrics's # EOF. */
+static long more_families(void *arg, const struct expo_sink *k)
+{
+	int *calls = arg;
+
+	++*calls;
+	k->family(k->ud, "pmumon_x_sent_total", "counter", NULL, "Sent");
+	k->series(k->ud, "pmumon_x_sent_total", "", "url", "http://a/\"b\"", 7);
+	k->series(k->ud, "pmumon_x_sent_total", "", "url", "http://c/", 8);
+	return 2;
+}
+
+static void test_more(void **state)
+{
+	struct pm_row r = row("bw", "MB/s", PM_ROW_METRIC, 1);
+	struct pm_report rep = report(&r, 1, SEC);
+	struct expo_health h = { 0 };
+	struct expo_counts *c = NULL;
+	int calls = 0;
+	struct expo_sample s = { .interval = &rep, .meta = &meta, .health = &h, .more_arg = &calls };
+	struct expo_acc *acc = NULL;
+	struct sbuf text = { 0 }, om = { 0 }, without = { 0 };
+	long n_without, n;
+
+	assert_int_equal(expo_acc_new(&acc), 0);
+	assert_int_equal(expo_acc_add(acc, &rep, &rep, &meta, &c), 0);
+	s.counts = c;
+	n_without = expo_render(&without, EXPO_TEXT, &s);
+	s.more = more_families;
+	n = expo_render(&text, EXPO_TEXT, &s);
+	assert_true(expo_render(&om, EXPO_OPENMETRICS, &s) == n);
+	assert_int_equal(calls, 2);
+	assert_int_equal(n, n_without + 2);
+	/* the exposition's own, unchanged, then the others' */
+	assert_true(text.len > without.len && !memcmp(text.data, without.data, without.len));
+	assert_string_equal(text.data + without.len,
+			    "# HELP pmumon_x_sent_total Sent\n# TYPE pmumon_x_sent_total counter\n"
+			    "pmumon_x_sent_total{url=\"http://a/\\\"b\\\"\"} 7\n"
+			    "pmumon_x_sent_total{url=\"http://c/\"} 8\n");
+	assert_non_null(strstr(om.data, "# TYPE pmumon_x_sent counter\n"
+					"pmumon_x_sent_total{url=\"http://a/\\\"b\\\"\"} 7\n"
+					"pmumon_x_sent_total{url=\"http://c/\"} 8\n# EOF\n"));
+	assert_ptr_equal(strstr(om.data, "# EOF"), om.data + om.len - 6); /* once, at the end */
+	sbuf_free(&text);
+	sbuf_free(&om);
+	sbuf_free(&without);
+	expo_counts_unref(c);
+	expo_acc_free(acc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds),	       cmocka_unit_test(test_never_down),
 		cmocka_unit_test(test_uncounted),      cmocka_unit_test(test_restart_goes_on),
 		cmocka_unit_test(test_label_escaping), cmocka_unit_test(test_formats),
-		cmocka_unit_test(test_neutral_names),
+		cmocka_unit_test(test_neutral_names),  cmocka_unit_test(test_more),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
