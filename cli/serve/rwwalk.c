@@ -48,8 +48,8 @@ long rw_labels_parse(const char *labels, char *scratch, struct rw_label *ret_lab
 		s += 2;
 		got[n].value = o;
 		for (; *s != '"'; s++) {
-			if (!*s)
-				return -EINVAL;
+			if (!*s || *s == '\n')
+				return -EINVAL; /* the exposition escapes a newline */
 			if (*s == '\\') {
 				s++;
 				if (*s == 'n')

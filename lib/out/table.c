@@ -112,15 +112,22 @@ static const char *row_aggr(struct pm_out *o, const struct pm_report *r, size_t 
 	return buf;
 }
 
-static int aggr_width(struct pm_out *o, const struct pm_report *r)
+/* The aggregation column's width; *ret_kept: every row's label is o->labels[i], made or
+ * checked here for this report (then the rows take it from there, not checking again). */
+static int aggr_width(struct pm_out *o, const struct pm_report *r, bool *ret_kept)
 {
 	int w = 0;
 
+	*ret_kept = true;
 	if (r->aggr == PM_AGGR_FAMILY)
 		return 0;
 	for (size_t i = 0; i < r->n_rows; i++) {
+		const struct pm_out_label *l = pm_out__label(o, i, r->aggr, &r->rows[i],
+							     make_aggr_label);
 		char buf[128];
-		int n = (int)strlen(row_aggr(o, r, i, buf, sizeof(buf)));
+		int n = l ? (int)l->len : (int)strlen(row_aggr(o, r, i, buf, sizeof(buf)));
+
+		*ret_kept = *ret_kept && l;
 
 		w = n > w ? n : w;
 	}
@@ -180,6 +187,9 @@ static void suffix_text(const struct pm_row *row, char *buf, size_t size)
 	if (row->flags & PM_ROW_PARTIAL && n < size)
 		n += (size_t)snprintf(buf + n, size - n, " [partial %u/%u]", row->covered,
 				      row->instances);
+	if (!(row->flags &
+	      (PM_ROW_WRAP_UNCERTAIN | PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_LOST)))
+		return; /* most rows have no mark */
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]) && n < size; i++)
 		if (row->flags & marks[i].flag)
 			n += (size_t)snprintf(buf + n, size - n, "%s", marks[i].mark);
@@ -305,14 +315,37 @@ static void notes_make(struct pm_out *o, const struct pm_report *r, int aw, stru
 	}
 }
 
+/* Spaces at l's end, n of them. */
+static inline void pad(struct pm_line *l, size_t n)
+{
+	memset(l->buf + l->n, ' ', n);
+	l->n += n;
+}
+
+/* pm_line__put with s's length known: the table's rows are most of an import's output. */
+static inline void put(struct pm_line *l, const char *s, size_t len, int width, bool right)
+{
+	size_t n = width > 0 && (size_t)width > len ? (size_t)width - len : 0;
+
+	if (l->n + len + n >= sizeof(l->buf))
+		return; /* a line this long is a bug upstream; drop the field, not the line */
+	if (right)
+		pad(l, n);
+	memcpy(l->buf + l->n, s, len);
+	l->n += len;
+	if (!right)
+		pad(l, n);
+}
+
 /* One row: [prefix] [aggregation] value unit event [# comment] [(running%)] [marks]. */
-static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int aw,
-		      const char *prefix, const struct notes *nt)
+static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int aw, bool kept,
+		      const struct pm_line *prefix, const struct notes *nt)
 {
 	const struct pm_row *row = &r->rows[i];
 	struct pm_line l;
 	char agg[128], val[64], suffix[128];
 	const char *note = nt->note ? nt->note[i] : "";
+	size_t event_len = strlen(row->event);
 
 	l.n = 0;
 	value_text(row, val, sizeof(val));
@@ -321,15 +354,24 @@ static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int
 			if (*p != ',' && !(*q++ = *p))
 				break;
 	if (prefix)
-		pm_line__put(&l, prefix, 0, false);
+		put(&l, prefix->buf, prefix->n, 0, false);
 	if (aw) {
-		pm_line__put(&l, row_aggr(o, r, i, agg, sizeof(agg)), aw, false);
-		pm_line__put(&l, " ", 0, false);
+		const struct pm_out_label *lab = kept ? &o->labels[i] :
+							pm_out__label(o, i, r->aggr, row,
+								      make_aggr_label);
+
+		if (lab) {
+			put(&l, lab->text, lab->len, aw, false);
+		} else { /* out of memory: made again */
+			aggr_label(r->aggr, row, agg, sizeof(agg));
+			put(&l, agg, strlen(agg), aw, false);
+		}
+		put(&l, " ", 1, 0, false);
 	}
-	pm_line__put(&l, val, 18, true);
-	pm_line__put(&l, " ", 0, false);
-	pm_line__put(&l, row->unit, 6, false);
-	pm_line__put(&l, " ", 0, false);
+	put(&l, val, strlen(val), 18, true);
+	put(&l, " ", 1, 0, false);
+	put(&l, row->unit, strlen(row->unit), 6, false);
+	put(&l, " ", 1, 0, false);
 	suffix_text(row, suffix, sizeof(suffix));
 	if (r->runs > 1 && row->spread_pct != 0 && !(row->flags & PM_ROW_NOT_COUNTED)) {
 		/* perf's print_noise_pct (util/stat-display.c); a 0 shows nothing, as there */
@@ -346,23 +388,24 @@ static void print_row(struct pm_out *o, const struct pm_report *r, size_t i, int
 	int ew = comment ? 32 : suffix[0] ? 40 : 0;
 
 	if (row->cgroup) { /* perf's column: the cgroup after the event */
-		pm_line__put(&l, row->event, 0, false);
-		pm_line__put(&l, " ", 0, false);
-		int w = ew ? ew - 1 - (int)strlen(row->event) : 0;
+		put(&l, row->event, event_len, 0, false);
+		put(&l, " ", 1, 0, false);
+		int w = ew ? ew - 1 - (int)event_len : 0;
 
-		pm_line__put(&l, row->cgroup, w > 0 ? w : 0, false);
+		put(&l, row->cgroup, strlen(row->cgroup), w > 0 ? w : 0, false);
 	} else {
-		pm_line__put(&l, row->event, ew, false);
+		put(&l, row->event, event_len, ew, false);
 	}
 	if (note[0]) {
-		pm_line__put(&l, " # ", 0, false);
-		pm_line__put(&l, note, suffix[0] ? 35 : 0, false);
+		put(&l, " # ", 3, 0, false);
+		put(&l, note, strlen(note), suffix[0] ? 35 : 0, false);
 	} else if (comment) {
-		pm_line__put(&l, "", 38, false);
+		put(&l, "", 0, 38, false);
 	}
-	pm_line__put(&l, suffix, 0, false);
-	pm_line__put(&l, "\n", 0, false);
-	fwrite(l.buf, 1, l.n, o->f);
+	if (suffix[0])
+		put(&l, suffix, strlen(suffix), 0, false);
+	put(&l, "\n", 1, 0, false);
+	pm_obuf__put(&o->buf, l.buf, l.n); /* the report's rows, written at once */
 }
 
 static void sim_note(struct pm_out *o, char *buf, size_t size)
@@ -393,7 +436,8 @@ static void print_elapsed_spread(struct pm_out *o, const struct pm_report *r)
 
 static int table_report(struct pm_out *o, const struct pm_report *r)
 {
-	int aw = aggr_width(o, r);
+	bool kept;
+	int r_out, aw = aggr_width(o, r, &kept);
 	char sim[128], t[32];
 	struct notes nt;
 
@@ -425,8 +469,8 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 		pm_line__put(&prefix, tod, 12, false);
 		pm_line__put(&prefix, " ", 0, false);
 		for (size_t i = 0; i < r->n_rows; i++)
-			print_row(o, r, i, aw, prefix.buf, &nt);
-		return 0;
+			print_row(o, r, i, aw, kept, &prefix, &nt);
+		return pm_obuf__flush(&o->buf, o->f);
 	}
 	if (r->runs > 1)
 		snprintf(t, sizeof(t), " (%u runs)", r->runs);
@@ -434,7 +478,10 @@ static int table_report(struct pm_out *o, const struct pm_report *r)
 		t[0] = '\0';
 	fprintf(o->f, "\n Performance counter stats for %s%s%s:\n\n", o->opts.target, t, sim);
 	for (size_t i = 0; i < r->n_rows; i++)
-		print_row(o, r, i, aw, NULL, &nt);
+		print_row(o, r, i, aw, kept, NULL, &nt);
+	r_out = pm_obuf__flush(&o->buf, o->f);
+	if (r_out < 0)
+		return r_out;
 	if (r->runs > 1) {
 		print_elapsed_spread(o, r);
 		return 0;

@@ -51,6 +51,9 @@ struct pm_replay_parser {
 	bool saw_interval_rows; /* pmumon CSV: interval rows win over total rows */
 	int perf_cgroups;	/* perf -x: lines have a cgroup field (1) or not (-1), 0: unknown */
 	bool header_done;	/* the first record line was read */
+	char stamp[32];		/* perf -x: the last interval time stamp read, and its ns */
+	size_t stamp_len;
+	uint64_t stamp_ns;
 	struct columns c;
 	char sep;
 
@@ -120,6 +123,25 @@ static char *trim(char *s)
 	return s;
 }
 
+/* pm_parse_u64(s, len, 10, ret), inline for every line's count and run time: the same
+ * answer, its loop without the call and the base's checks up to 19 digits. */
+static inline int dec_u64(const char *s, size_t len, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	if (len == 0 || len > 19)
+		return pm_parse_u64(s, len, 10, ret);
+	for (size_t i = 0; i < len; i++) {
+		uint64_t d = (uint64_t)(unsigned char)s[i] - '0';
+
+		if (d > 9)
+			return -EINVAL;
+		v = v * 10 + d;
+	}
+	*ret = v;
+	return 0;
+}
+
 /* A count as a file prints it: a number (perf scales it, so a fraction), never negative. */
 static bool parse_count(const char *s, double *ret)
 {
@@ -128,7 +150,7 @@ static bool parse_count(const char *s, double *ret)
 	double v;
 
 	/* most are whole counts: exact as a double below 2^53, else read as one */
-	if (len < 16 && pm_parse_u64(s, len, 10, &u) == 0) {
+	if (len < 16 && dec_u64(s, len, &u) == 0) {
 		*ret = (double)u;
 		return true;
 	}
@@ -157,6 +179,25 @@ static bool is_timestamp(const char *s, uint64_t *ret_ns)
 	if (k != 10 || s[i + 10] != '\0' || sec > UINT64_MAX / 1000000000ull - 1)
 		return false;
 	*ret_ns = sec * 1000000000ull + ns;
+	return true;
+}
+
+/* is_timestamp for a perf line: an interval's lines repeat its stamp, read once. */
+static bool perf_stamp(struct pm_replay_parser *p, const char *s, uint64_t *ret_ns)
+{
+	size_t len = strlen(s);
+
+	if (len && len == p->stamp_len && !memcmp(s, p->stamp, len)) {
+		*ret_ns = p->stamp_ns;
+		return true;
+	}
+	if (!is_timestamp(s, ret_ns))
+		return false;
+	if (len < sizeof(p->stamp)) {
+		memcpy(p->stamp, s, len);
+		p->stamp_len = len;
+		p->stamp_ns = *ret_ns;
+	}
 	return true;
 }
 
@@ -501,8 +542,19 @@ static size_t put_varint(uint8_t *b, uint64_t v)
 	return n;
 }
 
+static bool get_varint_long(const uint8_t **b, const uint8_t *end, uint64_t *ret);
+
 /* A varint at *b (before end) into *ret, *b past it: false when it is cut short. */
-static bool get_varint(const uint8_t **b, const uint8_t *end, uint64_t *ret)
+static inline bool get_varint(const uint8_t **b, const uint8_t *end, uint64_t *ret)
+{
+	if (*b < end && !(**b & 0x80)) { /* most are below 128: one byte, inline */
+		*ret = *(*b)++;
+		return true;
+	}
+	return get_varint_long(b, end, ret);
+}
+
+static bool get_varint_long(const uint8_t **b, const uint8_t *end, uint64_t *ret)
 {
 	uint64_t v = 0;
 
@@ -776,6 +828,24 @@ static int csv_where(struct pm_replay_parser *p, char **f, size_t n, size_t *i, 
  * ("%.2f"); a run time (ns) has none. */
 static bool is_pointed(const char *s, size_t len, double *ret)
 {
+	/* "%.2f" of 0 to 999.99, every line's percentage: the integer of hundredths over 100,
+	 * which IEEE division rounds to the nearest double, as strtod does the decimal */
+	if (len >= 4 && len <= 6 && s[len - 3] == '.') {
+		unsigned h = 0;
+		size_t k;
+
+		for (k = 0; k < len; k++) {
+			if (k == len - 3)
+				continue;
+			if (s[k] < '0' || s[k] > '9')
+				break;
+			h = h * 10 + (unsigned)(s[k] - '0');
+		}
+		if (k == len) {
+			*ret = (double)h / 100.0;
+			return true;
+		}
+	}
 	return memchr(s, '.', len) && pm_parse_double(s, len, ret) == 0;
 }
 
@@ -798,7 +868,7 @@ static bool cgroup_field(char **f, size_t n, size_t i, uint64_t *ret_run, double
 	if (len && f[i][len - 1] == '%' && is_pointed(f[i], len - 1, &v))
 		return false;
 	/* the run time and percentage, read here once: the caller takes them */
-	*ret_times = i + 1 < n && pm_parse_u64(f[i], len, 10, ret_run) == 0 &&
+	*ret_times = i + 1 < n && dec_u64(f[i], len, ret_run) == 0 &&
 		     is_pointed(f[i + 1], strlen(f[i + 1]), ret_pct);
 	return !*ret_times;
 }
@@ -838,7 +908,7 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	r = split_fields(p, line, f, PM_ARRAY_SIZE(f), &n);
 	if (r < 0)
 		return r;
-	if (is_timestamp(f[i], &t_ns)) {
+	if (perf_stamp(p, f[i], &t_ns)) {
 		timed = true;
 		i++;
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The recording parsers' pure pieces (source/replay-parse.c), table-driven. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -86,6 +87,68 @@ static void test_split_name(void **state)
 		free(name);
 		free(pmu);
 	}
+}
+
+/*
+ * A perf line's count, run time and running percentage, read by the parser's inline fast
+ * paths (whole numbers, "%.2f" percentages), against strtod/strtoull over varied fields:
+ * every percentage perf can print, counts of 1 to 20 digits and with fractions.
+ */
+static void test_perf_fields_as_strtod(void **state)
+{
+	enum { N = 12000 };
+	size_t cap = (size_t)N * 96, len = 0;
+	char *text = malloc(cap), (*count)[32] = calloc(N, sizeof(*count)),
+	     (*pct)[16] = calloc(N, sizeof(*pct));
+	uint64_t *run = calloc(N, sizeof(*run));
+	struct pm_replay_opts o = { .size = sizeof(o), .name = "t.csv" };
+	struct pm_replay *rp = NULL;
+	struct pm_diag d;
+	unsigned seed = 77;
+
+	(void)state;
+	assert_non_null(text);
+	assert_non_null(count);
+	assert_non_null(pct);
+	assert_non_null(run);
+	for (int k = 0; k < N; k++) {
+		unsigned long long c = ((unsigned long long)rand_r(&seed) << 31) ^
+				       (unsigned long long)rand_r(&seed);
+		int h = k < 10000 ? k + 1 : 1 + rand_r(&seed) % 10000; /* 0.01 to 100.00 */
+
+		c >>= rand_r(&seed) % 62;
+		if (k % 5 == 1)
+			snprintf(count[k], sizeof(count[k]), "%llu.%02d", c, k % 100);
+		else if (k % 5 == 2) /* 16 to 20 digits: read as a double */
+			snprintf(count[k], sizeof(count[k]), "%llu%04d", c | 1ull << 40, k % 10000);
+		else
+			snprintf(count[k], sizeof(count[k]), "%llu", c);
+		snprintf(pct[k], sizeof(pct[k]), "%d.%02d", h / 100, h % 100);
+		run[k] = 1 + (uint64_t)rand_r(&seed) * (k % 3 ? 1 : 997);
+		len += (size_t)snprintf(text + len, cap - len,
+					"%14.9f,%s,,ali_drw_21000/hif_rd/,%llu,%s,,\n", 1.0 + k,
+					count[k], (unsigned long long)run[k], pct[k]);
+	}
+	assert_int_equal(pm_replay__parse(text, len, &o, &rp, &d), 0);
+	assert_int_equal(rp->n_samples, N);
+	for (int k = 0; k < N; k++) {
+		double p = strtod(pct[k], NULL), ena = (double)run[k] * 100.0 / p;
+
+		assert_int_equal(pm_replay__next_sample(rp), 0);
+		if (!(rp->vals[0].value == strtod(count[k], NULL)))
+			fail_msg("line %d: count '%s' read as %.17g", k + 1, count[k],
+				 rp->vals[0].value);
+		assert_int_equal(rp->vals[0].run, run[k]);
+		if (rp->vals[0].ena != (p < 100 ? (uint64_t)llround(ena) : run[k]))
+			fail_msg("line %d: %llu ns at %s%% enabled %llu ns", k + 1,
+				 (unsigned long long)run[k], pct[k],
+				 (unsigned long long)rp->vals[0].ena);
+	}
+	pm_replay__free(rp);
+	free(text);
+	free(count);
+	free(pct);
+	free(run);
 }
 
 /* An event whose terms hold the separator spans fields: perf does not quote. */
@@ -671,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_aggr_id),
 		cmocka_unit_test(test_split_name),
 		cmocka_unit_test(test_unquoted_terms),
+		cmocka_unit_test(test_perf_fields_as_strtod),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_not_counted_accepted),
 		cmocka_unit_test(test_not_supported_left_out),
