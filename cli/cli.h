@@ -111,6 +111,10 @@ struct cli_count {
 	int detailed;	     /* -d, -dd, -ddd: perf's detailed event sets (CLI_EVENT_OPTIONS) */
 	const char *cgroups; /* -G NAME[,NAME] or --for-each-cgroup NAME[,NAME] */
 	bool for_each_cgroup;
+	/* --attribute-cgroups PATH[,PATH]; --attribute-pods[=containers] (1 pods, 2 their
+	 * containers): memory traffic per cgroup (docs/attribution.md) */
+	const char *attribute_cgroups;
+	int attribute_pods;
 	bool metric_only;
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
@@ -151,6 +155,8 @@ enum {
 	CLI_OPT_NO_CSV_SUMMARY,
 	CLI_OPT_GROUP,
 	CLI_OPT_PERF,
+	CLI_OPT_ATTRIBUTE_CGROUPS,
+	CLI_OPT_ATTRIBUTE_PODS,
 };
 /* clang-format off */
 #define CLI_COUNT_SHORT "M:g:Ax:jo:B"
@@ -189,6 +195,8 @@ enum {
 	{ "detailed", no_argument, NULL, 'd' }, \
 	{ "cgroup", required_argument, NULL, 'G' }, \
 	{ "for-each-cgroup", required_argument, NULL, CLI_OPT_FOR_EACH_CGROUP }, \
+	{ "attribute-cgroups", required_argument, NULL, CLI_OPT_ATTRIBUTE_CGROUPS }, \
+	{ "attribute-pods", optional_argument, NULL, CLI_OPT_ATTRIBUTE_PODS }, \
 	{ "all-user", no_argument, NULL, CLI_OPT_ALL_USER }, \
 	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }
 /* clang-format on */
@@ -228,6 +236,13 @@ int cli_count__add(const struct cli_count *a, struct pm_evlist *l);
  * repeated per cgroup; -errno (said). A cgroup is counted on CPUs: the command checks
  * that its target is -a or -C before it lists any event. */
 int cli_count__add_cgroups(const struct cli_count *a, struct pm_evlist *l);
+/* After that: --attribute-cgroups' or --attribute-pods' cgroups (the pods found now) get
+ * the machine's memory traffic apportioned; -errno (said). *ret_n: how many (NULL ok). */
+int cli_count__add_attribution(const struct cli_count *a, struct pm_ctx *ctx, struct pm_evlist *l,
+			       size_t *ret_n);
+/* The pods --attribute-pods counts now, as a string to compare with a later one ("" none):
+ * a new pod, or one gone, changes it. 0 or -errno. */
+int cli_pods_key(int attribute_pods, struct pm_ctx *ctx, char **ret);
 /* Help: -e's, then -M/-g and --define's (under "What to count:"); and the options
  * under "How to show it:", whose default_rows line says what rows come without them. */
 void cli_count__usage_events(FILE *f);
@@ -365,6 +380,10 @@ struct cli_live {
 	bool failed;		   /* pmumon itself failed (said already) */
 	size_t lost_said;	   /* lost devices a message named already */
 	bool dropped_said;	   /* the events left out were named (stat -r: once) */
+	/* --attribute-pods (1 pods, 2 containers): the pods counted (cli_pods_key), for the
+	 * sampler to see them come and go */
+	int attribute_pods;
+	char *pods_key;
 };
 
 /* The machine (kept when lv already has one: after cli_live__close), the session's options. */
@@ -434,6 +453,9 @@ void cli_sampler__quiet(struct cli_sampler *sp);
 /* A device the session lost is there again (checked every second while one is lost):
  * a new session on the rediscovered machine would count it. */
 bool cli_sampler__device_back(const struct cli_sampler *sp);
+/* The kubelet's pods changed since the counting began (--attribute-pods, looked at after
+ * every interval): a new counting would count the pods there now. */
+bool cli_sampler__pods_changed(const struct cli_sampler *sp);
 /* The sampler ended (a signal, the interval count, a failure): true. */
 bool cli_sampler__done(const struct cli_sampler *sp);
 /* Ask it to end, wait for it, free it; the cli_live stays the caller's to free. */

@@ -979,6 +979,16 @@ static int device_back(struct run *rn)
 	return rebuild(rn, rn->a);
 }
 
+/* --attribute-pods: a pod came or went: counted again with the pods there now (a new
+ * series for a new pod; a gone pod's series end). */
+static int pods_changed(struct run *rn)
+{
+	cli_info("the kubelet's pods changed: counting their memory traffic again");
+	cli_sampler__stop(rn->sp);
+	rn->sp = NULL;
+	return rebuild(rn, rn->a);
+}
+
 /* The next coarser places, for --max-series after a reload; PM_AGGR_FAMILY stays. */
 static enum pm_aggr coarser(enum pm_aggr a)
 {
@@ -1130,6 +1140,8 @@ static int serve_loop(struct run *rn)
 			r = reload(rn);
 		else if (cli_sampler__device_back(rn->sp))
 			r = device_back(rn);
+		else if (cli_sampler__pods_changed(rn->sp))
+			r = pods_changed(rn);
 		else
 			r = check_first(rn);
 		if (wd_usec && server_sample_age_ns(&rn->sv) < 3 * rn->sv.interval_ns)

@@ -219,6 +219,11 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 			"-p/-t count those tasks wherever they run: give them or -a/-C, not both");
 		return -EINVAL;
 	}
+	if ((a->count.attribute_cgroups || a->count.attribute_pods) && (a->n_pids || a->n_tids)) {
+		cli_error("memory traffic is apportioned on every CPU, not to the tasks -p/-t "
+			  "name: drop -p/-t and add -a");
+		return -EINVAL;
+	}
 	if (a->count.cgroups && !a->live.all_cpus && !a->live.cpus &&
 	    (a->cmd || a->n_pids || a->n_tids)) {
 		/* perf 6.1 refuses it before it looks at the events too (builtin-stat.c,
@@ -543,12 +548,13 @@ static int choose_target(struct run *run, struct stat_args *a)
 		so->cpus = a->live.cpus;
 	} else if (a->live.all_cpus || !a->cmd) {
 		so->target = PM_TARGET_SYSTEM;
-	} else if (a->live.program) {
-		/* the SoC counters count the whole machine, never one task */
+	} else if (a->live.program || a->count.attribute_cgroups || a->count.attribute_pods) {
+		/* the SoC counters count the whole machine, never one task; so does the
+		 * memory traffic apportioned to cgroups */
 		so->target = PM_TARGET_SYSTEM;
 		a->live.all_cpus = true;
-		cli_info("the SoC counters (--program) count the whole machine: counting "
-			 "system-wide while '%s' runs",
+		cli_info("%s counts the whole machine: counting system-wide while '%s' runs",
+			 a->live.program ? "the SoC counters (--program)" : "attribution",
 			 a->cmd[0]);
 	} else {
 		so->target = PM_TARGET_TASK;

@@ -166,7 +166,7 @@ int cli_live__events(struct cli_live *lv, const struct cli_count *c)
 							     lv->so.target != PM_TARGET_THREADS));
 		if (r)
 			return r;
-	} else if (!c->n_events && !c->n_metrics) {
+	} else if (!c->n_events && !c->n_metrics && !c->attribute_cgroups && !c->attribute_pods) {
 		/* in cgroups, perf's defaults: a pack's count the whole die's uncore */
 		r = (c->cgroups ? pm_evlist__add_perf_defaults :
 				  pm_evlist__add_defaults)(lv->l, lv->so.target != PM_TARGET_TASK,
@@ -185,6 +185,16 @@ int cli_live__events(struct cli_live *lv, const struct cli_count *c)
 		return EXIT_USAGE;
 	}
 	r = cli_count__add_cgroups(c, lv->l);
+	if (r == 0 && c->attribute_pods) { /* the pods as counted, to see them change */
+		free(lv->pods_key);
+		lv->pods_key = NULL;
+		lv->attribute_pods = c->attribute_pods;
+		r = cli_pods_key(c->attribute_pods, lv->ctx, &lv->pods_key);
+		if (r < 0)
+			cli_error("cannot look for the kubelet's pods: %s", strerror(-r));
+	}
+	if (r == 0)
+		r = cli_count__add_attribution(c, lv->ctx, lv->l, NULL);
 	return r < 0 ? EXIT_USAGE : 0;
 }
 
@@ -356,6 +366,8 @@ void cli_live__close(struct cli_live *lv, bool events)
 	lv->l = NULL;
 	free(lv->program);
 	lv->program = NULL;
+	free(lv->pods_key);
+	lv->pods_key = NULL;
 }
 
 void cli_live__free(struct cli_live *lv)

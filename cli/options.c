@@ -47,6 +47,27 @@ static int event_option(struct cli_count *a, int c, const char *arg)
 		a->cgroups = arg;
 		a->for_each_cgroup = c == CLI_OPT_FOR_EACH_CGROUP;
 		return 1;
+	case CLI_OPT_ATTRIBUTE_CGROUPS:
+	case CLI_OPT_ATTRIBUTE_PODS:
+		if ((c == CLI_OPT_ATTRIBUTE_CGROUPS && a->attribute_pods) ||
+		    (c == CLI_OPT_ATTRIBUTE_PODS && a->attribute_cgroups)) {
+			cli_error(
+				"give --attribute-cgroups or --attribute-pods, not both: the pods "
+				"are cgroups too, and a cgroup's counts would be counted twice");
+			return -EINVAL;
+		}
+		if (c == CLI_OPT_ATTRIBUTE_CGROUPS) {
+			a->attribute_cgroups = arg;
+			return 1;
+		}
+		if (arg && strcmp(arg, "pods") && strcmp(arg, "containers")) {
+			cli_error("--attribute-pods takes nothing, =pods or =containers (each "
+				  "container's cgroup), not '%s'",
+				  arg);
+			return -EINVAL;
+		}
+		a->attribute_pods = arg && !strcmp(arg, "containers") ? 2 : 1;
+		return 1;
 	case 'd': /* perf's OPT_INCR: -dd is -d -d */
 		a->detailed++;
 		return 1;
@@ -193,6 +214,19 @@ int cli_count__check(const struct cli_count *a)
 	}
 	if (a->metric_only && !a->n_metrics) {
 		cli_error("--metric-only needs -M");
+		return -EINVAL;
+	}
+	if ((a->attribute_cgroups || a->attribute_pods) && a->cgroups) {
+		cli_error("%s counts its proxies in each cgroup itself: give it or %s, not both",
+			  a->attribute_pods ? "--attribute-pods" : "--attribute-cgroups",
+			  a->for_each_cgroup ? "--for-each-cgroup" : "-G");
+		return -EINVAL;
+	}
+	if ((a->attribute_cgroups || a->attribute_pods) && a->n_aggr && a->aggr != PM_AGGR_FAMILY &&
+	    a->aggr != PM_AGGR_SOCKET) {
+		cli_error("memory traffic is apportioned to cgroups per machine, or per socket "
+			  "(--per-socket): a core event does not know which channel or die a miss "
+			  "went to (docs/attribution.md)");
 		return -EINVAL;
 	}
 	return 0;
@@ -463,6 +497,14 @@ void cli_count__usage_events(FILE *f)
 	      "                        and -M metric once per cgroup, each row naming its\n"
 	      "                        cgroup (CSV column cgroup, JSON key); an empty name\n"
 	      "                        is the root, as perf\n"
+	      "      --attribute-cgroups PATH[,PATH]  the machine's memory traffic per\n"
+	      "                        cgroup: the uncore total apportioned by core proxy\n"
+	      "                        events counted in each (on every CPU), the rest a row\n"
+	      "                        of its own, <unattributed>; approximate, per machine\n"
+	      "                        or --per-socket (docs/attribution.md)\n"
+	      "      --attribute-pods[=containers]  the same for every pod of the kubelet's\n"
+	      "                        (either cgroup driver), named from /var/log/pods, or\n"
+	      "                        each of their containers' cgroups\n"
 	      "      --all-user        every event counts user space only (exclude_kernel),\n"
 	      "                        as perf; --all-kernel the kernel only (exclude_user).\n"
 	      "                        Uncore PMUs cannot tell them apart: they count both\n",
@@ -593,6 +635,108 @@ int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned l
 		return -EINVAL;
 	}
 	*ret = (unsigned long)v;
+	return 0;
+}
+
+/* The targets of --attribute-cgroups or --attribute-pods: *ret (free) and *ret_pods (free). */
+static int attribution_targets(const struct cli_count *a, struct pm_ctx *ctx,
+			       struct pm_attrib_target **ret, size_t *ret_n,
+			       struct pm_pod **ret_pods, char ***ret_names)
+{
+	struct pm_attrib_target *t = NULL;
+	struct pm_pod *pods = NULL;
+	char **names = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (a->attribute_pods) {
+		r = pm_ctx__pods(ctx, a->attribute_pods == 2, &pods, &n);
+		if (r < 0) {
+			cli_error("cannot look for the kubelet's pods: %s", strerror(-r));
+			return r;
+		}
+		t = calloc(n + 1, sizeof(*t));
+		for (size_t i = 0; t && i < n; i++)
+			t[i] = (struct pm_attrib_target){ .cgroup = pods[i].cgroup,
+							  .pod_namespace = pods[i].pod_namespace,
+							  .pod = pods[i].pod,
+							  .container = pods[i].container[0] ?
+									       pods[i].container :
+									       NULL };
+	} else {
+		r = split_names(a->attribute_cgroups, &names, &n);
+		if (r < 0)
+			return r;
+		t = calloc(n + 1, sizeof(*t));
+		for (size_t i = 0; t && i < n; i++)
+			t[i] = (struct pm_attrib_target){ .cgroup = names[i] };
+	}
+	if (!t) {
+		free(pods);
+		if (names)
+			free_names(names, n);
+		cli_error("out of memory");
+		return -ENOMEM;
+	}
+	*ret = t;
+	*ret_n = n;
+	*ret_pods = pods;
+	*ret_names = names;
+	return 0;
+}
+
+int cli_count__add_attribution(const struct cli_count *a, struct pm_ctx *ctx, struct pm_evlist *l,
+			       size_t *ret_n)
+{
+	struct pm_attrib_target *t;
+	struct pm_pod *pods;
+	char **names;
+	struct pm_diag d;
+	size_t n;
+	int r;
+
+	if (!a->attribute_cgroups && !a->attribute_pods)
+		return 0;
+	r = attribution_targets(a, ctx, &t, &n, &pods, &names);
+	if (r < 0)
+		return r;
+	if (!n && a->attribute_pods)
+		cli_info("no pod of the kubelet's found under the cgroup2 mount: all memory "
+			 "traffic is <unattributed>");
+	r = pm_evlist__attribute_cgroups(l, t, n, &d);
+	if (r < 0)
+		cli_report(a->attribute_pods ? "--attribute-pods" : "--attribute-cgroups", r, &d);
+	else if (ret_n)
+		*ret_n = n;
+	free(t);
+	free(pods);
+	if (names)
+		free_names(names, n);
+	return r;
+}
+
+int cli_pods_key(int attribute_pods, struct pm_ctx *ctx, char **ret)
+{
+	struct pm_pod *pods = NULL;
+	size_t n = 0, len = 1;
+	char *key;
+	int r = attribute_pods ? pm_ctx__pods(ctx, attribute_pods == 2, &pods, &n) : 0;
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(pods[i].cgroup) + strlen(pods[i].pod) + strlen(pods[i].container) + 3;
+	key = malloc(len);
+	if (!key) {
+		free(pods);
+		return -ENOMEM;
+	}
+	key[0] = '\0';
+	for (size_t i = 0, off = 0; i < n; i++)
+		off += (size_t)snprintf(key + off, len - off, "%s %s %s\n", pods[i].cgroup,
+					pods[i].pod, pods[i].container);
+	free(pods);
+	*ret = key;
 	return 0;
 }
 

@@ -34,6 +34,7 @@ struct cli_sampler {
 	struct cli_sample latest;
 	atomic_bool stop, done;
 	atomic_bool back;	  /* a lost device is there again */
+	atomic_bool pods;	  /* --attribute-pods: the kubelet's pods changed */
 	atomic_bool quiet;	  /* no byte per publication: only news (back, done) */
 	uint64_t back_checked_ns; /* when the sampler last looked */
 	int pipe[2];		  /* a byte per publication (unless quiet), per news, at the end */
@@ -107,6 +108,16 @@ static void *run(void *arg)
 		}
 		if (sp->intervals && seq >= sp->intervals)
 			break;
+		if (lv->pods_key && !atomic_load(&sp->pods)) { /* a pod came or went */
+			char *key = NULL;
+
+			if (cli_pods_key(lv->attribute_pods, lv->ctx, &key) == 0 &&
+			    strcmp(key, lv->pods_key)) {
+				atomic_store(&sp->pods, true);
+				notify(sp);
+			}
+			free(key);
+		}
 		if (!atomic_load(&sp->back) && t0 - sp->back_checked_ns >= BACK_CHECK_NS &&
 		    pm_session__lost_count(lv->s)) {
 			sp->back_checked_ns = t0;
@@ -203,6 +214,11 @@ void cli_sampler__quiet(struct cli_sampler *sp)
 bool cli_sampler__device_back(const struct cli_sampler *sp)
 {
 	return atomic_load(&sp->back);
+}
+
+bool cli_sampler__pods_changed(const struct cli_sampler *sp)
+{
+	return atomic_load(&sp->pods);
 }
 
 bool cli_sampler__done(const struct cli_sampler *sp)

@@ -262,6 +262,27 @@ static void make_label(const struct pm_row *r, const char *labels, bool device, 
 #undef PART
 }
 
+/*
+ * An attributed row's label (docs/attribution.md): whose share it is — the pod
+ * (NAMESPACE/NAME, /CONTAINER with --attribute-pods=containers), else the
+ * cgroup's path, or <unattributed> — after its socket where there are several.
+ */
+static void attrib_label(const struct pm_row *r, bool socket, char *buf, size_t size)
+{
+	char where[16] = "";
+
+	if (socket && r->socket >= 0)
+		snprintf(where, sizeof(where), "S%d ", r->socket);
+	if (r->pod && r->container)
+		snprintf(buf, size, "%s%s/%s/%s", where, r->pod_namespace ? r->pod_namespace : "",
+			 r->pod, r->container);
+	else if (r->pod)
+		snprintf(buf, size, "%s%s/%s", where, r->pod_namespace ? r->pod_namespace : "",
+			 r->pod);
+	else
+		snprintf(buf, size, "%s%s", where, r->cgroup ? r->cgroup : "");
+}
+
 struct sort_key {
 	size_t kind, row;
 	int socket, die, ch, sub, cgroup;
@@ -290,7 +311,8 @@ static int cgroup_id(const struct pm_report *rep, size_t i)
 {
 	const char *cg = rep->rows[i].cgroup;
 
-	if (!cg || !cg[0])
+	/* attributed shares never nest: they add up to their total, as places do */
+	if (!cg || !cg[0] || (rep->rows[i].flags & PM_ROW_ATTRIBUTED))
 		return -1;
 	for (size_t j = 0; j < i; j++)
 		if (rep->rows[j].cgroup && !strcmp(rep->rows[j].cgroup, cg))
@@ -430,6 +452,7 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 		 enum screen_rows which)
 {
 	struct sort_key *keys = calloc(rep->n_rows + 1, sizeof(*keys));
+	const char *by = "cgroup";
 	size_t n = 0;
 	int ret = -ENOMEM;
 
@@ -438,6 +461,10 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 	s->n_sockets = 0;
 	if (!keys)
 		return -ENOMEM;
+	/* whose shares the attributed rows are (<unattributed> is the rest of any of them) */
+	for (size_t i = 0; i < rep->n_rows; i++)
+		if (rep->rows[i].flags & PM_ROW_ATTRIBUTED && rep->rows[i].pod)
+			by = rep->rows[i].container ? "container" : "pod";
 	/* each shown row's kind: the pack's neutral name (and the unit shown), else its own */
 	for (size_t i = 0; i < rep->n_rows; i++) {
 		const struct pm_row *r = &rep->rows[i];
@@ -451,7 +478,12 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 			continue;
 		snprintf(name, sizeof(name), "%s", nm ? nm->name : r->event);
 		for (char *p = name; nm && *p; p++)
-			*p = *p == '_' ? ' ' : *p; /* memory_read: "memory read" */
+			*p = *p == '_' ? ' ' : *p;  /* memory_read: "memory read" */
+		if (r->flags & PM_ROW_ATTRIBUTED) { /* its shares: a block of their own */
+			size_t len = strlen(name);
+
+			snprintf(name + len, sizeof(name) - len, " by %s", by);
+		}
 		for (k = 0; k < s->n_kinds; k++)
 			if (!strcmp(s->kind[k].name, name) && !strcmp(s->kind[k].unit, unit) &&
 			    s->kind[k].metric == !!(r->flags & PM_ROW_METRIC))
@@ -514,8 +546,12 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 								       name_of(info, r->event) :
 								       NULL;
 
-				make_label(r, nm ? nm->labels : NULL, dup, s->n_sockets > 1,
-					   s->item[j].label, sizeof(s->item[j].label));
+				if (r->flags & PM_ROW_ATTRIBUTED)
+					attrib_label(r, s->n_sockets > 1, s->item[j].label,
+						     sizeof(s->item[j].label));
+				else
+					make_label(r, nm ? nm->labels : NULL, dup, s->n_sockets > 1,
+						   s->item[j].label, sizeof(s->item[j].label));
 				bool seen = false;
 
 				for (size_t e = kd->item0; pass == 0 && !seen && e < j; e++)
@@ -530,7 +566,9 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 			if (!dup)
 				break;
 		}
-		if (!strcmp(kd->what, kd->name))
+		if (!strcmp(kd->what, kd->name) ||
+		    (!strncmp(kd->name, kd->what, strlen(kd->what)) &&
+		     !strncmp(kd->name + strlen(kd->what), " by ", 4))) /* "X by cgroup" */
 			kd->what[0] = '\0';
 		kd->total0 = s->n_totals;
 		if (kd->n_items >= 2 && !adds(kd))

@@ -730,7 +730,7 @@ static void name_threads(struct pm_session *s, const struct slot *slot, size_t n
 int pm_aggr__fill(struct pm_session *s)
 {
 	struct pm_rows *rw = s->rows;
-	size_t n = 0, room = rw->n_rows + rw->n_mrows + 1;
+	size_t n = 0, room = rw->n_rows + rw->n_mrows + rw->n_arows + 1;
 	struct slot *slot = sorted_slots(s, &n);
 
 	rw->rows_iv = calloc(room, sizeof(*rw->rows_iv));

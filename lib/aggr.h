@@ -24,6 +24,7 @@ struct pm_row_acc {
 };
 
 struct pm_metric_row;
+struct pm_attrib_rows;
 
 /* A session's rows: event rows (aggr.c), then metric rows (metric/metric.c). */
 struct pm_rows {
@@ -37,6 +38,8 @@ struct pm_rows {
 	unsigned *mbound;
 	double core_wide; /* #core_wide for this session (metric/literal.h) */
 	struct pm_report rep_iv, rep_tot;
+	struct pm_attrib_rows *arows; /* memory traffic per cgroup, after the metric rows */
+	size_t n_arows;
 	struct pm_names domains; /* the rows' domain labels (aggr.c) */
 };
 

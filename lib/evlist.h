@@ -17,6 +17,7 @@
 #include "pmumon/pmumon.h"
 
 struct pm_pmu;
+struct pm_attrib;
 
 struct pm_event {
 	char *label;   /* row name: "ali_drw/hif_rd/", "cycles:u", or name= */
@@ -57,6 +58,7 @@ struct pm_evlist {
 	size_t n_defines, cap_defines;
 	struct pm_note *notes; /* what the metrics' readers should know (metric.c) */
 	size_t n_notes, cap_notes;
+	struct pm_attrib *attrib; /* memory traffic per cgroup (attrib.c), NULL: none */
 };
 
 /* A note, and the reason its last words are (text[fix_at..], as in pm_diag). */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "aggr.h"
+#include "attrib.h"
 #include "metric/metric.h"
 #include "session.h"
 #include "source/tool.h"
@@ -22,10 +23,14 @@ static int build_rows(struct pm_session *s)
 	if (r == 0)
 		r = pm_metric__build_rows(s);
 	if (r == 0)
+		r = pm_attrib__build_rows(s);
+	if (r == 0)
 		r = pm_aggr__fill(s);
 	if (r == 0) {
 		pm_metric__label_rows(s, s->rows->rows_iv);
 		pm_metric__label_rows(s, s->rows->rows_tot);
+		pm_attrib__label_rows(s, s->rows->rows_iv);
+		pm_attrib__label_rows(s, s->rows->rows_tot);
 	}
 	return r;
 }
@@ -41,8 +46,10 @@ void pm_session__free(struct pm_session *s)
 {
 	if (!s)
 		return;
-	if (s->rows)
+	if (s->rows) {
+		pm_attrib__rows_done(s);
 		pm_metric__rows_done(s);
+	}
 	pm_aggr__done(s);
 	pm_session__destroy(s);
 }
@@ -67,7 +74,8 @@ const struct pm_report *pm_session__report(struct pm_session *s, bool interval)
 	rep->task_times = !interval && s->opts.target == PM_TARGET_TASK &&
 			  pm_tool__task_times(s, &rep->user_ns, &rep->system_ns);
 	pm_metric__compute(s, rep, rows);
-	rep->n_rows = rw->n_rows + rw->n_mrows;
+	pm_attrib__compute(s, rep, rows);
+	rep->n_rows = rw->n_rows + rw->n_mrows + rw->n_arows;
 	rep->rows = rows;
 	return rep;
 }

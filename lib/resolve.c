@@ -16,6 +16,7 @@
 
 #include "ctx.h"
 #include "db/pack.h"
+#include "attrib.h"
 #include "evlist.h"
 #include "pmu.h"
 #include "topo.h"
@@ -220,6 +221,7 @@ void pm_evlist__free(struct pm_evlist *l)
 	for (size_t i = 0; i < l->n_notes; i++)
 		free(l->notes[i].text);
 	free(l->notes);
+	pm_attrib__free(l->attrib);
 	free(l->metrics);
 	free(l->defines);
 	free(l->ev);

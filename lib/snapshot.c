@@ -23,10 +23,12 @@ struct pm_snapshot {
 
 /* The fields of struct pm_row that point somewhere: each is copied. */
 static const size_t row_strings[] = {
-	offsetof(struct pm_row, event),	 offsetof(struct pm_row, unit),
-	offsetof(struct pm_row, device), offsetof(struct pm_row, place),
-	offsetof(struct pm_row, source), offsetof(struct pm_row, domain),
-	offsetof(struct pm_row, cgroup), offsetof(struct pm_row, comm),
+	offsetof(struct pm_row, event),		offsetof(struct pm_row, unit),
+	offsetof(struct pm_row, device),	offsetof(struct pm_row, place),
+	offsetof(struct pm_row, source),	offsetof(struct pm_row, domain),
+	offsetof(struct pm_row, cgroup),	offsetof(struct pm_row, comm),
+	offsetof(struct pm_row, pod_namespace), offsetof(struct pm_row, pod),
+	offsetof(struct pm_row, container),
 };
 #define N_STRINGS (sizeof(row_strings) / sizeof(row_strings[0]))
 
@@ -43,7 +45,7 @@ static const char **row_string(const struct pm_row *row, size_t i)
  */
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(
-	sizeof(struct pm_row) == 248,
+	sizeof(struct pm_row) == 272,
 	"struct pm_row changed: copy any new pointer field in snapshot.c, then update this size");
 _Static_assert(
 	sizeof(struct pm_report) == 96,

@@ -33,8 +33,10 @@ struct pm_proc {
 /* Scheduled faults fire as time passes (only a platform's machine has them). */
 static void tick(struct pm_sim *sim)
 {
-	if (sim->machine)
+	if (sim->machine) {
 		sim->machine->run_faults(sim);
+		sim->machine->cgroups_tick(sim); /* the scenario's cgroups come and go */
+	}
 }
 
 static struct sim_fd *fd_get(struct pm_sim *sim, int fd)
@@ -297,6 +299,8 @@ static int s_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cp
 	struct sim_event *leader = NULL;
 	uint32_t share_ppm = 1000000;
 	const struct sim_node *cgroup = NULL;
+	struct sim_cg_part *parts = NULL;
+	size_t n_parts = 0;
 	struct sim_fd *f;
 	int fd, r;
 
@@ -315,6 +319,12 @@ static int s_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cp
 			return r;
 		cgroup = cg->node;
 		pid = -1;
+		/* a scenario's cgroup: its tasks' counts, on the CPUs they run on */
+		r = sim->machine ? sim->machine->cgroup_parts(sim, cgroup, cpu, &parts, &n_parts,
+							      &share_ppm) :
+				   0;
+		if (r < 0)
+			return r;
 	}
 	if (group_fd >= 0) {
 		struct sim_fd *g = fd_get(sim, group_fd);
@@ -331,16 +341,23 @@ static int s_perf_open(void *os, struct perf_event_attr *attr, pid_t pid, int cp
 			share_ppm = leader->share_ppm;
 	}
 	fd = sim_fd_alloc(sim, &f);
-	if (fd < 0)
+	if (fd < 0) {
+		free(parts);
 		return fd;
+	}
 	r = sim_perf_open(sim, attr, pid, cpu, leader, &f->ev);
 	if (r < 0) {
 		*f = (struct sim_fd){ 0 };
+		free(parts);
 		return r;
 	}
 	f->kind = SIM_FD_PERF;
 	f->ev->share_ppm = share_ppm;
 	f->ev->cgroup = cgroup;
+	f->ev->cg_parts = parts;
+	f->ev->n_cg_parts = n_parts;
+	if (cgroup)
+		sim_perf_reschedule(sim, f->ev); /* with its cgroup's groups, not the CPU-wide */
 	return fd;
 }
 

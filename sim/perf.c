@@ -120,12 +120,25 @@ bool pm_sim__enabled_before_open(const struct pm_sim *sim)
 /* The model's count at t; the last one asked is kept, as the next segment starts there. */
 static uint64_t truth(struct sim_event *ev, uint64_t t)
 {
-	uint64_t v = 0;
+	const struct pm_sim_pmu_model *m = &ev->pmu->m;
+	uint64_t v = 0, part;
 
 	if (ev->truth_known && ev->truth_t == t)
 		return ev->truth_v;
-	if (ev->pmu->m.count(ev->pmu->m.data, &ev->attr, ev->cpu, t, &v) < 0)
+	/* in a scenario's cgroup: its tasks' count, where the model has one */
+	if (ev->n_cg_parts && m->count_cgroup &&
+	    m->count_cgroup(m->data, &ev->attr, ev->cpu, ev->cg_parts[0].cgroup, t, &part) == 0) {
+		for (size_t i = 0; i < ev->n_cg_parts; i++) {
+			if (i && m->count_cgroup(m->data, &ev->attr, ev->cpu,
+						 ev->cg_parts[i].cgroup, t, &part) < 0)
+				continue;
+			v += ev->cg_parts[i].frac >= 1 ?
+				     part :
+				     (uint64_t)((double)part * ev->cg_parts[i].frac);
+		}
+	} else if (m->count(m->data, &ev->attr, ev->cpu, t, &v) < 0) {
 		v = 0;
+	}
 	ev->truth_known = true;
 	ev->truth_t = t;
 	ev->truth_v = v;
@@ -206,19 +219,28 @@ static void account(struct pm_sim *sim, struct sim_ctx *c, uint64_t a, uint64_t 
 	}
 }
 
-static void schedule(struct pm_sim *sim, struct sim_ctx *c)
+/*
+ * One pass of the in-order schedule over the groups of one cgroup (NULL: the
+ * CPU-wide ones), from the counters *used already. The kernel puts a
+ * cgroup's events on the counters only while its tasks run (events of
+ * another cgroup are filtered out at sched-in, kernel/events/core.c
+ * event_filter_match), so the groups of different cgroups never compete
+ * for counters; each competes with the CPU-wide groups only.
+ */
+static void schedule_pass(struct sim_ctx *c, const struct sim_node *cgroup, int used,
+			  bool fixed_used)
 {
-	int limit = c->pmu->m.counters, used = 0;
-	bool fixed_used = false, can_add = true;
+	int limit = c->pmu->m.counters;
+	bool can_add = true;
 
-	if (c->cpu >= 0 && c->cpu < (int)PM_ARRAY_SIZE(c->pmu->stolen))
-		used = c->pmu->stolen[c->cpu];
 	for (size_t g = 0; g < c->n_groups; g++) {
 		struct sim_event *lead = c->groups[g];
 		struct member_list ml = members_of(lead);
 		int need = 0, need_fixed = 0;
 		bool hw = false;
 
+		if (lead->cgroup != cgroup)
+			continue;
 		lead->scheduled = false;
 		if (!lead->enabled)
 			continue;
@@ -246,6 +268,27 @@ static void schedule(struct pm_sim *sim, struct sim_ctx *c)
 			can_add = false; /* in-order: later groups wait their turn */
 		}
 	}
+	if (cgroup)
+		return;
+	/* then each cgroup's groups, on what the CPU-wide ones left */
+	for (size_t g = 0; g < c->n_groups; g++) {
+		const struct sim_node *cg = c->groups[g]->cgroup;
+		bool seen = false;
+
+		for (size_t h = 0; cg && h < g && !seen; h++)
+			seen = c->groups[h]->cgroup == cg;
+		if (cg && !seen)
+			schedule_pass(c, cg, used, fixed_used);
+	}
+}
+
+static void schedule(struct pm_sim *sim, struct sim_ctx *c)
+{
+	int used = 0;
+
+	if (c->cpu >= 0 && c->cpu < (int)PM_ARRAY_SIZE(c->pmu->stolen))
+		used = c->pmu->stolen[c->cpu];
+	schedule_pass(c, NULL, used, false);
 }
 
 static bool needs_rotation(const struct sim_ctx *c)
@@ -765,6 +808,7 @@ void sim_perf_close(struct pm_sim *sim, struct sim_event *ev)
 		break;
 	}
 	free(ev->members);
+	free(ev->cg_parts);
 	free(ev);
 	schedule(sim, c);
 }
@@ -773,6 +817,7 @@ void sim_perf_done(struct pm_sim *sim)
 {
 	for (size_t i = 0; i < sim->n_ev; i++) {
 		free(sim->ev[i]->members);
+		free(sim->ev[i]->cg_parts);
 		free(sim->ev[i]);
 	}
 	for (size_t i = 0; i < sim->n_ctx; i++) {
@@ -786,4 +831,11 @@ void sim_perf_done(struct pm_sim *sim)
 	free(sim->ev);
 	free(sim->ctx);
 	free(sim->pmus);
+}
+
+void sim_perf_reschedule(struct pm_sim *sim, struct sim_event *ev)
+{
+	ev->truth_known = false; /* its cgroup's parts decide its truth from now on */
+	if (ev->ctx)
+		schedule(sim, ev->ctx);
 }

@@ -630,12 +630,13 @@ static void write_state(struct pm_sim *sim)
 	fclose(w.f);
 }
 
-/* What the machine adds to the kernel's life: its faults as time passes, and at the end
- * its state (--sim state=PATH), then its data and scenario freed. */
+/* What the machine adds to the kernel's life: its faults and cgroups as time passes, and at
+ * the end its state (--sim state=PATH), then its data and scenario freed. */
 static void machine_free(struct pm_sim *sim)
 {
 	write_state(sim);
 	free(sim->state_path);
+	sim_cgroups_free(sim);
 	if (sim->plat_free)
 		sim->plat_free(sim->plat_data);
 	sim_scenario__free(sim->scn);
@@ -645,6 +646,8 @@ static const struct sim_machine_ops machine_ops = {
 	.run_faults = run_faults,
 	.next_fault_ns = next_fault_ns,
 	.free = machine_free,
+	.cgroups_tick = sim_cgroups_tick,
+	.cgroup_parts = sim_cgroups_parts,
 };
 
 /* ---- the spec ------------------------------------------------------------------------ */
@@ -740,6 +743,19 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 		}
 		return 0;
 	}
+	if (!strcmp(kv, "kubelet")) {
+		static const char *const drivers[] = { "systemd", "cgroupfs", NULL };
+
+		sp->o.kubelet = one_of(v, drivers);
+		if (!sp->o.kubelet) {
+			snprintf(err, errsz,
+				 "--sim kubelet=%s: the kubelet's cgroup driver is 'systemd' "
+				 "(kubepods.slice) or 'cgroupfs' (kubepods)",
+				 v);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(kv, "watchdog") || !strcmp(kv, "container")) {
 		if (strcmp(v, "0") && strcmp(v, "1")) {
 			snprintf(err, errsz, "--sim %s=%s: 0 or 1", kv, v);
@@ -750,10 +766,11 @@ static int parse_opt(struct spec *sp, char *kv, char *err, size_t errsz)
 	}
 	if (!takes(sp->plat, kv)) {
 		/* every key it takes: the ones each platform takes, then its own */
-		size_t off = (size_t)snprintf(err, errsz,
-					      "--sim %s takes clock=, scenario=, seed=, state=, "
-					      "paranoid=, lockdown=, watchdog=, container=",
-					      sp->plat->name);
+		size_t off = (size_t)
+			snprintf(err, errsz,
+				 "--sim %s takes clock=, scenario=, seed=, state=, "
+				 "paranoid=, lockdown=, watchdog=, container=, kubelet=",
+				 sp->plat->name);
 
 		for (const char *o = sp->plat->options; o && *o && off < errsz;) {
 			size_t l = strcspn(o, ",");
@@ -896,6 +913,21 @@ static int load_scenario(struct pm_sim *sim, const struct spec *sp, char *err, s
 		if (r < 0)
 			return r;
 	}
+	if (!text && sp->o.kubelet) {
+		/* the built-in scenario with a kubelet: three pods of the machine's traffic */
+		struct pm_strbuf b = { 0 };
+		const char *key = p->quantities[0].key;
+
+		pm_strbuf__printf(&b,
+				  "%spod default/web-0 burstable nginx,sidecar\n  %s 1.5G\n"
+				  "pod batch/etl-1 besteffort etl\n  %s 800M\n"
+				  "pod monitoring/node-agent guaranteed agent\n  %s 100M\nend\n",
+				  p->scenario, key, key, key);
+		if (b.oom)
+			return -ENOMEM;
+		text = b.s;
+		len = strlen(b.s);
+	}
 	r = sim_scenario__parse(sim->scn, text ? text : p->scenario,
 				text ? len : strlen(p->scenario), scenario_name(sp), err, errsz);
 	free(text);
@@ -959,6 +991,12 @@ int pm_sim__new_platform(const char *spec, struct pm_sim **ret, char *err, size_
 	}
 	if (r == 0)
 		r = machine_settings(sim, &sp.o);
+	if (r == 0) {
+		r = sim_cgroups_build(sim, sp.o.kubelet, err, errsz);
+		if (r < 0 && !err[0])
+			snprintf(err, errsz, "cannot make the scenario's cgroups: %s",
+				 strerror(-r));
+	}
 	if (r == 0)
 		r = check_faults(sim, &sp, err, errsz);
 	if (r == 0 && sp.real_clock)

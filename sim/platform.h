@@ -32,6 +32,7 @@ struct sim_platform_opts {
 	bool watchdog;		/* the NMI watchdog holds a core counter on every CPU */
 	const char *hypervisor; /* amdzen2: "none" (default), "kvm", "kvm-nopmu" */
 	bool container;		/* in a container: sysfs read-only, no debugfs */
+	const char *kubelet;	/* a kubelet hierarchy: "systemd", "cgroupfs"; NULL: none */
 };
 
 /* A kernel module the platform's devices come from: loaded (/sys/module/NAME), in
@@ -97,6 +98,10 @@ uint64_t sim_scn_now(const struct pm_sim *sim);
 uint64_t sim_scn_time(const struct pm_sim *sim, uint64_t t_ns);
 /* floor(integral * factor): a count from a scenario integral, never negative. */
 uint64_t sim_count(double integral, double factor);
+
+/* Does scenario cgroup c run on cpu? *ret_n_cpus: on how many CPUs it runs (its traffic is
+ * shared evenly by them). */
+bool sim_cgroup_cpu(const struct pm_sim *sim, size_t c, int cpu, int *ret_n_cpus);
 
 /* Keep platform state with the simulator; freed with it by free_fn. */
 void sim_set_platform_data(struct pm_sim *sim, void *data, void (*free_fn)(void *));

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/cpus.h"
 #include "util/util.h"
 
 struct phase {
@@ -34,6 +35,23 @@ struct sim_scenario {
 	struct sim_fault *faults;
 	size_t n_faults, cap_faults;
 	uint64_t frozen_ns; /* the freeze faults' durations, added up */
+	/*
+	 * Declared cgroups: each has a block of values after the machine's
+	 * n_values in every phase (and in base): one per instance of each
+	 * traffic quantity (unit B/s; cg_off[q] its first, -1 for the others),
+	 * then its proxy factor. n_slots: all of them.
+	 */
+	struct sim_scn_cgroup *cg;
+	size_t n_cg, cap_cg;
+	int *cg_off;
+	size_t cg_block; /* values per cgroup block, its proxy factor last */
+	size_t n_slots;
+	struct cg_assign {
+		int ph; /* -1: from the start (before the first phase, or an `at` block) */
+		size_t seq, slot;
+		double v;
+	} * asg;
+	size_t n_asg, cap_asg;
 	/* per value: its integral at each phase's start (n_ph + 1), made the first time
 	 * the value is integrated, so that a scenario of thousands of phases integrates
 	 * in a binary search, not a walk (NULL: not yet) */
@@ -55,7 +73,17 @@ int sim_scenario__new(const struct sim_quantity *q, size_t n, struct sim_scenari
 		s->n_values += (size_t)(q[i].instances > 0 ? q[i].instances : 1);
 	}
 	s->base = calloc(s->n_values ? s->n_values : 1, sizeof(*s->base));
-	if (!s->off || !s->base) {
+	s->cg_off = calloc(n ? n : 1, sizeof(*s->cg_off));
+	s->n_slots = s->n_values;
+	for (size_t i = 0; s->cg_off && i < n; i++) {
+		s->cg_off[i] = -1;
+		if (!strcmp(q[i].unit, "B/s")) {
+			s->cg_off[i] = (int)s->cg_block;
+			s->cg_block += (size_t)(q[i].instances > 0 ? q[i].instances : 1);
+		}
+	}
+	s->cg_block++; /* the proxy factor */
+	if (!s->off || !s->base || !s->cg_off) {
 		sim_scenario__free(s);
 		return -ENOMEM;
 	}
@@ -72,13 +100,16 @@ void sim_scenario__free(struct sim_scenario *s)
 		return;
 	for (size_t i = 0; i < s->n_ph; i++)
 		free(s->ph[i].v);
-	for (size_t i = 0; s->cum && i < s->n_values; i++)
+	for (size_t i = 0; s->cum && i < s->n_slots; i++)
 		free(s->cum[i]);
 	free(s->cum);
 	free(s->ph);
 	free(s->faults);
 	free(s->base);
 	free(s->off);
+	free(s->cg_off);
+	free(s->cg);
+	free(s->asg);
 	free(s);
 }
 
@@ -172,6 +203,10 @@ struct parser {
 	char *err;
 	size_t errsz;
 	double *cur; /* values being set: base, or the current phase's */
+	int ph;	     /* the current phase's index, -1 before the first */
+	int cg;	     /* the cgroup block being read, -1: none (the machine's background) */
+	int cg_ph;   /* the phase its values are for (-1: from the start, an `at` block) */
+	size_t seq;  /* assignments in text order */
 };
 
 static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -193,6 +228,264 @@ int sim_scenario__find(const struct sim_scenario *s, const char *key)
 		if (!strcmp(s->q[i].key, key))
 			return (int)i;
 	return -1;
+}
+
+/* ---- cgroups ------------------------------------------------------------------ */
+
+/* The values a scenario may hold: its phases times the machine's and the cgroups' values
+ * (a scenario of 10000 phases and many cgroups must not take gigabytes). */
+#define SIM_MAX_SLOTS (1u << 24)
+
+static size_t cg_slot0(const struct sim_scenario *s, size_t c)
+{
+	return s->n_values + c * s->cg_block;
+}
+
+/* A value of the current cgroup block, set when its phase (or the start) begins. */
+static int cg_assign(struct parser *p, size_t off, double v)
+{
+	struct sim_scenario *s = p->s;
+
+	if (pm_grow((void **)&s->asg, &s->cap_asg, s->n_asg + 1, sizeof(*s->asg)) < 0)
+		return -ENOMEM;
+	s->asg[s->n_asg++] = (struct cg_assign){ .ph = p->cg_ph,
+						 .seq = p->seq++,
+						 .slot = cg_slot0(s, (size_t)p->cg) + off,
+						 .v = v };
+	return 0;
+}
+
+/* Room for one more cgroup block in base and every phase made so far. */
+static int cg_grow(struct parser *p)
+{
+	struct sim_scenario *s = p->s;
+	size_t n = s->n_slots + s->cg_block;
+	bool cur_base = p->cur == s->base;
+	double *b;
+
+	if ((double)n * (double)(s->n_ph + 1) > SIM_MAX_SLOTS)
+		return fail(p, "too many cgroups for this many phases (at most %u values in all)",
+			    SIM_MAX_SLOTS);
+	b = realloc(s->base, n * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	s->base = b;
+	for (size_t i = 0; i < s->n_ph; i++) {
+		double *v = realloc(s->ph[i].v, n * sizeof(*v) + 1);
+
+		if (!v)
+			return -ENOMEM;
+		if (p->cur == s->ph[i].v)
+			p->cur = v;
+		s->ph[i].v = v;
+	}
+	if (cur_base)
+		p->cur = s->base;
+	s->n_slots = n;
+	return 0;
+}
+
+static bool cg_path_ok(const char *path)
+{
+	if (!path[0] || path[0] == '/' || strlen(path) >= 256)
+		return false;
+	for (const char *c = path; *c; c++)
+		if ((unsigned char)*c < 0x21 || *c == 0x7f)
+			return false;
+	for (const char *c = path; c;) { /* no empty, "." or ".." component */
+		size_t l = strcspn(c, "/");
+
+		if (l == 0 || (l == 1 && c[0] == '.') || (l == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		c = c[l] ? c + l + 1 : NULL;
+	}
+	return true;
+}
+
+static bool pod_key_ok(const char *key, char *ns, size_t ns_sz, char *name, size_t name_sz)
+{
+	const char *sl = strchr(key, '/');
+
+	if (!sl || strchr(sl + 1, '/') || sl == key || !sl[1] || (size_t)(sl - key) >= ns_sz ||
+	    strlen(sl + 1) >= name_sz)
+		return false;
+	for (const char *c = key; *c; c++) /* DNS labels: what namespaces and pods are named */
+		if (*c != '/' && *c != '-' && *c != '.' && !(*c >= 'a' && *c <= 'z') &&
+		    !(*c >= '0' && *c <= '9'))
+			return false;
+	snprintf(ns, ns_sz, "%.*s", (int)(sl - key), key);
+	snprintf(name, name_sz, "%s", sl + 1);
+	return true;
+}
+
+/* The cgroup a declaration names (made if new): its index, or -errno (said). */
+static int cg_find_or_add(struct parser *p, char **tok, int n, bool pod)
+{
+	struct sim_scenario *s = p->s;
+	struct sim_scn_cgroup c = { .t_remove = UINT64_MAX, .line = p->line };
+	int r;
+
+	if (pod) {
+		static const char *const qos[] = { "guaranteed", "burstable", "besteffort" };
+		bool qos_ok = false;
+
+		if (n < 2 || n > 3 ||
+		    !pod_key_ok(tok[0], c.ns, sizeof(c.ns), c.name, sizeof(c.name)))
+			return fail(p, "a pod is written: pod NAMESPACE/NAME QOS [CONTAINER,...] "
+				       "(names of lowercase letters, digits, '-' and '.'; QOS "
+				       "guaranteed, burstable or besteffort)");
+		for (size_t i = 0; i < PM_ARRAY_SIZE(qos); i++)
+			qos_ok |= !strcmp(tok[1], qos[i]);
+		if (!qos_ok)
+			return fail(p, "'%s' is no QoS class: guaranteed, burstable or besteffort",
+				    tok[1]);
+		snprintf(c.qos, sizeof(c.qos), "%s", tok[1]);
+		for (char *save = NULL, *t = n > 2 ? strtok_r(tok[2], ",", &save) : NULL; t;
+		     t = strtok_r(NULL, ",", &save)) {
+			if (c.n_containers == SIM_MAX_CONTAINERS || strlen(t) >= 64)
+				return fail(p,
+					    "a pod has at most %d containers, each named in at "
+					    "most 63 characters",
+					    SIM_MAX_CONTAINERS);
+			snprintf(c.containers[c.n_containers++], 64, "%s", t);
+		}
+		if (!c.n_containers)
+			snprintf(c.containers[c.n_containers++], 64, "%s", "main");
+		c.pod = true;
+	} else {
+		if (n != 1 || !cg_path_ok(tok[0]))
+			return fail(p,
+				    "a cgroup is written: cgroup PATH (its path under the cgroup2 "
+				    "mount, without a leading '/', '.' or '..')");
+		snprintf(c.path, sizeof(c.path), "%s", tok[0]);
+	}
+	for (size_t i = 0; i < s->n_cg; i++) {
+		if (s->cg[i].pod != c.pod ||
+		    (pod ? strcmp(s->cg[i].ns, c.ns) || strcmp(s->cg[i].name, c.name) :
+			   strcmp(s->cg[i].path, c.path)))
+			continue;
+		if (pod && (strcmp(s->cg[i].qos, c.qos) ||
+			    (n > 2 && s->cg[i].n_containers != c.n_containers)))
+			return fail(p,
+				    "pod %s/%s was declared at line %d with another QoS class or "
+				    "other containers",
+				    c.ns, c.name, s->cg[i].line);
+		return (int)i;
+	}
+	if (s->n_cg == SIM_MAX_CGROUPS)
+		return fail(p, "more than %d cgroups", SIM_MAX_CGROUPS);
+	r = cg_grow(p);
+	if (r < 0)
+		return r;
+	if (pm_grow((void **)&s->cg, &s->cap_cg, s->n_cg + 1, sizeof(*s->cg)) < 0)
+		return -ENOMEM;
+	s->cg[s->n_cg] = c;
+	return (int)s->n_cg++;
+}
+
+/* Lines inside a cgroup block that are not a machine key: cpus LIST, proxy.error P. */
+static int cg_line(struct parser *p, char **tok, int n, bool *ret_done)
+{
+	struct sim_scenario *s = p->s;
+	double v;
+
+	*ret_done = true;
+	if (!strcmp(tok[0], "cpus")) {
+		struct pm_cpus cpus;
+
+		if (n != 2 || strlen(tok[1]) >= sizeof(s->cg[0].cpus) ||
+		    pm_cpus__parse(tok[1], strlen(tok[1]), &cpus) < 0)
+			return fail(p, "cpus is written: cpus LIST (0-15,64-79)");
+		pm_cpus__done(&cpus);
+		snprintf(s->cg[p->cg].cpus, sizeof(s->cg[p->cg].cpus), "%s", tok[1]);
+		return 0;
+	}
+	if (!strcmp(tok[0], "proxy.error")) {
+		if (n != 2 || sim_parse_value(tok[1], &v) < 0 || v >= 1)
+			return fail(p,
+				    "proxy.error is written: proxy.error P (below 100%%, e.g. 5%%)");
+		return cg_assign(p, s->cg_block - 1, v);
+	}
+	*ret_done = false;
+	return 0;
+}
+
+/* `at T cgroup PATH`, `at T pod NS/NAME QOS [C,...]`, `at T remove PATH|NS/NAME`. */
+static int cg_at(struct parser *p, char **tok, int n, uint64_t t)
+{
+	struct sim_scenario *s = p->s;
+	int c;
+
+	if (!strcmp(tok[2], "remove")) {
+		char ns[64], name[128];
+		bool pod = n == 4 && pod_key_ok(tok[3], ns, sizeof(ns), name, sizeof(name));
+
+		if (n != 4)
+			return fail(p, "'remove' is written: at T remove PATH|NAMESPACE/NAME");
+		for (size_t i = 0; i < s->n_cg; i++) {
+			if (s->cg[i].pod ?
+				    !pod || strcmp(s->cg[i].ns, ns) || strcmp(s->cg[i].name, name) :
+				    strcmp(s->cg[i].path, tok[3]) != 0)
+				continue;
+			if (t < s->cg[i].t_create || s->cg[i].t_remove != UINT64_MAX)
+				return fail(p, "'%s' is removed before it is made, or twice",
+					    tok[3]);
+			s->cg[i].t_remove = t;
+			p->cg = -1;
+			return 0;
+		}
+		return fail(p, "no cgroup or pod '%s' declared before this line", tok[3]);
+	}
+	c = cg_find_or_add(p, tok + 3, n - 3, !strcmp(tok[2], "pod"));
+	if (c < 0)
+		return c;
+	if (s->cg[c].t_create || s->cg[c].t_remove != UINT64_MAX)
+		return fail(p, "'%s' is made at a time once, before it is removed", tok[3]);
+	s->cg[c].t_create = t;
+	p->cg = c;
+	p->cg_ph = -1; /* its values hold from the start (while it exists) */
+	return 0;
+}
+
+static int cmp_asg(const void *a, const void *b)
+{
+	const struct cg_assign *x = a, *y = b;
+
+	if (x->ph != y->ph)
+		return x->ph < y->ph ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The cgroups' values in base and every phase: each holds from phase to phase until set
+ * again, as the machine's do; then each phase's proxy factor from its proxy.error. */
+static int cg_resolve(struct sim_scenario *s)
+{
+	size_t n = s->n_cg * s->cg_block, a = 0;
+	double *cur;
+
+	if (!s->n_cg)
+		return 0;
+	cur = calloc(n, sizeof(*cur));
+	if (!cur)
+		return -ENOMEM;
+	if (s->n_asg)
+		qsort(s->asg, s->n_asg, sizeof(*s->asg), cmp_asg);
+	for (int ph = -1; ph < (int)s->n_ph; ph++) {
+		double *v = ph < 0 ? s->base : s->ph[ph].v;
+
+		for (; a < s->n_asg && s->asg[a].ph == ph; a++)
+			cur[s->asg[a].slot - s->n_values] = s->asg[a].v;
+		memcpy(v + s->n_values, cur, n * sizeof(*cur));
+		for (size_t c = 0; ph >= 0 && c < s->n_cg; c++) {
+			double *f = &v[cg_slot0(s, c) + s->cg_block - 1];
+			double u = unit_interval(s->seed, (uint64_t)ph, 0x636700u + c, 0x6572) * 2 -
+				   1;
+
+			*f = 1 + *f * u;
+		}
+	}
+	free(cur);
+	return 0;
 }
 
 /* "key", "key[3]" or "key[0-3]" */
@@ -244,6 +537,16 @@ static int set_value(struct parser *p, char *key, const char *val)
 			    val, key);
 	if (!strcmp(s->q[q].unit, "ratio") && v > 1)
 		return fail(p, "%s is a ratio between 0 and 1 (or 0%%-100%%), not %s", key, val);
+	if (p->cg >= 0) {
+		if (s->cg_off[q] < 0)
+			return fail(p,
+				    "%s is not traffic: a cgroup block takes the machine's B/s keys, "
+				    "proxy.error and cpus (end the block with 'end' first)",
+				    key);
+		for (int k = lo; r == 0 && k <= hi; k++)
+			r = cg_assign(p, (size_t)s->cg_off[q] + (size_t)k, v);
+		return r;
+	}
 	for (int k = lo; k <= hi; k++)
 		p->cur[s->off[q] + (size_t)k] = v;
 	return 0;
@@ -270,10 +573,13 @@ static int add_phase(struct parser *p, const char *name, const char *dur)
 	ph = &s->ph[s->n_ph];
 	*ph = (struct phase){ .len_ns = ns };
 	snprintf(ph->name, sizeof(ph->name), "%s", name);
-	ph->v = malloc(s->n_values * sizeof(double) + 1);
+	if ((double)s->n_slots * (double)(s->n_ph + 1) > SIM_MAX_SLOTS)
+		return fail(p, "too many phases for this many cgroups (at most %u values in all)",
+			    SIM_MAX_SLOTS);
+	ph->v = malloc(s->n_slots * sizeof(double) + 1);
 	if (!ph->v)
 		return -ENOMEM;
-	memcpy(ph->v, from, s->n_values * sizeof(double));
+	memcpy(ph->v, from, s->n_slots * sizeof(double));
 	ph->start_ns = s->n_ph ? s->ph[s->n_ph - 1].start_ns + s->ph[s->n_ph - 1].len_ns : 0;
 	s->n_ph++;
 	p->cur = ph->v;
@@ -407,17 +713,52 @@ static int parse_line(struct parser *p, char *line)
 		tok[n++] = t;
 	if (n == 0)
 		return 0;
+	if (!strcmp(tok[0], "cgroup") || !strcmp(tok[0], "pod")) {
+		int c = cg_find_or_add(p, tok + 1, n - 1, !strcmp(tok[0], "pod"));
+
+		if (c < 0)
+			return c;
+		p->cg = c;
+		p->cg_ph = p->ph;
+		return 0;
+	}
+	if (!strcmp(tok[0], "end")) {
+		if (p->cg < 0 || n != 1)
+			return fail(p,
+				    "'end' closes a cgroup or pod block, and takes nothing after it");
+		p->cg = -1;
+		return 0;
+	}
+	if (p->cg >= 0) {
+		bool done;
+		int r = cg_line(p, tok, n, &done);
+
+		if (r < 0 || done)
+			return r;
+	}
 	if (!strcmp(tok[0], "phase")) {
 		if (n > 3)
 			return fail(p, "unexpected '%s' after the phase's duration", tok[3]);
+		p->cg = -1;
+		p->ph = (int)s->n_ph;
 		return add_phase(p, n > 1 ? tok[1] : NULL, n > 2 ? tok[2] : NULL);
 	}
 	if (!strcmp(tok[0], "repeat")) {
 		s->repeat = true;
 		return n == 1 ? 0 : fail(p, "'repeat' takes nothing after it");
 	}
-	if (!strcmp(tok[0], "at"))
+	if (!strcmp(tok[0], "at")) {
+		uint64_t t;
+
+		p->cg = -1;
+		if (n >= 3 && (!strcmp(tok[2], "cgroup") || !strcmp(tok[2], "pod") ||
+			       !strcmp(tok[2], "remove"))) {
+			if (sim_parse_duration(tok[1], &t) < 0)
+				return fail(p, "'%s' is not a time (e.g. 2.5s)", tok[1]);
+			return cg_at(p, tok, n, t);
+		}
 		return add_fault(p, tok, n);
+	}
 	if (n != 2)
 		return fail(p, "expected 'KEY VALUE', 'phase NAME DURATION', 'seed N', 'jitter P', "
 			       "'repeat' or 'at TIME FAULT ...'");
@@ -472,7 +813,13 @@ static int cmp_fault(const void *a, const void *b)
 int sim_scenario__parse(struct sim_scenario *s, const char *text, size_t len, const char *name,
 			char *err, size_t errsz)
 {
-	struct parser p = { .s = s, .name = name, .err = err, .errsz = errsz, .cur = s->base };
+	struct parser p = { .s = s,
+			    .name = name,
+			    .err = err,
+			    .errsz = errsz,
+			    .cur = s->base,
+			    .ph = -1,
+			    .cg = -1 };
 	char *copy, *save = NULL;
 	int r = 0;
 
@@ -509,11 +856,14 @@ int sim_scenario__parse(struct sim_scenario *s, const char *text, size_t len, co
 		if (r < 0)
 			return r;
 	}
+	r = cg_resolve(s);
+	if (r < 0)
+		return r;
 	apply_jitter(s);
 	if (s->n_faults) /* qsort's base may not be NULL, even for no elements */
 		qsort(s->faults, s->n_faults, sizeof(*s->faults), cmp_fault); /* in time order */
 	s->cycle_ns = s->ph[s->n_ph - 1].start_ns + s->ph[s->n_ph - 1].len_ns;
-	s->cum = calloc(s->n_values + 1, sizeof(*s->cum));
+	s->cum = calloc(s->n_slots + 1, sizeof(*s->cum)); /* the cgroups' values too */
 	return s->cum ? 0 : -ENOMEM;
 }
 
@@ -627,20 +977,68 @@ static double integrate(const struct sim_scenario *s, size_t ia, size_t ib, bool
 	return fmin(lo + part, hi);
 }
 
+/* The integral of cgroup c's slot (times slot b with product) while the cgroup exists. */
+static double cg_integrate(const struct sim_scenario *s, size_t c, size_t a, size_t b, bool product,
+			   uint64_t t)
+{
+	const struct sim_scn_cgroup *g = &s->cg[c];
+	uint64_t end = t < g->t_remove ? t : g->t_remove;
+
+	if (end <= g->t_create)
+		return 0;
+	return integrate(s, a, b, product, end) -
+	       (g->t_create ? integrate(s, a, b, product, g->t_create) : 0);
+}
+
 double sim_scenario__integral(const struct sim_scenario *s, int q, int inst, uint64_t t_ns)
 {
 	size_t i;
+	double v;
 
 	check_instance(s, q, inst);
 	i = s->off[q] + (size_t)inst;
+	v = integrate(s, i, i, false, t_ns);
+	for (size_t c = 0; s->cg_off[q] >= 0 && c < s->n_cg; c++) {
+		size_t k = cg_slot0(s, c) + (size_t)s->cg_off[q] + (size_t)inst;
 
-	return integrate(s, i, i, false, t_ns);
+		v += cg_integrate(s, c, k, k, false, t_ns); /* the cgroups' traffic adds */
+	}
+	return v;
+}
+
+size_t sim_scenario__cgroup_count(const struct sim_scenario *s)
+{
+	return s->n_cg;
+}
+
+struct sim_scn_cgroup *sim_scenario__cgroup(struct sim_scenario *s, size_t i)
+{
+	return i < s->n_cg ? &s->cg[i] : NULL;
+}
+
+double sim_scenario__cgroup_integral(const struct sim_scenario *s, size_t c, int q, int inst,
+				     uint64_t t_ns, bool proxy)
+{
+	size_t k;
+
+	check_instance(s, q, inst);
+	if (c >= s->n_cg || s->cg_off[q] < 0)
+		return 0;
+	k = cg_slot0(s, c) + (size_t)s->cg_off[q] + (size_t)inst;
+	return cg_integrate(s, c, k, proxy ? cg_slot0(s, c) + s->cg_block - 1 : k, proxy, t_ns);
 }
 
 double sim_scenario__integral2(const struct sim_scenario *s, int qa, int ia, int qb, int ib,
 			       uint64_t t_ns)
 {
+	size_t b = s->off[qb] + (size_t)ib;
+	double v;
+
 	check_instance(s, qa, ia);
 	check_instance(s, qb, ib);
-	return integrate(s, s->off[qa] + (size_t)ia, s->off[qb] + (size_t)ib, true, t_ns);
+	v = integrate(s, s->off[qa] + (size_t)ia, b, true, t_ns);
+	for (size_t c = 0; s->cg_off[qa] >= 0 && c < s->n_cg; c++) /* a cgroup's traffic too */
+		v += cg_integrate(s, c, cg_slot0(s, c) + (size_t)s->cg_off[qa] + (size_t)ia, b,
+				  true, t_ns);
+	return v;
 }

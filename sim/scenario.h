@@ -75,6 +75,40 @@ double sim_scenario__background(const struct sim_scenario *s, uint64_t a, uint64
 size_t sim_scenario__fault_count(const struct sim_scenario *s);
 const struct sim_fault *sim_scenario__fault(const struct sim_scenario *s, size_t i);
 
+/*
+ * Cgroups the scenario declares (docs/simulator.md, "cgroups in scenarios"):
+ * `cgroup PATH` (a directory under sys/fs/cgroup) or `pod NS/NAME QOS
+ * [CONTAINER,...]` (a pod the kubelet hierarchy of --sim kubelet= places),
+ * each followed by its traffic in the machine's own keys, which adds to the
+ * machine's (sim_scenario__integral includes it). A cgroup exists from
+ * t_create (0, or `at T cgroup ...`) to t_remove (`at T remove ...`).
+ */
+#define SIM_MAX_CGROUPS 1000
+#define SIM_MAX_CONTAINERS 8
+struct sim_scn_cgroup {
+	char path[256]; /* under sys/fs/cgroup; a pod's is set by the platform (kubelet=) */
+	bool pod;
+	char ns[64], name[128], qos[16]; /* a pod's namespace, name, QoS class */
+	char uid[40];			 /* a pod's UID, made from the seed and its name */
+	char containers[SIM_MAX_CONTAINERS][64];
+	char container_id[SIM_MAX_CONTAINERS][65];
+	int n_containers;
+	char cpus[256];		     /* the CPUs its tasks run on ("" : every CPU) */
+	uint64_t t_create, t_remove; /* scenario times; UINT64_MAX: never removed */
+	int line;
+};
+size_t sim_scenario__cgroup_count(const struct sim_scenario *s);
+/* Cgroup i (NULL past the end); mutable for the platform to place a pod. */
+struct sim_scn_cgroup *sim_scenario__cgroup(struct sim_scenario *s, size_t i);
+/*
+ * The integral of cgroup c's quantity q[inst] from 0 to t while it exists;
+ * with proxy, times its proxy factor (1 + proxy.error x u per phase, u in
+ * [-1, 1) a hash of the seed, the phase and the cgroup): what its proxy
+ * events see.
+ */
+double sim_scenario__cgroup_integral(const struct sim_scenario *s, size_t c, int q, int inst,
+				     uint64_t t_ns, bool proxy);
+
 /* The errno a fault names ("EIO"), or 0 for none of the known ones. */
 int sim_fault_errno(const char *name);
 /* A duration such as "500ms", "2s", "1.5m", "1h" (a bare number is seconds). */

@@ -17,7 +17,15 @@
 #define SIM_MAX_FDS 65536
 
 struct sim_platform;
+struct sim_cgroups;
+struct sim_node;
 struct pm_sim;
+
+/* A scenario cgroup an event opened in a cgroup directory counts, and what share of it. */
+struct sim_cg_part {
+	size_t cgroup;
+	double frac;
+};
 
 /*
  * What a whole machine (platform.c) adds to the kernel: the kernel calls it
@@ -31,6 +39,13 @@ struct sim_machine_ops {
 	/* At pm_sim__free, before the kernel's own parts: write --sim state=PATH, free
 	 * the platform's data and scenario. */
 	void (*free)(struct pm_sim *sim);
+	/* The scenario's cgroups made and removed as time passes (sim/cgroups.c). */
+	void (*cgroups_tick)(struct pm_sim *sim);
+	/* Which scenario cgroups (and what share of each) an event opened in directory
+	 * node on cpu counts, with its share of the time (*ret_share_ppm, set only when
+	 * it counts any); *ret_n 0: none (sim/cgroups.c). */
+	int (*cgroup_parts)(struct pm_sim *sim, const struct sim_node *node, int cpu,
+			    struct sim_cg_part **ret, size_t *ret_n, uint32_t *ret_share_ppm);
 };
 
 struct sim_pmu {
@@ -69,6 +84,10 @@ struct sim_event {
 	 * event advance only then, so the three read scaled by it. 1000000: CPU-wide */
 	uint32_t share_ppm;
 	const struct sim_node *cgroup; /* its cgroup's directory, NULL: none */
+	/* the scenario's cgroups it counts (sim/cgroups.c): itself, its descendants, or
+	 * a container's share of its pod; none: the model's CPU-wide count x share */
+	struct sim_cg_part *cg_parts;
+	size_t n_cg_parts;
 };
 
 /* One PMU's events on one CPU: the kernel's flexible groups, rotated. */
@@ -147,12 +166,24 @@ struct pm_sim {
 	uint64_t scn_start_ns;
 	size_t next_fault;
 	bool in_faults;
-	char *state_path; /* --sim state=PATH: the control files, written at the end */
+	char *state_path;	     /* --sim state=PATH: the control files, written at the end */
+	struct sim_cgroups *cgroups; /* the scenario's cgroups on the machine (sim/cgroups.c) */
 
 	/* the real os, for commands other than `sleep N` under the real clock */
 	const struct pm_os_ops *real_ops;
 	void *real_os;
 };
+
+/* sim/cgroups.c: the scenario's cgroups made (kubelet: "systemd", "cgroupfs" or NULL;
+ * err says what is wrong), made and removed as time passes, freed; and which of them an
+ * event in a directory counts (the machine's ops call these, the kernel does not). */
+int sim_cgroups_build(struct pm_sim *sim, const char *kubelet, char *err, size_t errsz);
+void sim_cgroups_tick(struct pm_sim *sim);
+void sim_cgroups_free(struct pm_sim *sim);
+int sim_cgroups_parts(struct pm_sim *sim, const struct sim_node *node, int cpu,
+		      struct sim_cg_part **ret, size_t *ret_n, uint32_t *ret_share_ppm);
+/* The context of ev's PMU and CPU scheduled again (its cgroup was set after open). */
+void sim_perf_reschedule(struct pm_sim *sim, struct sim_event *ev);
 
 /* Look a perf PMU up by name (NULL if the simulator has none). */
 struct sim_pmu *sim_pmu_by_name(struct pm_sim *sim, const char *name);

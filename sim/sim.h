@@ -67,6 +67,13 @@ struct pm_sim_pmu_model {
 	 */
 	int (*count)(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
 		     uint64_t *ret);
+	/*
+	 * The same for an event opened in a cgroup, of scenario cgroup `cgroup`'s
+	 * tasks on cpu (sim/cgroups.c); -ENOENT: the event counts the CPU-wide
+	 * count's share instead (NULL: always).
+	 */
+	int (*count_cgroup)(void *data, const struct perf_event_attr *attr, int cpu, size_t cgroup,
+			    uint64_t t_ns, uint64_t *ret);
 	void *data;
 };
 

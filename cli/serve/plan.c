@@ -174,6 +174,13 @@ static void put_place(struct sbuf *b, bool *first, const struct pm_row *r, const
 		expo_put_label(b, first, "place", r->place);
 	if (r->cgroup && r->cgroup[0]) /* -G, --for-each-cgroup: one series per cgroup */
 		expo_put_label(b, first, "cgroup", r->cgroup);
+	/* --attribute-pods: the pod a row's memory traffic was apportioned to */
+	if (r->pod_namespace && r->pod_namespace[0])
+		expo_put_label(b, first, "namespace", r->pod_namespace);
+	if (r->pod && r->pod[0])
+		expo_put_label(b, first, "pod", r->pod);
+	if (r->container && r->container[0])
+		expo_put_label(b, first, "container", r->container);
 }
 
 /* ---- names ------------------------------------------------------------------------- */

@@ -436,6 +436,51 @@ PM_API int pm_evlist__set_cgroup(struct pm_evlist *l, size_t event, const char *
  * it was).
  */
 PM_API int pm_evlist__expand_cgroups(struct pm_evlist *l, const char *const *names, size_t n);
+/*
+ * Memory traffic per cgroup (docs/attribution.md): the machine's uncore
+ * total, as the platform pack's "Attribution" names it (a Yitian 710's DDR
+ * reads, an EPYC's DRAM traffic), apportioned to the n cgroups (paths
+ * under the cgroup2 mount, as pm_evlist__set_cgroup takes them; none
+ * inside another: a cgroup's counts include its children's) by the core
+ * proxy events the pack names, counted in each cgroup on every CPU. A
+ * cgroup's share is its proxies x their bytes, capped so that the cgroups
+ * never add up to more than the total; the rest is a row of its own whose
+ * cgroup is PM_ATTRIB_UNATTRIBUTED (what raises no proxy event of a listed
+ * cgroup: the kernel, devices, DMA, other cgroups), last in each bucket;
+ * when the proxies exceed the total, the shares are scaled down to it and
+ * flagged PM_ROW_ATTRIB_SCALED. Every attributed row is PM_ROW_ATTRIBUTED
+ * and PM_ROW_APPROXIMATE. Rows are per machine, or per socket where the
+ * session's rows are per socket and the proxies tell local from remote DRAM
+ * (a 2-socket EPYC). target's pod fields (NULL: none) go to the rows'. Call
+ * it once every other event and metric is in the list, and with no event in
+ * a cgroup (-EINVAL). -EOPNOTSUPP (reterr says why) where no pack says how;
+ * -EINVAL for a nested, repeated or empty path.
+ */
+#define PM_ATTRIB_UNATTRIBUTED "<unattributed>"
+struct pm_attrib_target {
+	const char *cgroup;
+	const char *pod_namespace, *pod, *container; /* NULL: not a pod's */
+};
+PM_API int pm_evlist__attribute_cgroups(struct pm_evlist *l, const struct pm_attrib_target *t,
+					size_t n, struct pm_diag *reterr);
+/*
+ * The pods of this machine's kubelet, from its files alone (no API
+ * server): every directory named as the kubelet names a pod's cgroup, at
+ * any depth under the cgroup2 mount's kubepods directories, for either
+ * cgroup driver (cgroupfs: pod<UID>; systemd: kubepods[-QOS]-pod<UID with
+ * '_' for '-'>.slice); the namespace and name from
+ * /var/log/pods/NAMESPACE_NAME_UID; with containers, each container's own
+ * cgroup instead (cri-containerd-ID.scope, crio-ID.scope, docker-ID.scope
+ * or ID), named from /var/log/containers/POD_NAMESPACE_CONTAINER-ID.log.
+ * A pod whose log directory is missing keeps its UID as its name. *ret
+ * (free()) gets *ret_n of them, sorted by cgroup path.
+ */
+struct pm_pod {
+	char cgroup[512]; /* its path under the cgroup2 mount */
+	char pod_namespace[256], pod[256], uid[64];
+	char container[256]; /* "" for a pod's own */
+};
+PM_API int pm_ctx__pods(struct pm_ctx *ctx, bool containers, struct pm_pod **ret, size_t *ret_n);
 PM_API size_t pm_evlist__count(const struct pm_evlist *l);
 /*
  * Add the platform packs' metrics named (or in the MetricGroups named),
@@ -887,6 +932,8 @@ struct pm_row {
 	 */
 	double lo, hi;
 	unsigned bound; /* PM_BOUND_* */
+	/* an attributed row's pod (pm_evlist__attribute_cgroups), NULL when none */
+	const char *pod_namespace, *pod, *container;
 };
 
 /* pm_row.bound: how lo and hi were found, in order of doubt (a row takes its inputs' worst). */
@@ -969,12 +1016,19 @@ enum {
 	 * PM_ROW_SNAPSHOT; a ratio with its parts in pm_row.num and den */
 	PM_ROW_AMOUNT = 1 << 12,
 	PM_ROW_RATIO = 1 << 13,
+	/* memory traffic apportioned to a cgroup by proxy events, not counted in it
+	 * (pm_evlist__attribute_cgroups), or the rest of the total; approximate */
+	PM_ROW_ATTRIBUTED = 1 << 14,
+	/* the cgroups' proxies added up to more than the total: their shares were scaled
+	 * down to it */
+	PM_ROW_ATTRIB_SCALED = 1 << 15,
 };
 
 /* The flags that say a value is less than it seems (each shown in every output). */
-#define PM_ROW_QUALITY                                                                        \
-	(PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED | PM_ROW_UNDEFINED | PM_ROW_WRAP_UNCERTAIN | \
-	 PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_PARTIAL | PM_ROW_LOST | PM_ROW_UNSUPPORTED)
+#define PM_ROW_QUALITY                                                                            \
+	(PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED | PM_ROW_UNDEFINED | PM_ROW_WRAP_UNCERTAIN |     \
+	 PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_PARTIAL | PM_ROW_LOST | PM_ROW_UNSUPPORTED | \
+	 PM_ROW_ATTRIB_SCALED)
 
 /*
  * Each PM_ROW_* flag's name in CSV, JSON Lines and exposition

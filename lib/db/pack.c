@@ -33,6 +33,7 @@ struct pm_pack {
 	size_t n_monitor, cap_monitor;
 	struct pm_driver_def *drivers; /* its "Drivers" (pack.h) */
 	size_t n_drivers, cap_drivers;
+	struct pm_attrib_recipe attrib; /* its "Attribution" (NULL total: none) */
 };
 
 /* A pack's InstanceTopology: how its PMU instances' names map to die, channel, sub-channel. */
@@ -984,6 +985,58 @@ static int load_screen(json_t *o, struct pm_screen *ret)
 	return ret->title ? 0 : -ENOMEM;
 }
 
+/*
+ * A pack's "Attribution": {"Total": METRIC, "TotalPerByte": N, "TotalPerSecond":
+ * bool, "Proxies": [{"Event": SPEC, "Bytes": N, "Dram": "any|local|remote"}],
+ * "Note": TEXT}. Absent or malformed: none (the pack loads).
+ */
+static int load_attrib(json_t *o, struct pm_attrib_recipe *ret)
+{
+	struct pm_attrib_recipe a = { 0 };
+	json_t *p;
+	size_t i;
+
+	if (!json_is_object(o) || !jstr(o, "Total") ||
+	    !json_is_number(json_object_get(o, "TotalPerByte")))
+		return 0;
+	a.per_byte = json_number_value(json_object_get(o, "TotalPerByte"));
+	a.per_second = json_is_true(json_object_get(o, "TotalPerSecond"));
+	json_array_foreach(json_object_get(o, "Proxies"), i, p) {
+		const char *dram = jstr(p, "Dram");
+		struct pm_attrib_proxy *x = &a.proxies[a.n_proxies];
+
+		if (a.n_proxies == PM_ATTRIB_MAX_PROXIES || !jstr(p, "Event") ||
+		    !json_is_number(json_object_get(p, "Bytes")))
+			continue;
+		x->bytes = json_number_value(json_object_get(p, "Bytes"));
+		x->dram = dram && !strcmp(dram, "local")  ? PM_ATTRIB_LOCAL :
+			  dram && !strcmp(dram, "remote") ? PM_ATTRIB_REMOTE :
+							    PM_ATTRIB_ANY;
+		x->event = strdup(jstr(p, "Event"));
+		if (!x->event)
+			goto oom;
+		a.n_proxies++;
+	}
+	if (!a.n_proxies || !(a.per_byte > 0))
+		goto none;
+	a.total = strdup(jstr(o, "Total"));
+	a.note = pm_strdup0(jstr(o, "Note"));
+	if (!a.total || (jstr(o, "Note") && !a.note))
+		goto oom;
+	*ret = a;
+	return 0;
+oom:
+	for (i = 0; i < a.n_proxies; i++)
+		free(a.proxies[i].event);
+	free(a.total);
+	free(a.note);
+	return -ENOMEM;
+none:
+	for (i = 0; i < a.n_proxies; i++)
+		free(a.proxies[i].event);
+	return 0;
+}
+
 /* [a-z0-9_]+, at most 64 bytes: a name every exporter can take as it is. */
 static bool plain_name(const char *s)
 {
@@ -1107,6 +1160,8 @@ static int add_pack(struct pm_ctx *ctx, struct pm_db *db, const char *name, json
 		r = load_monitor(ctx, name, json_object_get(root, "Monitor"), pk);
 	if (r == 0)
 		r = load_drivers(ctx, json_object_get(root, "Drivers"), pk);
+	if (r == 0)
+		r = load_attrib(json_object_get(root, "Attribution"), &pk->attrib);
 	if (r < 0)
 		return r;
 	json_array_foreach(json_object_get(root, "Defaults"), i, d) {
@@ -1632,6 +1687,10 @@ void pm_db__free(struct pm_db *db)
 		free((char *)db->packs[i].screen.metrics);
 		free((char *)db->packs[i].screen.group);
 		free((char *)db->packs[i].screen.note);
+		free(db->packs[i].attrib.total);
+		free(db->packs[i].attrib.note);
+		for (size_t p = 0; p < db->packs[i].attrib.n_proxies; p++)
+			free(db->packs[i].attrib.proxies[p].event);
 		for (size_t m = 0; m < db->packs[i].n_monitor; m++) {
 			free((char *)db->packs[i].monitor[m].metric);
 			free((char *)db->packs[i].monitor[m].name);
@@ -1718,6 +1777,14 @@ const struct pm_driver_def *pm_db__driver(const struct pm_db *db, size_t i)
 			return &db->packs[p].drivers[i];
 		i -= db->packs[p].n_drivers;
 	}
+	return NULL;
+}
+
+const struct pm_attrib_recipe *pm_db__attribution(const struct pm_db *db)
+{
+	for (size_t i = 0; i < db->n_packs; i++)
+		if (db->packs[i].attrib.total)
+			return &db->packs[i].attrib;
 	return NULL;
 }
 

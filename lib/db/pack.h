@@ -55,6 +55,30 @@ size_t pm_db__default_count(const struct pm_db *db);
 const char *pm_db__default(const struct pm_db *db, size_t i);
 /* The first matching pack's screen for pmumon top (pmumon.h), or NULL. */
 const struct pm_screen *pm_db__screen(const struct pm_db *db);
+/*
+ * A pack's "Attribution" (docs/attribution.md): how its machine's memory
+ * traffic is apportioned to cgroups. Total: the metric of the uncore total;
+ * per_byte: its value per byte (per second of the interval when
+ * per_second); proxies: core events counted in each cgroup, each standing
+ * for `bytes` bytes of DRAM traffic, of the CPU's own socket's DRAM
+ * (PM_ATTRIB_LOCAL), another's (REMOTE), or either (ANY).
+ */
+enum { PM_ATTRIB_ANY, PM_ATTRIB_LOCAL, PM_ATTRIB_REMOTE };
+#define PM_ATTRIB_MAX_PROXIES 4
+struct pm_attrib_recipe {
+	char *total;
+	double per_byte;
+	bool per_second;
+	size_t n_proxies;
+	struct pm_attrib_proxy {
+		char *event;
+		double bytes;
+		int dram;
+	} proxies[PM_ATTRIB_MAX_PROXIES];
+	char *note; /* what the proxies cannot see, for the reader */
+};
+/* The first matching pack's, or NULL when none has one. */
+const struct pm_attrib_recipe *pm_db__attribution(const struct pm_db *db);
 /* The i-th platform-neutral metric name of the matching packs (pmumon.h), or NULL. */
 const struct pm_monitor_name *pm_db__monitor(const struct pm_db *db, size_t i);
 /*

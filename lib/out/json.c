@@ -252,6 +252,25 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 			w.need_comma[w.depth] = false;
 			pm_jw__string(&w, row->cgroup);
 		}
+		if (row->flags & PM_ROW_ATTRIBUTED) { /* docs/attribution.md: its pod, its doubt */
+			static const char *const key[] = { "pod_namespace", "pod", "container" };
+			const char *val[] = { row->pod_namespace, row->pod, row->container };
+
+			PUT_LIT(&o->buf, ",\"attributed\":true,\"proxies_exceed_total\":");
+			if (row->flags & PM_ROW_ATTRIB_SCALED)
+				PUT_LIT(&o->buf, "true");
+			else
+				PUT_LIT(&o->buf, "false");
+			for (size_t k = 0; k < 3; k++) {
+				if (!val[k])
+					continue;
+				pm_obuf__put(&o->buf, ",\"", 2);
+				pm_obuf__put(&o->buf, key[k], strlen(key[k]));
+				pm_obuf__put(&o->buf, "\":", 2);
+				w.need_comma[w.depth] = false;
+				pm_jw__string(&w, val[k]);
+			}
+		}
 		if (r->runs > 1) { /* -r: perf -j's "variance", the mean's stddev in % */
 			PUT_LIT(&o->buf, ",\"spread_pct\":");
 			put_num(&o->buf, counted ? row->spread_pct : NAN);

@@ -24,7 +24,8 @@
 /* perf's state in the session: when it last read for a checkpoint. */
 struct perf_state {
 	uint64_t polled_ns;
-	int *cgroup_fd; /* per event while opening: its cgroup's directory, -1: none yet */
+	int *cgroup_fd;	       /* per event while opening: its cgroup's directory, -1: none yet */
+	char cgroup_root[256]; /* the cgroup2 mount, looked up once ("": not yet) */
 	/* the reads inside an interval that measure multiplexed counters' error
 	 * (estimate.h): some counter is tracked, when the next is due, its jitter */
 	bool tracked, probe; /* probe: one read of all soon after enable finds them */
@@ -366,7 +367,7 @@ static int cgroup_fd(struct pm_session *s, size_t event, struct pm_diag *d)
 {
 	struct perf_state *st = s->state[PM_SRC_PERF];
 	const struct pm_event *ev = &s->l->ev[event];
-	char root[256], path[512];
+	char path[512];
 	int fd;
 
 	if (st->cgroup_fd[event] >= 0)
@@ -379,8 +380,10 @@ static int cgroup_fd(struct pm_session *s, size_t event, struct pm_diag *d)
 		pm_diag_reason(d, PM_REASON_SYSTEM_WIDE, NULL, NULL);
 		return -EINVAL;
 	}
-	cgroup_root(s, root, sizeof(root));
-	snprintf(path, sizeof(path), "%s/%s", root,
+	/* once: mountinfo lists every mount, and its kernel time is the open's (bench/attrib.py) */
+	if (!st->cgroup_root[0])
+		cgroup_root(s, st->cgroup_root, sizeof(st->cgroup_root));
+	snprintf(path, sizeof(path), "%s/%s", st->cgroup_root,
 		 ev->cgroup[0] == '/' ? ev->cgroup + 1 : ev->cgroup);
 	fd = s->ctx->ops->open(s->ctx->os, path, O_RDONLY | O_DIRECTORY);
 	if (fd < 0) {

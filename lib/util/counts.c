@@ -55,6 +55,10 @@ const char *pm_row_flag_name(unsigned flag)
 		return "lost";
 	case PM_ROW_UNSUPPORTED:
 		return "unsupported";
+	case PM_ROW_ATTRIBUTED:
+		return "attributed";
+	case PM_ROW_ATTRIB_SCALED:
+		return "proxies_exceed_total";
 	default:
 		return NULL;
 	}

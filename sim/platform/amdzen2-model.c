@@ -7,6 +7,7 @@
  */
 #include "amdzen2-model.h"
 
+#include <errno.h>
 #include <stdint.h>
 
 #include "util/util.h"
@@ -128,6 +129,46 @@ uint64_t amdzen2_l3_truth(const struct amd *a, int ccx, uint64_t config, uint64_
 			 share);
 }
 
+#define PREFETCH_SHARE 0.25 /* model choice: the share of a cgroup's DRAM reads prefetched */
+
+int amdzen2_cgroup_proxy(const struct amd *a, int cpu, size_t c, unsigned ev, unsigned umask,
+			 uint64_t t, uint64_t *ret)
+{
+	const struct sim_scenario *s = sim_scn(a->sim);
+	double lcl = 0, rmt = 0, v;
+	int n_cpus, socket;
+
+	if (ev != 0x43 && ev != 0x72)
+		return -ENOENT;
+	if (cpu < 0 || !sim_cgroup_cpu(a->sim, c, cpu, &n_cpus)) {
+		*ret = 0;
+		return 0;
+	}
+	socket = amd_socket_of(a, cpu);
+	for (int ch = 0; ch < a->sockets * 8; ch++) {
+		double rd = sim_scenario__cgroup_integral(s, c, AMD_Q_DRAM_READ, ch, t, true);
+
+		*(ch / 8 == socket ? &lcl : &rmt) += rd;
+	}
+	if (ev == 0x72)
+		v = (lcl + rmt) * PREFETCH_SHARE;
+	else
+		v = ((umask & 0x08 ? lcl : 0) + (umask & 0x40 ? rmt : 0)) * (1 - PREFETCH_SHARE);
+	*ret = sim_count(v, 1.0 / 64 / n_cpus);
+	return 0;
+}
+
+/* Every scenario cgroup's proxies on cpu: what its tasks add to the CPU-wide count. */
+static uint64_t cgroups_proxy(const struct amd *a, int cpu, unsigned ev, unsigned umask, uint64_t t)
+{
+	uint64_t v = 0, part;
+
+	for (size_t c = 0; c < sim_scenario__cgroup_count(sim_scn(a->sim)); c++)
+		if (amdzen2_cgroup_proxy(a, cpu, c, ev, umask, t, &part) == 0)
+			v += part;
+	return v;
+}
+
 /* Core events of seed 004's metrics; codes from docs/facts-sim-platforms.md §2. */
 uint64_t amdzen2_cpu_truth(const struct amd *a, int cpu, uint64_t config, uint64_t t)
 {
@@ -173,7 +214,13 @@ uint64_t amdzen2_cpu_truth(const struct amd *a, int cpu, uint64_t config, uint64
 		/* the misses, split so that 0x71 + 0x72 == misses exactly */
 		if (ev == 0x71)
 			return sim_count(acc - hit, 0.5);
-		return sim_count(acc - hit, 1) - sim_count(acc - hit, 0.5);
+		/* 0x72: the misses' half, and the cgroups' prefetches from DRAM */
+		return sim_count(acc - hit, 1) - sim_count(acc - hit, 0.5) +
+		       cgroups_proxy(a, cpu, 0x72, umask, t);
+	case 0x43: /* ls_refills_from_sys: the cgroups' DRAM fills; other sources seeded */
+		return cgroups_proxy(a, cpu, 0x43, umask, t) +
+		       (umask & ~0x48u ? background(a, config & 0xf0000ffffull, (uint64_t)cpu, t) :
+					 0);
 	default:
 		break;
 	}

@@ -5,6 +5,7 @@
 #define PM_SIM_AMDZEN2_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "platform.h"
@@ -51,6 +52,10 @@ uint64_t amdzen2_df_truth(const struct amd *a, int socket, uint64_t config, uint
 uint64_t amdzen2_l3_truth(const struct amd *a, int ccx, uint64_t config, uint64_t t);
 /* A core PMU event's config (the cpu PMU's layout) on cpu. */
 uint64_t amdzen2_cpu_truth(const struct amd *a, int cpu, uint64_t config, uint64_t t);
+/* Scenario cgroup c's proxies on cpu at scenario time t: 0x43's umask 0x08 (local DRAM) and
+ * 0x40 (remote), or 0x72 (ev); -ENOENT for any other event. */
+int amdzen2_cgroup_proxy(const struct amd *a, int cpu, size_t c, unsigned ev, unsigned umask,
+			 uint64_t t, uint64_t *ret);
 /* what: 0 TSC, 1 APERF, 2 MPERF */
 uint64_t amdzen2_core_truth(const struct amd *a, int cpu, int what, uint64_t t);
 

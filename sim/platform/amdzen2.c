@@ -22,6 +22,18 @@
  * count (by the share of slices and threads selected), and events the
  * scenario does not describe counting at a small seeded rate. The perf view
  * and the MSR view of the uncore counters are independent here.
+ *
+ * The proxies of memory traffic per cgroup (docs/attribution.md): facts
+ * (perf's amdzen2 memory.json and cache.json): ls_refills_from_sys (0x43)
+ * counts demand data-cache fills by source, umask 0x08 DRAM or IO of this
+ * thread's die, 0x40 of another die; l2_pf_miss_l2_l3 (0x72) the L2
+ * prefetches that miss the L2 and the L3. Model choices: the scenario
+ * cgroups' DRAM reads are their only source (the background traffic, the
+ * kernel's and devices', raises none; writes raise none), shared evenly by
+ * the CPUs each cgroup runs on; a quarter of them are L2 prefetches (0x72),
+ * the rest demand fills (0x43), local when the channel is on the CPU's
+ * socket (Rome: one IO die per socket), remote otherwise
+ * (amdzen2_cgroup_proxy in amdzen2-model.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +80,18 @@ static int cpu_count(void *data, const struct perf_event_attr *attr, int cpu, ui
 					    sim_scn_time(a->sim, t_ns)),
 			  cpu);
 	return 0;
+}
+
+/* An event in a scenario cgroup: its tasks' proxies (0x43, 0x72), else the CPU-wide share. */
+static int cpu_count_cgroup(void *data, const struct perf_event_attr *attr, int cpu, size_t c,
+			    uint64_t t_ns, uint64_t *ret)
+{
+	const struct amd *a = data;
+	uint64_t config = attr->config;
+	unsigned ev = (unsigned)((config & 0xff) | ((config >> 24) & 0xf00));
+
+	return amdzen2_cgroup_proxy(a, cpu, c, ev, (unsigned)(config >> 8) & 0xff,
+				    sim_scn_time(a->sim, t_ns), ret);
 }
 
 /*
@@ -191,6 +215,7 @@ static int add_pmus(struct pm_sim *sim, struct amd *a)
 					.counters = 6,
 					.width = 48,
 					.count = cpu_count,
+					.count_cgroup = cpu_count_cgroup,
 					.cost = cpu_cost,
 					.hw_config = cpu_hw_config,
 					.data = a };

@@ -16,6 +16,23 @@
  * events count 64-byte requests (§1.4); hif_rd_or_wr counts reads plus
  * writes; the entry events of a channel are spread evenly over its 4 ranks;
  * events the scenario does not describe count at a small seeded rate.
+ *
+ * The cores (Neoverse N2): a core PMU armv8_pmuv3_0 (docs/attribution.md).
+ * Facts: the sysfs format event config:0-15, long config1:0, rdpmc
+ * config1:1, and the event text "event=0x%04x" (arch/arm64/kernel/
+ * perf_event.c of Linux 6.1); the event codes (its asm/perf_event.h):
+ * LL_CACHE_RD 0x36, LL_CACHE_MISS_RD 0x37, BUS_ACCESS 0x19, CPU_CYCLES 0x11
+ * (perf's generic cycles, with instructions INST_RETIRED 0x08 and the rest
+ * of armv8_pmuv3_perf_map). Model choices: 6 event counters and the cycle
+ * counter (the TRM's PMCR_EL0.N was not read here), 64-bit counts, the
+ * listed events are those of perf's neoverse-n2 JSON that the kernel names;
+ * LL_CACHE_MISS_RD counts the DDR read requests of the tasks on the CPU
+ * (the system-level cache's misses: CPUECTLR.EXTLLC set, which nothing
+ * public says for Yitian), LL_CACHE_RD half as many again (hits of the
+ * SLC), BUS_ACCESS their reads, writes and read-modify-writes and half as
+ * many again; the background traffic (outside the scenario's cgroups: the
+ * kernel, devices, DMA) raises none of them; other events count at a
+ * seeded rate.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -111,7 +128,146 @@ struct drw {
 
 struct yitian {
 	struct drw pmu[16];
+	struct pm_sim *sim;
 };
+
+/* The N2 core PMU's events as arch/arm64/kernel/perf_event.c names them (a subset). */
+static const struct {
+	const char *name;
+	unsigned code;
+} core_events[] = {
+	{ "sw_incr", 0x00 },	      { "l1i_cache_refill", 0x01 },
+	{ "l1i_tlb_refill", 0x02 },   { "l1d_cache_refill", 0x03 },
+	{ "l1d_cache", 0x04 },	      { "l1d_tlb_refill", 0x05 },
+	{ "inst_retired", 0x08 },     { "exc_taken", 0x09 },
+	{ "exc_return", 0x0a },	      { "cid_write_retired", 0x0b },
+	{ "pc_write_retired", 0x0c }, { "br_mis_pred", 0x10 },
+	{ "cpu_cycles", 0x11 },	      { "br_pred", 0x12 },
+	{ "mem_access", 0x13 },	      { "l1i_cache", 0x14 },
+	{ "l1d_cache_wb", 0x15 },     { "l2d_cache", 0x16 },
+	{ "l2d_cache_refill", 0x17 }, { "l2d_cache_wb", 0x18 },
+	{ "bus_access", 0x19 },	      { "memory_error", 0x1a },
+	{ "inst_spec", 0x1b },	      { "ttbr_write_retired", 0x1c },
+	{ "bus_cycles", 0x1d },	      { "l2d_cache_allocate", 0x20 },
+	{ "br_retired", 0x21 },	      { "br_mis_pred_retired", 0x22 },
+	{ "stall_frontend", 0x23 },   { "stall_backend", 0x24 },
+	{ "l1d_tlb", 0x25 },	      { "l1i_tlb", 0x26 },
+	{ "remote_access", 0x31 },    { "dtlb_walk", 0x34 },
+	{ "itlb_walk", 0x35 },	      { "ll_cache_rd", 0x36 },
+	{ "ll_cache_miss_rd", 0x37 },
+};
+
+#define CORE_TYPE 10 /* illustrative, as the others */
+
+/* What scenario cgroup c's tasks raise of a proxy event on cpu: its DDR traffic's 64-byte
+ * requests, shared evenly by the CPUs it runs on, through its proxy factor. */
+static int core_cgroup(void *data, const struct perf_event_attr *attr, int cpu, size_t c,
+		       uint64_t t_ns, uint64_t *ret)
+{
+	struct yitian *y = data;
+	const struct sim_scenario *s = sim_scn(y->sim);
+	uint64_t t = sim_scn_time(y->sim, t_ns);
+	unsigned code = (unsigned)(attr->config & 0xffff);
+	double rd = 0, all = 0;
+	int n_cpus;
+
+	if (code != 0x36 && code != 0x37 && code != 0x19)
+		return -ENOENT;
+	if (cpu < 0 || !sim_cgroup_cpu(y->sim, c, cpu, &n_cpus)) {
+		*ret = 0;
+		return 0;
+	}
+	for (int ch = 0; ch < 8; ch++) {
+		rd += sim_scenario__cgroup_integral(s, c, Q_READ, ch, t, true);
+		all += sim_scenario__cgroup_integral(s, c, Q_WRITE, ch, t, true) +
+		       sim_scenario__cgroup_integral(s, c, Q_RMW, ch, t, true);
+	}
+	all += rd;
+	*ret = sim_count(code == 0x37 ? rd :
+			 code == 0x36 ? rd * 1.5 :
+					all * 1.5,
+			 1.0 / 64 / n_cpus);
+	return 0;
+}
+
+/* CPU-wide: every cgroup's share on the CPU (the background raises none); the rest seeded. */
+static int core_count(void *data, const struct perf_event_attr *attr, int cpu, uint64_t t_ns,
+		      uint64_t *ret)
+{
+	struct yitian *y = data;
+	const struct sim_scenario *s = sim_scn(y->sim);
+	unsigned code = (unsigned)(attr->config & 0xffff);
+	uint64_t v = 0, part;
+
+	if (code == 0x36 || code == 0x37 || code == 0x19) {
+		for (size_t c = 0; cpu >= 0 && c < sim_scenario__cgroup_count((void *)s); c++)
+			if (core_cgroup(data, attr, cpu, c, t_ns, &part) == 0)
+				v += part;
+		*ret = v;
+		return 0;
+	}
+	for (size_t i = 0; i < PM_ARRAY_SIZE(core_events); i++)
+		if (core_events[i].code == code) {
+			uint64_t t = sim_scn_time(y->sim, t_ns);
+
+			v = sim_count((double)t / 1e9,
+				      sim_scenario__background(s, 0xc0u + code, 0, 1e6, 1e8));
+			*ret = cpu < 0 ? v / 1000 : v; /* a task (sleep): a thousandth */
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* perf's generic events on the N2 (armv8_pmuv3_perf_map). */
+static int core_hw_config(void *data, uint64_t hw, uint64_t *ret)
+{
+	static const uint64_t map[] = {
+		[PERF_COUNT_HW_CPU_CYCLES] = 0x11,
+		[PERF_COUNT_HW_INSTRUCTIONS] = 0x08,
+		[PERF_COUNT_HW_CACHE_REFERENCES] = 0x04,
+		[PERF_COUNT_HW_CACHE_MISSES] = 0x03,
+		[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = 0x0c,
+		[PERF_COUNT_HW_BRANCH_MISSES] = 0x10,
+		[PERF_COUNT_HW_BUS_CYCLES] = 0x1d,
+		[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = 0x23,
+		[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = 0x24,
+	};
+
+	if (hw >= PM_ARRAY_SIZE(map) || (!map[hw] && hw != PERF_COUNT_HW_CPU_CYCLES))
+		return -ENOENT;
+	*ret = map[hw];
+	return 0;
+}
+
+static int add_core_pmu(struct pm_sim *sim, struct yitian *y)
+{
+	static const struct sim_kv formats[] = { { "event", "config:0-15" },
+						 { "long", "config1:0" },
+						 { "rdpmc", "config1:1" },
+						 { NULL, NULL } };
+	struct sim_kv ev[PM_ARRAY_SIZE(core_events) + 1];
+	char text[PM_ARRAY_SIZE(core_events)][16];
+	struct pm_sim_pmu_model m = { .type = CORE_TYPE,
+				      .counters = 6,
+				      .has_fixed = true,
+				      .fixed_config = 0x11,
+				      .width = 64,
+				      .count = core_count,
+				      .count_cgroup = core_cgroup,
+				      .hw_config = core_hw_config,
+				      .data = y };
+	int r;
+
+	for (size_t i = 0; i < PM_ARRAY_SIZE(core_events); i++) {
+		snprintf(text[i], sizeof(text[i]), "event=0x%04x", core_events[i].code);
+		ev[i] = (struct sim_kv){ core_events[i].name, text[i] };
+	}
+	ev[PM_ARRAY_SIZE(core_events)] = (struct sim_kv){ NULL, NULL };
+	r = sim_pmu_sysfs(sim, "armv8_pmuv3_0", CORE_TYPE, NULL, formats, ev);
+	if (r == 0)
+		r = pm_sim__add_pmu(sim, "armv8_pmuv3_0", &m);
+	return r;
+}
 
 static bool known_code(unsigned code)
 {
@@ -207,6 +363,7 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 
 	if (!y)
 		return -ENOMEM;
+	y->sim = sim;
 	sim_set_platform_data(sim, y, free);
 	for (size_t i = 0; i < PM_ARRAY_SIZE(events); i++) {
 		snprintf(text[i], sizeof(text[i]), "config=0x%x", events[i].code);
@@ -221,6 +378,8 @@ static int build(struct pm_sim *sim, const struct sim_platform_opts *o)
 	if (r == 0)
 		r = sim_writef(sim, "processor\t: 0\nBogoMIPS\t: 100.00\nCPU implementer\t: 0x41\n",
 			       "proc/cpuinfo");
+	if (r == 0)
+		r = add_core_pmu(sim, y);
 	if (r == 0)
 		r = sim_kmod(sim, "alibaba_uncore_drw_pmu",
 			     "kernel/drivers/perf/alibaba_uncore_drw_pmu.ko", SIM_KMOD_LOADED);

@@ -119,6 +119,17 @@ static void test_scenario_errors(void **state)
 		{ "at 1s poke dev/cpu/0/msr 0xc0010244 1\n", ":1: no file 'dev/cpu/0/msr'" },
 		{ "at 1s write sys/class/hwmon/hwmon0/event0 0x4d\n",
 		  ":1: no file 'sys/class/hwmon/hwmon0/event0'" },
+		/* cgroup and pod blocks (docs/simulator.md, cgroups in scenarios) */
+		{ "cgroup /abs\n", ":1: a cgroup is written: cgroup PATH" },
+		{ "cgroup a/../b\n", ":1: a cgroup is written: cgroup PATH" },
+		{ "cgroup a\n  ddr.clock 1G\n", ":2: ddr.clock is not traffic" },
+		{ "cgroup a\n  proxy.error 100%\n", ":2: proxy.error is written" },
+		{ "cgroup a\n  cpus 0-x\n", ":2: cpus is written: cpus LIST" },
+		{ "end\n", ":1: 'end' closes a cgroup or pod block" },
+		{ "pod default/web-0 royal\n", ":1: 'royal' is no QoS class" },
+		{ "pod Default/Web burstable\n", ":1: a pod is written: pod NAMESPACE/NAME QOS" },
+		{ "at 2s remove nope\n", ":1: no cgroup or pod 'nope' declared before this line" },
+		{ "at 2s cgroup a\nat 1s remove a\n", ":2: 'a' is removed before it is made" },
 	};
 
 	for (size_t i = 0; i < PM_ARRAY_SIZE(bad); i++) {
@@ -283,7 +294,7 @@ static void test_spec_errors(void **state)
 		{ "yitian", "no simulated platform 'yitian'; there are: yitian710, amdzen2" },
 		{ "yitian710:sockets=2",
 		  "--sim yitian710 takes clock=, scenario=, seed=, state=, paranoid=, lockdown=, "
-		  "watchdog=, container=, not 'sockets'" },
+		  "watchdog=, container=, kubelet=, not 'sockets'" },
 		{ "amdzen2:sockets=3", "sockets is 1 or 2" },
 		{ "amdzen2:clock=fast", "'virtual' (the default) or 'real'" },
 		{ "amdzen2:msr=maybe", "'rw' (loaded, writable), 'none'" },

@@ -284,6 +284,68 @@ static void test_total_interval(void **state)
 	screen_info_free(in);
 }
 
+/* Attributed shares (docs/attribution.md): a block of their own, by cgroup or pod, labelled
+ * by whose share it is, <unattributed> last; they add up (a total per socket and the
+ * machine's), where rows of cgroups that may nest never do. */
+static void test_attributed_blocks(void **state)
+{
+	struct pm_row rows[] = {
+		ROW("DF_CH0_GBps", "GB/s", "amd_df", 0, -1, -1, 8, 0),
+		ROW("DF_CH0_GBps", "GB/s", "amd_df", 1, -1, -1, 9, 0),
+		ROW("DF_DRAM_BYTES_GB", "GB", NULL, 0, -1, -1, 6, PM_ROW_AMOUNT),
+		ROW("DF_DRAM_BYTES_GB", "GB", NULL, 0, -1, -1, 2, PM_ROW_AMOUNT),
+		ROW("DF_DRAM_BYTES_GB", "GB", NULL, 1, -1, -1, 1, PM_ROW_AMOUNT),
+		ROW("DF_DRAM_BYTES_GB", "GB", NULL, 1, -1, -1, 7, PM_ROW_AMOUNT),
+	};
+	struct pm_report rep = { .n_rows = PM_ARRAY_SIZE(rows),
+				 .rows = rows,
+				 .duration_ns = 2000000000 };
+	struct screen_info *in = epyc_info();
+	struct screen s = { 0 };
+	const struct screen_kind *k;
+	struct pm_row q;
+
+	for (size_t i = 2; i < 6; i++) {
+		rows[i].flags |= PM_ROW_ATTRIBUTED | PM_ROW_APPROXIMATE;
+		rows[i].cgroup = i % 2 ? PM_ATTRIB_UNATTRIBUTED :
+					 "kubepods.slice/kubepods-pod1.slice";
+		rows[i].pod_namespace = i % 2 ? NULL : "default";
+		rows[i].pod = i % 2 ? NULL : "web-0";
+		rows[i].lo = rows[i].hi = rows[i].value;
+	}
+	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
+	k = kind(&s, "memory");
+	assert_int_equal(k->n_items, 2); /* the channels only */
+	k = kind(&s, "DF_DRAM_BYTES_GB by pod");
+	assert_int_equal(k->n_items, 4);
+	assert_string_equal(k->unit, "GB/s");
+	assert_string_equal(s.item[k->item0].label, "S0 default/web-0");
+	assert_string_equal(s.item[k->item0 + 1].label, "S0 <unattributed>");
+	assert_string_equal(s.item[k->item0 + 2].label, "S1 default/web-0");
+	assert_string_equal(s.item[k->item0 + 3].label, "S1 <unattributed>");
+	assert_int_equal(k->n_totals, 3); /* S0, S1, the machine */
+	assert_string_equal(s.total[k->total0 + 2].label, "machine total");
+	screen_total_value(&s, &rep, k->total0, &q); /* S0: 8 GB in 2 s */
+	assert_true(fabs(q.value - 4) <= 1e-12);
+	screen_total_value(&s, &rep, k->total0 + 2, &q);
+	assert_true(fabs(q.value - 8) <= 1e-12);
+	assert_true(q.flags & PM_ROW_APPROXIMATE);
+	/* containers: their own block's name and label */
+	rows[2].container = rows[4].container = "nginx";
+	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
+	k = kind(&s, "DF_DRAM_BYTES_GB by container");
+	assert_string_equal(s.item[k->item0].label, "S0 default/web-0/nginx");
+	/* plain cgroups: the path */
+	for (size_t i = 2; i < 6; i++)
+		rows[i].pod = rows[i].pod_namespace = rows[i].container = NULL;
+	rows[2].cgroup = rows[4].cgroup = "system.slice";
+	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
+	k = kind(&s, "DF_DRAM_BYTES_GB by cgroup");
+	assert_string_equal(s.item[k->item0].label, "S0 system.slice");
+	screen_free(&s);
+	screen_info_free(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_dies_one_socket),
 		cmocka_unit_test(test_devices_and_cgroups),
 		cmocka_unit_test(test_total_interval),
+		cmocka_unit_test(test_attributed_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -663,6 +663,70 @@ static void test_cgroup_rows(void **state)
 	(void)state;
 }
 
+/* Attributed rows (docs/attribution.md): their flags, cgroup, pod keys and interval in CSV
+ * and JSON; <unattributed> has no pod keys. */
+static void test_attributed_rows(void **state)
+{
+	static const struct pm_row r[] = {
+		{ .event = "DF_DRAM_BYTES_GB",
+		  .unit = "GB",
+		  .cgroup = "kubepods.slice/kubepods-pod1.slice",
+		  .pod_namespace = "default",
+		  .pod = "web-0",
+		  .cpu = -1,
+		  .die = -1,
+		  .socket = -1,
+		  .channel = -1,
+		  .subchannel = -1,
+		  .value = 12,
+		  .lo = 11,
+		  .hi = 13.5,
+		  .bound = PM_BOUND_MEASURED,
+		  .enabled_ns = 1000,
+		  .running_ns = 500,
+		  .running = 0.5,
+		  .flags = PM_ROW_METRIC | PM_ROW_APPROXIMATE | PM_ROW_ATTRIBUTED |
+			   PM_ROW_ATTRIB_SCALED | PM_ROW_MULTIPLEXED },
+		{ .event = "DF_DRAM_BYTES_GB",
+		  .unit = "GB",
+		  .cgroup = PM_ATTRIB_UNATTRIBUTED,
+		  .cpu = -1,
+		  .die = -1,
+		  .socket = -1,
+		  .channel = -1,
+		  .subchannel = -1,
+		  .value = 0,
+		  .lo = 0,
+		  .hi = 0.5,
+		  .bound = PM_BOUND_MEASURED,
+		  .enabled_ns = 1000,
+		  .running_ns = 500,
+		  .running = 0.5,
+		  .flags = PM_ROW_METRIC | PM_ROW_APPROXIMATE | PM_ROW_ATTRIBUTED |
+			   PM_ROW_ATTRIB_SCALED | PM_ROW_MULTIPLEXED },
+	};
+	char *s = render_rows(PM_OUT_CSV, r, 2);
+
+	assert_non_null(strstr(s,
+			       ",12,GB,,1000,500,50.00,"
+			       "multiplexed|metric|approximate|attributed|proxies_exceed_total,"));
+	assert_non_null(strstr(s, ",kubepods.slice/kubepods-pod1.slice,11,13.5,measured\n"));
+	assert_non_null(strstr(s, ",<unattributed>,0,0.5,measured\n"));
+	free(s);
+	s = render_rows(PM_OUT_JSON, r, 2);
+	assert_non_null(strstr(s, "\"value\":12,\"lo\":11,\"hi\":13.5,\"bound\":\"measured\""));
+	assert_non_null(strstr(s, "\"cgroup\":\"kubepods.slice/kubepods-pod1.slice\","
+				  "\"attributed\":true,\"proxies_exceed_total\":true,"
+				  "\"pod_namespace\":\"default\",\"pod\":\"web-0\""));
+	assert_non_null(strstr(s, "\"metric\":true,\"approximate\":true,"));
+	assert_non_null(strstr(s, "\"cgroup\":\"<unattributed>\",\"attributed\":true,"
+				  "\"proxies_exceed_total\":true"));
+	assert_null(strstr(s, "\"container\""));
+	assert_null(strstr(strstr(s, "<unattributed>"), "\"pod\""));
+	free(s);
+	(void)state;
+}
+
 /* A table report of rows, aggregated as aggr. */
 static char *render_table(const struct pm_row *r, size_t n, enum pm_aggr aggr)
 {
@@ -835,6 +899,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_double_is_printf),
 		cmocka_unit_test(test_grouped_is_reference),
 		cmocka_unit_test(test_quality_flags),
+		cmocka_unit_test(test_attributed_rows),
 		cmocka_unit_test(test_table_small_values),
 		cmocka_unit_test(test_table_domain_labels),
 		cmocka_unit_test(test_table_comments),

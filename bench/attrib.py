@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Benchmark: the cost per cgroup of counting in cgroup mode, the plain path of
+--attribute-cgroups and --attribute-pods (docs/attribution.md), against perf stat's
+--for-each-cgroup in the same run. Needs root and a cgroup2 mount.
+
+The proxies attribution counts are core hardware events (EPYC's 0x43 and 0x72,
+Yitian's LL_CACHE_MISS_RD), which a machine without the platform (this project's VM)
+cannot count; what costs per cgroup is the same for any event counted in a cgroup:
+one perf event per cgroup per CPU per event, each opened, read every interval and
+closed. So this counts EVENTS (software events, two, as EPYC's demand-fill proxies
+are two) in N empty cgroups made for the run, for each N:
+
+  fds       the descriptors each tool holds while counting (from /proc/PID/fd), and
+            per cgroup (the slope) per CPU per event: the plain path's scale
+  cpu       each tool's CPU time (user + sys, from wait4), counted over K1 and over K2
+            intervals of MS ms for the fewest and the most cgroups: its cost per
+            interval (the difference over K2 - K1 intervals) and its cost to open and
+            close (the rest), each per cgroup (the slope between the fewest and most
+            cgroups); pmumon/perf as ratios of the slopes
+
+Empty cgroups: no task switches in or out of them, so the kernel's cost at each
+context switch into a counted cgroup (perf_cgroup_switch) is not here: that falls on
+the workload, not on the tool.
+
+usage: bench/attrib.py [--build DIR] [--cgroups 1,200] [--intervals K1,K2] [--interval MS]
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+EVENTS = ['cpu-clock', 'page-faults']
+
+
+def cgroup2_mount():
+    with open('/proc/self/mountinfo') as f:
+        for line in f:
+            pre, _, post = line.partition(' - ')
+            if post.startswith('cgroup2 '):
+                return pre.split()[4]
+    sys.exit('no cgroup2 mount')
+
+
+def run(cmd, intervals, interval_ms):
+    """The tool's descriptors halfway through, its CPU seconds and wall seconds."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(intervals * interval_ms / 2000)
+    try:
+        fds = len(os.listdir('/proc/%d/fd' % p.pid))
+    except FileNotFoundError:
+        fds = -1
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    err = p.stderr.read().decode()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit('failed: %s\n%s' % (' '.join(cmd), err))
+    return fds, ru.ru_utime + ru.ru_stime, wall
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--build', default='build')
+    ap.add_argument('--cgroups', default='1,200')
+    ap.add_argument('--intervals', default='10,60')
+    ap.add_argument('--interval', type=int, default=100)
+    a = ap.parse_args()
+    if os.geteuid() != 0:
+        sys.exit('needs root (cgroups made, perf events in them)')
+    pmumon = os.path.join(a.build, 'cli/pmumon')
+    perf = shutil.which('perf')
+    mount = cgroup2_mount()
+    ncpu = os.cpu_count()
+    lo, hi = [int(x) for x in a.cgroups.split(',')]
+    k1, k2 = [int(x) for x in a.intervals.split(',')]
+    names = ['pmumon-bench/cg%d' % i for i in range(hi)]
+    os.makedirs(os.path.join(mount, 'pmumon-bench'), exist_ok=True)
+    for n in names:
+        os.makedirs(os.path.join(mount, n), exist_ok=True)
+    ev = ','.join(EVENTS)
+    res = {}
+    try:
+        print('%d CPUs, %d events, %d and %d intervals of %d ms, %d and %d cgroups under '
+              '%s/pmumon-bench' % (ncpu, len(EVENTS), k1, k2, a.interval, lo, hi, mount))
+        for k in (k1, k2):
+            for n in (lo, hi):
+                common = ['-a', '-x,', '-I', str(a.interval), '--interval-count', str(k),
+                          '-e', ev, '--for-each-cgroup', ','.join(names[:n]), '-o',
+                          '/dev/null']
+                tools = {'pmumon': [pmumon, 'stat'] + common}
+                if perf:
+                    tools['perf'] = [perf, 'stat'] + common
+                for tool, cmd in tools.items():  # alternately, so that the load falls alike
+                    fds, cpu, wall = run(cmd, k, a.interval)
+                    res[(tool, n, k)] = (fds, cpu)
+                    print('%-6s %4d cgroups, %3d intervals: %6d fds, %.3f s CPU, %.1f s wall'
+                          % (tool, n, k, fds, cpu, wall))
+        per_iv, setup = {}, {}
+        for tool in ('pmumon', 'perf'):
+            if (tool, hi, k2) not in res:
+                continue
+            iv = {n: (res[(tool, n, k2)][1] - res[(tool, n, k1)][1]) / (k2 - k1)
+                  for n in (lo, hi)}
+            su = {n: res[(tool, n, k1)][1] - k1 * iv[n] for n in (lo, hi)}
+            fds = (res[(tool, hi, k2)][0] - res[(tool, lo, k2)][0]) / (hi - lo)
+            per_iv[tool] = (iv[hi] - iv[lo]) / (hi - lo)
+            setup[tool] = (su[hi] - su[lo]) / (hi - lo)
+            print('%-6s per cgroup: %.2f fds (%.2f per CPU per event); %.2f us CPU per '
+                  'interval (%.2f per CPU per event); %.0f us to open and close'
+                  % (tool, fds, fds / ncpu / len(EVENTS), per_iv[tool] * 1e6,
+                     per_iv[tool] * 1e6 / ncpu / len(EVENTS), setup[tool] * 1e6))
+        if 'perf' in per_iv and per_iv['perf'] > 0 and setup['perf'] > 0:
+            print('pmumon / perf per cgroup: %.2f per interval, %.2f to open and close'
+                  % (per_iv['pmumon'] / per_iv['perf'], setup['pmumon'] / setup['perf']))
+    finally:
+        for n in reversed(names):
+            os.rmdir(os.path.join(mount, n))
+        os.rmdir(os.path.join(mount, 'pmumon-bench'))
+
+
+if __name__ == '__main__':
+    main()
