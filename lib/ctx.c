@@ -125,6 +125,25 @@ ssize_t pm_read_prefix(struct pm_ctx *ctx, const char *path, char *buf, size_t s
 	return read_upto(ctx, path, buf, size, true);
 }
 
+void pm_cgroup_root(struct pm_ctx *ctx, char *buf, size_t size)
+{
+	char info[16384], *line, *save = NULL;
+
+	snprintf(buf, size, "sys/fs/cgroup");
+	if (pm_read_prefix(ctx, "proc/self/mountinfo", info, sizeof(info)) <= 0)
+		return;
+	for (line = strtok_r(info, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *sep = strstr(line, " - ");
+		char point[256];
+
+		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) ||
+		    sscanf(line, "%*s %*s %*s %*s %255s", point) != 1)
+			continue;
+		snprintf(buf, size, "%s", point[0] == '/' ? point + 1 : point);
+		return;
+	}
+}
+
 int pm_read_u64(struct pm_ctx *ctx, const char *path, uint64_t *ret)
 {
 	char buf[64];

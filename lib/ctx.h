@@ -113,6 +113,10 @@ void pm_log_reason(struct pm_ctx *ctx, enum pm_log_level level, enum pm_reason r
 ssize_t pm_read_file(struct pm_ctx *ctx, const char *path, char *buf, size_t size);
 /* Read at most size-1 bytes of a file (NUL-terminated), however long it is. */
 ssize_t pm_read_prefix(struct pm_ctx *ctx, const char *path, char *buf, size_t size);
+/* The cgroup2 mount's path from the root, as /proc/self/mountinfo names it (its fifth
+ * field; the type follows " - "), as perf's cgroupfs_find_mountpoint takes it when no
+ * v1 perf_event hierarchy is mounted; else sys/fs/cgroup. */
+void pm_cgroup_root(struct pm_ctx *ctx, char *buf, size_t size);
 /* Read a file holding one unsigned number (base 0). */
 int pm_read_u64(struct pm_ctx *ctx, const char *path, uint64_t *ret);
 /* Does path exist (can it be opened for reading)? */

@@ -26,26 +26,6 @@ struct walk {
 	char root[256]; /* the cgroup2 mount, from the machine's root */
 };
 
-/* The cgroup2 mount's path from the root, as /proc/self/mountinfo says (else sys/fs/cgroup). */
-static void cgroup_root(struct pm_ctx *ctx, char *buf, size_t size)
-{
-	char info[16384], *line, *save = NULL;
-
-	snprintf(buf, size, "sys/fs/cgroup");
-	if (pm_read_prefix(ctx, "proc/self/mountinfo", info, sizeof(info)) <= 0)
-		return;
-	for (line = strtok_r(info, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		const char *sep = strstr(line, " - ");
-		char point[256];
-
-		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) ||
-		    sscanf(line, "%*s %*s %*s %*s %255s", point) != 1)
-			continue;
-		snprintf(buf, size, "%s", point[0] == '/' ? point + 1 : point);
-		return;
-	}
-}
-
 static bool is_uid(const char *s, size_t n)
 {
 	if (n != 36)
@@ -254,7 +234,7 @@ int pm_ctx__pods(struct pm_ctx *ctx, bool containers, struct pm_pod **ret, size_
 		return -EINVAL;
 	if (!ctx->ops)
 		return -EOPNOTSUPP; /* a recording has no files */
-	cgroup_root(ctx, w.root, sizeof(w.root));
+	pm_cgroup_root(ctx, w.root, sizeof(w.root));
 	r = walk_dir(&w, "", 0, containers);
 	if (r < 0) {
 		free(w.pods);

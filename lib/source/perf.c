@@ -337,30 +337,6 @@ static size_t group_size(const struct pm_session *s, size_t leader)
 	return n;
 }
 
-/*
- * Where cgroups are: the cgroup2 mount /proc/self/mountinfo names (its
- * fifth field; the type follows " - "), as perf's cgroupfs_find_mountpoint
- * takes it when no v1 perf_event hierarchy is mounted; else /sys/fs/cgroup.
- */
-static void cgroup_root(struct pm_session *s, char *buf, size_t size)
-{
-	char info[16384], *line, *save = NULL;
-
-	snprintf(buf, size, "sys/fs/cgroup");
-	if (pm_read_prefix(s->ctx, "proc/self/mountinfo", info, sizeof(info)) <= 0)
-		return;
-	for (line = strtok_r(info, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		const char *sep = strstr(line, " - ");
-		char point[256];
-
-		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) ||
-		    sscanf(line, "%*s %*s %*s %*s %255s", point) != 1)
-			continue;
-		snprintf(buf, size, "%s", point[0] == '/' ? point + 1 : point);
-		return;
-	}
-}
-
 /* The directory of event's cgroup, opened once while the counters open: an fd, or -errno
  * (said). A cgroup is counted on CPUs: not for a command or threads. */
 static int cgroup_fd(struct pm_session *s, size_t event, struct pm_diag *d)
@@ -382,7 +358,7 @@ static int cgroup_fd(struct pm_session *s, size_t event, struct pm_diag *d)
 	}
 	/* once: mountinfo lists every mount, and its kernel time is the open's (bench/attrib.py) */
 	if (!st->cgroup_root[0])
-		cgroup_root(s, st->cgroup_root, sizeof(st->cgroup_root));
+		pm_cgroup_root(s->ctx, st->cgroup_root, sizeof(st->cgroup_root));
 	snprintf(path, sizeof(path), "%s/%s", st->cgroup_root,
 		 ev->cgroup[0] == '/' ? ev->cgroup + 1 : ev->cgroup);
 	fd = s->ctx->ops->open(s->ctx->os, path, O_RDONLY | O_DIRECTORY);
