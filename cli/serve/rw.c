@@ -408,6 +408,21 @@ static void enqueue(struct rw *rw, int64_t ts_ms, bool stale_all)
 }
 
 /* One sample turned into series and queued (the feeder's). */
+/* The frame just walked becomes prev (what the next sample's series are matched against,
+ * and what goes stale when they are gone); prev's array is reused as the next frame. */
+static void frame_to_prev(struct rw *rw)
+{
+	struct rw_series **f = rw->prev;
+	size_t c = rw->cap_prev;
+
+	rw->prev = rw->frame;
+	rw->n_prev = rw->n_frame;
+	rw->cap_prev = rw->cap_frame;
+	rw->frame = f;
+	rw->cap_frame = c;
+	rw->n_frame = 0;
+}
+
 static void feed(struct rw *rw, const struct cli_sample *smp, const struct expo_counts *counts)
 {
 	struct server *sv = rw->sv;
@@ -436,18 +451,7 @@ static void feed(struct rw *rw, const struct cli_sample *smp, const struct expo_
 	m.platform = platform;
 	m.names = NULL; /* the plan's (counts->plan), not the walk's */
 	m.n_names = 0;
-	/* the last frame becomes prev */
-	{
-		struct rw_series **f = rw->prev;
-		size_t c = rw->cap_prev;
-
-		rw->prev = rw->frame;
-		rw->n_prev = rw->n_frame;
-		rw->cap_prev = rw->cap_frame;
-		rw->frame = f;
-		rw->cap_frame = c;
-		rw->n_frame = 0;
-	}
+	frame_to_prev(rw);
 	rw->gen++;
 	if (!dated) {
 		w.r = -ERANGE;
@@ -1161,15 +1165,7 @@ void rw_free(struct rw *rw)
 	rw_counting(rw); /* what the sampler handed over is queued */
 	/* every series the last sample had is stale from now on (the specification) */
 	if (rw->n_frame) {
-		struct rw_series **f = rw->prev;
-		size_t c = rw->cap_prev;
-
-		rw->prev = rw->frame;
-		rw->n_prev = rw->n_frame;
-		rw->cap_prev = rw->cap_frame;
-		rw->frame = f;
-		rw->cap_frame = c;
-		rw->n_frame = 0;
+		frame_to_prev(rw);
 		/* dated an interval after the last sample, on the machine's clock (a simulated
 		 * machine's own) */
 		enqueue(rw, rw->last_ts_ms + (int64_t)(rw->sv->interval_ns / 1000000), true);
