@@ -774,7 +774,9 @@ class Cgroups(unittest.TestCase):
                 try:
                     return abs(float(v) - busy) < 30 + 0.1 * busy
                 except ValueError:
-                    return True  # not a number: the asserts below say what it is
+                    # not counted (this VM's kernel, above, seen again in CI's ASan run):
+                    # tried again; the asserts below say what it is if it stays so
+                    return False
 
             for opt in ('-G', '--for-each-cgroup'):
                 # each tool's window against /proc's ticks: a run the load stalled between
