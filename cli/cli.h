@@ -283,6 +283,11 @@ int cli_output__close(struct cli_output *o);
 /* Run pmumon's command name with its arguments (argv[0] the command's name): its exit
  * status, -1 for no such command. */
 int cli_run_command(const char *name, int argc, char **argv);
+/* cli/commands.c: is name one of pmumon's commands; "unknown command" naming them all;
+ * pmumon --help into f. */
+bool cli_is_command(const char *name);
+void cli_unknown_command(const char *name);
+void cli_usage(FILE *f);
 /* perf's exit status for a command line it refuses (parse_options' usage: 129) */
 #define CLI_PERF_EXIT_USAGE 129
 /* EXIT_USAGE, or perf's 129 in perf mode */

@@ -215,6 +215,7 @@ int pm_evlist__attribute_cgroups(struct pm_evlist *l, const struct pm_attrib_tar
 		return r;
 	}
 	l->attrib = a;
+	l->attrib_free = pm_attrib__free;
 	return 0;
 }
 
@@ -327,13 +328,13 @@ static void take(struct pm_row *dst, const struct pm_row *src)
 }
 
 /* An input of a bucket's rows: its value, 95 % interval and PM_BOUND_*. */
-struct in {
+struct bucket_in {
 	double v, lo, hi;
 	unsigned bound;
 };
 
 /* Row r added to input x (scaled by f): values and ends add, the worst bound is kept. */
-static void add_in(struct in *x, const struct pm_row *r, double f)
+static void add_in(struct bucket_in *x, const struct pm_row *r, double f)
 {
 	if (never_ran(r))
 		return; /* 0, exactly */
@@ -367,7 +368,7 @@ static double into_bucket(const double *x, int sk)
 }
 
 /* The cgroups' share of total u when their proxies add up to sum. */
-static double cap(double sum, double u)
+static double capped_scale(double sum, double u)
 {
 	return sum > u ? u / sum : 1;
 }
@@ -388,8 +389,8 @@ static void moves(double v, double a, double b, double *down, double *up)
  * row through the cap's scale: A_h = P_h x scale, so its move for h is P_h
  * times the scale's, added up over the inputs not h's own (DSD, DSU).
  */
-static void bucket_rows(const struct in *u, const struct in *x, size_t n_cg, int sk, double to_unit,
-			struct pm_row *out)
+static void bucket_rows(const struct bucket_in *u, const struct bucket_in *x, size_t n_cg, int sk,
+			double to_unit, struct pm_row *out)
 {
 	double *pv = calloc(n_cg * 3 + 1, sizeof(*pv)), *own_d, *own_u, dsd = 0, dsu = 0;
 	double sum = 0, scale, rest, rd = 0, ru = 0;
@@ -422,9 +423,9 @@ static void bucket_rows(const struct in *u, const struct in *x, size_t n_cg, int
 		free(pv);
 		return;
 	}
-	scale = cap(sum, u->v);
+	scale = capped_scale(sum, u->v);
 	if (u->bound == PM_BOUND_MEASURED) { /* the total's move: the scale's, the rest's */
-		double sa = cap(sum, u->lo), sb = cap(sum, u->hi);
+		double sa = capped_scale(sum, u->lo), sb = capped_scale(sum, u->hi);
 
 		moves(scale, sa, sb, &dsd, &dsu);
 		moves(fmax(u->v - sum, 0), fmax(u->lo - sum, 0), fmax(u->hi - sum, 0), &rd, &ru);
@@ -435,7 +436,7 @@ static void bucket_rows(const struct in *u, const struct in *x, size_t n_cg, int
 		for (int j = 0; j < 6; j++)
 			v[j] = x[g * 6 + (size_t)j].v;
 		for (int j = 0; j < 6; j++) {
-			const struct in *xi = &x[g * 6 + (size_t)j];
+			const struct bucket_in *xi = &x[g * 6 + (size_t)j];
 			double pa, pb, sa, sb;
 
 			if (xi->bound != PM_BOUND_MEASURED || (xi->lo == xi->v && xi->hi == xi->v))
@@ -445,8 +446,8 @@ static void bucket_rows(const struct in *u, const struct in *x, size_t n_cg, int
 			v[j] = xi->hi;
 			pb = into_bucket(v, sk) * to_unit;
 			v[j] = xi->v;
-			sa = cap(sum - pv[g] + pa, u->v);
-			sb = cap(sum - pv[g] + pb, u->v);
+			sa = capped_scale(sum - pv[g] + pa, u->v);
+			sb = capped_scale(sum - pv[g] + pb, u->v);
 			moves(a_g, pa * sa, pb * sb, &self_d, &self_u);
 			moves(scale, sa, sb, &own_d[g], &own_u[g]);
 			moves(fmax(u->v - sum, 0), fmax(u->v - (sum - pv[g] + pa), 0),
@@ -497,7 +498,7 @@ void pm_attrib__compute(struct pm_session *s, const struct pm_report *rep, struc
 	const struct pm_attrib_rows *ar = s->rows->arows;
 	const struct pm_attrib_recipe *rc;
 	double to_unit;
-	struct in *x;
+	struct bucket_in *x;
 	size_t n_cg;
 
 	if (!a || !ar)
@@ -512,7 +513,7 @@ void pm_attrib__compute(struct pm_session *s, const struct pm_report *rep, struc
 	for (size_t b = 0; b < ar->n_buckets; b++) {
 		struct pm_row *out = &rows[first_arow(s) + b * (n_cg + 1)];
 		struct pm_row agg = { .running = NAN };
-		struct in u = { 0 };
+		struct bucket_in u = { 0 };
 		bool any_total = false;
 
 		for (size_t g = 0; g <= n_cg; g++) { /* afresh for this report */

@@ -59,6 +59,9 @@ struct pm_evlist {
 	struct pm_note *notes; /* what the metrics' readers should know (metric.c) */
 	size_t n_notes, cap_notes;
 	struct pm_attrib *attrib; /* memory traffic per cgroup (attrib.c), NULL: none */
+	/* attrib.c's pm_attrib__free, set with attrib: the list frees it without naming attrib.c,
+	 * which builds on the list (its metrics, its cgroup events) */
+	void (*attrib_free)(struct pm_attrib *a);
 };
 
 /* A note, and the reason its last words are (text[fix_at..], as in pm_diag). */

@@ -16,7 +16,6 @@
 
 #include "ctx.h"
 #include "db/pack.h"
-#include "attrib.h"
 #include "evlist.h"
 #include "pmu.h"
 #include "topo.h"
@@ -221,7 +220,8 @@ void pm_evlist__free(struct pm_evlist *l)
 	for (size_t i = 0; i < l->n_notes; i++)
 		free(l->notes[i].text);
 	free(l->notes);
-	pm_attrib__free(l->attrib);
+	if (l->attrib_free)
+		l->attrib_free(l->attrib);
 	free(l->metrics);
 	free(l->defines);
 	free(l->ev);

@@ -32,16 +32,17 @@ import sys
 #   report   a session opened with its rows, its reports and snapshots
 #   out      formatted reports
 #   doctor   the machine looked over (pmumon doctor): packs, sources' surveys, metrics
-ORDER = ['util', 'os', 'ctx', 'spec', 'expr', 'pmu', 'topo', 'db', 'resolve', 'sources',
-         'machine', 'sched', 'session', 'aggr', 'metric', 'report', 'out', 'doctor']
+ORDER = ['util', 'os', 'ctx', 'pods', 'spec', 'expr', 'pmu', 'topo', 'db', 'resolve', 'sources',
+         'machine', 'sched', 'session', 'aggr', 'metric', 'attrib', 'report', 'out',
+         'doctor']
 
 # lib/ paths (without extension) to modules; the first match wins.
 MODULES = [
-    (r'util/', 'util'), (r'os/', 'os'), (r'ctx$', 'ctx'), (r'spec$', 'spec'),
+    (r'util/', 'util'), (r'os/', 'os'), (r'ctx$', 'ctx'), (r'pods$', 'pods'), (r'spec$', 'spec'),
     (r'metric/(expr|compiled)$', 'expr'), (r'(pmu|source/format|source/id)$', 'pmu'), (r'topo$', 'topo'),
     (r'db/', 'db'), (r'(resolve|evlist)$', 'resolve'), (r'source/', 'sources'), (r'machine$', 'machine'),
     (r'sched$', 'sched'), (r'session$', 'session'), (r'aggr$', 'aggr'), (r'(report|snapshot)$', 'report'),
-    (r'metric/', 'metric'), (r'out/', 'out'), (r'doctor$', 'doctor'),
+    (r'metric/', 'metric'), (r'attrib$', 'attrib'), (r'out/', 'out'), (r'doctor$', 'doctor'),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -35,6 +35,8 @@ struct sim_platform_opts {
 	const char *kubelet;	/* a kubelet hierarchy: "systemd", "cgroupfs"; NULL: none */
 };
 
+#define SIM_OSRELEASE "6.1.0-sim" /* the simulated kernel's uname -r */
+
 /* A kernel module the platform's devices come from: loaded (/sys/module/NAME), in
  * modules.dep but not loaded, or not in the kernel at all. */
 enum sim_kmod_state { SIM_KMOD_LOADED, SIM_KMOD_UNLOADED, SIM_KMOD_ABSENT };

@@ -168,7 +168,7 @@ static size_t panels_of(const struct rep_data *d, struct panel **ret)
 	}
 	for (size_t i = 0; i < d->n_s; i++) {
 		const char *unit = d->s[i].unit;
-		size_t lines = 0, names = 0;
+		size_t lines = 0, n_names = 0;
 		bool seen = false;
 
 		for (size_t j = 0; j < i && !seen; j++)
@@ -184,15 +184,15 @@ static size_t panels_of(const struct rep_data *d, struct panel **ret)
 			for (size_t k = i; k < j && first; k++)
 				first = strcmp(d->s[k].unit, unit) != 0 || d->s[k].total ||
 					strcmp(d->s[k].name, d->s[j].name) != 0;
-			names += first;
+			n_names += first;
 		}
-		if (lines <= MAX_LINES || names <= 1) {
+		if (lines <= MAX_LINES || n_names <= 1) {
 			struct panel tot;
 
 			snprintf(p[n].title, sizeof(p[n].title), "%s%s%s",
-				 names <= 1 ? d->s[i].name : unit, names <= 1 ? " in " : "",
-				 names <= 1 ? (unit[0] ? unit : "-") : "");
-			p[n].one_name = names <= 1;
+				 n_names <= 1 ? d->s[i].name : unit, n_names <= 1 ? " in " : "",
+				 n_names <= 1 ? (unit[0] ? unit : "-") : "");
+			p[n].one_name = n_names <= 1;
 			if (fill(d, &p[n], &tot, unit, NULL, idx)) {
 				p[n + 1] = p[n];
 				p[n++] = tot;

@@ -2,7 +2,7 @@
 /*
  * pmumon report's parts: what a report holds (a run's intervals and, per
  * series, a value each), the times and thresholds users give it (when.c),
- * its plots (plot.c) and its HTML page (html.c).
+ * its series in words (series.c), its plots (plot.c) and its HTML page (html.c).
  */
 #ifndef PMUMON_CLI_REPORT_H
 #define PMUMON_CLI_REPORT_H
@@ -105,7 +105,7 @@ struct rep_data {
 	const char *rows; /* how the rows are grouped: "total", "per device" ... */
 };
 
-/* A value in doubt: extrapolated, partial, of a lost device... (not one not counted). */
+/* series.c: a value in doubt: extrapolated, partial, of a lost device... (not one not counted). */
 bool rep_doubtful(double v, unsigned flags);
 /* The worst quality as flag names joined by '|' ("" when none). */
 void rep_quality_text(unsigned flags, char *buf, size_t size);

@@ -55,14 +55,14 @@ double pm_t975(unsigned df)
 /* ---- the history ------------------------------------------------------------------ */
 
 /* The i-th oldest of the ring's entries. */
-static const struct pm_track_obs *ring_at(const struct pm_track *t, unsigned i)
+static const struct pm_track_obs *past_at(const struct pm_track *t, unsigned i)
 {
-	return &t->ring[(t->head + PM_TRACK_RING - t->n + i) % PM_TRACK_RING];
+	return &t->past[(t->head + PM_TRACK_RING - t->n + i) % PM_TRACK_RING];
 }
 
-static void ring_push(struct pm_track *t, const struct pm_track_obs *o)
+static void past_push(struct pm_track *t, const struct pm_track_obs *o)
 {
-	t->ring[t->head] = *o;
+	t->past[t->head] = *o;
 	t->head = (t->head + 1) % PM_TRACK_RING;
 	if (t->n < PM_TRACK_RING)
 		t->n++;
@@ -111,7 +111,7 @@ static struct spread spread(const struct pm_track *t)
 
 	for (unsigned lag = 1; lag <= 2; lag++) {
 		for (unsigned i = lag; i < t->n; i++) {
-			const struct pm_track_obs *a = ring_at(t, i - lag), *b = ring_at(t, i);
+			const struct pm_track_obs *a = past_at(t, i - lag), *b = past_at(t, i);
 			double d = mid(t, b) - mid(t, a) -
 				   ((double)(a->t1 - a->t0) + (double)(b->t1 - b->t0)) / 6;
 			double dr = rate(b) - rate(a);
@@ -250,7 +250,7 @@ static void close_phase(struct pm_track *t)
 	if (b.t0 > gap_start(t))
 		add_gap_both(t, &t->iv, &t->tot, t->have_last ? &t->last : NULL, &b, gap_start(t),
 			     b.t0);
-	ring_push(t, &b);
+	past_push(t, &b);
 	t->last = b;
 	t->have_last = true;
 }
@@ -351,7 +351,7 @@ static double noise(const struct pm_track *t, unsigned *ret_df)
 	unsigned k = 0;
 
 	for (unsigned i = 1; i < t->n; i++) {
-		const struct pm_track_obs *a = ring_at(t, i - 1), *b = ring_at(t, i);
+		const struct pm_track_obs *a = past_at(t, i - 1), *b = past_at(t, i);
 
 		d[k++] = fabs(rate(b) - rate(a)) / sqrt(1 / (double)a->run + 1 / (double)b->run);
 	}
@@ -375,14 +375,14 @@ static double pattern_sq(const struct pm_track *t)
 	double ena = 0, run = 0, f, sum = 0;
 
 	for (unsigned i = 0; i < t->n; i++) {
-		ena += (double)ring_at(t, i)->ena;
-		run += (double)ring_at(t, i)->run;
+		ena += (double)past_at(t, i)->ena;
+		run += (double)past_at(t, i)->run;
 	}
 	if (!(ena > 0) || !(run > 0))
 		return 0;
 	f = run / ena;
 	for (unsigned i = 0; i < t->n; i++) {
-		double x = (double)ring_at(t, i)->run - f * (double)ring_at(t, i)->ena;
+		double x = (double)past_at(t, i)->run - f * (double)past_at(t, i)->ena;
 
 		sum += x * x;
 	}
@@ -408,7 +408,7 @@ void pm_track__segment(struct pm_track *t, uint64_t t1, uint64_t ena, uint64_t r
 	r = rate(&o);
 	if (t->n >= 2) {
 		/* a change of rate over two reads, beyond what their noise explains */
-		const struct pm_track_obs *p = ring_at(t, t->n - 2);
+		const struct pm_track_obs *p = past_at(t, t->n - 2);
 		unsigned df;
 		double nu = noise(t, &df), d = r - rate(p);
 		double x = d * d -
@@ -419,7 +419,7 @@ void pm_track__segment(struct pm_track *t, uint64_t t1, uint64_t ena, uint64_t r
 			t->tot.jumps += x / 2;
 		}
 	}
-	ring_push(t, &o);
+	past_push(t, &o);
 	if (isnan(t->tot.r0))
 		t->tot.r0 = r;
 	if (isnan(t->iv.r0))

@@ -74,7 +74,7 @@ struct pm_track_sum {
 
 struct pm_track {
 	enum pm_track_kind kind;
-	struct pm_track_obs ring[PM_TRACK_RING]; /* the last closed phases, or reads */
+	struct pm_track_obs past[PM_TRACK_RING]; /* the last closed phases, or reads */
 	unsigned n, head;			 /* how many, and where the next goes */
 	uint64_t t_start;			 /* counting began (enable) */
 	uint64_t t_iv;				 /* this interval began */

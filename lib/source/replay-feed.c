@@ -123,6 +123,19 @@ static int add_series(struct pm_replay *rp, const struct pm_replay_feed_series *
 	return r;
 }
 
+static int feed_rewind(struct pm_replay *rp);
+static int feed_next(struct pm_replay *rp);
+static const struct pm_diag *feed_error(const struct pm_replay *rp);
+static void feed_free(struct pm_replay_feeder *f);
+
+/* pm_replay__rewind, __next_sample, __play_error and __free of a feed's recording */
+static const struct pm_replay_player feed_player = {
+	.rewind = feed_rewind,
+	.next = feed_next,
+	.error = feed_error,
+	.free = feed_free,
+};
+
 int pm_replay__feed(const struct pm_replay_feed *feed, struct pm_replay **ret_replay,
 		    struct pm_diag *reterr)
 {
@@ -140,6 +153,7 @@ int pm_replay__feed(const struct pm_replay_feed *feed, struct pm_replay **ret_re
 		return r;
 	}
 	rp->feeder = f;
+	rp->player = &feed_player;
 	f->f = *feed;
 	f->f.series = NULL;
 	rp->format = PM_REPLAY_FEED;
@@ -188,7 +202,7 @@ static int feed_failed(struct pm_replay_feeder *f, const char *what, int r, cons
 	return -EINVAL;
 }
 
-int pm_replay_feed__rewind(struct pm_replay *rp)
+static int feed_rewind(struct pm_replay *rp)
 {
 	struct pm_replay_feeder *f = rp->feeder;
 	char why[256] = "";
@@ -250,7 +264,7 @@ static int take(struct pm_replay_feeder *f, const struct pm_replay *rp, size_t i
 	return 0;
 }
 
-int pm_replay_feed__next(struct pm_replay *rp)
+static int feed_next(struct pm_replay *rp)
 {
 	struct pm_replay_feeder *f = rp->feeder;
 	uint64_t t = 0, wall = 0;
@@ -286,12 +300,12 @@ int pm_replay_feed__next(struct pm_replay *rp)
 	return 0;
 }
 
-const struct pm_diag *pm_replay_feed__error(const struct pm_replay *rp)
+static const struct pm_diag *feed_error(const struct pm_replay *rp)
 {
 	return &rp->feeder->err;
 }
 
-void pm_replay_feed__free(struct pm_replay_feeder *f)
+static void feed_free(struct pm_replay_feeder *f)
 {
 	if (!f)
 		return;

@@ -1938,8 +1938,8 @@ int pm_replay__rewind(struct pm_replay *rp)
 	struct pm_replay_parser *p = rp->parser;
 	int r;
 
-	if (rp->feeder)
-		return pm_replay_feed__rewind(rp);
+	if (rp->player)
+		return rp->player->rewind(rp);
 	r = pm_spill__rewind(&p->spill);
 	p->playing = true;
 	p->played = 0;
@@ -1954,8 +1954,8 @@ int pm_replay__next_sample(struct pm_replay *rp)
 	struct pm_replay_parser *p = rp->parser;
 	int r;
 
-	if (rp->feeder)
-		return pm_replay_feed__next(rp);
+	if (rp->player)
+		return rp->player->next(rp);
 
 	if (!p->playing || p->played >= rp->n_samples)
 		return -ENODATA; /* what was appended since the first pass is not played */
@@ -1991,8 +1991,8 @@ int pm_replay__next_sample(struct pm_replay *rp)
 
 const struct pm_diag *pm_replay__play_error(const struct pm_replay *rp)
 {
-	if (rp->feeder)
-		return pm_replay_feed__error(rp);
+	if (rp->player)
+		return rp->player->error(rp);
 	return &rp->parser->own;
 }
 
@@ -2011,7 +2011,8 @@ void pm_replay__free(struct pm_replay *rp)
 		free(p->buf);
 		free(p);
 	}
-	pm_replay_feed__free(rp->feeder);
+	if (rp->player)
+		rp->player->free(rp->feeder);
 	for (size_t i = 0; i < rp->n_series; i++) {
 		free(rp->series[i].name);
 		free(rp->series[i].pmu);

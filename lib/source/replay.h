@@ -82,6 +82,17 @@ struct pm_replay_sample {
 
 struct pm_replay_parser;
 struct pm_replay_feeder;
+struct pm_replay;
+
+/* Who plays a recording back when no parser does (replay-feed.c: the caller's samples).
+ * The parser's pm_replay__rewind, __next_sample, __play_error and __free hand a feed's
+ * recording over to it, so replay-parse.c names nothing of replay-feed.c. */
+struct pm_replay_player {
+	int (*rewind)(struct pm_replay *rp);
+	int (*next)(struct pm_replay *rp);
+	const struct pm_diag *(*error)(const struct pm_replay *rp);
+	void (*free)(struct pm_replay_feeder *f);
+};
 
 struct pm_replay {
 	char *name; /* the file, for messages */
@@ -98,6 +109,8 @@ struct pm_replay {
 	struct pm_replay_parser *parser; /* the file, read again sample by sample */
 	struct pm_replay_feeder *feeder; /* or the caller's samples (pm_replay__feed) */
 	uint64_t start_ns;		 /* when the first sample began (a feed's window) */
+	/* who plays feeder back (replay-feed.c); NULL: the parser */
+	const struct pm_replay_player *player;
 
 	/* playing it back */
 	size_t next;		     /* the next sample a read takes */
@@ -117,12 +130,6 @@ int pm_replay__rewind(struct pm_replay *rp);
  * pm_replay__play_error). */
 int pm_replay__next_sample(struct pm_replay *rp);
 const struct pm_diag *pm_replay__play_error(const struct pm_replay *rp);
-
-/* replay-feed.c: a feed's pm_replay__rewind, pm_replay__next_sample, play error and free. */
-int pm_replay_feed__rewind(struct pm_replay *rp);
-int pm_replay_feed__next(struct pm_replay *rp);
-const struct pm_diag *pm_replay_feed__error(const struct pm_replay *rp);
-void pm_replay_feed__free(struct pm_replay_feeder *f);
 
 /* replay-parse.c: Exposed for testing: a perf stat -x aggregation id. */
 int pm_replay_parse_aggr_id(const char *s, int *ret_cpu, int *ret_socket, int *ret_die,
