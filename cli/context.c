@@ -310,6 +310,14 @@ static int use_sim(struct pm_ctx_opts *o)
 	return 0;
 }
 
+/* -v says what pmumon does, -vv everything (debug); warnings always. */
+static enum pm_log_level log_level(void)
+{
+	return arg_global.verbose >= 2 ? PM_LOG_DEBUG :
+	       arg_global.verbose      ? PM_LOG_INFO :
+					 PM_LOG_WARN;
+}
+
 int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, const char *cpuid,
 		       struct pm_ctx **ret_ctx)
 {
@@ -321,9 +329,7 @@ int cli_ctx_new_replay(struct pm_replay *replay, const char *packs, const char *
 		.simulated = pm_replay__sim_platform(replay) != NULL,
 		.log_fn = log_to_stderr,
 		.log_diag_fn = log_diag_to_stderr,
-		.log_level = arg_global.verbose >= 2 ? PM_LOG_DEBUG :
-			     arg_global.verbose	     ? PM_LOG_INFO :
-						       PM_LOG_WARN,
+		.log_level = log_level(),
 	};
 	struct pm_ctx *ctx = NULL;
 	struct file_list extra = { 0 };
@@ -362,9 +368,7 @@ int cli_ctx_new(struct pm_ctx **ret_ctx)
 		.root = arg_global.root,
 		.log_fn = log_to_stderr,
 		.log_diag_fn = log_diag_to_stderr,
-		.log_level = arg_global.verbose >= 2 ? PM_LOG_DEBUG :
-			     arg_global.verbose	     ? PM_LOG_INFO :
-						       PM_LOG_WARN,
+		.log_level = log_level(),
 	};
 	struct pm_ctx *ctx = NULL;
 	struct file_list extra = { 0 };
