@@ -6,6 +6,10 @@ so its guard works), none has more than 500 lines, and each is one the build
 installs (lib/meson.build's libpmumon_headers, sim/meson.build's sim.h).
 
 usage: test_headers.py INCLUDE_DIR CC... -- INSTALLED_HEADER...
+
+With --cli SOURCE_ROOT CC...: the command line's own headers (cli/cli-*.h,
+one per part of it; GNU C, as cli/ builds) each compile alone and none has
+more than 500 lines.
 """
 import glob
 import os
@@ -16,7 +20,41 @@ import tempfile
 MAX_LINES = 500
 
 
+def compiles(cc, flags, header, tmp):
+    src = os.path.join(tmp, os.path.basename(header).replace('.h', '.c'))
+    with open(src, 'w') as f:
+        f.write('#include "%s"\n#include "%s"\n' % (header, header))
+    r = subprocess.run(cc + flags + ['-Wall', '-Wextra', '-Werror', '-Wstrict-prototypes',
+                                     '-fsyntax-only', src], capture_output=True, text=True)
+    return r.returncode == 0, r.stderr.strip()
+
+
+def cli(root, cc):
+    headers = sorted(glob.glob(os.path.join(root, 'cli', 'cli-*.h')))
+    flags = ['-std=gnu11', '-D_GNU_SOURCE'] + ['-I' + os.path.join(root, d)
+                                              for d in ('include', 'lib/util', 'cli')]
+    bad = []
+    if os.path.exists(os.path.join(root, 'cli', 'cli.h')):
+        bad.append('cli/cli.h is back: include the cli/cli-*.h a file uses')
+    with tempfile.TemporaryDirectory() as tmp:
+        for h in headers:
+            name = os.path.basename(h)
+            lines = sum(1 for _ in open(h))
+            if lines > MAX_LINES:
+                bad.append('cli/%s: %d lines (at most %d)' % (name, lines, MAX_LINES))
+            ok, err = compiles(cc, flags, name, tmp)
+            if not ok:
+                bad.append('cli/%s does not compile alone:\n%s' % (name, err))
+            print('cli/%s: %d lines%s' % (name, lines, ', compiles alone' if ok else ''))
+    for b in bad:
+        print(b)
+    print('%d headers, %d problems' % (len(headers), len(bad)))
+    return 1 if bad or not headers else 0
+
+
 def main():
+    if sys.argv[1] == '--cli':
+        return cli(sys.argv[2], sys.argv[3:])
     include = sys.argv[1]
     sep = sys.argv.index('--')
     cc, installed = sys.argv[2:sep], set(sys.argv[sep + 1:])
