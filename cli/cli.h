@@ -115,6 +115,10 @@ struct cli_count {
 	 * containers): memory traffic per cgroup (docs/attribution.md) */
 	const char *attribute_cgroups;
 	int attribute_pods;
+	/* --attribute-proxy-error PCT: the proxies' declared relative error (0.1), held by
+	 * the attributed intervals; has_proxy_error false: the pack's (none: excluded) */
+	bool has_proxy_error;
+	double proxy_error;
 	bool metric_only;
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
@@ -157,6 +161,7 @@ enum {
 	CLI_OPT_PERF,
 	CLI_OPT_ATTRIBUTE_CGROUPS,
 	CLI_OPT_ATTRIBUTE_PODS,
+	CLI_OPT_ATTRIBUTE_PROXY_ERROR,
 };
 /* clang-format off */
 #define CLI_COUNT_SHORT "M:g:Ax:jo:B"
@@ -197,6 +202,7 @@ enum {
 	{ "for-each-cgroup", required_argument, NULL, CLI_OPT_FOR_EACH_CGROUP }, \
 	{ "attribute-cgroups", required_argument, NULL, CLI_OPT_ATTRIBUTE_CGROUPS }, \
 	{ "attribute-pods", optional_argument, NULL, CLI_OPT_ATTRIBUTE_PODS }, \
+	{ "attribute-proxy-error", required_argument, NULL, CLI_OPT_ATTRIBUTE_PROXY_ERROR }, \
 	{ "all-user", no_argument, NULL, CLI_OPT_ALL_USER }, \
 	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }
 /* clang-format on */
@@ -527,6 +533,9 @@ void cli_replay__close(struct cli_replay *rp);
 int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret);
 /* A CSV separator: one character (or \t) that no number or quoting uses. */
 int cli_parse_separator(const char *opt, const char *arg, char *ret);
+/* --attribute-proxy-error / serve.conf's attribute-proxy-error: "10" or "10%" (0 <= PCT < 100)
+ * as a fraction (0.1) in *ret; -EINVAL (said) otherwise, *ret untouched. */
+int cli_parse_proxy_error(const char *arg, double *ret);
 /* --define NAME=VALUE: the name into name (size bytes), a finite value > 0. */
 int cli_parse_define(const char *arg, char *name, size_t size, double *ret);
 

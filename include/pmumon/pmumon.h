@@ -464,6 +464,18 @@ struct pm_attrib_target {
 PM_API int pm_evlist__attribute_cgroups(struct pm_evlist *l, const struct pm_attrib_target *t,
 					size_t n, struct pm_diag *reterr);
 /*
+ * The proxies' relative error against each cgroup's traffic, declared (a
+ * model input: no counter measures it; docs/attribution.md): each cgroup's
+ * traffic is taken to lie within [P / (1 + rel), P / (1 - rel)] of its
+ * proxies' P, one more input of the attributed rows' intervals, which then
+ * hold it (PM_ROW_PROXY_BIAS_INCLUDED, pm_row.proxy_error). Without it, the
+ * pack's ProxyError if it declares one, else none: the intervals exclude the
+ * proxies' bias (PM_ROW_PROXY_BIAS_EXCLUDED). NaN takes back a declaration.
+ * After pm_evlist__attribute_cgroups, before the session. 0; -EINVAL for a
+ * list without attribution or rel outside [0, 1).
+ */
+PM_API int pm_evlist__attribute_proxy_error(struct pm_evlist *l, double rel);
+/*
  * The pods of this machine's kubelet, from its files alone (no API
  * server): every directory named as the kubelet names a pod's cgroup, at
  * any depth under the cgroup2 mount's kubepods directories, for either
@@ -934,6 +946,9 @@ struct pm_row {
 	unsigned bound; /* PM_BOUND_* */
 	/* an attributed row's pod (pm_evlist__attribute_cgroups), NULL when none */
 	const char *pod_namespace, *pod, *container;
+	/* an attributed row (PM_ROW_PROXY_BIAS_INCLUDED): the proxies' declared relative
+	 * error its lo and hi hold (0.1: 10 %); NaN: none declared, 0 for another row */
+	double proxy_error;
 };
 
 /* pm_row.bound: how lo and hi were found, in order of doubt (a row takes its inputs' worst). */
@@ -1022,13 +1037,19 @@ enum {
 	/* the cgroups' proxies added up to more than the total: their shares were scaled
 	 * down to it */
 	PM_ROW_ATTRIB_SCALED = 1 << 15,
+	/* an attributed row whose interval holds the counting error only: no proxy error was
+	 * declared (pm_evlist__attribute_proxy_error), so the proxies' bias is not in it */
+	PM_ROW_PROXY_BIAS_EXCLUDED = 1 << 16,
+	/* an attributed row whose interval holds the proxies' declared relative error too
+	 * (pm_row.proxy_error, a model input no counter measures) */
+	PM_ROW_PROXY_BIAS_INCLUDED = 1 << 17,
 };
 
 /* The flags that say a value is less than it seems (each shown in every output). */
 #define PM_ROW_QUALITY                                                                            \
 	(PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED | PM_ROW_UNDEFINED | PM_ROW_WRAP_UNCERTAIN |     \
 	 PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_PARTIAL | PM_ROW_LOST | PM_ROW_UNSUPPORTED | \
-	 PM_ROW_ATTRIB_SCALED)
+	 PM_ROW_ATTRIB_SCALED | PM_ROW_PROXY_BIAS_EXCLUDED)
 
 /*
  * Each PM_ROW_* flag's name in CSV, JSON Lines and exposition

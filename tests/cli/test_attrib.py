@@ -61,7 +61,10 @@ class Stat(unittest.TestCase):
             for x in att:
                 self.assertEqual(x['event'], 'ddr_read_bandwidth.all')
                 self.assertEqual(x['unit'], 'MB/s')
-                self.assertEqual(x['flags'].split('|'), ['metric', 'approximate', 'attributed'])
+                # no proxy error declared: the rows say their interval excludes the bias
+                self.assertEqual(x['flags'].split('|'), ['metric', 'approximate', 'attributed',
+                                                         'proxy_bias_excluded'])
+                self.assertEqual(x['proxy_error_pct'], '')
                 # nothing estimated here: the interval is the value
                 self.assertEqual((x['lo'], x['hi'], x['bound']), (x['value'], x['value'],
                                                                   'exact'))
@@ -74,6 +77,49 @@ class Stat(unittest.TestCase):
             # <unattributed> after the total's rows and every cgroup's
             self.assertEqual(at[-1]['cgroup'], '<unattributed>')
 
+    def test_declared_proxy_error(self):
+        """--attribute-proxy-error 10: each cgroup's interval is [v / 1.1, v / 0.9] (nothing
+        else estimated on Yitian), the rest's takes both, and every output says it."""
+        r = run('stat', '-a', '-x,', '-I', '1000', '--interval-count', '1',
+                '--attribute-cgroups', 'a.slice,b.slice', '--attribute-proxy-error', '10%',
+                sim='yitian710:scenario=' + self.scn)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        att = {x['cgroup']: x for x in rows
+               if 'attributed' in x['flags'].split('|') and x['type'] == 'interval'}
+        self.assertEqual(len(att), 3)
+        for cg, x in att.items():
+            self.assertIn('proxy_bias_included', x['flags'].split('|'))
+            self.assertNotIn('proxy_bias_excluded', x['flags'].split('|'))
+            self.assertEqual((x['proxy_error_pct'], x['bound']), ('10', 'measured'))
+        for cg in ('a.slice', 'b.slice'):
+            v, lo, hi = (float(att[cg][k]) for k in ('value', 'lo', 'hi'))
+            self.assertAlmostEqual(lo, v / 1.1, delta=1e-9 * v)
+            self.assertAlmostEqual(hi, v / 0.9, delta=1e-9 * v)
+        rest = att['<unattributed>']
+        p = float(att['a.slice']['value']) + float(att['b.slice']['value'])
+        self.assertAlmostEqual(float(rest['hi']) - float(rest['value']), p - p / 1.1,
+                               delta=1e-6 * p)
+        self.assertAlmostEqual(float(rest['value']) - float(rest['lo']), p / 0.9 - p,
+                               delta=1e-6 * p)
+        r = run('stat', '-a', '-j', '-I', '1000', '--interval-count', '1',
+                '--attribute-cgroups', 'a.slice', '--attribute-proxy-error', '2.5',
+                sim='yitian710:scenario=' + self.scn)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        att = [j for j in map(json.loads, r.stdout.splitlines()) if j.get('attributed')]
+        self.assertEqual(len(att), 4)  # a.slice and the rest, in the interval and the total
+        for j in att:
+            self.assertIs(j['proxy_bias_excluded'], False)
+            self.assertEqual(j['proxy_error_pct'], 2.5)
+        r = run('stat', '-a', '-I', '1000', '--interval-count', '1',
+                '--attribute-cgroups', 'a.slice', sim='yitian710:scenario=' + self.scn)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('[proxy bias excluded]', r.stderr + r.stdout)
+        r = run('stat', '-a', '-I', '1000', '--interval-count', '1',
+                '--attribute-cgroups', 'a.slice', '--attribute-proxy-error', '10',
+                sim='yitian710:scenario=' + self.scn)
+        self.assertIn('[\u00b110 % proxy error declared]', r.stderr + r.stdout)
+
     def test_json_pods(self):
         r = run('stat', '-a', '-j', '-I', '1000', '--interval-count', '1', '--attribute-pods',
                 sim='yitian710:kubelet=systemd')
@@ -85,6 +131,8 @@ class Stat(unittest.TestCase):
         for j in att:
             self.assertIs(j['approximate'], True)
             self.assertIs(j['proxies_exceed_total'], False)
+            self.assertIs(j['proxy_bias_excluded'], True)
+            self.assertIsNone(j['proxy_error_pct'])
             self.assertIn(j['bound'], ('exact', 'measured'))
             self.assertTrue(j['lo'] <= j['value'] <= j['hi'], j)
             if j.get('pod'):
@@ -99,7 +147,13 @@ class Stat(unittest.TestCase):
                 (['--attribute-cgroups', 'kubepods,kubepods/burstable'], 'holds'),
                 (['--attribute-cgroups', 'a.slice', '-G', 'a.slice', '-e', 'cycles'],
                  '--attribute-cgroups'),
-                (['--attribute-cgroups', 'a.slice', '--per-channel'], 'per machine, or per socket')):
+                (['--attribute-cgroups', 'a.slice', '--per-channel'], 'per machine, or per socket'),
+                (['--attribute-cgroups', 'a.slice', '--attribute-proxy-error', '100'],
+                 "percentage, 0 to below 100 (10 or 10%), not '100'"),
+                (['--attribute-cgroups', 'a.slice', '--attribute-proxy-error', 'x%'],
+                 "not 'x%'"),
+                (['--attribute-proxy-error', '10', '-e', 'cycles'],
+                 'give it with --attribute-cgroups or --attribute-pods')):
             r = run('stat', '-a', '-I', '1000', '--interval-count', '1', *args,
                     sim='yitian710')
             self.assertNotEqual(r.returncode, 0, args)
