@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -223,6 +224,82 @@ class Serve(unittest.TestCase):
             p.send_signal(signal.SIGTERM)
             _, err = p.communicate(timeout=20)
         self.assertEqual(p.returncode, 0, err)
+
+    def test_config_file_and_sighup(self):
+        """serve.conf's attribute-pods and attribute-proxy-error: taken at the start, and a
+        SIGHUP that adds, changes or drops them applies them to the counting that follows
+        (docs/serve.md), as any option of the file."""
+        tmp = tempfile.mkdtemp()
+        conf = os.path.join(tmp, 'serve.conf')
+
+        def write(text):
+            with open(conf, 'w') as f:
+                f.write(text)
+
+        def scrape():
+            with urllib.request.urlopen('http://127.0.0.1:%d/metrics' % port, timeout=10) as r:
+                return samples(r.read().decode())
+
+        def wait(pred, what):
+            deadline = time.time() + 30
+            while True:
+                self.assertIsNone(p.poll(), 'serve ended')
+                try:
+                    s = scrape()
+                except OSError:
+                    s = {}
+                if pred(s):
+                    return s
+                self.assertLess(time.time(), deadline, what)
+                time.sleep(0.2)
+
+        def pods(s):
+            return {k for k in s if k[0] == 'pmumon_memory_read_bytes_total' and
+                    dict(k[1]).get('pod')}
+
+        write('metrics = ddr_read_bandwidth.all\n')
+        port = free_port()
+        p = subprocess.Popen([PMUMON, '--sim', 'yitian710:clock=real,kubelet=cgroupfs',
+                              'serve', '--listen', '127.0.0.1:%d' % port, '-I', '200',
+                              '--config', conf],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            s = wait(lambda s: any(k[0] == 'pmumon_memory_read_bytes_total' for k in s),
+                     'no series in 30 s')
+            self.assertFalse(pods(s))
+            # attributing from the next counting on, with a declared proxy error
+            write('metrics = ddr_read_bandwidth.all\nattribute-pods\n'
+                  'attribute-proxy-error = 10%\n')
+            p.send_signal(signal.SIGHUP)
+            s = wait(lambda s: len(pods(s)) == 3 and
+                     ('pmumon_attribution_proxy_error_ratio', frozenset()) in s,
+                     'no pod series after the SIGHUP')
+            self.assertEqual(s[('pmumon_attribution_proxy_error_ratio', frozenset())], 0.1)
+            self.assertFalse([k for k in s if k[0] == 'pmumon_quality_flag' and
+                              ('flag', 'proxy_bias_excluded') in k[1]])
+            # none declared: the gauge goes, the series say their intervals exclude the bias
+            write('metrics = ddr_read_bandwidth.all\nattribute-pods\n')
+            p.send_signal(signal.SIGHUP)
+            s = wait(lambda s: ('pmumon_attribution_proxy_error_ratio', frozenset()) not in s
+                     and len(pods(s)) == 3, 'the declared error stays after the SIGHUP')
+            flagged = {dict(k[1]).get('pod') for k in s if k[0] == 'pmumon_quality_flag' and
+                       ('flag', 'proxy_bias_excluded') in k[1]}
+            self.assertEqual(flagged, {'web-0', 'etl-1', 'node-agent', None})
+            # --attribute-cgroups with the command line's or file's --attribute-pods: refused,
+            # serve goes on as before
+            write('metrics = ddr_read_bandwidth.all\nattribute-pods\n'
+                  'attribute-cgroups = kubepods\n')
+            p.send_signal(signal.SIGHUP)
+            s = wait(lambda s: s.get(('pmumon_config_reloads_total',
+                                      frozenset({('result', 'failure')}))) == 1,
+                     'the refused file is not counted')
+            self.assertEqual(len(pods(s)), 3)
+        finally:
+            p.send_signal(signal.SIGTERM)
+            _, err = p.communicate(timeout=20)
+            shutil.rmtree(tmp)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn('--attribute-cgroups or --attribute-pods, not both', err)
 
     def test_systemd(self):
         self.serve_pods('systemd')

@@ -37,8 +37,8 @@ def rows(*args):
 
 class RoundTrip(unittest.TestCase):
     def same_csv(self, name, *args):
-        # the fixtures were written before the covered/instances (...cgroup, lo, hi, bound)
-        # columns (and a
+        # the fixtures were written before the covered/instances (...cgroup, lo, hi, bound,
+        # proxy_error_pct) columns (and a
         # simulated one with a '# SIMULATED' comment before its header, which the
         # writer no longer writes): what they have comes back unchanged, and the
         # new layout round-trips exactly
@@ -46,7 +46,7 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(fixture(name)) as f:
             old = ''.join(line for line in f if not line.startswith('#'))
-        cut = [line.rsplit(',', 9)[0] for line in r.stdout.splitlines()]
+        cut = [line.rsplit(',', 10)[0] for line in r.stdout.splitlines()]
         self.assertEqual('\n'.join(cut) + '\n', old)
         with tempfile.NamedTemporaryFile('w', suffix='.csv') as again:
             again.write(r.stdout)
