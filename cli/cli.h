@@ -115,6 +115,7 @@ struct cli_count {
 	 * containers): memory traffic per cgroup (docs/attribution.md) */
 	const char *attribute_cgroups;
 	int attribute_pods;
+	bool bpf_counters; /* --bpf-counters: the cgroups' events once per CPU, through BPF */
 	bool metric_only;
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
@@ -157,6 +158,7 @@ enum {
 	CLI_OPT_PERF,
 	CLI_OPT_ATTRIBUTE_CGROUPS,
 	CLI_OPT_ATTRIBUTE_PODS,
+	CLI_OPT_BPF_COUNTERS,
 };
 /* clang-format off */
 #define CLI_COUNT_SHORT "M:g:Ax:jo:B"
@@ -198,7 +200,8 @@ enum {
 	{ "attribute-cgroups", required_argument, NULL, CLI_OPT_ATTRIBUTE_CGROUPS }, \
 	{ "attribute-pods", optional_argument, NULL, CLI_OPT_ATTRIBUTE_PODS }, \
 	{ "all-user", no_argument, NULL, CLI_OPT_ALL_USER }, \
-	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }
+	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }, \
+	{ "bpf-counters", no_argument, NULL, CLI_OPT_BPF_COUNTERS }
 /* clang-format on */
 
 /* Take option c if it is one of the above: 1; 0 if not; -EINVAL when its value is wrong (said). */
