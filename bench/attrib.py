@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Benchmark: the cost per cgroup of counting in cgroup mode, the plain path of
---attribute-cgroups and --attribute-pods (docs/attribution.md), against perf stat's
---for-each-cgroup in the same run. Needs root and a cgroup2 mount.
+--attribute-cgroups and --attribute-pods (docs/attribution.md), and of the BPF path
+(--bpf-counters: each event once per CPU, summed per cgroup by a program on
+cgroup-switches), against perf stat's --for-each-cgroup in the same run (Debian 12's
+perf 6.1 is built without its --bpf-counters). Needs root and a cgroup2 mount.
 
 The proxies attribution counts are core hardware events (EPYC's 0x43 and 0x72,
 Yitian's LL_CACHE_MISS_RD), which a machine without the platform (this project's VM)
@@ -20,8 +22,9 @@ are two) in N empty cgroups made for the run, for each N:
             cgroups); pmumon/perf as ratios of the slopes
 
 Empty cgroups: no task switches in or out of them, so the kernel's cost at each
-context switch into a counted cgroup (perf_cgroup_switch) is not here: that falls on
-the workload, not on the tool.
+context switch into a counted cgroup (perf_cgroup_switch; the BPF path's program on
+every cgroup switch) is not here: that falls on the workload, not on the tool.
+pmumon-bpf is left out when this pmumon has no BPF path (said).
 
 usage: bench/attrib.py [--build DIR] [--cgroups 1,200] [--intervals K1,K2] [--interval MS]
 """
@@ -82,6 +85,12 @@ def main():
         os.makedirs(os.path.join(mount, n), exist_ok=True)
     ev = ','.join(EVENTS)
     res = {}
+    probe = subprocess.run([pmumon, 'stat', '-a', '-e', EVENTS[0], '--for-each-cgroup',
+                            names[0], '--bpf-counters', '-o', '/dev/null', '--', 'true'],
+                           capture_output=True, text=True)
+    bpf = probe.returncode == 0
+    if not bpf:
+        print('pmumon-bpf left out: ' + probe.stderr.strip().replace('\n', ' '))
     try:
         print('%d CPUs, %d events, %d and %d intervals of %d ms, %d and %d cgroups under '
               '%s/pmumon-bench' % (ncpu, len(EVENTS), k1, k2, a.interval, lo, hi, mount))
@@ -91,15 +100,17 @@ def main():
                           '-e', ev, '--for-each-cgroup', ','.join(names[:n]), '-o',
                           '/dev/null']
                 tools = {'pmumon': [pmumon, 'stat'] + common}
+                if bpf:
+                    tools['pmumon-bpf'] = [pmumon, 'stat'] + common + ['--bpf-counters']
                 if perf:
                     tools['perf'] = [perf, 'stat'] + common
                 for tool, cmd in tools.items():  # alternately, so that the load falls alike
                     fds, cpu, wall = run(cmd, k, a.interval)
                     res[(tool, n, k)] = (fds, cpu)
-                    print('%-6s %4d cgroups, %3d intervals: %6d fds, %.3f s CPU, %.1f s wall'
+                    print('%-10s %4d cgroups, %3d intervals: %6d fds, %.3f s CPU, %.1f s wall'
                           % (tool, n, k, fds, cpu, wall))
         per_iv, setup = {}, {}
-        for tool in ('pmumon', 'perf'):
+        for tool in ('pmumon', 'pmumon-bpf', 'perf'):
             if (tool, hi, k2) not in res:
                 continue
             iv = {n: (res[(tool, n, k2)][1] - res[(tool, n, k1)][1]) / (k2 - k1)
@@ -108,13 +119,14 @@ def main():
             fds = (res[(tool, hi, k2)][0] - res[(tool, lo, k2)][0]) / (hi - lo)
             per_iv[tool] = (iv[hi] - iv[lo]) / (hi - lo)
             setup[tool] = (su[hi] - su[lo]) / (hi - lo)
-            print('%-6s per cgroup: %.2f fds (%.2f per CPU per event); %.2f us CPU per '
+            print('%-10s per cgroup: %.2f fds (%.2f per CPU per event); %.2f us CPU per '
                   'interval (%.2f per CPU per event); %.0f us to open and close'
                   % (tool, fds, fds / ncpu / len(EVENTS), per_iv[tool] * 1e6,
                      per_iv[tool] * 1e6 / ncpu / len(EVENTS), setup[tool] * 1e6))
-        if 'perf' in per_iv and per_iv['perf'] > 0 and setup['perf'] > 0:
-            print('pmumon / perf per cgroup: %.2f per interval, %.2f to open and close'
-                  % (per_iv['pmumon'] / per_iv['perf'], setup['pmumon'] / setup['perf']))
+        for tool in ('pmumon', 'pmumon-bpf'):
+            if tool in per_iv and 'perf' in per_iv and per_iv['perf'] > 0 and setup['perf'] > 0:
+                print('%s / perf per cgroup: %.2f per interval, %.2f to open and close'
+                      % (tool, per_iv[tool] / per_iv['perf'], setup[tool] / setup['perf']))
     finally:
         for n in reversed(names):
             os.rmdir(os.path.join(mount, n))

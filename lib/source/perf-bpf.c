@@ -103,10 +103,13 @@ struct pm_perf_bpf {
 	int *counter_fd; /* [kind * n_cpus + cpu], -1: none */
 	int *switch_fd;	 /* per CPU: its cgroup-switches event, -1: none */
 	struct bpf_link **link;
-	struct bpf_perf_event_value *vals; /* one lookup: a value per possible CPU */
 	/* the counters of sum key (cgroup * n_kinds + kind): by_key[key_at[key] ..
 	 * key_at[key + 1]) */
 	size_t *key_at, *by_key;
+	/* a read: every sum ([key * n_cpus + cpu]), their keys, whether batched */
+	struct bpf_perf_event_value *all;
+	__u32 *keys;
+	bool batch;
 };
 
 /* libbpf's own messages: never printed (the library never prints); the last kept for
@@ -155,9 +158,10 @@ void pm_perf_bpf__free(struct pm_session *s, struct pm_perf_bpf *b)
 	free(b->counter_fd);
 	free(b->switch_fd);
 	free(b->link);
-	free(b->vals);
 	free(b->key_at);
 	free(b->by_key);
+	free(b->all);
+	free(b->keys);
 	free(b);
 }
 
@@ -486,8 +490,11 @@ static int index_keys(struct pm_session *s, struct pm_perf_bpf *b)
 
 	b->key_at = calloc(n_keys + 2, sizeof(*b->key_at));
 	b->by_key = calloc(s->n_c + 1, sizeof(*b->by_key));
-	if (!b->key_at || !b->by_key)
+	b->all = calloc(n_keys * b->n_cpus + 1, sizeof(*b->all));
+	b->keys = calloc(n_keys + 1, sizeof(*b->keys));
+	if (!b->key_at || !b->by_key || !b->all || !b->keys)
 		return -ENOMEM;
+	b->batch = true;
 	for (size_t k = 0; k < s->n_c; k++)
 		if (b->c_kind[k] != SIZE_MAX)
 			b->key_at[b->c_cg[k] * b->n_kinds + b->c_kind[k] + 2]++;
@@ -533,10 +540,7 @@ int pm_perf_bpf__open(struct pm_session *s, struct pm_perf_bpf **ret, struct pm_
 	b->cpu_used = calloc(b->n_cpus, sizeof(*b->cpu_used));
 	b->switch_fd = malloc(b->n_cpus * sizeof(*b->switch_fd));
 	b->link = calloc(b->n_cpus, sizeof(*b->link));
-	b->vals = calloc(b->n_cpus, sizeof(*b->vals));
-	r = b->cg && b->c_kind && b->c_cg && b->cpu_used && b->switch_fd && b->link && b->vals ?
-		    0 :
-		    -ENOMEM;
+	r = b->cg && b->c_kind && b->c_cg && b->cpu_used && b->switch_fd && b->link ? 0 : -ENOMEM;
 	for (size_t i = 0; r == 0 && i < b->n_cpus; i++)
 		b->switch_fd[i] = -1;
 	if (r == 0)
@@ -611,6 +615,52 @@ int pm_perf_bpf__switch(struct pm_session *s, struct pm_perf_bpf *b, bool on)
 	return r;
 }
 
+/* Every sum into b->all ([key * n_cpus + cpu]): one batched lookup where the kernel has
+ * it (5.6+, array maps), else a lookup per key. 0 or -errno (said). */
+static int read_sums(struct pm_session *s, struct pm_perf_bpf *b)
+{
+	size_t n_keys = b->n_cg * b->n_kinds;
+	__u32 out = 0, count = (__u32)n_keys;
+	int r = 0;
+
+	if (b->batch) {
+		LIBBPF_OPTS(bpf_map_batch_opts, o);
+
+		r = bpf_map_lookup_batch(b->acc_fd, NULL, &out, b->keys, b->all, &count, &o);
+		r = r < 0 ? -errno : 0;
+		if ((r == 0 || r == -ENOENT) && count == n_keys) {
+			bool in_order = true; /* an array's keys come in order: sum i at i */
+
+			for (size_t i = 0; i < n_keys && in_order; i++)
+				in_order = b->keys[i] == i;
+			if (in_order)
+				return 0;
+			r = -EINVAL;
+		}
+		if (r != -EINVAL && r != -ENOTSUP && r != -EOPNOTSUPP && r != -ENOENT) {
+			pm_session__fail(s, "check dmesg",
+					 "--bpf-counters: cannot read the cgroups' sums: %s",
+					 strerror(-r));
+			return r;
+		}
+		b->batch = false; /* a kernel without it: a key at a time from now on */
+	}
+	for (size_t key = 0; key < n_keys; key++) {
+		__u32 k32 = (__u32)key;
+
+		if (b->key_at[key] == b->key_at[key + 1])
+			continue; /* an event the kernel refused */
+		if (bpf_map_lookup_elem(b->acc_fd, &k32, &b->all[key * b->n_cpus]) < 0) {
+			r = -errno;
+			pm_session__fail(s, "check dmesg",
+					 "--bpf-counters: cannot read the sums of cgroup '%s': %s",
+					 b->cg[key / b->n_kinds], strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
 int pm_perf_bpf__read(struct pm_session *s, struct pm_perf_bpf *b, bool publish)
 {
 	int r = sync_cpus(b);
@@ -621,21 +671,14 @@ int pm_perf_bpf__read(struct pm_session *s, struct pm_perf_bpf *b, bool publish)
 				 strerror(-r));
 		return r;
 	}
+	r = read_sums(s, b);
+	if (r < 0)
+		return r;
 	for (size_t key = 0; key < b->n_cg * b->n_kinds; key++) {
-		__u32 k32 = (__u32)key;
-
-		if (b->key_at[key] == b->key_at[key + 1])
-			continue; /* an event the kernel refused */
-		if (bpf_map_lookup_elem(b->acc_fd, &k32, b->vals) < 0) {
-			r = -errno;
-			pm_session__fail(s, "check dmesg",
-					 "--bpf-counters: cannot read the sums of cgroup '%s': %s",
-					 b->cg[key / b->n_kinds], strerror(-r));
-			return r;
-		}
 		for (size_t i = b->key_at[key]; i < b->key_at[key + 1]; i++) {
 			struct pm_counter *c = &s->c[b->by_key[i]];
-			const struct bpf_perf_event_value *v = &b->vals[c->cpu];
+			const struct bpf_perf_event_value *v =
+				&b->all[key * b->n_cpus + (size_t)c->cpu];
 
 			c->last_good = (struct pm_reading){ v->counter, v->enabled, v->running };
 			if (publish)
