@@ -112,13 +112,15 @@ struct pm_perf_bpf {
 	bool batch;
 };
 
-/* libbpf's own messages: never printed (the library never prints); the last kept for
- * the error that follows it. */
+/* libbpf's own messages: never printed (the library never prints); the first since
+ * the step began kept for the error that follows it (the cause; later ones say what
+ * failed with it), but its warning that it could not raise RLIMIT_MEMLOCK, which it
+ * gives before anything fails. */
 static __thread char libbpf_last[256];
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (level != LIBBPF_DEBUG) {
+	if (level != LIBBPF_DEBUG && !libbpf_last[0] && !strstr(fmt, "RLIMIT_MEMLOCK")) {
 		size_t n;
 
 		vsnprintf(libbpf_last, sizeof(libbpf_last), fmt, ap);
@@ -280,16 +282,16 @@ static int cgroup_id(struct pm_session *s, const char *root, const char *cg, uin
 /* Why the kernel refused to load or run the program, and the fix. */
 static void bpf_refused(struct pm_diag *d, const char *what, int err)
 {
-	if (err == -EPERM || err == -EACCES)
+	if (err == -EPERM || err == -EACCES) /* what libbpf adds says no more */
 		pm_diag_set(d,
 			    "run as root, or grant CAP_BPF and CAP_PERFMON (setcap "
 			    "cap_bpf,cap_perfmon+ep pmumon), or count without --bpf-counters",
-			    "no permission to %s the BPF program of --bpf-counters: %s%s%s", what,
-			    strerror(-err), libbpf_last[0] ? "; libbpf: " : "", libbpf_last);
+			    "no permission to %s the BPF program of --bpf-counters: %s", what,
+			    strerror(-err));
 	else
 		pm_diag_set(d, "count without --bpf-counters (each cgroup then has its own events)",
 			    "the kernel cannot %s the BPF program of --bpf-counters: %s%s%s", what,
-			    strerror(-err), libbpf_last[0] ? "; libbpf: " : "", libbpf_last);
+			    strerror(-err), libbpf_last[0] ? "; " : "", libbpf_last);
 }
 
 static int run_on(struct pm_perf_bpf *b, size_t cpu)
@@ -346,7 +348,6 @@ static int load(struct pm_session *s, struct pm_perf_bpf *b, struct pm_diag *d)
 	__u32 zero = 0;
 	int r;
 
-	libbpf_set_print(libbpf_quiet);
 	libbpf_last[0] = '\0';
 	b->obj = bpf_object__open_mem(pm_perf_bpf_obj, pm_perf_bpf_obj_len, &oo);
 	if (!b->obj) {
@@ -509,6 +510,7 @@ static int index_keys(struct pm_session *s, struct pm_perf_bpf *b)
 int pm_perf_bpf__open(struct pm_session *s, struct pm_perf_bpf **ret, struct pm_diag *reterr)
 {
 	struct pm_perf_bpf *b;
+	libbpf_print_fn_t old_print;
 	int n_cpus, r;
 	bool any = false;
 
@@ -551,6 +553,9 @@ int pm_perf_bpf__open(struct pm_session *s, struct pm_perf_bpf **ret, struct pm_
 		for (size_t i = 0; r == 0 && i < b->n_kinds * b->n_cpus; i++)
 			b->counter_fd[i] = -1;
 	}
+	/* libbpf prints through one function per process: ours while this opens (the
+	 * library never prints), the embedder's again after */
+	old_print = libbpf_set_print(libbpf_quiet);
 	if (r == 0)
 		r = load(s, b, reterr);
 	if (r == 0)
@@ -576,8 +581,9 @@ int pm_perf_bpf__open(struct pm_session *s, struct pm_perf_bpf **ret, struct pm_
 				break;
 			}
 	}
+	libbpf_set_print(old_print);
 	if (r < 0) {
-		if (r == -ENOMEM && !reterr->msg[0])
+		if (r == -ENOMEM && reterr && !reterr->msg[0])
 			pm_diag_set(reterr, NULL, "out of memory");
 		pm_perf_bpf__free(s, b);
 		return r;

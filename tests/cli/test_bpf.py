@@ -9,7 +9,8 @@ too: its counts are its children's). Software events whose counts are discrete
 (context-switches, page-faults) must agree exactly but for what the two reads'
 different instants allow (each workload's last switch out: at most one context
 switch per cgroup). Root and a kernel that takes the program, else 77 with why; the
-refusals (no cgroup, the simulator, built without libbpf) run anywhere."""
+refusals (no cgroup, the simulator, built without libbpf) run anywhere, as nobody
+with root to switch to it."""
 import csv
 import io
 import os
@@ -104,6 +105,20 @@ class Refusals(unittest.TestCase):
         else:
             self.assertIn('this pmumon was built without the BPF path', r.stderr)
             self.assertIn('libbpf-dev', r.stderr)
+
+
+class Unprivileged(unittest.TestCase):
+    def test_names_the_capabilities(self):
+        mnt = cgroup2_mount()
+        if os.geteuid() != 0 or not mnt or not built() or not os.path.exists('/sbin/runuser'):
+            self.skipTest('needs root (to run as nobody), runuser, cgroup2, the BPF path')
+        r = subprocess.run(['runuser', '-u', 'nobody', '--', PMUMON, 'stat', '-a', '-e',
+                            'cpu-clock', '--for-each-cgroup', '', '--bpf-counters', '--',
+                            'true'], capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(r.returncode, 0)
+        # the program or the system-wide counters refused, each naming the capability
+        self.assertIn('CAP_PERFMON', r.stderr)
+        self.assertEqual(r.stderr.count('pmumon: '), 1, r.stderr)
 
 
 class AgainstPlain(unittest.TestCase):
