@@ -172,6 +172,15 @@ static void put_flags(struct walk *w)
 	}
 }
 
+void expo_reloads_note(struct expo_reloads *rl, bool ok, double now_s)
+{
+	rl->ok += ok;
+	rl->failed += !ok;
+	rl->last_failed = !ok;
+	if (ok)
+		rl->last_ok_s = now_s;
+}
+
 /* The rebuilds of the counting: SIGHUP's reloads, devices back, --max-series. */
 static void put_reloads(struct walk *w, const struct expo_reloads *rl)
 {
