@@ -226,8 +226,9 @@ def run_tests(build, tests):
     for args in runs:
         t = run(['meson', 'test', '-C', build, '--no-rebuild', '--print-errorlogs'] + args)
         ok &= t.returncode == 0
-        failed += [l.split()[3] for l in t.stdout.splitlines()
-                   if ' FAIL ' in l or ' TIMEOUT ' in l]
+        failed += [n for n in dict.fromkeys(l.split()[3] for l in t.stdout.splitlines()
+                                            if ' FAIL ' in l or ' TIMEOUT ' in l)
+                   if n not in failed]  # meson says each twice: as it ends, in the summary
         if t.returncode != 0 and not failed:
             failed.append('meson test: exit %d' % t.returncode)
     return ok, failed
