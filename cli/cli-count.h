@@ -42,6 +42,11 @@ struct cli_count {
 	 * containers): memory traffic per cgroup (docs/attribution.md) */
 	const char *attribute_cgroups;
 	int attribute_pods;
+	/* --attribute-proxy-error PCT: the proxies' declared relative error (0.1), held by
+	 * the attributed intervals; has_proxy_error false: the pack's (none: excluded) */
+	bool has_proxy_error;
+	double proxy_error;
+	bool bpf_counters; /* --bpf-counters: the cgroups' events once per CPU, through BPF */
 	bool metric_only;
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
@@ -84,6 +89,8 @@ enum {
 	CLI_OPT_PERF,
 	CLI_OPT_ATTRIBUTE_CGROUPS,
 	CLI_OPT_ATTRIBUTE_PODS,
+	CLI_OPT_ATTRIBUTE_PROXY_ERROR,
+	CLI_OPT_BPF_COUNTERS,
 };
 /* clang-format off */
 #define CLI_COUNT_SHORT "M:g:Ax:jo:B"
@@ -124,8 +131,10 @@ enum {
 	{ "for-each-cgroup", required_argument, NULL, CLI_OPT_FOR_EACH_CGROUP }, \
 	{ "attribute-cgroups", required_argument, NULL, CLI_OPT_ATTRIBUTE_CGROUPS }, \
 	{ "attribute-pods", optional_argument, NULL, CLI_OPT_ATTRIBUTE_PODS }, \
+	{ "attribute-proxy-error", required_argument, NULL, CLI_OPT_ATTRIBUTE_PROXY_ERROR }, \
 	{ "all-user", no_argument, NULL, CLI_OPT_ALL_USER }, \
-	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }
+	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }, \
+	{ "bpf-counters", no_argument, NULL, CLI_OPT_BPF_COUNTERS }
 /* clang-format on */
 
 /* Take option c if it is one of the above: 1; 0 if not; -EINVAL when its value is wrong (said). */

@@ -71,6 +71,13 @@ static int event_option(struct cli_count *a, int c, const char *arg)
 		}
 		a->attribute_pods = arg && !strcmp(arg, "containers") ? 2 : 1;
 		return 1;
+	case CLI_OPT_ATTRIBUTE_PROXY_ERROR:
+		return cli_parse_proxy_error(arg, &a->proxy_error) < 0 ?
+			       -EINVAL :
+			       (a->has_proxy_error = true, 1);
+	case CLI_OPT_BPF_COUNTERS:
+		a->bpf_counters = true;
+		return 1;
 	case 'd': /* perf's OPT_INCR: -dd is -d -d */
 		a->detailed++;
 		return 1;
@@ -219,10 +226,22 @@ int cli_count__check(const struct cli_count *a)
 		cli_error("--metric-only needs -M");
 		return -EINVAL;
 	}
+	if (a->has_proxy_error && !a->attribute_cgroups && !a->attribute_pods) {
+		cli_error("--attribute-proxy-error declares the error of attribution's proxies: "
+			  "give it with --attribute-cgroups or --attribute-pods");
+		return -EINVAL;
+	}
 	if ((a->attribute_cgroups || a->attribute_pods) && a->cgroups) {
 		cli_error("%s counts its proxies in each cgroup itself: give it or %s, not both",
 			  a->attribute_pods ? "--attribute-pods" : "--attribute-cgroups",
 			  a->for_each_cgroup ? "--for-each-cgroup" : "-G");
+		return -EINVAL;
+	}
+	if (a->bpf_counters && !a->cgroups && !a->attribute_cgroups && !a->attribute_pods) {
+		/* perf's --bpf-counters also shares counters between perf processes: not here */
+		cli_error(
+			"--bpf-counters counts the events of cgroups through BPF: give it with -G, "
+			"--for-each-cgroup, --attribute-cgroups or --attribute-pods");
 		return -EINVAL;
 	}
 	if ((a->attribute_cgroups || a->attribute_pods) && a->n_aggr && a->aggr != PM_AGGR_FAMILY &&
@@ -508,6 +527,14 @@ void cli_count__usage_events(FILE *f)
 	      "      --attribute-pods[=containers]  the same for every pod of the kubelet's\n"
 	      "                        (either cgroup driver), named from /var/log/pods, or\n"
 	      "                        each of their containers' cgroups\n"
+	      "      --attribute-proxy-error PCT  the proxies' relative error against each\n"
+	      "                        cgroup's traffic, declared (no counter measures it):\n"
+	      "                        the attributed intervals then hold it (flag\n"
+	      "                        proxy_bias_included); without it they exclude it\n"
+	      "      --bpf-counters    count those cgroups' events once per CPU, not once per\n"
+	      "                        cgroup per CPU: a BPF program on each cgroup switch\n"
+	      "                        adds to the cgroup that ran (root, Linux 5.13+, cgroup\n"
+	      "                        v2; the rows are the same: docs/attribution.md)\n"
 	      "      --all-user        every event counts user space only (exclude_kernel),\n"
 	      "                        as perf; --all-kernel the kernel only (exclude_user).\n"
 	      "                        Uncore PMUs cannot tell them apart: they count both\n",
@@ -594,6 +621,31 @@ int cli_parse_separator(const char *opt, const char *arg, char *ret)
 		return -EINVAL;
 	}
 	*ret = arg[0];
+	return 0;
+}
+
+int cli_parse_proxy_error(const char *arg, double *ret)
+{
+	char num[64];
+	size_t n = arg ? strlen(arg) : 0;
+	double v;
+
+	if (n && arg[n - 1] == '%')
+		n--;
+	if (!n || n >= sizeof(num)) {
+		cli_error("--attribute-proxy-error wants a percentage, 0 to below 100 (10 or 10%%), "
+			  "not '%s'",
+			  arg ? arg : "");
+		return -EINVAL;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)n, arg);
+	if (pm_parse_double_str(num, &v) < 0 || !(v >= 0 && v < 100)) {
+		cli_error("--attribute-proxy-error wants a percentage, 0 to below 100 (10 or 10%%), "
+			  "not '%s'",
+			  arg);
+		return -EINVAL;
+	}
+	*ret = v / 100;
 	return 0;
 }
 
@@ -709,6 +761,8 @@ int cli_count__add_attribution(const struct cli_count *a, struct pm_ctx *ctx, st
 	r = pm_evlist__attribute_cgroups(l, t, n, &d);
 	if (r < 0)
 		cli_report(a->attribute_pods ? "--attribute-pods" : "--attribute-cgroups", r, &d);
+	else if (a->has_proxy_error)
+		r = pm_evlist__attribute_proxy_error(l, a->proxy_error);
 	else if (ret_n)
 		*ret_n = n;
 	free(t);
