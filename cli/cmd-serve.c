@@ -899,11 +899,7 @@ static void note_reload(struct run *rn, bool ok)
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	pthread_mutex_lock(&rn->sv.lock);
-	rl->ok += ok;
-	rl->failed += !ok;
-	rl->last_failed = !ok;
-	if (ok)
-		rl->last_ok_s = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+	expo_reloads_note(rl, ok, (double)now.tv_sec + (double)now.tv_nsec / 1e9);
 	pthread_mutex_unlock(&rn->sv.lock);
 }
 

@@ -172,6 +172,15 @@ static void put_flags(struct walk *w)
 	}
 }
 
+void expo_reloads_note(struct expo_reloads *rl, bool ok, double now_s)
+{
+	rl->ok += ok;
+	rl->failed += !ok;
+	rl->last_failed = !ok;
+	if (ok)
+		rl->last_ok_s = now_s;
+}
+
 /* --attribute-proxy-error: the proxies' declared error the attributed series' intervals
  * hold (docs/attribution.md); absent when none is (their flag proxy_bias_excluded). */
 static void put_proxy_error(struct walk *w)

@@ -69,6 +69,9 @@ struct expo_reloads {
 	uint64_t series_dropped; /* series --max-series dropped (coarser places) */
 };
 
+/* A SIGHUP's reload into rl: ok when its options were taken, at wall clock now_s. */
+void expo_reloads_note(struct expo_reloads *rl, bool ok, double now_s);
+
 /* The error answers pmumon_http_errors_total counts, by code, and why the HTTP front
  * closed connections (pmumon_http_refused_total, by reason: docs/serve.md). */
 enum {

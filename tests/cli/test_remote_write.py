@@ -219,7 +219,7 @@ class Protocol(Tmp):
                             frozenset({('url', url)}))], 0)
 
     def test_a_5xx_is_sent_again(self):
-        self.check_retried(503)
+        self.check_retried(500)  # the first of them (>= 500, not > 500)
 
     def test_a_429_is_sent_again(self):
         self.check_retried(429)

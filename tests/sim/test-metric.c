@@ -635,8 +635,13 @@ static void test_tool_events_command(void **state)
 	th_assert_near(event_row(rep, "tool/system_time/")->value, 1e8, 0);
 	/* (0.3 + 0.1) / 2 seconds: 20 % */
 	assert_near(metric_row(rep, "lab_cpu", 0)->value, 100 * (0.3 + 0.1) / 2);
+	/* the report's own times, which the outputs print with the totals */
+	assert_true(rep->task_times);
+	assert_int_equal(rep->user_ns, 300000000);
+	assert_int_equal(rep->system_ns, 100000000);
 	/* the interval has no share of the run's CPU times */
 	rep = pm_session__report(r.s, true);
+	assert_false(rep->task_times);
 	th_assert_near(event_row(rep, "duration_time")->value, 1e9, 0);
 	assert_true(event_row(rep, "user_time")->flags & PM_ROW_NOT_COUNTED);
 	assert_true(isnan(metric_row(rep, "lab_cpu", 0)->value));

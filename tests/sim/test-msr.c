@@ -171,6 +171,43 @@ static void test_late_read_doubted(void **state)
 	th_stop(&r);
 }
 
+static const struct pm_row *metric_row(const struct pm_report *rep, const char *name)
+{
+	for (size_t i = 0; i < rep->n_rows; i++)
+		if ((rep->rows[i].flags & PM_ROW_METRIC) && !strcmp(rep->rows[i].event, name))
+			return &rep->rows[i];
+	fail_msg("no row of metric %s", name);
+	return NULL;
+}
+
+/* A metric over a counter read late is doubted as its input is (the pack's DF_CH0_BW_GB,
+ * dram_channel_data_controller_0 x 64 bytes). */
+static void test_late_read_doubts_its_metric(void **state)
+{
+	static const char *const one[] = { "amd_df/event=0x47,umask=0x38/", NULL };
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = PM_TARGET_SYSTEM,
+				     .source = PM_SOURCE_MSR };
+	struct pm_sim *sim = th_sim_platform_with("amdzen2", "dram.write 0\ndram.read[0] 100T\n"
+							     "dram.read[1] 640M\n");
+	const struct pm_report *rep;
+	const struct pm_row *m;
+	struct th_run r;
+
+	assert_int_equal(th_start_opts(&r, sim, one, "DF_CH0_BW_GB", &o), 0);
+	th_run_until(&r, pm_sim__now(sim) + 400 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	m = metric_row(rep, "DF_CH0_BW_GB");
+	assert_false(m->flags & PM_ROW_WRAP_UNCERTAIN);
+	pm_sim__advance(sim, 200 * SEC);
+	assert_int_equal(pm_session__read(r.s), 0);
+	rep = pm_session__report(r.s, true);
+	m = metric_row(rep, "DF_CH0_BW_GB");
+	assert_true(m->flags & PM_ROW_WRAP_UNCERTAIN);
+	th_stop(&r);
+}
+
 /* Someone else's counter is left alone, and every control register is restored. */
 static void test_someone_else_and_restore(void **state)
 {
@@ -581,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_agrees_with_perf),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_late_read_doubted),
+		cmocka_unit_test(test_late_read_doubts_its_metric),
 		cmocka_unit_test(test_someone_else_and_restore),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_auto_without_amd_uncore),

@@ -259,6 +259,99 @@ static void test_restart_goes_on(void **state)
 	expo_acc_free(acc);
 }
 
+/*
+ * The time counters of a series never go down either: a metric's are its least
+ * running input's, and which input that is may change from one counting's
+ * totals to the next (a rotation's phase): what was shown stays.
+ */
+static void test_seconds_never_down(void **state)
+{
+	/* the totals' least running (ms), and the seconds shown: exactly, to the ns */
+	static const uint64_t running_ms[] = { 3500, 2250, 5125 };
+	static const char *const shown[] = { " 3.5\n", " 3.5\n", " 5.125\n" };
+	struct expo_acc *acc = NULL;
+	char *text, want[128];
+
+	assert_int_equal(expo_acc_new(&acc), 0);
+	for (size_t i = 0; i < 3; i++) {
+		struct pm_row r = row("bw", "MB/s", PM_ROW_METRIC | PM_ROW_MULTIPLEXED, 1);
+		struct pm_row t = r;
+		struct pm_report rep = report(&r, 1, SEC), trep = report(&t, 1, (i + 6) * SEC);
+
+		t.enabled_ns = (i + 6) * SEC;
+		t.running_ns = running_ms[i] * 1000000;
+		trep.interval = false;
+		text = render2(acc, &rep, &trep, EXPO_TEXT);
+		snprintf(want, sizeof(want), "\npmumon_running_seconds_total{metric=\"bw\"}%s",
+			 shown[i]);
+		if (!strstr(text, want))
+			fail_msg("no '%s' in\n%s", want + 1, text);
+		assert_value(text, "pmumon_enabled_seconds_total{metric=\"bw\"}", i + 6.0);
+		free(text);
+	}
+	expo_acc_free(acc);
+}
+
+/* The exposition of one sample with these reloads (caller frees). */
+static char *render_reloads(const struct expo_reloads *rl)
+{
+	struct pm_row r = row("bw", "MB/s", PM_ROW_METRIC, 1);
+	struct pm_report rep = report(&r, 1, SEC);
+	struct expo_health h = { .samples = 1, .reloads = *rl };
+	struct expo_counts *c = NULL;
+	struct expo_sample s = { .interval = &rep, .meta = &meta, .health = &h };
+	struct expo_acc *acc = NULL;
+	struct sbuf b = { 0 };
+
+	assert_int_equal(expo_acc_new(&acc), 0);
+	assert_int_equal(expo_acc_add(acc, &rep, &rep, &meta, &c), 0);
+	s.counts = c;
+	assert_true(expo_render(&b, EXPO_TEXT, &s) > 0);
+	expo_counts_unref(c);
+	expo_acc_free(acc);
+	return b.data;
+}
+
+/*
+ * SIGHUP's reloads as Prometheus's own: last_reload_successful is the last
+ * one's result (a good one after a refused one is 1 again), the results
+ * are counted, the success timestamp is the last good one's and absent
+ * before any.
+ */
+static void test_reloads(void **state)
+{
+	static const struct {
+		bool ok;
+		double now_s, successful, ok_n, failed_n, ts;
+	} steps[] = {
+		{ false, 100, 0, 0, 1, NAN },	{ true, 200.5, 1, 1, 1, 200.5 },
+		{ false, 300, 0, 1, 2, 200.5 }, { false, 400, 0, 1, 3, 200.5 },
+		{ true, 500, 1, 2, 3, 500 },
+	};
+	struct expo_reloads rl = { 0 };
+	char *text = render_reloads(&rl);
+
+	assert_value(text, "pmumon_config_last_reload_successful", 1);
+	assert_null(strstr(text, "pmumon_config_last_reload_success_timestamp_seconds "));
+	free(text);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		expo_reloads_note(&rl, steps[i].ok, steps[i].now_s);
+		text = render_reloads(&rl);
+		assert_value(text, "pmumon_config_last_reload_successful", steps[i].successful);
+		assert_value(text, "pmumon_config_reloads_total{result=\"success\"}",
+			     steps[i].ok_n);
+		assert_value(text, "pmumon_config_reloads_total{result=\"failure\"}",
+			     steps[i].failed_n);
+		if (isnan(steps[i].ts))
+			assert_null(strstr(text, "pmumon_config_last_reload_success_timestamp"
+						 "_seconds "));
+		else
+			assert_value(text, "pmumon_config_last_reload_success_timestamp_seconds",
+				     steps[i].ts);
+		free(text);
+	}
+}
+
 /* Label values are escaped as both formats say: backslash, double quote, newline. */
 static void test_label_escaping(void **state)
 {
@@ -387,10 +480,16 @@ static void test_more(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kinds),	       cmocka_unit_test(test_never_down),
-		cmocka_unit_test(test_uncounted),      cmocka_unit_test(test_restart_goes_on),
-		cmocka_unit_test(test_label_escaping), cmocka_unit_test(test_formats),
-		cmocka_unit_test(test_neutral_names),  cmocka_unit_test(test_more),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_never_down),
+		cmocka_unit_test(test_uncounted),
+		cmocka_unit_test(test_restart_goes_on),
+		cmocka_unit_test(test_label_escaping),
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_neutral_names),
+		cmocka_unit_test(test_more),
+		cmocka_unit_test(test_seconds_never_down),
+		cmocka_unit_test(test_reloads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
