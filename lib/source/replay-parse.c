@@ -72,6 +72,7 @@ struct pm_replay_parser {
 	struct pm_spill spill;
 	bool spilled;			      /* a sample was put */
 	uint64_t spilled_t;		      /* the time of the last one put */
+	size_t spill_series, play_series;     /* the series after the last value put, read */
 	struct pm_replay_sample spill_sample; /* playing: the last sample read back */
 
 	/* playing it back (pm_replay__next_sample) */
@@ -532,10 +533,31 @@ static size_t sample_of(const struct pm_replay_parser *p, uint64_t t_ns)
 
 /* ---- the spill: what the pass took, parsed, for playing ---------------------------- */
 
-enum { SPILL_SAMPLE = 1, SPILL_VALUE = 2 };
-#define SPILL_RECORD_MAX 128 /* a value: a tag, 9 varints (10 bytes each), a double */
+/*
+ * A sample's start is a 0 byte and its time, wall clock and line (varints). A value is a
+ * head (a varint, odd) saying which of its fields follow, then those: what most lines
+ * give (a whole count, a run time equal to the enabled time, the series after the last
+ * one) fits the head's first byte and is not written again.
+ */
+enum { SPILL_SAMPLE = 1, SPILL_VALUE = 2 }; /* spill_next's answers */
+enum {
+	H_VALUE = 1 << 0,   /* a value (a sample's start: 0) */
+	H_NEXT = 1 << 1,    /* its series is the one after the last value's (else a varint) */
+	H_WHOLE = 1 << 2,   /* value: a whole count, 1 to 2^53 (a varint) */
+	H_RUN = 1 << 3,	    /* run, not 0 (a varint) */
+	H_HAVE = 1 << 4,    /* have, not 0 (a varint) */
+	H_ENA_RUN = 1 << 5, /* ena equals run */
+	H_ENA = 1 << 6,	    /* ena, another (a varint) */
+	H_DOUBLE = 1 << 7,  /* value: any other but +0 (8 bytes) */
+	H_NOT_COUNTED = 1 << 8,
+	H_RAW = 1 << 9, /* these last: each a varint, there when not 0 */
+	H_QUALITY = 1 << 10,
+	H_COVERED = 1 << 11,
+	H_INSTANCES = 1 << 12,
+};
+#define SPILL_RECORD_MAX 128 /* a value: a head, 7 varints (10 bytes each), a double */
 
-static size_t put_varint(uint8_t *b, uint64_t v)
+static inline size_t put_varint(uint8_t *b, uint64_t v)
 {
 	size_t n = 0;
 
@@ -575,45 +597,120 @@ static bool get_varint_long(const uint8_t **b, const uint8_t *end, uint64_t *ret
 	return false;
 }
 
+/* The head of a value: which of its fields the record holds. */
+static unsigned spill_head(const struct pm_replay_val *v, bool next)
+{
+	unsigned h = H_VALUE | (next ? H_NEXT : 0);
+
+	if (v->value > 0 && v->value <= 0x1p53 && v->value == (double)(uint64_t)v->value)
+		h |= H_WHOLE;
+	else if (v->value != 0 || signbit(v->value))
+		h |= H_DOUBLE; /* a fraction, -0, NaN, huge: its bits */
+	if (v->run)
+		h |= H_RUN;
+	if (v->have)
+		h |= H_HAVE;
+	if (v->ena && v->ena == v->run)
+		h |= H_ENA_RUN;
+	else if (v->ena)
+		h |= H_ENA;
+	h |= (v->not_counted ? H_NOT_COUNTED : 0) | (v->raw ? H_RAW : 0) |
+	     (v->quality ? H_QUALITY : 0) | (v->covered ? H_COVERED : 0) |
+	     (v->instances ? H_INSTANCES : 0);
+	return h;
+}
+
 /* A value the pass took, after its sample's time when that is new. 0 or -errno (said). */
 static int spill_value(struct pm_replay_parser *p, uint64_t t_ns, uint64_t wall_ns, size_t series,
 		       const struct pm_replay_val *v)
 {
-	uint8_t b[2 * SPILL_RECORD_MAX];
+	unsigned h = spill_head(v, series == p->spill_series);
+	uint8_t *b;
 	size_t n = 0;
-	int r;
+	int r = pm_spill__reserve(&p->spill, 2 * SPILL_RECORD_MAX, &b);
 
+	if (r < 0)
+		return fail(p, "make room in $TMPDIR (or /tmp)",
+			    "keeping what was read for playing it failed: %s", strerror(-r));
 	if (!p->spilled || t_ns != p->spilled_t) {
-		b[n++] = SPILL_SAMPLE;
+		b[n++] = 0;
 		n += put_varint(b + n, t_ns);
 		n += put_varint(b + n, wall_ns);
 		n += put_varint(b + n, p->line);
 		p->spilled = true;
 		p->spilled_t = t_ns;
 	}
-	/* the value's fields that are not 0, after a byte saying which */
-	const uint64_t f[] = {
-		v->raw, v->ena, v->run, v->have, v->quality, v->covered, v->instances
-	};
-	unsigned which = (v->value != 0 || signbit(v->value)) | (unsigned)v->not_counted << 1;
-
-	for (size_t k = 0; k < PM_ARRAY_SIZE(f); k++)
-		which |= (unsigned)(f[k] != 0) << (k + 2);
-	b[n++] = SPILL_VALUE;
-	n += put_varint(b + n, series);
-	n += put_varint(b + n, which);
-	if (which & 1) {
+	n += put_varint(b + n, h);
+	if (!(h & H_NEXT))
+		n += put_varint(b + n, series);
+	p->spill_series = series + 1;
+	if (h & H_WHOLE)
+		n += put_varint(b + n, (uint64_t)v->value);
+	if (h & H_RUN)
+		n += put_varint(b + n, v->run);
+	if (h & H_HAVE)
+		n += put_varint(b + n, v->have);
+	if (h & H_ENA)
+		n += put_varint(b + n, v->ena);
+	if (h & H_DOUBLE) {
 		memcpy(b + n, &v->value, sizeof(v->value));
 		n += sizeof(v->value);
 	}
-	for (size_t k = 0; k < PM_ARRAY_SIZE(f); k++)
-		if (which & (1u << (k + 2)))
-			n += put_varint(b + n, f[k]);
-	r = pm_spill__put(&p->spill, b, n);
-	if (r < 0)
-		return fail(p, "make room in $TMPDIR (or /tmp)",
-			    "keeping what was read for playing it failed: %s", strerror(-r));
+	if (h & H_RAW)
+		n += put_varint(b + n, v->raw);
+	if (h & H_QUALITY)
+		n += put_varint(b + n, v->quality);
+	if (h & H_COVERED)
+		n += put_varint(b + n, v->covered);
+	if (h & H_INSTANCES)
+		n += put_varint(b + n, v->instances);
+	pm_spill__commit(&p->spill, n);
 	return 0;
+}
+
+/* A varint field of a value that its head says is there (else 0), into *ret. */
+static inline bool spill_field(unsigned h, unsigned bit, const uint8_t **b, const uint8_t *end,
+			       uint64_t *ret)
+{
+	*ret = 0;
+	return !(h & bit) || get_varint(b, end, ret);
+}
+
+/* A value's fields after its head, into *ret_series and *ret_v: false when cut short. */
+static bool spill_get_value(struct pm_replay_parser *p, unsigned h, const uint8_t **b,
+			    const uint8_t *end, size_t *ret_series, struct pm_replay_val *ret_v)
+{
+	uint64_t series = p->play_series, whole = 0, run = 0, have = 0, ena = 0, raw = 0,
+		 quality = 0, covered = 0, instances = 0;
+	bool ok = (h & H_NEXT) || get_varint(b, end, &series);
+
+	ok = ok && spill_field(h, H_WHOLE, b, end, &whole) && spill_field(h, H_RUN, b, end, &run) &&
+	     spill_field(h, H_HAVE, b, end, &have) && spill_field(h, H_ENA, b, end, &ena);
+	/* what the spill does not keep: no recorded interval (a text file has none) */
+	*ret_v = (struct pm_replay_val){ .value = (double)whole, .lo = NAN, .hi = NAN };
+	if (ok && (h & H_DOUBLE)) {
+		ok = (size_t)(end - *b) >= sizeof(ret_v->value);
+		if (ok)
+			memcpy(&ret_v->value, *b, sizeof(ret_v->value));
+		*b += ok ? sizeof(ret_v->value) : 0;
+	}
+	ok = ok && spill_field(h, H_RAW, b, end, &raw) &&
+	     spill_field(h, H_QUALITY, b, end, &quality) &&
+	     spill_field(h, H_COVERED, b, end, &covered) &&
+	     spill_field(h, H_INSTANCES, b, end, &instances);
+	if (!ok)
+		return false;
+	ret_v->run = run;
+	ret_v->have = (unsigned)have;
+	ret_v->ena = h & H_ENA_RUN ? run : ena;
+	ret_v->not_counted = h & H_NOT_COUNTED;
+	ret_v->raw = raw;
+	ret_v->quality = (unsigned)quality;
+	ret_v->covered = (unsigned)covered;
+	ret_v->instances = (unsigned)instances;
+	*ret_series = (size_t)series;
+	p->play_series = (size_t)series + 1;
+	return true;
 }
 
 /*
@@ -624,7 +721,7 @@ static int spill_next(struct pm_replay_parser *p, struct pm_replay_sample *ret_s
 		      size_t *ret_series, struct pm_replay_val *ret_v)
 {
 	const uint8_t *b, *start, *end;
-	uint64_t x[9];
+	uint64_t x[3], h = 0;
 	size_t avail;
 	bool ok = true;
 	int r = pm_spill__peek(&p->spill, SPILL_RECORD_MAX, &b, &avail), tag;
@@ -635,40 +732,18 @@ static int spill_next(struct pm_replay_parser *p, struct pm_replay_sample *ret_s
 		return 0;
 	start = b;
 	end = b + avail;
-	tag = *b++;
-	if (tag == SPILL_SAMPLE) {
+	if (*b == 0) {
+		b++;
+		tag = SPILL_SAMPLE;
 		for (int i = 0; i < 3 && ok; i++)
 			ok = get_varint(&b, end, &x[i]);
 		*ret_sample = (struct pm_replay_sample){ .t_ns = x[0],
 							 .wall_ns = x[1],
 							 .line = (size_t)x[2] };
-	} else if (tag == SPILL_VALUE && (ok = get_varint(&b, end, &x[0])) &&
-		   (ok = get_varint(&b, end, &x[8]))) {
-		uint64_t which = x[8];
-
-		memset(x + 1, 0, 7 * sizeof(x[0]));
-		/* what the spill does not keep: no recorded interval (a text file has none) */
-		*ret_v = (struct pm_replay_val){ .lo = NAN, .hi = NAN };
-		if (which & 1) {
-			ok = (size_t)(end - b) >= sizeof(ret_v->value);
-			if (ok)
-				memcpy(&ret_v->value, b, sizeof(ret_v->value));
-			b += ok ? sizeof(ret_v->value) : 0;
-		}
-		for (unsigned k = 0; k < 7 && ok; k++)
-			if (which & (1u << (k + 2)))
-				ok = get_varint(&b, end, &x[k + 1]);
-		*ret_series = (size_t)x[0];
-		ret_v->not_counted = which & 2;
-		ret_v->raw = x[1];
-		ret_v->ena = x[2];
-		ret_v->run = x[3];
-		ret_v->have = (unsigned)x[4];
-		ret_v->quality = (unsigned)x[5];
-		ret_v->covered = (unsigned)x[6];
-		ret_v->instances = (unsigned)x[7];
 	} else {
-		ok = false;
+		tag = SPILL_VALUE;
+		ok = get_varint(&b, end, &h) && (h & H_VALUE) && h < 2 * H_INSTANCES &&
+		     spill_get_value(p, (unsigned)h, &b, end, ret_series, ret_v);
 	}
 	if (!ok || (tag == SPILL_VALUE && *ret_series >= p->rp->n_series))
 		return fail(p, NULL, "what was read came back damaged");
@@ -1941,6 +2016,7 @@ int pm_replay__rewind(struct pm_replay *rp)
 	if (rp->player)
 		return rp->player->rewind(rp);
 	r = pm_spill__rewind(&p->spill);
+	p->play_series = 0;
 	p->playing = true;
 	p->played = 0;
 	p->pending = false;
