@@ -73,6 +73,7 @@ struct pm_replay_parser {
 	bool spilled;			      /* a sample was put */
 	uint64_t spilled_t;		      /* the time of the last one put */
 	size_t spill_series, play_series;     /* the series after the last value put, read */
+	uint64_t spill_run, play_run;	      /* the run time of the last value put, read */
 	struct pm_replay_sample spill_sample; /* playing: the last sample read back */
 
 	/* playing it back (pm_replay__next_sample) */
@@ -124,15 +125,43 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Eight decimal digits at s as a number (0 to 99999999), or UINT64_MAX when one is not a
+ * digit: the bytes of one load checked and summed in pairs, fours, then the eight. */
+static inline uint64_t eight_digits(const char *s)
+{
+	uint64_t x;
+
+	memcpy(&x, s, sizeof(x));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x); /* s[0] in the low byte, as on the little-endian */
+#endif
+	/* every byte 0x30 to 0x39: its high half 3, and still 3 with 6 added */
+	if ((x & 0xf0f0f0f0f0f0f0f0ull) != 0x3030303030303030ull ||
+	    ((x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) != 0x3030303030303030ull)
+		return UINT64_MAX;
+	x -= 0x3030303030303030ull;
+	x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;   /* pairs: s[0]s[1] in byte 0 */
+	x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull; /* fours */
+	return (x * 10000 + (x >> 32)) & 0xffffffffull;
+}
+
 /* pm_parse_u64(s, len, 10, ret), inline for every line's count and run time: the same
  * answer, its loop without the call and the base's checks up to 19 digits. */
 static inline int dec_u64(const char *s, size_t len, uint64_t *ret)
 {
 	uint64_t v = 0;
+	size_t i = 0;
 
 	if (len == 0 || len > 19)
 		return pm_parse_u64(s, len, 10, ret);
-	for (size_t i = 0; i < len; i++) {
+	for (; i + 8 <= len; i += 8) { /* 19 digits: below 2^64, no overflow */
+		uint64_t e = eight_digits(s + i);
+
+		if (e == UINT64_MAX)
+			return -EINVAL;
+		v = v * 100000000 + e;
+	}
+	for (; i < len; i++) {
 		uint64_t d = (uint64_t)(unsigned char)s[i] - '0';
 
 		if (d > 9)
@@ -143,10 +172,10 @@ static inline int dec_u64(const char *s, size_t len, uint64_t *ret)
 	return 0;
 }
 
-/* A count as a file prints it: a number (perf scales it, so a fraction), never negative. */
-static bool parse_count(const char *s, double *ret)
+/* A count as a file prints it (len bytes): a number (perf scales it, so a fraction), never
+ * negative. */
+static bool parse_count(const char *s, size_t len, double *ret)
 {
-	size_t len = strlen(s);
 	uint64_t u;
 	double v;
 
@@ -183,11 +212,10 @@ static bool is_timestamp(const char *s, uint64_t *ret_ns)
 	return true;
 }
 
-/* is_timestamp for a perf line: an interval's lines repeat its stamp, read once. */
-static bool perf_stamp(struct pm_replay_parser *p, const char *s, uint64_t *ret_ns)
+/* is_timestamp for a perf line's first field (len bytes): an interval's lines repeat its
+ * stamp, read once. */
+static bool perf_stamp(struct pm_replay_parser *p, const char *s, size_t len, uint64_t *ret_ns)
 {
-	size_t len = strlen(s);
-
 	if (len && len == p->stamp_len && !memcmp(s, p->stamp, len)) {
 		*ret_ns = p->stamp_ns;
 		return true;
@@ -396,13 +424,9 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 		       size_t sample, size_t *ret)
 {
 	struct pm_replay *rp = p->rp;
-	struct pm_replay_series *s = rp->n_series ? &rp->series[p->hint % rp->n_series] : NULL;
-	struct pm_replay_series key = { .cpu = cpu,
-					.socket = socket,
-					.die = die,
-					.core = core,
-					.channel = -1 };
-	size_t i;
+	size_t hint = p->hint < rp->n_series ? p->hint : 0, i;
+	struct pm_replay_series *s = rp->n_series ? &rp->series[hint] : NULL;
+	struct pm_replay_series key;
 	int r;
 
 	/* a file names its series in the same order every interval: the one after the last,
@@ -410,10 +434,15 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 	if (s && same_place(s, cpu, socket, die, core) && !strcmp(s->printed, printed) &&
 	    (device && device[0] ? !strcmp(s->device, device) : !s->device[0]) &&
 	    same_cgroup(s, cgroup) && next_repeat(p, s, sample)) {
-		*ret = p->hint % rp->n_series;
-		p->hint = *ret + 1;
+		*ret = hint;
+		p->hint = hint + 1;
 		return 0;
 	}
+	key = (struct pm_replay_series){ .cpu = cpu,
+					 .socket = socket,
+					 .die = die,
+					 .core = core,
+					 .channel = -1 };
 	if (cgroup && cgroup[0]) {
 		key.cgroup = strdup(cgroup);
 		if (!key.cgroup)
@@ -536,24 +565,25 @@ static size_t sample_of(const struct pm_replay_parser *p, uint64_t t_ns)
 /*
  * A sample's start is a 0 byte and its time, wall clock and line (varints). A value is a
  * head (a varint, odd) saying which of its fields follow, then those: what most lines
- * give (a whole count, a run time equal to the enabled time, the series after the last
- * one) fits the head's first byte and is not written again.
+ * give (a whole count, the last value's run time, a run time equal to the enabled time,
+ * the series after the last one) fits the head's first byte and is not written again.
  */
 enum { SPILL_SAMPLE = 1, SPILL_VALUE = 2 }; /* spill_next's answers */
 enum {
-	H_VALUE = 1 << 0,   /* a value (a sample's start: 0) */
-	H_NEXT = 1 << 1,    /* its series is the one after the last value's (else a varint) */
-	H_WHOLE = 1 << 2,   /* value: a whole count, 1 to 2^53 (a varint) */
-	H_RUN = 1 << 3,	    /* run, not 0 (a varint) */
-	H_HAVE = 1 << 4,    /* have, not 0 (a varint) */
-	H_ENA_RUN = 1 << 5, /* ena equals run */
-	H_ENA = 1 << 6,	    /* ena, another (a varint) */
-	H_DOUBLE = 1 << 7,  /* value: any other but +0 (8 bytes) */
-	H_NOT_COUNTED = 1 << 8,
-	H_RAW = 1 << 9, /* these last: each a varint, there when not 0 */
-	H_QUALITY = 1 << 10,
-	H_COVERED = 1 << 11,
-	H_INSTANCES = 1 << 12,
+	H_VALUE = 1 << 0,    /* a value (a sample's start: 0) */
+	H_NEXT = 1 << 1,     /* its series is the one after the last value's (else a varint) */
+	H_WHOLE = 1 << 2,    /* value: a whole count, 1 to 2^53 (a varint) */
+	H_RUN = 1 << 3,	     /* run, not 0 (a varint) */
+	H_SAME_RUN = 1 << 4, /* run, not 0, the last value's */
+	H_HAVE = 1 << 5,     /* have, not 0 (a varint) */
+	H_ENA_RUN = 1 << 6,  /* ena equals run */
+	H_ENA = 1 << 7,	     /* ena, another (a varint) */
+	H_DOUBLE = 1 << 8,   /* value: any other but +0 (8 bytes) */
+	H_NOT_COUNTED = 1 << 9,
+	H_RAW = 1 << 10, /* these last: each a varint, there when not 0 */
+	H_QUALITY = 1 << 11,
+	H_COVERED = 1 << 12,
+	H_INSTANCES = 1 << 13,
 };
 #define SPILL_RECORD_MAX 128 /* a value: a head, 7 varints (10 bytes each), a double */
 
@@ -585,6 +615,19 @@ static bool get_varint_long(const uint8_t **b, const uint8_t *end, uint64_t *ret
 {
 	uint64_t v = 0;
 
+	if (end - *b >= 10) { /* all a varint can take: no bound to check per byte */
+		const uint8_t *c = *b;
+
+		for (unsigned i = 0; i < 10; i++) {
+			v |= (uint64_t)(c[i] & 0x7f) << (7 * i);
+			if (!(c[i] & 0x80)) {
+				*b = c + i + 1;
+				*ret = v;
+				return true;
+			}
+		}
+		return false; /* an eleventh byte: damaged */
+	}
 	for (unsigned shift = 0; *b < end && shift < 64; shift += 7) {
 		uint8_t c = *(*b)++;
 
@@ -597,8 +640,8 @@ static bool get_varint_long(const uint8_t **b, const uint8_t *end, uint64_t *ret
 	return false;
 }
 
-/* The head of a value: which of its fields the record holds. */
-static unsigned spill_head(const struct pm_replay_val *v, bool next)
+/* The head of a value after one of run last_run: which of its fields the record holds. */
+static unsigned spill_head(const struct pm_replay_val *v, bool next, uint64_t last_run)
 {
 	unsigned h = H_VALUE | (next ? H_NEXT : 0);
 
@@ -606,7 +649,9 @@ static unsigned spill_head(const struct pm_replay_val *v, bool next)
 		h |= H_WHOLE;
 	else if (v->value != 0 || signbit(v->value))
 		h |= H_DOUBLE; /* a fraction, -0, NaN, huge: its bits */
-	if (v->run)
+	if (v->run && v->run == last_run)
+		h |= H_SAME_RUN;
+	else if (v->run)
 		h |= H_RUN;
 	if (v->have)
 		h |= H_HAVE;
@@ -624,7 +669,7 @@ static unsigned spill_head(const struct pm_replay_val *v, bool next)
 static int spill_value(struct pm_replay_parser *p, uint64_t t_ns, uint64_t wall_ns, size_t series,
 		       const struct pm_replay_val *v)
 {
-	unsigned h = spill_head(v, series == p->spill_series);
+	unsigned h = spill_head(v, series == p->spill_series, p->spill_run);
 	uint8_t *b;
 	size_t n = 0;
 	int r = pm_spill__reserve(&p->spill, 2 * SPILL_RECORD_MAX, &b);
@@ -644,6 +689,7 @@ static int spill_value(struct pm_replay_parser *p, uint64_t t_ns, uint64_t wall_
 	if (!(h & H_NEXT))
 		n += put_varint(b + n, series);
 	p->spill_series = series + 1;
+	p->spill_run = v->run;
 	if (h & H_WHOLE)
 		n += put_varint(b + n, (uint64_t)v->value);
 	if (h & H_RUN)
@@ -684,7 +730,10 @@ static bool spill_get_value(struct pm_replay_parser *p, unsigned h, const uint8_
 		 quality = 0, covered = 0, instances = 0;
 	bool ok = (h & H_NEXT) || get_varint(b, end, &series);
 
-	ok = ok && spill_field(h, H_WHOLE, b, end, &whole) && spill_field(h, H_RUN, b, end, &run) &&
+	if (h & H_SAME_RUN)
+		run = p->play_run;
+	ok = ok && spill_field(h, H_WHOLE, b, end, &whole) &&
+	     ((h & H_SAME_RUN) || spill_field(h, H_RUN, b, end, &run)) &&
 	     spill_field(h, H_HAVE, b, end, &have) && spill_field(h, H_ENA, b, end, &ena);
 	/* what the spill does not keep: no recorded interval (a text file has none) */
 	*ret_v = (struct pm_replay_val){ .value = (double)whole, .lo = NAN, .hi = NAN };
@@ -710,6 +759,7 @@ static bool spill_get_value(struct pm_replay_parser *p, unsigned h, const uint8_
 	ret_v->instances = (unsigned)instances;
 	*ret_series = (size_t)series;
 	p->play_series = (size_t)series + 1;
+	p->play_run = run;
 	return true;
 }
 
@@ -818,17 +868,16 @@ static int perf_times(struct pm_replay_parser *p, uint64_t run, double pct, stru
 /* perf does not quote: an event "amd_df/event=0x7,umask=0x38/" spans fields. The event:
  * f[*i] itself when it is whole, else the fields joined in *ret_joined (the caller's to
  * free); NULL: out of memory. */
-static char *join_event(char **f, size_t n, size_t *i, char sep, char **ret_joined)
+static char *join_event(char **f, const size_t *len, size_t n, size_t *i, char sep,
+			char **ret_joined)
 {
 	struct pm_strbuf b = { 0 };
+	const char *slash = memchr(f[*i], '/', len[*i]);
 	size_t slashes = 0;
 
 	*ret_joined = NULL;
-	for (const char *c = strchr(f[*i], '/'); c; c = strchr(c + 1, '/'))
-		slashes++;
-	if (slashes != 1 || *i + 1 >= n)
-		return f[(*i)++]; /* no "pmu/terms" left open */
-	slashes = 0;
+	if (!slash || memchr(slash + 1, '/', len[*i] - (size_t)(slash + 1 - f[*i])) || *i + 1 >= n)
+		return f[(*i)++]; /* no "pmu/terms" left open: no slash, or a second one */
 	for (;;) {
 		pm_strbuf__puts(&b, f[*i]);
 		for (const char *c = f[*i]; *c; c++)
@@ -849,8 +898,10 @@ static bool is_blank(char c)
 	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-/* The line's fields at the separator, trimmed, into f (max of them): 0 or -EINVAL (said). */
-static int split_fields(struct pm_replay_parser *p, char *line, char **f, size_t max, size_t *ret_n)
+/* The line's fields at the separator, trimmed, into f and their lengths into len (max of
+ * them): 0 or -EINVAL (said). */
+static int split_fields(struct pm_replay_parser *p, char *line, char **f, size_t *len, size_t max,
+			size_t *ret_n)
 {
 	const char sep = p->sep;
 	size_t n = 0;
@@ -870,6 +921,7 @@ static int split_fields(struct pm_replay_parser *p, char *line, char **f, size_t
 		for (end = s; end > f[n - 1] && is_blank(end[-1]);)
 			end--;
 		*end = '\0';
+		len[n - 1] = (size_t)(end - f[n - 1]);
 		if (last)
 			break;
 		s++;
@@ -909,6 +961,10 @@ static int csv_where(struct pm_replay_parser *p, char **f, size_t n, size_t *i, 
  * ("%.2f"); a run time (ns) has none. */
 static bool is_pointed(const char *s, size_t len, double *ret)
 {
+	if (len == 6 && !memcmp(s, "100.00", 6)) { /* most lines: the counter ran throughout */
+		*ret = 100.0;
+		return true;
+	}
 	/* "%.2f" of 0 to 999.99, every line's percentage: the integer of hundredths over 100,
 	 * which IEEE division rounds to the nearest double, as strtod does the decimal */
 	if (len >= 4 && len <= 6 && s[len - 3] == '.') {
@@ -937,10 +993,10 @@ static bool is_pointed(const char *s, size_t len, double *ret)
  * time), "" for an event in none. It is there unless the event is followed by -r's
  * variance ("1.23%") or by the run time (ns, no point) and the percentage ("%.2f").
  */
-static bool cgroup_field(char **f, size_t n, size_t i, uint64_t *ret_run, double *ret_pct,
-			 bool *ret_times)
+static bool cgroup_field(char **f, const size_t *flen, size_t n, size_t i, uint64_t *ret_run,
+			 double *ret_pct, bool *ret_times)
 {
-	size_t len = i < n ? strlen(f[i]) : 0;
+	size_t len = i < n ? flen[i] : 0;
 	double v;
 
 	*ret_times = false;
@@ -950,16 +1006,16 @@ static bool cgroup_field(char **f, size_t n, size_t i, uint64_t *ret_run, double
 		return false;
 	/* the run time and percentage, read here once: the caller takes them */
 	*ret_times = i + 1 < n && dec_u64(f[i], len, ret_run) == 0 &&
-		     is_pointed(f[i + 1], strlen(f[i + 1]), ret_pct);
+		     is_pointed(f[i + 1], flen[i + 1], ret_pct);
 	return !*ret_times;
 }
 
 /* The cgroup field at f[*i] if the line has one (*i past it), and the file's lines agree:
  * 0, or -EINVAL (said). */
-static int csv_cgroup(struct pm_replay_parser *p, char **f, size_t n, size_t *i, const char **ret,
-		      uint64_t *ret_run, double *ret_pct, bool *ret_times)
+static int csv_cgroup(struct pm_replay_parser *p, char **f, const size_t *len, size_t n, size_t *i,
+		      const char **ret, uint64_t *ret_run, double *ret_pct, bool *ret_times)
 {
-	bool has = cgroup_field(f, n, *i, ret_run, ret_pct, ret_times);
+	bool has = cgroup_field(f, len, n, *i, ret_run, ret_pct, ret_times);
 
 	*ret = NULL;
 	if (p->perf_cgroups && p->perf_cgroups != (has ? 1 : -1))
@@ -977,7 +1033,7 @@ static int csv_cgroup(struct pm_replay_parser *p, char **f, size_t n, size_t *i,
 static int perf_csv_line(struct pm_replay_parser *p, char *line)
 {
 	char *f[64];
-	size_t n = 0, i = 0;
+	size_t len[64], n = 0, i = 0, value_len;
 	uint64_t t_ns = 0, run;
 	int cpu = -1, socket = -1, die = -1, core = -1, r;
 	bool timed = false, times;
@@ -986,10 +1042,10 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	const char *cgroup;
 	double pct;
 
-	r = split_fields(p, line, f, PM_ARRAY_SIZE(f), &n);
+	r = split_fields(p, line, f, len, PM_ARRAY_SIZE(f), &n);
 	if (r < 0)
 		return r;
-	if (perf_stamp(p, f[i], &t_ns)) {
+	if (perf_stamp(p, f[i], len[i], &t_ns)) {
 		timed = true;
 		i++;
 	}
@@ -1001,15 +1057,16 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	if (i + 3 > n)
 		return fail(p, "perf stat -x, prints VALUE,UNIT,EVENT,RUN_TIME,PERCENT,...",
 			    "expected a counter line: %zu fields", n);
+	value_len = len[i];
 	value = f[i++];
 	unit = f[i++];
 	if (!value[0] && !f[i][0])
 		return 0; /* a metric's own line: "S0,1,,,,,,,1.27,stalled cycles per insn" */
-	event = join_event(f, n, &i, p->sep, &joined);
+	event = join_event(f, len, n, &i, p->sep, &joined);
 	if (!event)
 		return -ENOMEM;
 	/* then [cgroup] [variance%] run-time percent [metric value, unit] */
-	r = csv_cgroup(p, f, n, &i, &cgroup, &run, &pct, &times);
+	r = csv_cgroup(p, f, len, n, &i, &cgroup, &run, &pct, &times);
 	if (r < 0) {
 		free(joined);
 		return r;
@@ -1029,7 +1086,7 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	if (!value[0] || (value[0] == '<' &&
 			  (!strcmp(value, "<not counted>") || !strcmp(value, "<not supported>")))) {
 		v.not_counted = true;
-	} else if (!parse_count(value, &v.value)) {
+	} else if (!parse_count(value, value_len, &v.value)) {
 		r = fail(p, NULL, "expected a count or <not counted>, not '%s'", value);
 		free(joined);
 		return r;
@@ -1185,7 +1242,7 @@ static int perf_json_line(struct pm_replay_parser *p, const char *line, size_t l
 	v.have = PM_RV_VALUE | PM_RV_TIMES;
 	if (!strcmp(value, "<not counted>") || !strcmp(value, "<not supported>")) {
 		v.not_counted = true;
-	} else if (!parse_count(value, &v.value)) {
+	} else if (!parse_count(value, strlen(value), &v.value)) {
 		fail(p, NULL, "expected \"counter-value\" to be a count or <not counted>, not '%s'",
 		     value);
 		goto out;
@@ -1499,7 +1556,7 @@ static int pmumon_fields(struct pm_replay_parser *p, const struct columns *c, ch
 	value = col(c, f, n, "value");
 	if (!value || !value[0] || (flags && strstr(flags, "not_counted")))
 		v.not_counted = true;
-	else if (parse_count(value, &v.value))
+	else if (parse_count(value, strlen(value), &v.value))
 		v.have |= PM_RV_VALUE;
 	else
 		return fail(p, NULL, "expected a value, not '%s'", value);
@@ -1856,7 +1913,13 @@ static int run(struct pm_replay_parser *p)
 	int r;
 
 	while ((r = next_line(p, &line, &n)) == 1) {
-		if (!trim(line)[0])
+		size_t k = n;
+
+		/* trim(line) without its strlen: the line's own blanks at its end cut off (and
+		 * all of it when that is all it has) */
+		while (k > 0 && isspace((unsigned char)line[k - 1]))
+			line[--k] = '\0';
+		if (k == 0)
 			continue;
 		if (line[0] == '#') {
 			/* perf -o: "# started on ..."; pmumon's "# SIMULATED: ...", before its
@@ -2017,6 +2080,7 @@ int pm_replay__rewind(struct pm_replay *rp)
 		return rp->player->rewind(rp);
 	r = pm_spill__rewind(&p->spill);
 	p->play_series = 0;
+	p->play_run = 0;
 	p->playing = true;
 	p->played = 0;
 	p->pending = false;

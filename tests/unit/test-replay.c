@@ -231,6 +231,14 @@ static void test_refused(void **state)
 		  "t.csv:1: expected \"counter-value\" to be a count or <not counted>, not '--5'" },
 		{ PM_REPLAY_AUTO, PM_HEADER "\n" PM_ROW("--5", "10", "10", "0"),
 		  "t.csv:2: expected a value, not '--5'" },
+		/* a byte next to the digits ('/' and ':') in a block of eight read at once */
+		{ PM_REPLAY_AUTO, "1234567:9,,msr/tsc/,1000,100.00,,\n",
+		  "t.csv:1: expected a count or <not counted>, not '1234567:9'" },
+		{ PM_REPLAY_AUTO, "12/45678,,msr/tsc/,1000,100.00,,\n",
+		  "t.csv:1: expected a count or <not counted>, not '12/45678'" },
+		{ PM_REPLAY_AUTO, "5,,msr/tsc/,1000000:00,100.00,,\n",
+		  "t.csv:1: expected the counter's run time (ns) and running percentage after "
+		  "event 'msr/tsc/'" },
 		/* counts are never negative: -100 was read as 0 */
 		{ PM_REPLAY_AUTO, "-5,,msr/tsc/,1000,100.00,,\n",
 		  "t.csv:1: expected a count or <not counted>, not '-5'" },
