@@ -29,11 +29,109 @@ static void put_u64(struct sbuf *b, uint64_t v)
 	sbuf_put(b, num + i, sizeof(num) - i);
 }
 
+/*
+ * %.15g of a, or %.17g where 15 digits do not read back as a, as glibc's printf writes
+ * them, for 1 <= a < 1e14 not whole (a multiplexed count's or a metric's amount: most
+ * of an exposition's values): the digits from a's exact binary value in 128-bit
+ * integers, rounded half to even as printf rounds, and whether 15 read back decided as
+ * strtod would (the nearest double, ties to even). num: at least 32 bytes. The length
+ * written, or 0 for another a (the caller prints it).
+ */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 u128;
+
+size_t expo_fmt_fraction(char *num, double a)
+{
+	static const uint64_t p10[] = { 1ull,
+					10ull,
+					100ull,
+					1000ull,
+					10000ull,
+					100000ull,
+					1000000ull,
+					10000000ull,
+					100000000ull,
+					1000000000ull,
+					10000000000ull,
+					100000000000ull,
+					1000000000000ull,
+					10000000000000ull,
+					100000000000000ull,
+					1000000000000000ull,
+					10000000000000000ull };
+	u128 num10, q, r, half, qs, dist;
+	uint64_t bits, m, ip, frac;
+	unsigned sh, d = 1, f = 0, n = 0;
+	char *o = num;
+
+	if (!(a >= 1 && a < 1e14))
+		return 0;
+	memcpy(&bits, &a, sizeof(bits));
+	m = (bits & ((1ull << 52) - 1)) | 1ull << 52; /* a = m / 2^sh */
+	sh = 1075 - (unsigned)(bits >> 52);	      /* 6 to 52: 1 <= a < 1e14 */
+	if (!(m & ((1ull << sh) - 1)))
+		return 0; /* whole */
+	ip = m >> sh;
+	while (d < 14 && ip >= p10[d])
+		d++; /* the digits of its whole part */
+	for (unsigned prec = 15; prec <= 17; prec += 2) {
+		f = prec - d; /* digits after the point: 1 to 16 */
+		num10 = (u128)m * p10[f];
+		half = (u128)1 << (sh - 1);
+		q = num10 >> sh; /* a x 10^f = num10 / 2^sh, rounded */
+		r = num10 & ((half << 1) - 1);
+		if (r > half || (r == half && (q & 1)))
+			q++;
+		if (prec == 17)
+			break;
+		/* does q / 10^f read back as a: is it nearer a than half of a's gap to its
+		 * neighbours? In units of 1 / (10^f 2^sh) the gap is 10^f on both sides (a is
+		 * not whole, so not a power of two with a narrower gap below), and 15 digits are
+		 * never a tie (a midpoint has sh + 1 decimal places: more than 15 in all) */
+		qs = q << sh;
+		dist = qs > num10 ? qs - num10 : num10 - qs;
+		if (2 * dist < (u128)p10[f])
+			break;
+	}
+	ip = (uint64_t)(q / p10[f]); /* q up to 10^prec: 1 to 10^14 */
+	frac = (uint64_t)(q % p10[f]);
+	do
+		o[n++] = (char)('0' + ip % 10);
+	while ((ip /= 10) != 0);
+	for (unsigned i = 0; i < n / 2; i++) {
+		char c = o[i];
+
+		o[i] = o[n - 1 - i];
+		o[n - 1 - i] = c;
+	}
+	if (frac) {
+		while (frac % 10 == 0) { /* %g: no trailing zeros */
+			frac /= 10;
+			f--;
+		}
+		o[n++] = '.';
+		for (unsigned i = f; i-- > 0; frac /= 10)
+			o[n + i] = (char)('0' + frac % 10);
+		n += f;
+	}
+	o[n] = '\0';
+	return n;
+}
+#else
+size_t expo_fmt_fraction(char *num, double a)
+{
+	(void)num;
+	(void)a;
+	return 0; /* no 128-bit integers: printf */
+}
+#endif
+
 /* A sample value: integers exactly, others in the fewest of 15 or 17 digits that read back
  * as the same double. */
 static void put_value(struct sbuf *b, double v)
 {
 	char num[32];
+	size_t n;
 
 	if (isinf(v)) {
 		sbuf_puts(b, v > 0 ? "+Inf" : "-Inf");
@@ -41,6 +139,10 @@ static void put_value(struct sbuf *b, double v)
 		if (v < 0)
 			sbuf_put(b, "-", 1);
 		put_u64(b, (uint64_t)fabs(v));
+	} else if ((n = expo_fmt_fraction(num, fabs(v))) != 0) {
+		if (v < 0)
+			sbuf_put(b, "-", 1);
+		sbuf_put(b, num, n);
 	} else {
 		snprintf(num, sizeof(num), "%.15g", v);
 		if (strtod(num, NULL) != v)

@@ -148,6 +148,9 @@ void expo_plan_unref(struct expo_plan *p);
 /* ',name="value"' (or '{name=...' when *first) into b, the value escaped as both formats
  * want: backslash, double quote, newline. */
 void expo_put_label(struct sbuf *b, bool *first, const char *name, const char *value);
+/* printf's %.15g of a (or %.17g where 15 digits do not read back), for 1 <= a < 1e14 not
+ * whole, into num (32 bytes): its length, 0 for another a. */
+size_t expo_fmt_fraction(char *num, double a);
 /* pmumon_ + name in snake_case + suffix ("DF_CH0_GBps", "_bytes_total"). */
 void expo_metric_name(char *buf, size_t size, const char *name, const char *suffix);
 
