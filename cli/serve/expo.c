@@ -17,8 +17,8 @@
 
 #include "serve.h"
 
-/* An unsigned integer in decimal, without printf. */
-static void put_u64(struct sbuf *b, uint64_t v)
+/* An unsigned integer in decimal, without printf, at o: its length (20 at most). */
+static size_t fmt_u64(char *o, uint64_t v)
 {
 	char num[24];
 	size_t i = sizeof(num);
@@ -26,7 +26,8 @@ static void put_u64(struct sbuf *b, uint64_t v)
 	do
 		num[--i] = (char)('0' + v % 10);
 	while ((v /= 10) != 0);
-	sbuf_put(b, num + i, sizeof(num) - i);
+	memcpy(o, num + i, sizeof(num) - i);
+	return sizeof(num) - i;
 }
 
 /*
@@ -126,29 +127,31 @@ size_t expo_fmt_fraction(char *num, double a)
 }
 #endif
 
-/* A sample value: integers exactly, others in the fewest of 15 or 17 digits that read back
- * as the same double. */
-static void put_value(struct sbuf *b, double v)
+/* A sample value at o (VALUE_MAX bytes): integers exactly, others in the fewest of 15 or 17
+ * digits that read back as the same double. Its length. */
+#define VALUE_MAX 40
+static size_t fmt_value(char *o, double v)
 {
-	char num[32];
 	size_t n;
 
 	if (isinf(v)) {
-		sbuf_puts(b, v > 0 ? "+Inf" : "-Inf");
-	} else if (v == floor(v) && fabs(v) < 9007199254740992.0) {
-		if (v < 0)
-			sbuf_put(b, "-", 1);
-		put_u64(b, (uint64_t)fabs(v));
-	} else if ((n = expo_fmt_fraction(num, fabs(v))) != 0) {
-		if (v < 0)
-			sbuf_put(b, "-", 1);
-		sbuf_put(b, num, n);
-	} else {
-		snprintf(num, sizeof(num), "%.15g", v);
-		if (strtod(num, NULL) != v)
-			snprintf(num, sizeof(num), "%.17g", v);
-		sbuf_puts(b, num);
+		memcpy(o, v > 0 ? "+Inf" : "-Inf", 4);
+		return 4;
 	}
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+		n = v < 0 ? 1 : 0;
+		o[0] = '-';
+		return n + fmt_u64(o + n, (uint64_t)fabs(v));
+	}
+	n = v < 0 ? 1 : 0;
+	o[0] = '-';
+	if (expo_fmt_fraction(o + n, fabs(v)) == 0) {
+		snprintf(o, VALUE_MAX, "%.15g", v);
+		if (strtod(o, NULL) != v)
+			snprintf(o, VALUE_MAX, "%.17g", v);
+		return strlen(o);
+	}
+	return n + strlen(o + n);
 }
 
 /* ---- the walk ---------------------------------------------------------------------- */
@@ -451,43 +454,67 @@ static void text_series(void *ud, const char *name, const char *labels, const ch
 			const char *extra_value, double v)
 {
 	struct sbuf *b = ((struct text *)ud)->b;
-	bool first = true;
+	size_t nl = strlen(name), ll = labels ? strlen(labels) : 0, n = 0;
+	bool first = !ll;
+	char *o;
 
-	sbuf_puts(b, name);
-	if (labels && labels[0]) {
-		sbuf_puts(b, labels); /* starts with '{' */
-		first = false;
-	}
-	if (extra)
+	if (extra) { /* a label of its own after the series' (a flag, a code) */
+		sbuf_put(b, name, nl);
+		if (ll)
+			sbuf_put(b, labels, ll); /* starts with '{' */
 		expo_put_label(b, &first, extra, extra_value);
-	sbuf_put(b, first ? " " : "} ", first ? 1 : 2);
-	put_value(b, v);
-	sbuf_put(b, "\n", 1);
+		ll = 1;
+		nl = 0;
+	}
+	o = sbuf_room(b, nl + ll + 3 + VALUE_MAX);
+	if (!o)
+		return;
+	memcpy(o, name, nl);
+	n = nl;
+	if (!extra) {
+		memcpy(o + n, labels, ll);
+		n += ll;
+	}
+	if (ll)
+		o[n++] = '}';
+	o[n++] = ' ';
+	n += fmt_value(o + n, v);
+	o[n++] = '\n';
+	sbuf_commit(b, n);
 }
 
 /* name{labels} S.NNNNNNNNN\n: whole nanoseconds as seconds, exactly, without a float. */
 static void text_seconds(void *ud, const char *name, const char *labels, uint64_t ns)
 {
 	struct sbuf *b = ((struct text *)ud)->b;
-	char frac[10];
-	int n = 9;
+	size_t nl = strlen(name), ll = labels ? strlen(labels) : 0, n;
+	uint64_t f = ns % 1000000000u;
+	int digits = 9;
+	char *o = sbuf_room(b, nl + ll + 3 + 20 + 11);
 
-	sbuf_puts(b, name);
-	if (labels && labels[0]) {
-		sbuf_puts(b, labels);
-		sbuf_put(b, "}", 1);
+	if (!o)
+		return;
+	memcpy(o, name, nl);
+	n = nl;
+	if (ll) {
+		memcpy(o + n, labels, ll);
+		n += ll;
+		o[n++] = '}';
 	}
-	sbuf_put(b, " ", 1);
-	put_u64(b, ns / 1000000000u);
-	for (uint64_t f = ns % 1000000000u, i = 9; i-- > 0; f /= 10)
-		frac[i] = (char)('0' + f % 10);
-	while (n > 0 && frac[n - 1] == '0')
-		n--; /* 1.5, not 1.500000000; a whole second has no point */
-	if (n) {
-		sbuf_put(b, ".", 1);
-		sbuf_put(b, frac, (size_t)n);
+	o[n++] = ' ';
+	n += fmt_u64(o + n, ns / 1000000000u);
+	while (digits > 0 && f % 10 == 0) { /* 1.5, not 1.500000000; a whole second has no point */
+		f /= 10;
+		digits--;
 	}
-	sbuf_put(b, "\n", 1);
+	if (digits) {
+		o[n++] = '.';
+		for (int i = digits; i-- > 0; f /= 10)
+			o[n + (size_t)i] = (char)('0' + f % 10);
+		n += (size_t)digits;
+	}
+	o[n++] = '\n';
+	sbuf_commit(b, n);
 }
 
 long expo_render(struct sbuf *b, enum expo_format f, const struct expo_sample *s)

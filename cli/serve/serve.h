@@ -23,6 +23,10 @@ struct sbuf {
 	int err;
 };
 void sbuf_put(struct sbuf *b, const char *s, size_t n);
+/* Room for n bytes at the end (NULL: err), which sbuf_commit then adds (n or fewer): a
+ * line written in place, without a call per piece. */
+char *sbuf_room(struct sbuf *b, size_t n);
+void sbuf_commit(struct sbuf *b, size_t n);
 void sbuf_puts(struct sbuf *b, const char *s);
 void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sbuf_free(struct sbuf *b);
