@@ -212,11 +212,26 @@ static bool is_timestamp(const char *s, uint64_t *ret_ns)
 	return true;
 }
 
+/* memcmp(a, b, len) == 0 for a time stamp's length: 9 to 16 bytes ("1.000000000") in two
+ * loads of each, which may overlap, without the call. */
+static inline bool same_stamp(const char *a, const char *b, size_t len)
+{
+	uint64_t a0, a1, b0, b1;
+
+	if (len < 8 || len > 16)
+		return !memcmp(a, b, len);
+	memcpy(&a0, a, 8);
+	memcpy(&b0, b, 8);
+	memcpy(&a1, a + len - 8, 8);
+	memcpy(&b1, b + len - 8, 8);
+	return a0 == b0 && a1 == b1;
+}
+
 /* is_timestamp for a perf line's first field (len bytes): an interval's lines repeat its
  * stamp, read once. */
 static bool perf_stamp(struct pm_replay_parser *p, const char *s, size_t len, uint64_t *ret_ns)
 {
-	if (len && len == p->stamp_len && !memcmp(s, p->stamp, len)) {
+	if (len && len == p->stamp_len && same_stamp(s, p->stamp, len)) {
 		*ret_ns = p->stamp_ns;
 		return true;
 	}

@@ -58,7 +58,9 @@ int pm_spill__make_room(struct pm_spill *s, size_t want, uint8_t **ret)
 		s->mem = mem;
 		s->cap = PM_MIN(cap, (size_t)PM_SPILL_MEM);
 	} else {
-		if (!s->filed) { /* from here, mem is the file's write buffer */
+		bool first = !s->filed;
+
+		if (first) {
 			r = spill_file(&s->fd);
 			if (r < 0)
 				return r;
@@ -67,6 +69,14 @@ int pm_spill__make_room(struct pm_spill *s, size_t want, uint8_t **ret)
 		r = flush(s);
 		if (r < 0)
 			return r;
+		if (first) { /* from here, a chunk of mem is the file's write buffer (cached) */
+			uint8_t *mem = realloc(s->mem, PM_SPILL_CHUNK);
+
+			if (!mem)
+				return -ENOMEM;
+			s->mem = mem;
+			s->cap = PM_SPILL_CHUNK;
+		}
 	}
 	*ret = s->mem + s->len;
 	return 0;
