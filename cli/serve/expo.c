@@ -17,8 +17,8 @@
 
 #include "serve.h"
 
-/* An unsigned integer in decimal, without printf. */
-static void put_u64(struct sbuf *b, uint64_t v)
+/* An unsigned integer in decimal, without printf, at o: its length (20 at most). */
+static size_t fmt_u64(char *o, uint64_t v)
 {
 	char num[24];
 	size_t i = sizeof(num);
@@ -26,27 +26,132 @@ static void put_u64(struct sbuf *b, uint64_t v)
 	do
 		num[--i] = (char)('0' + v % 10);
 	while ((v /= 10) != 0);
-	sbuf_put(b, num + i, sizeof(num) - i);
+	memcpy(o, num + i, sizeof(num) - i);
+	return sizeof(num) - i;
 }
 
-/* A sample value: integers exactly, others in the fewest of 15 or 17 digits that read back
- * as the same double. */
-static void put_value(struct sbuf *b, double v)
+/*
+ * %.15g of a, or %.17g where 15 digits do not read back as a, as glibc's printf writes
+ * them, for 1 <= a < 1e14 not whole (a multiplexed count's or a metric's amount: most
+ * of an exposition's values): the digits from a's exact binary value in 128-bit
+ * integers, rounded half to even as printf rounds, and whether 15 read back decided as
+ * strtod would (the nearest double, ties to even). num: at least 32 bytes. The length
+ * written, or 0 for another a (the caller prints it).
+ */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 u128;
+
+size_t expo_fmt_fraction(char *num, double a)
 {
-	char num[32];
+	static const uint64_t p10[] = { 1ull,
+					10ull,
+					100ull,
+					1000ull,
+					10000ull,
+					100000ull,
+					1000000ull,
+					10000000ull,
+					100000000ull,
+					1000000000ull,
+					10000000000ull,
+					100000000000ull,
+					1000000000000ull,
+					10000000000000ull,
+					100000000000000ull,
+					1000000000000000ull,
+					10000000000000000ull };
+	u128 num10, q, r, half, qs, dist;
+	uint64_t bits, m, ip, frac;
+	unsigned sh, d = 1, f = 0, n = 0;
+	char *o = num;
+
+	if (!(a >= 1 && a < 1e14))
+		return 0;
+	memcpy(&bits, &a, sizeof(bits));
+	m = (bits & ((1ull << 52) - 1)) | 1ull << 52; /* a = m / 2^sh */
+	sh = 1075 - (unsigned)(bits >> 52);	      /* 6 to 52: 1 <= a < 1e14 */
+	if (!(m & ((1ull << sh) - 1)))
+		return 0; /* whole */
+	ip = m >> sh;
+	while (d < 14 && ip >= p10[d])
+		d++; /* the digits of its whole part */
+	for (unsigned prec = 15; prec <= 17; prec += 2) {
+		f = prec - d; /* digits after the point: 1 to 16 */
+		num10 = (u128)m * p10[f];
+		half = (u128)1 << (sh - 1);
+		q = num10 >> sh; /* a x 10^f = num10 / 2^sh, rounded */
+		r = num10 & ((half << 1) - 1);
+		if (r > half || (r == half && (q & 1)))
+			q++;
+		if (prec == 17)
+			break;
+		/* does q / 10^f read back as a: is it nearer a than half of a's gap to its
+		 * neighbours? In units of 1 / (10^f 2^sh) the gap is 10^f on both sides (a is
+		 * not whole, so not a power of two with a narrower gap below), and 15 digits are
+		 * never a tie (a midpoint has sh + 1 decimal places: more than 15 in all) */
+		qs = q << sh;
+		dist = qs > num10 ? qs - num10 : num10 - qs;
+		if (2 * dist < (u128)p10[f])
+			break;
+	}
+	ip = (uint64_t)(q / p10[f]); /* q up to 10^prec: 1 to 10^14 */
+	frac = (uint64_t)(q % p10[f]);
+	do
+		o[n++] = (char)('0' + ip % 10);
+	while ((ip /= 10) != 0);
+	for (unsigned i = 0; i < n / 2; i++) {
+		char c = o[i];
+
+		o[i] = o[n - 1 - i];
+		o[n - 1 - i] = c;
+	}
+	if (frac) {
+		while (frac % 10 == 0) { /* %g: no trailing zeros */
+			frac /= 10;
+			f--;
+		}
+		o[n++] = '.';
+		for (unsigned i = f; i-- > 0; frac /= 10)
+			o[n + i] = (char)('0' + frac % 10);
+		n += f;
+	}
+	o[n] = '\0';
+	return n;
+}
+#else
+size_t expo_fmt_fraction(char *num, double a)
+{
+	(void)num;
+	(void)a;
+	return 0; /* no 128-bit integers: printf */
+}
+#endif
+
+/* A sample value at o (VALUE_MAX bytes): integers exactly, others in the fewest of 15 or 17
+ * digits that read back as the same double. Its length. */
+#define VALUE_MAX 40
+static size_t fmt_value(char *o, double v)
+{
+	size_t n;
 
 	if (isinf(v)) {
-		sbuf_puts(b, v > 0 ? "+Inf" : "-Inf");
-	} else if (v == floor(v) && fabs(v) < 9007199254740992.0) {
-		if (v < 0)
-			sbuf_put(b, "-", 1);
-		put_u64(b, (uint64_t)fabs(v));
-	} else {
-		snprintf(num, sizeof(num), "%.15g", v);
-		if (strtod(num, NULL) != v)
-			snprintf(num, sizeof(num), "%.17g", v);
-		sbuf_puts(b, num);
+		memcpy(o, v > 0 ? "+Inf" : "-Inf", 4);
+		return 4;
 	}
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+		n = v < 0 ? 1 : 0;
+		o[0] = '-';
+		return n + fmt_u64(o + n, (uint64_t)fabs(v));
+	}
+	n = v < 0 ? 1 : 0;
+	o[0] = '-';
+	if (expo_fmt_fraction(o + n, fabs(v)) == 0) {
+		snprintf(o, VALUE_MAX, "%.15g", v);
+		if (strtod(o, NULL) != v)
+			snprintf(o, VALUE_MAX, "%.17g", v);
+		return strlen(o);
+	}
+	return n + strlen(o + n);
 }
 
 /* ---- the walk ---------------------------------------------------------------------- */
@@ -376,43 +481,67 @@ static void text_series(void *ud, const char *name, const char *labels, const ch
 			const char *extra_value, double v)
 {
 	struct sbuf *b = ((struct text *)ud)->b;
-	bool first = true;
+	size_t nl = strlen(name), ll = labels ? strlen(labels) : 0, n = 0;
+	bool first = !ll;
+	char *o;
 
-	sbuf_puts(b, name);
-	if (labels && labels[0]) {
-		sbuf_puts(b, labels); /* starts with '{' */
-		first = false;
-	}
-	if (extra)
+	if (extra) { /* a label of its own after the series' (a flag, a code) */
+		sbuf_put(b, name, nl);
+		if (ll)
+			sbuf_put(b, labels, ll); /* starts with '{' */
 		expo_put_label(b, &first, extra, extra_value);
-	sbuf_put(b, first ? " " : "} ", first ? 1 : 2);
-	put_value(b, v);
-	sbuf_put(b, "\n", 1);
+		ll = 1;
+		nl = 0;
+	}
+	o = sbuf_room(b, nl + ll + 3 + VALUE_MAX);
+	if (!o)
+		return;
+	memcpy(o, name, nl);
+	n = nl;
+	if (!extra) {
+		memcpy(o + n, labels, ll);
+		n += ll;
+	}
+	if (ll)
+		o[n++] = '}';
+	o[n++] = ' ';
+	n += fmt_value(o + n, v);
+	o[n++] = '\n';
+	sbuf_commit(b, n);
 }
 
 /* name{labels} S.NNNNNNNNN\n: whole nanoseconds as seconds, exactly, without a float. */
 static void text_seconds(void *ud, const char *name, const char *labels, uint64_t ns)
 {
 	struct sbuf *b = ((struct text *)ud)->b;
-	char frac[10];
-	int n = 9;
+	size_t nl = strlen(name), ll = labels ? strlen(labels) : 0, n;
+	uint64_t f = ns % 1000000000u;
+	int digits = 9;
+	char *o = sbuf_room(b, nl + ll + 3 + 20 + 11);
 
-	sbuf_puts(b, name);
-	if (labels && labels[0]) {
-		sbuf_puts(b, labels);
-		sbuf_put(b, "}", 1);
+	if (!o)
+		return;
+	memcpy(o, name, nl);
+	n = nl;
+	if (ll) {
+		memcpy(o + n, labels, ll);
+		n += ll;
+		o[n++] = '}';
 	}
-	sbuf_put(b, " ", 1);
-	put_u64(b, ns / 1000000000u);
-	for (uint64_t f = ns % 1000000000u, i = 9; i-- > 0; f /= 10)
-		frac[i] = (char)('0' + f % 10);
-	while (n > 0 && frac[n - 1] == '0')
-		n--; /* 1.5, not 1.500000000; a whole second has no point */
-	if (n) {
-		sbuf_put(b, ".", 1);
-		sbuf_put(b, frac, (size_t)n);
+	o[n++] = ' ';
+	n += fmt_u64(o + n, ns / 1000000000u);
+	while (digits > 0 && f % 10 == 0) { /* 1.5, not 1.500000000; a whole second has no point */
+		f /= 10;
+		digits--;
 	}
-	sbuf_put(b, "\n", 1);
+	if (digits) {
+		o[n++] = '.';
+		for (int i = digits; i-- > 0; f /= 10)
+			o[n + (size_t)i] = (char)('0' + f % 10);
+		n += (size_t)digits;
+	}
+	o[n++] = '\n';
+	sbuf_commit(b, n);
 }
 
 long expo_render(struct sbuf *b, enum expo_format f, const struct expo_sample *s)

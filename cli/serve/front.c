@@ -166,6 +166,7 @@ static void count_refused(struct front *f, int reason)
 
 	atomic_fetch_add(&f->sv->http_refused[reason], 1);
 	say(f, why[reason], why[reason]);
+	pthread_cond_signal(&f->wake); /* a line counted: said within its minute (watch) */
 }
 
 /* ---- the connections ------------------------------------------------------------------- */
@@ -302,6 +303,7 @@ void front_started(struct front *f, struct MHD_Connection *c, void **socket_cont
 	}
 	*s = (struct slot){ .c = c, .fd = fd->connect_fd, .waiting = true, .since_ns = now_ns() };
 	address_key(addr ? addr->client_addr : NULL, s);
+	pthread_cond_signal(&f->wake); /* a deadline to keep: the watch sleeps without one */
 	*socket_context = s;
 	/* each bound closes one (nw itself, or an older one: victim), and nw only once */
 	if (count(f, s, true) > WAITING_PER_ADDRESS && (v = victim(f, s, true, true)))
@@ -369,6 +371,22 @@ static uint64_t expire(struct front *f, uint64_t now)
 	return next;
 }
 
+/* Nothing to watch: no connection open, no log line counted and not said yet. The watch
+ * then sleeps until front_started, count_refused or front_log wakes it (it holds f->lock:
+ * none of them can come between this and its wait). */
+static bool idle(struct front *f)
+{
+	bool none = true;
+
+	for (size_t i = 0; i < SLOTS && none; i++)
+		none = !f->slot[i].c;
+	pthread_mutex_lock(&f->log_lock);
+	for (size_t i = 0; i < KINDS && none; i++)
+		none = !f->kind[i].more;
+	pthread_mutex_unlock(&f->log_lock);
+	return none;
+}
+
 static void *watch(void *arg)
 {
 	struct front *f = arg;
@@ -381,6 +399,10 @@ static void *watch(void *arg)
 		pthread_mutex_unlock(&f->lock);
 		say_counted(f, now);
 		pthread_mutex_lock(&f->lock);
+		if (!f->stop && idle(f)) { /* no wake-up a second while serve is left alone */
+			pthread_cond_wait(&f->wake, &f->lock);
+			continue;
+		}
 		clock_gettime(CLOCK_MONOTONIC, &at); /* the condition's clock (front_new) */
 		next -= now;
 		at.tv_sec += (time_t)(next / 1000000000u);
@@ -397,6 +419,15 @@ static void *watch(void *arg)
 }
 
 /* ---- libmicrohttpd's log ------------------------------------------------------------- */
+
+/* A line was said or counted (not under f->lock): the watch says the count within its
+ * minute. */
+static void wake_watch(struct front *f)
+{
+	pthread_mutex_lock(&f->lock);
+	pthread_cond_signal(&f->wake);
+	pthread_mutex_unlock(&f->lock);
+}
 
 void front_log(void *cls, const char *fmt, va_list ap)
 {
@@ -427,6 +458,7 @@ void front_log(void *cls, const char *fmt, va_list ap)
 			 code == 505 ? "not HTTP/1.0 or 1.1" :
 				       "libmicrohttpd's own answer");
 		say(f, key, text);
+		wake_watch(f);
 		return;
 	}
 	if (strstr(fmt, "reached connection limit")) {
@@ -437,6 +469,7 @@ void front_log(void *cls, const char *fmt, va_list ap)
 	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
 		text[--n] = '\0';
 	say(f, fmt, text);
+	wake_watch(f);
 }
 
 /* ---- its life ------------------------------------------------------------------------ */

@@ -13,10 +13,10 @@
 
 #include "serve.h"
 
-void sbuf_put(struct sbuf *b, const char *s, size_t n)
+char *sbuf_room(struct sbuf *b, size_t n)
 {
 	if (b->err)
-		return;
+		return NULL;
 	if (b->len + n + 1 > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
 		char *p;
@@ -26,14 +26,28 @@ void sbuf_put(struct sbuf *b, const char *s, size_t n)
 		p = realloc(b->data, cap);
 		if (!p) {
 			b->err = -ENOMEM;
-			return;
+			return NULL;
 		}
 		b->data = p;
 		b->cap = cap;
 	}
-	memcpy(b->data + b->len, s, n);
+	return b->data + b->len;
+}
+
+void sbuf_commit(struct sbuf *b, size_t n)
+{
 	b->len += n;
 	b->data[b->len] = '\0';
+}
+
+void sbuf_put(struct sbuf *b, const char *s, size_t n)
+{
+	char *o = sbuf_room(b, n);
+
+	if (!o)
+		return;
+	memcpy(o, s, n);
+	sbuf_commit(b, n);
 }
 
 void sbuf_puts(struct sbuf *b, const char *s)

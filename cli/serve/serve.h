@@ -23,6 +23,10 @@ struct sbuf {
 	int err;
 };
 void sbuf_put(struct sbuf *b, const char *s, size_t n);
+/* Room for n bytes at the end (NULL: err), which sbuf_commit then adds (n or fewer): a
+ * line written in place, without a call per piece. */
+char *sbuf_room(struct sbuf *b, size_t n);
+void sbuf_commit(struct sbuf *b, size_t n);
 void sbuf_puts(struct sbuf *b, const char *s);
 void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sbuf_free(struct sbuf *b);
@@ -151,6 +155,9 @@ void expo_plan_unref(struct expo_plan *p);
 /* ',name="value"' (or '{name=...' when *first) into b, the value escaped as both formats
  * want: backslash, double quote, newline. */
 void expo_put_label(struct sbuf *b, bool *first, const char *name, const char *value);
+/* printf's %.15g of a (or %.17g where 15 digits do not read back), for 1 <= a < 1e14 not
+ * whole, into num (32 bytes): its length, 0 for another a. */
+size_t expo_fmt_fraction(char *num, double a);
 /* pmumon_ + name in snake_case + suffix ("DF_CH0_GBps", "_bytes_total"). */
 void expo_metric_name(char *buf, size_t size, const char *name, const char *suffix);
 

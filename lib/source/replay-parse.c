@@ -72,6 +72,8 @@ struct pm_replay_parser {
 	struct pm_spill spill;
 	bool spilled;			      /* a sample was put */
 	uint64_t spilled_t;		      /* the time of the last one put */
+	size_t spill_series, play_series;     /* the series after the last value put, read */
+	uint64_t spill_run, play_run;	      /* the run time of the last value put, read */
 	struct pm_replay_sample spill_sample; /* playing: the last sample read back */
 
 	/* playing it back (pm_replay__next_sample) */
@@ -123,15 +125,43 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Eight decimal digits at s as a number (0 to 99999999), or UINT64_MAX when one is not a
+ * digit: the bytes of one load checked and summed in pairs, fours, then the eight. */
+static inline uint64_t eight_digits(const char *s)
+{
+	uint64_t x;
+
+	memcpy(&x, s, sizeof(x));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x); /* s[0] in the low byte, as on the little-endian */
+#endif
+	/* every byte 0x30 to 0x39: its high half 3, and still 3 with 6 added */
+	if ((x & 0xf0f0f0f0f0f0f0f0ull) != 0x3030303030303030ull ||
+	    ((x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) != 0x3030303030303030ull)
+		return UINT64_MAX;
+	x -= 0x3030303030303030ull;
+	x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;   /* pairs: s[0]s[1] in byte 0 */
+	x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull; /* fours */
+	return (x * 10000 + (x >> 32)) & 0xffffffffull;
+}
+
 /* pm_parse_u64(s, len, 10, ret), inline for every line's count and run time: the same
  * answer, its loop without the call and the base's checks up to 19 digits. */
 static inline int dec_u64(const char *s, size_t len, uint64_t *ret)
 {
 	uint64_t v = 0;
+	size_t i = 0;
 
 	if (len == 0 || len > 19)
 		return pm_parse_u64(s, len, 10, ret);
-	for (size_t i = 0; i < len; i++) {
+	for (; i + 8 <= len; i += 8) { /* 19 digits: below 2^64, no overflow */
+		uint64_t e = eight_digits(s + i);
+
+		if (e == UINT64_MAX)
+			return -EINVAL;
+		v = v * 100000000 + e;
+	}
+	for (; i < len; i++) {
 		uint64_t d = (uint64_t)(unsigned char)s[i] - '0';
 
 		if (d > 9)
@@ -142,10 +172,10 @@ static inline int dec_u64(const char *s, size_t len, uint64_t *ret)
 	return 0;
 }
 
-/* A count as a file prints it: a number (perf scales it, so a fraction), never negative. */
-static bool parse_count(const char *s, double *ret)
+/* A count as a file prints it (len bytes): a number (perf scales it, so a fraction), never
+ * negative. */
+static bool parse_count(const char *s, size_t len, double *ret)
 {
-	size_t len = strlen(s);
 	uint64_t u;
 	double v;
 
@@ -182,12 +212,26 @@ static bool is_timestamp(const char *s, uint64_t *ret_ns)
 	return true;
 }
 
-/* is_timestamp for a perf line: an interval's lines repeat its stamp, read once. */
-static bool perf_stamp(struct pm_replay_parser *p, const char *s, uint64_t *ret_ns)
+/* memcmp(a, b, len) == 0 for a time stamp's length: 9 to 16 bytes ("1.000000000") in two
+ * loads of each, which may overlap, without the call. */
+static inline bool same_stamp(const char *a, const char *b, size_t len)
 {
-	size_t len = strlen(s);
+	uint64_t a0, a1, b0, b1;
 
-	if (len && len == p->stamp_len && !memcmp(s, p->stamp, len)) {
+	if (len < 8 || len > 16)
+		return !memcmp(a, b, len);
+	memcpy(&a0, a, 8);
+	memcpy(&b0, b, 8);
+	memcpy(&a1, a + len - 8, 8);
+	memcpy(&b1, b + len - 8, 8);
+	return a0 == b0 && a1 == b1;
+}
+
+/* is_timestamp for a perf line's first field (len bytes): an interval's lines repeat its
+ * stamp, read once. */
+static bool perf_stamp(struct pm_replay_parser *p, const char *s, size_t len, uint64_t *ret_ns)
+{
+	if (len && len == p->stamp_len && same_stamp(s, p->stamp, len)) {
 		*ret_ns = p->stamp_ns;
 		return true;
 	}
@@ -395,13 +439,9 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 		       size_t sample, size_t *ret)
 {
 	struct pm_replay *rp = p->rp;
-	struct pm_replay_series *s = rp->n_series ? &rp->series[p->hint % rp->n_series] : NULL;
-	struct pm_replay_series key = { .cpu = cpu,
-					.socket = socket,
-					.die = die,
-					.core = core,
-					.channel = -1 };
-	size_t i;
+	size_t hint = p->hint < rp->n_series ? p->hint : 0, i;
+	struct pm_replay_series *s = rp->n_series ? &rp->series[hint] : NULL;
+	struct pm_replay_series key;
 	int r;
 
 	/* a file names its series in the same order every interval: the one after the last,
@@ -409,10 +449,15 @@ static int find_series(struct pm_replay_parser *p, const char *printed, const ch
 	if (s && same_place(s, cpu, socket, die, core) && !strcmp(s->printed, printed) &&
 	    (device && device[0] ? !strcmp(s->device, device) : !s->device[0]) &&
 	    same_cgroup(s, cgroup) && next_repeat(p, s, sample)) {
-		*ret = p->hint % rp->n_series;
-		p->hint = *ret + 1;
+		*ret = hint;
+		p->hint = hint + 1;
 		return 0;
 	}
+	key = (struct pm_replay_series){ .cpu = cpu,
+					 .socket = socket,
+					 .die = die,
+					 .core = core,
+					 .channel = -1 };
 	if (cgroup && cgroup[0]) {
 		key.cgroup = strdup(cgroup);
 		if (!key.cgroup)
@@ -532,10 +577,32 @@ static size_t sample_of(const struct pm_replay_parser *p, uint64_t t_ns)
 
 /* ---- the spill: what the pass took, parsed, for playing ---------------------------- */
 
-enum { SPILL_SAMPLE = 1, SPILL_VALUE = 2 };
-#define SPILL_RECORD_MAX 128 /* a value: a tag, 9 varints (10 bytes each), a double */
+/*
+ * A sample's start is a 0 byte and its time, wall clock and line (varints). A value is a
+ * head (a varint, odd) saying which of its fields follow, then those: what most lines
+ * give (a whole count, the last value's run time, a run time equal to the enabled time,
+ * the series after the last one) fits the head's first byte and is not written again.
+ */
+enum { SPILL_SAMPLE = 1, SPILL_VALUE = 2 }; /* spill_next's answers */
+enum {
+	H_VALUE = 1 << 0,    /* a value (a sample's start: 0) */
+	H_NEXT = 1 << 1,     /* its series is the one after the last value's (else a varint) */
+	H_WHOLE = 1 << 2,    /* value: a whole count, 1 to 2^53 (a varint) */
+	H_RUN = 1 << 3,	     /* run, not 0 (a varint) */
+	H_SAME_RUN = 1 << 4, /* run, not 0, the last value's */
+	H_HAVE = 1 << 5,     /* have, not 0 (a varint) */
+	H_ENA_RUN = 1 << 6,  /* ena equals run */
+	H_ENA = 1 << 7,	     /* ena, another (a varint) */
+	H_DOUBLE = 1 << 8,   /* value: any other but +0 (8 bytes) */
+	H_NOT_COUNTED = 1 << 9,
+	H_RAW = 1 << 10, /* these last: each a varint, there when not 0 */
+	H_QUALITY = 1 << 11,
+	H_COVERED = 1 << 12,
+	H_INSTANCES = 1 << 13,
+};
+#define SPILL_RECORD_MAX 128 /* a value: a head, 7 varints (10 bytes each), a double */
 
-static size_t put_varint(uint8_t *b, uint64_t v)
+static inline size_t put_varint(uint8_t *b, uint64_t v)
 {
 	size_t n = 0;
 
@@ -563,6 +630,19 @@ static bool get_varint_long(const uint8_t **b, const uint8_t *end, uint64_t *ret
 {
 	uint64_t v = 0;
 
+	if (end - *b >= 10) { /* all a varint can take: no bound to check per byte */
+		const uint8_t *c = *b;
+
+		for (unsigned i = 0; i < 10; i++) {
+			v |= (uint64_t)(c[i] & 0x7f) << (7 * i);
+			if (!(c[i] & 0x80)) {
+				*b = c + i + 1;
+				*ret = v;
+				return true;
+			}
+		}
+		return false; /* an eleventh byte: damaged */
+	}
 	for (unsigned shift = 0; *b < end && shift < 64; shift += 7) {
 		uint8_t c = *(*b)++;
 
@@ -575,45 +655,127 @@ static bool get_varint_long(const uint8_t **b, const uint8_t *end, uint64_t *ret
 	return false;
 }
 
+/* The head of a value after one of run last_run: which of its fields the record holds. */
+static unsigned spill_head(const struct pm_replay_val *v, bool next, uint64_t last_run)
+{
+	unsigned h = H_VALUE | (next ? H_NEXT : 0);
+
+	if (v->value > 0 && v->value <= 0x1p53 && v->value == (double)(uint64_t)v->value)
+		h |= H_WHOLE;
+	else if (v->value != 0 || signbit(v->value))
+		h |= H_DOUBLE; /* a fraction, -0, NaN, huge: its bits */
+	if (v->run && v->run == last_run)
+		h |= H_SAME_RUN;
+	else if (v->run)
+		h |= H_RUN;
+	if (v->have)
+		h |= H_HAVE;
+	if (v->ena && v->ena == v->run)
+		h |= H_ENA_RUN;
+	else if (v->ena)
+		h |= H_ENA;
+	h |= (v->not_counted ? H_NOT_COUNTED : 0) | (v->raw ? H_RAW : 0) |
+	     (v->quality ? H_QUALITY : 0) | (v->covered ? H_COVERED : 0) |
+	     (v->instances ? H_INSTANCES : 0);
+	return h;
+}
+
 /* A value the pass took, after its sample's time when that is new. 0 or -errno (said). */
 static int spill_value(struct pm_replay_parser *p, uint64_t t_ns, uint64_t wall_ns, size_t series,
 		       const struct pm_replay_val *v)
 {
-	uint8_t b[2 * SPILL_RECORD_MAX];
+	unsigned h = spill_head(v, series == p->spill_series, p->spill_run);
+	uint8_t *b;
 	size_t n = 0;
-	int r;
+	int r = pm_spill__reserve(&p->spill, 2 * SPILL_RECORD_MAX, &b);
 
+	if (r < 0)
+		return fail(p, "make room in $TMPDIR (or /tmp)",
+			    "keeping what was read for playing it failed: %s", strerror(-r));
 	if (!p->spilled || t_ns != p->spilled_t) {
-		b[n++] = SPILL_SAMPLE;
+		b[n++] = 0;
 		n += put_varint(b + n, t_ns);
 		n += put_varint(b + n, wall_ns);
 		n += put_varint(b + n, p->line);
 		p->spilled = true;
 		p->spilled_t = t_ns;
 	}
-	/* the value's fields that are not 0, after a byte saying which */
-	const uint64_t f[] = {
-		v->raw, v->ena, v->run, v->have, v->quality, v->covered, v->instances
-	};
-	unsigned which = (v->value != 0 || signbit(v->value)) | (unsigned)v->not_counted << 1;
-
-	for (size_t k = 0; k < PM_ARRAY_SIZE(f); k++)
-		which |= (unsigned)(f[k] != 0) << (k + 2);
-	b[n++] = SPILL_VALUE;
-	n += put_varint(b + n, series);
-	n += put_varint(b + n, which);
-	if (which & 1) {
+	n += put_varint(b + n, h);
+	if (!(h & H_NEXT))
+		n += put_varint(b + n, series);
+	p->spill_series = series + 1;
+	p->spill_run = v->run;
+	if (h & H_WHOLE)
+		n += put_varint(b + n, (uint64_t)v->value);
+	if (h & H_RUN)
+		n += put_varint(b + n, v->run);
+	if (h & H_HAVE)
+		n += put_varint(b + n, v->have);
+	if (h & H_ENA)
+		n += put_varint(b + n, v->ena);
+	if (h & H_DOUBLE) {
 		memcpy(b + n, &v->value, sizeof(v->value));
 		n += sizeof(v->value);
 	}
-	for (size_t k = 0; k < PM_ARRAY_SIZE(f); k++)
-		if (which & (1u << (k + 2)))
-			n += put_varint(b + n, f[k]);
-	r = pm_spill__put(&p->spill, b, n);
-	if (r < 0)
-		return fail(p, "make room in $TMPDIR (or /tmp)",
-			    "keeping what was read for playing it failed: %s", strerror(-r));
+	if (h & H_RAW)
+		n += put_varint(b + n, v->raw);
+	if (h & H_QUALITY)
+		n += put_varint(b + n, v->quality);
+	if (h & H_COVERED)
+		n += put_varint(b + n, v->covered);
+	if (h & H_INSTANCES)
+		n += put_varint(b + n, v->instances);
+	pm_spill__commit(&p->spill, n);
 	return 0;
+}
+
+/* A varint field of a value that its head says is there (else 0), into *ret. */
+static inline bool spill_field(unsigned h, unsigned bit, const uint8_t **b, const uint8_t *end,
+			       uint64_t *ret)
+{
+	*ret = 0;
+	return !(h & bit) || get_varint(b, end, ret);
+}
+
+/* A value's fields after its head, into *ret_series and *ret_v: false when cut short. */
+static bool spill_get_value(struct pm_replay_parser *p, unsigned h, const uint8_t **b,
+			    const uint8_t *end, size_t *ret_series, struct pm_replay_val *ret_v)
+{
+	uint64_t series = p->play_series, whole = 0, run = 0, have = 0, ena = 0, raw = 0,
+		 quality = 0, covered = 0, instances = 0;
+	bool ok = (h & H_NEXT) || get_varint(b, end, &series);
+
+	if (h & H_SAME_RUN)
+		run = p->play_run;
+	ok = ok && spill_field(h, H_WHOLE, b, end, &whole) &&
+	     ((h & H_SAME_RUN) || spill_field(h, H_RUN, b, end, &run)) &&
+	     spill_field(h, H_HAVE, b, end, &have) && spill_field(h, H_ENA, b, end, &ena);
+	/* what the spill does not keep: no recorded interval (a text file has none) */
+	*ret_v = (struct pm_replay_val){ .value = (double)whole, .lo = NAN, .hi = NAN };
+	if (ok && (h & H_DOUBLE)) {
+		ok = (size_t)(end - *b) >= sizeof(ret_v->value);
+		if (ok)
+			memcpy(&ret_v->value, *b, sizeof(ret_v->value));
+		*b += ok ? sizeof(ret_v->value) : 0;
+	}
+	ok = ok && spill_field(h, H_RAW, b, end, &raw) &&
+	     spill_field(h, H_QUALITY, b, end, &quality) &&
+	     spill_field(h, H_COVERED, b, end, &covered) &&
+	     spill_field(h, H_INSTANCES, b, end, &instances);
+	if (!ok)
+		return false;
+	ret_v->run = run;
+	ret_v->have = (unsigned)have;
+	ret_v->ena = h & H_ENA_RUN ? run : ena;
+	ret_v->not_counted = h & H_NOT_COUNTED;
+	ret_v->raw = raw;
+	ret_v->quality = (unsigned)quality;
+	ret_v->covered = (unsigned)covered;
+	ret_v->instances = (unsigned)instances;
+	*ret_series = (size_t)series;
+	p->play_series = (size_t)series + 1;
+	p->play_run = run;
+	return true;
 }
 
 /*
@@ -624,7 +786,7 @@ static int spill_next(struct pm_replay_parser *p, struct pm_replay_sample *ret_s
 		      size_t *ret_series, struct pm_replay_val *ret_v)
 {
 	const uint8_t *b, *start, *end;
-	uint64_t x[9];
+	uint64_t x[3], h = 0;
 	size_t avail;
 	bool ok = true;
 	int r = pm_spill__peek(&p->spill, SPILL_RECORD_MAX, &b, &avail), tag;
@@ -635,40 +797,18 @@ static int spill_next(struct pm_replay_parser *p, struct pm_replay_sample *ret_s
 		return 0;
 	start = b;
 	end = b + avail;
-	tag = *b++;
-	if (tag == SPILL_SAMPLE) {
+	if (*b == 0) {
+		b++;
+		tag = SPILL_SAMPLE;
 		for (int i = 0; i < 3 && ok; i++)
 			ok = get_varint(&b, end, &x[i]);
 		*ret_sample = (struct pm_replay_sample){ .t_ns = x[0],
 							 .wall_ns = x[1],
 							 .line = (size_t)x[2] };
-	} else if (tag == SPILL_VALUE && (ok = get_varint(&b, end, &x[0])) &&
-		   (ok = get_varint(&b, end, &x[8]))) {
-		uint64_t which = x[8];
-
-		memset(x + 1, 0, 7 * sizeof(x[0]));
-		/* what the spill does not keep: no recorded interval (a text file has none) */
-		*ret_v = (struct pm_replay_val){ .lo = NAN, .hi = NAN };
-		if (which & 1) {
-			ok = (size_t)(end - b) >= sizeof(ret_v->value);
-			if (ok)
-				memcpy(&ret_v->value, b, sizeof(ret_v->value));
-			b += ok ? sizeof(ret_v->value) : 0;
-		}
-		for (unsigned k = 0; k < 7 && ok; k++)
-			if (which & (1u << (k + 2)))
-				ok = get_varint(&b, end, &x[k + 1]);
-		*ret_series = (size_t)x[0];
-		ret_v->not_counted = which & 2;
-		ret_v->raw = x[1];
-		ret_v->ena = x[2];
-		ret_v->run = x[3];
-		ret_v->have = (unsigned)x[4];
-		ret_v->quality = (unsigned)x[5];
-		ret_v->covered = (unsigned)x[6];
-		ret_v->instances = (unsigned)x[7];
 	} else {
-		ok = false;
+		tag = SPILL_VALUE;
+		ok = get_varint(&b, end, &h) && (h & H_VALUE) && h < 2 * H_INSTANCES &&
+		     spill_get_value(p, (unsigned)h, &b, end, ret_series, ret_v);
 	}
 	if (!ok || (tag == SPILL_VALUE && *ret_series >= p->rp->n_series))
 		return fail(p, NULL, "what was read came back damaged");
@@ -743,17 +883,16 @@ static int perf_times(struct pm_replay_parser *p, uint64_t run, double pct, stru
 /* perf does not quote: an event "amd_df/event=0x7,umask=0x38/" spans fields. The event:
  * f[*i] itself when it is whole, else the fields joined in *ret_joined (the caller's to
  * free); NULL: out of memory. */
-static char *join_event(char **f, size_t n, size_t *i, char sep, char **ret_joined)
+static char *join_event(char **f, const size_t *len, size_t n, size_t *i, char sep,
+			char **ret_joined)
 {
 	struct pm_strbuf b = { 0 };
+	const char *slash = memchr(f[*i], '/', len[*i]);
 	size_t slashes = 0;
 
 	*ret_joined = NULL;
-	for (const char *c = strchr(f[*i], '/'); c; c = strchr(c + 1, '/'))
-		slashes++;
-	if (slashes != 1 || *i + 1 >= n)
-		return f[(*i)++]; /* no "pmu/terms" left open */
-	slashes = 0;
+	if (!slash || memchr(slash + 1, '/', len[*i] - (size_t)(slash + 1 - f[*i])) || *i + 1 >= n)
+		return f[(*i)++]; /* no "pmu/terms" left open: no slash, or a second one */
 	for (;;) {
 		pm_strbuf__puts(&b, f[*i]);
 		for (const char *c = f[*i]; *c; c++)
@@ -774,8 +913,10 @@ static bool is_blank(char c)
 	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-/* The line's fields at the separator, trimmed, into f (max of them): 0 or -EINVAL (said). */
-static int split_fields(struct pm_replay_parser *p, char *line, char **f, size_t max, size_t *ret_n)
+/* The line's fields at the separator, trimmed, into f and their lengths into len (max of
+ * them): 0 or -EINVAL (said). */
+static int split_fields(struct pm_replay_parser *p, char *line, char **f, size_t *len, size_t max,
+			size_t *ret_n)
 {
 	const char sep = p->sep;
 	size_t n = 0;
@@ -795,6 +936,7 @@ static int split_fields(struct pm_replay_parser *p, char *line, char **f, size_t
 		for (end = s; end > f[n - 1] && is_blank(end[-1]);)
 			end--;
 		*end = '\0';
+		len[n - 1] = (size_t)(end - f[n - 1]);
 		if (last)
 			break;
 		s++;
@@ -834,6 +976,10 @@ static int csv_where(struct pm_replay_parser *p, char **f, size_t n, size_t *i, 
  * ("%.2f"); a run time (ns) has none. */
 static bool is_pointed(const char *s, size_t len, double *ret)
 {
+	if (len == 6 && !memcmp(s, "100.00", 6)) { /* most lines: the counter ran throughout */
+		*ret = 100.0;
+		return true;
+	}
 	/* "%.2f" of 0 to 999.99, every line's percentage: the integer of hundredths over 100,
 	 * which IEEE division rounds to the nearest double, as strtod does the decimal */
 	if (len >= 4 && len <= 6 && s[len - 3] == '.') {
@@ -862,10 +1008,10 @@ static bool is_pointed(const char *s, size_t len, double *ret)
  * time), "" for an event in none. It is there unless the event is followed by -r's
  * variance ("1.23%") or by the run time (ns, no point) and the percentage ("%.2f").
  */
-static bool cgroup_field(char **f, size_t n, size_t i, uint64_t *ret_run, double *ret_pct,
-			 bool *ret_times)
+static bool cgroup_field(char **f, const size_t *flen, size_t n, size_t i, uint64_t *ret_run,
+			 double *ret_pct, bool *ret_times)
 {
-	size_t len = i < n ? strlen(f[i]) : 0;
+	size_t len = i < n ? flen[i] : 0;
 	double v;
 
 	*ret_times = false;
@@ -875,16 +1021,16 @@ static bool cgroup_field(char **f, size_t n, size_t i, uint64_t *ret_run, double
 		return false;
 	/* the run time and percentage, read here once: the caller takes them */
 	*ret_times = i + 1 < n && dec_u64(f[i], len, ret_run) == 0 &&
-		     is_pointed(f[i + 1], strlen(f[i + 1]), ret_pct);
+		     is_pointed(f[i + 1], flen[i + 1], ret_pct);
 	return !*ret_times;
 }
 
 /* The cgroup field at f[*i] if the line has one (*i past it), and the file's lines agree:
  * 0, or -EINVAL (said). */
-static int csv_cgroup(struct pm_replay_parser *p, char **f, size_t n, size_t *i, const char **ret,
-		      uint64_t *ret_run, double *ret_pct, bool *ret_times)
+static int csv_cgroup(struct pm_replay_parser *p, char **f, const size_t *len, size_t n, size_t *i,
+		      const char **ret, uint64_t *ret_run, double *ret_pct, bool *ret_times)
 {
-	bool has = cgroup_field(f, n, *i, ret_run, ret_pct, ret_times);
+	bool has = cgroup_field(f, len, n, *i, ret_run, ret_pct, ret_times);
 
 	*ret = NULL;
 	if (p->perf_cgroups && p->perf_cgroups != (has ? 1 : -1))
@@ -902,7 +1048,7 @@ static int csv_cgroup(struct pm_replay_parser *p, char **f, size_t n, size_t *i,
 static int perf_csv_line(struct pm_replay_parser *p, char *line)
 {
 	char *f[64];
-	size_t n = 0, i = 0;
+	size_t len[64], n = 0, i = 0, value_len;
 	uint64_t t_ns = 0, run;
 	int cpu = -1, socket = -1, die = -1, core = -1, r;
 	bool timed = false, times;
@@ -911,10 +1057,10 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	const char *cgroup;
 	double pct;
 
-	r = split_fields(p, line, f, PM_ARRAY_SIZE(f), &n);
+	r = split_fields(p, line, f, len, PM_ARRAY_SIZE(f), &n);
 	if (r < 0)
 		return r;
-	if (perf_stamp(p, f[i], &t_ns)) {
+	if (perf_stamp(p, f[i], len[i], &t_ns)) {
 		timed = true;
 		i++;
 	}
@@ -926,15 +1072,16 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	if (i + 3 > n)
 		return fail(p, "perf stat -x, prints VALUE,UNIT,EVENT,RUN_TIME,PERCENT,...",
 			    "expected a counter line: %zu fields", n);
+	value_len = len[i];
 	value = f[i++];
 	unit = f[i++];
 	if (!value[0] && !f[i][0])
 		return 0; /* a metric's own line: "S0,1,,,,,,,1.27,stalled cycles per insn" */
-	event = join_event(f, n, &i, p->sep, &joined);
+	event = join_event(f, len, n, &i, p->sep, &joined);
 	if (!event)
 		return -ENOMEM;
 	/* then [cgroup] [variance%] run-time percent [metric value, unit] */
-	r = csv_cgroup(p, f, n, &i, &cgroup, &run, &pct, &times);
+	r = csv_cgroup(p, f, len, n, &i, &cgroup, &run, &pct, &times);
 	if (r < 0) {
 		free(joined);
 		return r;
@@ -954,7 +1101,7 @@ static int perf_csv_line(struct pm_replay_parser *p, char *line)
 	if (!value[0] || (value[0] == '<' &&
 			  (!strcmp(value, "<not counted>") || !strcmp(value, "<not supported>")))) {
 		v.not_counted = true;
-	} else if (!parse_count(value, &v.value)) {
+	} else if (!parse_count(value, value_len, &v.value)) {
 		r = fail(p, NULL, "expected a count or <not counted>, not '%s'", value);
 		free(joined);
 		return r;
@@ -1110,7 +1257,7 @@ static int perf_json_line(struct pm_replay_parser *p, const char *line, size_t l
 	v.have = PM_RV_VALUE | PM_RV_TIMES;
 	if (!strcmp(value, "<not counted>") || !strcmp(value, "<not supported>")) {
 		v.not_counted = true;
-	} else if (!parse_count(value, &v.value)) {
+	} else if (!parse_count(value, strlen(value), &v.value)) {
 		fail(p, NULL, "expected \"counter-value\" to be a count or <not counted>, not '%s'",
 		     value);
 		goto out;
@@ -1424,7 +1571,7 @@ static int pmumon_fields(struct pm_replay_parser *p, const struct columns *c, ch
 	value = col(c, f, n, "value");
 	if (!value || !value[0] || (flags && strstr(flags, "not_counted")))
 		v.not_counted = true;
-	else if (parse_count(value, &v.value))
+	else if (parse_count(value, strlen(value), &v.value))
 		v.have |= PM_RV_VALUE;
 	else
 		return fail(p, NULL, "expected a value, not '%s'", value);
@@ -1781,7 +1928,13 @@ static int run(struct pm_replay_parser *p)
 	int r;
 
 	while ((r = next_line(p, &line, &n)) == 1) {
-		if (!trim(line)[0])
+		size_t k = n;
+
+		/* trim(line) without its strlen: the line's own blanks at its end cut off (and
+		 * all of it when that is all it has) */
+		while (k > 0 && isspace((unsigned char)line[k - 1]))
+			line[--k] = '\0';
+		if (k == 0)
 			continue;
 		if (line[0] == '#') {
 			/* perf -o: "# started on ..."; pmumon's "# SIMULATED: ...", before its
@@ -1941,6 +2094,8 @@ int pm_replay__rewind(struct pm_replay *rp)
 	if (rp->player)
 		return rp->player->rewind(rp);
 	r = pm_spill__rewind(&p->spill);
+	p->play_series = 0;
+	p->play_run = 0;
 	p->playing = true;
 	p->played = 0;
 	p->pending = false;

@@ -10,11 +10,10 @@
 #include "util/util.h"
 
 /* An unlinked temporary file in $TMPDIR (else /tmp), for what no longer fits in memory. */
-static int spill_file(FILE **ret)
+static int spill_file(int *ret)
 {
 	const char *dir = getenv("TMPDIR");
 	char path[4096];
-	FILE *f;
 	int fd;
 
 	if (!dir || !dir[0])
@@ -25,52 +24,75 @@ static int spill_file(FILE **ret)
 	if (fd < 0)
 		return -errno;
 	unlink(path);
-	f = fdopen(fd, "w+");
-	if (!f) {
-		int e = -errno;
-
-		close(fd);
-		return e;
-	}
-	*ret = f;
+	*ret = fd;
 	return 0;
 }
 
-int pm_spill__put(struct pm_spill *s, const void *p, size_t n)
+/* The write buffer's bytes to the end of the file: 0 or -errno. */
+static int flush(struct pm_spill *s)
 {
-	if (!s->f && s->len + n <= PM_SPILL_MEM) {
-		if (PM_GROW(s->mem, s->cap, s->len + n) < 0)
-			return -ENOMEM;
-		memcpy(s->mem + s->len, p, n);
-		s->len += n;
-		s->size += n;
-		return 0;
-	}
-	if (!s->f) {
-		int r = spill_file(&s->f);
+	for (size_t at = 0; at < s->len;) {
+		ssize_t n = write(s->fd, s->mem + at, s->len - at);
 
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		at += (size_t)n;
+	}
+	s->flushed += s->len;
+	s->len = 0;
+	return 0;
+}
+
+int pm_spill__make_room(struct pm_spill *s, size_t want, uint8_t **ret)
+{
+	int r;
+
+	if (!s->filed && s->len + want <= PM_SPILL_MEM) {
+		size_t cap = PM_MAX(PM_MAX(s->cap * 2, (size_t)PM_SPILL_CHUNK), s->len + want);
+		uint8_t *mem = realloc(s->mem, PM_MIN(cap, (size_t)PM_SPILL_MEM));
+
+		if (!mem)
+			return -ENOMEM;
+		s->mem = mem;
+		s->cap = PM_MIN(cap, (size_t)PM_SPILL_MEM);
+	} else {
+		bool first = !s->filed;
+
+		if (first) {
+			r = spill_file(&s->fd);
+			if (r < 0)
+				return r;
+			s->filed = true;
+		}
+		r = flush(s);
 		if (r < 0)
 			return r;
-		if (s->len && fwrite(s->mem, 1, s->len, s->f) != s->len)
-			return -(errno ? errno : EIO);
-		free(s->mem);
-		s->mem = NULL;
-		s->len = s->cap = 0;
+		if (first) { /* from here, a chunk of mem is the file's write buffer (cached) */
+			uint8_t *mem = realloc(s->mem, PM_SPILL_CHUNK);
+
+			if (!mem)
+				return -ENOMEM;
+			s->mem = mem;
+			s->cap = PM_SPILL_CHUNK;
+		}
 	}
-	if (fwrite(p, 1, n, s->f) != n)
-		return -(errno ? errno : EIO);
-	s->size += n;
+	*ret = s->mem + s->len;
 	return 0;
 }
 
 int pm_spill__rewind(struct pm_spill *s)
 {
+	int r;
+
 	s->win_pos = s->win_end = 0;
 	s->read_off = 0;
-	if (!s->f)
+	if (!s->filed)
 		return 0;
-	if (fflush(s->f) != 0 || fseeko(s->f, 0, SEEK_SET) != 0)
-		return -(errno ? errno : EIO);
+	r = flush(s);
+	if (r < 0)
+		return r;
 	if (!s->win) {
 		s->win = malloc(2 * PM_SPILL_CHUNK);
 		if (!s->win)
@@ -79,39 +101,31 @@ int pm_spill__rewind(struct pm_spill *s)
 	return 0;
 }
 
-int pm_spill__peek(struct pm_spill *s, size_t want, const uint8_t **ret, size_t *ret_n)
+int pm_spill__fill(struct pm_spill *s, size_t want, const uint8_t **ret, size_t *ret_n)
 {
-	size_t got;
+	memmove(s->win, s->win + s->win_pos, s->win_end - s->win_pos);
+	s->win_end -= s->win_pos;
+	s->win_pos = 0;
+	while (s->win_end < want && s->read_off < s->flushed) {
+		ssize_t got = pread(s->fd, s->win + s->win_end, 2 * PM_SPILL_CHUNK - s->win_end,
+				    (off_t)s->read_off);
 
-	if (!s->f) { /* all in memory: the window is the whole of it */
-		*ret = s->mem + s->win_pos;
-		*ret_n = s->len - s->win_pos;
-		return 0;
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got < 0 ? -errno : -EIO; /* the file is shorter than was written */
+		s->win_end += (size_t)got;
+		s->read_off += (uint64_t)got;
 	}
-	if (s->win_end - s->win_pos < want && s->read_off < s->size) {
-		memmove(s->win, s->win + s->win_pos, s->win_end - s->win_pos);
-		s->win_end -= s->win_pos;
-		s->win_pos = 0;
-		got = fread(s->win + s->win_end, 1, 2 * PM_SPILL_CHUNK - s->win_end, s->f);
-		if (got == 0 && ferror(s->f))
-			return -(errno ? errno : EIO);
-		s->win_end += got;
-		s->read_off += got;
-	}
-	*ret = s->win + s->win_pos;
-	*ret_n = s->win_end - s->win_pos;
+	*ret = s->win;
+	*ret_n = s->win_end;
 	return 0;
-}
-
-void pm_spill__skip(struct pm_spill *s, size_t n)
-{
-	s->win_pos += n;
 }
 
 void pm_spill__done(struct pm_spill *s)
 {
-	if (s->f)
-		fclose(s->f);
+	if (s->filed)
+		close(s->fd);
 	free(s->mem);
 	free(s->win);
 	*s = (struct pm_spill){ 0 };

@@ -477,6 +477,89 @@ static void test_more(void **state)
 	expo_acc_free(acc);
 }
 
+/* What put_value printed before expo_fmt_fraction: %.15g, or %.17g where that does not read
+ * back. */
+static void reference(char *buf, size_t size, double v)
+{
+	snprintf(buf, size, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, size, "%.17g", v);
+}
+
+/* One value the fast path must print as printf did (or leave to it: 0). */
+static void fraction_as_printf(double v)
+{
+	char want[40], got[40];
+	size_t n = expo_fmt_fraction(got, v);
+
+	if (!(v >= 1 && v < 1e14) || v == floor(v)) {
+		if (n != 0)
+			fail_msg("%.17g is not the fast path's, yet it wrote '%s'", v, got);
+		return;
+	}
+	reference(want, sizeof(want), v);
+	if (n == 0 || strcmp(got, want) != 0 || n != strlen(got))
+		fail_msg("%.17g: '%s' (%zu), printf '%s'", v, n ? got : "", n, want);
+}
+
+/*
+ * A fractional value (a multiplexed count's amount, a metric's) is printed without printf
+ * and must be printf's bytes: edge cases (ties, 15 digits that read back or not, the
+ * smallest binade's gap below a power of two, rounding into another digit), then values
+ * drawn the ways an exposition has them (seeded).
+ */
+static void test_fraction_as_printf(void **state)
+{
+	static const double edge[] = { 1.5,
+				       1.0000000000000002,
+				       1.9999999999999998,
+				       2.0000000000000004,
+				       9.9999999999999982,
+				       99999999999999.984,
+				       9999999.9999999981,
+				       0.5,
+				       1e14,
+				       0.1 + 0.2 + 1,
+				       953887.68115942029,
+				       123456789.123456789,
+				       4503599627370495.5,
+				       3.0000000000000004,
+				       1234.5,
+				       10.000000000000002,
+				       65536.000000000007,
+				       -2.5 };
+	unsigned seed = 2718;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+		fraction_as_printf(edge[i]);
+	for (int k = 0; k < 40; k++) { /* around powers of two and ten, both sides */
+		double p2 = ldexp(1, k), p10 = pow(10, k % 14), a = p2, b = p2, c = p10, d = p10;
+
+		for (int s = 0; s < 50; s++) {
+			fraction_as_printf(a = nextafter(a, 0));
+			fraction_as_printf(b = nextafter(b, INFINITY));
+			fraction_as_printf(c = nextafter(c, 0));
+			fraction_as_printf(d = nextafter(d, INFINITY));
+		}
+	}
+	for (int i = 0; i < 30000; i++) {
+		uint64_t x = (uint64_t)rand_r(&seed) << 33 ^ (uint64_t)rand_r(&seed) << 11 ^
+			     (uint64_t)rand_r(&seed);
+		uint64_t bits = (uint64_t)(1023 + rand_r(&seed) % 47) << 52 |
+				(x & ((1ull << 52) - 1));
+		double v;
+
+		memcpy(&v, &bits, sizeof(v)); /* any double of 1 to 2^47 */
+		fraction_as_printf(v);
+		/* a count scaled by a running share; a decimal with 1 to 14 places */
+		fraction_as_printf((double)(x % 10000000000ull) * 1e9 /
+				   (double)(1 + (unsigned)rand_r(&seed) % 1000000000u));
+		fraction_as_printf((double)(x % 1000000000000000ull) /
+				   pow(10, 1 + rand_r(&seed) % 14));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_more),
 		cmocka_unit_test(test_seconds_never_down),
 		cmocka_unit_test(test_reloads),
+		cmocka_unit_test(test_fraction_as_printf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

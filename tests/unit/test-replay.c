@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The recording parsers' pure pieces (source/replay-parse.c), table-driven. */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -230,6 +231,14 @@ static void test_refused(void **state)
 		  "t.csv:1: expected \"counter-value\" to be a count or <not counted>, not '--5'" },
 		{ PM_REPLAY_AUTO, PM_HEADER "\n" PM_ROW("--5", "10", "10", "0"),
 		  "t.csv:2: expected a value, not '--5'" },
+		/* a byte next to the digits ('/' and ':') in a block of eight read at once */
+		{ PM_REPLAY_AUTO, "1234567:9,,msr/tsc/,1000,100.00,,\n",
+		  "t.csv:1: expected a count or <not counted>, not '1234567:9'" },
+		{ PM_REPLAY_AUTO, "12/45678,,msr/tsc/,1000,100.00,,\n",
+		  "t.csv:1: expected a count or <not counted>, not '12/45678'" },
+		{ PM_REPLAY_AUTO, "5,,msr/tsc/,1000000:00,100.00,,\n",
+		  "t.csv:1: expected the counter's run time (ns) and running percentage after "
+		  "event 'msr/tsc/'" },
 		/* counts are never negative: -100 was read as 0 */
 		{ PM_REPLAY_AUTO, "-5,,msr/tsc/,1000,100.00,,\n",
 		  "t.csv:1: expected a count or <not counted>, not '-5'" },
@@ -655,16 +664,40 @@ static void test_plays_what_was_read(void **state)
 	}
 }
 
+/* Does this process hold the spill's temporary file ("pmumon-import-XXXXXX (deleted)")? */
+static bool holds_spill_file(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	bool found = false;
+
+	assert_non_null(d);
+	while (!found && (e = readdir(d))) {
+		char path[300], target[4096];
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		found = strstr(target, "/pmumon-import-") != NULL;
+	}
+	closedir(d);
+	return found;
+}
+
 /*
- * Past 4 MiB of parsed values the spill is a temporary file: 100,000 intervals
- * of two events (about 6.5 MB kept) play back exactly, twice.
+ * Past 4 MiB of parsed values the spill is a temporary file: 200,000 intervals
+ * of two events (about 8.6 MB kept: whole counts, fractions, run times equal
+ * to the enabled times and not) play back exactly, twice.
  */
 static void test_spill_to_a_file(void **state)
 {
 	struct pm_replay_opts o = { .size = sizeof(o), .name = "big.csv" };
 	struct pm_replay *rp = NULL;
 	struct pm_diag d;
-	size_t n = 100000, len = 0;
+	size_t n = 200000, len = 0;
 	char *text = malloc(n * 120);
 
 	(void)state;
@@ -672,27 +705,30 @@ static void test_spill_to_a_file(void **state)
 	for (size_t i = 1; i <= n; i++)
 		len += (size_t)sprintf(text + len,
 				       "%zu.000000000,%zu,,msr/tsc/,1000000000,100.00,,\n"
-				       "%zu.000000000,%zu,,msr/mperf/,500000000,50.00,,\n",
+				       "%zu.000000000,%zu.5,,msr/mperf/,500000000,50.00,,\n",
 				       i, i * 3, i, i * 5 + 1);
+	assert_false(holds_spill_file());
 	assert_int_equal(pm_replay__parse(text, len, &o, &rp, &d), 0);
 	free(text);
+	assert_true(holds_spill_file());
 	assert_int_equal(rp->n_samples, n);
 	for (int round = 0; round < 2; round++) {
 		for (size_t i = 1; i <= n; i++) {
 			assert_int_equal(pm_replay__next_sample(rp), 0);
 			if (rp->cur.t_ns != i * 1000000000ull ||
 			    rp->vals[0].value != (double)(i * 3) ||
-			    rp->vals[1].value != (double)(i * 5 + 1) ||
+			    rp->vals[1].value != (double)(i * 5 + 1) + 0.5 ||
+			    rp->vals[0].ena != 1000000000 || rp->vals[0].run != 1000000000 ||
 			    rp->vals[1].ena != 1000000000 || rp->vals[1].run != 500000000)
-				fail_msg("interval %zu played back as %.0f, %.0f at %llu ns", i,
+				fail_msg("interval %zu played back as %.1f, %.1f at %llu ns", i,
 					 rp->vals[0].value, rp->vals[1].value,
 					 (unsigned long long)rp->cur.t_ns);
 		}
 		assert_int_equal(pm_replay__next_sample(rp), -ENODATA);
 		assert_int_equal(pm_replay__rewind(rp), 0);
 	}
-	assert_non_null(rp->parser); /* (the spill's file went with it) */
 	pm_replay__free(rp);
+	assert_false(holds_spill_file()); /* the spill's file went with it */
 }
 
 /* The limits that keep memory bounded are said, with the line they were met on. */
