@@ -17,7 +17,7 @@
 #include "ctx.h"
 #include "db/pack.h"
 #include "pmu.h"
-#include "source/perf.h"
+#include "source/perf/perf.h"
 #include "source/source.h"
 #include "topo.h"
 #include "util/util.h"

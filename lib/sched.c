@@ -16,7 +16,7 @@
 #include "db/pack.h"
 #include "pmu.h"
 #include "sched.h"
-#include "source/perf.h"
+#include "source/perf/perf.h"
 #include "source/source.h"
 #include "topo.h"
 #include "util/util.h"

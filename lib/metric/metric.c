@@ -21,7 +21,7 @@
 #include "source/replay.h"
 #include "metric/literal.h"
 #include "metric/metric.h"
-#include "source/tool.h"
+#include "source/tool/tool.h"
 #include "topo.h"
 #include "util/counts.h"
 #include "util/util.h"

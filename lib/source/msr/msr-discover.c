@@ -20,7 +20,7 @@
 #include "db/pack.h"
 #include "pmu.h"
 #include "source/format.h"
-#include "source/msr.h"
+#include "source/msr/msr.h"
 #include "topo.h"
 #include "util/util.h"
 

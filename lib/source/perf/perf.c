@@ -18,7 +18,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "source/counters.h"
-#include "source/perf.h"
+#include "source/perf/perf.h"
 #include "util/util.h"
 
 /* perf's state in the session: when it last read for a checkpoint. */

@@ -41,7 +41,7 @@
 #include "evlist.h"
 #include "pmu.h"
 #include "source/counters.h"
-#include "source/msr.h"
+#include "source/msr/msr.h"
 #include "source/rotation.h"
 #include "source/wrap.h"
 #include "topo.h"

@@ -30,7 +30,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "source/counters.h"
-#include "source/tool.h"
+#include "source/tool/tool.h"
 
 /* perf's enum tool_pmu_event numbers (tool_pmu.h): the event= term */
 enum { TOOL_DURATION = 1, TOOL_USER = 2, TOOL_SYSTEM = 3 };

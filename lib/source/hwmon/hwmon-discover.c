@@ -28,7 +28,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "source/format.h"
-#include "source/hwmon.h"
+#include "source/hwmon/hwmon.h"
 #include "topo.h"
 #include "util/util.h"
 

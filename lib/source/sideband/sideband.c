@@ -26,7 +26,7 @@
  *   Counters are stopped on disable and again on close (pmumon's exit path,
  *   every signal it catches included), whatever happened in between.
  */
-#include "source/sideband.h"
+#include "source/sideband/sideband.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -57,7 +57,7 @@
 #include "evlist.h"
 #include "pmu.h"
 #include "source/counters.h"
-#include "source/hwmon.h"
+#include "source/hwmon/hwmon.h"
 #include "source/rotation.h"
 #include "source/wrap.h"
 #include "util/util.h"

@@ -17,7 +17,7 @@
 #include "db/pack.h"
 #include "pmu.h"
 #include "source/format.h"
-#include "source/sideband.h"
+#include "source/sideband/sideband.h"
 #include "util/util.h"
 
 /* Seed 001's groups, in its order. */
