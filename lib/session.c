@@ -20,7 +20,7 @@ uint64_t pm_session__next_poll(const struct pm_session *s)
 {
 	uint64_t next = UINT64_MAX;
 
-	for (size_t i = 0; s->enabled && i < PM_SRC__N; i++) {
+	for (size_t i = 0; s->enabled && i < pm_source__count(s->ctx); i++) {
 		const struct pm_source_ops *src = pm_source__on(s->ctx, i);
 
 		if (src && src->next_poll)
@@ -88,7 +88,7 @@ static void estimate(struct pm_session *s)
 int pm_session__poll(struct pm_session *s)
 {
 	pm_diag__init(&s->last_error);
-	for (size_t i = 0; s->enabled && i < PM_SRC__N; i++) {
+	for (size_t i = 0; s->enabled && i < pm_source__count(s->ctx); i++) {
 		const struct pm_source_ops *src = pm_source__on(s->ctx, i);
 		int r = src && src->poll ? src->poll(s) : 0;
 
@@ -109,7 +109,7 @@ const char *pm_session__event_source(const struct pm_session *s, size_t event)
 {
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].event == event && s->c[k].open)
-			return pm_source_name(s->c[k].source);
+			return pm_source__name(s->ctx, s->c[k].source);
 	return NULL;
 }
 
@@ -214,9 +214,9 @@ void pm_session__destroy(struct pm_session *s)
 	if (!s)
 		return;
 	if (s->opened)
-		for (size_t i = 0; i < PM_SRC__N; i++)
+		for (size_t i = 0; i < pm_source__count(s->ctx); i++)
 			if (pm_source__on(s->ctx, i))
-				pm_sources[i]->close(s);
+				pm_source__ops(s->ctx, i)->close(s);
 	for (size_t k = 0; k < s->n_c; k++)
 		pm_track__free(s->c[k].track);
 	free(s->c);
@@ -236,8 +236,8 @@ int pm_session__open_counters(struct pm_session *s, struct pm_diag *reterr)
 	if (s->opened)
 		return -EALREADY;
 	s->opened = true;
-	for (size_t i = 0; i < PM_SRC__N; i++) {
-		r = pm_source__on(s->ctx, i) ? pm_sources[i]->open(s, reterr) : 0;
+	for (size_t i = 0; i < pm_source__count(s->ctx); i++) {
+		r = pm_source__on(s->ctx, i) ? pm_source__ops(s->ctx, i)->open(s, reterr) : 0;
 		if (r < 0)
 			return r;
 	}
@@ -266,8 +266,8 @@ int pm_session__enable(struct pm_session *s)
 	pm_diag__init(&s->last_error);
 	/* the start of every interval: just before the counters start */
 	s->t_enable_ns = pm_ctx__mono_ns(s->ctx);
-	for (size_t i = 0; i < PM_SRC__N && r == 0; i++)
-		r = pm_source__on(s->ctx, i) ? pm_sources[i]->enable(s) : 0;
+	for (size_t i = 0; i < pm_source__count(s->ctx) && r == 0; i++)
+		r = pm_source__on(s->ctx, i) ? pm_source__ops(s->ctx, i)->enable(s) : 0;
 	s->t_prev_ns = s->t_now_ns = s->t_enable_ns;
 	/* a report before any good read (every device gone) is dated at the start, not 1970 */
 	s->wall_now_ns = pm_ctx__wall_ns(s->ctx);
@@ -282,8 +282,8 @@ int pm_session__disable(struct pm_session *s)
 	pm_diag__init(&s->last_error);
 	if (!s->enabled)
 		return 0;
-	for (size_t i = 0; i < PM_SRC__N; i++) {
-		int e = pm_source__on(s->ctx, i) ? pm_sources[i]->disable(s) : 0;
+	for (size_t i = 0; i < pm_source__count(s->ctx); i++) {
+		int e = pm_source__on(s->ctx, i) ? pm_source__ops(s->ctx, i)->disable(s) : 0;
 
 		if (e < 0 && r == 0)
 			r = e;
@@ -302,8 +302,8 @@ int pm_session__read(struct pm_session *s)
 	for (size_t k = 0; k < s->n_c; k++)
 		s->c[k].prev = s->c[k].cur;
 	s->t_prev_ns = s->t_now_ns;
-	for (size_t i = 0; i < PM_SRC__N; i++) {
-		r = pm_source__on(s->ctx, i) ? pm_sources[i]->read(s) : 0;
+	for (size_t i = 0; i < pm_source__count(s->ctx); i++) {
+		r = pm_source__on(s->ctx, i) ? pm_source__ops(s->ctx, i)->read(s) : 0;
 		if (r == -ENODEV && s->failed_device)
 			mark_lost(s, s->failed_device);
 		if (r < 0) {
@@ -331,9 +331,9 @@ int pm_session__read(struct pm_session *s)
 	}
 	s->t_now_ns = pm_ctx__mono_ns(s->ctx);
 	s->wall_now_ns = pm_ctx__wall_ns(s->ctx);
-	for (size_t i = 0; i < PM_SRC__N; i++)
-		if (pm_source__on(s->ctx, i) && pm_sources[i]->clock)
-			pm_sources[i]->clock(s);
+	for (size_t i = 0; i < pm_source__count(s->ctx); i++)
+		if (pm_source__on(s->ctx, i) && pm_source__ops(s->ctx, i)->clock)
+			pm_source__ops(s->ctx, i)->clock(s);
 	estimate(s);
 	return 0;
 }
@@ -382,7 +382,7 @@ size_t pm_session__lost_back(const struct pm_session *s)
 
 	for (size_t i = 0; lost_pmu(s, i); i++) {
 		const struct pm_pmu *p = lost_pmu(s, i);
-		const struct pm_source_ops *src = pm_sources[p->source];
+		const struct pm_source_ops *src = pm_source__ops(s->ctx, p->source);
 
 		n += src->present && src->present(s->ctx, p);
 	}

@@ -105,7 +105,7 @@ struct pm_session {
 	bool opened, enabled;
 	/* each source's own state, by its id: what it sets at open and frees at
 	 * close (NULL: none); only that source knows its type */
-	void *state[PM_SRC__N];
+	void *state[PM_SRC__N + PM_CTX_ADDED_SOURCES];
 	const char *failed_device; /* the PMU whose read failed last (NULL: none) */
 	struct pm_diag last_error; /* why the last enable, read, poll or disable failed */
 	bool warned_user_only;	   /* the paranoid :u fallback was announced */

@@ -849,7 +849,9 @@ static void perf_close(struct pm_session *s)
 /* perf has no claims: it counts whatever no other source claims. */
 const struct pm_source_ops pm_source_perf = {
 	.origin = PM_SOURCE_LIVE,
-	.cgroups = true, /* the cgroup's directory fd as pid, PERF_FLAG_PID_CGROUP */
+	.cgroups = true,	/* the cgroup's directory fd as pid, PERF_FLAG_PID_CGROUP */
+	.batch_sw_reads = true, /* software-context events in read groups pmumon makes */
+	.shadow = PM_SOURCE_SHADOW_ATTR,
 	.discover = pm_perf__discover,
 	.next_poll = perf_next_poll,
 	.poll = perf_poll,

@@ -678,8 +678,30 @@ static bool sideband_claims(const struct pm_session *s, const struct pm_evinst *
 	return in->pmu && in->pmu->source == PM_SRC_SIDEBAND;
 }
 
+/* pmumon doctor: the SoC groups are programmed from a list only the user can give
+ * (README, 'Merrifield'): no metric of theirs counts live without one. */
+static void sideband_doctor(struct pm_ctx *ctx, const struct pm_doctor_who *who, pm_doctor_fn fn,
+			    void *ud)
+{
+	char what[256];
+
+	(void)who;
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		if (ctx->pmus[i]->source != PM_SRC_SIDEBAND)
+			continue;
+		snprintf(what, sizeof(what),
+			 "%s counts live only with a programming list: which registers select "
+			 "Merrifield's SoC events is not public",
+			 ctx->pmus[i]->name);
+		fn(ud, PM_VERDICT_WARNING, "metrics", what, NULL, PM_REASON_NEEDS_PROGRAM);
+		return;
+	}
+}
+
 const struct pm_source_ops pm_source_sideband = {
 	.origin = PM_SOURCE_LIVE,
+	.lock_path = LOCK_PATH,
+	.needs_writable_sys = "debugfs (the sideband) is absent",
 	.discover = pm_sideband__discover,
 	.claims = sideband_claims,
 	.open = sideband_open,
@@ -689,4 +711,5 @@ const struct pm_source_ops pm_source_sideband = {
 	.close = sideband_close,
 	.next_poll = sideband_next_poll,
 	.poll = sideband_poll,
+	.doctor = sideband_doctor,
 };
