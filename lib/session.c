@@ -161,6 +161,33 @@ static int read_grouping(struct pm_ctx *ctx, const struct pm_session_opts *o,
 	return r;
 }
 
+/* The caller's source options, the session's own copies (its strings may go away). */
+static int copy_source_opts(struct pm_session *s, const struct pm_session_opts *o)
+{
+	s->source_opts = o->n_source_opts ? calloc(o->n_source_opts, sizeof(*s->source_opts)) :
+					    NULL;
+	if (o->n_source_opts && !s->source_opts)
+		return -ENOMEM;
+	for (size_t k = 0; k < o->n_source_opts; k++) {
+		const struct pm_source_opt *in = &o->source_opts[k];
+		size_t ls = strlen(in->source) + 1, lk = strlen(in->key) + 1,
+		       lv = in->value_len ? in->value_len : strlen(in->value);
+		char *b = malloc(ls + lk + lv + 1);
+
+		if (!b)
+			return -ENOMEM;
+		memcpy(b, in->source, ls);
+		memcpy(b + ls, in->key, lk);
+		memcpy(b + ls + lk, in->value, lv);
+		b[ls + lk + lv] = '\0';
+		s->source_opts[s->n_source_opts++] = (struct pm_source_opt){ b, b + ls, b + ls + lk,
+									     lv };
+	}
+	s->opts.source_opts = NULL;
+	s->opts.n_source_opts = 0;
+	return 0;
+}
+
 int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 		    struct pm_session **ret_session, struct pm_diag *reterr)
 {
@@ -189,6 +216,8 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	    !opts->all_threads)
 		return -EINVAL;
 	r = read_grouping(l->ctx, opts, reterr);
+	if (r == 0)
+		r = pm_source__check_opts(l->ctx, opts, reterr);
 	if (r < 0)
 		return r;
 	s = calloc(1, sizeof(*s));
@@ -198,7 +227,9 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	s->ctx = l->ctx;
 	s->l = l;
 	s->opts = *opts;
-	r = pm_sched__plan(s, reterr);
+	r = copy_source_opts(s, opts);
+	if (r == 0)
+		r = pm_sched__plan(s, reterr);
 	s->opts.cpus = NULL; /* parsed into s->cpus; the caller's string may go away */
 	s->opts.pids = s->opts.tids = NULL; /* into s->tids */
 	if (r < 0) {
@@ -225,6 +256,9 @@ void pm_session__destroy(struct pm_session *s)
 	free(s->readbuf);
 	pm_cpus__done(&s->cpus);
 	free(s->tids);
+	for (size_t k = 0; k < s->n_source_opts; k++)
+		free((char *)s->source_opts[k].source); /* its key and value with it */
+	free(s->source_opts);
 	free(s);
 }
 

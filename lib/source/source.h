@@ -83,6 +83,13 @@ struct pm_source_ops {
 	 * counts whatever runs, and the scheduler refuses its events in a cgroup.
 	 */
 	bool cgroups;
+	/*
+	 * Does it take option key=value (pm_session_opts.source_opts, value
+	 * len bytes)? 0, or -EINVAL with reterr saying which it takes.
+	 * pm_session__new asks before anything else; the source reads them
+	 * back with pm_session__source_opt. NULL: it takes none.
+	 */
+	int (*option)(const char *key, const char *value, size_t len, struct pm_diag *reterr);
 	/* Add the PMUs this source provides to ctx (pm_ctx__add_pmu); NULL: none. */
 	int (*discover)(struct pm_ctx *ctx);
 	/*
@@ -176,5 +183,15 @@ static inline const struct pm_source_ops *pm_source__on(const struct pm_ctx *ctx
  */
 int pm_ctx__add_source(struct pm_ctx *ctx, const char *name, const struct pm_source_ops *ops,
 		       size_t *ret_id);
+
+struct pm_session_opts;
+/* Each of opts' source options asked of its source (pm_source_ops.option): 0, or
+ * -EINVAL with reterr naming the source, key or value not taken. */
+int pm_source__check_opts(struct pm_ctx *ctx, const struct pm_session_opts *opts,
+			  struct pm_diag *reterr);
+/* Source id's option key, as the session's caller gave it (its copy): true with
+ * *ret_value (len *ret_len), or false when not given. */
+bool pm_session__source_opt(const struct pm_session *s, size_t id, const char *key,
+			    const char **ret_value, size_t *ret_len);
 
 #endif

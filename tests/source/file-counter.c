@@ -133,17 +133,30 @@ static int fc_open(struct pm_session *s, struct pm_diag *reterr)
 	return r;
 }
 
+/* Its one option: since=enable (the default) counts what a file's count grew by since
+ * enable, since=zero the count itself. */
+static int fc_option(const char *key, const char *value, size_t len, struct pm_diag *reterr)
+{
+	if (!strcmp(key, "since") &&
+	    (!strncmp(value, "enable", len) || !strncmp(value, "zero", len)))
+		return 0;
+	pm_diag_set(reterr, "give since=enable or since=zero", "filecount does not take %s", key);
+	return -EINVAL;
+}
+
 static int fc_enable(struct pm_session *s)
 {
-	size_t id = fc_id(s->ctx);
+	size_t id = fc_id(s->ctx), len;
 	struct fc_state *st = s->state[id];
+	const char *since = "enable";
 	int r = 0;
 
 	if (!st)
 		return 0;
+	pm_session__source_opt(s, id, "since", &since, &len);
 	st->t0 = pm_ctx__mono_ns(s->ctx);
 	for (size_t k = 0; k < s->n_c && r == 0; k++)
-		if (s->c[k].source == id && s->c[k].open)
+		if (s->c[k].source == id && s->c[k].open && strcmp(since, "zero") != 0)
 			r = fc_value(s, &s->c[k], &st->base[k]);
 	return r;
 }
@@ -229,6 +242,7 @@ static void fc_doctor(struct pm_ctx *ctx, const struct pm_doctor_who *who, pm_do
 const struct pm_source_ops pm_test_source_filecount = {
 	.origin = PM_SOURCE_LIVE,
 	.lock_path = PM_FILECOUNT_LOCK,
+	.option = fc_option,
 	.discover = fc_discover,
 	.claims = fc_claims,
 	.open = fc_open,

@@ -4,7 +4,8 @@
  * proof that a source is its own business. Its PMU "filecount" has an event
  * per file of var/lib/filecount/ (the machine's files: a fixture tree or the
  * simulator's), each holding a count as decimal text; it counts what the
- * count grew by since enable, exactly (no multiplexing). It holds the lock
+ * count grew by since enable (its option since=zero: the count itself),
+ * exactly (no multiplexing). It holds the lock
  * run/pmumon/filecount.lock while it counts, and says to pmumon doctor whom
  * the file var/lib/filecount/.owner names as holding its counters.
  */

@@ -121,6 +121,42 @@ static void test_counted(void **state)
 	pm_ctx__free(ctx);
 }
 
+/* Its own option, through the session (pm_session_opts.source_opts): the counts themselves. */
+static void test_option(void **state)
+{
+	const struct pm_source_opt since = { "filecount", "since", "zero", 0 },
+				   bad = { "filecount", "since", "yesterday", 0 };
+	struct pm_session_opts o = { .size = sizeof(o),
+				     .target = PM_TARGET_SYSTEM,
+				     .aggr = PM_AGGR_FAMILY,
+				     .source_opts = &bad,
+				     .n_source_opts = 1 };
+	struct pm_sim *sim = machine(100, 7);
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	struct pm_evlist *l = NULL;
+	struct pm_session *s = NULL;
+	struct pm_diag d;
+	size_t id = 0;
+
+	(void)state;
+	assert_int_equal(pm_test_filecount__add(ctx, &id), 0);
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "filecount/reads/", &d), 0);
+	assert_int_equal(pm_session__new(l, &o, &s, &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "filecount does not take since"));
+	o.source_opts = &since;
+	assert_int_equal(pm_session__new(l, &o, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	assert_int_equal(pm_session__enable(s), 0);
+	set(sim, "reads", 250);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	assert_row(pm_session__report(s, false), "filecount/reads/", 250);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+}
+
 /* Its lock held by another pmumon: the session does not open, and says who holds it. */
 static void test_lock_refused(void **state)
 {
@@ -219,9 +255,8 @@ static void test_add(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counted),
-		cmocka_unit_test(test_lock_refused),
-		cmocka_unit_test(test_doctor),
+		cmocka_unit_test(test_counted),	     cmocka_unit_test(test_option),
+		cmocka_unit_test(test_lock_refused), cmocka_unit_test(test_doctor),
 		cmocka_unit_test(test_add),
 	};
 
