@@ -71,7 +71,7 @@ struct pm_pmu {
 	const char *source_name;
 	uint32_t type;
 	bool uncore;	     /* has a cpumask: its events open only on those CPUs */
-	bool cpuless;	     /* its events are one counter each, on no CPU (source/tool.c) */
+	bool cpuless;	     /* its events are one counter each, on no CPU (source/tool/tool.c) */
 	struct pm_cpus cpus; /* cpumask (uncore) or cpus (a hybrid core PMU); empty = all */
 	struct pm_format_entry *formats;
 	size_t n_formats, cap_formats;
