@@ -178,7 +178,8 @@ static inline const struct pm_source_ops *pm_source__on(const struct pm_ctx *ctx
  * Count with a source of the caller's besides the registry's (a test's,
  * defined outside lib/), named name (both borrowed: they must outlive ctx),
  * before discovery: *ret_id is its id, what its PMUs and counters name it by.
- * -EBUSY after discovery, -ENOSPC past PM_CTX_ADDED_SOURCES, -EEXIST for a
+ * -EINVAL when it lacks an op the session calls of every source (open,
+ * enable, disable, read, close); -EBUSY after discovery, -ENOSPC past PM_CTX_ADDED_SOURCES, -EEXIST for a
  * name taken.
  */
 int pm_ctx__add_source(struct pm_ctx *ctx, const char *name, const struct pm_source_ops *ops,

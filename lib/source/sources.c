@@ -13,8 +13,9 @@
 int pm_ctx__add_source(struct pm_ctx *ctx, const char *name, const struct pm_source_ops *ops,
 		       size_t *ret_id)
 {
-	if (!ctx || !name || !ops || !ret_id)
-		return -EINVAL;
+	if (!ctx || !name || !ops || !ret_id || !ops->open || !ops->enable || !ops->disable ||
+	    !ops->read || !ops->close)
+		return -EINVAL; /* what the session calls of every source */
 	if (ctx->discovered)
 		return -EBUSY;
 	for (size_t i = 0; i < pm_source__count(ctx); i++)

@@ -242,6 +242,12 @@ static void test_add(void **state)
 		assert_int_equal(pm_ctx__add_source(ctx, names[i], &pm_test_source_filecount, &id2),
 				 0);
 	assert_int_equal(pm_ctx__add_source(ctx, "d", &pm_test_source_filecount, &id2), -ENOSPC);
+	{
+		struct pm_source_ops half = pm_test_source_filecount;
+
+		half.close = NULL; /* the session would call it */
+		assert_int_equal(pm_ctx__add_source(ctx, "e", &half, &id2), -EINVAL);
+	}
 	assert_int_equal(id2, PM_SRC__N + 3);
 	pm_ctx__free(ctx);
 
