@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-commands.h"
+#include "cli-text.h"
 
 static const char *const verdict_name[] = { "ok", "warning", "problem" };
 

@@ -12,7 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-output.h"
+#include "cli-commands.h"
+#include "cli-replay.h"
+#include "cli-values.h"
+#include "util.h"
 
 struct import_args {
 	struct cli_count count; /* -M, --define, how to show it */

@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-commands.h"
+#include "cli-perfmode.h"
+#include "cli-text.h"
+#include "util.h"
 #include "pmumon/sim.h"
 
 static bool pmu_matches(const struct pm_pmu *p, const char *glob)

@@ -12,7 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-commands.h"
+#include "cli-live.h"
+#include "cli-values.h"
+#include "cli-signals.h"
+#include "util.h"
 #include "config.h"
 #include "store/store.h"
 

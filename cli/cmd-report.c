@@ -22,7 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-commands.h"
+#include "cli-replay.h"
+#include "cli-values.h"
+#include "cli-text.h"
+#include "util.h"
 #include "config.h"
 #include "report/report.h"
 #include "store/store.h"

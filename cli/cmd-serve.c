@@ -24,7 +24,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-commands.h"
+#include "cli-live.h"
+#include "cli-sampler.h"
+#include "cli-values.h"
+#include "cli-signals.h"
+#include "util.h"
 #include "config.h"
 #include "serve/rw.h"
 #include "serve/server.h"

@@ -14,7 +14,16 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-output.h"
+#include "cli-commands.h"
+#include "cli-perfmode.h"
+#include "cli-live.h"
+#include "cli-values.h"
+#include "cli-repeat.h"
+#include "cli-signals.h"
+#include "util.h"
 
 #define NS_PER_MS 1000000ull
 #define STAT_MAX_TASKS 4096 /* -p, -t: at most this many each */

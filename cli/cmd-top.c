@@ -18,7 +18,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-commands.h"
+#include "cli-live.h"
+#include "cli-sampler.h"
+#include "cli-values.h"
+#include "cli-text.h"
+#include "cli-signals.h"
+#include "util.h"
 #include "screen.h"
 
 #define NS_PER_MS 1000000ull

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-commands.h"
+#include "util.h"
 #include "pmumon/sim.h"
 
 static const struct cmd {

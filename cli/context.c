@@ -11,7 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-values.h"
+#include "cli-text.h"
+#include "util.h"
 #include "pmumon/sim.h"
 
 static void log_to_stderr(enum pm_log_level level, const char *msg, void *userdata)

@@ -9,7 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-live.h"
+#include "cli-text.h"
+#include "util.h"
 
 /*
  * perf stat's options that pmumon's counting commands do not have (perf

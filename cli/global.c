@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-text.h"
+#include "util.h"
 
 struct cli_global arg_global;
 

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "util.h"
 
 /*
  * Each reason's words on pmumon's command line: without a subject, and

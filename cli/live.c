@@ -12,7 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-perfmode.h"
+#include "cli-live.h"
+#include "cli-values.h"
+#include "cli-signals.h"
+#include "util.h"
 
 static int parse_source(const char *arg, enum pm_source_choice *ret)
 {

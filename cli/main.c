@@ -11,7 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-commands.h"
+#include "cli-perfmode.h"
 #include "config.h"
 
 /*

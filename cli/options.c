@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-values.h"
+#include "util.h"
 
 static int add_arg(const char **arr, size_t *n, const char *arg, const char *opt, const char *more)
 {

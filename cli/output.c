@@ -15,7 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-output.h"
+#include "util.h"
 
 /* 0 if path could be written (created, or truncated), else -errno. */
 static int writable(const char *path)

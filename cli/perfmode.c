@@ -16,7 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-commands.h"
+#include "cli-perfmode.h"
+#include "util.h"
 #include "config.h"
 
 int cli_exit_usage(void)

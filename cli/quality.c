@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "cli.h"
+#include "cli-global.h"
 
 static const struct {
 	unsigned flag;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-repeat.h"
 
 enum { V_VALUE, V_RAW, V_ENABLED, V_RUNNING, V_LO, V_HI, V__N };
 

@@ -16,7 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-replay.h"
+#include "cli-values.h"
+#include "cli-signals.h"
+#include "util.h"
 #include "store/store.h"
 
 static bool packs_known(struct pm_ctx *ctx, const char *packs)

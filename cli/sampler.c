@@ -21,7 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-count.h"
+#include "cli-live.h"
+#include "cli-sampler.h"
+#include "cli-signals.h"
 
 #define WAKE_SIGNAL SIGURG
 #define BACK_CHECK_NS 1000000000ull /* how often to look for a lost device's return */

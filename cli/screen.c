@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "util.h"
 #include "screen.h"
 
 struct screen_name {

@@ -16,7 +16,8 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "cli.h"
+#include "cli-signals.h"
+#include "util.h"
 
 static volatile sig_atomic_t caught;
 

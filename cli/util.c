@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-values.h"
+#include "cli-repeat.h"
+#include "cli-text.h"
+#include "util.h"
 
 const char *cli_aggr_name(enum pm_aggr a)
 {

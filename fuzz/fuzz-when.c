@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "fuzz.h"
 #include "report/report.h"
 

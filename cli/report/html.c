@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "util.h"
 #include "config.h"
 #include "report.h"
 #include "serve.h"

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "util.h"
 #include "report.h"
 
 #define MAX_LINES 8

@@ -13,7 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "cli-values.h"
+#include "util.h"
 #include "report.h"
 
 #define NS 1000000000ll

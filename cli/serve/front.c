@@ -30,6 +30,7 @@
 
 #include "mhd.h"
 #include "server.h"
+#include "cli-global.h"
 
 #define SLOTS 1024		/* two daemons' (a reload's) MHD_LIMIT each */
 #define HEADER_NS 5000000000ull /* a first request's TLS handshake and headers, from accept */

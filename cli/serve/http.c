@@ -22,6 +22,9 @@
 #include "mhd.h"
 #include "rw.h"
 #include "server.h"
+#include "cli-global.h"
+#include "cli-sampler.h"
+#include "util.h"
 
 /* libmicrohttpd's connection limit: twice the front's (front.c), as each of its 2 threads
  * takes half; so it never refuses a connection the front would have let in. */

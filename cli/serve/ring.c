@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli-text.h"
 #include "screen.h"
 #include "serve.h"
 

@@ -41,6 +41,10 @@
 #include "config.h" /* PMUMON_VERSION, PMUMON_CURL_SONAME, PMUMON_SNAPPY_SONAME */
 #include "remote.pb-c.h"
 #include "rw.h"
+#include "cli-global.h"
+#include "cli-sampler.h"
+#include "cli-values.h"
+#include "util.h"
 
 #define INBOX 16	       /* samples the feeder may be behind */
 #define FLUSH_NS 5000000000ull /* at the end: how long the senders may still send */

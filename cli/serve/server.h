@@ -14,7 +14,7 @@
 #include <stdatomic.h>
 #include <sys/socket.h>
 
-#include "cli.h"
+#include "cli-sampler.h"
 #include "serve.h"
 
 #define RING_SAMPLES 600 /* the live page's memory: 10 minutes at -I 1000 */

@@ -13,7 +13,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "cli-global.h"
+#include "cli-sampler.h"
 #include "serve.h"
 #include "store/store.h"
 

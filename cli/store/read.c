@@ -13,7 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "cli-text.h"
+#include "util.h"
 #include "pmumon/pmumon.h"
 #include "store-db.h"
 #include "store.h"

@@ -21,7 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli-text.h"
+#include "util.h"
 #include "store-db.h"
 #include "store.h"
 

@@ -27,7 +27,9 @@ echo "libs:   $libs"
 case "$cflags $libs" in
 *"$src"* | *"$build"*) echo "the flags point into the source or build tree"; exit 1 ;;
 esac
-for h in pmumon.h os.h sim.h; do
+# every public header the source tree has (pmumon.h and one per object)
+for h in "$src"/include/pmumon/*.h; do
+	h=$(basename "$h")
 	[ -f "$tmp/root$prefix/include/pmumon/$h" ] || { echo "pmumon/$h not installed"; exit 1; }
 done
 

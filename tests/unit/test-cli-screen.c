@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli.h"
+#include "util.h"
 #include "screen.h"
 
 #define ROWP(ev, un, dev, so, di, ch, val, fl, n, d)                                            \

@@ -17,7 +17,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli.h"
+#include "cli-values.h"
+#include "cli-repeat.h"
+#include "cli-text.h"
+#include "util.h"
 
 static void test_escape(void **state)
 {

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "cli.h"
 #include "report/report.h"
 
 #define S 1000000000ll

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli.h"
+#include "util.h"
 #include "serve/serve.h"
 
 #define SEC 1000000000ull

@@ -20,7 +20,6 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "cli.h"
 #include "store.h"
 
 #define N 1000
