@@ -42,6 +42,10 @@ struct cli_count {
 	 * containers): memory traffic per cgroup (docs/attribution.md) */
 	const char *attribute_cgroups;
 	int attribute_pods;
+	/* --attribute-proxy-error PCT: the proxies' declared relative error (0.1), held by
+	 * the attributed intervals; has_proxy_error false: the pack's (none: excluded) */
+	bool has_proxy_error;
+	double proxy_error;
 	bool metric_only;
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
@@ -84,6 +88,7 @@ enum {
 	CLI_OPT_PERF,
 	CLI_OPT_ATTRIBUTE_CGROUPS,
 	CLI_OPT_ATTRIBUTE_PODS,
+	CLI_OPT_ATTRIBUTE_PROXY_ERROR,
 };
 /* clang-format off */
 #define CLI_COUNT_SHORT "M:g:Ax:jo:B"
@@ -124,6 +129,7 @@ enum {
 	{ "for-each-cgroup", required_argument, NULL, CLI_OPT_FOR_EACH_CGROUP }, \
 	{ "attribute-cgroups", required_argument, NULL, CLI_OPT_ATTRIBUTE_CGROUPS }, \
 	{ "attribute-pods", optional_argument, NULL, CLI_OPT_ATTRIBUTE_PODS }, \
+	{ "attribute-proxy-error", required_argument, NULL, CLI_OPT_ATTRIBUTE_PROXY_ERROR }, \
 	{ "all-user", no_argument, NULL, CLI_OPT_ALL_USER }, \
 	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }
 /* clang-format on */

@@ -16,6 +16,9 @@
 int cli_parse_uint(const char *opt, const char *s, unsigned long max, unsigned long *ret);
 /* A CSV separator: one character (or \t) that no number or quoting uses. */
 int cli_parse_separator(const char *opt, const char *arg, char *ret);
+/* --attribute-proxy-error / serve.conf's attribute-proxy-error: "10" or "10%" (0 <= PCT < 100)
+ * as a fraction (0.1) in *ret; -EINVAL (said) otherwise, *ret untouched. */
+int cli_parse_proxy_error(const char *arg, double *ret);
 /* --define NAME=VALUE: the name into name (size bytes), a finite value > 0. */
 int cli_parse_define(const char *arg, char *name, size_t size, double *ret);
 

@@ -71,6 +71,10 @@ static int event_option(struct cli_count *a, int c, const char *arg)
 		}
 		a->attribute_pods = arg && !strcmp(arg, "containers") ? 2 : 1;
 		return 1;
+	case CLI_OPT_ATTRIBUTE_PROXY_ERROR:
+		return cli_parse_proxy_error(arg, &a->proxy_error) < 0 ?
+			       -EINVAL :
+			       (a->has_proxy_error = true, 1);
 	case 'd': /* perf's OPT_INCR: -dd is -d -d */
 		a->detailed++;
 		return 1;
@@ -217,6 +221,11 @@ int cli_count__check(const struct cli_count *a)
 	}
 	if (a->metric_only && !a->n_metrics) {
 		cli_error("--metric-only needs -M");
+		return -EINVAL;
+	}
+	if (a->has_proxy_error && !a->attribute_cgroups && !a->attribute_pods) {
+		cli_error("--attribute-proxy-error declares the error of attribution's proxies: "
+			  "give it with --attribute-cgroups or --attribute-pods");
 		return -EINVAL;
 	}
 	if ((a->attribute_cgroups || a->attribute_pods) && a->cgroups) {
@@ -508,6 +517,10 @@ void cli_count__usage_events(FILE *f)
 	      "      --attribute-pods[=containers]  the same for every pod of the kubelet's\n"
 	      "                        (either cgroup driver), named from /var/log/pods, or\n"
 	      "                        each of their containers' cgroups\n"
+	      "      --attribute-proxy-error PCT  the proxies' relative error against each\n"
+	      "                        cgroup's traffic, declared (no counter measures it):\n"
+	      "                        the attributed intervals then hold it (flag\n"
+	      "                        proxy_bias_included); without it they exclude it\n"
 	      "      --all-user        every event counts user space only (exclude_kernel),\n"
 	      "                        as perf; --all-kernel the kernel only (exclude_user).\n"
 	      "                        Uncore PMUs cannot tell them apart: they count both\n",
@@ -594,6 +607,31 @@ int cli_parse_separator(const char *opt, const char *arg, char *ret)
 		return -EINVAL;
 	}
 	*ret = arg[0];
+	return 0;
+}
+
+int cli_parse_proxy_error(const char *arg, double *ret)
+{
+	char num[64];
+	size_t n = arg ? strlen(arg) : 0;
+	double v;
+
+	if (n && arg[n - 1] == '%')
+		n--;
+	if (!n || n >= sizeof(num)) {
+		cli_error("--attribute-proxy-error wants a percentage, 0 to below 100 (10 or 10%%), "
+			  "not '%s'",
+			  arg ? arg : "");
+		return -EINVAL;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)n, arg);
+	if (pm_parse_double_str(num, &v) < 0 || !(v >= 0 && v < 100)) {
+		cli_error("--attribute-proxy-error wants a percentage, 0 to below 100 (10 or 10%%), "
+			  "not '%s'",
+			  arg);
+		return -EINVAL;
+	}
+	*ret = v / 100;
 	return 0;
 }
 
@@ -709,6 +747,8 @@ int cli_count__add_attribution(const struct cli_count *a, struct pm_ctx *ctx, st
 	r = pm_evlist__attribute_cgroups(l, t, n, &d);
 	if (r < 0)
 		cli_report(a->attribute_pods ? "--attribute-pods" : "--attribute-cgroups", r, &d);
+	else if (a->has_proxy_error)
+		r = pm_evlist__attribute_proxy_error(l, a->proxy_error);
 	else if (ret_n)
 		*ret_n = n;
 	free(t);

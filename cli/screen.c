@@ -482,7 +482,14 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 		if (r->flags & PM_ROW_ATTRIBUTED) { /* its shares: a block of their own */
 			size_t len = strlen(name);
 
-			snprintf(name + len, sizeof(name) - len, " by %s", by);
+			/* and whether its intervals hold the proxies' bias (docs/attribution.md) */
+			if (r->flags & PM_ROW_PROXY_BIAS_INCLUDED)
+				snprintf(name + len, sizeof(name) - len,
+					 " by %s (\u00b1%g %% proxy error declared)", by,
+					 100 * r->proxy_error);
+			else
+				snprintf(name + len, sizeof(name) - len,
+					 " by %s (proxy bias excluded)", by);
 		}
 		for (k = 0; k < s->n_kinds; k++)
 			if (!strcmp(s->kind[k].name, name) && !strcmp(s->kind[k].unit, unit) &&

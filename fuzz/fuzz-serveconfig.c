@@ -3,7 +3,9 @@
  * Fuzz serve's --config parser (cli/serve/config.c): any file parses or is
  * refused with "FILE:LINE: why", without a leak or a read past its end;
  * what parses is one "--name" or "--name=value" per option line, each a
- * name of the table, with a value exactly when the option takes one.
+ * name of the table, with a value exactly when the option takes one, never
+ * for a flag, and either way for one whose value is optional
+ * (attribute-pods, attribute-pods = containers).
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -17,6 +19,9 @@ static const struct option allowed[] = {
 	{ "per-channel", no_argument, NULL, 1 },
 	{ "define", required_argument, NULL, 2 },
 	{ "interval", required_argument, NULL, 'I' },
+	{ "attribute-cgroups", required_argument, NULL, 3 },
+	{ "attribute-pods", optional_argument, NULL, 4 },
+	{ "attribute-proxy-error", required_argument, NULL, 5 },
 	{ 0 },
 };
 
@@ -31,7 +36,8 @@ static void check(const char *arg)
 	for (o = allowed; o->name; o++)
 		if (strlen(o->name) == n && !strncmp(o->name, arg + 2, n))
 			break;
-	if (!o->name || (o->has_arg == required_argument) != (eq != NULL) || (eq && !eq[1]))
+	if (!o->name || (o->has_arg == required_argument && !eq) ||
+	    (o->has_arg == no_argument && eq) || (eq && !eq[1]))
 		abort();
 }
 

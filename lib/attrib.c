@@ -35,6 +35,8 @@ struct pm_attrib {
 	struct pm_attrib_target *cg; /* strings owned */
 	/* per cgroup and proxy, the events [first, first + n) that count it */
 	size_t *ev_first, *ev_n;
+	/* the proxies' declared relative error (the pack's, or the caller's); NaN: none */
+	double proxy_error;
 };
 
 /* A session's attribution rows: n_buckets x (n_cg + 1), each bucket's rest last. */
@@ -177,6 +179,7 @@ int pm_evlist__attribute_cgroups(struct pm_evlist *l, const struct pm_attrib_tar
 	r = a ? copy_targets(a, t, n) : -ENOMEM;
 	if (r == 0) {
 		a->recipe = rc;
+		a->proxy_error = rc->proxy_error;
 		a->ev_first = calloc(n * rc->n_proxies + 1, sizeof(*a->ev_first));
 		a->ev_n = calloc(n * rc->n_proxies + 1, sizeof(*a->ev_n));
 		r = a->ev_first && a->ev_n ? 0 : -ENOMEM;
@@ -216,6 +219,14 @@ int pm_evlist__attribute_cgroups(struct pm_evlist *l, const struct pm_attrib_tar
 	}
 	l->attrib = a;
 	l->attrib_free = pm_attrib__free;
+	return 0;
+}
+
+int pm_evlist__attribute_proxy_error(struct pm_evlist *l, double rel)
+{
+	if (!l || !l->attrib || !(isnan(rel) || (rel >= 0 && rel < 1)))
+		return -EINVAL;
+	l->attrib->proxy_error = rel;
 	return 0;
 }
 
@@ -390,11 +401,15 @@ static void moves(double v, double a, double b, double *down, double *up)
  * times the scale's, added up over the inputs not h's own (DSD, DSU).
  */
 static void bucket_rows(const struct bucket_in *u, const struct bucket_in *x, size_t n_cg, int sk,
-			double to_unit, struct pm_row *out)
+			double to_unit, double bias, struct pm_row *out)
 {
 	double *pv = calloc(n_cg * 3 + 1, sizeof(*pv)), *own_d, *own_u, dsd = 0, dsu = 0;
 	double sum = 0, scale, rest, rd = 0, ru = 0;
 	unsigned worst = u->bound;
+
+	/* a declared proxy error is an interval, as a measured input's (the exact are not) */
+	if (!isnan(bias) && bias > 0 && n_cg)
+		worst = PM_MAX(worst, PM_BOUND_MEASURED);
 
 	if (!pv) {
 		for (size_t g = 0; g <= n_cg; g++) {
@@ -448,6 +463,18 @@ static void bucket_rows(const struct bucket_in *u, const struct bucket_in *x, si
 			v[j] = xi->v;
 			sa = capped_scale(sum - pv[g] + pa, u->v);
 			sb = capped_scale(sum - pv[g] + pb, u->v);
+			moves(a_g, pa * sa, pb * sb, &self_d, &self_u);
+			moves(scale, sa, sb, &own_d[g], &own_u[g]);
+			moves(fmax(u->v - sum, 0), fmax(u->v - (sum - pv[g] + pa), 0),
+			      fmax(u->v - (sum - pv[g] + pb), 0), &rd, &ru);
+		}
+		if (!isnan(bias) && bias > 0) {
+			/* the proxies' declared bias: the traffic within [P / (1 + b), P / (1 - b)]
+			 * of its proxies P, one more input moved to each end as the others */
+			double pa = pv[g] / (1 + bias), pb = pv[g] / (1 - bias);
+			double sa = capped_scale(sum - pv[g] + pa, u->v);
+			double sb = capped_scale(sum - pv[g] + pb, u->v);
+
 			moves(a_g, pa * sa, pb * sb, &self_d, &self_u);
 			moves(scale, sa, sb, &own_d[g], &own_u[g]);
 			moves(fmax(u->v - sum, 0), fmax(u->v - (sum - pv[g] + pa), 0),
@@ -550,7 +577,7 @@ void pm_attrib__compute(struct pm_session *s, const struct pm_report *rep, struc
 			take(&out[g], &rows[r]);
 		}
 		if (x) {
-			bucket_rows(&u, x, n_cg, ar->socket[b], to_unit, out);
+			bucket_rows(&u, x, n_cg, ar->socket[b], to_unit, a->proxy_error, out);
 		} else {
 			for (size_t g = 0; g <= n_cg; g++) {
 				out[g].value = out[g].lo = out[g].hi = NAN;
@@ -561,7 +588,10 @@ void pm_attrib__compute(struct pm_session *s, const struct pm_report *rep, struc
 			take(&out[g], &agg);
 			out[g].flags |= PM_ROW_METRIC | PM_ROW_APPROXIMATE | PM_ROW_ATTRIBUTED |
 					(agg.flags & (PM_ROW_AMOUNT | PM_ROW_RATIO)) |
-					(isnan(out[g].value) ? PM_ROW_NOT_COUNTED : 0);
+					(isnan(out[g].value) ? PM_ROW_NOT_COUNTED : 0) |
+					(isnan(a->proxy_error) ? PM_ROW_PROXY_BIAS_EXCLUDED :
+								 PM_ROW_PROXY_BIAS_INCLUDED);
+			out[g].proxy_error = a->proxy_error;
 			if (isnan(out[g].running))
 				out[g].running = agg.running;
 		}

@@ -45,7 +45,7 @@ static const char **row_string(const struct pm_row *row, size_t i)
  */
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(
-	sizeof(struct pm_row) == 272,
+	sizeof(struct pm_row) == 280,
 	"struct pm_row changed: copy any new pointer field in snapshot.c, then update this size");
 _Static_assert(
 	sizeof(struct pm_report) == 96,

@@ -225,23 +225,41 @@ static void account(struct pm_sim *sim, struct sim_ctx *c, uint64_t a, uint64_t 
  * cgroup's events on the counters only while its tasks run (events of
  * another cgroup are filtered out at sched-in, kernel/events/core.c
  * event_filter_match), so the groups of different cgroups never compete
- * for counters; each competes with the CPU-wide groups only.
+ * for counters; each competes with the CPU-wide groups only. While its tasks
+ * run, the kernel visits the CPU-wide groups and the cgroup's merged by their
+ * order (visit_groups_merge: a heap of the CPU's subtree and each of the
+ * cgroup hierarchy's, by group_index, perf_less_group_idx), and rotation
+ * gives the first group the last index (rotate_ctx reinserts it,
+ * perf_event_groups_insert: group_index = ++groups->index): a cgroup's pass
+ * goes through the list in order, the CPU-wide groups taking their counters
+ * where they stand, so a cgroup's group that rotation brought before them
+ * goes on even where they fill the counters. The CPU-wide groups keep the
+ * schedule of their own pass (what holds while no listed cgroup's tasks
+ * run): the counters a cgroup's group takes from one while the cgroup runs
+ * are not taken from its count (a model choice: the simulator does not split
+ * an interval by who runs).
  */
 static void schedule_pass(struct sim_ctx *c, const struct sim_node *cgroup, int used,
 			  bool fixed_used)
 {
-	int limit = c->pmu->m.counters;
-	bool can_add = true;
+	int limit = c->pmu->m.counters, used0 = used;
+	bool can_add = true, fixed0 = fixed_used, runs = false;
+
+	/* does the cgroup run on this CPU (its share of the time, 0 where its cpus are not)? */
+	for (size_t g = 0; cgroup && g < c->n_groups && !runs; g++)
+		runs = c->groups[g]->cgroup == cgroup && c->groups[g]->share_ppm > 0;
 
 	for (size_t g = 0; g < c->n_groups; g++) {
 		struct sim_event *lead = c->groups[g];
 		struct member_list ml = members_of(lead);
+		bool mine = lead->cgroup == cgroup;
 		int need = 0, need_fixed = 0;
 		bool hw = false;
 
-		if (lead->cgroup != cgroup)
-			continue;
-		lead->scheduled = false;
+		if (!mine && lead->cgroup)
+			continue; /* another cgroup's: filtered out */
+		if (mine)
+			lead->scheduled = false;
 		if (!lead->enabled)
 			continue;
 		for (size_t i = 0; i < ml.n; i++) {
@@ -254,23 +272,26 @@ static void schedule_pass(struct sim_ctx *c, const struct sim_node *cgroup, int 
 				need += cost_of(ml.m[i]);
 		}
 		if (!hw) {
-			lead->scheduled = true; /* software groups always go on */
+			if (mine)
+				lead->scheduled = true; /* software groups always go on */
 			continue;
 		}
 		if (!can_add)
 			continue;
 		if ((limit == 0 || used + need <= limit) &&
 		    (need_fixed == 0 || (need_fixed == 1 && !fixed_used))) {
-			lead->scheduled = true;
+			if (mine)
+				lead->scheduled = true;
 			used += need;
 			fixed_used |= need_fixed > 0;
 		} else {
 			can_add = false; /* in-order: later groups wait their turn */
+			c->rotate_cg |= !mine && runs;
 		}
 	}
 	if (cgroup)
 		return;
-	/* then each cgroup's groups, on what the CPU-wide ones left */
+	/* then each cgroup's groups, merged with the CPU-wide ones in the list's order */
 	for (size_t g = 0; g < c->n_groups; g++) {
 		const struct sim_node *cg = c->groups[g]->cgroup;
 		bool seen = false;
@@ -278,7 +299,7 @@ static void schedule_pass(struct sim_ctx *c, const struct sim_node *cgroup, int 
 		for (size_t h = 0; cg && h < g && !seen; h++)
 			seen = c->groups[h]->cgroup == cg;
 		if (cg && !seen)
-			schedule_pass(c, cg, used, fixed_used);
+			schedule_pass(c, cg, used0, fixed0);
 	}
 }
 
@@ -288,11 +309,14 @@ static void schedule(struct pm_sim *sim, struct sim_ctx *c)
 
 	if (c->cpu >= 0 && c->cpu < (int)PM_ARRAY_SIZE(c->pmu->stolen))
 		used = c->pmu->stolen[c->cpu];
+	c->rotate_cg = false;
 	schedule_pass(c, NULL, used, false);
 }
 
 static bool needs_rotation(const struct sim_ctx *c)
 {
+	if (c->rotate_cg)
+		return true;
 	for (size_t g = 0; g < c->n_groups; g++)
 		if (c->groups[g]->enabled && !c->groups[g]->scheduled)
 			return true;

@@ -97,6 +97,9 @@ struct sim_ctx {
 	struct sim_event **groups; /* leaders, in rotation order */
 	size_t n_groups, cap_groups;
 	uint64_t t_acct;
+	/* a CPU-wide group that a cgroup's group, ahead of it, kept off while the cgroup's
+	 * tasks run here: the kernel rotates then too (merge_sched_in: rotate_necessary) */
+	bool rotate_cg;
 };
 
 enum { SIM_FD_FILE = 1, SIM_FD_PERF };

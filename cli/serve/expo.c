@@ -172,6 +172,23 @@ static void put_flags(struct walk *w)
 	}
 }
 
+/* --attribute-proxy-error: the proxies' declared error the attributed series' intervals
+ * hold (docs/attribution.md); absent when none is (their flag proxy_bias_excluded). */
+static void put_proxy_error(struct walk *w)
+{
+	const struct pm_report *iv = w->s->interval;
+
+	for (size_t i = 0; i < iv->n_rows; i++)
+		if (iv->rows[i].flags & PM_ROW_PROXY_BIAS_INCLUDED) {
+			scalar(w, "pmumon_attribution_proxy_error_ratio", "gauge", NULL,
+			       "The proxies' relative error declared with --attribute-proxy-error "
+			       "(0.1: 10 %): the attributed series' 95 % intervals hold it; absent "
+			       "when none is declared (flag proxy_bias_excluded)",
+			       iv->rows[i].proxy_error);
+			return;
+		}
+}
+
 /* The rebuilds of the counting: SIGHUP's reloads, devices back, --max-series. */
 static void put_reloads(struct walk *w, const struct expo_reloads *rl)
 {
@@ -301,6 +318,7 @@ long expo_walk(const struct expo_sample *s, const struct expo_sink *sink)
 	put_counters(&w);
 	put_quality(&w);
 	put_flags(&w);
+	put_proxy_error(&w);
 	if (m->channel_peak > 0 && isfinite(m->channel_peak))
 		scalar(&w, "pmumon_memory_peak_bytes_per_second", "gauge", NULL,
 		       "The memory channel peak given with --define channel_peak (B/s): the "

@@ -97,6 +97,18 @@ struct pm_attrib_target {
 PM_API int pm_evlist__attribute_cgroups(struct pm_evlist *l, const struct pm_attrib_target *t,
 					size_t n, struct pm_diag *reterr);
 /*
+ * The proxies' relative error against each cgroup's traffic, declared (a
+ * model input: no counter measures it; docs/attribution.md): each cgroup's
+ * traffic is taken to lie within [P / (1 + rel), P / (1 - rel)] of its
+ * proxies' P, one more input of the attributed rows' intervals, which then
+ * hold it (PM_ROW_PROXY_BIAS_INCLUDED, pm_row.proxy_error). Without it, the
+ * pack's ProxyError if it declares one, else none: the intervals exclude the
+ * proxies' bias (PM_ROW_PROXY_BIAS_EXCLUDED). NaN takes back a declaration.
+ * After pm_evlist__attribute_cgroups, before the session. 0; -EINVAL for a
+ * list without attribution or rel outside [0, 1).
+ */
+PM_API int pm_evlist__attribute_proxy_error(struct pm_evlist *l, double rel);
+/*
  * The pods of this machine's kubelet, from its files alone (no API
  * server): every directory named as the kubelet names a pod's cgroup, at
  * any depth under the cgroup2 mount's kubepods directories, for either

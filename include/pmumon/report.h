@@ -97,6 +97,9 @@ struct pm_row {
 	unsigned bound; /* PM_BOUND_* */
 	/* an attributed row's pod (pm_evlist__attribute_cgroups), NULL when none */
 	const char *pod_namespace, *pod, *container;
+	/* an attributed row (PM_ROW_PROXY_BIAS_INCLUDED): the proxies' declared relative
+	 * error its lo and hi hold (0.1: 10 %); NaN: none declared, 0 for another row */
+	double proxy_error;
 };
 
 /* pm_row.bound: how lo and hi were found, in order of doubt (a row takes its inputs' worst). */
@@ -185,13 +188,19 @@ enum {
 	/* the cgroups' proxies added up to more than the total: their shares were scaled
 	 * down to it */
 	PM_ROW_ATTRIB_SCALED = 1 << 15,
+	/* an attributed row whose interval holds the counting error only: no proxy error was
+	 * declared (pm_evlist__attribute_proxy_error), so the proxies' bias is not in it */
+	PM_ROW_PROXY_BIAS_EXCLUDED = 1 << 16,
+	/* an attributed row whose interval holds the proxies' declared relative error too
+	 * (pm_row.proxy_error, a model input no counter measures) */
+	PM_ROW_PROXY_BIAS_INCLUDED = 1 << 17,
 };
 
 /* The flags that say a value is less than it seems (each shown in every output). */
 #define PM_ROW_QUALITY                                                                            \
 	(PM_ROW_MULTIPLEXED | PM_ROW_NOT_COUNTED | PM_ROW_UNDEFINED | PM_ROW_WRAP_UNCERTAIN |     \
 	 PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_PARTIAL | PM_ROW_LOST | PM_ROW_UNSUPPORTED | \
-	 PM_ROW_ATTRIB_SCALED)
+	 PM_ROW_ATTRIB_SCALED | PM_ROW_PROXY_BIAS_EXCLUDED)
 
 /*
  * Each PM_ROW_* flag's name in CSV, JSON Lines and exposition

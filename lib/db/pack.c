@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -988,7 +989,9 @@ static int load_screen(json_t *o, struct pm_screen *ret)
 /*
  * A pack's "Attribution": {"Total": METRIC, "TotalPerByte": N, "TotalPerSecond":
  * bool, "Proxies": [{"Event": SPEC, "Bytes": N, "Dram": "any|local|remote"}],
- * "Note": TEXT}. Absent or malformed: none (the pack loads).
+ * "Note": TEXT, "ProxyError": N (0 <= N < 1) or null, "ProxyErrorNote": TEXT}.
+ * Absent or malformed: none (the pack loads); a ProxyError that is no such
+ * number is undeclared (NaN).
  */
 static int load_attrib(json_t *o, struct pm_attrib_recipe *ret)
 {
@@ -1001,6 +1004,10 @@ static int load_attrib(json_t *o, struct pm_attrib_recipe *ret)
 		return 0;
 	a.per_byte = json_number_value(json_object_get(o, "TotalPerByte"));
 	a.per_second = json_is_true(json_object_get(o, "TotalPerSecond"));
+	p = json_object_get(o, "ProxyError");
+	a.proxy_error = json_is_number(p) && json_number_value(p) >= 0 && json_number_value(p) < 1 ?
+				json_number_value(p) :
+				NAN;
 	json_array_foreach(json_object_get(o, "Proxies"), i, p) {
 		const char *dram = jstr(p, "Dram");
 		struct pm_attrib_proxy *x = &a.proxies[a.n_proxies];
@@ -1021,7 +1028,9 @@ static int load_attrib(json_t *o, struct pm_attrib_recipe *ret)
 		goto none;
 	a.total = strdup(jstr(o, "Total"));
 	a.note = pm_strdup0(jstr(o, "Note"));
-	if (!a.total || (jstr(o, "Note") && !a.note))
+	a.proxy_error_note = pm_strdup0(jstr(o, "ProxyErrorNote"));
+	if (!a.total || (jstr(o, "Note") && !a.note) ||
+	    (jstr(o, "ProxyErrorNote") && !a.proxy_error_note))
 		goto oom;
 	*ret = a;
 	return 0;
@@ -1030,6 +1039,7 @@ oom:
 		free(a.proxies[i].event);
 	free(a.total);
 	free(a.note);
+	free(a.proxy_error_note);
 	return -ENOMEM;
 none:
 	for (i = 0; i < a.n_proxies; i++)
@@ -1689,6 +1699,7 @@ void pm_db__free(struct pm_db *db)
 		free((char *)db->packs[i].screen.note);
 		free(db->packs[i].attrib.total);
 		free(db->packs[i].attrib.note);
+		free(db->packs[i].attrib.proxy_error_note);
 		for (size_t p = 0; p < db->packs[i].attrib.n_proxies; p++)
 			free(db->packs[i].attrib.proxies[p].event);
 		for (size_t m = 0; m < db->packs[i].n_monitor; m++) {

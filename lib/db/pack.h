@@ -76,6 +76,11 @@ struct pm_attrib_recipe {
 		int dram;
 	} proxies[PM_ATTRIB_MAX_PROXIES];
 	char *note; /* what the proxies cannot see, for the reader */
+	/* "ProxyError": the proxies' declared relative error against each cgroup's traffic
+	 * (0.1: within 10 %), a model input no counter measures; NaN: undeclared (the
+	 * intervals then exclude the proxies' bias). proxy_error_note: why. */
+	double proxy_error;
+	char *proxy_error_note;
 };
 /* The first matching pack's, or NULL when none has one. */
 const struct pm_attrib_recipe *pm_db__attribution(const struct pm_db *db);

@@ -10,7 +10,8 @@
  * machine), cpuid the counting machine's CPU id (perf's get_cpuid_str(), empty
  * when unknown: an import matches perf's event tables with it), lo and hi the
  * value's 95 % interval (empty where there is none) and bound how it was found
- * (docs/bounds.md); columns are only ever added at the end. The header is the first
+ * (docs/bounds.md), proxy_error_pct an attributed row's declared proxy error
+ * that interval holds (docs/attribution.md; empty: none declared or another row); columns are only ever added at the end. The header is the first
  * line (no comment before it: readers take the first line as the header); a
  * simulated run says so in every row's simulated column. Per channel, the
  * device column holds the
@@ -33,7 +34,7 @@ static const char *const columns[] = {
 	"sim_platform", "cpuid",       "spread_pct", "cgroup",
 };
 /* the 95 % interval's (docs/bounds.md), after the others */
-static const char *const bound_columns[] = { "lo", "hi", "bound" };
+static const char *const bound_columns[] = { "lo", "hi", "bound", "proxy_error_pct" };
 
 /* s as one field into b, quoted as RFC 4180 says when it must be, then its separator. */
 static void put_field(struct pm_obuf *b, char sep, const char *s, bool last)
@@ -201,7 +202,14 @@ static int csv_report(struct pm_out *o, const struct pm_report *r)
 				buf[0] = '\0';
 			field(o, buf, false);
 		}
-		field(o, pm_row_bound_name(bound) ? pm_row_bound_name(bound) : "", true);
+		field(o, pm_row_bound_name(bound) ? pm_row_bound_name(bound) : "", false);
+		/* an attributed row's declared proxy error its interval holds (docs/attribution.md):
+		 * empty when none was declared (flag proxy_bias_excluded) or for another row */
+		if ((row->flags & PM_ROW_PROXY_BIAS_INCLUDED) && isfinite(row->proxy_error))
+			pm_fmt_double(buf, sizeof(buf), 100 * row->proxy_error);
+		else
+			buf[0] = '\0';
+		field(o, buf, true);
 	}
 	return pm_obuf__flush(&o->buf, o->f); /* one write per report */
 }

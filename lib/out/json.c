@@ -261,6 +261,15 @@ static int json_report(struct pm_out *o, const struct pm_report *r)
 				PUT_LIT(&o->buf, "true");
 			else
 				PUT_LIT(&o->buf, "false");
+			/* the proxies' declared error lo and hi hold; null: none, they exclude it */
+			if (row->flags & PM_ROW_PROXY_BIAS_EXCLUDED)
+				PUT_LIT(&o->buf, ",\"proxy_bias_excluded\":true");
+			else
+				PUT_LIT(&o->buf, ",\"proxy_bias_excluded\":false");
+			PUT_LIT(&o->buf, ",\"proxy_error_pct\":");
+			put_num(&o->buf, row->flags & PM_ROW_PROXY_BIAS_INCLUDED ?
+						 100 * row->proxy_error :
+						 NAN);
 			for (size_t k = 0; k < 3; k++) {
 				if (!val[k])
 					continue;

@@ -187,6 +187,12 @@ static void suffix_text(const struct pm_row *row, char *buf, size_t size)
 	if (row->flags & PM_ROW_PARTIAL && n < size)
 		n += (size_t)snprintf(buf + n, size - n, " [partial %u/%u]", row->covered,
 				      row->instances);
+	/* an attributed row: whether its interval holds the proxies' bias (docs/attribution.md) */
+	if (row->flags & PM_ROW_PROXY_BIAS_EXCLUDED && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " [proxy bias excluded]");
+	else if (row->flags & PM_ROW_PROXY_BIAS_INCLUDED && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " [\u00b1%g %% proxy error declared]",
+				      100 * row->proxy_error);
 	if (!(row->flags &
 	      (PM_ROW_WRAP_UNCERTAIN | PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_LOST)))
 		return; /* most rows have no mark */

@@ -59,6 +59,10 @@ const char *pm_row_flag_name(unsigned flag)
 		return "attributed";
 	case PM_ROW_ATTRIB_SCALED:
 		return "proxies_exceed_total";
+	case PM_ROW_PROXY_BIAS_EXCLUDED:
+		return "proxy_bias_excluded";
+	case PM_ROW_PROXY_BIAS_INCLUDED:
+		return "proxy_bias_included";
 	default:
 		return NULL;
 	}

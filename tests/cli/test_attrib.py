@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -61,7 +62,10 @@ class Stat(unittest.TestCase):
             for x in att:
                 self.assertEqual(x['event'], 'ddr_read_bandwidth.all')
                 self.assertEqual(x['unit'], 'MB/s')
-                self.assertEqual(x['flags'].split('|'), ['metric', 'approximate', 'attributed'])
+                # no proxy error declared: the rows say their interval excludes the bias
+                self.assertEqual(x['flags'].split('|'), ['metric', 'approximate', 'attributed',
+                                                         'proxy_bias_excluded'])
+                self.assertEqual(x['proxy_error_pct'], '')
                 # nothing estimated here: the interval is the value
                 self.assertEqual((x['lo'], x['hi'], x['bound']), (x['value'], x['value'],
                                                                   'exact'))
@@ -74,6 +78,49 @@ class Stat(unittest.TestCase):
             # <unattributed> after the total's rows and every cgroup's
             self.assertEqual(at[-1]['cgroup'], '<unattributed>')
 
+    def test_declared_proxy_error(self):
+        """--attribute-proxy-error 10: each cgroup's interval is [v / 1.1, v / 0.9] (nothing
+        else estimated on Yitian), the rest's takes both, and every output says it."""
+        r = run('stat', '-a', '-x,', '-I', '1000', '--interval-count', '1',
+                '--attribute-cgroups', 'a.slice,b.slice', '--attribute-proxy-error', '10%',
+                sim='yitian710:scenario=' + self.scn)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        att = {x['cgroup']: x for x in rows
+               if 'attributed' in x['flags'].split('|') and x['type'] == 'interval'}
+        self.assertEqual(len(att), 3)
+        for cg, x in att.items():
+            self.assertIn('proxy_bias_included', x['flags'].split('|'))
+            self.assertNotIn('proxy_bias_excluded', x['flags'].split('|'))
+            self.assertEqual((x['proxy_error_pct'], x['bound']), ('10', 'measured'))
+        for cg in ('a.slice', 'b.slice'):
+            v, lo, hi = (float(att[cg][k]) for k in ('value', 'lo', 'hi'))
+            self.assertAlmostEqual(lo, v / 1.1, delta=1e-9 * v)
+            self.assertAlmostEqual(hi, v / 0.9, delta=1e-9 * v)
+        rest = att['<unattributed>']
+        p = float(att['a.slice']['value']) + float(att['b.slice']['value'])
+        self.assertAlmostEqual(float(rest['hi']) - float(rest['value']), p - p / 1.1,
+                               delta=1e-6 * p)
+        self.assertAlmostEqual(float(rest['value']) - float(rest['lo']), p / 0.9 - p,
+                               delta=1e-6 * p)
+        r = run('stat', '-a', '-j', '-I', '1000', '--interval-count', '1',
+                '--attribute-cgroups', 'a.slice', '--attribute-proxy-error', '2.5',
+                sim='yitian710:scenario=' + self.scn)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        att = [j for j in map(json.loads, r.stdout.splitlines()) if j.get('attributed')]
+        self.assertEqual(len(att), 4)  # a.slice and the rest, in the interval and the total
+        for j in att:
+            self.assertIs(j['proxy_bias_excluded'], False)
+            self.assertEqual(j['proxy_error_pct'], 2.5)
+        r = run('stat', '-a', '-I', '1000', '--interval-count', '1',
+                '--attribute-cgroups', 'a.slice', sim='yitian710:scenario=' + self.scn)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('[proxy bias excluded]', r.stderr + r.stdout)
+        r = run('stat', '-a', '-I', '1000', '--interval-count', '1',
+                '--attribute-cgroups', 'a.slice', '--attribute-proxy-error', '10',
+                sim='yitian710:scenario=' + self.scn)
+        self.assertIn('[\u00b110 % proxy error declared]', r.stderr + r.stdout)
+
     def test_json_pods(self):
         r = run('stat', '-a', '-j', '-I', '1000', '--interval-count', '1', '--attribute-pods',
                 sim='yitian710:kubelet=systemd')
@@ -85,6 +132,8 @@ class Stat(unittest.TestCase):
         for j in att:
             self.assertIs(j['approximate'], True)
             self.assertIs(j['proxies_exceed_total'], False)
+            self.assertIs(j['proxy_bias_excluded'], True)
+            self.assertIsNone(j['proxy_error_pct'])
             self.assertIn(j['bound'], ('exact', 'measured'))
             self.assertTrue(j['lo'] <= j['value'] <= j['hi'], j)
             if j.get('pod'):
@@ -99,7 +148,13 @@ class Stat(unittest.TestCase):
                 (['--attribute-cgroups', 'kubepods,kubepods/burstable'], 'holds'),
                 (['--attribute-cgroups', 'a.slice', '-G', 'a.slice', '-e', 'cycles'],
                  '--attribute-cgroups'),
-                (['--attribute-cgroups', 'a.slice', '--per-channel'], 'per machine, or per socket')):
+                (['--attribute-cgroups', 'a.slice', '--per-channel'], 'per machine, or per socket'),
+                (['--attribute-cgroups', 'a.slice', '--attribute-proxy-error', '100'],
+                 "percentage, 0 to below 100 (10 or 10%), not '100'"),
+                (['--attribute-cgroups', 'a.slice', '--attribute-proxy-error', 'x%'],
+                 "not 'x%'"),
+                (['--attribute-proxy-error', '10', '-e', 'cycles'],
+                 'give it with --attribute-cgroups or --attribute-pods')):
             r = run('stat', '-a', '-I', '1000', '--interval-count', '1', *args,
                     sim='yitian710')
             self.assertNotEqual(r.returncode, 0, args)
@@ -169,6 +224,82 @@ class Serve(unittest.TestCase):
             p.send_signal(signal.SIGTERM)
             _, err = p.communicate(timeout=20)
         self.assertEqual(p.returncode, 0, err)
+
+    def test_config_file_and_sighup(self):
+        """serve.conf's attribute-pods and attribute-proxy-error: taken at the start, and a
+        SIGHUP that adds, changes or drops them applies them to the counting that follows
+        (docs/serve.md), as any option of the file."""
+        tmp = tempfile.mkdtemp()
+        conf = os.path.join(tmp, 'serve.conf')
+
+        def write(text):
+            with open(conf, 'w') as f:
+                f.write(text)
+
+        def scrape():
+            with urllib.request.urlopen('http://127.0.0.1:%d/metrics' % port, timeout=10) as r:
+                return samples(r.read().decode())
+
+        def wait(pred, what):
+            deadline = time.time() + 30
+            while True:
+                self.assertIsNone(p.poll(), 'serve ended')
+                try:
+                    s = scrape()
+                except OSError:
+                    s = {}
+                if pred(s):
+                    return s
+                self.assertLess(time.time(), deadline, what)
+                time.sleep(0.2)
+
+        def pods(s):
+            return {k for k in s if k[0] == 'pmumon_memory_read_bytes_total' and
+                    dict(k[1]).get('pod')}
+
+        write('metrics = ddr_read_bandwidth.all\n')
+        port = free_port()
+        p = subprocess.Popen([PMUMON, '--sim', 'yitian710:clock=real,kubelet=cgroupfs',
+                              'serve', '--listen', '127.0.0.1:%d' % port, '-I', '200',
+                              '--config', conf],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            s = wait(lambda s: any(k[0] == 'pmumon_memory_read_bytes_total' for k in s),
+                     'no series in 30 s')
+            self.assertFalse(pods(s))
+            # attributing from the next counting on, with a declared proxy error
+            write('metrics = ddr_read_bandwidth.all\nattribute-pods\n'
+                  'attribute-proxy-error = 10%\n')
+            p.send_signal(signal.SIGHUP)
+            s = wait(lambda s: len(pods(s)) == 3 and
+                     ('pmumon_attribution_proxy_error_ratio', frozenset()) in s,
+                     'no pod series after the SIGHUP')
+            self.assertEqual(s[('pmumon_attribution_proxy_error_ratio', frozenset())], 0.1)
+            self.assertFalse([k for k in s if k[0] == 'pmumon_quality_flag' and
+                              ('flag', 'proxy_bias_excluded') in k[1]])
+            # none declared: the gauge goes, the series say their intervals exclude the bias
+            write('metrics = ddr_read_bandwidth.all\nattribute-pods\n')
+            p.send_signal(signal.SIGHUP)
+            s = wait(lambda s: ('pmumon_attribution_proxy_error_ratio', frozenset()) not in s
+                     and len(pods(s)) == 3, 'the declared error stays after the SIGHUP')
+            flagged = {dict(k[1]).get('pod') for k in s if k[0] == 'pmumon_quality_flag' and
+                       ('flag', 'proxy_bias_excluded') in k[1]}
+            self.assertEqual(flagged, {'web-0', 'etl-1', 'node-agent', None})
+            # --attribute-cgroups with the command line's or file's --attribute-pods: refused,
+            # serve goes on as before
+            write('metrics = ddr_read_bandwidth.all\nattribute-pods\n'
+                  'attribute-cgroups = kubepods\n')
+            p.send_signal(signal.SIGHUP)
+            s = wait(lambda s: s.get(('pmumon_config_reloads_total',
+                                      frozenset({('result', 'failure')}))) == 1,
+                     'the refused file is not counted')
+            self.assertEqual(len(pods(s)), 3)
+        finally:
+            p.send_signal(signal.SIGTERM)
+            _, err = p.communicate(timeout=20)
+            shutil.rmtree(tmp)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn('--attribute-cgroups or --attribute-pods, not both', err)
 
     def test_systemd(self):
         self.serve_pods('systemd')

@@ -21,7 +21,7 @@ FIXTURES = os.environ['PMUMON_TEST_SYSFS']
 
 CSV_HEADER = ('type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,'
               'enabled_ns,running_ns,running_pct,flags,simulated,covered,instances,sim_platform,cpuid,'
-              'spread_pct,cgroup,lo,hi,bound')
+              'spread_pct,cgroup,lo,hi,bound,proxy_error_pct')
 
 
 def run(*args, root=None, timeout=60, **kw):

@@ -37,8 +37,8 @@ def rows(*args):
 
 class RoundTrip(unittest.TestCase):
     def same_csv(self, name, *args):
-        # the fixtures were written before the covered/instances (...cgroup, lo, hi, bound)
-        # columns (and a
+        # the fixtures were written before the covered/instances (...cgroup, lo, hi, bound,
+        # proxy_error_pct) columns (and a
         # simulated one with a '# SIMULATED' comment before its header, which the
         # writer no longer writes): what they have comes back unchanged, and the
         # new layout round-trips exactly
@@ -46,7 +46,7 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(fixture(name)) as f:
             old = ''.join(line for line in f if not line.startswith('#'))
-        cut = [line.rsplit(',', 9)[0] for line in r.stdout.splitlines()]
+        cut = [line.rsplit(',', 10)[0] for line in r.stdout.splitlines()]
         self.assertEqual('\n'.join(cut) + '\n', old)
         with tempfile.NamedTemporaryFile('w', suffix='.csv') as again:
             again.write(r.stdout)
@@ -682,9 +682,9 @@ class CpuId(unittest.TestCase):
     def test_pmumon_csv_carries_the_cpuid(self):
         out = self.round_trip('-x,', '.csv')
         header, first = out.splitlines()[:2]
-        self.assertTrue(header.endswith(',sim_platform,cpuid,spread_pct,cgroup,lo,hi,bound'))
+        self.assertTrue(header.endswith(',sim_platform,cpuid,spread_pct,cgroup,lo,hi,bound,proxy_error_pct'))
         # no spread, no cgroup; an exact count's interval is itself
-        self.assertRegex(first, r',GenuineIntel-6-55-1,,,([0-9.]+),\1,exact$')
+        self.assertRegex(first, r',GenuineIntel-6-55-1,,,([0-9.]+),\1,exact,$')
 
     def test_pmumon_json_lines_carry_the_cpuid(self):
         out = self.round_trip('-j', '.json')
@@ -753,7 +753,7 @@ class CpuId(unittest.TestCase):
             self.assertIn('the CPU id AuthenticAMD-23-31-0, as the recording says', r.stderr)
             # the cpuid, no spread, no cgroup; then the interval of an exact count
             self.assertRegex(r.stdout.splitlines()[1],
-                             r',AuthenticAMD-23-31-0,,,(\d+),\1,exact$')
+                             r',AuthenticAMD-23-31-0,,,(\d+),\1,exact,$')
 
 
 class PerfOptions(unittest.TestCase):

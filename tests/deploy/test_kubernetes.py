@@ -7,7 +7,9 @@ operator, through tests/deploy/validate.cjs), and its security settings
 checked: no capability but CAP_PERFMON (and CAP_SYS_RAWIO for msr), read-only
 root, RuntimeDefault seccomp, no host PID, network or IPC, not privileged, no
 privilege escalation, only the host paths each variant needs and never
-/dev/mem; the lock directory mounted; each platform's nodes chosen by
+/dev/mem; the lock directory mounted; --attribute-pods on the platforms that attribute
+memory traffic, with the host's cgroup2 mount and kubelet log trees read-only;
+each platform's nodes chosen by
 node-feature-discovery labels; a NetworkPolicy that lets in the scraper only
 and out DNS only. No cluster runs here: nothing is applied."""
 import glob
@@ -29,12 +31,15 @@ NODE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.environ['PMUMON'])), 
                         'deploy-node') if 'PMUMON' in os.environ else \
     os.path.join(os.path.expanduser('~'), '.cache', 'pmumon-deploy-node')
 
+# what the platforms that attribute memory traffic to pods (--attribute-pods) read of the
+# host: the cgroup2 hierarchy and the kubelet's log trees, read-only (docs/attribution.md)
+PODS = {'/sys/fs/cgroup', '/var/log/pods', '/var/log/containers'}
 # what each kustomization may add to the base's PERFMON, and the host paths it may mount
 VARIANTS = {
     'base': ({'PERFMON'}, {'/run/pmumon'}),
-    'epyc': ({'PERFMON'}, {'/run/pmumon'}),
-    'epyc-msr': ({'PERFMON', 'SYS_RAWIO'}, {'/run/pmumon', '/dev/cpu'}),
-    'yitian710': ({'PERFMON'}, {'/run/pmumon'}),
+    'epyc': ({'PERFMON'}, {'/run/pmumon'} | PODS),
+    'epyc-msr': ({'PERFMON', 'SYS_RAWIO'}, {'/run/pmumon', '/dev/cpu'} | PODS),
+    'yitian710': ({'PERFMON'}, {'/run/pmumon'} | PODS),
     'bluefield': ({'PERFMON'}, {'/run/pmumon', '/sys'}),
 }
 
@@ -173,6 +178,15 @@ class Kubernetes(unittest.TestCase):
             # /sys is writable only where BlueField's hwmon files are written
             if '/sys' in mounts:
                 self.assertEqual(name, 'bluefield')
+            # the platforms whose packs say how attribute memory traffic per pod, and only
+            # they, pass --attribute-pods and read (never write) what it needs at the same
+            # paths as on the host
+            attributes = host_paths >= PODS
+            self.assertEqual(c.get('args', []), ['--attribute-pods'] if attributes else [],
+                             name)
+            for path in PODS & got:
+                self.assertIs(mounts[path].get('readOnly'), True, (name, path))
+                self.assertEqual(volumes[mounts[path]['name']]['hostPath']['path'], path)
 
     def test_nodes_chosen_by_feature_labels(self):
         want = {'epyc': {'feature.node.kubernetes.io/cpu-model.vendor_id',

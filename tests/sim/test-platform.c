@@ -236,6 +236,97 @@ static void test_scenario_parse_buffer(void **state)
 	sim_scenario__free(s);
 }
 
+/* A scenario text of a head, n phases and a tail (free it). */
+static char *phases_text(const char *head, int n, const char *tail)
+{
+	size_t len = strlen(head) + 16 * (size_t)n + strlen(tail) + 1, off;
+	char *t = malloc(len);
+
+	assert_non_null(t);
+	off = (size_t)snprintf(t, len, "%s", head);
+	for (int i = 0; i < n; i++)
+		off += (size_t)snprintf(t + off, len - off, "phase p 1ms\n");
+	snprintf(t + off, len - off, "%s", tail);
+	return t;
+}
+
+/* 1000 cgroups (the most a scenario has), each reading 1 B/s (free it). */
+static char *many_cgroups(int n)
+{
+	size_t len = 32 * (size_t)n + 8, off = 0;
+	char *t = malloc(len);
+
+	assert_non_null(t);
+	for (int i = 0; i < n; i++)
+		off += (size_t)snprintf(t + off, len - off, "cgroup c%d\n  dram.read 1\n", i);
+	snprintf(t + off, len - off, "end\n");
+	return t;
+}
+
+/*
+ * The cap on a scenario's values (sim/scenario.c, SIM_MAX_SLOTS = 2^24 over
+ * its phases) counts the cgroups' values only: the machine's are bounded by
+ * SIM_MAX_PHASES alone, as before cgroups. The calibration suite's EPYC
+ * scenarios (10000 phases of every per-CPU value) were refused when the
+ * machine's counted too. Each case is a scenario at the cap (about 128 MiB of
+ * values for the three large ones), accepted or refused with its line and why.
+ */
+static void test_scenario_cgroup_cap(void **state)
+{
+	/* the machine's values: 1677 + 1 per phase, its traffic one of them (a cgroup: 2) */
+	static const struct sim_quantity wide[] = { { "dram.read", "B/s", 1, 0, "traffic" },
+						    { "x", "1/s", 1676, 0, "not traffic" } };
+	/* traffic on 1677 instances: a cgroup's block is 1678 values (its proxy factor last) */
+	static const struct sim_quantity deep[] = { { "dram.read", "B/s", 1677, 0, "traffic" } };
+	static const struct sim_quantity narrow[] = { { "dram.read", "B/s", 1, 0, "traffic" } };
+	struct {
+		const struct sim_quantity *q;
+		size_t n_q;
+		char *text;
+		const char *err; /* NULL: accepted */
+	} cases[] = {
+		/* 10000 phases of 1679 values (the machine's and a cgroup's) are above 2^24; the
+		 * cgroup's 2 x 10001 are not: accepted (refused when the machine's counted) */
+		{ wide, 2, phases_text("cgroup a.slice\n  dram.read 1G\nend\n", 10000, ""), NULL },
+		/* 1000 cgroups' 2000 values: 8388 phases and the start hold 16776000 of them, one
+		 * phase more is refused, at its line (2001 of cgroups, then the phases) */
+		{ narrow, 1, NULL,
+		  "t.scn:10390: too many phases for this many cgroups (at most 16777216 of their "
+		  "values)" },
+		/* a cgroup after 10000 phases: its 1678 values x 10001 are too many */
+		{ deep, 1, phases_text("", 10000, "cgroup a.slice\n  dram.read[0] 1G\nend\n"),
+		  "t.scn:10001: too many cgroups for this many phases (at most 16777216 of their "
+		  "values)" },
+		/* a few cgroups and phases: far below it */
+		{ narrow, 1,
+		  phases_text("cgroup a.slice\n  dram.read 1G\ncgroup b.slice\n  dram.read 2G\nend\n",
+			      3, "cgroup a.slice\n  dram.read 3G\nend\n"),
+		  NULL },
+	};
+	char *head = many_cgroups(1000);
+
+	cases[1].text = phases_text(head, 8389, "");
+	free(head);
+	for (size_t i = 0; i < PM_ARRAY_SIZE(cases); i++) {
+		struct sim_scenario *s = NULL;
+		char err[256] = "";
+		int r;
+
+		assert_int_equal(sim_scenario__new(cases[i].q, cases[i].n_q, &s), 0);
+		r = sim_scenario__parse(s, cases[i].text, strlen(cases[i].text), "t.scn", err,
+					sizeof(err));
+		if (!cases[i].err && r != 0)
+			fail_msg("case %zu refused: %s", i, err);
+		if (cases[i].err && (r != -EINVAL || strcmp(err, cases[i].err) != 0))
+			fail_msg("case %zu: %d '%s', want '%s'", i, r, err, cases[i].err);
+		if (!cases[i].err)
+			assert_int_equal(sim_scenario__cgroup_count(s), i == 0 ? 1 : 2);
+		sim_scenario__free(s);
+		free(cases[i].text);
+	}
+	(void)state;
+}
+
 /*
  * The truth never decreases, to the last bit: a count from it would jump
  * back, and a counter's growth (truth(b) - truth(a)) wrap to 2^64. Rounding
@@ -1175,6 +1266,7 @@ int main(void)
 		cmocka_unit_test(test_scenario_nul),
 		cmocka_unit_test(test_wall_clock),
 		cmocka_unit_test(test_scenario_parse_buffer),
+		cmocka_unit_test(test_scenario_cgroup_cap),
 		cmocka_unit_test(test_count_wraps),
 		cmocka_unit_test(test_truth_nondecreasing),
 		cmocka_unit_test(test_spec_errors),

@@ -316,7 +316,8 @@ static void test_attributed_blocks(void **state)
 	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
 	k = kind(&s, "memory");
 	assert_int_equal(k->n_items, 2); /* the channels only */
-	k = kind(&s, "DF_DRAM_BYTES_GB by pod");
+	/* no proxy error declared: the block says its intervals exclude the proxies' bias */
+	k = kind(&s, "DF_DRAM_BYTES_GB by pod (proxy bias excluded)");
 	assert_int_equal(k->n_items, 4);
 	assert_string_equal(k->unit, "GB/s");
 	assert_string_equal(s.item[k->item0].label, "S0 default/web-0");
@@ -333,15 +334,23 @@ static void test_attributed_blocks(void **state)
 	/* containers: their own block's name and label */
 	rows[2].container = rows[4].container = "nginx";
 	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
-	k = kind(&s, "DF_DRAM_BYTES_GB by container");
+	k = kind(&s, "DF_DRAM_BYTES_GB by container (proxy bias excluded)");
 	assert_string_equal(s.item[k->item0].label, "S0 default/web-0/nginx");
 	/* plain cgroups: the path */
 	for (size_t i = 2; i < 6; i++)
 		rows[i].pod = rows[i].pod_namespace = rows[i].container = NULL;
 	rows[2].cgroup = rows[4].cgroup = "system.slice";
 	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
-	k = kind(&s, "DF_DRAM_BYTES_GB by cgroup");
+	k = kind(&s, "DF_DRAM_BYTES_GB by cgroup (proxy bias excluded)");
 	assert_string_equal(s.item[k->item0].label, "S0 system.slice");
+	/* declared: the block says at what */
+	for (size_t i = 2; i < 6; i++) {
+		rows[i].flags |= PM_ROW_PROXY_BIAS_INCLUDED;
+		rows[i].proxy_error = 0.1;
+	}
+	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
+	k = kind(&s, "DF_DRAM_BYTES_GB by cgroup (\u00b110 % proxy error declared)");
+	assert_int_equal(k->n_items, 4);
 	screen_free(&s);
 	screen_info_free(in);
 }

@@ -175,20 +175,20 @@ static void test_csv(void **state)
 		s,
 		"type,time_s,timestamp,event,device,socket,die,cpu,value,unit,raw,enabled_ns,"
 		"running_ns,running_pct,flags,simulated,covered,instances,sim_platform,cpuid,"
-		"spread_pct,cgroup,lo,hi,bound\n"
+		"spread_pct,cgroup,lo,hi,bound,proxy_error_pct\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,msr/tsc/,,,,,4009862308,,4009862308,"
-		"1000,1000,100.00,,0,,,,,,,4009862308,4009862308,exact\n"
+		"1000,1000,100.00,,0,,,,,,,4009862308,4009862308,exact,\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,\"amd_df/dram,x/\",,,,,,,0,1000,0,0.00,"
-		"not_counted,0,,,,,,,,,no_value\n"
+		"not_counted,0,,,,,,,,,no_value,\n"
 		"total,1.002358130,2026-01-01T00:00:00.000Z,ch0,amd_df,1,0,3,1234.5,MiB,20,1000,500,"
-		"50.00,multiplexed,0,,,,,,,1200.25,1260.5,measured\n");
+		"50.00,multiplexed,0,,,,,,,1200.25,1260.5,measured,\n");
 	free(s);
 	s = render(PM_OUT_CSV, ';', true);
 	/* the header first, as csv.DictReader and pandas read it: no comment line */
 	assert_true(!strncmp(s, "type;time_s;timestamp;", 22));
 	assert_null(strchr(s, '#'));
 	assert_non_null(strstr(s, "amd_df/dram,x/;")); /* no quotes needed with ';' */
-	assert_non_null(strstr(s, ";1;;;yitian710;;;;4009862308;4009862308;exact\n"));
+	assert_non_null(strstr(s, ";1;;;yitian710;;;;4009862308;4009862308;exact;\n"));
 	free(s);
 }
 
@@ -405,12 +405,12 @@ static void test_quality_flags(void **state)
 {
 	char *s = render_rows(PM_OUT_CSV, doubtful, 2);
 
-	assert_non_null(strstr(s,
-			       ",250,MB/s,,1000,1000,100.00,"
-			       "metric|wrap_uncertain|partial|lost,0,8,16,,,,,,,counts_missing\n"));
+	assert_non_null(
+		strstr(s, ",250,MB/s,,1000,1000,100.00,"
+			  "metric|wrap_uncertain|partial|lost,0,8,16,,,,,,,counts_missing,\n"));
 	/* undefined: no value, but counted, and the flag says why */
 	assert_non_null(strstr(s, ",hit_ratio,,,,,,%,,1000,1000,100.00,"
-				  "metric|undefined|reprogrammed|reset,0,,,,,,,,,no_value\n"));
+				  "metric|undefined|reprogrammed|reset,0,,,,,,,,,no_value,\n"));
 	free(s);
 
 	s = render_rows(PM_OUT_JSON, doubtful, 2);
@@ -651,8 +651,8 @@ static void test_cgroup_rows(void **state)
 					     .running = 1.0 } };
 	char *s = render_rows(PM_OUT_CSV, r, 1);
 
-	assert_non_null(strstr(s, ",cpuid,spread_pct,cgroup,lo,hi,bound\n"));
-	assert_non_null(strstr(s, ",,system.slice,12.5,12.5,exact\n"));
+	assert_non_null(strstr(s, ",cpuid,spread_pct,cgroup,lo,hi,bound,proxy_error_pct\n"));
+	assert_non_null(strstr(s, ",,system.slice,12.5,12.5,exact,\n"));
 	free(s);
 	s = render_rows(PM_OUT_JSON, r, 1);
 	assert_non_null(strstr(s, "\"source\":null,\"cgroup\":\"system.slice\""));
@@ -685,8 +685,9 @@ static void test_attributed_rows(void **state)
 		  .enabled_ns = 1000,
 		  .running_ns = 500,
 		  .running = 0.5,
+		  .proxy_error = 0.1,
 		  .flags = PM_ROW_METRIC | PM_ROW_APPROXIMATE | PM_ROW_ATTRIBUTED |
-			   PM_ROW_ATTRIB_SCALED | PM_ROW_MULTIPLEXED },
+			   PM_ROW_ATTRIB_SCALED | PM_ROW_MULTIPLEXED | PM_ROW_PROXY_BIAS_INCLUDED },
 		{ .event = "DF_DRAM_BYTES_GB",
 		  .unit = "GB",
 		  .cgroup = PM_ATTRIB_UNATTRIBUTED,
@@ -702,27 +703,37 @@ static void test_attributed_rows(void **state)
 		  .enabled_ns = 1000,
 		  .running_ns = 500,
 		  .running = 0.5,
+		  .proxy_error = NAN,
 		  .flags = PM_ROW_METRIC | PM_ROW_APPROXIMATE | PM_ROW_ATTRIBUTED |
-			   PM_ROW_ATTRIB_SCALED | PM_ROW_MULTIPLEXED },
+			   PM_ROW_ATTRIB_SCALED | PM_ROW_MULTIPLEXED | PM_ROW_PROXY_BIAS_EXCLUDED },
 	};
 	char *s = render_rows(PM_OUT_CSV, r, 2);
 
-	assert_non_null(strstr(s,
-			       ",12,GB,,1000,500,50.00,"
-			       "multiplexed|metric|approximate|attributed|proxies_exceed_total,"));
-	assert_non_null(strstr(s, ",kubepods.slice/kubepods-pod1.slice,11,13.5,measured\n"));
-	assert_non_null(strstr(s, ",<unattributed>,0,0.5,measured\n"));
+	assert_non_null(strstr(s, ",12,GB,,1000,500,50.00,"
+				  "multiplexed|metric|approximate|attributed|proxies_exceed_total|"
+				  "proxy_bias_included,"));
+	/* the declared proxy error the interval holds, or none: the flag says it is not in it */
+	assert_non_null(strstr(s, ",kubepods.slice/kubepods-pod1.slice,11,13.5,measured,10\n"));
+	assert_non_null(strstr(s, "proxies_exceed_total|proxy_bias_excluded,"));
+	assert_non_null(strstr(s, ",<unattributed>,0,0.5,measured,\n"));
 	free(s);
 	s = render_rows(PM_OUT_JSON, r, 2);
 	assert_non_null(strstr(s, "\"value\":12,\"lo\":11,\"hi\":13.5,\"bound\":\"measured\""));
 	assert_non_null(strstr(s, "\"cgroup\":\"kubepods.slice/kubepods-pod1.slice\","
 				  "\"attributed\":true,\"proxies_exceed_total\":true,"
+				  "\"proxy_bias_excluded\":false,\"proxy_error_pct\":10,"
 				  "\"pod_namespace\":\"default\",\"pod\":\"web-0\""));
 	assert_non_null(strstr(s, "\"metric\":true,\"approximate\":true,"));
 	assert_non_null(strstr(s, "\"cgroup\":\"<unattributed>\",\"attributed\":true,"
-				  "\"proxies_exceed_total\":true"));
+				  "\"proxies_exceed_total\":true,\"proxy_bias_excluded\":true,"
+				  "\"proxy_error_pct\":null"));
 	assert_null(strstr(s, "\"container\""));
 	assert_null(strstr(strstr(s, "<unattributed>"), "\"pod\""));
+	free(s);
+	/* the table says it after the interval */
+	s = render_rows(PM_OUT_TABLE, r, 2);
+	assert_non_null(strstr(s, " [\u00b110 % proxy error declared]"));
+	assert_non_null(strstr(s, " [proxy bias excluded]"));
 	free(s);
 	(void)state;
 }
