@@ -11,10 +11,12 @@
  * status, -1 for no such command. */
 int cli_run_command(const char *name, int argc, char **argv);
 /* cli/commands.c: is name one of pmumon's commands; "unknown command" naming them all;
- * pmumon --help into f. */
+ * pmumon --help into f; the commands' names into f, one a line, in the table's order
+ * (pmumon --list-commands, for the build and the packaging scripts). */
 bool cli_is_command(const char *name);
 void cli_unknown_command(const char *name);
 void cli_usage(FILE *f);
+void cli_list_commands(FILE *f);
 
 int cmd_list(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);

@@ -46,6 +46,7 @@ struct cli_count {
 	 * the attributed intervals; has_proxy_error false: the pack's (none: excluded) */
 	bool has_proxy_error;
 	double proxy_error;
+	bool bpf_counters; /* --bpf-counters: the cgroups' events once per CPU, through BPF */
 	bool metric_only;
 	enum pm_out_format format; /* -x, -j */
 	char sep;		   /* -x: 0 is ',' */
@@ -89,6 +90,7 @@ enum {
 	CLI_OPT_ATTRIBUTE_CGROUPS,
 	CLI_OPT_ATTRIBUTE_PODS,
 	CLI_OPT_ATTRIBUTE_PROXY_ERROR,
+	CLI_OPT_BPF_COUNTERS,
 };
 /* clang-format off */
 #define CLI_COUNT_SHORT "M:g:Ax:jo:B"
@@ -131,7 +133,8 @@ enum {
 	{ "attribute-pods", optional_argument, NULL, CLI_OPT_ATTRIBUTE_PODS }, \
 	{ "attribute-proxy-error", required_argument, NULL, CLI_OPT_ATTRIBUTE_PROXY_ERROR }, \
 	{ "all-user", no_argument, NULL, CLI_OPT_ALL_USER }, \
-	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }
+	{ "all-kernel", no_argument, NULL, CLI_OPT_ALL_KERNEL }, \
+	{ "bpf-counters", no_argument, NULL, CLI_OPT_BPF_COUNTERS }
 /* clang-format on */
 
 /* Take option c if it is one of the above: 1; 0 if not; -EINVAL when its value is wrong (said). */

@@ -3,6 +3,13 @@
  * pmumon's commands: their table (name, function, summary), pmumon --help
  * that lists them, and running one by its name, for pmumon (main.c) and for
  * perf mode's stat and list (perfmode.c) alike.
+ *
+ * The table is the only list of the commands: cli/meson.build reads its names
+ * (one '{ "NAME", cmd_NAME,' line each, between 'commands[] = {' and '};')
+ * for dist/meson.build's man page per command, and help2man.py, the bash
+ * completion and scripts/test-package ask the binary (--help, --list-commands).
+ * tests/cli/test_commands.py fails when any of them, the installed pages,
+ * debian/ or docs disagree with it.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -87,6 +94,12 @@ void cli_usage(FILE *f)
 		"Simulated platforms:\n");
 	for (size_t i = 0; (name = pm_sim__platform_info(i, &summary)); i++)
 		fprintf(f, "  %-11s %s\n", name, summary);
+}
+
+void cli_list_commands(FILE *f)
+{
+	for (size_t i = 0; i < PM_ARRAY_SIZE(commands); i++)
+		fprintf(f, "%s\n", commands[i].name);
 }
 
 void cli_unknown_command(const char *name)

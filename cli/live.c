@@ -141,6 +141,7 @@ int cli_live__machine(struct cli_live *lv, const struct cli_live_args *a, const 
 		.no_merge = c->no_merge && c->aggr != PM_AGGR_DEVICE,
 		/* perf runs on when no event can be counted: every row <not supported> */
 		.allow_none_counted = arg_global.perf_mode,
+		.bpf_counters = c->bpf_counters,
 	};
 	if (a->program) {
 		lv->program = read_program(a->program, &lv->so.program_len);

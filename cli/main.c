@@ -47,6 +47,8 @@ static int run_main(int argc, char **argv)
 		CLI_GLOBAL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		/* not in --help: for dist/man/help2man.py and scripts/test-package */
+		{ "list-commands", no_argument, NULL, 'L' },
 		{ 0 },
 	};
 	const char *env = getenv("PMUMON_ROOT");
@@ -71,6 +73,9 @@ static int run_main(int argc, char **argv)
 			return EXIT_OK;
 		case 'V':
 			printf("pmumon %s\n", PMUMON_VERSION);
+			return EXIT_OK;
+		case 'L':
+			cli_list_commands(stdout);
 			return EXIT_OK;
 		default:
 			cli_usage(stderr);

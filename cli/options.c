@@ -75,6 +75,9 @@ static int event_option(struct cli_count *a, int c, const char *arg)
 		return cli_parse_proxy_error(arg, &a->proxy_error) < 0 ?
 			       -EINVAL :
 			       (a->has_proxy_error = true, 1);
+	case CLI_OPT_BPF_COUNTERS:
+		a->bpf_counters = true;
+		return 1;
 	case 'd': /* perf's OPT_INCR: -dd is -d -d */
 		a->detailed++;
 		return 1;
@@ -232,6 +235,13 @@ int cli_count__check(const struct cli_count *a)
 		cli_error("%s counts its proxies in each cgroup itself: give it or %s, not both",
 			  a->attribute_pods ? "--attribute-pods" : "--attribute-cgroups",
 			  a->for_each_cgroup ? "--for-each-cgroup" : "-G");
+		return -EINVAL;
+	}
+	if (a->bpf_counters && !a->cgroups && !a->attribute_cgroups && !a->attribute_pods) {
+		/* perf's --bpf-counters also shares counters between perf processes: not here */
+		cli_error(
+			"--bpf-counters counts the events of cgroups through BPF: give it with -G, "
+			"--for-each-cgroup, --attribute-cgroups or --attribute-pods");
 		return -EINVAL;
 	}
 	if ((a->attribute_cgroups || a->attribute_pods) && a->n_aggr && a->aggr != PM_AGGR_FAMILY &&
@@ -521,6 +531,10 @@ void cli_count__usage_events(FILE *f)
 	      "                        cgroup's traffic, declared (no counter measures it):\n"
 	      "                        the attributed intervals then hold it (flag\n"
 	      "                        proxy_bias_included); without it they exclude it\n"
+	      "      --bpf-counters    count those cgroups' events once per CPU, not once per\n"
+	      "                        cgroup per CPU: a BPF program on each cgroup switch\n"
+	      "                        adds to the cgroup that ran (root, Linux 5.13+, cgroup\n"
+	      "                        v2; the rows are the same: docs/attribution.md)\n"
 	      "      --all-user        every event counts user space only (exclude_kernel),\n"
 	      "                        as perf; --all-kernel the kernel only (exclude_user).\n"
 	      "                        Uncore PMUs cannot tell them apart: they count both\n",

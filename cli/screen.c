@@ -508,6 +508,7 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 			snprintf(kd->from, sizeof(kd->from), "%s", from);
 		}
 		s->kind[k].parts |= !!(r->flags & PM_ROW_RATIO);
+		s->kind[k].attributed |= !!(r->flags & PM_ROW_ATTRIBUTED);
 		keys[n++] = (struct sort_key){
 			.kind = k,
 			.row = i,
@@ -632,6 +633,47 @@ double screen_value(const struct screen *s, const struct pm_report *rep, size_t 
 	return k ? shown(k, rep, s->item[item].row) : NAN;
 }
 
+/*
+ * An attributed kind's total is the total its shares were cut from (docs/attribution.md:
+ * the rows, <unattributed> included, add up to it exactly), so its interval is that
+ * total's own, not its shares' ends added: theirs move against each other (what one
+ * cgroup is given, another or <unattributed> is not). The total's own rows are the
+ * report's rows of that metric outside any cgroup, in t's group; their ends added,
+ * as the plain kind's total adds them. Their doubts too: the shares' approximate flag
+ * is not the total's.
+ */
+static void attributed_total_bounds(const struct screen_total *t, const struct pm_report *rep,
+				    const char *event, double f, unsigned doubts,
+				    struct pm_row *sum)
+{
+	struct pm_row own = { .lo = 0, .hi = 0, .bound = PM_BOUND_EXACT };
+	size_t found = 0;
+
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		const struct pm_row *r = &rep->rows[i];
+
+		if (strcmp(r->event, event) || (r->flags & PM_ROW_ATTRIBUTED) ||
+		    (r->cgroup && r->cgroup[0]) ||
+		    (t->level != SCREEN_MACHINE && r->socket != t->socket))
+			continue;
+		found++;
+		own.lo += r->lo * f;
+		own.hi += r->hi * f;
+		if (r->bound > own.bound)
+			own.bound = r->bound;
+		own.flags |= r->flags & doubts;
+	}
+	if (!found) { /* the total is not among the rows: nothing says how far it is */
+		sum->lo = sum->hi = NAN;
+		sum->bound = PM_BOUND_UNMEASURED;
+		return;
+	}
+	sum->lo = own.lo;
+	sum->hi = own.hi;
+	sum->bound = own.bound;
+	sum->flags = (sum->flags & ~doubts) | own.flags;
+}
+
 void screen_total_value(const struct screen *s, const struct pm_report *rep, size_t total,
 			struct pm_row *ret)
 {
@@ -697,6 +739,9 @@ void screen_total_value(const struct screen *s, const struct pm_report *rep, siz
 		if (sum.bound != PM_BOUND_EXACT)
 			sum.bound = PM_BOUND_UNMEASURED;
 	}
+	if (k && k->attributed && counted)
+		attributed_total_bounds(t, rep, rep->rows[s->item[k->item0].row].event,
+					k->measure == SCREEN_AMOUNT ? 1 / secs : 1, doubts, &sum);
 	if (!counted) {
 		sum.value = sum.lo = sum.hi = NAN;
 		sum.flags = lost ? PM_ROW_LOST : PM_ROW_NOT_COUNTED;

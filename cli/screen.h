@@ -51,6 +51,7 @@ struct screen_kind {
 	enum screen_measure measure;
 	bool metric;
 	bool parts;		 /* a ratio whose rows give their parts (PM_ROW_RATIO) */
+	bool attributed;	 /* shares of a total (PM_ROW_ATTRIBUTED): they add up to it */
 	size_t item0, n_items;	 /* its items: screen.item[item0 .. item0 + n_items) */
 	size_t total0, n_totals; /* its totals likewise */
 };

@@ -4,7 +4,11 @@
  * table of operations owned by the context. The real implementation
  * (pm_os_linux_new) talks to the kernel under a root directory; the
  * simulator (sim/) implements the same table with a fake kernel, and tests
- * may wrap either. No other code calls these syscalls directly.
+ * may wrap either. No other code calls these syscalls directly, but for one
+ * exception: the BPF path of pm_session_opts.bpf_counters, whose bpf() calls
+ * libbpf makes itself (there is no bpf entry here); it runs on the "linux" os
+ * only and refuses any other by name (its perf events still go through
+ * perf_open).
  *
  * Conventions: every operation returns a count or 0 on success and -errno on
  * failure. Paths are relative to the os root and never start with '/'.

@@ -156,6 +156,17 @@ struct pm_session_opts {
 	 * fails with -ENOENT ("none of the events is supported here").
 	 */
 	bool allow_none_counted;
+	/*
+	 * Events counted in a cgroup (pm_evlist__set_cgroup, __repeat,
+	 * __attribute_cgroups) are opened once per CPU, not once per cgroup per
+	 * CPU, and a BPF program on the cgroup-switches event (Linux 5.13+)
+	 * adds what each counted to the cgroup that ran and its listed
+	 * ancestors, as perf stat --bpf-counters --for-each-cgroup
+	 * (docs/attribution.md). cgroup v2 only; needs a library built with
+	 * libbpf (else -EOPNOTSUPP, said), the real kernel (not the
+	 * simulator: its os has no bpf()), CAP_BPF and CAP_PERFMON.
+	 */
+	bool bpf_counters;
 	/* ---- the sources' own options (struct pm_source_opt, below) ---- */
 	const struct pm_source_opt *source_opts;
 	size_t n_source_opts;

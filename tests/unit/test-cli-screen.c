@@ -355,6 +355,67 @@ static void test_attributed_blocks(void **state)
 	screen_info_free(in);
 }
 
+/* An attributed block's total is the total its shares were cut from: its interval and
+ * doubts are that total's rows' (added per socket as the plain block's), not the shares'
+ * ends added, which move against each other; without those rows, no interval. */
+static void test_attributed_total_interval(void **state)
+{
+	struct pm_row rows[] = {
+		ROW("DF_DRAM_BYTES_GB", "GB", NULL, 0, -1, -1, 8,
+		    PM_ROW_AMOUNT | PM_ROW_MULTIPLEXED),
+		ROW("DF_DRAM_BYTES_GB", "GB", NULL, 1, -1, -1, 8, PM_ROW_AMOUNT),
+		ROW("DF_DRAM_BYTES_GB", "GB", NULL, 0, -1, -1, 6, PM_ROW_AMOUNT),
+		ROW("DF_DRAM_BYTES_GB", "GB", NULL, 0, -1, -1, 2, PM_ROW_AMOUNT),
+		ROW("DF_DRAM_BYTES_GB", "GB", NULL, 1, -1, -1, 1, PM_ROW_AMOUNT),
+		ROW("DF_DRAM_BYTES_GB", "GB", NULL, 1, -1, -1, 7, PM_ROW_AMOUNT),
+	};
+	struct pm_report rep = { .n_rows = PM_ARRAY_SIZE(rows),
+				 .rows = rows,
+				 .duration_ns = 2000000000 };
+	struct screen_info *in = epyc_info();
+	struct screen s = { 0 };
+	const struct screen_kind *k;
+	struct pm_row q;
+
+	rows[0].lo = 7, rows[0].hi = 9, rows[0].bound = PM_BOUND_MEASURED;
+	rows[1].lo = rows[1].hi = 8; /* exact */
+	for (size_t i = 2; i < 6; i++) {
+		rows[i].flags |= PM_ROW_ATTRIBUTED | PM_ROW_APPROXIMATE;
+		rows[i].cgroup = i % 2 ? PM_ATTRIB_UNATTRIBUTED : "system.slice";
+		rows[i].lo = rows[i].value * 0.5, rows[i].hi = rows[i].value * 1.5;
+		rows[i].bound = PM_BOUND_MEASURED;
+	}
+	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
+	k = kind(&s, "DF_DRAM_BYTES_GB by cgroup (proxy bias excluded)");
+	assert_int_equal(k->n_items, 4);
+	assert_int_equal(k->n_totals, 3);	     /* S0, S1, the machine */
+	screen_total_value(&s, &rep, k->total0, &q); /* S0: 8 GB in 2 s, 7..9 GB counted */
+	assert_true(fabs(q.value - 4) <= 1e-12);
+	assert_true(fabs(q.lo - 3.5) <= 1e-12 && fabs(q.hi - 4.5) <= 1e-12);
+	assert_int_equal(q.bound, PM_BOUND_MEASURED);
+	assert_true(q.flags & PM_ROW_MULTIPLEXED);
+	assert_false(q.flags & PM_ROW_APPROXIMATE); /* the total is measured, not apportioned */
+	screen_total_value(&s, &rep, k->total0 + 1, &q); /* S1: exact */
+	assert_true(fabs(q.value - 4) <= 1e-12);
+	assert_true(fabs(q.lo - 4) <= 1e-12 && fabs(q.hi - 4) <= 1e-12);
+	assert_int_equal(q.bound, PM_BOUND_EXACT);
+	assert_false(q.flags & (PM_ROW_APPROXIMATE | PM_ROW_MULTIPLEXED));
+	screen_total_value(&s, &rep, k->total0 + 2, &q); /* the machine: both sockets' */
+	assert_true(fabs(q.value - 8) <= 1e-12);
+	assert_true(fabs(q.lo - 7.5) <= 1e-12 && fabs(q.hi - 8.5) <= 1e-12);
+	/* without the total's own rows nothing says where it is */
+	rep.rows = rows + 2, rep.n_rows = 4;
+	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
+	k = kind(&s, "DF_DRAM_BYTES_GB by cgroup (proxy bias excluded)");
+	screen_total_value(&s, &rep, k->total0 + 2, &q);
+	assert_true(fabs(q.value - 8) <= 1e-12);
+	assert_true(isnan(q.lo) && isnan(q.hi));
+	assert_int_equal(q.bound, PM_BOUND_UNMEASURED);
+	assert_true(q.flags & PM_ROW_APPROXIMATE);
+	screen_free(&s);
+	screen_info_free(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_devices_and_cgroups),
 		cmocka_unit_test(test_total_interval),
 		cmocka_unit_test(test_attributed_blocks),
+		cmocka_unit_test(test_attributed_total_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "source/counters.h"
+#include "source/perf-bpf.h"
 #include "source/perf/perf.h"
 #include "util/util.h"
 
@@ -32,6 +33,7 @@ struct perf_state {
 	uint64_t sub_ns;
 	uint64_t jitter;
 	size_t n_tracked; /* read units with a tracked counter, as the last read found them */
+	struct pm_perf_bpf *bpf; /* the cgroups' counters through BPF (bpf_counters), or NULL */
 };
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -515,6 +517,37 @@ static int build_read_units(struct pm_session *s)
 
 static int perf_open_all(struct pm_session *s, struct pm_diag *reterr);
 
+void pm_perf__counter_attr(struct pm_session *s, size_t k, struct perf_event_attr *attr)
+{
+	const struct pm_evinst *in = &s->l->inst[s->c[k].inst];
+
+	*attr = in->attr;
+	only_space(s, in, attr);
+	attr->read_format = READ_FORMAT;
+	attr->disabled = 0;
+}
+
+bool pm_perf__refused(struct pm_session *s, size_t k, int err, struct pm_diag *reterr)
+{
+	const struct pm_counter *c = &s->c[k];
+	const struct pm_event *ev = &s->l->ev[c->event];
+	bool leave_out = ev->optional && s->opts.leave_out_unsupported_defaults;
+	struct pm_diag why;
+
+	if (!not_supported(s, c, err)) {
+		perf_open_error(s, c, err, reterr);
+		return false;
+	}
+	pm_diag__init(&why);
+	perf_open_error(s, c, err, &why);
+	/* perf prints the <not supported> rows of its defaults and -d sets
+	 * without a word; an event the user typed says why */
+	pm_log(s->ctx, ev->detailed || ev->optional ? PM_LOG_INFO : PM_LOG_WARN, "%s: %s", why.msg,
+	       leave_out ? "left out" : "its row says <not supported>, the other events count");
+	drop_event(s, c->event, !leave_out);
+	return true;
+}
+
 static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 {
 	struct perf_state *st = calloc(1, sizeof(*st));
@@ -529,7 +562,10 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 		return -ENOMEM;
 	for (size_t e = 0; e < s->l->n_ev; e++)
 		st->cgroup_fd[e] = -1;
-	r = perf_open_all(s, reterr);
+	/* the cgroups' counters first: each is open after it, without an fd */
+	r = s->opts.bpf_counters ? pm_perf_bpf__open(s, &st->bpf, reterr) : 0;
+	if (r == 0)
+		r = perf_open_all(s, reterr);
 	/* the kernel holds the cgroups of the counters opened: the directories may go */
 	cgroup_fds_close(s);
 	return r < 0 ? r : build_read_units(s);
@@ -568,22 +604,8 @@ static int perf_open_all(struct pm_session *s, struct pm_diag *reterr)
 			k = again - 1; /* the loop's k++ */
 			continue;
 		}
-		if (not_supported(s, c, r)) {
-			bool leave_out = ev->optional && s->opts.leave_out_unsupported_defaults;
-			struct pm_diag why;
-
-			pm_diag__init(&why);
-			perf_open_error(s, c, r, &why);
-			/* perf prints the <not supported> rows of its defaults and -d sets
-			 * without a word; an event the user typed says why */
-			pm_log(s->ctx, ev->detailed || ev->optional ? PM_LOG_INFO : PM_LOG_WARN,
-			       "%s: %s", why.msg,
-			       leave_out ? "left out" :
-					   "its row says <not supported>, the other events count");
-			drop_event(s, c->event, !leave_out);
+		if (pm_perf__refused(s, k, r, reterr))
 			continue;
-		}
-		perf_open_error(s, c, r, reterr);
 		return r;
 	}
 	return 0;
@@ -620,7 +642,13 @@ static void next_subread(struct perf_state *st, uint64_t now);
 static int perf_enable(struct pm_session *s)
 {
 	struct perf_state *st = s->state[PM_SRC_PERF];
+	int r;
 
+	if (st && st->bpf) {
+		r = pm_perf_bpf__switch(s, st->bpf, true);
+		if (r < 0)
+			return r;
+	}
 	if (st && s->n_ru) { /* a first look at the counters a sub-read after the start */
 		st->probe = true;
 		next_subread(st, s->ctx->ops->mono_ns(s->ctx->os));
@@ -630,7 +658,15 @@ static int perf_enable(struct pm_session *s)
 
 static int perf_disable(struct pm_session *s)
 {
-	return ioctl_leaders(s, PERF_EVENT_IOC_DISABLE, starts_at_exec(s));
+	struct perf_state *st = s->state[PM_SRC_PERF];
+	int r = ioctl_leaders(s, PERF_EVENT_IOC_DISABLE, starts_at_exec(s));
+
+	if (st && st->bpf) {
+		int e = pm_perf_bpf__switch(s, st->bpf, false);
+
+		r = r < 0 ? r : e;
+	}
+	return r;
 }
 
 /*
@@ -708,7 +744,13 @@ static int read_all(struct pm_session *s, bool publish, bool tracked_only)
 	uint64_t *buf = s->readbuf, now = ops->mono_ns(s->ctx->os);
 	struct perf_state *st = s->state[PM_SRC_PERF];
 	size_t n_tracked = 0;
+	int r;
 
+	if (st && st->bpf && !tracked_only) {
+		r = pm_perf_bpf__read(s, st->bpf, publish);
+		if (r < 0)
+			return r;
+	}
 	for (size_t u = 0; u < s->n_ru; u++) {
 		const struct pm_read_unit *ru = &s->ru[u];
 		size_t want = ru->group ? 3 + ru->n : 3;
@@ -810,7 +852,7 @@ static uint64_t perf_next_poll(const struct pm_session *s)
 {
 	const struct perf_state *st = s->state[PM_SRC_PERF];
 
-	if (!s->n_ru || !st)
+	if ((!s->n_ru && !(st && st->bpf)) || !st)
 		return UINT64_MAX;
 	return st->tracked || st->probe ? PM_MIN(checkpoint_due(s, st), st->sub_ns) :
 					  checkpoint_due(s, st);
@@ -822,7 +864,7 @@ static int perf_poll(struct pm_session *s)
 	uint64_t now = s->ctx->ops->mono_ns(s->ctx->os);
 	int r = 0;
 
-	if (!st || !s->n_ru || now < perf_next_poll(s))
+	if (!st || (!s->n_ru && !st->bpf) || now < perf_next_poll(s))
 		return 0;
 	if (now >= checkpoint_due(s, st)) {
 		st->polled_ns = now;
@@ -840,6 +882,10 @@ static int perf_poll(struct pm_session *s)
 static void perf_close(struct pm_session *s)
 {
 	/* members before leaders, as perf does */
+	struct perf_state *st = s->state[PM_SRC_PERF];
+
+	if (st)
+		pm_perf_bpf__free(s, st->bpf);
 	for (size_t k = s->n_c; k-- > 0;)
 		close_counter(s, &s->c[k]);
 	free(s->state[PM_SRC_PERF]);
