@@ -4,7 +4,7 @@
 
 #include "fuzz.h"
 #include "pmumon/pmumon.h"
-#include "source/sideband.h"
+#include "source/sideband/sideband.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -179,14 +179,16 @@ static const char *domain_label(struct pm_session *s, enum domain_kind kind, int
 	return intern_label(s, label);
 }
 
-/* A counter of an uncore PMU, whose cpumask may span sockets; or of a recording, whose
- * socket is the one its row was recorded on (a stand-in CPU of it, source/replay.c); or
- * of any PMU, when the session keeps every device's sockets apart. */
+/* A counter of an uncore PMU, whose cpumask may span sockets; or of a source whose
+ * counter's socket is its own (pm_source_ops.device_per_socket: a recording's, the one
+ * its row was recorded on, a stand-in CPU of it, source/replay.c); or of any PMU, when
+ * the session keeps every device's sockets apart. */
 static bool spans_sockets(const struct pm_session *s, const struct pm_counter *c)
 {
 	const struct pm_pmu *p = s->l->inst[c->inst].pmu;
 
-	return !p || p->uncore || p->source == PM_SRC_REPLAY || s->opts.device_per_socket;
+	return !p || p->uncore || pm_source__ops(s->ctx, p->source)->device_per_socket ||
+	       s->opts.device_per_socket;
 }
 
 /*
@@ -337,7 +339,7 @@ static int cmp_slot(const void *a, const void *b)
  * config, exactly (6.1 masks no extended PMU type); a HW_CACHE total is its
  * cache's read access (config 0..4), a miss ratio's row its read miss.
  */
-static unsigned shadow_of(enum pm_source_id src, const struct perf_event_attr *a)
+static unsigned shadow_of(enum pm_source_shadow by, const struct perf_event_attr *a)
 {
 	static const unsigned hw[] = {
 		[PERF_COUNT_HW_CPU_CYCLES] = PM_SHADOW_CYCLES,
@@ -360,9 +362,9 @@ static unsigned shadow_of(enum pm_source_id src, const struct perf_event_attr *a
 	const uint64_t miss = (uint64_t)PERF_COUNT_HW_CACHE_OP_READ << 8 |
 			      (uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
 
-	if (src == PM_SRC_TOOL)
+	if (by == PM_SOURCE_SHADOW_ANY)
 		return PM_SHADOW_OTHER; /* duration_time: perf's rate, as any event */
-	if (src != PM_SRC_PERF)
+	if (by != PM_SOURCE_SHADOW_ATTR)
 		return PM_SHADOW_NONE;
 	if (a->type == PERF_TYPE_SOFTWARE &&
 	    (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK))
@@ -396,7 +398,7 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 
 	*row = (struct pm_row){ .event = ev->label,
 				.cgroup = ev->cgroup,
-				.source = pm_source_name(c->source),
+				.source = pm_source__name(s->ctx, c->source),
 				.unit = ev->unit ? ev->unit : "",
 				.cpu = -1,
 				.die = -1,
@@ -412,7 +414,8 @@ static void fill_row(const struct pm_session *s, const struct pm_counter *c, str
 	    s->l->inst[c->inst].attr.type >= PERF_TYPE_MAX)
 		row->device = s->l->inst[c->inst].device;
 	if (c->inst < s->l->n_inst) {
-		row->shadow = shadow_of(c->source, &s->l->inst[c->inst].attr);
+		row->shadow = shadow_of(pm_source__ops(s->ctx, c->source)->shadow,
+					&s->l->inst[c->inst].attr);
 		row->shadow_ctx = shadow_ctx_of(&s->l->inst[c->inst].attr);
 	}
 	switch (s->opts.aggr) {

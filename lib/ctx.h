@@ -16,6 +16,7 @@
 
 struct pm_pmu;
 struct pm_db;
+struct pm_source_ops;
 struct pm_embedded;
 struct pm_evlist;
 struct pm_topo;
@@ -61,6 +62,8 @@ struct pm_machine_ops {
 	void (*cpuid)(struct pm_ctx *ctx, char *buf, size_t size);
 };
 
+#define PM_CTX_ADDED_SOURCES 4 /* room for sources a context adds (pm_ctx__add_source) */
+
 struct pm_ctx {
 	const struct pm_os_ops *ops; /* NULL: no live machine (a recording's) */
 	void *os;
@@ -87,6 +90,12 @@ struct pm_ctx {
 	void *read_file_userdata;
 	struct pm_replay *replay; /* import: the recording (machine.c, source/replay.c); owned */
 	size_t evlists;		  /* alive on this context: they point into what discovery found */
+	/* sources this context counts with besides the registry's (source/id.h), added before
+	 * discovery by pm_ctx__add_source (source/registry.c: a test's own source), with
+	 * their names; their ids follow the registry's */
+	const struct pm_source_ops *added_sources[PM_CTX_ADDED_SOURCES];
+	const char *added_source_names[PM_CTX_ADDED_SOURCES];
+	size_t n_added_sources;
 };
 
 /* Its machine's clocks (ns): monotonic and wall. */

@@ -17,13 +17,12 @@
 #include "ctx.h"
 #include "db/pack.h"
 #include "pmu.h"
-#include "source/perf.h"
+#include "source/perf/perf.h"
 #include "source/source.h"
 #include "topo.h"
 #include "util/util.h"
 
-#define CAP_SYS_RAWIO 17 /* include/uapi/linux/capability.h */
-#define CAP_SYS_ADMIN 21
+#define CAP_SYS_ADMIN 21 /* include/uapi/linux/capability.h */
 #define CAP_PERFMON 38
 
 struct findings {
@@ -69,26 +68,20 @@ static void add_reason(struct findings *fs, enum pm_reason reason, const char *s
 
 /* ---- who pmumon runs as ------------------------------------------------------------ */
 
-struct who {
-	long uid;      /* effective; -1 unknown */
-	uint64_t caps; /* CapEff */
-	bool caps_known;
-};
-
-static bool has_cap(const struct who *w, int cap)
+static bool has_cap(const struct pm_doctor_who *w, int cap)
 {
-	return w->caps_known ? (w->caps >> cap) & 1 : w->uid == 0;
+	return pm_doctor_who__has(w, cap);
 }
 
-static bool perfmon(const struct who *w)
+static bool perfmon(const struct pm_doctor_who *w)
 {
 	return has_cap(w, CAP_PERFMON) || has_cap(w, CAP_SYS_ADMIN);
 }
 
 /* The second field of "Uid:" and the hex "CapEff:" of /proc/self/status. */
-static struct who read_who(struct pm_ctx *ctx)
+static struct pm_doctor_who read_who(struct pm_ctx *ctx)
 {
-	struct who w = { .uid = -1 };
+	struct pm_doctor_who w = { .uid = -1 };
 	char buf[4096], *s;
 
 	if (pm_read_file(ctx, "proc/self/status", buf, sizeof(buf)) < 0)
@@ -107,7 +100,8 @@ static bool in_container(struct pm_ctx *ctx)
 	return pm_path_exists(ctx, ".dockerenv") || pm_path_exists(ctx, "run/.containerenv");
 }
 
-static void privileges(struct pm_ctx *ctx, const struct who *w, bool container, struct findings *fs)
+static void privileges(struct pm_ctx *ctx, const struct pm_doctor_who *w, bool container,
+		       struct findings *fs)
 {
 	const char *where = container ? " in a container" : "";
 	int paranoid;
@@ -209,15 +203,6 @@ static bool module_loaded(struct pm_ctx *ctx, const char *module)
 
 	snprintf(dir, sizeof(dir), "sys/module/%s", module);
 	return pm_path_exists(ctx, dir);
-}
-
-/* The matching packs' entry for a driver, or NULL: they do not read through it. */
-static const struct pm_driver_def *pack_driver(struct pm_ctx *ctx, const char *module)
-{
-	for (size_t i = 0; pm_db__driver(ctx->db, i); i++)
-		if (!strcmp(pm_db__driver(ctx->db, i)->module, module))
-			return pm_db__driver(ctx->db, i);
-	return NULL;
 }
 
 /* Does a modules list (modules.dep, modules.builtin) have file, compressed or not? */
@@ -327,51 +312,6 @@ static void drivers(struct pm_ctx *ctx, bool vm, struct findings *fs)
 		    pm_db__matched_names(ctx->db)[0] ? pm_db__matched_names(ctx->db) : "none");
 }
 
-/* The msr source's devices: root's (0600) and CAP_SYS_RAWIO's, where a pack reads through
- * them; the module's allow_writes. */
-static void msr_access(struct pm_ctx *ctx, const struct who *w, struct findings *fs)
-{
-	const struct pm_driver_def *d = pack_driver(ctx, "msr");
-	char buf[32];
-
-	/* perf PMUs count the same (amd_uncore): the msr source is not needed here */
-	bool alt = d && d->alt && module_loaded(ctx, d->alt);
-
-	if (d && (w->uid != 0 || !has_cap(w, CAP_SYS_RAWIO))) {
-		if (alt)
-			add(fs, PM_VERDICT_OK, "msr", NULL,
-			    "the msr source cannot open /dev/cpu/N/msr (it needs root and "
-			    "CAP_SYS_RAWIO), and is not needed: %s counts the same through perf",
-			    d->alt);
-		else
-			add(fs, PM_VERDICT_PROBLEM, "msr",
-			    "run as root with CAP_SYS_RAWIO (the devices are root's, mode 0600)",
-			    "the msr source cannot open /dev/cpu/N/msr: it needs root and "
-			    "CAP_SYS_RAWIO");
-	}
-	if (!d || pm_read_file(ctx, "sys/module/msr/parameters/allow_writes", buf, sizeof(buf)) < 0)
-		return; /* not this machine's, not loaded, or only root may read it (0600) */
-	if (alt && strcmp(buf, "on"))
-		/* no advice to allow MSR writes system-wide to silence a line: perf counts */
-		add(fs, PM_VERDICT_OK, "msr", NULL,
-		    "msr.allow_writes is %s: the msr source's writes would be %s; not needed: %s "
-		    "counts the same through perf",
-		    buf, strcmp(buf, "off") ? "logged and taint the kernel" : "refused", d->alt);
-	else if (!strcmp(buf, "off"))
-		add(fs, PM_VERDICT_PROBLEM, "msr",
-		    "echo on > /sys/module/msr/parameters/allow_writes (as root), or count through "
-		    "perf PMUs",
-		    "msr.allow_writes is off: the msr source cannot program counters");
-	else if (!strcmp(buf, "default"))
-		add(fs, PM_VERDICT_WARNING, "msr",
-		    "echo on > /sys/module/msr/parameters/allow_writes (as root) to allow them "
-		    "without the log",
-		    "msr.allow_writes is default: the kernel logs the msr source's writes ('Write "
-		    "to unrecognized MSR') and marks itself tainted");
-	else
-		add(fs, PM_VERDICT_OK, "msr", NULL, "msr.allow_writes is %s", buf);
-}
-
 /* ---- where it runs ----------------------------------------------------------------- */
 
 static bool core_pmu(struct pm_ctx *ctx, char *name, size_t size)
@@ -406,24 +346,43 @@ static bool virtual_machine(struct pm_ctx *ctx)
 	return vm;
 }
 
-/* What a read-only /sys keeps this machine from counting: hwmon PMUs are programmed by
- * writing their files, the sideband's are debugfs files. false when nothing needs it. */
+/* Does a PMU of source i count here? */
+static bool has_pmus_of(struct pm_ctx *ctx, size_t i)
+{
+	for (size_t k = 0; k < ctx->n_pmus; k++)
+		if (ctx->pmus[k]->source == i)
+			return true;
+	return false;
+}
+
+/* One more thing a read-only /sys keeps from counting, said once, joined by ", and ". */
+static void need(char *buf, size_t size, const char *what)
+{
+	size_t len = strlen(buf);
+
+	if (!strstr(buf, what))
+		snprintf(buf + len, size - len, "%s%s", len ? ", and " : "", what);
+}
+
+/* What a read-only /sys keeps this machine from counting: what each source with PMUs
+ * here says it needs (pm_source_ops.needs_writable_sys: hwmon PMUs are programmed by
+ * writing their files, the sideband's are debugfs files), and the packs' drivers under
+ * debugfs. false when nothing needs it. */
 static bool needs_sys_writable(struct pm_ctx *ctx, char *buf, size_t size)
 {
-	bool hwmon = false, debugfs = false;
+	bool debugfs = false;
 
-	for (size_t i = 0; i < ctx->n_pmus; i++) {
-		hwmon |= !strcmp(pm_pmu__source(ctx->pmus[i]), "hwmon");
-		debugfs |= !strcmp(pm_pmu__source(ctx->pmus[i]), "sideband");
-	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < pm_source__count(ctx); i++)
+		if (pm_source__on(ctx, i) && pm_source__ops(ctx, i)->needs_writable_sys &&
+		    has_pmus_of(ctx, i))
+			need(buf, size, pm_source__ops(ctx, i)->needs_writable_sys);
 	for (size_t i = 0; pm_db__driver(ctx->db, i); i++)
 		debugfs |= pm_db__driver(ctx->db, i)->path &&
 			   pm_str_has_prefix(pm_db__driver(ctx->db, i)->path, "sys/kernel/debug/");
-	snprintf(buf, size, "%s%s%s",
-		 hwmon ? "hwmon counters (BlueField) cannot be programmed" : "",
-		 hwmon && debugfs ? ", and " : "",
-		 debugfs ? "debugfs (the sideband) is absent" : "");
-	return hwmon || debugfs;
+	if (debugfs && !strstr(buf, "debugfs"))
+		need(buf, size, "debugfs (the sideband) is absent");
+	return buf[0] != '\0';
 }
 
 static void machine(struct pm_ctx *ctx, bool vm, bool container, struct findings *fs)
@@ -478,19 +437,23 @@ static void machine(struct pm_ctx *ctx, bool vm, bool container, struct findings
 
 /* ---- counters someone holds -------------------------------------------------------- */
 
-/* pmumon's own locks (the sources': msr, hwmon, sideband), in /run/pmumon, and an older
- * pmumon's in /run/lock: another pmumon holding one, or a lock pmumon will not trust. */
+/* pmumon's own locks (the sources' pm_source_ops.lock_path: msr, hwmon, sideband), in
+ * /run/pmumon, and an older pmumon's in /run/lock (pmumon-NAME.lock, NAME the lock
+ * file's): another pmumon holding one, or a lock pmumon will not trust. */
 static void locks(struct pm_ctx *ctx, struct findings *fs)
 {
-	static const char *const names[] = { "msr", "bfperf", "sideband" };
-
-	for (size_t i = 0; i < PM_ARRAY_SIZE(names); i++) {
+	for (size_t i = 0; i < pm_source__count(ctx); i++) {
+		const char *lock = pm_source__ops(ctx, i)->lock_path, *base;
 		struct pm_lock_info info = { 0 };
-		char path[64], old[64], pid[32] = "";
+		char path[128], old[128], pid[32] = "";
 		int h = 0;
 
-		snprintf(path, sizeof(path), "run/pmumon/%s.lock", names[i]);
-		snprintf(old, sizeof(old), "run/lock/pmumon-%s.lock", names[i]);
+		if (!lock || !pm_source__on(ctx, i))
+			continue;
+		base = strrchr(lock, '/') ? strrchr(lock, '/') + 1 : lock;
+		snprintf(path, sizeof(path), "%s", lock);
+		snprintf(old, sizeof(old), "run/lock/pmumon-%.*s.lock", (int)(strcspn(base, ".")),
+			 base);
 		if (pm_path_exists(ctx, path)) { /* never made: nobody holds it */
 			h = ctx->ops->lock(ctx->os, path, &info);
 			if (h >= 0) {
@@ -518,9 +481,7 @@ static void locks(struct pm_ctx *ctx, struct findings *fs)
 			    "pmumon will not trust %s /%s (made by another user, a link, or writable "
 			    "by others): the %s source refuses to program counters",
 			    info.dir ? "the lock directory of" : "the lock file", path,
-			    i == 0 ? "msr" :
-			    i == 1 ? "hwmon" :
-				     "sideband");
+			    pm_source__name(ctx, i));
 		}
 	}
 }
@@ -532,11 +493,28 @@ static void in_use(void *ud, const char *what, const char *fix, enum pm_reason r
 	add_reason(ud, reason, NULL);
 }
 
+/* Another finding of a source's (pm_source_ops.doctor). */
+static void said(void *ud, enum pm_verdict v, const char *topic, const char *what, const char *fix,
+		 enum pm_reason reason)
+{
+	add(ud, v, topic, fix, "%s", what);
+	add_reason(ud, reason, NULL);
+}
+
 static void surveys(struct pm_ctx *ctx, struct findings *fs)
 {
-	for (size_t i = 0; i < PM_SRC__N; i++)
-		if (pm_sources[i]->origin == PM_SOURCE_LIVE && pm_sources[i]->survey)
-			pm_sources[i]->survey(ctx, in_use, fs);
+	for (size_t i = 0; i < pm_source__count(ctx); i++)
+		if (pm_source__on(ctx, i) && pm_source__ops(ctx, i)->survey)
+			pm_source__ops(ctx, i)->survey(ctx, in_use, fs);
+}
+
+/* What each source has to say of itself (the msr source: its devices' access and
+ * allow_writes; the sideband: its programming list). */
+static void sources(struct pm_ctx *ctx, const struct pm_doctor_who *w, struct findings *fs)
+{
+	for (size_t i = 0; i < pm_source__count(ctx); i++)
+		if (pm_source__on(ctx, i) && pm_source__ops(ctx, i)->doctor)
+			pm_source__ops(ctx, i)->doctor(ctx, w, said, fs);
 }
 
 /* ---- the packs' metrics ------------------------------------------------------------ */
@@ -664,22 +642,6 @@ static void pack_metrics(struct pm_ctx *ctx, const char *pack, bool vm, struct f
 	    never ? "; the rest no machine can (pmumon list metrics says why)" : "");
 }
 
-/* The sideband's SoC groups are programmed from a list only the user can give (README,
- * 'Merrifield'): no metric of theirs counts live without one. */
-static void programming_list(struct pm_ctx *ctx, struct findings *fs)
-{
-	for (size_t i = 0; i < ctx->n_pmus; i++) {
-		if (strcmp(pm_pmu__source(ctx->pmus[i]), "sideband") != 0)
-			continue;
-		add(fs, PM_VERDICT_WARNING, "metrics", NULL,
-		    "%s counts live only with a programming list: which registers select "
-		    "Merrifield's SoC events is not public",
-		    pm_pmu__name(ctx->pmus[i]));
-		add_reason(fs, PM_REASON_NEEDS_PROGRAM, NULL);
-		return;
-	}
-}
-
 static void metrics(struct pm_ctx *ctx, bool vm, struct findings *fs)
 {
 	char done[256] = ",";
@@ -705,7 +667,7 @@ static void metrics(struct pm_ctx *ctx, bool vm, struct findings *fs)
 int pm_ctx__doctor(struct pm_ctx *ctx, struct pm_finding **ret, size_t *ret_n)
 {
 	struct findings fs = { 0 };
-	struct who w;
+	struct pm_doctor_who w;
 	bool vm, container;
 
 	if (!ctx || !ret || !ret_n)
@@ -725,11 +687,10 @@ int pm_ctx__doctor(struct pm_ctx *ctx, struct pm_finding **ret, size_t *ret_n)
 	perf_works(ctx, &fs);
 	lockdown(ctx, &fs);
 	drivers(ctx, vm, &fs);
-	msr_access(ctx, &w, &fs);
+	sources(ctx, &w, &fs);
 	machine(ctx, vm, container, &fs);
 	locks(ctx, &fs);
 	surveys(ctx, &fs);
-	programming_list(ctx, &fs);
 	metrics(ctx, vm, &fs);
 	if (fs.err) {
 		free(fs.f);

@@ -68,9 +68,9 @@ static int discover_sources(struct pm_ctx *ctx)
 {
 	int r = 0;
 
-	for (size_t i = 0; i < PM_SRC__N && r == 0; i++)
-		if (pm_sources[i]->discover && pm_sources[i]->origin == ctx->machine->origin)
-			r = pm_sources[i]->discover(ctx);
+	for (size_t i = 0; i < pm_source__count(ctx) && r == 0; i++)
+		if (pm_source__on(ctx, i) && pm_source__ops(ctx, i)->discover)
+			r = pm_source__ops(ctx, i)->discover(ctx);
 	return r;
 }
 

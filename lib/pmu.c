@@ -63,8 +63,8 @@ void pm_pmu__free(struct pm_pmu *p)
 	free(p->aliases);
 	free(p->alias_slots);
 	pm_cpus__done(&p->cpus);
-	if (p->hwmon_free)
-		p->hwmon_free(p->hwmon);
+	if (p->priv_free)
+		p->priv_free(p->priv);
 	free(p->identifier);
 	free(p->name);
 	free(p->family);
@@ -239,7 +239,7 @@ uint32_t pm_pmu__type(const struct pm_pmu *p)
 
 const char *pm_pmu__source(const struct pm_pmu *p)
 {
-	return pm_source_name(p->source);
+	return p->source_name ? p->source_name : pm_source_name(p->source);
 }
 
 int pm_pmu__cpus(const struct pm_pmu *p, char *buf, size_t size)

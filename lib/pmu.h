@@ -50,8 +50,6 @@ struct pm_alias {
 	const char *origin; /* "sysfs" or the pack's name (borrowed) */
 };
 
-struct pm_hwmon_block;
-
 /*
  * Where a PMU instance sits in the memory system, decoded from its name by a
  * pack's InstanceTopology (db/pack.c): -1 where the pack says nothing.
@@ -68,9 +66,12 @@ struct pm_pmu {
 	char *name;
 	char *family;
 	enum pm_source_id source; /* the source that provides it (source/id.h) */
+	/* its name when the source is one a context added (pm_ctx__add_source: a
+	 * test's), borrowed; NULL: the registry's name for source */
+	const char *source_name;
 	uint32_t type;
 	bool uncore;	     /* has a cpumask: its events open only on those CPUs */
-	bool cpuless;	     /* its events are one counter each, on no CPU (source/tool.c) */
+	bool cpuless;	     /* its events are one counter each, on no CPU (source/tool/tool.c) */
 	struct pm_cpus cpus; /* cpumask (uncore) or cpus (a hybrid core PMU); empty = all */
 	struct pm_format_entry *formats;
 	size_t n_formats, cap_formats;
@@ -81,10 +82,12 @@ struct pm_pmu {
 	uint32_t *alias_slots;
 	size_t n_alias_slots, n_alias_indexed; /* indexed: the first n added through add_alias */
 	char *identifier;
-	int mux_interval_ms;			      /* -1 when the file is absent */
-	const struct pm_pmu_traits *traits;	      /* NULL when no pack knows it */
-	struct pm_hwmon_block *hwmon;		      /* PM_SRC_HWMON: its files (source/hwmon.h) */
-	void (*hwmon_free)(struct pm_hwmon_block *b); /* what frees it, set with it */
+	int mux_interval_ms;		    /* -1 when the file is absent */
+	const struct pm_pmu_traits *traits; /* NULL when no pack knows it */
+	/* its source's own data about it (a hwmon block's files: source/hwmon/hwmon.h),
+	 * which only that source knows the type of, and what frees it, set with it */
+	void *priv;
+	void (*priv_free)(void *priv);
 	/* what the device's own files say of its counters (a hwmon block: register
 	 * blocks are free-running, 0), over any pack's traits; -1: nothing said */
 	int own_counters, own_width;

@@ -14,7 +14,7 @@
 #include "attrib.h"
 #include "metric/metric.h"
 #include "session.h"
-#include "source/tool.h"
+#include "source/tool/tool.h"
 
 static int build_rows(struct pm_session *s)
 {

@@ -1294,7 +1294,7 @@ static int expand_tracepoints(struct resolver *rs, struct pm_spec *spec)
  * precise_ip; u, k or p without G or H exclude the guest as well. P sets
  * nothing: perf stat never applies precise_max (only evsel__config, perf
  * record's, reads it). S (sample read) means nothing when counting; W is
- * the session's (source/perf.c); b is counted through perf_event_open.
+ * the session's (source/perf/perf.c); b is counted through perf_event_open.
  */
 static int apply_mods(struct resolver *rs, const struct pm_spec_event *se, struct resolved *res)
 {

@@ -16,7 +16,7 @@
 #include "db/pack.h"
 #include "pmu.h"
 #include "sched.h"
-#include "source/perf.h"
+#include "source/perf/perf.h"
 #include "source/source.h"
 #include "topo.h"
 #include "util/util.h"
@@ -24,10 +24,21 @@
 /* The source that counts an instance: the first that claims it, else perf. */
 static enum pm_source_id source_of(const struct pm_session *s, const struct pm_evinst *in)
 {
-	for (size_t i = 0; i < PM_SRC__N; i++)
-		if (pm_sources[i]->claims && pm_sources[i]->claims(s, in))
+	for (size_t i = 0; i < pm_source__count(s->ctx); i++) {
+		const struct pm_source_ops *o = pm_source__ops(s->ctx, i);
+
+		if (o->claims && o->claims(s, in))
 			return (enum pm_source_id)i;
+	}
 	return PM_SRC_PERF;
+}
+
+/* May the source that claims an instance count it under the session's options? */
+static int check(const struct pm_session *s, const struct pm_evinst *in, struct pm_diag *reterr)
+{
+	const struct pm_source_ops *o = pm_source__ops(s->ctx, source_of(s, in));
+
+	return o->check ? o->check(s, in, reterr) : 0;
 }
 
 static int add_counter(struct pm_session *s, size_t inst, size_t event, int cpu)
@@ -305,14 +316,14 @@ static int batch_reads(struct pm_session *s)
 		struct pm_counter *c = &s->c[k];
 
 		if (l->ev[c->event].group >= 0 || !in_sw_context(&l->inst[c->inst]) ||
-		    c->source != PM_SRC_PERF)
+		    !pm_source__ops(s->ctx, c->source)->batch_sw_reads)
 			continue;
 		for (size_t j = 0; j < k; j++) {
 			const struct pm_counter *o = &s->c[j];
 
 			if (o->cpu == c->cpu && o->leader == j && members[j] + 1 < max &&
 			    l->ev[o->event].group < 0 && in_sw_context(&l->inst[o->inst]) &&
-			    o->source == PM_SRC_PERF &&
+			    o->source == c->source &&
 			    same_cgroup(&l->ev[o->event], &l->ev[c->event])) {
 				c->leader = j;
 				c->implicit = true;
@@ -479,7 +490,7 @@ static int cgroup_check(struct pm_session *s, const struct pm_event *ev, size_t 
 		/* an uncore PMU (a cpumask: one counter per die or socket) counts all the
 		 * die does: in a cgroup, that while its tasks run on one CPU, not theirs
 		 * (perf takes it; its row would claim the cgroup's traffic) */
-		if (pm_sources[id]->cgroups && p && p->uncore) {
+		if (pm_source__ops(s->ctx, id)->cgroups && p && p->uncore) {
 			pm_diag_set(reterr,
 				    "count it outside a cgroup: its count is all its CPUs', "
 				    "whoever causes it",
@@ -491,14 +502,14 @@ static int cgroup_check(struct pm_session *s, const struct pm_event *ev, size_t 
 			point_at_event(reterr, ev);
 			return -EOPNOTSUPP;
 		}
-		if (pm_sources[id]->cgroups)
+		if (pm_source__ops(s->ctx, id)->cgroups)
 			continue;
 		pm_diag_set(reterr,
 			    "count it outside a cgroup: only the kernel's perf events count "
 			    "while a cgroup's tasks run",
 			    "'%s' is read through the %s source, which counts whatever runs: it "
 			    "cannot be counted in cgroup '%s'",
-			    ev->label, pm_source_name(id), ev->cgroup);
+			    ev->label, pm_source__name(s->ctx, id), ev->cgroup);
 		point_at_event(reterr, ev);
 		return -EOPNOTSUPP;
 	}
@@ -565,9 +576,9 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 	int r;
 
 	/* a source that places its counters itself (a recording: one per series it has) */
-	for (size_t i = 0; i < PM_SRC__N; i++)
-		if (pm_source__on(s->ctx, i) && pm_sources[i]->plan)
-			return pm_sources[i]->plan(s, reterr);
+	for (size_t i = 0; i < pm_source__count(s->ctx); i++)
+		if (pm_source__on(s->ctx, i) && pm_source__ops(s->ctx, i)->plan)
+			return pm_source__ops(s->ctx, i)->plan(s, reterr);
 	r = parse_cpu_list(s, reterr);
 	if (r == 0 && s->opts.target == PM_TARGET_THREADS)
 		r = expand_threads(s, reterr);
@@ -598,16 +609,10 @@ int pm_sched__plan(struct pm_session *s, struct pm_diag *reterr)
 				placed += s->n_c - before;
 				continue;
 			}
-			if (in->pmu && in->pmu->source == PM_SRC_MSR &&
-			    s->opts.source == PM_SOURCE_PERF) {
-				pm_diag_set(reterr, "load a kernel with amd_uncore, or ",
-					    "the kernel has no %s PMU: '%s' can only be read through "
-					    "/dev/cpu/N/msr",
-					    in->pmu->name, ev->label);
-				pm_diag_reason(reterr, PM_REASON_USE_SOURCE_MSR, in->pmu->name,
-					       NULL);
+			r = check(s, in, reterr);
+			if (r < 0) {
 				point_at_event(reterr, ev);
-				return -EOPNOTSUPP;
+				return r;
 			}
 			r = instance_cpus(s, in, ev, &cpus, reterr);
 			if (r < 0)

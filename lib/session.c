@@ -20,7 +20,7 @@ uint64_t pm_session__next_poll(const struct pm_session *s)
 {
 	uint64_t next = UINT64_MAX;
 
-	for (size_t i = 0; s->enabled && i < PM_SRC__N; i++) {
+	for (size_t i = 0; s->enabled && i < pm_source__count(s->ctx); i++) {
 		const struct pm_source_ops *src = pm_source__on(s->ctx, i);
 
 		if (src && src->next_poll)
@@ -88,7 +88,7 @@ static void estimate(struct pm_session *s)
 int pm_session__poll(struct pm_session *s)
 {
 	pm_diag__init(&s->last_error);
-	for (size_t i = 0; s->enabled && i < PM_SRC__N; i++) {
+	for (size_t i = 0; s->enabled && i < pm_source__count(s->ctx); i++) {
 		const struct pm_source_ops *src = pm_source__on(s->ctx, i);
 		int r = src && src->poll ? src->poll(s) : 0;
 
@@ -109,7 +109,7 @@ const char *pm_session__event_source(const struct pm_session *s, size_t event)
 {
 	for (size_t k = 0; k < s->n_c; k++)
 		if (s->c[k].event == event && s->c[k].open)
-			return pm_source_name(s->c[k].source);
+			return pm_source__name(s->ctx, s->c[k].source);
 	return NULL;
 }
 
@@ -161,6 +161,33 @@ static int read_grouping(struct pm_ctx *ctx, const struct pm_session_opts *o,
 	return r;
 }
 
+/* The caller's source options, the session's own copies (its strings may go away). */
+static int copy_source_opts(struct pm_session *s, const struct pm_session_opts *o)
+{
+	s->source_opts = o->n_source_opts ? calloc(o->n_source_opts, sizeof(*s->source_opts)) :
+					    NULL;
+	if (o->n_source_opts && !s->source_opts)
+		return -ENOMEM;
+	for (size_t k = 0; k < o->n_source_opts; k++) {
+		const struct pm_source_opt *in = &o->source_opts[k];
+		size_t ls = strlen(in->source) + 1, lk = strlen(in->key) + 1,
+		       lv = in->value_len ? in->value_len : strlen(in->value);
+		char *b = malloc(ls + lk + lv + 1);
+
+		if (!b)
+			return -ENOMEM;
+		memcpy(b, in->source, ls);
+		memcpy(b + ls, in->key, lk);
+		memcpy(b + ls + lk, in->value, lv);
+		b[ls + lk + lv] = '\0';
+		s->source_opts[s->n_source_opts++] = (struct pm_source_opt){ b, b + ls, b + ls + lk,
+									     lv };
+	}
+	s->opts.source_opts = NULL;
+	s->opts.n_source_opts = 0;
+	return 0;
+}
+
 int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 		    struct pm_session **ret_session, struct pm_diag *reterr)
 {
@@ -189,6 +216,8 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	    !opts->all_threads)
 		return -EINVAL;
 	r = read_grouping(l->ctx, opts, reterr);
+	if (r == 0)
+		r = pm_source__check_opts(l->ctx, opts, reterr);
 	if (r < 0)
 		return r;
 	s = calloc(1, sizeof(*s));
@@ -198,7 +227,9 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 	s->ctx = l->ctx;
 	s->l = l;
 	s->opts = *opts;
-	r = pm_sched__plan(s, reterr);
+	r = copy_source_opts(s, opts);
+	if (r == 0)
+		r = pm_sched__plan(s, reterr);
 	s->opts.cpus = NULL; /* parsed into s->cpus; the caller's string may go away */
 	s->opts.pids = s->opts.tids = NULL; /* into s->tids */
 	if (r < 0) {
@@ -214,9 +245,9 @@ void pm_session__destroy(struct pm_session *s)
 	if (!s)
 		return;
 	if (s->opened)
-		for (size_t i = 0; i < PM_SRC__N; i++)
+		for (size_t i = 0; i < pm_source__count(s->ctx); i++)
 			if (pm_source__on(s->ctx, i))
-				pm_sources[i]->close(s);
+				pm_source__ops(s->ctx, i)->close(s);
 	for (size_t k = 0; k < s->n_c; k++)
 		pm_track__free(s->c[k].track);
 	free(s->c);
@@ -225,6 +256,9 @@ void pm_session__destroy(struct pm_session *s)
 	free(s->readbuf);
 	pm_cpus__done(&s->cpus);
 	free(s->tids);
+	for (size_t k = 0; k < s->n_source_opts; k++)
+		free((char *)s->source_opts[k].source); /* its key and value with it */
+	free(s->source_opts);
 	free(s);
 }
 
@@ -236,8 +270,8 @@ int pm_session__open_counters(struct pm_session *s, struct pm_diag *reterr)
 	if (s->opened)
 		return -EALREADY;
 	s->opened = true;
-	for (size_t i = 0; i < PM_SRC__N; i++) {
-		r = pm_source__on(s->ctx, i) ? pm_sources[i]->open(s, reterr) : 0;
+	for (size_t i = 0; i < pm_source__count(s->ctx); i++) {
+		r = pm_source__on(s->ctx, i) ? pm_source__ops(s->ctx, i)->open(s, reterr) : 0;
 		if (r < 0)
 			return r;
 	}
@@ -266,8 +300,8 @@ int pm_session__enable(struct pm_session *s)
 	pm_diag__init(&s->last_error);
 	/* the start of every interval: just before the counters start */
 	s->t_enable_ns = pm_ctx__mono_ns(s->ctx);
-	for (size_t i = 0; i < PM_SRC__N && r == 0; i++)
-		r = pm_source__on(s->ctx, i) ? pm_sources[i]->enable(s) : 0;
+	for (size_t i = 0; i < pm_source__count(s->ctx) && r == 0; i++)
+		r = pm_source__on(s->ctx, i) ? pm_source__ops(s->ctx, i)->enable(s) : 0;
 	s->t_prev_ns = s->t_now_ns = s->t_enable_ns;
 	/* a report before any good read (every device gone) is dated at the start, not 1970 */
 	s->wall_now_ns = pm_ctx__wall_ns(s->ctx);
@@ -282,8 +316,8 @@ int pm_session__disable(struct pm_session *s)
 	pm_diag__init(&s->last_error);
 	if (!s->enabled)
 		return 0;
-	for (size_t i = 0; i < PM_SRC__N; i++) {
-		int e = pm_source__on(s->ctx, i) ? pm_sources[i]->disable(s) : 0;
+	for (size_t i = 0; i < pm_source__count(s->ctx); i++) {
+		int e = pm_source__on(s->ctx, i) ? pm_source__ops(s->ctx, i)->disable(s) : 0;
 
 		if (e < 0 && r == 0)
 			r = e;
@@ -302,8 +336,8 @@ int pm_session__read(struct pm_session *s)
 	for (size_t k = 0; k < s->n_c; k++)
 		s->c[k].prev = s->c[k].cur;
 	s->t_prev_ns = s->t_now_ns;
-	for (size_t i = 0; i < PM_SRC__N; i++) {
-		r = pm_source__on(s->ctx, i) ? pm_sources[i]->read(s) : 0;
+	for (size_t i = 0; i < pm_source__count(s->ctx); i++) {
+		r = pm_source__on(s->ctx, i) ? pm_source__ops(s->ctx, i)->read(s) : 0;
 		if (r == -ENODEV && s->failed_device)
 			mark_lost(s, s->failed_device);
 		if (r < 0) {
@@ -331,9 +365,9 @@ int pm_session__read(struct pm_session *s)
 	}
 	s->t_now_ns = pm_ctx__mono_ns(s->ctx);
 	s->wall_now_ns = pm_ctx__wall_ns(s->ctx);
-	for (size_t i = 0; i < PM_SRC__N; i++)
-		if (pm_source__on(s->ctx, i) && pm_sources[i]->clock)
-			pm_sources[i]->clock(s);
+	for (size_t i = 0; i < pm_source__count(s->ctx); i++)
+		if (pm_source__on(s->ctx, i) && pm_source__ops(s->ctx, i)->clock)
+			pm_source__ops(s->ctx, i)->clock(s);
 	estimate(s);
 	return 0;
 }
@@ -382,7 +416,7 @@ size_t pm_session__lost_back(const struct pm_session *s)
 
 	for (size_t i = 0; lost_pmu(s, i); i++) {
 		const struct pm_pmu *p = lost_pmu(s, i);
-		const struct pm_source_ops *src = pm_sources[p->source];
+		const struct pm_source_ops *src = pm_source__ops(s->ctx, p->source);
 
 		n += src->present && src->present(s->ctx, p);
 	}

@@ -23,7 +23,11 @@ import sys
 #   topo     CPUs, dies, packages
 #   db       platform packs: events and metrics for PMUs
 #   resolve  specs -> events on PMUs (the evlist)
-#   sources  the counter sources and their registry (source/)
+#   sources  what every counter source uses (source/: source.h, counters.h, estimate,
+#            rotation, wrap, lock, sources.c: contexts' own sources and the sources' options)
+#   perf, msr, hwmon, sideband, tool, replay
+#            each source (its folder source/NAME/; replay's files): none reaches another
+#   registry the table of the sources (source/registry.c)
 #   machine  contexts for a live machine or a recording, and discovery
 #   sched    event instances -> counters, each with the source that claims it
 #   session  counters opened and read through the sources
@@ -33,14 +37,20 @@ import sys
 #   out      formatted reports
 #   doctor   the machine looked over (pmumon doctor): packs, sources' surveys, metrics
 ORDER = ['util', 'os', 'ctx', 'pods', 'spec', 'expr', 'pmu', 'topo', 'db', 'resolve', 'sources',
-         'machine', 'sched', 'session', 'aggr', 'metric', 'attrib', 'report', 'out',
+         'perf', 'msr', 'hwmon', 'sideband', 'tool', 'replay', 'registry', 'machine', 'sched', 'session', 'aggr', 'metric', 'attrib', 'report', 'out',
          'doctor']
+
+# Modules of one rank: none may include or call another at all, either way (a source
+# is its folder's business: docs/sources.md).
+PEERS = {'perf', 'msr', 'hwmon', 'sideband', 'tool', 'replay'}
 
 # lib/ paths (without extension) to modules; the first match wins.
 MODULES = [
     (r'util/', 'util'), (r'os/', 'os'), (r'ctx$', 'ctx'), (r'pods$', 'pods'), (r'spec$', 'spec'),
     (r'metric/(expr|compiled)$', 'expr'), (r'(pmu|source/format|source/id)$', 'pmu'), (r'topo$', 'topo'),
-    (r'db/', 'db'), (r'(resolve|evlist)$', 'resolve'), (r'source/', 'sources'), (r'machine$', 'machine'),
+    (r'db/', 'db'), (r'(resolve|evlist)$', 'resolve'),
+    (r'source/(perf|msr|hwmon|sideband|tool)/', None), (r'source/perf-bpf', 'perf'), (r'source/replay', 'replay'),
+    (r'source/registry$', 'registry'), (r'source/', 'sources'), (r'machine$', 'machine'),
     (r'sched$', 'sched'), (r'session$', 'session'), (r'aggr$', 'aggr'), (r'(report|snapshot)$', 'report'),
     (r'metric/', 'metric'), (r'attrib$', 'attrib'), (r'out/', 'out'), (r'doctor$', 'doctor'),
 ]
@@ -60,8 +70,9 @@ def references(text):
 def module_of(rel):
     stem = os.path.splitext(rel)[0]
     for pat, mod in MODULES:
-        if re.match(pat, stem):
-            return mod
+        m = re.match(pat, stem)
+        if m:
+            return mod or m.group(1)  # a source's folder: the source
     return None
 
 
@@ -112,6 +123,9 @@ def main():
     for (a, b), where in sorted(edges.items(), key=lambda e: (rank[e[0][0]], rank[e[0][1]])):
         if rank[b] > rank[a]:
             print('%s reaches up to %s: %s' % (a, b, ', '.join(sorted(set(where)))))
+            bad += 1
+        elif a in PEERS and b in PEERS:
+            print('%s reaches into %s, another source: %s' % (a, b, ', '.join(sorted(set(where)))))
             bad += 1
     # cycles: groups of modules that all reach each other (Tarjan's components)
     graph = {}

@@ -167,6 +167,26 @@ struct pm_session_opts {
 	 * simulator: its os has no bpf()), CAP_BPF and CAP_PERFMON.
 	 */
 	bool bpf_counters;
+	/* ---- the sources' own options (struct pm_source_opt, below) ---- */
+	const struct pm_source_opt *source_opts;
+	size_t n_source_opts;
+};
+
+/*
+ * An option of one source, which the session passes to that source
+ * (pm_session_opts.source_opts): the source's name (as pm_pmu__source says
+ * it), a key it takes and its value: value_len bytes, or the string when
+ * value_len is 0 (the sideband's "program" is a whole programming list). Each source's keys are
+ * in docs/sources.md; a source, key or value the context's sources do not
+ * take is -EINVAL at pm_session__new. The session keeps its own copy.
+ * The sideband's options also keep their older fields above (program,
+ * program_len, program_name, sideband_pci); an option given here wins.
+ */
+struct pm_source_opt {
+	const char *source; /* "sideband" */
+	const char *key;    /* "program" */
+	const char *value;
+	size_t value_len;
 };
 
 PM_API int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,

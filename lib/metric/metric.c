@@ -21,7 +21,7 @@
 #include "source/replay.h"
 #include "metric/literal.h"
 #include "metric/metric.h"
-#include "source/tool.h"
+#include "source/tool/tool.h"
 #include "topo.h"
 #include "util/counts.h"
 #include "util/util.h"
@@ -1297,7 +1297,7 @@ static void metric_bounds(const struct pm_metric *m, unsigned worst, double down
 }
 
 /*
- * A user_time or system_time slot: the command's CPU seconds (source/tool.c),
+ * A user_time or system_time slot: the command's CPU seconds (source/tool/tool.c),
  * or NaN and not counted while it runs, without a command, in an interval.
  * False for any other slot.
  */

@@ -31,7 +31,7 @@ struct pm_counter {
 	int cpu;	   /* -1: follows the task */
 	pid_t tid;	   /* PM_TARGET_THREADS: the thread it counts */
 	bool open;	   /* its source opened it: counting (every module tests this) */
-	int fd;		   /* perf's file descriptor (source/perf.c only; -1: none) */
+	int fd;		   /* perf's file descriptor (source/perf/perf.c only; -1: none) */
 	size_t leader;	   /* counter index of its group leader (itself if none) */
 	bool implicit;	   /* in a read group pmumon made, not one the user asked for */
 	bool group_format; /* opened with PERF_FORMAT_GROUP (leaders) */
@@ -90,6 +90,10 @@ struct pm_session {
 	struct pm_ctx *ctx;
 	struct pm_evlist *l;
 	struct pm_session_opts opts;
+	/* opts.source_opts, the session's copy (strings in one block each; opts' pointers
+	 * to them are cleared) */
+	struct pm_source_opt *source_opts;
+	size_t n_source_opts;
 	struct pm_cpus cpus; /* the CPUs asked for: online, or -C */
 	pid_t *tids;	     /* PM_TARGET_THREADS: the threads, the PIDs' expanded */
 	size_t n_tids;
@@ -105,7 +109,7 @@ struct pm_session {
 	bool opened, enabled;
 	/* each source's own state, by its id: what it sets at open and frees at
 	 * close (NULL: none); only that source knows its type */
-	void *state[PM_SRC__N];
+	void *state[PM_SRC__N + PM_CTX_ADDED_SOURCES];
 	const char *failed_device; /* the PMU whose read failed last (NULL: none) */
 	struct pm_diag last_error; /* why the last enable, read, poll or disable failed */
 	bool warned_user_only;	   /* the paranoid :u fallback was announced */

@@ -20,7 +20,7 @@
  * - INTERLEAVED: the kernel rotates (perf multiplexing, every mux interval),
  *   far faster than pmumon reads. The estimate stays perf's (count scaled
  *   by enabled / running); its error is measured from extra reads inside
- *   the interval (source/perf.c): the spread of the rates of successive
+ *   the interval (source/perf/perf.c): the spread of the rates of successive
  *   reads (their noise, taken robustly so that a change of traffic does not
  *   count as noise), and the changes of rate the kernel's on/off pattern
  *   can misplace, whose size is measured from how the running times of the

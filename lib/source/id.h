@@ -10,13 +10,15 @@
 /*
  * The registry: one line a source, (ID, ops-name suffix), in the order they
  * are discovered, opened, enabled and read (perf's PMUs come first). Each
- * defines const struct pm_source_ops pm_source_NAME in its own file.
- *   perf:     the kernel's PMUs, sys/bus/event_source/devices (source/perf.c)
- *   msr:      AMD DF/L3 and APERF/MPERF through /dev/cpu/N/msr (source/msr.c)
- *   hwmon:    BlueField hwmon blocks (source/hwmon.c)
+ * defines const struct pm_source_ops pm_source_NAME in its own folder,
+ * source/NAME/, which lib/meson.build adds with one subdir() line
+ * (docs/sources.md: adding a source).
+ *   perf:     the kernel's PMUs, sys/bus/event_source/devices (source/perf/perf.c)
+ *   msr:      AMD DF/L3 and APERF/MPERF through /dev/cpu/N/msr (source/msr/msr.c)
+ *   hwmon:    BlueField hwmon blocks (source/hwmon/hwmon.c)
  *   replay:   counts recorded elsewhere (source/replay.c)
- *   sideband: Merrifield's SoC counters over the IOSF sideband (source/sideband.c)
- *   tool:     perf's tool events duration_time, user_time, system_time (source/tool.c)
+ *   sideband: Merrifield's SoC counters over the IOSF sideband (source/sideband/sideband.c)
+ *   tool:     perf's tool events duration_time, user_time, system_time (source/tool/tool.c)
  */
 #define PM_SOURCE_REGISTRY(X) \
 	X(PERF, perf)         \

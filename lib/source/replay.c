@@ -1098,7 +1098,8 @@ static void replay_close(struct pm_session *s)
 /* Its counters are the recording's series (pm_replay__plan), never claimed. */
 const struct pm_source_ops pm_source_replay = {
 	.origin = PM_SOURCE_RECORDED,
-	.cgroups = true, /* the recording's rows per cgroup */
+	.cgroups = true,	   /* the recording's rows per cgroup */
+	.device_per_socket = true, /* a row's socket is the one it was recorded on */
 	.discover = pm_replay__discover,
 	.plan = pm_replay__plan,
 	.open = replay_open,

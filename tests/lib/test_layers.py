@@ -37,6 +37,14 @@ class Layers(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertIn('0 module pair(s) reaching up, 0 circle(s)', out)
 
+    def test_a_source_reaching_into_another(self):
+        # below it in the order, and still refused: sources are peers
+        self.append('source/hwmon/hwmon.c', '\n#include "source/msr/msr.h"\n')
+        rc, out = layers(self.tmp)
+        self.assertEqual(rc, 1, out)
+        self.assertIn('hwmon reaches into msr, another source: source/hwmon/hwmon.c: '
+                      'source/msr/msr.h', out)
+
     def test_an_include_reaching_up(self):
         self.append('pmu.c', '\n#include "session.h"\n')
         rc, out = layers(self.tmp)

@@ -17,7 +17,7 @@
 #include "ctx.h"
 #include "evlist.h"
 #include "session.h"
-#include "source/perf.h"
+#include "source/perf/perf.h"
 #include "util/util.h"
 
 #define SEC 1000000000ull

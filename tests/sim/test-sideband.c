@@ -169,6 +169,69 @@ static void test_all_groups(void **state)
 	free(program);
 }
 
+/*
+ * The sideband's options given as its own (pm_session_opts.source_opts), with
+ * none of the older fields: the same counts to the last bit; and what it does
+ * not take (a key, a value, a source that is not there) refused by
+ * pm_session__new, naming it.
+ */
+static void test_source_options(void **state)
+{
+	static const struct {
+		const char *source, *key, *value, *says;
+	} bad[] = {
+		{ "sideband", "programme", "x", "does not take programme='x'" },
+		{ "sideband", "pci", "2", "does not take pci='2'" },
+		{ "hwmon", "program", "x", "the source 'hwmon' takes no options" },
+		{ "nosuch", "program", "x", "there is no source 'nosuch'" },
+	};
+	char *program = sim_program();
+	double got[2];
+
+	(void)state;
+	for (int block = 0; block < 2; block++) {
+		const struct pm_source_opt so[] = {
+			{ "sideband", "program", program, 0 },
+			{ "sideband", "program_name", "test.list", 0 },
+			{ "sideband", "pci", "0", 1 },
+		};
+		struct pm_session_opts o = { .size = sizeof(o), .target = PM_TARGET_SYSTEM };
+		struct pm_sim *sim = th_sim_platform_with("merrifield", scenario);
+		struct th_run r;
+
+		if (block) {
+			o.source_opts = so;
+			o.n_source_opts = PM_ARRAY_SIZE(so);
+		} else {
+			o.program = program;
+			o.program_len = strlen(program);
+		}
+		assert_int_equal(th_start_opts(&r, sim, NULL, worked[0].group, &o), 0);
+		th_run_until(&r, pm_sim__now(sim) + RUN_S * SEC);
+		assert_int_equal(pm_session__read(r.s), 0);
+		got[block] = row(pm_session__report(r.s, false), worked[0].metric)->value;
+		th_assert_rel(got[block], worked[0].want, 1e-9);
+		th_stop(&r);
+	}
+	assert_true(got[0] == got[1]);
+	for (size_t i = 0; i < PM_ARRAY_SIZE(bad); i++) {
+		const struct pm_source_opt so = { bad[i].source, bad[i].key, bad[i].value, 0 };
+		struct pm_session_opts o = { .size = sizeof(o),
+					     .target = PM_TARGET_SYSTEM,
+					     .source_opts = &so,
+					     .n_source_opts = 1 };
+		struct th_run r;
+
+		assert_int_equal(th_start_opts(&r, th_sim_platform_with("merrifield", scenario),
+					       NULL, worked[0].group, &o),
+				 -EINVAL);
+		if (!strstr(r.d.msg, bad[i].says))
+			fail_msg("'%s' does not say '%s'", r.d.msg, bad[i].says);
+		th_stop(&r);
+	}
+	free(program);
+}
+
 /* Residency needs base_DRAM_frequency: NaN with a note without it, the worked value with it. */
 static void test_self_refresh_constant(void **state)
 {
@@ -587,6 +650,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_groups),
 		cmocka_unit_test(test_self_refresh_constant),
+		cmocka_unit_test(test_source_options),
 		cmocka_unit_test(test_intervals_vs_truth),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_wrap_after_idle),

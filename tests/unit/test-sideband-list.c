@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "source/sideband.h"
+#include "source/sideband/sideband.h"
 #include "util/util.h"
 
 static void test_good(void **state)

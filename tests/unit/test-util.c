@@ -379,7 +379,7 @@ static void test_counts_unit(void **state)
 /* The registry: every id has a source with the whole lifecycle and its own name. */
 static void test_source_registry(void **state)
 {
-	size_t recorded = 0, unclaiming = 0;
+	size_t recorded = 0, unclaiming = 0, locks = 0;
 
 	(void)state;
 	for (size_t i = 0; i < PM_SRC__N; i++) {
@@ -394,7 +394,18 @@ static void test_source_registry(void **state)
 						pm_source_name((enum pm_source_id)j));
 		recorded += o->origin == PM_SOURCE_RECORDED;
 		unclaiming += !o->claims && o->origin == PM_SOURCE_LIVE;
+		/* a lock of its own in run/pmumon/NAME.lock: doctor finds an older pmumon's
+		 * at run/lock/pmumon-NAME.lock */
+		if (!o->lock_path)
+			continue;
+		locks++;
+		assert_true(pm_str_has_prefix(o->lock_path, "run/pmumon/"));
+		assert_string_equal(o->lock_path + strlen(o->lock_path) - 5, ".lock");
+		for (size_t j = 0; j < i; j++)
+			assert_false(pm_sources[j]->lock_path &&
+				     !strcmp(pm_sources[j]->lock_path, o->lock_path));
 	}
+	assert_true(locks > 0); /* msr, hwmon, sideband: a new source changes no count here */
 	assert_int_equal(recorded, 1);	 /* replay */
 	assert_int_equal(unclaiming, 1); /* perf: counts what no other source claims */
 	assert_null(pm_sources[PM_SRC_PERF]->claims);

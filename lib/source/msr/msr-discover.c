@@ -3,7 +3,7 @@
  * PMUs the msr source provides where the kernel has none: on an AMD family
  * 17h CPU whose kernel lacks amd_uncore (no amd_df, no amd_l3 under
  * sys/bus/event_source/devices) but has the msr driver, pmumon offers
- * amd_df and amd_l3 itself, read through /dev/cpu/N/msr (source/msr.c).
+ * amd_df and amd_l3 itself, read through /dev/cpu/N/msr (source/msr/msr.c).
  *
  * They look like the kernel's: the F17h format strings (kernel-facts §3.2)
  * and one CPU per domain as their cpumask — the first CPU of each die for
@@ -20,7 +20,7 @@
 #include "db/pack.h"
 #include "pmu.h"
 #include "source/format.h"
-#include "source/msr.h"
+#include "source/msr/msr.h"
 #include "topo.h"
 #include "util/util.h"
 

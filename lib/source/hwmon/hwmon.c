@@ -57,7 +57,7 @@
 #include "evlist.h"
 #include "pmu.h"
 #include "source/counters.h"
-#include "source/hwmon.h"
+#include "source/hwmon/hwmon.h"
 #include "source/rotation.h"
 #include "source/wrap.h"
 #include "util/util.h"
@@ -266,12 +266,12 @@ static struct hw_block *block_for(struct pm_hwmon_state *st, const struct pm_pmu
 	if (pm_grow((void **)&st->blk, &st->cap_blk, st->n_blk + 1, sizeof(*k)) < 0)
 		return NULL;
 	k = &st->blk[st->n_blk++];
-	*k = (struct hw_block){ .pmu = p, .b = p->hwmon, .enable_fd = -1 };
+	*k = (struct hw_block){ .pmu = p, .b = pm_hwmon__block(p), .enable_fd = -1 };
 	/* narrow counters are read before they can wrap twice (source/wrap.h) */
 	k->rot = (struct pm_rotation){ .ops = &hw_rotation,
 				       .phase_ns = PHASE_NS,
 				       .idle_ns = UINT64_MAX,
-				       .width = p->hwmon->width };
+				       .width = pm_hwmon__block(p)->width };
 	return k;
 }
 
@@ -1123,7 +1123,7 @@ static void hwmon_survey(struct pm_ctx *ctx, pm_survey_fn fn, void *ud)
 {
 	for (size_t i = 0; i < ctx->n_pmus; i++) {
 		const struct pm_pmu *p = ctx->pmus[i];
-		const struct pm_hwmon_block *b = p->hwmon;
+		const struct pm_hwmon_block *b = pm_hwmon__block(p);
 		char path[512], text[96], what[640], fix[640];
 		uint64_t v;
 
@@ -1173,6 +1173,8 @@ static void hwmon_survey(struct pm_ctx *ctx, pm_survey_fn fn, void *ud)
 
 const struct pm_source_ops pm_source_hwmon = {
 	.origin = PM_SOURCE_LIVE,
+	.lock_path = LOCK_PATH,
+	.needs_writable_sys = "hwmon counters (BlueField) cannot be programmed",
 	.discover = pm_hwmon__discover,
 	.claims = hwmon_claims,
 	.open = hwmon_open,

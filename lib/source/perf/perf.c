@@ -19,7 +19,7 @@
 #include "pmu.h"
 #include "source/counters.h"
 #include "source/perf-bpf.h"
-#include "source/perf.h"
+#include "source/perf/perf.h"
 #include "util/util.h"
 
 /* perf's state in the session: when it last read for a checkpoint. */
@@ -895,7 +895,9 @@ static void perf_close(struct pm_session *s)
 /* perf has no claims: it counts whatever no other source claims. */
 const struct pm_source_ops pm_source_perf = {
 	.origin = PM_SOURCE_LIVE,
-	.cgroups = true, /* the cgroup's directory fd as pid, PERF_FLAG_PID_CGROUP */
+	.cgroups = true,	/* the cgroup's directory fd as pid, PERF_FLAG_PID_CGROUP */
+	.batch_sw_reads = true, /* software-context events in read groups pmumon makes */
+	.shadow = PM_SOURCE_SHADOW_ATTR,
 	.discover = pm_perf__discover,
 	.next_poll = perf_next_poll,
 	.poll = perf_poll,

@@ -18,7 +18,7 @@
  * register: it is replayed as captured, before pmumon stops and clears
  * the counters, so it cannot make one counter read another's.
  */
-#include "source/sideband.h"
+#include "source/sideband/sideband.h"
 
 #include <errno.h>
 #include <stdarg.h>

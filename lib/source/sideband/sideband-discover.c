@@ -7,7 +7,7 @@
  * their events as the seed does and encodes each as the seed's counter
  * number within its group (event=N): a group is a fixed set of events on
  * fixed counters, programmed together. What programs them is the user's
- * programming list (source/sideband-list.c); without one they are listed
+ * programming list (source/sideband/sideband-list.c); without one they are listed
  * but cannot count.
  */
 #include <errno.h>
@@ -17,7 +17,7 @@
 #include "db/pack.h"
 #include "pmu.h"
 #include "source/format.h"
-#include "source/sideband.h"
+#include "source/sideband/sideband.h"
 #include "util/util.h"
 
 /* Seed 001's groups, in its order. */

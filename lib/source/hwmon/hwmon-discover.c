@@ -28,7 +28,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "source/format.h"
-#include "source/hwmon.h"
+#include "source/hwmon/hwmon.h"
 #include "topo.h"
 #include "util/util.h"
 
@@ -58,6 +58,12 @@ void pm_hwmon_block__free(struct pm_hwmon_block *b)
 	free(b->regs);
 	free(b->dir);
 	free(b);
+}
+
+/* A PMU's priv_free: its block. */
+static void block_free(void *b)
+{
+	pm_hwmon_block__free(b);
 }
 
 static bool has_file(struct pm_ctx *ctx, const char *dir, const char *name)
@@ -93,7 +99,7 @@ static int add_event_list(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 		free(buf);
 		return 0;
 	}
-	p->hwmon->truncated = (size_t)n + LONGEST_LINE >= PAGE_SIZE;
+	pm_hwmon__block(p)->truncated = (size_t)n + LONGEST_LINE >= PAGE_SIZE;
 	for (line = strtok_r(buf, "\n", &save); line && r == 0;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *colon = strchr(line, ':'), terms[32];
@@ -124,7 +130,7 @@ static int add_event_list(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 							     .origin = "sysfs" });
 	}
 	free(buf);
-	if (r == 0 && p->hwmon->truncated)
+	if (r == 0 && pm_hwmon__block(p)->truncated)
 		pm_log(ctx, PM_LOG_INFO,
 		       "%s: event_list is cut at 4 KiB (kernel-facts §2.4); the rest of its table "
 		       "comes from the platform pack",
@@ -135,7 +141,7 @@ static int add_event_list(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 /* A register block: one statistic per file, reg=i. */
 static int add_registers(struct pm_ctx *ctx, struct pm_pmu *p, const char *dir)
 {
-	struct pm_hwmon_block *b = p->hwmon;
+	struct pm_hwmon_block *b = pm_hwmon__block(p);
 	struct pm_names files, dirs;
 	int r = pm_list_names(ctx, dir, false, NULL, &files);
 
@@ -215,8 +221,8 @@ static int add_block(struct pm_ctx *ctx, const char *dev, const char *hid, const
 		free(b);
 		return -ENOMEM;
 	}
-	p->hwmon = b;
-	p->hwmon_free = pm_hwmon_block__free;
+	p->priv = b;
+	p->priv_free = block_free;
 	p->source = PM_SRC_HWMON;
 	p->uncore = true; /* a device's counters, read from one place: the first CPU */
 	/* the family is the block name without its instance number: tile2 -> tile */
@@ -302,7 +308,7 @@ bool pm_hwmon__present(struct pm_ctx *ctx, const struct pm_pmu *p)
 	struct pm_names l = { 0 };
 	bool there;
 
-	if (!p->hwmon || pm_list_names(ctx, p->hwmon->dir, false, NULL, &l) < 0)
+	if (!pm_hwmon__block(p) || pm_list_names(ctx, pm_hwmon__block(p)->dir, false, NULL, &l) < 0)
 		return false;
 	there = l.n > 0;
 	pm_names__done(&l);

@@ -14,7 +14,7 @@
 
 #include "ctx.h"
 #include "pmu.h"
-#include "source/perf.h"
+#include "source/perf/perf.h"
 #include "util/util.h"
 
 #define PERF_DEVICES "sys/bus/event_source/devices"

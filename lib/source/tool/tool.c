@@ -30,7 +30,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "source/counters.h"
-#include "source/tool.h"
+#include "source/tool/tool.h"
 
 /* perf's enum tool_pmu_event numbers (tool_pmu.h): the event= term */
 enum { TOOL_DURATION = 1, TOOL_USER = 2, TOOL_SYSTEM = 3 };
@@ -183,7 +183,8 @@ bool pm_tool__task_times(const struct pm_session *s, uint64_t *ret_user_ns, uint
 
 const struct pm_source_ops pm_source_tool = {
 	.origin = PM_SOURCE_LIVE,
-	.cgroups = true, /* times, the same in every cgroup, as perf prints them */
+	.cgroups = true,		/* times, the same in every cgroup, as perf prints them */
+	.shadow = PM_SOURCE_SHADOW_ANY, /* duration_time: perf's rate, as any event */
 	.discover = tool_discover,
 	.claims = tool_claims,
 	.open = tool_open,

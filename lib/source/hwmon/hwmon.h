@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "pmu.h"
+
 struct pm_ctx;
 
 /* How a block counts (kernel-facts §2.3-§2.6); the access paths differ. */
@@ -36,6 +38,12 @@ struct pm_hwmon_block {
 int pm_hwmon__discover(struct pm_ctx *ctx);
 bool pm_hwmon__present(struct pm_ctx *ctx, const struct pm_pmu *p);
 void pm_hwmon_block__free(struct pm_hwmon_block *b);
+
+/* A hwmon PMU's block: its private data (pm_pmu.priv). */
+static inline struct pm_hwmon_block *pm_hwmon__block(const struct pm_pmu *p)
+{
+	return p->priv;
+}
 const char *pm_hwmon_kind_name(enum pm_hwmon_kind kind);
 
 #endif

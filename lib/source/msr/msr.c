@@ -41,7 +41,7 @@
 #include "evlist.h"
 #include "pmu.h"
 #include "source/counters.h"
-#include "source/msr.h"
+#include "source/msr/msr.h"
 #include "source/rotation.h"
 #include "source/wrap.h"
 #include "topo.h"
@@ -792,6 +792,20 @@ static bool msr_claims(const struct pm_session *s, const struct pm_evinst *in)
 	return !strcmp(family, "msr") && (in->attr.config == 1 || in->attr.config == 2);
 }
 
+/* The PMUs msr-discover.c adds have no kernel PMU: PM_SOURCE_PERF cannot count them. */
+static int msr_check(const struct pm_session *s, const struct pm_evinst *in, struct pm_diag *reterr)
+{
+	const struct pm_event *ev = &s->l->ev[in->event];
+
+	if (!in->pmu || in->pmu->source != PM_SRC_MSR || s->opts.source != PM_SOURCE_PERF)
+		return 0;
+	pm_diag_set(reterr, "load a kernel with amd_uncore, or ",
+		    "the kernel has no %s PMU: '%s' can only be read through /dev/cpu/N/msr",
+		    in->pmu->name, ev->label);
+	pm_diag_reason(reterr, PM_REASON_USE_SOURCE_MSR, in->pmu->name, NULL);
+	return -EOPNOTSUPP;
+}
+
 /*
  * pmumon doctor: the Data Fabric and L3 pairs another program has enabled,
  * read only (one device per domain: the CPUs of the PMU's cpumask), as
@@ -841,8 +855,10 @@ static void msr_survey(struct pm_ctx *ctx, pm_survey_fn fn, void *ud)
 
 const struct pm_source_ops pm_source_msr = {
 	.origin = PM_SOURCE_LIVE,
+	.lock_path = LOCK_PATH,
 	.discover = pm_msr__discover,
 	.claims = msr_claims,
+	.check = msr_check,
 	.open = msr_open,
 	.enable = msr_enable,
 	.disable = msr_disable,
@@ -851,4 +867,5 @@ const struct pm_source_ops pm_source_msr = {
 	.next_poll = msr_next_poll,
 	.poll = msr_poll,
 	.survey = msr_survey,
+	.doctor = pm_msr__doctor,
 };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * perf's tool events (source/tool.c): duration_time, user_time and
+ * perf's tool events (source/tool/tool.c): duration_time, user_time and
  * system_time, on the PMU "tool" that pmumon counts itself.
  */
 #ifndef PM_SOURCE_TOOL_H

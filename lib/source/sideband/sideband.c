@@ -12,7 +12,7 @@
  *   0000:00:00.0) is used only where iosf_mbi is absent and the user asked
  *   for it (--sideband-pci): it races with the kernel's own users of the bus.
  * - What to write comes from the user's programming list
- *   (source/sideband-list.c): at open, each counter used is stopped, the
+ *   (source/sideband/sideband-list.c): at open, each counter used is stopped, the
  *   group's event-select writes are replayed in order and each data
  *   register is cleared; enable writes START. A read writes SAMPLE to a
  *   counter's control register, then reads its data register (§3: the
@@ -26,7 +26,7 @@
  *   Counters are stopped on disable and again on close (pmumon's exit path,
  *   every signal it catches included), whatever happened in between.
  */
-#include "source/sideband.h"
+#include "source/sideband/sideband.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,6 +82,56 @@ struct pm_sideband_state {
 static inline struct pm_sideband_state *sideband_state(const struct pm_session *s)
 {
 	return s->state[PM_SRC_SIDEBAND];
+}
+
+/* ---- options ------------------------------------------------------------------------- */
+
+/*
+ * Its options (pm_session_opts.source_opts, docs/sources.md): "program", the
+ * programming list's text, "program_name", its name for messages, and "pci",
+ * "1" to reach the sideband through the host bridge's config space where
+ * debugfs iosf_sb is absent; else pm_session_opts' older fields for them.
+ */
+static int sideband_option(const char *key, const char *value, size_t len, struct pm_diag *reterr)
+{
+	if (!strcmp(key, "program") || !strcmp(key, "program_name"))
+		return 0;
+	if (!strcmp(key, "pci") && len == 1 && (value[0] == '0' || value[0] == '1'))
+		return 0;
+	pm_diag_set(reterr, "the sideband takes program=LIST, program_name=NAME and pci=0 or 1",
+		    "the sideband source does not take %s='%.*s'", key, (int)PM_MIN(len, 64),
+		    value);
+	return -EINVAL;
+}
+
+/* The programming list's text (NULL: none given), its length and its name (NULL: none). */
+static const char *program_list(const struct pm_session *s, size_t *ret_len, const char **ret_name)
+{
+	const char *text = s->opts.program, *name = s->opts.program_name, *v;
+	size_t len = s->opts.program_len, n;
+
+	if (pm_session__source_opt(s, PM_SRC_SIDEBAND, "program", &v, &n)) {
+		text = v;
+		len = n;
+	}
+	if (pm_session__source_opt(s, PM_SRC_SIDEBAND, "program_name", &v, &n))
+		name = v;
+	if (ret_len)
+		*ret_len = len;
+	if (ret_name)
+		*ret_name = name;
+	return text;
+}
+
+/* May the host bridge's config space carry the sideband? */
+static bool use_pci(const struct pm_session *s)
+{
+	const char *v;
+	size_t n;
+
+	if (pm_session__source_opt(s, PM_SRC_SIDEBAND, "pci", &v, &n))
+		return v[0] == '1';
+	return s->opts.sideband_pci;
 }
 
 /* ---- transport ---------------------------------------------------------------------- */
@@ -271,12 +321,12 @@ static int open_transport(struct pm_session *s, struct pm_diag *d)
 		int fd = s->ctx->ops->open(s->ctx->os, files[i], O_WRONLY);
 
 		if (fd == -ENOENT && i == 0)
-			return s->opts.sideband_pci ? open_pci(s, d) : no_iosf_sb(s, d);
+			return use_pci(s) ? open_pci(s, d) : no_iosf_sb(s, d);
 		if (fd < 0)
 			return open_error(s, files[i], fd, d);
 		*fds[i] = fd;
 	}
-	if (s->opts.sideband_pci)
+	if (use_pci(s))
 		pm_log(s->ctx, PM_LOG_INFO,
 		       "iosf_sb is there: the host bridge's config space is not needed for the "
 		       "sideband, and not used");
@@ -348,7 +398,7 @@ static int bind_counters(struct pm_session *s, struct pm_diag *d)
 		sc = &st->c[st->n_c++];
 		*sc = (struct sb_ctr){ .counter = k, .n = n };
 	}
-	if (!s->opts.program) {
+	if (!program_list(s, NULL, NULL)) {
 		pm_diag_set(d, NULL,
 			    "the %s group needs a programming list: which registers select "
 			    "Merrifield's SoC events is not public, so pmumon has none",
@@ -442,6 +492,8 @@ static int program(struct pm_session *s, struct pm_diag *d)
 static int sideband_open(struct pm_session *s, struct pm_diag *reterr)
 {
 	struct pm_sideband_state *st;
+	const char *text, *name;
+	size_t len;
 	int r;
 
 	for (size_t k = 0; k < s->n_c; k++)
@@ -456,11 +508,9 @@ needed:
 	st->rot = (struct pm_rotation){ .ops = &sb_rotation,
 					.idle_ns = UINT64_MAX,
 					.width = PM_SB_COUNTER_BITS };
-	snprintf(st->file, sizeof(st->file), "%s",
-		 s->opts.program_name ? s->opts.program_name : "the programming list");
-	r = s->opts.program ? pm_sb_list__parse(s->opts.program, s->opts.program_len, st->file,
-						&st->list, reterr) :
-			      0;
+	text = program_list(s, &len, &name);
+	snprintf(st->file, sizeof(st->file), "%s", name ? name : "the programming list");
+	r = text ? pm_sb_list__parse(text, len, st->file, &st->list, reterr) : 0;
 	if (r == 0)
 		r = bind_counters(s, reterr);
 	if (r == 0)
@@ -678,8 +728,31 @@ static bool sideband_claims(const struct pm_session *s, const struct pm_evinst *
 	return in->pmu && in->pmu->source == PM_SRC_SIDEBAND;
 }
 
+/* pmumon doctor: the SoC groups are programmed from a list only the user can give
+ * (README, 'Merrifield'): no metric of theirs counts live without one. */
+static void sideband_doctor(struct pm_ctx *ctx, const struct pm_doctor_who *who, pm_doctor_fn fn,
+			    void *ud)
+{
+	char what[256];
+
+	(void)who;
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		if (ctx->pmus[i]->source != PM_SRC_SIDEBAND)
+			continue;
+		snprintf(what, sizeof(what),
+			 "%s counts live only with a programming list: which registers select "
+			 "Merrifield's SoC events is not public",
+			 ctx->pmus[i]->name);
+		fn(ud, PM_VERDICT_WARNING, "metrics", what, NULL, PM_REASON_NEEDS_PROGRAM);
+		return;
+	}
+}
+
 const struct pm_source_ops pm_source_sideband = {
 	.origin = PM_SOURCE_LIVE,
+	.lock_path = LOCK_PATH,
+	.needs_writable_sys = "debugfs (the sideband) is absent",
+	.option = sideband_option,
 	.discover = pm_sideband__discover,
 	.claims = sideband_claims,
 	.open = sideband_open,
@@ -689,4 +762,5 @@ const struct pm_source_ops pm_source_sideband = {
 	.close = sideband_close,
 	.next_poll = sideband_next_poll,
 	.poll = sideband_poll,
+	.doctor = sideband_doctor,
 };
