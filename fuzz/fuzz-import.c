@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Fuzz the import parsers (source/replay-parse.c): any bytes, read as every
+ * Fuzz the import parsers (source/replay/replay-parse.c): any bytes, read as every
  * format and with two perf separators. What parses is a whole recording
  * whose counts could have been read; what does not leaves the result
  * untouched and names the file. What parses as found from its first line is
- * played back as pmumon import does (source/replay.c): the recording's
+ * played back as pmumon import does (source/replay/replay.c): the recording's
  * machine, its events, a session reading every sample.
  */
 #include <errno.h>
@@ -13,7 +13,7 @@
 
 #include "fuzz.h"
 #include "pmumon/pmumon.h"
-#include "source/replay.h"
+#include "source/replay/replay.h"
 
 static void check(struct pm_replay *rp)
 {

@@ -181,7 +181,7 @@ static const char *domain_label(struct pm_session *s, enum domain_kind kind, int
 
 /* A counter of an uncore PMU, whose cpumask may span sockets; or of a source whose
  * counter's socket is its own (pm_source_ops.device_per_socket: a recording's, the one
- * its row was recorded on, a stand-in CPU of it, source/replay.c); or of any PMU, when
+ * its row was recorded on, a stand-in CPU of it, source/replay/replay.c); or of any PMU, when
  * the session keeps every device's sockets apart. */
 static bool spans_sockets(const struct pm_session *s, const struct pm_counter *c)
 {

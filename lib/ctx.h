@@ -29,7 +29,7 @@ enum pm_source_origin {
 
 /*
  * What the counts come from: the live machine behind the os seam, or a
- * recording (import is a source: source/replay.c). A recording supplies what
+ * recording (import is a source: source/replay/replay.c). A recording supplies what
  * it can: a clock, its PMUs and CPUs, which packs match it, the events it
  * has; it has no files and opens no counters (ctx->ops is NULL). Packs,
  * metrics and the session ask this interface and never which machine it
@@ -88,7 +88,7 @@ struct pm_ctx {
 	size_t refused;		   /* files or entries the packs' loader refused, each said */
 	pm_read_file_fn read_file; /* reads an extra file with NULL data (db/pack.c) */
 	void *read_file_userdata;
-	struct pm_replay *replay; /* import: the recording (machine.c, source/replay.c); owned */
+	struct pm_replay *replay; /* import: the recording (machine.c, source/replay/replay.c); owned */
 	size_t evlists;		  /* alive on this context: they point into what discovery found */
 	/* sources this context counts with besides the registry's (source/id.h), added before
 	 * discovery by pm_ctx__add_source (source/registry.c: a test's own source), with

@@ -16,7 +16,7 @@
 #include "db/embedded.h"
 #include "db/pack.h"
 #include "pmu.h"
-#include "source/replay.h"
+#include "source/replay/replay.h"
 #include "source/source.h"
 #include "topo.h"
 #include "util/opts.h"
@@ -87,7 +87,7 @@ static int discover_live(struct pm_ctx *ctx)
 	return r;
 }
 
-/* A recording names its machine's topology with its PMUs (source/replay.c). */
+/* A recording names its machine's topology with its PMUs (source/replay/replay.c). */
 static int discover_recorded(struct pm_ctx *ctx)
 {
 	int r = discover_sources(ctx);

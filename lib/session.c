@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "ctx.h"
-#include "source/replay.h"
+#include "source/replay/replay.h"
 #include "pmu.h"
 #include "sched.h"
 #include "topo.h"

@@ -49,7 +49,7 @@ MODULES = [
     (r'util/', 'util'), (r'os/', 'os'), (r'ctx$', 'ctx'), (r'pods$', 'pods'), (r'spec$', 'spec'),
     (r'metric/(expr|compiled)$', 'expr'), (r'(pmu|source/format|source/id)$', 'pmu'), (r'topo$', 'topo'),
     (r'db/', 'db'), (r'(resolve|evlist)$', 'resolve'),
-    (r'source/(perf|msr|hwmon|sideband|tool)/', None), (r'source/perf-bpf', 'perf'), (r'source/replay', 'replay'),
+    (r'source/(perf|msr|hwmon|sideband|tool|replay)/', None),
     (r'source/registry$', 'registry'), (r'source/', 'sources'), (r'machine$', 'machine'),
     (r'sched$', 'sched'), (r'session$', 'session'), (r'aggr$', 'aggr'), (r'(report|snapshot)$', 'report'),
     (r'metric/', 'metric'), (r'attrib$', 'attrib'), (r'out/', 'out'), (r'doctor$', 'doctor'),

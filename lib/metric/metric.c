@@ -18,7 +18,7 @@
 #include "db/pack.h"
 #include "evlist.h"
 #include "pmu.h"
-#include "source/replay.h"
+#include "source/replay/replay.h"
 #include "metric/literal.h"
 #include "metric/metric.h"
 #include "source/tool/tool.h"

@@ -16,7 +16,7 @@
  *   perf:     the kernel's PMUs, sys/bus/event_source/devices (source/perf/perf.c)
  *   msr:      AMD DF/L3 and APERF/MPERF through /dev/cpu/N/msr (source/msr/msr.c)
  *   hwmon:    BlueField hwmon blocks (source/hwmon/hwmon.c)
- *   replay:   counts recorded elsewhere (source/replay.c)
+ *   replay:   counts recorded elsewhere (source/replay/replay.c)
  *   sideband: Merrifield's SoC counters over the IOSF sideband (source/sideband/sideband.c)
  *   tool:     perf's tool events duration_time, user_time, system_time (source/tool/tool.c)
  */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The recording parsers' pure pieces (source/replay-parse.c), table-driven. */
+/* The recording parsers' pure pieces (source/replay/replay-parse.c), table-driven. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "source/replay.h"
+#include "source/replay/replay.h"
 
 static void test_aggr_id(void **state)
 {

@@ -18,7 +18,7 @@
 #include "ctx.h"
 #include "pmu.h"
 #include "source/counters.h"
-#include "source/perf-bpf.h"
+#include "source/perf/perf-bpf.h"
 #include "source/perf/perf.h"
 #include "util/util.h"
 
@@ -517,7 +517,7 @@ static int build_read_units(struct pm_session *s)
 
 static int perf_open_all(struct pm_session *s, struct pm_diag *reterr);
 
-void pm_perf__counter_attr(struct pm_session *s, size_t k, struct perf_event_attr *attr)
+static void counter_attr(struct pm_session *s, size_t k, struct perf_event_attr *attr)
 {
 	const struct pm_evinst *in = &s->l->inst[s->c[k].inst];
 
@@ -527,7 +527,7 @@ void pm_perf__counter_attr(struct pm_session *s, size_t k, struct perf_event_att
 	attr->disabled = 0;
 }
 
-bool pm_perf__refused(struct pm_session *s, size_t k, int err, struct pm_diag *reterr)
+static bool refused(struct pm_session *s, size_t k, int err, struct pm_diag *reterr)
 {
 	const struct pm_counter *c = &s->c[k];
 	const struct pm_event *ev = &s->l->ev[c->event];
@@ -548,6 +548,9 @@ bool pm_perf__refused(struct pm_session *s, size_t k, int err, struct pm_diag *r
 	return true;
 }
 
+/* what the BPF path of counting in cgroups asks of this source (perf-bpf.h) */
+static const struct pm_perf_bpf_ops bpf_ops = { .counter_attr = counter_attr, .refused = refused };
+
 static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 {
 	struct perf_state *st = calloc(1, sizeof(*st));
@@ -563,7 +566,7 @@ static int perf_open(struct pm_session *s, struct pm_diag *reterr)
 	for (size_t e = 0; e < s->l->n_ev; e++)
 		st->cgroup_fd[e] = -1;
 	/* the cgroups' counters first: each is open after it, without an fd */
-	r = s->opts.bpf_counters ? pm_perf_bpf__open(s, &st->bpf, reterr) : 0;
+	r = s->opts.bpf_counters ? pm_perf_bpf__open(s, &bpf_ops, &st->bpf, reterr) : 0;
 	if (r == 0)
 		r = perf_open_all(s, reterr);
 	/* the kernel holds the cgroups of the counters opened: the directories may go */
@@ -604,7 +607,7 @@ static int perf_open_all(struct pm_session *s, struct pm_diag *reterr)
 			k = again - 1; /* the loop's k++ */
 			continue;
 		}
-		if (pm_perf__refused(s, k, r, reterr))
+		if (refused(s, k, r, reterr))
 			continue;
 		return r;
 	}

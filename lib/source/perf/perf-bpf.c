@@ -22,7 +22,7 @@
  * so this path runs on the real kernel only (the simulator's os is refused
  * here, by name). The perf events it opens go through the seam's perf_open.
  */
-#include "source/perf-bpf.h"
+#include "source/perf/perf-bpf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,8 +45,10 @@ bool pm_perf_bpf__built(const char **ret_why)
 	return false;
 }
 
-int pm_perf_bpf__open(struct pm_session *s, struct pm_perf_bpf **ret, struct pm_diag *reterr)
+int pm_perf_bpf__open(struct pm_session *s, const struct pm_perf_bpf_ops *ops,
+		      struct pm_perf_bpf **ret, struct pm_diag *reterr)
 {
+	(void)ops;
 	*ret = NULL;
 	pm_diag_set(reterr,
 		    "rebuild with libbpf (Debian: apt-get install libbpf-dev clang; meson "
@@ -91,6 +93,7 @@ struct cfg { /* as perf-bpf.bpf.c */
 };
 
 struct pm_perf_bpf {
+	const struct pm_perf_bpf_ops *ops; /* the perf source's, given at open */
 	struct bpf_object *obj;
 	int cfg_fd, acc_fd, read_fd;
 	size_t n_cpus; /* possible CPUs: the per-CPU maps' width */
@@ -200,7 +203,7 @@ static int classify(struct pm_session *s, struct pm_perf_bpf *b, struct pm_diag 
 				    ev->label, ev->cgroup);
 			return -EINVAL;
 		}
-		pm_perf__counter_attr(s, k, &attr);
+		b->ops->counter_attr(s, k, &attr);
 		for (i = 0; i < b->n_kinds && memcmp(&b->kind[i], &attr, sizeof(attr)); i++)
 			;
 		if (i == b->n_kinds) {
@@ -417,7 +420,7 @@ static int open_counters(struct pm_session *s, struct pm_perf_bpf *b, struct pm_
 			continue;
 		fd = s->ctx->ops->perf_open(s->ctx->os, &b->kind[kind], -1, c->cpu, -1, 0);
 		if (fd < 0) {
-			if (!pm_perf__refused(s, k, fd, d))
+			if (!b->ops->refused(s, k, fd, d))
 				return fd;
 			for (size_t m = 0; m < s->n_c; m++) /* its event's counters: not ours */
 				if (s->c[m].event == c->event)
@@ -507,7 +510,8 @@ static int index_keys(struct pm_session *s, struct pm_perf_bpf *b)
 	return 0;
 }
 
-int pm_perf_bpf__open(struct pm_session *s, struct pm_perf_bpf **ret, struct pm_diag *reterr)
+int pm_perf_bpf__open(struct pm_session *s, const struct pm_perf_bpf_ops *ops,
+		      struct pm_perf_bpf **ret, struct pm_diag *reterr)
 {
 	struct pm_perf_bpf *b;
 	libbpf_print_fn_t old_print;
@@ -535,6 +539,7 @@ int pm_perf_bpf__open(struct pm_session *s, struct pm_perf_bpf **ret, struct pm_
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
+	b->ops = ops;
 	b->n_cpus = (size_t)n_cpus;
 	b->cg = calloc(s->n_c + 1, sizeof(*b->cg));
 	b->c_kind = calloc(s->n_c + 1, sizeof(*b->c_kind));

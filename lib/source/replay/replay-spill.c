@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "source/replay-spill.h"
+#include "source/replay/replay-spill.h"
 
 #include <errno.h>
 #include <fcntl.h>

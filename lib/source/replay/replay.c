@@ -17,7 +17,7 @@
  * count to it with the enabled and running times the file gives, so a
  * counter perf multiplexed is scaled again the same way and says so.
  */
-#include "source/replay.h"
+#include "source/replay/replay.h"
 
 #include <errno.h>
 #include <inttypes.h>

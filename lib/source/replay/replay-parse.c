@@ -23,8 +23,8 @@
 
 #include "ctx.h"
 #include "pmu.h"
-#include "source/replay-spill.h"
-#include "source/replay.h"
+#include "source/replay/replay-spill.h"
+#include "source/replay/replay.h"
 #include "util/cpus.h"
 #include "util/opts.h"
 #include "util/util.h"

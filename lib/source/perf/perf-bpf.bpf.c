@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Counts per cgroup from counters opened once per CPU (source/perf-bpf.c,
+ * Counts per cgroup from counters opened once per CPU (source/perf/perf-bpf.c,
  * docs/attribution.md): the design of Linux perf's bperf_cgroup.bpf.c
  * (tools/perf/util/bpf_skel/, 5.15+), our own code, cgroup v2 only.
  *
@@ -21,7 +21,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-#define MAX_KINDS 32  /* counters per CPU (source/perf-bpf.c refuses more) */
+#define MAX_KINDS 32  /* counters per CPU (source/perf/perf-bpf.c refuses more) */
 #define MAX_LEVELS 16 /* cgroup levels looked at: the root is 0 (refused deeper) */
 #define NONE 0xffffffffu
 

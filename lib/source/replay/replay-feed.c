@@ -15,7 +15,7 @@
 
 #include "ctx.h"
 #include "pmu.h"
-#include "source/replay.h"
+#include "source/replay/replay.h"
 #include "util/cpus.h"
 #include "util/opts.h"
 #include "util/util.h"
