@@ -159,7 +159,7 @@ struct pm_session_opts {
 	/*
 	 * Events counted in a cgroup (pm_evlist__set_cgroup, __repeat,
 	 * __attribute_cgroups) are opened once per CPU, not once per cgroup per
-	 * CPU, and a BPF program on the cgroup-switches event (Linux 5.13+)
+	 * CPU, and a BPF program on the sched_switch tracepoint (Linux 5.10+)
 	 * adds what each counted to the cgroup that ran and its listed
 	 * ancestors, as perf stat --bpf-counters --for-each-cgroup
 	 * (docs/attribution.md). cgroup v2 only; needs a library built with

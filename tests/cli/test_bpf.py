@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """--bpf-counters (issue 33, docs/attribution.md): events counted in cgroups once per
-CPU, accumulated per cgroup by a BPF program on cgroup-switches, against the plain
+CPU, accumulated per cgroup by a BPF program on sched_switch, against the plain
 path (one cgroup-mode perf event per cgroup per CPU) on this machine's kernel, in the
 same run: pmumon with --bpf-counters runs pmumon without it, which runs the command
 that releases two workloads waiting in two cgroups made here (P/a and P/b, P listed

@@ -4,13 +4,19 @@
  * docs/attribution.md): the design of Linux perf's bperf_cgroup.bpf.c
  * (tools/perf/util/bpf_skel/, 5.15+), our own code, cgroup v2 only.
  *
- * on_switch runs on every cgroup switch of a CPU (PERF_COUNT_SW_CGROUP_SWITCHES,
- * sample_period 1, Linux 5.13+), while the outgoing task is current: each
- * kind's counter on this CPU is read (bpf_perf_event_read_value), and what
- * it counted since this CPU's last run goes to the outgoing task's cgroup
- * and each of its ancestors that is listed. on_read is the same, run by the
- * reader on each CPU (BPF_PROG_TEST_RUN, BPF_F_TEST_RUN_ON_CPU) so that the
- * cgroup running there now gets its share before the accumulators are read.
+ * on_switch runs on every context switch of a CPU (the sched_switch raw
+ * tracepoint, run by __schedule while the outgoing task is current, before
+ * the kernel counts the switch itself), and by the reader on each CPU
+ * (BPF_PROG_TEST_RUN, BPF_F_TEST_RUN_ON_CPU) so that the cgroup running
+ * there now gets its share before the accumulators are read: each kind's
+ * counter on this CPU is read (bpf_perf_event_read_value), and what it
+ * counted since this CPU's last run goes to the current task's cgroup and
+ * each of its ancestors that is listed. perf's design runs it on the
+ * cgroup-switches event instead (fewer runs), but the kernel skips a
+ * perf_event program whenever bpf_prog_active is held on the CPU
+ * (bpf_overflow_handler): seen here on every switch out of one CPU's idle
+ * task, whose time and counts then went to the next cgroup switched out
+ * there (docs/attribution.md).
  *
  * Maps: counters[kind * n_cpus + cpu] the perf events; cgroup_index a
  * listed cgroup's id -> its index; last[kind] per CPU what the counter read
@@ -118,14 +124,8 @@ static __always_inline int account(void)
 	return 0;
 }
 
-SEC("perf_event")
-int on_switch(void *ctx)
-{
-	return account();
-}
-
 SEC("raw_tp")
-int on_read(void *ctx)
+int on_switch(void *ctx)
 {
 	return account();
 }

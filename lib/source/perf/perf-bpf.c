@@ -5,9 +5,10 @@
  * --for-each-cgroup), our own code. Each distinct event counted in a cgroup
  * (a kind: the same attr in several cgroups is one) is opened once per CPU,
  * CPU-wide, into the program's counters map; the program (perf-bpf.bpf.c)
- * runs on every cgroup switch of each CPU (a cgroup-switches software event
- * per CPU, sample_period 1) and adds each kind's delta since the CPU's last
- * switch to the outgoing cgroup and its listed ancestors. A read first runs
+ * runs on every context switch of each CPU (the sched_switch raw tracepoint:
+ * perf runs it on the cgroup-switches event, which lost switches here, see
+ * perf-bpf.bpf.c) and adds each kind's delta since the CPU's last switch to
+ * the outgoing cgroup and its listed ancestors. A read first runs
  * the program on every CPU (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU,
  * as perf's bperf_trigger_reading) so that the cgroup running there now is
  * accounted, then reads the per-CPU sums: a counter (event in cgroup g on
@@ -82,9 +83,8 @@ void pm_perf_bpf__free(struct pm_session *s, struct pm_perf_bpf *b)
 extern const unsigned char pm_perf_bpf_obj[];
 extern const size_t pm_perf_bpf_obj_len;
 
-#define MAX_KINDS 32	   /* as perf-bpf.bpf.c */
-#define MAX_LEVELS 16	   /* as perf-bpf.bpf.c: a cgroup's level must be below it */
-#define CGROUP_SWITCHES 11 /* PERF_COUNT_SW_CGROUP_SWITCHES (Linux 5.13) */
+#define MAX_KINDS 32  /* as perf-bpf.bpf.c */
+#define MAX_LEVELS 16 /* as perf-bpf.bpf.c: a cgroup's level must be below it */
 
 struct cfg { /* as perf-bpf.bpf.c */
 	__u32 n_kinds;
@@ -99,13 +99,12 @@ struct pm_perf_bpf {
 	size_t n_cpus; /* possible CPUs: the per-CPU maps' width */
 	size_t n_kinds, n_cg;
 	struct perf_event_attr kind[MAX_KINDS];
-	char **cg;	 /* the listed cgroups' paths, as the events name them */
-	size_t *c_kind;	 /* per counter: its kind, SIZE_MAX: not this path's */
-	size_t *c_cg;	 /* per counter: its cgroup */
-	bool *cpu_used;	 /* per possible CPU: some counter counts on it */
-	int *counter_fd; /* [kind * n_cpus + cpu], -1: none */
-	int *switch_fd;	 /* per CPU: its cgroup-switches event, -1: none */
-	struct bpf_link **link;
+	char **cg;	       /* the listed cgroups' paths, as the events name them */
+	size_t *c_kind;	       /* per counter: its kind, SIZE_MAX: not this path's */
+	size_t *c_cg;	       /* per counter: its cgroup */
+	bool *cpu_used;	       /* per possible CPU: some counter counts on it */
+	int *counter_fd;       /* [kind * n_cpus + cpu], -1: none */
+	struct bpf_link *link; /* the program on sched_switch */
 	/* the counters of sum key (cgroup * n_kinds + kind): by_key[key_at[key] ..
 	 * key_at[key + 1]) */
 	size_t *key_at, *by_key;
@@ -145,11 +144,7 @@ void pm_perf_bpf__free(struct pm_session *s, struct pm_perf_bpf *b)
 {
 	if (!b)
 		return;
-	for (size_t i = 0; b->link && i < b->n_cpus; i++)
-		bpf_link__destroy(b->link[i]);
-	for (size_t i = 0; b->switch_fd && i < b->n_cpus; i++)
-		if (b->switch_fd[i] >= 0)
-			s->ctx->ops->close(s->ctx->os, b->switch_fd[i]);
+	bpf_link__destroy(b->link);
 	for (size_t i = 0; b->counter_fd && i < b->n_kinds * b->n_cpus; i++)
 		if (b->counter_fd[i] >= 0)
 			s->ctx->ops->close(s->ctx->os, b->counter_fd[i]);
@@ -161,8 +156,6 @@ void pm_perf_bpf__free(struct pm_session *s, struct pm_perf_bpf *b)
 	free(b->c_cg);
 	free(b->cpu_used);
 	free(b->counter_fd);
-	free(b->switch_fd);
-	free(b->link);
 	free(b->key_at);
 	free(b->by_key);
 	free(b->all);
@@ -365,7 +358,7 @@ static int load(struct pm_session *s, struct pm_perf_bpf *b, struct pm_diag *d)
 		bpf_refused(d, "load", r);
 		return r;
 	}
-	prog = bpf_object__find_program_by_name(b->obj, "on_read");
+	prog = bpf_object__find_program_by_name(b->obj, "on_switch");
 	b->cfg_fd = map_fd(b, "cfg");
 	b->acc_fd = map_fd(b, "acc");
 	b->read_fd = prog ? bpf_program__fd(prog) : -EINVAL;
@@ -439,50 +432,20 @@ static int open_counters(struct pm_session *s, struct pm_perf_bpf *b, struct pm_
 	return 0;
 }
 
-/* The cgroup-switches event on each CPU counted, the program attached to it. */
-static int attach(struct pm_session *s, struct pm_perf_bpf *b, struct pm_diag *d)
+/* The program on the sched_switch raw tracepoint: every CPU's context switches. */
+static int attach(struct pm_perf_bpf *b, struct pm_diag *d)
 {
 	struct bpf_program *prog = bpf_object__find_program_by_name(b->obj, "on_switch");
-	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE,
-					.size = sizeof(attr),
-					.config = CGROUP_SWITCHES,
-					.sample_period = 1,
-					.disabled = 1 };
 
 	if (!prog)
 		return -EINVAL;
-	for (size_t cpu = 0; cpu < b->n_cpus; cpu++) {
-		int fd;
+	libbpf_last[0] = '\0';
+	b->link = bpf_program__attach_raw_tracepoint(prog, "sched_switch");
+	if (!b->link) {
+		int r = -errno;
 
-		if (!b->cpu_used[cpu])
-			continue;
-		fd = s->ctx->ops->perf_open(s->ctx->os, &attr, -1, (int)cpu, -1, 0);
-		if (fd == -ENOENT || fd == -EINVAL || fd == -EOPNOTSUPP) {
-			pm_diag_set(d,
-				    "count without --bpf-counters (each cgroup then has its own "
-				    "events), or on Linux 5.13 or later",
-				    "this kernel has no cgroup-switches event (PERF_COUNT_SW_CGROUP_"
-				    "SWITCHES, Linux 5.13) to run --bpf-counters' program on: %s",
-				    strerror(-fd));
-			return fd;
-		}
-		if (fd < 0) {
-			pm_diag_set(d,
-				    "run as root, or grant CAP_PERFMON and CAP_BPF, or count without "
-				    "--bpf-counters",
-				    "cannot open the cgroup-switches event on CPU %zu: %s", cpu,
-				    strerror(-fd));
-			return fd;
-		}
-		b->switch_fd[cpu] = fd;
-		libbpf_last[0] = '\0';
-		b->link[cpu] = bpf_program__attach_perf_event(prog, fd);
-		if (!b->link[cpu]) {
-			int r = -errno;
-
-			bpf_refused(d, "attach to cgroup-switches", r);
-			return r;
-		}
+		bpf_refused(d, "attach to the sched_switch tracepoint", r);
+		return r;
 	}
 	return 0;
 }
@@ -545,11 +508,7 @@ int pm_perf_bpf__open(struct pm_session *s, const struct pm_perf_bpf_ops *ops,
 	b->c_kind = calloc(s->n_c + 1, sizeof(*b->c_kind));
 	b->c_cg = calloc(s->n_c + 1, sizeof(*b->c_cg));
 	b->cpu_used = calloc(b->n_cpus, sizeof(*b->cpu_used));
-	b->switch_fd = malloc(b->n_cpus * sizeof(*b->switch_fd));
-	b->link = calloc(b->n_cpus, sizeof(*b->link));
-	r = b->cg && b->c_kind && b->c_cg && b->cpu_used && b->switch_fd && b->link ? 0 : -ENOMEM;
-	for (size_t i = 0; r == 0 && i < b->n_cpus; i++)
-		b->switch_fd[i] = -1;
+	r = b->cg && b->c_kind && b->c_cg && b->cpu_used ? 0 : -ENOMEM;
 	if (r == 0)
 		r = classify(s, b, reterr);
 	if (r == 0) {
@@ -568,7 +527,7 @@ int pm_perf_bpf__open(struct pm_session *s, const struct pm_perf_bpf_ops *ops,
 	if (r == 0)
 		r = open_counters(s, b, reterr);
 	if (r == 0)
-		r = attach(s, b, reterr);
+		r = attach(b, reterr);
 	if (r == 0) {
 		/* the reading program must run on a chosen CPU (Linux 5.10), or a read would
 		 * miss the share of each cgroup running at the time */

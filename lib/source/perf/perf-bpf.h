@@ -2,7 +2,7 @@
 /*
  * The perf source's BPF path (pm_session_opts.bpf_counters): every event
  * counted in a cgroup is opened once per CPU, not once per cgroup per CPU,
- * and a BPF program on the cgroup-switches event adds what it counted to the
+ * and a BPF program on the sched_switch tracepoint adds what it counted to the
  * cgroup that ran (perf-bpf.c, perf-bpf.bpf.c, docs/attribution.md).
  */
 #ifndef PM_SOURCE_PERF_BPF_H
