@@ -88,8 +88,9 @@ struct pm_ctx {
 	size_t refused;		   /* files or entries the packs' loader refused, each said */
 	pm_read_file_fn read_file; /* reads an extra file with NULL data (db/pack.c) */
 	void *read_file_userdata;
-	struct pm_replay *replay; /* import: the recording (machine.c, source/replay/replay.c); owned */
-	size_t evlists;		  /* alive on this context: they point into what discovery found */
+	struct pm_replay
+		*replay; /* import: the recording (machine.c, source/replay/replay.c); owned */
+	size_t evlists;	 /* alive on this context: they point into what discovery found */
 	/* sources this context counts with besides the registry's (source/id.h), added before
 	 * discovery by pm_ctx__add_source (source/registry.c: a test's own source), with
 	 * their names; their ids follow the registry's */
