@@ -736,9 +736,14 @@ static void test_intervals_hold_biased_truth(void **state)
 	};
 	static const double declared[] = { NAN, 0.10, 0.02 };
 	const char *name[] = { "a.slice", "b.slice", PM_ATTRIB_UNATTRIBUTED };
+	/* under valgrind (PMUMON_VALGRIND) the first case with 10 % declared only: it looks
+	 * for memory errors, which the EPYC cases' paths show in test_epyc_perf_and_msr too,
+	 * and the native run asserts the rest (the suite: 182 s there, 146 s so; 5 s natively) */
+	bool vg = getenv("PMUMON_VALGRIND") != NULL;
+	size_t n_cases = vg ? 1 : PM_ARRAY_SIZE(cases);
 
-	for (size_t k = 0; k < PM_ARRAY_SIZE(cases); k++) {
-		for (size_t e = 0; e < PM_ARRAY_SIZE(declared); e++) {
+	for (size_t k = 0; k < n_cases; k++) {
+		for (size_t e = vg ? 1 : 0; e < (vg ? 2 : PM_ARRAY_SIZE(declared)); e++) {
 			size_t inside[3] = { 0 }, n = 0, all = 0;
 			double half[3] = { 0 };
 
