@@ -12,11 +12,12 @@
  * counter on this CPU is read (bpf_perf_event_read_value), and what it
  * counted since this CPU's last run goes to the current task's cgroup and
  * each of its ancestors that is listed. perf's design runs it on the
- * cgroup-switches event instead (fewer runs), but the kernel skips a
- * perf_event program whenever bpf_prog_active is held on the CPU
- * (bpf_overflow_handler): seen here on every switch out of one CPU's idle
- * task, whose time and counts then went to the next cgroup switched out
- * there (docs/attribution.md).
+ * cgroup-switches event instead (fewer runs), but on this project's 6.18
+ * VM the kernel skipped that perf_event program on every switch out of one
+ * CPU's idle task (bpf_overflow_handler returns without running it while
+ * bpf_prog_active is held on the CPU: the likely guard, not proven), whose
+ * time and counts then went to the next cgroup switched out there
+ * (docs/attribution.md).
  *
  * Maps: counters[kind * n_cpus + cpu] the perf events; cgroup_index a
  * listed cgroup's id -> its index; last[kind] per CPU what the counter read
