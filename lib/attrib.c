@@ -68,25 +68,11 @@ void pm_attrib__free(struct pm_attrib *a)
 	free(a);
 }
 
-/* "/a/b/" as "a/b": the path under the cgroup2 mount, compared component by component. */
-static size_t trimmed(const char *p, const char **ret)
-{
-	size_t n;
-
-	while (*p == '/')
-		p++;
-	n = strlen(p);
-	while (n && p[n - 1] == '/')
-		n--;
-	*ret = p;
-	return n;
-}
-
 /* Is a the same cgroup as b, or one of its ancestors (a's counts include b's)? */
 static bool contains(const char *a, const char *b)
 {
 	const char *x, *y;
-	size_t nx = trimmed(a, &x), ny = trimmed(b, &y);
+	size_t nx = pm_cgroup_trim(a, &x), ny = pm_cgroup_trim(b, &y);
 
 	if (nx == 0)
 		return true; /* the root holds every cgroup */

@@ -125,6 +125,19 @@ ssize_t pm_read_prefix(struct pm_ctx *ctx, const char *path, char *buf, size_t s
 	return read_upto(ctx, path, buf, size, true);
 }
 
+size_t pm_cgroup_trim(const char *p, const char **ret)
+{
+	size_t n;
+
+	while (*p == '/')
+		p++;
+	n = strlen(p);
+	while (n && p[n - 1] == '/')
+		n--;
+	*ret = p;
+	return n;
+}
+
 void pm_cgroup_root(struct pm_ctx *ctx, char *buf, size_t size)
 {
 	char info[16384], *line, *save = NULL;

@@ -127,6 +127,9 @@ ssize_t pm_read_prefix(struct pm_ctx *ctx, const char *path, char *buf, size_t s
  * field; the type follows " - "), as perf's cgroupfs_find_mountpoint takes it when no
  * v1 perf_event hierarchy is mounted; else sys/fs/cgroup. */
 void pm_cgroup_root(struct pm_ctx *ctx, char *buf, size_t size);
+/* "/a/b/" as "a/b": a cgroup's path under the cgroup2 mount, its slashes at either end
+ * trimmed ("" and "/" the root); *ret its start, the length returned. */
+size_t pm_cgroup_trim(const char *p, const char **ret);
 /* Read a file holding one unsigned number (base 0). */
 int pm_read_u64(struct pm_ctx *ctx, const char *path, uint64_t *ret);
 /* Does path exist (can it be opened for reading)? */

@@ -163,20 +163,6 @@ void pm_perf_bpf__free(struct pm_session *s, struct pm_perf_bpf *b)
 	free(b);
 }
 
-/* "/a/b/" and "a/b" are one cgroup; "" and "/" the root. */
-static const char *cg_trim(const char *p, size_t *ret_n)
-{
-	size_t n;
-
-	while (*p == '/')
-		p++;
-	n = strlen(p);
-	while (n && p[n - 1] == '/')
-		n--;
-	*ret_n = n;
-	return p;
-}
-
 /* The counters this path counts: a kind and a cgroup each. 0, or -errno (said). */
 static int classify(struct pm_session *s, struct pm_perf_bpf *b, struct pm_diag *d)
 {
@@ -212,10 +198,10 @@ static int classify(struct pm_session *s, struct pm_perf_bpf *b, struct pm_diag 
 			b->kind[b->n_kinds++] = attr;
 		}
 		b->c_kind[k] = i;
-		p = cg_trim(ev->cgroup, &n);
+		n = pm_cgroup_trim(ev->cgroup, &p);
 		for (i = 0; i < b->n_cg; i++) {
-			size_t m;
-			const char *q = cg_trim(b->cg[i], &m);
+			const char *q;
+			size_t m = pm_cgroup_trim(b->cg[i], &q);
 
 			if (m == n && !strncmp(p, q, n))
 				break;
@@ -246,7 +232,7 @@ static int cgroup_id(struct pm_session *s, const char *root, const char *cg, uin
 	size_t n, level = 0;
 	int fd, mount_id, r;
 
-	p = cg_trim(cg, &n);
+	n = pm_cgroup_trim(cg, &p);
 	for (size_t i = 0; i < n; i++)
 		level += i == 0 || p[i] == '/';
 	if (level >= MAX_LEVELS) {
