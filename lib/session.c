@@ -205,6 +205,11 @@ int pm_session__new(struct pm_evlist *l, const struct pm_session_opts *opts,
 			    opts->size);
 		return r;
 	}
+	/* bpf_counters lies in the trailing padding of the struct a caller built before it has
+	 * (allow_none_counted last: 128 bytes on LP64), bytes that caller never set: only a
+	 * caller whose struct reaches source_opts, added after it, can have asked for it */
+	if (opts->size <= offsetof(struct pm_session_opts, source_opts))
+		o.bpf_counters = false;
 	opts = &o;
 	if (l->n_ev == 0 && l->n_metrics == 0) {
 		pm_diag_set(reterr, "add events or metrics to the list", "no events to count");

@@ -164,7 +164,9 @@ struct pm_session_opts {
 	 * ancestors, as perf stat --bpf-counters --for-each-cgroup
 	 * (docs/attribution.md). cgroup v2 only; needs a library built with
 	 * libbpf (else -EOPNOTSUPP, said), the real kernel (not the
-	 * simulator: its os has no bpf()), CAP_BPF and CAP_PERFMON.
+	 * simulator: its os has no bpf()), CAP_BPF and CAP_PERFMON. It sits in
+	 * the padding that ended the struct before it: read only from a caller
+	 * whose size reaches source_opts (an older caller's padding is not asked).
 	 */
 	bool bpf_counters;
 	/* ---- the sources' own options (struct pm_source_opt, below) ---- */

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -1251,6 +1252,39 @@ static void test_cgroup(void **state)
 }
 
 /*
+ * A caller built before bpf_counters: its struct ended at allow_none_counted, its size the
+ * compiler's (trailing padding included), and bpf_counters lies in that padding, bytes the
+ * caller never set. Whatever they hold, its cgroup events count the plain way (a set byte
+ * there asked for the BPF path, which the simulator's os refuses).
+ */
+static void test_cgroup_opts_before_bpf(void **state)
+{
+	const size_t align = _Alignof(struct pm_session_opts);
+	const size_t old = (offsetof(struct pm_session_opts, allow_none_counted) + 1 + align - 1) /
+			   align * align;
+	struct pm_session_opts o = system_wide;
+	struct pm_sim *sim = epyc_sim();
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+
+	assert_int_equal(pm_sim__write_file(sim, "sys/fs/cgroup/user.slice/cgroup.procs", ""), 0);
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "cpu-clock", &d), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "user.slice"), 0);
+	o.size = old;
+	memset((char *)&o + offsetof(struct pm_session_opts, allow_none_counted) + 1, 0xff,
+	       old - offsetof(struct pm_session_opts, allow_none_counted) - 1);
+	assert_int_equal(pm_session__new(l, &o, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
+/*
  * The simulated kernel's cgroups: a cgroup's tasks run the share of the time its sim.share
  * says, and its events' count and times read that share; an idle one is not counted. A
  * group takes one cgroup (the kernel refuses a member of another with EINVAL, and counts a
@@ -1452,6 +1486,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_unsupported),
 		cmocka_unit_test(test_detailed_sets),
 		cmocka_unit_test(test_cgroup),
+		cmocka_unit_test(test_cgroup_opts_before_bpf),
 		cmocka_unit_test(test_cgroup_share),
 		cmocka_unit_test(test_cgroup_register_source),
 		cmocka_unit_test(test_for_each_cgroup),
