@@ -163,7 +163,10 @@ class AgainstPlain(unittest.TestCase):
             with open(os.path.join(self.mnt, c, 'cgroup.procs')) as f:
                 while str(p.pid) not in f.read().split():
                     f.seek(0)
-        listed = ','.join(self.cgs + [self.parent])
+        # the parent twice, the second time spelled another way (one directory, one cgroup
+        # id): each spelling its rows, the same counts
+        alias = self.parent + '/.'
+        listed = ','.join(self.cgs + [self.parent, alias])
         bpf, plain = os.path.join(self.tmp, 'bpf.csv'), os.path.join(self.tmp, 'plain.csv')
         r = run('stat', '-a', '-x,', '-e', EVENTS, '--for-each-cgroup', listed,
                 '--bpf-counters', '-o', bpf, '--',
@@ -197,6 +200,9 @@ class AgainstPlain(unittest.TestCase):
             slack = 2 if cg == self.parent else 1
             self.assertLessEqual(abs(cs_b - cs_p), slack, cg)
             self.assertEqual(pf_b, pf_p, cg)
+        for rs in (b, p):
+            for ev in ('context-switches', 'page-faults'):
+                self.assertEqual(rs[(ev, alias)]['value'], rs[(ev, self.parent)]['value'], ev)
         # the parent's counts are its children's, in each path (an ancestor's sums)
         for rs in (b, p):
             for ev in ('context-switches', 'page-faults'):

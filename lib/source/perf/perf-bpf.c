@@ -356,7 +356,8 @@ static int load(struct pm_session *s, struct pm_perf_bpf *b, struct pm_diag *d)
 	return r;
 }
 
-/* Each listed cgroup's id -> its index. */
+/* Each listed cgroup's id -> its index. A cgroup listed again spelled another way
+ * ("a/./b", "a//b": one directory, one id) is the first's: its counters read those sums. */
 static int fill_cgroups(struct pm_session *s, struct pm_perf_bpf *b, struct pm_diag *d)
 {
 	int fd = map_fd(b, "cgroup_index");
@@ -365,13 +366,19 @@ static int fill_cgroups(struct pm_session *s, struct pm_perf_bpf *b, struct pm_d
 	pm_cgroup_root(s->ctx, root, sizeof(root));
 	for (size_t i = 0; i < b->n_cg; i++) {
 		uint64_t id;
-		__u32 idx = (__u32)i;
+		__u32 idx = (__u32)i, first;
 		int r = cgroup_id(s, root, b->cg[i], &id, d);
 
 		if (r < 0)
 			return r;
-		if (bpf_map_update_elem(fd, &id, &idx, BPF_ANY) < 0) {
+		if (bpf_map_update_elem(fd, &id, &idx, BPF_NOEXIST) < 0) {
 			r = -errno;
+			if (r == -EEXIST && bpf_map_lookup_elem(fd, &id, &first) == 0) {
+				for (size_t k = 0; k < s->n_c; k++)
+					if (b->c_kind[k] != SIZE_MAX && b->c_cg[k] == i)
+						b->c_cg[k] = first;
+				continue;
+			}
 			bpf_refused(d, "fill the cgroups map of", r);
 			return r;
 		}
