@@ -1183,8 +1183,9 @@ class Service(unittest.TestCase):
             with open(os.path.join(tmp, 'pmumon-serve.service'), 'w') as f:
                 f.write(unit.replace('/usr/bin/pmumon', os.path.abspath(PMUMON)))
             os.makedirs(os.path.join(tmp, 'pmumon-serve.service.d'))
-            shutil.copy(os.path.join(ROOT, 'dist/systemd/pmumon-serve-root-sources.conf'),
-                        os.path.join(tmp, 'pmumon-serve.service.d'))
+            for dropin in ('pmumon-serve-root-sources.conf', 'pmumon-serve-bpf.conf'):
+                shutil.copy(os.path.join(ROOT, 'dist/systemd', dropin),
+                            os.path.join(tmp, 'pmumon-serve.service.d'))
             r = subprocess.run(['systemd-analyze', 'verify', '--man=no', 'pmumon-serve.service'],
                                env=dict(os.environ, SYSTEMD_UNIT_PATH=tmp + ':'),
                                capture_output=True, text=True, timeout=60)
