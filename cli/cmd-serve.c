@@ -537,9 +537,11 @@ static uint16_t port_of(const struct sockaddr_storage *a)
  * socket, or, when listen changed, a new socket bound before the old one
  * closes. On the same port (127.0.0.1:9811 to 0.0.0.0:9811) the two
  * cannot both be bound: the old one closes first, and is bound again when
- * the new one cannot be. 0, or -errno when the front is as it was (said).
+ * the new one cannot be. cur: the options the front has now (rn->a, or the
+ * refused ones when it goes back to rn->a's). 0, or -errno when the front is
+ * as it was (said).
  */
-static int front_renew(struct run *rn, const struct serve_args *next,
+static int front_renew(struct run *rn, const struct serve_args *next, const struct serve_args *cur,
 		       const struct sockaddr_storage *addr, struct webcfg *web)
 {
 	struct webcfg again = { 0 };
@@ -556,10 +558,10 @@ static int front_renew(struct run *rn, const struct serve_args *next,
 			r = -EINVAL;
 		else
 			r = http_start(&rn->sv, addr, web, &h);
-		if (r < 0 && load_web_config(rn->a->web_config, &again) == 0 &&
+		if (r < 0 && load_web_config(cur->web_config, &again) == 0 &&
 		    http_start(&rn->sv, &rn->addr, &again, &rn->http) < 0) {
 			say_listen(next->listen, r);
-			cli_error("cannot listen on %s again either: serve stops", rn->a->listen);
+			cli_error("cannot listen on %s again either: serve stops", cur->listen);
 			return -EIO;
 		}
 	}
@@ -567,7 +569,7 @@ static int front_renew(struct run *rn, const struct serve_args *next,
 		say_listen(next->listen, r);
 		return r;
 	}
-	cli_info("listening on %s now (was %s)", next->listen, rn->a->listen);
+	cli_info("listening on %s now (was %s)", next->listen, cur->listen);
 	http_stop(rn->http);
 	rn->http = h;
 	rn->addr = *addr;
@@ -892,6 +894,27 @@ static int resume(struct run *rn)
 	return r < 0 ? EXIT_FAIL : 0;
 }
 
+/* After a reload whose counting failed: the HTTP front and remote write as rn->a has them
+ * again, so that the refused options change nothing (a failure at the counters' open, such
+ * as --bpf-counters refused, comes after both took them). 0, or EXIT_FAIL when nothing
+ * listens any more (said). */
+static int front_back(struct run *rn, const struct serve_args *refused)
+{
+	struct sockaddr_storage addr;
+	struct webcfg web = { 0 };
+	int r;
+
+	if (parse_listen(rn->a->listen, &addr) < 0 || load_web_config(rn->a->web_config, &web) < 0)
+		return 0; /* said: the front stays as the refused options have it */
+	r = front_renew(rn, rn->a, refused, &addr, &web);
+	webcfg_free(&web); /* what the front did not take */
+	if (r == -EIO)
+		return EXIT_FAIL;
+	if (apply_rw(rn, rn->a) < 0)
+		cli_error("remote write stays as the refused options have it");
+	return 0;
+}
+
 static void note_reload(struct run *rn, bool ok)
 {
 	struct expo_reloads *rl = &rn->sv.reloads;
@@ -937,7 +960,7 @@ static int reload(struct run *rn)
 		ok = dry_run(rn, next) == 0 && load_rw(next, &rw) == 0;
 		if (ok) {
 			rwcfg_free(&rw); /* read: the targets change with the front, below */
-			r = front_renew(rn, next, &addr, &web);
+			r = front_renew(rn, next, rn->a, &addr, &web);
 			if (r == -EIO) {
 				webcfg_free(&web);
 				free_args(next);
@@ -960,9 +983,12 @@ static int reload(struct run *rn)
 			rn->a = next;
 		} else {
 			cli_error("counting with the new options failed: back to the ones before");
-			free_args(next);
 			cli_sampler__stop(rn->sp);
 			rn->sp = NULL;
+			r = front_back(rn, next);
+			free_args(next);
+			if (r)
+				return r; /* nothing listens any more (said) */
 			r = rebuild(rn, rn->a);
 		}
 	}

@@ -640,10 +640,11 @@ double screen_value(const struct screen *s, const struct pm_report *rep, size_t 
  * cgroup is given, another or <unattributed> is not). The total's own rows are the
  * report's rows of that metric outside any cgroup, in t's group; their ends added,
  * as the plain kind's total adds them. Their doubts too: the shares' approximate flag
- * is not the total's.
+ * is not the total's; but a share not counted (missing: PM_ROW_PARTIAL) stays said, and
+ * a total's row not counted (its bucket's shares are not either) is left out as they are.
  */
 static void attributed_total_bounds(const struct screen_total *t, const struct pm_report *rep,
-				    const char *event, double f, unsigned doubts,
+				    const char *event, double f, unsigned doubts, unsigned missing,
 				    struct pm_row *sum)
 {
 	struct pm_row own = { .lo = 0, .hi = 0, .bound = PM_BOUND_EXACT };
@@ -656,6 +657,10 @@ static void attributed_total_bounds(const struct screen_total *t, const struct p
 		    (r->cgroup && r->cgroup[0]) ||
 		    (t->level != SCREEN_MACHINE && r->socket != t->socket))
 			continue;
+		if (isnan(r->value)) { /* its bucket's shares are NaN too: not in the sum */
+			own.flags |= PM_ROW_PARTIAL;
+			continue;
+		}
 		found++;
 		own.lo += r->lo * f;
 		own.hi += r->hi * f;
@@ -671,7 +676,8 @@ static void attributed_total_bounds(const struct screen_total *t, const struct p
 	sum->lo = own.lo;
 	sum->hi = own.hi;
 	sum->bound = own.bound;
-	sum->flags = (sum->flags & ~doubts) | own.flags;
+	/* a share not counted (PM_ROW_PARTIAL: the sum lacks it) is no doubt of the shares' */
+	sum->flags = (sum->flags & ~doubts) | own.flags | (sum->flags & missing);
 }
 
 void screen_total_value(const struct screen *s, const struct pm_report *rep, size_t total,
@@ -681,7 +687,7 @@ void screen_total_value(const struct screen *s, const struct pm_report *rep, siz
 				PM_ROW_REPROGRAMMED | PM_ROW_RESET | PM_ROW_PARTIAL;
 	const struct screen_total *t = &s->total[total];
 	const struct screen_kind *k = NULL;
-	unsigned lost = 0, counted = 0;
+	unsigned lost = 0, counted = 0, missing = 0;
 	struct pm_row sum = { .event = "",
 			      .unit = "",
 			      .value = 0,
@@ -709,6 +715,7 @@ void screen_total_value(const struct screen *s, const struct pm_report *rep, siz
 		     (!(r->flags & PM_ROW_RATIO) || !isfinite(r->num) || !isfinite(r->den)))) {
 			sum.instances += r && r->instances ? r->instances : 1;
 			sum.flags |= PM_ROW_PARTIAL;
+			missing = PM_ROW_PARTIAL;
 			lost += r && (r->flags & PM_ROW_LOST);
 			continue;
 		}
@@ -741,7 +748,8 @@ void screen_total_value(const struct screen *s, const struct pm_report *rep, siz
 	}
 	if (k && k->attributed && counted)
 		attributed_total_bounds(t, rep, rep->rows[s->item[k->item0].row].event,
-					k->measure == SCREEN_AMOUNT ? 1 / secs : 1, doubts, &sum);
+					k->measure == SCREEN_AMOUNT ? 1 / secs : 1, doubts, missing,
+					&sum);
 	if (!counted) {
 		sum.value = sum.lo = sum.hi = NAN;
 		sum.flags = lost ? PM_ROW_LOST : PM_ROW_NOT_COUNTED;

@@ -14,12 +14,14 @@ with root to switch to it."""
 import csv
 import io
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
 
 PMUMON = os.environ['PMUMON']
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EVENTS = 'context-switches,page-faults,cpu-clock'
 
 
@@ -118,6 +120,52 @@ class Unprivileged(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         # the program or the system-wide counters refused, each naming the capability
         self.assertIn('CAP_PERFMON', r.stderr)
+        self.assertEqual(r.stderr.count('pmumon: '), 1, r.stderr)
+
+
+def unit_caps(*files):
+    """The capabilities the service gets from the unit and its drop-ins: the last
+    AmbientCapabilities= of dist/systemd's FILES, as setpriv names them (cap_bpf: bpf)."""
+    caps = None
+    for name in files:
+        with open(os.path.join(ROOT, 'dist/systemd', name)) as f:
+            for line in f:
+                if line.startswith('AmbientCapabilities='):
+                    caps = line.split('=', 1)[1].split()
+    return ','.join('+' + c.lower()[len('cap_'):] for c in caps)
+
+
+class ServiceCapabilities(unittest.TestCase):
+    """pmumon-serve.service's capabilities and those of its bpf drop-in, held by nobody
+    (setpriv): the drop-in's count with --bpf-counters, the unit's alone are refused
+    naming CAP_BPF (the unit's system call filter is systemd's: systemd-analyze verify
+    reads it in test_serve.py's test_units_verify)."""
+
+    def count(self, caps):
+        mnt = cgroup2_mount()
+        if os.geteuid() != 0 or not mnt or not built() or not shutil.which('setpriv'):
+            self.skipTest('needs root (to become nobody), setpriv, cgroup2, the BPF path')
+        return subprocess.run(['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups',
+                               '--inh-caps=-all,' + caps, '--ambient-caps=-all,' + caps,
+                               '--bounding-set=-all,' + caps, '--', PMUMON, 'stat', '-a',
+                               '-x,', '-e', 'context-switches', '--for-each-cgroup', '',
+                               '--bpf-counters', '--', 'sleep', '0.05'],
+                              capture_output=True, text=True, timeout=60)
+
+    def test_the_bpf_drop_in_counts(self):
+        caps = unit_caps('pmumon-serve.service', 'pmumon-serve-bpf.conf')
+        self.assertEqual(caps, '+bpf,+perfmon')
+        r = self.count(caps)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = [(t['event'], t['cgroup'], int(t['value']))
+               for t in csv.DictReader(io.StringIO(r.stdout)) if t['type'] == 'total']
+        self.assertEqual([g[:2] for g in got], [('context-switches', '/')], r.stdout)
+        self.assertGreater(got[0][2], 0, r.stdout)  # sleep switches out at least once
+
+    def test_the_unit_alone_is_refused(self):
+        r = self.count(unit_caps('pmumon-serve.service'))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('CAP_BPF', r.stderr)
         self.assertEqual(r.stderr.count('pmumon: '), 1, r.stderr)
 
 

@@ -893,6 +893,35 @@ class Reload(unittest.TestCase):
         self.assertGreater(n2, 0)
         self.assertLessEqual(n2, 8)
 
+    def test_counting_refused_at_open_changes_nothing(self):
+        """A file that passes every check before the counters open, and whose counting then
+        fails to (--bpf-counters where there is no bpf(): the simulator's), is refused as a
+        bad file: the HTTP front goes back to the listen before, not the refused file's."""
+        p1, p2 = free_port(), free_port()
+        self.write('listen = 127.0.0.1:%d\nattribute-pods\n' % p1)
+        # the simulator's own workload: the kubelet's pods run in it (not in flat.scn)
+        p = subprocess.Popen([PMUMON, '--sim', 'yitian710:clock=real,kubelet=cgroupfs',
+                              'serve', '-I', '100', '--config', self.conf],
+                             stderr=subprocess.PIPE, text=True)
+        try:
+            wait_for(lambda: self.answers(p1), 'serve on the file\'s listen')
+            self.write('listen = 127.0.0.1:%d\nattribute-pods\nbpf-counters\n' % p2)
+            p.send_signal(signal.SIGHUP)
+            fail = ('pmumon_config_reloads_total', frozenset({('result', 'failure')}))
+            wait_for(lambda: self.samples_of(p1).get(fail) == 1,
+                     'the refused reload, on the listen before')
+            self.assertFalse(self.answers(p2))
+            s = wait_for(lambda: pick(self.samples_of(p1), 'pmumon_memory_read_bytes_total',
+                                      pod='web-0') and self.samples_of(p1),
+                         'the pods counted as before')
+            self.assertEqual(s[('pmumon_config_last_reload_successful', frozenset())], 0)
+        finally:
+            p.send_signal(signal.SIGTERM)
+            _, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn('counting with the new options failed: back to the ones before', err)
+        self.assertIn('listening on 127.0.0.1:%d now (was 127.0.0.1:%d)' % (p1, p2), err)
+
     def test_the_command_line_wins_said_once(self):
         port, other = free_port(), free_port()
         self.write('listen = 127.0.0.1:%d\ninterval = 1000\nper-channel\n' % other)
@@ -1154,8 +1183,9 @@ class Service(unittest.TestCase):
             with open(os.path.join(tmp, 'pmumon-serve.service'), 'w') as f:
                 f.write(unit.replace('/usr/bin/pmumon', os.path.abspath(PMUMON)))
             os.makedirs(os.path.join(tmp, 'pmumon-serve.service.d'))
-            shutil.copy(os.path.join(ROOT, 'dist/systemd/pmumon-serve-root-sources.conf'),
-                        os.path.join(tmp, 'pmumon-serve.service.d'))
+            for dropin in ('pmumon-serve-root-sources.conf', 'pmumon-serve-bpf.conf'):
+                shutil.copy(os.path.join(ROOT, 'dist/systemd', dropin),
+                            os.path.join(tmp, 'pmumon-serve.service.d'))
             r = subprocess.run(['systemd-analyze', 'verify', '--man=no', 'pmumon-serve.service'],
                                env=dict(os.environ, SYSTEMD_UNIT_PATH=tmp + ':'),
                                capture_output=True, text=True, timeout=60)

@@ -403,6 +403,27 @@ static void test_attributed_total_interval(void **state)
 	screen_total_value(&s, &rep, k->total0 + 2, &q); /* the machine: both sockets' */
 	assert_true(fabs(q.value - 8) <= 1e-12);
 	assert_true(fabs(q.lo - 7.5) <= 1e-12 && fabs(q.hi - 8.5) <= 1e-12);
+	assert_false(q.flags & PM_ROW_PARTIAL);
+	/* S1 not counted (its total, so its shares): the machine's total is S0's alone, and
+	 * says so (partial), with S0's interval, not NaN's */
+	rows[1].value = rows[1].lo = rows[1].hi = NAN;
+	rows[1].flags |= PM_ROW_NOT_COUNTED, rows[1].bound = PM_BOUND_NO_VALUE;
+	for (size_t i = 4; i < 6; i++) {
+		rows[i].value = rows[i].lo = rows[i].hi = NAN;
+		rows[i].flags |= PM_ROW_NOT_COUNTED, rows[i].bound = PM_BOUND_NO_VALUE;
+	}
+	screen_total_value(&s, &rep, k->total0 + 2, &q);
+	assert_true(fabs(q.value - 4) <= 1e-12);
+	assert_true(q.flags & PM_ROW_PARTIAL);
+	assert_true(fabs(q.lo - 3.5) <= 1e-12 && fabs(q.hi - 4.5) <= 1e-12);
+	assert_int_equal(q.bound, PM_BOUND_MEASURED);
+	rows[1].value = rows[1].lo = rows[1].hi = 8;
+	rows[1].flags &= ~PM_ROW_NOT_COUNTED, rows[1].bound = PM_BOUND_EXACT;
+	for (size_t i = 4; i < 6; i++) {
+		rows[i].value = i == 4 ? 1 : 7;
+		rows[i].lo = rows[i].value * 0.5, rows[i].hi = rows[i].value * 1.5;
+		rows[i].flags &= ~PM_ROW_NOT_COUNTED, rows[i].bound = PM_BOUND_MEASURED;
+	}
 	/* without the total's own rows nothing says where it is */
 	rep.rows = rows + 2, rep.n_rows = 4;
 	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
