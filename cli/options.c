@@ -763,7 +763,7 @@ int cli_count__add_attribution(const struct cli_count *a, struct pm_ctx *ctx, st
 		cli_report(a->attribute_pods ? "--attribute-pods" : "--attribute-cgroups", r, &d);
 	else if (a->has_proxy_error)
 		r = pm_evlist__attribute_proxy_error(l, a->proxy_error);
-	else if (ret_n)
+	if (r >= 0 && ret_n)
 		*ret_n = n;
 	free(t);
 	free(pods);

@@ -470,7 +470,8 @@ int screen_build(struct screen *s, const struct pm_report *rep, const struct scr
 		const struct pm_row *r = &rep->rows[i];
 		const struct screen_name *nm = r->flags & PM_ROW_METRIC ? name_of(info, r->event) :
 									  NULL;
-		char unit[sizeof(s->kind->unit)], from[sizeof(s->kind->from)], name[64];
+		char unit[sizeof(s->kind->unit)], from[sizeof(s->kind->from)],
+			name[sizeof(s->kind->name)];
 		enum screen_measure m = measure_of(r, unit, sizeof(unit), from, sizeof(from));
 		size_t k;
 

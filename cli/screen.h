@@ -43,7 +43,7 @@ enum screen_measure {
 };
 
 struct screen_kind {
-	char name[64];	   /* "memory read", or the metric's or event's name */
+	char name[128]; /* "memory read", the metric's or event's name; an attributed block's "by ..." */
 	char what[128];	   /* the pack metrics (or event) it shows: "DF_CH0_GBps ... DF_CH7_GBps" */
 	char unit[24];	   /* the unit its values are shown in: "MB/s", "/s", "MiB/s", "%", "" */
 	char from[16];	   /* an amount's own unit ("MiB", "" for a count); "" for the rest */

@@ -295,7 +295,7 @@ static void put_proxy_error(struct walk *w)
 	for (size_t i = 0; i < iv->n_rows; i++)
 		if (iv->rows[i].flags & PM_ROW_PROXY_BIAS_INCLUDED) {
 			scalar(w, "pmumon_attribution_proxy_error_ratio", "gauge", NULL,
-			       "The proxies' relative error declared with --attribute-proxy-error "
+			       "The proxies' relative error declared (--attribute-proxy-error, or the pack's) "
 			       "(0.1: 10 %): the attributed series' 95 % intervals hold it; absent "
 			       "when none is declared (flag proxy_bias_excluded)",
 			       iv->rows[i].proxy_error);

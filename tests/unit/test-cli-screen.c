@@ -351,6 +351,17 @@ static void test_attributed_blocks(void **state)
 	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
 	k = kind(&s, "DF_DRAM_BYTES_GB by cgroup (\u00b110 % proxy error declared)");
 	assert_int_equal(k->n_items, 4);
+	/* a pack metric's long name and the longest "by": the title whole, not cut (67 bytes) */
+	for (size_t i = 2; i < 6; i++) {
+		rows[i].event = "ddr_write_bandwidth.all";
+		rows[i].proxy_error = 0.125;
+		rows[i].pod_namespace = "default";
+		rows[i].pod = "web-0";
+		rows[i].container = "nginx";
+	}
+	assert_int_equal(screen_build(&s, &rep, in, SCREEN_METRICS), 0);
+	k = kind(&s, "ddr_write_bandwidth.all by container (\u00b112.5 % proxy error declared)");
+	assert_int_equal(k->n_items, 4);
 	screen_free(&s);
 	screen_info_free(in);
 }
