@@ -500,6 +500,11 @@ static void bucket_rows(const struct bucket_in *u, const struct bucket_in *x, si
 			o->lo = o->hi = NAN;
 			if (worst == PM_BOUND_MEASURED)
 				o->bound = PM_BOUND_FEW; /* as a metric's (metric_bounds) */
+		} else if (o->lo < 0 && o->value >= 0) {
+			/* the moves add up (no independence assumed) and may pass zero: traffic
+			 * is never below it (the total 100, two cgroups at 45 with 20 % declared:
+			 * the rest 10 [-10, 25] before) */
+			o->lo = 0;
 		}
 	}
 	free(pv);

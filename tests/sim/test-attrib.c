@@ -139,6 +139,7 @@ static void check_sum(const struct pm_report *rep, const char *metric, const cha
 
 		assert_true(r->flags & PM_ROW_APPROXIMATE);
 		assert_true(r->value >= 0);
+		assert_false(r->lo < 0); /* traffic is never below zero (NaN: no interval) */
 		assert_true((size_t)(r - rep->rows) >= last); /* <unattributed> last */
 		last = (size_t)(r - rep->rows);
 		sum += r->value;
@@ -845,6 +846,35 @@ static void test_proxies_rotate_in(void **state)
 	}
 }
 
+/*
+ * Near the ends the intervals' moves pass zero (they add up, no independence assumed):
+ * two cgroups take nearly all the traffic, their proxies exact but 20 % declared, so
+ * <unattributed> (1,600 of 33,600 MB/s) could move by far more than it is (to -1,600).
+ * Its interval ends at zero; the truth (1,600) stays inside.
+ */
+static void test_intervals_never_below_zero(void **state)
+{
+	const char *cg[] = { "a.slice", "b.slice" };
+	struct arun a;
+	struct pm_diag d;
+	const struct pm_row *rest;
+
+	declared_error = 0.2;
+	assert_int_equal(start(&a, "yitian710",
+			       "jitter 0\nddr.read 200M\ncgroup a.slice\n  ddr.read 2G\n"
+			       "cgroup b.slice\n  ddr.read 2G\nend\n",
+			       cg, 2, NULL, &d),
+			 0);
+	declared_error = NAN;
+	advance(&a, SEC);
+	advance(&a, SEC);
+	check_sum(pm_session__report(a.s, true), "ddr_read_bandwidth.all", cg, 2, -1);
+	rest = arow(pm_session__report(a.s, false), PM_ATTRIB_UNATTRIBUTED, -1);
+	assert_int_equal(rest->bound, PM_BOUND_MEASURED);
+	assert_true(rest->lo == 0 && rest->hi > rest->value);
+	stop(&a);
+}
+
 /* The declaration is checked: a fraction in [0, 1), on a list that attributes. */
 static void test_proxy_error_refused(void **state)
 {
@@ -879,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_intervals_capped),
 		cmocka_unit_test(test_intervals_hold_biased_truth),
 		cmocka_unit_test(test_proxy_error_refused),
+		cmocka_unit_test(test_intervals_never_below_zero),
 		cmocka_unit_test(test_proxies_rotate_in),
 	};
 
