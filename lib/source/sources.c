@@ -32,6 +32,11 @@ int pm_ctx__add_source(struct pm_ctx *ctx, const char *name, const struct pm_sou
 int pm_source__check_opts(struct pm_ctx *ctx, const struct pm_session_opts *opts,
 			  struct pm_diag *reterr)
 {
+	if (opts->n_source_opts && !opts->source_opts) {
+		pm_diag_set(reterr, "give source_opts or set n_source_opts to 0",
+			    "n_source_opts is %zu but source_opts is NULL", opts->n_source_opts);
+		return -EINVAL;
+	}
 	for (size_t k = 0; k < opts->n_source_opts; k++) {
 		const struct pm_source_opt *o = &opts->source_opts[k];
 		const struct pm_source_ops *src = NULL;

@@ -109,6 +109,25 @@ class Refusals(unittest.TestCase):
             self.assertIn('libbpf-dev', r.stderr)
 
 
+    def test_possible_cpus_with_a_gap_refused(self):
+        # the kernel's per-CPU maps pack a value per possible CPU; the sums are kept by
+        # CPU number: a machine whose possible CPUs have a gap is refused, not misread
+        # (a fixture tree's possible list; the refusal comes before any bpf())
+        if not built():
+            self.skipTest('built without libbpf (test_simulator_refused checks what it says)')
+        with tempfile.TemporaryDirectory() as root:
+            shutil.copytree(os.path.join(os.environ['PMUMON_TEST_SYSFS'], 'zen4-1s'), root,
+                            dirs_exist_ok=True, symlinks=True)
+            with open(os.path.join(root, 'sys/devices/system/cpu/possible'), 'w') as f:
+                f.write('0-1,4-5\n')
+            r = subprocess.run([PMUMON, '--root', root, 'stat', '-a', '-e', 'cpu-clock',
+                                '--for-each-cgroup', '', '--bpf-counters', '--', 'true'],
+                               capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("this machine's possible CPUs are 0-1,4-5, not 0 to", r.stderr)
+        self.assertIn('hint: count without --bpf-counters', r.stderr)
+
+
 class Unprivileged(unittest.TestCase):
     def test_names_the_capabilities(self):
         mnt = cgroup2_mount()

@@ -229,6 +229,18 @@ static void test_source_options(void **state)
 			fail_msg("'%s' does not say '%s'", r.d.msg, bad[i].says);
 		th_stop(&r);
 	}
+	{ /* a count of options without the options */
+		struct pm_session_opts o = { .size = sizeof(o),
+					     .target = PM_TARGET_SYSTEM,
+					     .n_source_opts = 1 };
+		struct th_run r;
+
+		assert_int_equal(th_start_opts(&r, th_sim_platform_with("merrifield", scenario),
+					       NULL, worked[0].group, &o),
+				 -EINVAL);
+		assert_non_null(strstr(r.d.msg, "n_source_opts is 1 but source_opts is NULL"));
+		th_stop(&r);
+	}
 	free(program);
 }
 

@@ -35,6 +35,7 @@
 #include "ctx.h"
 #include "evlist.h"
 #include "source/counters.h"
+#include "util/cpus.h"
 #include "util/util.h"
 
 #ifndef PM_HAVE_BPF
@@ -466,6 +467,31 @@ static int index_keys(struct pm_session *s, struct pm_perf_bpf *b)
 	return 0;
 }
 
+/*
+ * The per-CPU maps give a value per possible CPU, packed in their order, and the
+ * sums here are kept by CPU number: the two agree when the possible CPUs are 0 to
+ * n - 1, as on every machine seen; else refused, not read from another CPU's slot.
+ */
+static int possible_dense(struct pm_ctx *ctx, int n_cpus, struct pm_diag *d)
+{
+	char buf[256] = "";
+	struct pm_cpus c = { 0 };
+	ssize_t n = pm_read_file(ctx, "sys/devices/system/cpu/possible", buf, sizeof(buf));
+	bool dense;
+
+	if (n <= 0 || pm_cpus__parse(buf, (size_t)n, &c) < 0)
+		return 0; /* libbpf counted them from this file: as it read it */
+	dense = c.n == (size_t)n_cpus && c.cpu[c.n - 1] == n_cpus - 1;
+	pm_cpus__done(&c);
+	if (dense)
+		return 0;
+	pm_diag_set(d, "count without --bpf-counters",
+		    "this machine's possible CPUs are %s, not 0 to %d: --bpf-counters keeps its "
+		    "sums by CPU number, the kernel's per-CPU maps by position",
+		    buf, n_cpus - 1);
+	return -EOPNOTSUPP;
+}
+
 int pm_perf_bpf__open(struct pm_session *s, const struct pm_perf_bpf_ops *ops,
 		      struct pm_perf_bpf **ret, struct pm_diag *reterr)
 {
@@ -492,6 +518,9 @@ int pm_perf_bpf__open(struct pm_session *s, const struct pm_perf_bpf_ops *ops,
 			    "cannot tell this machine's possible CPUs: %s", strerror(-n_cpus));
 		return n_cpus < 0 ? n_cpus : -EINVAL;
 	}
+	r = possible_dense(s->ctx, n_cpus, reterr);
+	if (r < 0)
+		return r;
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
