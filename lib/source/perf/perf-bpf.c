@@ -284,13 +284,18 @@ static int run_on(struct pm_perf_bpf *b, size_t cpu)
 	return bpf_prog_test_run_opts(b->read_fd, &o) < 0 ? -errno : 0;
 }
 
-/* Run the program on every CPU counted: their running cgroups accounted up to now. */
+/*
+ * Run the program on every CPU counted: their running cgroups accounted up to now. A
+ * CPU gone offline (the kernel's test run: -ENXIO) runs nothing: its last switch, to
+ * its idle task, accounted what ran there, and its sums stand, as the plain path's
+ * counters of that CPU stand.
+ */
 static int sync_cpus(struct pm_perf_bpf *b)
 {
 	for (size_t cpu = 0; cpu < b->n_cpus; cpu++) {
 		int r = b->cpu_used[cpu] ? run_on(b, cpu) : 0;
 
-		if (r < 0)
+		if (r < 0 && r != -ENXIO)
 			return r;
 	}
 	return 0;
