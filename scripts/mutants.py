@@ -99,8 +99,8 @@ MUTANTS = [
     ('lib/source/rotation.c', 'return r->n_ctr > n && n > 0;', 'return r->n_ctr >= n && n > 0;',
      'rotation: rotates when everything fits'),
     # lib/source/perf/perf.c: reads
-    ('lib/source/perf/perf.c', 'c->last_good = (struct pm_reading){ buf[3 + m], buf[1], buf[2] };',
-     'c->last_good = (struct pm_reading){ buf[3 + m], buf[2], buf[1] };',
+    ('lib/source/perf/perf.c', 'return ru->group ? (struct pm_reading){ buf[3 + m], buf[1], buf[2] } :',
+     'return ru->group ? (struct pm_reading){ buf[3 + m], buf[2], buf[1] } :',
      'perf: a group read\'s enabled and running swapped'),
     ('lib/source/perf/perf.c', 'if ((size_t)n != want * sizeof(uint64_t) || (ru->group && buf[0] != ru->n)) {',
      'if ((size_t)n != want * sizeof(uint64_t)) {', 'perf: a group read of another size of group taken'),

@@ -105,6 +105,56 @@ void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n
 	resched_all(sim);
 }
 
+void pm_sim__cgroup_clock_stale(struct pm_sim *sim, int cpu, uint64_t gap_ns)
+{
+	if (cpu >= 0 && cpu < (int)PM_ARRAY_SIZE(sim->cg_stale))
+		sim->cg_stale[cpu] = gap_ns;
+}
+
+/*
+ * The cgroup clocks on ev's CPU are brought up to date (kernel/events/core.c
+ * update_cgrp_time_from_event in a read, update_cgrp_time_from_cpuctx in the
+ * ctx_time_freeze of an enable): an event given a stale clock's gap at its enable
+ * takes it now, in its enabled time, and in its running time when on the counter.
+ */
+static void take_gap(struct sim_event *ev)
+{
+	if (!ev->gap_pending)
+		return;
+	ev->gap_ena += ev->gap_pending;
+	if (ev->leader->scheduled && ev->leader->enabled)
+		ev->gap_run += ev->gap_pending;
+	ev->gap_pending = 0;
+}
+
+/*
+ * Before ev is enabled (docs/kernel-facts.md, "A cgroup's clock after an idle
+ * spell"): a cgroup event on ev's CPU enabled earlier takes its gap; if ev is
+ * the CPU's only enabled cgroup event (perf_cgroup_event_enable: nr_cgroups 0
+ * to 1, which sets cpuctx->cgrp without perf_cgroup_set_timestamp), it is
+ * given the CPU's stale clock, once.
+ */
+static void cgroup_clock_enable(struct pm_sim *sim, struct sim_event *ev)
+{
+	bool first = true;
+
+	if (ev->enabled || !ev->cgroup || ev->cpu < 0 ||
+	    ev->cpu >= (int)PM_ARRAY_SIZE(sim->cg_stale))
+		return;
+	for (size_t i = 0; i < sim->n_ev; i++) {
+		struct sim_event *e = sim->ev[i];
+
+		if (e == ev || !e->cgroup || e->cpu != ev->cpu || !e->enabled)
+			continue;
+		take_gap(e);
+		first = false;
+	}
+	if (first) {
+		ev->gap_pending = sim->cg_stale[ev->cpu];
+		sim->cg_stale[ev->cpu] = 0;
+	}
+}
+
 unsigned pm_sim__opens(const struct pm_sim *sim)
 {
 	return sim->opens;
@@ -701,14 +751,15 @@ ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_
 			      PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST))
 		return -EINVAL;
 	ctx_sync(sim, ev->ctx);
+	take_gap(fmt & PERF_FORMAT_GROUP ? lead : ev);
 	if (fmt & PERF_FORMAT_GROUP) {
 		struct member_list ml = members_of(lead);
 
 		out[n++] = ml.n;
 		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			out[n++] = in_cgroup(lead, lead->ena);
+			out[n++] = in_cgroup(lead, lead->ena) + lead->gap_ena;
 		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			out[n++] = in_cgroup(lead, lead->run);
+			out[n++] = in_cgroup(lead, lead->run) + lead->gap_run;
 		for (size_t i = 0; i < ml.n; i++) {
 			out[n++] = in_cgroup(ml.m[i], ml.m[i]->count);
 			if (fmt & PERF_FORMAT_ID)
@@ -719,9 +770,9 @@ ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_
 	} else {
 		out[n++] = in_cgroup(ev, ev->count);
 		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			out[n++] = in_cgroup(ev, ev->ena);
+			out[n++] = in_cgroup(ev, ev->ena) + ev->gap_ena;
 		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			out[n++] = in_cgroup(ev, ev->run);
+			out[n++] = in_cgroup(ev, ev->run) + ev->gap_run;
 		if (fmt & PERF_FORMAT_ID)
 			out[n++] = (uint64_t)(uintptr_t)ev;
 		if (fmt & PERF_FORMAT_LOST)
@@ -754,6 +805,8 @@ int sim_perf_ioctl(struct pm_sim *sim, struct sim_event *ev, unsigned long req, 
 			t.m[i]->count = 0;
 			continue;
 		}
+		if (req == PERF_EVENT_IOC_ENABLE)
+			cgroup_clock_enable(sim, t.m[i]);
 		t.m[i]->enabled = req == PERF_EVENT_IOC_ENABLE;
 		t.m[i]->exec_pending = false;
 	}

@@ -88,6 +88,10 @@ struct sim_event {
 	 * a container's share of its pod; none: the model's CPU-wide count x share */
 	struct sim_cg_part *cg_parts;
 	size_t n_cg_parts;
+	/* a stale cgroup clock (pm_sim__cgroup_clock_stale): the idle spell its enable took
+	 * on, added to its enabled (and, on the counter then, running) time at its next read
+	 * or the next enable of a cgroup event on its CPU; what was added */
+	uint64_t gap_pending, gap_ena, gap_run;
 };
 
 /* One PMU's events on one CPU: the kernel's flexible groups, rotated. */
@@ -141,6 +145,8 @@ struct pm_sim {
 	struct sim_ctx **ctx;
 	size_t n_ctx, cap_ctx;
 	unsigned opens;
+	/* per CPU: how long the cgroups' clocks there have not run (pm_sim__cgroup_clock_stale) */
+	uint64_t cg_stale[SIM_STEAL_CPUS];
 	bool enabled_before_open;
 	bool any_enabled;
 

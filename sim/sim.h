@@ -102,6 +102,15 @@ void pm_sim__pmu_presence(struct pm_sim *sim, const char *name, bool present);
 void pm_sim__fail_reads(struct pm_sim *sim, const char *name, int err);
 /* Counters of `name` on cpu taken by someone else: fewer left for us. */
 void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n);
+/*
+ * The kernel's clocks of the cgroups on cpu last ran gap_ns ago (the end of a session
+ * that counted them; docs/kernel-facts.md, "A cgroup's clock after an idle spell"):
+ * the next enable that makes a cgroup event the only one enabled on cpu gives that event
+ * the gap, added to its enabled time (and to its running time, when it is on the counter)
+ * at its next read, or at the next enable of a cgroup event on cpu. cpu below
+ * SIM_STEAL_CPUS; once.
+ */
+void pm_sim__cgroup_clock_stale(struct pm_sim *sim, int cpu, uint64_t gap_ns);
 /* Opens and enables seen so far (tests check ordering). */
 unsigned pm_sim__opens(const struct pm_sim *sim);
 /* Did any ENABLE ioctl come before the last open? (ali_drw's reset would bite.) */

@@ -1329,6 +1329,66 @@ static void test_cgroup_share(void **state)
 	(void)state;
 }
 
+/*
+ * A stale cgroup clock (docs/kernel-facts.md, "A cgroup's clock after an idle spell"):
+ * the kernel adds the 5 s since the cgroup was last counted on CPU 0 to the times of the
+ * event enabled first there, at its first read. The counters are based on a reading
+ * right after the enable, so the first interval and the totals have the 2 x 1 s the two
+ * CPUs counted, as the next intervals do; a re-enable after an idle spell the same.
+ */
+static void test_cgroup_stale_clock(void **state)
+{
+	static const struct pm_session_opts two = { .size = sizeof(two),
+						    .target = PM_TARGET_CPUS,
+						    .cpus = "0,1" };
+	struct pm_sim *sim = epyc_sim();
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	const struct pm_report *rep;
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+
+	assert_int_equal(pm_sim__write_file(sim, "sys/fs/cgroup/user.slice/cgroup.procs", ""), 0);
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l, "cpu-clock", &d), 0);
+	assert_int_equal(pm_evlist__set_cgroup(l, 0, "user.slice"), 0);
+	assert_int_equal(pm_session__new(l, &two, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	pm_sim__cgroup_clock_stale(sim, 0, 5 * SEC);
+	assert_int_equal(pm_session__enable(s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	for (int interval = 0; interval < 2; interval++) {
+		rep = pm_session__report(s, interval);
+		assert_int_equal(rep->rows[0].enabled_sum_ns, 2 * SEC);
+		assert_int_equal(rep->rows[0].running_sum_ns, 2 * SEC);
+		th_assert_near(rep->rows[0].value, 2000.0, 1e-6); /* ms */
+	}
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	rep = pm_session__report(s, true);
+	assert_int_equal(rep->rows[0].enabled_sum_ns, 2 * SEC);
+	rep = pm_session__report(s, false);
+	assert_int_equal(rep->rows[0].enabled_sum_ns, 4 * SEC);
+	/* stopped for 3 s, then started again: the kernel's clock has the spell again */
+	assert_int_equal(pm_session__disable(s), 0);
+	pm_sim__advance(sim, 3 * SEC);
+	pm_sim__cgroup_clock_stale(sim, 1, 3 * SEC);
+	assert_int_equal(pm_session__enable(s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	rep = pm_session__report(s, true);
+	assert_int_equal(rep->rows[0].enabled_sum_ns, 2 * SEC);
+	assert_int_equal(rep->rows[0].running_sum_ns, 2 * SEC);
+	rep = pm_session__report(s, false);
+	assert_int_equal(rep->rows[0].enabled_sum_ns, 6 * SEC);
+	th_assert_near(rep->rows[0].value, 6000.0, 1e-6);
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
 /* The row of an event (or metric) in a cgroup. */
 static const struct pm_row *in_cgroup(const struct pm_report *rep, const char *event,
 				      const char *cgroup)
@@ -1488,6 +1548,7 @@ int main(void)
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_cgroup_opts_before_bpf),
 		cmocka_unit_test(test_cgroup_share),
+		cmocka_unit_test(test_cgroup_stale_clock),
 		cmocka_unit_test(test_cgroup_register_source),
 		cmocka_unit_test(test_for_each_cgroup),
 		cmocka_unit_test(test_aggr_core_node_cache),

@@ -34,6 +34,9 @@ struct perf_state {
 	uint64_t jitter;
 	size_t n_tracked; /* read units with a tracked counter, as the last read found them */
 	struct pm_perf_bpf *bpf; /* the cgroups' counters through BPF (bpf_counters), or NULL */
+	/* per counter, of cgroup events only: the kernel's reading its reads are taken from
+	 * (stale_cgroup_clock), and its reading at the last disable; NULL: no cgroup event */
+	struct pm_reading *base, *off;
 };
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -641,6 +644,7 @@ static int ioctl_leaders(struct pm_session *s, unsigned long req, bool cpu_wide_
 }
 
 static void next_subread(struct perf_state *st, uint64_t now);
+static int cgroup_rebase(struct pm_session *s, bool enabled);
 
 static int perf_enable(struct pm_session *s)
 {
@@ -656,7 +660,8 @@ static int perf_enable(struct pm_session *s)
 		st->probe = true;
 		next_subread(st, s->ctx->ops->mono_ns(s->ctx->os));
 	}
-	return ioctl_leaders(s, PERF_EVENT_IOC_ENABLE, starts_at_exec(s));
+	r = ioctl_leaders(s, PERF_EVENT_IOC_ENABLE, starts_at_exec(s));
+	return r < 0 ? r : cgroup_rebase(s, true);
 }
 
 static int perf_disable(struct pm_session *s)
@@ -664,6 +669,8 @@ static int perf_disable(struct pm_session *s)
 	struct perf_state *st = s->state[PM_SRC_PERF];
 	int r = ioctl_leaders(s, PERF_EVENT_IOC_DISABLE, starts_at_exec(s));
 
+	if (r == 0)
+		r = cgroup_rebase(s, false);
 	if (st && st->bpf) {
 		int e = pm_perf_bpf__switch(s, st->bpf, false);
 
@@ -737,6 +744,77 @@ static bool unit_tracked(const struct pm_session *s, const struct pm_read_unit *
 	return false;
 }
 
+/* Member m's reading as the kernel gave it in a read unit's buffer. */
+static struct pm_reading raw_reading(const struct pm_read_unit *ru, const uint64_t *buf, size_t m)
+{
+	return ru->group ? (struct pm_reading){ buf[3 + m], buf[1], buf[2] } :
+			   (struct pm_reading){ buf[0], buf[1], buf[2] };
+}
+
+/* Does a read unit hold a counter of an event counted in a cgroup? */
+static bool unit_cgroup(const struct pm_session *s, const struct pm_read_unit *ru)
+{
+	for (size_t m = 0; m < ru->n; m++)
+		if (s->l->ev[s->c[s->ru_idx[ru->first + m]].event].cgroup)
+			return true;
+	return false;
+}
+
+/*
+ * A stale cgroup clock (docs/kernel-facts.md, "A cgroup's clock after an idle spell"):
+ * the CPU's first cgroup event the kernel enables there runs on its cgroup's clock,
+ * which has not run since the cgroup was last counted on that CPU, and the first read
+ * after the enable adds that whole idle spell to the event's enabled and running
+ * times (seconds, or hours: the end of the last session that counted it). So right
+ * after every enable (enabled) and disable (!enabled), each read unit with a cgroup
+ * event is read once: after an enable, what the kernel added since the last disable
+ * (or since it was opened: the spell, and the few microseconds since the enable) goes
+ * into the counters' base, which their reads are taken from, and the session's
+ * intervals and totals count from the enable as the others' do. Not a read of the
+ * session's: last_good and cur stay. A unit that fails with its PMU gone is left to the
+ * next read; any other failure is returned.
+ */
+static int cgroup_rebase(struct pm_session *s, bool enabled)
+{
+	struct perf_state *st = s->state[PM_SRC_PERF];
+	uint64_t *buf = s->readbuf;
+
+	for (size_t u = 0; st && u < s->n_ru; u++) {
+		const struct pm_read_unit *ru = &s->ru[u];
+		size_t want = ru->group ? 3 + ru->n : 3;
+		ssize_t n;
+
+		if (!unit_cgroup(s, ru) || s->c[s->ru_idx[ru->first]].lost)
+			continue;
+		if (!st->base) {
+			st->base = calloc(s->n_c, sizeof(*st->base));
+			st->off = calloc(s->n_c, sizeof(*st->off));
+			if (!st->base || !st->off)
+				return -ENOMEM;
+		}
+		n = s->ctx->ops->read(s->ctx->os, ru->fd, buf, want * sizeof(uint64_t));
+		if (gone(n))
+			continue;
+		if (n < 0)
+			return (int)n;
+		if ((size_t)n != want * sizeof(uint64_t) || (ru->group && buf[0] != ru->n))
+			continue; /* the next read says what is wrong */
+		for (size_t m = 0; m < ru->n; m++) {
+			size_t k = s->ru_idx[ru->first + m];
+			struct pm_reading now = raw_reading(ru, buf, m);
+
+			if (!enabled) {
+				st->off[k] = now;
+				continue;
+			}
+			st->base[k].val += now.val - st->off[k].val;
+			st->base[k].ena += now.ena - st->off[k].ena;
+			st->base[k].run += now.run - st->off[k].run;
+		}
+	}
+	return 0;
+}
+
 /*
  * Read every counter into last_good (and cur too when publish); only the
  * read units with a multiplexed counter when tracked_only.
@@ -784,10 +862,14 @@ static int read_all(struct pm_session *s, bool publish, bool tracked_only)
 			struct pm_counter *c = &s->c[s->ru_idx[ru->first + m]];
 			struct pm_reading old = c->last_good;
 
-			if (ru->group)
-				c->last_good = (struct pm_reading){ buf[3 + m], buf[1], buf[2] };
-			else
-				c->last_good = (struct pm_reading){ buf[0], buf[1], buf[2] };
+			c->last_good = raw_reading(ru, buf, m);
+			if (st && st->base) {
+				const struct pm_reading *b = &st->base[s->ru_idx[ru->first + m]];
+
+				c->last_good.val -= b->val;
+				c->last_good.ena -= b->ena;
+				c->last_good.run -= b->run;
+			}
 			if (publish)
 				c->cur = c->last_good;
 			track(s, c, &old, now);
@@ -887,8 +969,11 @@ static void perf_close(struct pm_session *s)
 	/* members before leaders, as perf does */
 	struct perf_state *st = s->state[PM_SRC_PERF];
 
-	if (st)
+	if (st) {
 		pm_perf_bpf__free(s, st->bpf);
+		free(st->base);
+		free(st->off);
+	}
 	for (size_t k = s->n_c; k-- > 0;)
 		close_counter(s, &s->c[k]);
 	free(s->state[PM_SRC_PERF]);
