@@ -1389,6 +1389,49 @@ static void test_cgroup_stale_clock(void **state)
 	(void)state;
 }
 
+/*
+ * The same with the root cgroup's cycles multiplexed, 8 on the 6 counters of CPU 0: the
+ * event enabled first would read its raw count times (ena + 5 s) / (run + 5 s), about
+ * 1.25e9 of the 1.6e9 cycles (its running share near 100 %); each reads the truth.
+ */
+static void test_cgroup_stale_clock_multiplexed(void **state)
+{
+	static const struct pm_session_opts cpu0 = { .size = sizeof(cpu0),
+						     .target = PM_TARGET_CPUS,
+						     .cpus = "0" };
+	static const char *const root[] = { "/" };
+	struct pm_sim *sim = th_sim_platform("amdzen2");
+	struct pm_ctx *ctx = th_ctx_sim(sim);
+	const struct pm_report *rep;
+	struct pm_evlist *l;
+	struct pm_session *s;
+	struct pm_diag d;
+
+	assert_int_equal(pm_evlist__new(ctx, &l), 0);
+	assert_int_equal(pm_evlist__add(l,
+					"cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles",
+					&d),
+			 0);
+	assert_int_equal(pm_evlist__expand_cgroups(l, root, 1), 0);
+	assert_int_equal(pm_session__new(l, &cpu0, &s, &d), 0);
+	assert_int_equal(pm_session__open(s, &d), 0);
+	pm_sim__cgroup_clock_stale(sim, 0, 5 * SEC);
+	assert_int_equal(pm_session__enable(s), 0);
+	pm_sim__advance(sim, SEC);
+	assert_int_equal(pm_session__read(s), 0);
+	rep = pm_session__report(s, false);
+	assert_int_equal(rep->n_rows, 8);
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		assert_true(rep->rows[i].flags & PM_ROW_MULTIPLEXED);
+		assert_int_equal(rep->rows[i].enabled_ns, SEC);
+		th_assert_near(rep->rows[i].value, 1.6e9, 1e-6);
+	}
+	pm_session__free(s);
+	pm_evlist__free(l);
+	pm_ctx__free(ctx);
+	(void)state;
+}
+
 /* The row of an event (or metric) in a cgroup. */
 static const struct pm_row *in_cgroup(const struct pm_report *rep, const char *event,
 				      const char *cgroup)
@@ -1549,6 +1592,7 @@ int main(void)
 		cmocka_unit_test(test_cgroup_opts_before_bpf),
 		cmocka_unit_test(test_cgroup_share),
 		cmocka_unit_test(test_cgroup_stale_clock),
+		cmocka_unit_test(test_cgroup_stale_clock_multiplexed),
 		cmocka_unit_test(test_cgroup_register_source),
 		cmocka_unit_test(test_for_each_cgroup),
 		cmocka_unit_test(test_aggr_core_node_cache),
