@@ -153,7 +153,8 @@ static int software_count(void *data, const struct perf_event_attr *attr, int cp
 		*ret = sim_count((double)t / 1e9, cpu >= 0 ? 200 : 20);
 		return 0;
 	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
-	case 10: /* PERF_COUNT_SW_BPF_OUTPUT: no BPF program writes to it */
+	case PERF_COUNT_SW_DUMMY: /* counts nothing (include/uapi/linux/perf_event.h) */
+	case 10:		  /* PERF_COUNT_SW_BPF_OUTPUT: no BPF program writes to it */
 		*ret = 0;
 		return 0;
 	case PERF_COUNT_SW_CONTEXT_SWITCHES:

@@ -105,10 +105,12 @@ void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n
 	resched_all(sim);
 }
 
-void pm_sim__cgroup_clock_stale(struct pm_sim *sim, int cpu, uint64_t gap_ns)
+void pm_sim__cgroup_clock_stale(struct pm_sim *sim, int cpu, uint64_t gap_ns, bool active)
 {
-	if (cpu >= 0 && cpu < (int)PM_ARRAY_SIZE(sim->cg_stale))
-		sim->cg_stale[cpu] = gap_ns;
+	if (cpu < 0 || cpu >= (int)PM_ARRAY_SIZE(sim->cg_stale))
+		return;
+	sim->cg_stale[cpu] = gap_ns;
+	sim->cg_stale_lazy[cpu] = !active;
 }
 
 /*
@@ -134,23 +136,31 @@ static void take_gap(struct sim_event *ev)
  * to 1, which sets cpuctx->cgrp without perf_cgroup_set_timestamp), it is
  * given the CPU's stale clock, once.
  */
+/* Every enabled cgroup event on cpu but ev: 0, or none (and the clocks updated). */
+static bool cgroup_clocks_update(struct pm_sim *sim, int cpu, const struct sim_event *ev)
+{
+	bool none = true;
+
+	for (size_t i = 0; cpu >= 0 && i < sim->n_ev; i++) {
+		struct sim_event *e = sim->ev[i];
+
+		if (e == ev || !e->cgroup || e->cpu != cpu || !e->enabled)
+			continue;
+		take_gap(e);
+		none = false;
+	}
+	return none;
+}
+
 static void cgroup_clock_enable(struct pm_sim *sim, struct sim_event *ev)
 {
-	bool first = true;
-
 	if (ev->enabled || !ev->cgroup || ev->cpu < 0 ||
 	    ev->cpu >= (int)PM_ARRAY_SIZE(sim->cg_stale))
 		return;
-	for (size_t i = 0; i < sim->n_ev; i++) {
-		struct sim_event *e = sim->ev[i];
-
-		if (e == ev || !e->cgroup || e->cpu != ev->cpu || !e->enabled)
-			continue;
-		take_gap(e);
-		first = false;
-	}
-	if (first) {
+	if (cgroup_clocks_update(sim, ev->cpu, ev)) {
 		ev->gap_pending = sim->cg_stale[ev->cpu];
+		ev->gap_lazy = sim->cg_stale_lazy[ev->cpu];
+		ev->gap_t = pm_sim__now(sim);
 		sim->cg_stale[ev->cpu] = 0;
 	}
 }
@@ -723,6 +733,10 @@ int sim_perf_open(struct pm_sim *sim, const struct perf_event_attr *attr_in, pid
 	sim->opens++;
 	if (sim->any_enabled)
 		sim->enabled_before_open = true;
+	/* an enabled event is installed through its CPU (__perf_install_in_context:
+	 * ctx_time_freeze), which brings the cgroup clocks there up to date */
+	if (ev->enabled)
+		cgroup_clocks_update(sim, ev->cpu, ev);
 	schedule(sim, c);
 	*ret = ev;
 	return 0;
@@ -751,7 +765,12 @@ ssize_t sim_perf_read(struct pm_sim *sim, struct sim_event *ev, void *buf, size_
 			      PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST))
 		return -EINVAL;
 	ctx_sync(sim, ev->ctx);
-	take_gap(fmt & PERF_FORMAT_GROUP ? lead : ev);
+	{
+		struct sim_event *g = fmt & PERF_FORMAT_GROUP ? lead : ev;
+
+		if (!g->gap_lazy || pm_sim__now(sim) > g->gap_t)
+			take_gap(g);
+	}
 	if (fmt & PERF_FORMAT_GROUP) {
 		struct member_list ml = members_of(lead);
 
@@ -846,6 +865,8 @@ void sim_perf_close(struct pm_sim *sim, struct sim_event *ev)
 	struct sim_ctx *c = ev->ctx;
 
 	ctx_sync(sim, c);
+	/* __perf_remove_from_context: ctx_time_update, the cgroup clocks up to date */
+	cgroup_clocks_update(sim, ev->cpu, ev);
 	/* siblings of a closed leader become groups of their own, as in the kernel */
 	for (size_t i = 0; ev->leader == ev && i < ev->n_members; i++) {
 		struct sim_event *e = ev->members[i];

@@ -92,6 +92,8 @@ struct sim_event {
 	 * on, added to its enabled (and, on the counter then, running) time at its next read
 	 * or the next enable of a cgroup event on its CPU; what was added */
 	uint64_t gap_pending, gap_ena, gap_run;
+	bool gap_lazy;	/* its cgroup's clock is not marked active: no read takes the gap */
+	uint64_t gap_t; /* when it was enabled */
 };
 
 /* One PMU's events on one CPU: the kernel's flexible groups, rotated. */
@@ -147,6 +149,7 @@ struct pm_sim {
 	unsigned opens;
 	/* per CPU: how long the cgroups' clocks there have not run (pm_sim__cgroup_clock_stale) */
 	uint64_t cg_stale[SIM_STEAL_CPUS];
+	bool cg_stale_lazy[SIM_STEAL_CPUS]; /* ... and are not marked active */
 	bool enabled_before_open;
 	bool any_enabled;
 

@@ -107,10 +107,13 @@ void pm_sim__steal_counters(struct pm_sim *sim, const char *name, int cpu, int n
  * that counted them; docs/kernel-facts.md, "A cgroup's clock after an idle spell"):
  * the next enable that makes a cgroup event the only one enabled on cpu gives that event
  * the gap, added to its enabled time (and to its running time, when it is on the counter)
- * at its next read, or at the next enable of a cgroup event on cpu. cpu below
- * SIM_STEAL_CPUS; once.
+ * when the clock is next brought up to date: at the next enable of a cgroup event on cpu,
+ * open of an enabled event there or close of one, or at its next read while active (the
+ * kernel marks the clock active); not active, at its first read after the clock moved
+ * (the CPU's next cgroup switch: a busy CPU switches tasks between any two instants).
+ * cpu below SIM_STEAL_CPUS; once.
  */
-void pm_sim__cgroup_clock_stale(struct pm_sim *sim, int cpu, uint64_t gap_ns);
+void pm_sim__cgroup_clock_stale(struct pm_sim *sim, int cpu, uint64_t gap_ns, bool active);
 /* Opens and enables seen so far (tests check ordering). */
 unsigned pm_sim__opens(const struct pm_sim *sim);
 /* Did any ENABLE ioctl come before the last open? (ali_drw's reset would bite.) */

@@ -645,6 +645,7 @@ static int ioctl_leaders(struct pm_session *s, unsigned long req, bool cpu_wide_
 
 static void next_subread(struct perf_state *st, uint64_t now);
 static int cgroup_rebase(struct pm_session *s, bool enabled);
+static int cgroup_clocks_touch(struct pm_session *s);
 
 static int perf_enable(struct pm_session *s)
 {
@@ -661,6 +662,8 @@ static int perf_enable(struct pm_session *s)
 		next_subread(st, s->ctx->ops->mono_ns(s->ctx->os));
 	}
 	r = ioctl_leaders(s, PERF_EVENT_IOC_ENABLE, starts_at_exec(s));
+	if (r == 0)
+		r = cgroup_clocks_touch(s);
 	return r < 0 ? r : cgroup_rebase(s, true);
 }
 
@@ -761,18 +764,18 @@ static bool unit_cgroup(const struct pm_session *s, const struct pm_read_unit *r
 }
 
 /*
- * A stale cgroup clock (docs/kernel-facts.md, "A cgroup's clock after an idle spell"):
- * the CPU's first cgroup event the kernel enables there runs on its cgroup's clock,
- * which has not run since the cgroup was last counted on that CPU, and the first read
- * after the enable adds that whole idle spell to the event's enabled and running
- * times (seconds, or hours: the end of the last session that counted it). So right
- * after every enable (enabled) and disable (!enabled), each read unit with a cgroup
- * event is read once: after an enable, what the kernel added since the last disable
- * (or since it was opened: the spell, and the few microseconds since the enable) goes
- * into the counters' base, which their reads are taken from, and the session's
- * intervals and totals count from the enable as the others' do. Not a read of the
- * session's: last_good and cur stay. A unit that fails with its PMU gone is left to the
- * next read; any other failure is returned.
+ * A stale cgroup clock (docs/kernel-facts.md 0.6): the CPU's first cgroup event the
+ * kernel enables runs on its cgroup's clock, which has not run since the cgroup was
+ * last counted on that CPU, and the clock's first update after the enable adds that
+ * whole idle spell to the event's enabled and running times (seconds, or hours: the
+ * end of the last session that counted it). After every enable, once the clocks are
+ * up to date (cgroup_clocks_touch), and after every disable (!enabled), each read unit
+ * with a cgroup event is read once: after an enable, what the kernel added since the
+ * last disable (or since it was opened: the spell, and the few microseconds since the
+ * enable) goes into the counters' base, which their reads are taken from, so the
+ * session's intervals and totals count from the enable as the others' do. Not a read
+ * of the session's: last_good and cur stay. A unit that fails with its PMU gone is
+ * left to the next read; any other failure is returned.
  */
 static int cgroup_rebase(struct pm_session *s, bool enabled)
 {
@@ -812,6 +815,50 @@ static int cgroup_rebase(struct pm_session *s, bool enabled)
 			st->base[k].run += now.run - st->off[k].run;
 		}
 	}
+	return 0;
+}
+
+/*
+ * A read brings a stale cgroup clock up to date only while the kernel marks it active
+ * (kernel-facts.md 0.6); one it does not (a cgroup switched away from last, or not
+ * counted since boot) waits for the CPU's next cgroup switch, or an event installed or
+ * removed there (__perf_install_in_context: ctx_time_freeze; __perf_remove_from_context:
+ * ctx_time_update). So after enabling, on each CPU with a cgroup counter, a software
+ * dummy (which counts nothing) is opened enabled, so installed through that CPU, and
+ * closed: the rebase read then finds the spell added. 0, or -ENOMEM; a dummy the kernel
+ * refuses leaves that CPU's clock to the read (right while active) or its next switch.
+ */
+static int cgroup_clocks_touch(struct pm_session *s)
+{
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE,
+					.size = sizeof(attr),
+					.config = PERF_COUNT_SW_DUMMY,
+					.exclude_kernel = 1,
+					.exclude_hv = 1 };
+	int max = -1;
+	bool *done;
+
+	for (size_t k = 0; k < s->n_c; k++)
+		if (s->c[k].fd >= 0 && s->l->ev[s->c[k].event].cgroup)
+			max = PM_MAX(max, s->c[k].cpu);
+	if (max < 0)
+		return 0;
+	done = calloc((size_t)max + 1, sizeof(*done));
+	if (!done)
+		return -ENOMEM;
+	for (size_t k = 0; k < s->n_c; k++) {
+		const struct pm_counter *c = &s->c[k];
+		int fd;
+
+		if (c->fd < 0 || !s->l->ev[c->event].cgroup || c->cpu < 0 || c->lost ||
+		    done[c->cpu])
+			continue;
+		done[c->cpu] = true;
+		fd = s->ctx->ops->perf_open(s->ctx->os, &attr, -1, c->cpu, -1, 0);
+		if (fd >= 0)
+			s->ctx->ops->close(s->ctx->os, fd);
+	}
+	free(done);
 	return 0;
 }
 
