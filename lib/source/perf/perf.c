@@ -35,7 +35,7 @@ struct perf_state {
 	size_t n_tracked; /* read units with a tracked counter, as the last read found them */
 	struct pm_perf_bpf *bpf; /* the cgroups' counters through BPF (bpf_counters), or NULL */
 	/* per counter, of cgroup events only: the kernel's reading its reads are taken from
-	 * (stale_cgroup_clock), and its reading at the last disable; NULL: no cgroup event */
+	 * (cgroup_rebase), and its reading at the last disable; NULL: no cgroup event */
 	struct pm_reading *base, *off;
 };
 
