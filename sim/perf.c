@@ -129,14 +129,8 @@ static void take_gap(struct sim_event *ev)
 	ev->gap_pending = 0;
 }
 
-/*
- * Before ev is enabled (docs/kernel-facts.md, "A cgroup's clock after an idle
- * spell"): a cgroup event on ev's CPU enabled earlier takes its gap; if ev is
- * the CPU's only enabled cgroup event (perf_cgroup_event_enable: nr_cgroups 0
- * to 1, which sets cpuctx->cgrp without perf_cgroup_set_timestamp), it is
- * given the CPU's stale clock, once.
- */
-/* Every enabled cgroup event on cpu but ev: 0, or none (and the clocks updated). */
+/* The cgroup clocks on cpu brought up to date: every enabled cgroup event there but ev
+ * takes its gap. Whether there was none. */
 static bool cgroup_clocks_update(struct pm_sim *sim, int cpu, const struct sim_event *ev)
 {
 	bool none = true;
@@ -152,6 +146,13 @@ static bool cgroup_clocks_update(struct pm_sim *sim, int cpu, const struct sim_e
 	return none;
 }
 
+/*
+ * Before ev is enabled (docs/kernel-facts.md, "A cgroup's clock after an idle
+ * spell"): a cgroup event on ev's CPU enabled earlier takes its gap; if ev is
+ * the CPU's only enabled cgroup event (perf_cgroup_event_enable: nr_cgroups 0
+ * to 1, which sets cpuctx->cgrp without perf_cgroup_set_timestamp), it is
+ * given the CPU's stale clock, once.
+ */
 static void cgroup_clock_enable(struct pm_sim *sim, struct sim_event *ev)
 {
 	if (ev->enabled || !ev->cgroup || ev->cpu < 0 ||
